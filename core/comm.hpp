@@ -1,0 +1,126 @@
+// core/comm.hpp: communicators: groups plus contexts, and what runs on them.
+//
+// A Comm is an intra- or intercommunicator: the local group (and the remote
+// group of an intercommunicator) as COMM_WORLD ranks, one context base unique
+// in the job, a name, info hints, an optional topology. Point-to-point
+// operations live here; collectives in core/coll.cpp, constructors in
+// core/comm_create.cpp. Every public operation validates all its arguments
+// first (raising core::Error naming the bad one) and only then communicates.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+#include <zmq.hpp>
+
+#include "core/engine.hpp"
+#include "core/group.hpp"
+#include "core/request.hpp"
+#include "core/topo.hpp"
+
+namespace lumpi::core {
+
+struct Topology {
+  enum class Kind { Cart, Graph, DistGraph } kind;
+  topo::Cart cart;
+  topo::Graph graph;
+  topo::DistGraph dist;
+};
+
+enum class Errhandler { Raise, Return, Fatal };
+
+// A received message: its body bytes and status.
+struct Received {
+  zmq::message_t body;
+  Status status;
+};
+
+class Comm;
+using CommPtr = std::shared_ptr<Comm>;
+
+class Comm {
+ public:
+  Comm(Engine& e, uint64_t base, group::Members local, group::Members remote, bool inter);
+
+  static CommPtr world(Engine& e);
+  static CommPtr self(Engine& e);
+
+  // ---- accessors (local) ----
+  Engine& engine() const { return *engine_; }
+  uint64_t base() const { return base_; }
+  uint64_t context(Lane lane) const { return context_of(base_, lane); }
+  int size() const { return int(local_.size()); }
+  int rank() const { return rank_; }
+  bool is_inter() const { return inter_; }
+  int remote_size() const { return int(remote_.size()); }
+  const group::Members& local_group() const { return local_; }
+  const group::Members& remote_group() const { return remote_; }
+  // The group point-to-point ranks refer to: remote for inter, local for intra.
+  const group::Members& peer_group() const { return inter_ ? remote_ : local_; }
+  const std::string& name() const { return name_; }
+  void set_name(std::string n) { name_ = std::move(n); }
+  std::map<std::string, std::string>& info() { return info_; }
+  Errhandler errhandler() const { return errhandler_; }
+  void set_errhandler(Errhandler h) { errhandler_ = h; }
+  const std::shared_ptr<const Topology>& topology() const { return topo_; }
+  void set_topology(std::shared_ptr<const Topology> t) { topo_ = std::move(t); }
+  bool freed() const { return freed_; }
+  void mark_freed() { freed_ = true; }
+  // "comm 'name' size=4 rank=1 intra"
+  std::string describe() const;
+
+  // ---- argument checks: raise core::Error naming the argument ----
+  void check_usable(std::string_view func) const;
+  void check_dest(int dest, std::string_view func) const;      // rank or PROC_NULL
+  void check_source(int source, std::string_view func) const;  // also ANY_SOURCE
+  static void check_send_tag(int tag, std::string_view func);
+  static void check_recv_tag(int tag, std::string_view func);  // also ANY_TAG
+  void check_root(int root, std::string_view func) const;      // ROOT/PROC_NULL on inter
+  // World rank of peer-group rank r, and back (UNDEFINED if absent).
+  int world_of(int r) const { return peer_group()[size_t(r)]; }
+  int peer_rank_of_world(int world) const;
+
+  // ---- point-to-point (user lane) ----
+  void send(zmq::message_t body, int dest, int tag, bool synchronous = false);
+  std::shared_ptr<Request> isend(zmq::message_t body, int dest, int tag, bool synchronous = false);
+  Received recv(int source, int tag);
+  std::shared_ptr<Request> irecv(int source, int tag);
+  std::optional<Status> iprobe(int source, int tag);
+  Status probe(int source, int tag);
+
+  // ---- lanes for collectives and constructors (no argument checks) ----
+  // `dest`/`source` are peer-group ranks; `local` selects the local group
+  // (for the intra-group phases of intercommunicator algorithms).
+  void lane_send(Lane lane, int dest, int tag, zmq::message_t body, bool local = false);
+  zmq::message_t lane_recv(Lane lane, int source, int tag, const Waiting& what,
+                           bool local = false);
+  Waiting waiting(std::string call, std::string role = "", int peer = 0) const;
+
+  // ---- collectives (core/coll.cpp) ----
+  void barrier();
+  // Broadcast from root; every rank gets root's bytes.
+  std::string bcast(std::string data, int root);
+
+ private:
+  std::shared_ptr<Request> post_recv(Lane lane, int source_world, int tag, Waiting what,
+                                     bool local);
+
+  Engine* engine_;
+  uint64_t base_;
+  group::Members local_, remote_;
+  bool inter_;
+  int rank_;
+  std::string name_;
+  std::map<std::string, std::string> info_;
+  Errhandler errhandler_ = Errhandler::Raise;
+  std::shared_ptr<const Topology> topo_;
+  bool freed_ = false;
+};
+
+// Message bodies from bytes, moving a string's storage without copying.
+zmq::message_t body_from(std::string s);
+
+}  // namespace lumpi::core

@@ -1,0 +1,114 @@
+// core/engine.hpp: one rank's progress engine over the ZeroMQ data plane.
+//
+// Owns the rank's data sockets (one bound PULL endpoint, one PUSH per peer,
+// connected the first time we talk to it), the Matcher, and the blocking
+// loop every MPI wait runs. While blocked it also watches one extra socket
+// (the launcher's control channel) through a callback, so that an interrupt
+// or the death of a peer ends the wait with LUMPI_ERR_INTERRUPTED or
+// MPI_ERR_PROC_FAILED instead of a hang. Knows nothing of Lua or of the
+// control protocol's contents.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+#include <zmq.hpp>
+
+#include "core/match.hpp"
+
+namespace lumpi::core {
+
+// What a blocked call is waiting for, for :status and hang reports.
+struct Waiting {
+  std::string call;        // "MPI_Recv"
+  std::string comm;        // communicator name ("" if unnamed)
+  std::string peer_role;   // "source", "dest", "root" or ""
+  int peer = 0;            // rank in the communicator (may be ANY_SOURCE)
+  int tag = 0;
+  bool has_tag = false;
+  std::vector<int> needs;  // world ranks whose death fails the wait
+  std::string describe() const;
+};
+
+class Engine {
+ public:
+  // Binds the data endpoint (e.g. "ipc:///tmp/lumpi-x/3" or "tcp://127.0.0.1:*").
+  Engine(int world_rank, int world_size, const std::string& bind_endpoint);
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  int world_rank() const { return rank_; }
+  int world_size() const { return size_; }
+  const std::string& endpoint() const { return endpoint_; }
+  zmq::context_t& zmq_context() { return ctx_; }
+  void set_peer_endpoints(std::vector<std::string> endpoints);
+
+  // Queues a message for `dest` (world rank). Never blocks: queues are unbounded.
+  void send(int dest, const Envelope& env, zmq::message_t body);
+  uint64_t next_seq() { return ++seq_; }
+  // True once the synchronous send `seq` was matched by its receiver.
+  bool take_ack(uint64_t seq);
+
+  Matcher& matcher() { return matcher_; }
+  // Posts a receive; true if it matched at once (acking a synchronous send).
+  bool post(PostedRecv* r);
+
+  // Delivers whatever has arrived, waiting at most timeout_ms for something.
+  void progress(int timeout_ms);
+  // Runs progress until done() is true. Throws Error(Interrupted) after
+  // interrupt(), Error(ProcFailed) if a rank in what.needs died.
+  void wait(const std::function<bool()>& done, const Waiting& what);
+  // The call currently blocked in wait(), if any.
+  const Waiting* blocked() const { return blocked_; }
+
+  // The launcher's control socket: on_readable runs whenever it has input,
+  // both inside wait() and from the launcher's own idle loop.
+  void watch(zmq::socket_ref s, std::function<void()> on_readable);
+
+  // Command epochs: messages carry the sender's current epoch; after an
+  // interrupt the epoch's leftovers are dropped, now and when they arrive.
+  void begin_command(uint32_t epoch) {
+    epoch_ = epoch;
+    interrupted_ = false;
+  }
+  uint32_t epoch() const { return epoch_; }
+  void interrupt();
+  bool interrupted() const { return interrupted_; }
+  void discard_epoch(uint32_t epoch);
+  void mark_dead(int world_rank);
+  bool is_dead(int world_rank) const { return dead_.count(world_rank) != 0; }
+
+  // A fresh context base, unique in the job: creator's rank and a counter.
+  uint64_t propose_context();
+
+ private:
+  void deliver(Message m);
+  void receive_available();
+  zmq::socket_t& peer_socket(int dest);
+  void check_abort(const Waiting& what);
+
+  int rank_, size_;
+  zmq::context_t ctx_;
+  zmq::socket_t in_;
+  std::string endpoint_;
+  std::vector<std::string> peer_endpoints_;
+  std::vector<std::unique_ptr<zmq::socket_t>> out_;
+  Matcher matcher_;
+  std::set<uint64_t> acks_;
+  std::set<uint32_t> discarded_epochs_;
+  std::set<int> dead_;
+  uint64_t seq_ = 0;
+  uint64_t context_counter_ = 0;
+  uint32_t epoch_ = 0;
+  bool interrupted_ = false;
+  const Waiting* blocked_ = nullptr;
+  zmq::socket_ref watched_;
+  std::function<void()> on_watched_;
+};
+
+}  // namespace lumpi::core

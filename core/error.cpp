@@ -1,0 +1,70 @@
+// core/error.cpp: names and descriptions of the error classes.
+#include "core/error.hpp"
+
+namespace lumpi::core {
+namespace {
+
+struct ClassInfo {
+  const char* name;
+  const char* description;
+};
+
+constexpr ClassInfo kClasses[] = {
+    {"MPI_SUCCESS", "no error"},
+    {"MPI_ERR_BUFFER", "invalid buffer"},
+    {"MPI_ERR_COUNT", "invalid count argument"},
+    {"MPI_ERR_TYPE", "invalid datatype or value that cannot be sent"},
+    {"MPI_ERR_TAG", "invalid tag argument"},
+    {"MPI_ERR_COMM", "invalid communicator"},
+    {"MPI_ERR_RANK", "invalid rank"},
+    {"MPI_ERR_REQUEST", "invalid request"},
+    {"MPI_ERR_ROOT", "invalid root"},
+    {"MPI_ERR_GROUP", "invalid group"},
+    {"MPI_ERR_OP", "invalid reduce operation"},
+    {"MPI_ERR_TOPOLOGY", "invalid topology"},
+    {"MPI_ERR_DIMS", "invalid dimension argument"},
+    {"MPI_ERR_ARG", "invalid argument"},
+    {"MPI_ERR_UNKNOWN", "unknown error"},
+    {"MPI_ERR_TRUNCATE", "message truncated"},
+    {"MPI_ERR_OTHER", "other error"},
+    {"MPI_ERR_INTERN", "internal error"},
+    {"MPI_ERR_IN_STATUS", "error code is in status"},
+    {"MPI_ERR_PENDING", "pending request"},
+    {"MPI_ERR_KEYVAL", "invalid keyval"},
+    {"MPI_ERR_INFO", "invalid info object"},
+    {"MPI_ERR_INFO_KEY", "invalid info key"},
+    {"MPI_ERR_INFO_VALUE", "invalid info value"},
+    {"MPI_ERR_NO_MEM", "out of memory"},
+    {"MPI_ERR_PROC_FAILED", "a process needed by this call has failed"},
+    {"LUMPI_ERR_INTERRUPTED", "the call was interrupted by the user"},
+};
+static_assert(sizeof kClasses / sizeof kClasses[0] == int(ErrClass::LastCode));
+
+const ClassInfo& info(ErrClass c) {
+  int i = int(c);
+  if (i < 0 || i >= int(ErrClass::LastCode)) i = int(ErrClass::Unknown);
+  return kClasses[i];
+}
+
+}  // namespace
+
+const char* class_name(ErrClass c) { return info(c).name; }
+const char* class_description(ErrClass c) { return info(c).description; }
+
+ErrClass class_from_name(std::string_view name) {
+  for (int i = 0; i < int(ErrClass::LastCode); ++i)
+    if (name == kClasses[i].name) return ErrClass(i);
+  return ErrClass::Unknown;
+}
+
+Error::Error(ErrClass cls, std::string func, std::string message)
+    : std::runtime_error(std::string(class_name(cls)) + " in " + func + ": " + message),
+      cls_(cls),
+      func_(std::move(func)),
+      message_(std::move(message)) {}
+
+void fail(ErrClass cls, std::string_view func, std::string message) {
+  throw Error(cls, std::string(func), std::move(message));
+}
+
+}  // namespace lumpi::core

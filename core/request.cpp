@@ -1,0 +1,73 @@
+// core/request.cpp: completion of nonblocking operations.
+#include "core/request.hpp"
+
+#include "core/error.hpp"
+
+namespace lumpi::core {
+
+Request::~Request() {
+  if (kind_ == Kind::Recv && !recv_.done && !cancelled_) engine_->matcher().cancel(&recv_);
+}
+
+std::shared_ptr<Request> Request::done(Status st) {
+  auto r = std::make_shared<Request>();
+  r->status_ = st;
+  r->complete_ = true;
+  return r;
+}
+
+std::shared_ptr<Request> Request::generic(Engine& e, std::function<bool()> test, Waiting what) {
+  auto r = std::make_shared<Request>();
+  r->kind_ = Kind::Generic;
+  r->engine_ = &e;
+  r->generic_ = std::move(test);
+  r->what_ = std::move(what);
+  return r;
+}
+
+bool Request::poll_complete() {
+  if (complete_) return true;
+  switch (kind_) {
+    case Kind::Done:
+      complete_ = true;
+      break;
+    case Kind::Recv:
+      if (recv_.abandoned)
+        fail(ErrClass::Interrupted, what_.call, "the receive was abandoned by an interrupt");
+      if (recv_.done) {
+        status_.source = world_to_rank_(recv_.msg.env.source);
+        status_.tag = recv_.msg.env.tag;
+        status_.bytes = recv_.msg.body.size();
+        complete_ = true;
+      }
+      break;
+    case Kind::Ssend:
+      complete_ = engine_->take_ack(ack_seq_);
+      break;
+    case Kind::Generic:
+      complete_ = generic_();
+      break;
+  }
+  return complete_;
+}
+
+bool Request::test() {
+  if (poll_complete()) return true;
+  engine_->progress(0);
+  return poll_complete();
+}
+
+void Request::wait() {
+  if (cancelled_) fail(ErrClass::Request, "MPI_Wait", "the request was cancelled");
+  engine_->wait([this] { return poll_complete(); }, what_);
+}
+
+bool Request::cancel() {
+  if (complete_ || kind_ != Kind::Recv) return false;
+  if (!engine_->matcher().cancel(&recv_)) return false;
+  cancelled_ = true;
+  complete_ = true;
+  return true;
+}
+
+}  // namespace lumpi::core

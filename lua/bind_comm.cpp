@@ -1,0 +1,154 @@
+// lua/bind_comm.cpp: communicator accessors (all local) and error handlers.
+// Constructors live in bind_comm_create.cpp, traffic in bind_p2p/bind_coll.
+#include "core/constants.hpp"
+#include "lua/binding.hpp"
+
+namespace lumpi::lua {
+namespace {
+
+using core::ErrClass;
+using core::fail;
+
+int c_size(lua_State* L) {
+  lua_pushinteger(L, check_comm(L, 1, "MPI_Comm_size").size());
+  return 1;
+}
+
+int c_rank(lua_State* L) {
+  lua_pushinteger(L, check_comm(L, 1, "MPI_Comm_rank").rank());
+  return 1;
+}
+
+int c_group(lua_State* L) {
+  push_group(L, check_comm(L, 1, "MPI_Comm_group").local_group());
+  return 1;
+}
+
+int c_test_inter(lua_State* L) {
+  lua_pushboolean(L, check_comm(L, 1, "MPI_Comm_test_inter").is_inter());
+  return 1;
+}
+
+core::Comm& check_inter(lua_State* L, const char* func) {
+  core::Comm& c = check_comm(L, 1, func);
+  if (!c.is_inter()) fail(ErrClass::Comm, func, "the communicator is not an intercommunicator");
+  return c;
+}
+
+int c_remote_size(lua_State* L) {
+  lua_pushinteger(L, check_inter(L, "MPI_Comm_remote_size").remote_size());
+  return 1;
+}
+
+int c_remote_group(lua_State* L) {
+  push_group(L, check_inter(L, "MPI_Comm_remote_group").remote_group());
+  return 1;
+}
+
+int c_topo_test(lua_State* L) {
+  const auto& t = check_comm(L, 1, "MPI_Topo_test").topology();
+  if (!t) lua_pushinteger(L, core::UNDEFINED);
+  else if (t->kind == core::Topology::Kind::Cart) lua_pushliteral(L, "cart");
+  else if (t->kind == core::Topology::Kind::Graph) lua_pushliteral(L, "graph");
+  else lua_pushliteral(L, "dist_graph");
+  return 1;
+}
+
+int c_get_name(lua_State* L) {
+  const std::string& n = check_comm(L, 1, "MPI_Comm_get_name").name();
+  lua_pushlstring(L, n.data(), n.size());
+  return 1;
+}
+
+// Names longer than MAX_OBJECT_NAME - 1 are truncated (seed §6.8).
+int c_set_name(lua_State* L) {
+  core::Comm& c = check_comm(L, 1, "MPI_Comm_set_name");
+  std::string n = check_string(L, 2, "name", "MPI_Comm_set_name");
+  if (n.size() > size_t(core::MAX_OBJECT_NAME - 1)) n.resize(size_t(core::MAX_OBJECT_NAME - 1));
+  c.set_name(std::move(n));
+  return 0;
+}
+
+int c_get_info(lua_State* L) {
+  core::Comm& c = check_comm(L, 1, "MPI_Comm_get_info");
+  lua_createtable(L, 0, int(c.info().size()));
+  for (const auto& [k, v] : c.info()) {
+    lua_pushlstring(L, v.data(), v.size());
+    lua_setfield(L, -2, k.c_str());  // t[k] = v, pop
+  }
+  return 1;
+}
+
+// Sets string hints; keys this implementation does not know are ignored
+// (seed §6.4.4), known ones are remembered.
+int c_set_info(lua_State* L) {
+  core::Comm& c = check_comm(L, 1, "MPI_Comm_set_info");
+  if (!lua_istable(L, 2)) fail(ErrClass::Info, "MPI_Comm_set_info", "info must be a table of strings");
+  lua_pushnil(L);
+  while (lua_next(L, 2)) {  // stack: key value
+    if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TSTRING)
+      fail(ErrClass::Info, "MPI_Comm_set_info", "info keys and values must be strings");
+    std::string k = lua_tostring(L, -2);
+    if (k.rfind("mpi_", 0) == 0) c.info()[k] = lua_tostring(L, -1);
+    lua_pop(L, 1);  // pop value, keep key
+  }
+  return 0;
+}
+
+core::Errhandler check_errhandler(lua_State* L, int idx, const char* func) {
+  std::string h = check_string(L, idx, "errhandler", func);
+  if (h == "errors_raise") return core::Errhandler::Raise;
+  if (h == "errors_return") return core::Errhandler::Return;
+  if (h == "errors_are_fatal") return core::Errhandler::Fatal;
+  fail(ErrClass::Arg, func, "unknown error handler '" + h + "'");
+}
+
+int c_set_errhandler(lua_State* L) {
+  core::Comm& c = check_comm(L, 1, "MPI_Comm_set_errhandler");
+  c.set_errhandler(check_errhandler(L, 2, "MPI_Comm_set_errhandler"));
+  return 0;
+}
+
+int c_get_errhandler(lua_State* L) {
+  switch (check_comm(L, 1, "MPI_Comm_get_errhandler").errhandler()) {
+    case core::Errhandler::Raise: lua_pushliteral(L, "errors_raise"); break;
+    case core::Errhandler::Return: lua_pushliteral(L, "errors_return"); break;
+    case core::Errhandler::Fatal: lua_pushliteral(L, "errors_are_fatal"); break;
+  }
+  return 1;
+}
+
+int c_abort(lua_State* L) {
+  check_comm(L, 1, "MPI_Abort");
+  lua_Integer code = opt_integer(L, 2, 1, "errorcode", "MPI_Abort");
+  runtime(L).abort(int(code), "MPI_Abort called with error code " + std::to_string(code));
+  return 0;
+}
+
+const Reg kMethods[] = {
+    {"size", wrap<c_size>},
+    {"rank", wrap<c_rank>},
+    {"group", wrap<c_group>},
+    {"test_inter", wrap<c_test_inter>},
+    {"remote_size", wrap<c_remote_size>},
+    {"remote_group", wrap<c_remote_group>},
+    {"topo_test", wrap<c_topo_test>},
+    {"get_name", wrap<c_get_name>},
+    {"set_name", wrap<c_set_name>},
+    {"get_info", wrap<c_get_info>},
+    {"set_info", wrap<c_set_info>},
+    {"set_errhandler", wrap<c_set_errhandler>},
+    {"get_errhandler", wrap<c_get_errhandler>},
+    {"abort", wrap<c_abort>},
+    {nullptr, nullptr},
+};
+
+}  // namespace
+
+void open_comm(lua_State* L) {
+  lua_pushvalue(L, -2);  // Comm methods
+  set_funcs(L, kMethods);
+  lua_pop(L, 1);
+}
+
+}  // namespace lumpi::lua

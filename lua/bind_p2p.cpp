@@ -1,0 +1,318 @@
+// lua/bind_p2p.cpp: point-to-point methods and requests (API.md §6).
+//
+// Values are encoded by lua/codec before anything is sent, so an unsendable
+// value raises MPI_ERR_TYPE on the sender with nothing in flight.
+#include "core/constants.hpp"
+#include "lua/binding.hpp"
+#include "lua/codec.hpp"
+
+namespace lumpi::lua {
+namespace {
+
+using core::ErrClass;
+using core::fail;
+
+constexpr const char* kRequestMeta = "lumpi.Request";
+
+// A request box keeps the core request and, once complete, the decoded value
+// and status in its user values 1 and 2 (so a second wait returns them again).
+struct RequestBox {
+  std::shared_ptr<core::Request> req;
+  bool is_recv = false;
+  bool finished = false;
+};
+
+void push_status(lua_State* L, const core::Status& st) {
+  lua_createtable(L, 0, 3);
+  lua_pushinteger(L, st.source);
+  lua_setfield(L, -2, "source");
+  lua_pushinteger(L, st.tag);
+  lua_setfield(L, -2, "tag");
+  lua_pushinteger(L, st.error);
+  lua_setfield(L, -2, "error");
+}
+
+void push_request(lua_State* L, std::shared_ptr<core::Request> r, bool is_recv) {
+  void* mem = lua_newuserdatauv(L, sizeof(RequestBox), 2);
+  new (mem) RequestBox{std::move(r), is_recv, false};
+  luaL_setmetatable(L, kRequestMeta);
+}
+
+RequestBox& check_request(lua_State* L, int idx, const char* func) {
+  auto* box = static_cast<RequestBox*>(luaL_testudata(L, idx, kRequestMeta));
+  if (!box) fail(ErrClass::Request, func, std::string("expected a request, got ") + luaL_typename(L, idx));
+  return *box;
+}
+
+// Decodes the completed request at idx into its user values (once).
+void finish(lua_State* L, int idx, RequestBox& box) {
+  if (box.finished) return;
+  idx = lua_absindex(L, idx);
+  if (box.is_recv && box.req->kind() == core::Request::Kind::Recv) {
+    const auto& b = box.req->body();
+    decode(L, std::string_view(static_cast<const char*>(b.data()), b.size()));
+  } else {
+    lua_pushnil(L);
+  }
+  lua_setiuservalue(L, idx, 1);  // value
+  push_status(L, box.req->status());
+  lua_setiuservalue(L, idx, 2);  // status
+  box.finished = true;
+}
+
+// Pushes value, status of a finished request.
+int push_result(lua_State* L, int idx) {
+  lua_getiuservalue(L, idx, 1);
+  lua_getiuservalue(L, idx, 2);
+  return 2;
+}
+
+zmq::message_t encode_arg(lua_State* L, int idx, const char* func) {
+  return core::body_from(encode(L, idx, func));
+}
+
+int tag_arg(lua_State* L, int idx, lua_Integer def, const char* func) {
+  return int(opt_integer(L, idx, def, "tag", func));
+}
+
+// ---- methods -----------------------------------------------------------------
+
+int c_send_mode(lua_State* L, bool sync) {
+  const char* func = sync ? "MPI_Ssend" : "MPI_Send";
+  core::Comm& c = check_comm(L, 1, func);
+  int dest = int(check_integer(L, 3, "dest", func));
+  int tag = tag_arg(L, 4, 0, func);
+  c.check_dest(dest, func);
+  c.check_send_tag(tag, func);
+  c.send(encode_arg(L, 2, func), dest, tag, sync);
+  return 0;
+}
+int c_send(lua_State* L) { return c_send_mode(L, false); }
+int c_ssend(lua_State* L) { return c_send_mode(L, true); }
+
+int c_isend_mode(lua_State* L, bool sync) {
+  const char* func = sync ? "MPI_Issend" : "MPI_Isend";
+  core::Comm& c = check_comm(L, 1, func);
+  int dest = int(check_integer(L, 3, "dest", func));
+  int tag = tag_arg(L, 4, 0, func);
+  c.check_dest(dest, func);
+  c.check_send_tag(tag, func);
+  push_request(L, c.isend(encode_arg(L, 2, func), dest, tag, sync), false);
+  return 1;
+}
+int c_isend(lua_State* L) { return c_isend_mode(L, false); }
+int c_issend(lua_State* L) { return c_isend_mode(L, true); }
+
+int c_recv(lua_State* L) {
+  core::Comm& c = check_comm(L, 1, "MPI_Recv");
+  int source = int(opt_integer(L, 2, core::ANY_SOURCE, "source", "MPI_Recv"));
+  int tag = tag_arg(L, 3, core::ANY_TAG, "MPI_Recv");
+  core::Received r = c.recv(source, tag);
+  if (source == core::PROC_NULL) lua_pushnil(L);
+  else decode(L, std::string_view(static_cast<const char*>(r.body.data()), r.body.size()));
+  push_status(L, r.status);
+  return 2;
+}
+
+int c_irecv(lua_State* L) {
+  core::Comm& c = check_comm(L, 1, "MPI_Irecv");
+  int source = int(opt_integer(L, 2, core::ANY_SOURCE, "source", "MPI_Irecv"));
+  int tag = tag_arg(L, 3, core::ANY_TAG, "MPI_Irecv");
+  push_request(L, c.irecv(source, tag), true);
+  return 1;
+}
+
+// sendrecv(value, dest, sendtag, source, recvtag): the send is eager, so
+// posting it first cannot deadlock.
+int c_sendrecv(lua_State* L) {
+  const char* func = "MPI_Sendrecv";
+  core::Comm& c = check_comm(L, 1, func);
+  int dest = int(check_integer(L, 3, "dest", func));
+  int sendtag = tag_arg(L, 4, 0, func);
+  int source = int(opt_integer(L, 5, core::ANY_SOURCE, "source", func));
+  int recvtag = tag_arg(L, 6, core::ANY_TAG, func);
+  c.check_dest(dest, func);
+  c.check_send_tag(sendtag, func);
+  c.check_source(source, func);
+  c.check_recv_tag(recvtag, func);
+  zmq::message_t body = encode_arg(L, 2, func);
+  auto rr = c.irecv(source, recvtag);
+  c.send(std::move(body), dest, sendtag);
+  rr->wait();
+  if (source == core::PROC_NULL) lua_pushnil(L);
+  else decode(L, std::string_view(static_cast<const char*>(rr->body().data()), rr->body().size()));
+  push_status(L, rr->status());
+  return 2;
+}
+
+int c_probe(lua_State* L) {
+  core::Comm& c = check_comm(L, 1, "MPI_Probe");
+  int source = int(opt_integer(L, 2, core::ANY_SOURCE, "source", "MPI_Probe"));
+  int tag = tag_arg(L, 3, core::ANY_TAG, "MPI_Probe");
+  push_status(L, c.probe(source, tag));
+  return 1;
+}
+
+int c_iprobe(lua_State* L) {
+  core::Comm& c = check_comm(L, 1, "MPI_Iprobe");
+  int source = int(opt_integer(L, 2, core::ANY_SOURCE, "source", "MPI_Iprobe"));
+  int tag = tag_arg(L, 3, core::ANY_TAG, "MPI_Iprobe");
+  auto st = c.iprobe(source, tag);
+  lua_pushboolean(L, st.has_value());
+  if (!st) return 1;
+  push_status(L, *st);
+  return 2;
+}
+
+// ---- requests ------------------------------------------------------------------
+
+int r_wait(lua_State* L) {
+  RequestBox& box = check_request(L, 1, "MPI_Wait");
+  if (!box.finished) {
+    box.req->wait();
+    finish(L, 1, box);
+  }
+  return push_result(L, 1);
+}
+
+int r_test(lua_State* L) {
+  RequestBox& box = check_request(L, 1, "MPI_Test");
+  if (!box.finished && !box.req->test()) {
+    lua_pushboolean(L, 0);
+    return 1;
+  }
+  finish(L, 1, box);
+  lua_pushboolean(L, 1);
+  push_result(L, 1);
+  return 3;
+}
+
+int r_cancel(lua_State* L) {
+  RequestBox& box = check_request(L, 1, "MPI_Cancel");
+  lua_pushboolean(L, !box.finished && box.req->cancel());
+  return 1;
+}
+
+int r_gc(lua_State* L) {
+  auto* box = static_cast<RequestBox*>(luaL_testudata(L, 1, kRequestMeta));
+  if (box) box->~RequestBox();
+  return 0;
+}
+
+int r_tostring(lua_State* L) {
+  auto* box = static_cast<RequestBox*>(luaL_testudata(L, 1, kRequestMeta));
+  lua_pushstring(L, box && box->finished ? "request (complete)" : "request (pending)");
+  return 1;
+}
+
+// Collects the requests of the sequence at idx (checked before any waiting).
+std::vector<RequestBox*> check_requests(lua_State* L, int idx, const char* func) {
+  if (!lua_istable(L, idx)) fail(ErrClass::Arg, func, "requests must be a sequence of requests");
+  std::vector<RequestBox*> out;
+  lua_Integer n = lua_Integer(lua_rawlen(L, idx));
+  for (lua_Integer i = 1; i <= n; ++i) {
+    lua_rawgeti(L, idx, i);  // push reqs[i]
+    auto* box = static_cast<RequestBox*>(luaL_testudata(L, -1, kRequestMeta));
+    lua_pop(L, 1);
+    if (!box)
+      fail(ErrClass::Request, func, "requests[" + std::to_string(i) + "] is not a request");
+    out.push_back(box);
+  }
+  return out;
+}
+
+// mpi.waitall(reqs) -> values, statuses (sequences in request order)
+int l_waitall(lua_State* L) {
+  auto boxes = check_requests(L, 1, "MPI_Waitall");
+  for (auto* b : boxes)
+    if (!b->finished) b->req->wait();
+  lua_createtable(L, int(boxes.size()), 0);  // values
+  lua_createtable(L, int(boxes.size()), 0);  // statuses
+  for (size_t i = 0; i < boxes.size(); ++i) {
+    lua_rawgeti(L, 1, lua_Integer(i + 1));  // push reqs[i+1]
+    finish(L, -1, *boxes[i]);
+    push_result(L, -1);                      // push value, status
+    lua_rawseti(L, -3, lua_Integer(i + 1));  // statuses[i+1] = status
+    lua_rawseti(L, -3, lua_Integer(i + 1));  // values[i+1] = value
+    lua_pop(L, 1);                           // pop the request
+  }
+  return 2;
+}
+
+// mpi.waitany(reqs) -> index, value, status
+int l_waitany(lua_State* L) {
+  auto boxes = check_requests(L, 1, "MPI_Waitany");
+  if (boxes.empty()) {
+    lua_pushinteger(L, core::UNDEFINED);
+    return 1;
+  }
+  core::Engine& e = *runtime(L).engine;
+  core::Waiting what;
+  what.call = "MPI_Waitany";
+  int found = -1;
+  e.wait(
+      [&] {
+        for (size_t i = 0; i < boxes.size(); ++i)
+          if (boxes[i]->finished || boxes[i]->req->test()) return found = int(i), true;
+        return false;
+      },
+      what);
+  lua_pushinteger(L, found + 1);
+  lua_rawgeti(L, 1, found + 1);  // push the request
+  finish(L, -1, *boxes[size_t(found)]);
+  push_result(L, -1);
+  lua_remove(L, -3);  // drop the request, keep value, status
+  return 3;
+}
+
+// mpi.testall(reqs) -> flag
+int l_testall(lua_State* L) {
+  auto boxes = check_requests(L, 1, "MPI_Testall");
+  bool all = true;
+  for (auto* b : boxes) all = (b->finished || b->req->test()) && all;
+  lua_pushboolean(L, all);
+  return 1;
+}
+
+const Reg kMethods[] = {
+    {"send", wrap<c_send>},       {"ssend", wrap<c_ssend>},       {"isend", wrap<c_isend>},
+    {"issend", wrap<c_issend>},   {"recv", wrap<c_recv>},         {"irecv", wrap<c_irecv>},
+    {"sendrecv", wrap<c_sendrecv>}, {"probe", wrap<c_probe>},     {"iprobe", wrap<c_iprobe>},
+    {nullptr, nullptr},
+};
+
+const Reg kRequestMethods[] = {
+    {"wait", wrap<r_wait>},
+    {"test", wrap<r_test>},
+    {"cancel", wrap<r_cancel>},
+    {nullptr, nullptr},
+};
+
+const Reg kModuleFuncs[] = {
+    {"waitall", wrap<l_waitall>},
+    {"waitany", wrap<l_waitany>},
+    {"testall", wrap<l_testall>},
+    {nullptr, nullptr},
+};
+
+}  // namespace
+
+void open_p2p(lua_State* L) {
+  lua_pushvalue(L, -2);  // Comm methods
+  set_funcs(L, kMethods);
+  lua_pop(L, 1);
+  lua_pushvalue(L, -3);  // mpi
+  set_funcs(L, kModuleFuncs);
+  lua_pop(L, 1);
+  luaL_newmetatable(L, kRequestMeta);
+  lua_pushcfunction(L, r_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pushcfunction(L, r_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_newtable(L);  // request methods
+  set_funcs(L, kRequestMethods);
+  lua_setfield(L, -2, "__index");
+  lua_pop(L, 1);
+}
+
+}  // namespace lumpi::lua

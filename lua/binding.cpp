@@ -1,0 +1,306 @@
+// lua/binding.cpp: the boundary (error objects, argument checks) and the
+// userdata boxes for communicators and groups.
+#include "lua/binding.hpp"
+
+#include <cmath>
+
+namespace lumpi::lua {
+
+using core::ErrClass;
+using core::fail;
+
+namespace {
+constexpr const char* kRuntimeKey = "lumpi.runtime";
+constexpr const char* kErrorMeta = "lumpi.Error";
+}  // namespace
+
+const char* const kCommMeta = "lumpi.Comm";
+const char* const kGroupMeta = "lumpi.Group";
+
+Runtime& runtime(lua_State* L) {
+  lua_getfield(L, LUA_REGISTRYINDEX, kRuntimeKey);  // push the light userdata
+  auto* rt = static_cast<Runtime*>(lua_touserdata(L, -1));
+  lua_pop(L, 1);
+  return *rt;
+}
+
+void set_runtime(lua_State* L, Runtime* rt) {
+  lua_pushlightuserdata(L, rt);
+  lua_setfield(L, LUA_REGISTRYINDEX, kRuntimeKey);  // registry[key] = rt, pop
+}
+
+// ---- error objects ------------------------------------------------------------------
+
+void push_error(lua_State* L, const core::Error& e) {
+  lua_createtable(L, 0, 4);
+  lua_pushstring(L, core::class_name(e.cls()));
+  lua_setfield(L, -2, "class");
+  lua_pushinteger(L, int(e.cls()));
+  lua_setfield(L, -2, "code");
+  lua_pushstring(L, e.func().c_str());
+  lua_setfield(L, -2, "func");
+  lua_pushstring(L, e.message().c_str());
+  lua_setfield(L, -2, "message");
+  luaL_setmetatable(L, kErrorMeta);  // errors share one metatable with __tostring
+}
+
+bool test_error(lua_State* L, int idx, core::Error* e) {
+  idx = lua_absindex(L, idx);
+  if (!lua_istable(L, idx) || !lua_getmetatable(L, idx)) return false;  // push its metatable
+  luaL_getmetatable(L, kErrorMeta);                                      // push ours
+  bool same = lua_rawequal(L, -1, -2);
+  lua_pop(L, 2);
+  if (!same) return false;
+  lua_getfield(L, idx, "class");
+  lua_getfield(L, idx, "func");
+  lua_getfield(L, idx, "message");
+  auto str = [&](int i) {
+    const char* s = lua_tostring(L, i);
+    return std::string(s ? s : "");
+  };
+  *e = core::Error(core::class_from_name(str(-3)), str(-2), str(-1));
+  lua_pop(L, 3);
+  return true;
+}
+
+namespace {
+int error_tostring(lua_State* L) {
+  core::Error e(ErrClass::Unknown, "", "");
+  if (test_error(L, 1, &e)) lua_pushstring(L, e.what());
+  else lua_pushstring(L, "error");
+  return 1;
+}
+}  // namespace
+
+core::Errhandler push_current_exception(lua_State* L) {
+  try {
+    throw;
+  } catch (const core::Error& e) {
+    push_error(L, e);
+  } catch (const std::bad_alloc&) {
+    push_error(L, core::Error(ErrClass::NoMem, "lumpi", "out of memory"));
+  } catch (const std::exception& e) {
+    push_error(L, core::Error(ErrClass::Intern, "lumpi", e.what()));
+  }
+  core::Comm* c = test_comm(L, 1);
+  core::Errhandler h = c ? c->errhandler() : core::Errhandler::Raise;
+  if (h == core::Errhandler::Fatal) {
+    core::Error e(ErrClass::Unknown, "", "");
+    test_error(L, -1, &e);
+    runtime(L).abort(1, std::string("MPI_ERRORS_ARE_FATAL: ") + e.what());
+  }
+  return h;
+}
+
+// ---- argument checks -------------------------------------------------------------------
+
+namespace {
+[[noreturn]] void bad_arg(lua_State* L, int idx, std::string_view what, std::string_view func,
+                          const char* expected) {
+  fail(ErrClass::Arg, func,
+       std::string(what) + " must be " + expected + ", got " + luaL_typename(L, idx));
+}
+}  // namespace
+
+lua_Integer check_integer(lua_State* L, int idx, std::string_view what, std::string_view func) {
+  int isnum = 0;
+  lua_Integer v = lua_tointegerx(L, idx, &isnum);
+  if (!isnum) {
+    if (lua_type(L, idx) == LUA_TNUMBER)
+      fail(ErrClass::Arg, func,
+           std::string(what) + " must be an integer, got " + std::to_string(lua_tonumber(L, idx)));
+    bad_arg(L, idx, what, func, "an integer");
+  }
+  return v;
+}
+
+lua_Integer opt_integer(lua_State* L, int idx, lua_Integer def, std::string_view what,
+                        std::string_view func) {
+  return lua_isnoneornil(L, idx) ? def : check_integer(L, idx, what, func);
+}
+
+bool opt_boolean(lua_State* L, int idx, bool def, std::string_view what, std::string_view func) {
+  if (lua_isnoneornil(L, idx)) return def;
+  if (!lua_isboolean(L, idx)) bad_arg(L, idx, what, func, "a boolean");
+  return lua_toboolean(L, idx);
+}
+
+std::string check_string(lua_State* L, int idx, std::string_view what, std::string_view func) {
+  if (lua_type(L, idx) != LUA_TSTRING) bad_arg(L, idx, what, func, "a string");
+  size_t n;
+  const char* s = lua_tolstring(L, idx, &n);
+  return std::string(s, n);
+}
+
+std::vector<int> check_int_sequence(lua_State* L, int idx, std::string_view what,
+                                    std::string_view func) {
+  if (!lua_istable(L, idx)) bad_arg(L, idx, what, func, "a sequence of integers");
+  lua_Integer n = lua_Integer(lua_rawlen(L, idx));
+  std::vector<int> out;
+  out.reserve(size_t(n));
+  for (lua_Integer i = 1; i <= n; ++i) {
+    lua_rawgeti(L, idx, i);  // push t[i]
+    int isnum = 0;
+    lua_Integer v = lua_tointegerx(L, -1, &isnum);
+    lua_pop(L, 1);
+    if (!isnum || v < INT32_MIN || v > INT32_MAX)
+      fail(ErrClass::Arg, func,
+           std::string(what) + "[" + std::to_string(i) + "] must be an integer");
+    out.push_back(int(v));
+  }
+  return out;
+}
+
+std::vector<bool> check_bool_sequence(lua_State* L, int idx, std::string_view what,
+                                      std::string_view func) {
+  if (!lua_istable(L, idx)) bad_arg(L, idx, what, func, "a sequence of booleans");
+  lua_Integer n = lua_Integer(lua_rawlen(L, idx));
+  std::vector<bool> out;
+  for (lua_Integer i = 1; i <= n; ++i) {
+    lua_rawgeti(L, idx, i);  // push t[i]
+    bool ok = lua_isboolean(L, -1);
+    bool v = lua_toboolean(L, -1);
+    lua_pop(L, 1);
+    if (!ok)
+      fail(ErrClass::Arg, func, std::string(what) + "[" + std::to_string(i) + "] must be a boolean");
+    out.push_back(v);
+  }
+  return out;
+}
+
+void push_int_sequence(lua_State* L, const std::vector<int>& v) {
+  lua_createtable(L, int(v.size()), 0);
+  for (size_t i = 0; i < v.size(); ++i) {
+    lua_pushinteger(L, v[i]);
+    lua_rawseti(L, -2, lua_Integer(i + 1));  // t[i+1] = v[i], pop
+  }
+}
+
+// ---- communicator boxes ------------------------------------------------------------------
+
+namespace {
+struct CommBox {
+  core::CommPtr comm;
+};
+}  // namespace
+
+void push_comm(lua_State* L, core::CommPtr c) {
+  if (!c) {
+    lua_pushnil(L);
+    return;
+  }
+  void* mem = lua_newuserdatauv(L, sizeof(CommBox), 0);
+  new (mem) CommBox{std::move(c)};
+  luaL_setmetatable(L, kCommMeta);
+}
+
+core::Comm* test_comm(lua_State* L, int idx) {
+  auto* box = static_cast<CommBox*>(luaL_testudata(L, idx, kCommMeta));
+  return box ? box->comm.get() : nullptr;
+}
+
+core::CommPtr check_comm_ptr(lua_State* L, int idx, std::string_view func) {
+  auto* box = static_cast<CommBox*>(luaL_testudata(L, idx, kCommMeta));
+  if (!box)
+    fail(ErrClass::Comm, func,
+         std::string("expected a communicator, got ") + luaL_typename(L, idx));
+  box->comm->check_usable(func);
+  return box->comm;
+}
+
+core::Comm& check_comm(lua_State* L, int idx, std::string_view func) {
+  return *check_comm_ptr(L, idx, func);
+}
+
+namespace {
+int comm_gc(lua_State* L) {
+  auto* box = static_cast<CommBox*>(luaL_testudata(L, 1, kCommMeta));
+  if (box) box->~CommBox();  // releases local memory only; never communicates
+  return 0;
+}
+int comm_eq(lua_State* L) {
+  lua_pushboolean(L, test_comm(L, 1) && test_comm(L, 1) == test_comm(L, 2));
+  return 1;
+}
+int comm_tostring(lua_State* L) {
+  core::Comm* c = test_comm(L, 1);
+  std::string s = c->freed() ? "comm (freed)" : c->describe();
+  lua_pushstring(L, s.c_str());
+  return 1;
+}
+}  // namespace
+
+// ---- group boxes ---------------------------------------------------------------------------
+
+namespace {
+struct GroupBox {
+  std::shared_ptr<GroupState> state;
+};
+int group_gc(lua_State* L) {
+  auto* box = static_cast<GroupBox*>(luaL_testudata(L, 1, kGroupMeta));
+  if (box) box->~GroupBox();
+  return 0;
+}
+}  // namespace
+
+void push_group(lua_State* L, core::group::Members m) {
+  void* mem = lua_newuserdatauv(L, sizeof(GroupBox), 0);
+  new (mem) GroupBox{std::make_shared<GroupState>(GroupState{std::move(m), false})};
+  luaL_setmetatable(L, kGroupMeta);
+}
+
+GroupState& check_group(lua_State* L, int idx, std::string_view func) {
+  auto* box = static_cast<GroupBox*>(luaL_testudata(L, idx, kGroupMeta));
+  if (!box)
+    fail(ErrClass::Group, func, std::string("expected a group, got ") + luaL_typename(L, idx));
+  if (box->state->freed) fail(ErrClass::Group, func, "the group has been freed");
+  return *box->state;
+}
+
+// Frees the group at idx: every Lua reference to it becomes a freed handle.
+void free_group(lua_State* L, int idx, std::string_view func) {
+  check_group(L, idx, func).freed = true;
+}
+
+// ---- registration ------------------------------------------------------------------------
+
+void set_funcs(lua_State* L, const Reg* regs) {
+  for (; regs->name; ++regs) {
+    lua_pushcfunction(L, regs->fn);
+    lua_setfield(L, -2, regs->name);  // t[name] = fn, pop
+  }
+}
+
+// Creates the metatables; leaves the Comm and Group method tables on the stack.
+void open_metatables(lua_State* L) {
+  luaL_newmetatable(L, kErrorMeta);
+  lua_pushcfunction(L, error_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_pop(L, 1);
+
+  luaL_newmetatable(L, kCommMeta);
+  lua_pushcfunction(L, comm_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pushcfunction(L, comm_eq);
+  lua_setfield(L, -2, "__eq");
+  lua_pushcfunction(L, comm_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_pushliteral(L, "comm");
+  lua_setfield(L, -2, "__name");
+  lua_newtable(L);  // the methods
+  lua_pushvalue(L, -1);
+  lua_setfield(L, -3, "__index");  // meta.__index = methods
+  lua_remove(L, -2);               // keep only the methods
+
+  luaL_newmetatable(L, kGroupMeta);
+  lua_pushcfunction(L, group_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pushliteral(L, "group");
+  lua_setfield(L, -2, "__name");
+  lua_newtable(L);  // the methods
+  lua_pushvalue(L, -1);
+  lua_setfield(L, -3, "__index");
+  lua_remove(L, -2);
+}
+
+}  // namespace lumpi::lua

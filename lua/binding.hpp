@@ -1,0 +1,112 @@
+// lua/binding.hpp: the one boundary between Lua and the C++ core.
+//
+// Every C function the `mpi` module registers goes through `wrap<F>`: F may
+// throw core::Error (or any std::exception) and must not call lua_error or
+// any luaL_check* itself; wrap catches once, outside every C++ object's
+// lifetime, and raises the Lua error object (or returns `nil, err` when the
+// communicator in argument 1 has ERRORS_RETURN). Arguments are checked with
+// the check_/opt_/test_ helpers below, which throw core::Error naming the
+// argument, so nothing long-jumps over a C++ destructor.
+#pragma once
+
+#include <lua.hpp>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/comm.hpp"
+#include "core/error.hpp"
+#include "core/group.hpp"
+
+namespace lumpi::lua {
+
+// What the binding needs from the process it runs in.
+struct Runtime {
+  core::Engine* engine = nullptr;
+  core::CommPtr world, self;
+  // Called for ERRORS_ARE_FATAL and comm:abort(code): must not return.
+  void (*abort)(int code, const std::string& why) = nullptr;
+};
+
+Runtime& runtime(lua_State* L);
+
+// ---- error objects ------------------------------------------------------------
+
+// Pushes the Lua error object {class=, code=, func=, message=} for e.
+void push_error(lua_State* L, const core::Error& e);
+// True if the value at idx is an error object; fills e.
+bool test_error(lua_State* L, int idx, core::Error* e);
+
+// ---- the boundary ----------------------------------------------------------------
+
+// Converts the exception in flight into a pushed error object; returns the
+// errhandler that applies (that of the communicator at argument 1, if any).
+core::Errhandler push_current_exception(lua_State* L);
+
+template <int (*F)(lua_State*)>
+int wrap(lua_State* L) {
+  core::Errhandler h;
+  try {
+    return F(L);
+  } catch (...) {
+    h = push_current_exception(L);
+  }
+  // No C++ object with a destructor is alive below this line.
+  if (h == core::Errhandler::Return) {
+    lua_pushnil(L);
+    lua_insert(L, -2);  // nil, err
+    return 2;
+  }
+  return lua_error(L);
+}
+
+// ---- argument checks (throw core::Error with MPI_ERR_ARG unless noted) ------------
+
+lua_Integer check_integer(lua_State* L, int idx, std::string_view what, std::string_view func);
+lua_Integer opt_integer(lua_State* L, int idx, lua_Integer def, std::string_view what,
+                        std::string_view func);
+bool opt_boolean(lua_State* L, int idx, bool def, std::string_view what, std::string_view func);
+std::string check_string(lua_State* L, int idx, std::string_view what, std::string_view func);
+// A sequence of integers (1-based Lua sequence).
+std::vector<int> check_int_sequence(lua_State* L, int idx, std::string_view what,
+                                    std::string_view func);
+std::vector<bool> check_bool_sequence(lua_State* L, int idx, std::string_view what,
+                                      std::string_view func);
+void push_int_sequence(lua_State* L, const std::vector<int>& v);
+
+// ---- communicators ------------------------------------------------------------------
+
+// Pushes a Comm userdata (nil for a null pointer).
+void push_comm(lua_State* L, core::CommPtr c);
+// The communicator at idx; raises MPI_ERR_COMM if it is not one or was freed.
+core::Comm& check_comm(lua_State* L, int idx, std::string_view func);
+core::CommPtr check_comm_ptr(lua_State* L, int idx, std::string_view func);
+// The communicator at idx even if freed, or nullptr if idx is not a Comm.
+core::Comm* test_comm(lua_State* L, int idx);
+
+// ---- groups -------------------------------------------------------------------------
+
+struct GroupState {
+  core::group::Members members;
+  bool freed = false;
+};
+void push_group(lua_State* L, core::group::Members m);
+GroupState& check_group(lua_State* L, int idx, std::string_view func);
+
+// ---- module parts: each adds its functions/methods to the tables on the stack --------
+// Stack on entry: mpi table at -3, Comm methods at -2, Group methods at -1.
+
+void open_comm(lua_State* L);
+void open_p2p(lua_State* L);
+void open_coll(lua_State* L);
+void open_group(lua_State* L);
+
+// Registers fns into the table at -1, each through wrap<>.
+struct Reg {
+  const char* name;
+  lua_CFunction fn;
+};
+void set_funcs(lua_State* L, const Reg* regs);
+
+}  // namespace lumpi::lua

@@ -1,0 +1,179 @@
+// lua/module.cpp: the `mpi` table: constants, module-level functions, and
+// the assembly of the per-class method tables from the bind_*.cpp files.
+#include "lua/module.hpp"
+
+#include <chrono>
+#include <cstring>
+#include <unistd.h>
+
+#include "core/constants.hpp"
+#include "lua/embedded.hpp"
+
+namespace lumpi::lua {
+
+void set_runtime(lua_State* L, Runtime* rt);
+void open_metatables(lua_State* L);
+
+namespace {
+
+using core::ErrClass;
+
+int l_rank(lua_State* L) {
+  lua_pushinteger(L, runtime(L).world->rank());
+  return 1;
+}
+
+int l_size(lua_State* L) {
+  lua_pushinteger(L, runtime(L).world->size());
+  return 1;
+}
+
+int l_wtime(lua_State* L) {
+  using namespace std::chrono;
+  auto t = steady_clock::now().time_since_epoch();
+  lua_pushnumber(L, duration<double>(t).count());
+  return 1;
+}
+
+int l_wtick(lua_State* L) {
+  lua_pushnumber(L, 1e-9);
+  return 1;
+}
+
+int l_get_processor_name(lua_State* L) {
+  char host[256] = {0};
+  gethostname(host, sizeof host - 1);
+  lua_pushstring(L, host);
+  return 1;
+}
+
+// mpi.error_class(code_or_errobj) -> class name
+int l_error_class(lua_State* L) {
+  core::Error e(ErrClass::Unknown, "", "");
+  if (test_error(L, 1, &e)) {
+    lua_pushstring(L, core::class_name(e.cls()));
+    return 1;
+  }
+  lua_Integer code = check_integer(L, 1, "code", "MPI_Error_class");
+  if (code < 0 || code >= lua_Integer(ErrClass::LastCode))
+    core::fail(ErrClass::Arg, "MPI_Error_class", "unknown error code " + std::to_string(code));
+  lua_pushstring(L, core::class_name(ErrClass(code)));
+  return 1;
+}
+
+// mpi.error_string(code_or_class_or_errobj) -> description
+int l_error_string(lua_State* L) {
+  core::Error e(ErrClass::Unknown, "", "");
+  if (test_error(L, 1, &e)) {
+    lua_pushstring(L, e.what());
+    return 1;
+  }
+  ErrClass c;
+  if (lua_type(L, 1) == LUA_TSTRING) {
+    c = core::class_from_name(lua_tostring(L, 1));
+  } else {
+    lua_Integer code = check_integer(L, 1, "code", "MPI_Error_string");
+    if (code < 0 || code >= lua_Integer(ErrClass::LastCode))
+      core::fail(ErrClass::Arg, "MPI_Error_string", "unknown error code " + std::to_string(code));
+    c = ErrClass(code);
+  }
+  lua_pushstring(L, (std::string(core::class_name(c)) + ": " + core::class_description(c)).c_str());
+  return 1;
+}
+
+const Reg kModuleFuncs[] = {
+    {"rank", wrap<l_rank>},
+    {"size", wrap<l_size>},
+    {"wtime", wrap<l_wtime>},
+    {"wtick", wrap<l_wtick>},
+    {"get_processor_name", wrap<l_get_processor_name>},
+    {"error_class", wrap<l_error_class>},
+    {"error_string", wrap<l_error_string>},
+    {nullptr, nullptr},
+};
+
+void set_int(lua_State* L, const char* name, lua_Integer v) {
+  lua_pushinteger(L, v);
+  lua_setfield(L, -2, name);
+}
+
+void set_str(lua_State* L, const char* name, const char* v) {
+  lua_pushstring(L, v);
+  lua_setfield(L, -2, name);
+}
+
+void set_constants(lua_State* L) {
+  set_int(L, "PROC_NULL", core::PROC_NULL);
+  set_int(L, "ANY_SOURCE", core::ANY_SOURCE);
+  set_int(L, "ANY_TAG", core::ANY_TAG);
+  set_int(L, "ROOT", core::ROOT);
+  set_int(L, "UNDEFINED", core::UNDEFINED);
+  set_int(L, "MAX_OBJECT_NAME", core::MAX_OBJECT_NAME);
+  set_str(L, "IDENT", "ident");
+  set_str(L, "CONGRUENT", "congruent");
+  set_str(L, "SIMILAR", "similar");
+  set_str(L, "UNEQUAL", "unequal");
+  set_str(L, "CART", "cart");
+  set_str(L, "GRAPH", "graph");
+  set_str(L, "DIST_GRAPH", "dist_graph");
+  set_str(L, "COMM_TYPE_SHARED", "shared");
+  set_str(L, "COMM_TYPE_HW_GUIDED", "hw_guided");
+  set_str(L, "ERRORS_RAISE", "errors_raise");
+  set_str(L, "ERRORS_RETURN", "errors_return");
+  set_str(L, "ERRORS_ARE_FATAL", "errors_are_fatal");
+}
+
+// package.searchers entry that finds "lumpi.NAME" among the embedded sources.
+int embedded_searcher(lua_State* L) {
+  const char* name = luaL_checkstring(L, 1);
+  if (std::strncmp(name, "lumpi.", 6) != 0 || !load_embedded(L, name + 6)) {
+    lua_pushfstring(L, "no embedded module '%s'", name);
+    return 1;
+  }
+  lua_pushstring(L, name);  // the loader's extra argument
+  return 2;
+}
+
+void add_searcher(lua_State* L) {
+  lua_getglobal(L, "package");
+  lua_getfield(L, -1, "searchers");  // push package.searchers
+  lua_pushcfunction(L, embedded_searcher);
+  lua_rawseti(L, -2, 2);  // searchers[2] = ours (before the file searchers), pop
+  lua_pop(L, 2);
+}
+
+}  // namespace
+
+bool load_embedded(lua_State* L, const char* name) {
+  for (const EmbeddedFile* f = kEmbedded; f->name; ++f) {
+    if (std::strcmp(f->name, name) != 0) continue;
+    std::string chunk = std::string("=lumpi.") + name;
+    return luaL_loadbuffer(L, f->source, std::strlen(f->source), chunk.c_str()) == LUA_OK;
+  }
+  return false;
+}
+
+void open_mpi(lua_State* L, Runtime* rt) {
+  set_runtime(L, rt);
+  lua_newtable(L);     // mpi
+  open_metatables(L);  // push Comm methods, Group methods
+  lua_pushvalue(L, -3);
+  set_funcs(L, kModuleFuncs);
+  set_constants(L);
+  lua_pop(L, 1);
+  open_comm(L);
+  open_p2p(L);
+  open_coll(L);
+  open_group(L);
+  lua_pop(L, 2);  // the method tables
+  push_comm(L, rt->world);
+  lua_setfield(L, -2, "COMM_WORLD");
+  push_comm(L, rt->self);
+  lua_setfield(L, -2, "COMM_SELF");
+  push_group(L, {});
+  lua_setfield(L, -2, "GROUP_EMPTY");
+  lua_setglobal(L, "mpi");  // pops mpi
+  add_searcher(L);
+}
+
+}  // namespace lumpi::lua

@@ -1,0 +1,35 @@
+// lua/ops.hpp: MPI's predefined reduction operations on Lua values.
+//
+// Operands are numbers, sequences of numbers (element-wise, equal lengths),
+// booleans (LAND/LOR/LXOR), integers (BAND/BOR/BXOR) and {value, index}
+// pairs or sequences of pairs (MAXLOC/MINLOC, ties take the smaller index).
+// Results follow Lua arithmetic: integer op integer stays integer.
+// This file only combines values; communication lives in core/, user ops
+// (Lua functions) are called by the binding.
+#pragma once
+
+#include <lua.hpp>
+#include <string_view>
+
+namespace lumpi::lua {
+
+enum class OpKind { Sum, Prod, Max, Min, Land, Lor, Lxor, Band, Bor, Bxor, Maxloc, Minloc };
+
+// "MPI_SUM", ... for messages; and the kind for a name such as "SUM".
+const char* op_name(OpKind op);
+// Sets *out to the op named `name` ("SUM" or "MPI_SUM", case-sensitive) and
+// returns true; returns false (leaving *out alone) for any other name.
+bool op_from_name(std::string_view name, OpKind* out);
+
+// Raises core::Error (as a C++ exception) unless the value at `idx` is a valid
+// operand of `op`; the message names the operand and what is wrong with it.
+// Called before any communication starts.
+void check_operand(lua_State* L, int idx, OpKind op, std::string_view func);
+
+// Pushes a ∘ b, where a and b are the values at stack indices `a` and `b`
+// (a holds the contributions of lower ranks). Both must have passed
+// check_operand; a shape mismatch between them (different lengths, number
+// vs sequence) raises core::Error. The stack is otherwise unchanged.
+void push_combined(lua_State* L, OpKind op, int a, int b, std::string_view func);
+
+}  // namespace lumpi::lua

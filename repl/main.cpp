@@ -1,0 +1,148 @@
+// repl/main.cpp: the lumpi command line (API.md §11): REPL, script runner,
+// -e, -i, and `lumpi test`.
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+#include "repl/repl.hpp"
+#include "repl/session.hpp"
+#include "repl/test_runner.hpp"
+
+namespace {
+
+using lumpi::repl::Session;
+
+const char* kUsage =
+    "usage: lumpi [options] [script.lua [args...]]\n"
+    "       lumpi test [options] [files or directories...]\n"
+    "  -n, --np N        number of ranks (default 4)\n"
+    "  -e CODE           run CODE on every rank, print results, exit\n"
+    "  -i                enter the REPL after the script\n"
+    "  --bind none|core|pu|numa|package   hwloc binding of ranks (default none)\n"
+    "  --timeout SECONDS per-command limit in the REPL, per case in `lumpi test`\n"
+    "  --no-collate      print every rank's result separately\n"
+    "  --junit FILE      (lumpi test) also write JUnit XML\n";
+
+struct Args {
+  bool test = false;
+  int np = 4;
+  bool np_given = false;
+  std::vector<std::string> exprs;
+  bool interactive = false;
+  std::string bind = "none";
+  double timeout = 0;
+  bool collate = true;
+  std::string junit;
+  std::vector<std::string> positional;  // script and its args, or test paths
+};
+
+[[noreturn]] void usage_error(const std::string& msg) {
+  std::fprintf(stderr, "lumpi: %s\n%s", msg.c_str(), kUsage);
+  std::exit(2);
+}
+
+Args parse(int argc, char** argv) {
+  Args a;
+  int i = 1;
+  if (i < argc && std::strcmp(argv[i], "test") == 0) {
+    a.test = true;
+    ++i;
+  }
+  auto value = [&](const char* opt) -> std::string {
+    if (i + 1 >= argc) usage_error(std::string(opt) + " needs a value");
+    return argv[++i];
+  };
+  for (; i < argc; ++i) {
+    std::string s = argv[i];
+    if (!a.positional.empty() && !a.test) {  // everything after the script is its args
+      a.positional.push_back(s);
+    } else if (s == "-n" || s == "--np") {
+      std::string v = value("-n");
+      char* end;
+      long n = std::strtol(v.c_str(), &end, 10);
+      if (*end || n < 1 || n > 1024) usage_error("-n needs a number of ranks from 1 to 1024");
+      a.np = int(n);
+      a.np_given = true;
+    } else if (s == "-e") {
+      a.exprs.push_back(value("-e"));
+    } else if (s == "-i") {
+      a.interactive = true;
+    } else if (s == "--bind") {
+      a.bind = value("--bind");
+      if (a.bind != "none" && a.bind != "core" && a.bind != "pu" && a.bind != "numa" && a.bind != "package")
+        usage_error("--bind must be none, core, pu, numa or package");
+    } else if (s == "--timeout") {
+      a.timeout = std::atof(value("--timeout").c_str());
+      if (a.timeout <= 0) usage_error("--timeout needs a positive number of seconds");
+    } else if (s == "--no-collate") {
+      a.collate = false;
+    } else if (s == "--junit" && a.test) {
+      a.junit = value("--junit");
+    } else if (s == "-h" || s == "--help") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    } else if (s.size() > 1 && s[0] == '-') {
+      usage_error("unknown option " + s);
+    } else {
+      a.positional.push_back(s);
+    }
+  }
+  return a;
+}
+
+// lumpi-rank lives next to lumpi.
+std::string rank_exe() {
+  char buf[PATH_MAX];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return "lumpi-rank";
+  std::string self(buf, size_t(n));
+  return self.substr(0, self.rfind('/') + 1) + "lumpi-rank";
+}
+
+int run_main(const Args& a) {
+  Session::Options o;
+  o.size = a.np;
+  o.rank_exe = rank_exe();
+  o.bind = a.bind;
+  o.timeout = a.timeout;
+  o.collate = a.collate;
+  if (a.test) return lumpi::repl::run_tests(o, a.positional, a.np_given, a.junit);
+
+  Session s(o);
+  bool failed = false;
+  std::vector<int> all;
+  for (int r = 0; r < a.np; ++r) all.push_back(r);
+  if (!a.positional.empty()) {
+    std::vector<std::string> args(a.positional.begin() + 1, a.positional.end());
+    auto out = s.run(all, "script", a.positional[0], args);
+    s.print_outcome(out, stderr);
+    failed = !out.ok();
+  }
+  for (const auto& code : a.exprs) {
+    auto out = s.run(all, "repl", code);
+    s.print_outcome(out, stderr);
+    failed = failed || !out.ok();
+  }
+  if (a.interactive || (a.positional.empty() && a.exprs.empty())) {
+    lumpi::repl::run_repl(s);
+    failed = false;
+  }
+  int status = s.shutdown();
+  if (status == 0 && failed) status = 1;
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args a = parse(argc, argv);
+  try {
+    return run_main(a);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "lumpi: %s\n", e.what());
+    return 1;
+  }
+}

@@ -1,0 +1,13 @@
+// repl/repl.hpp: the interactive loop: reading chunks, meta-commands,
+// targets, and showing collated results (API.md §12).
+#pragma once
+
+#include "repl/session.hpp"
+
+namespace lumpi::repl {
+
+// Reads from the terminal (with line editing and history) or, when stdin is
+// not a terminal, from stdin without prompts. Returns when the user quits.
+void run_repl(Session& s);
+
+}  // namespace lumpi::repl

@@ -1,0 +1,245 @@
+// repl/session.cpp: the command loop between the coordinator and its world.
+#include "repl/session.hpp"
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+
+#include "repl/collate.hpp"
+
+namespace lumpi::repl {
+namespace {
+
+volatile sig_atomic_t g_sigints = 0;
+
+void on_sigint(int) { g_sigints = g_sigints + 1; }
+
+double now_s() {
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+void install_sigint_handler() {
+  struct sigaction sa {};
+  sa.sa_handler = on_sigint;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;  // no SA_RESTART: a blocking read returns EINTR
+  sigaction(SIGINT, &sa, nullptr);
+}
+int sigint_count() { return g_sigints; }
+void reset_sigint() { g_sigints = 0; }
+
+bool Outcome::ok() const {
+  for (const auto& [r, o] : ranks)
+    if (o.state != RankOutcome::State::Ok) return false;
+  return true;
+}
+
+Session::Session(Options opts) : opts_(std::move(opts)) {
+  on_hang = [this](const std::vector<std::string>& lines) { print_lines(lines, stdout); };
+  start();
+}
+
+Session::~Session() {
+  if (world_) world_->shutdown(500);
+}
+
+void Session::start() {
+  launcher::World::Options w;
+  w.size = opts_.size;
+  w.rank_exe = opts_.rank_exe;
+  w.bind = opts_.bind;
+  world_ = std::make_unique<launcher::World>(w);
+}
+
+void Session::restart(int size) {
+  if (world_) world_->shutdown(500);
+  world_.reset();
+  if (size > 0) opts_.size = size;
+  start();
+}
+
+void Session::print_line(const std::string& line) const {
+  std::fputs(line.c_str(), stdout);
+  std::fputc('\n', stdout);
+  std::fflush(stdout);
+}
+
+void Session::print_lines(const std::vector<std::string>& lines, FILE* f) const {
+  for (const auto& l : lines) {
+    std::fputs(l.c_str(), f);
+    std::fputc('\n', f);
+  }
+  std::fflush(f);
+}
+
+void Session::report_death(int rank) {
+  int status = world_->rank(rank).wait_status;
+  worst_exit_ = std::max(worst_exit_, launcher::exit_code_of(status));
+  print_line("rank " + std::to_string(rank) + " died: " + launcher::describe_wait_status(status));
+  for (int r = 0; r < world_->size(); ++r) world_->send(r, {"dead", std::to_string(rank)});
+}
+
+Outcome Session::run(const std::vector<int>& ranks, const std::string& mode,
+                     const std::string& payload, const std::vector<std::string>& args) {
+  using State = RankOutcome::State;
+  Outcome o;
+  const uint32_t e = ++epoch_;
+  const std::string es = std::to_string(e);
+  launcher::Frames exec{"exec", es, mode, payload};
+  exec.insert(exec.end(), args.begin(), args.end());
+  int running = 0;
+  for (int r : ranks) {
+    if (world_ && r < world_->size() && world_->alive(r)) {
+      world_->send(r, exec);
+      o.ranks[r] = {State::Running, "", false};
+      ++running;
+    } else {
+      o.ranks[r] = {State::Died, "rank " + std::to_string(r) + " is not running", false};
+    }
+  }
+
+  const double t0 = now_s();
+  int sigints_seen = sigint_count();
+  bool hang_asked = false, hang_shown = false;
+  double hang_asked_at = 0;
+  std::map<int, std::string> statuses;
+  auto interrupt = [&](const char* why) {
+    if (!o.interrupted) print_line(why);
+    o.interrupted = true;
+    for (int r = 0; r < world_->size(); ++r) world_->send(r, {"interrupt", es});
+  };
+
+  while (running > 0) {
+    auto ev = world_->next(50);
+    double elapsed = now_s() - t0;
+    if (sigint_count() != sigints_seen) {
+      sigints_seen = sigint_count();
+      if (sigints_seen >= 3) {  // ranks that ignore interrupts are stopped for good
+        print_line("^C again: killing the ranks still running");
+        for (const auto& [r, ro] : o.ranks)
+          if (ro.state == State::Running) kill(world_->rank(r).pid, SIGKILL);
+      } else {
+        interrupt(sigints_seen == 1 ? "^C interrupting" : "^C still interrupting (once more kills the ranks still running)");
+      }
+    }
+    if (opts_.timeout > 0 && elapsed > opts_.timeout && !o.interrupted)
+      interrupt(("timeout after " + std::to_string(int(opts_.timeout)) + " s: interrupting").c_str());
+    if (check_deadline && !o.interrupted) {
+      std::string why = check_deadline();
+      if (!why.empty()) interrupt(why.c_str());
+    }
+    if (!hang_asked && elapsed > hang_after) {
+      hang_asked = true;
+      hang_asked_at = elapsed;
+      for (const auto& [r, ro] : o.ranks)
+        if (ro.state == State::Running) world_->send(r, {"status?"});
+    }
+    if (hang_asked && !hang_shown) {
+      size_t still = 0, answered = 0;
+      for (const auto& [r, ro] : o.ranks)
+        if (ro.state == State::Running) ++still, answered += statuses.count(r);
+      if (still > 0 && (answered == still || elapsed - hang_asked_at > 1.0)) {
+        std::map<int, std::string> shown;
+        for (const auto& [r, ro] : o.ranks)
+          if (ro.state == State::Running) shown[r] = statuses.count(r) ? statuses[r] : "not answering";
+        hang_shown = true;
+        if (on_hang) on_hang(collate(shown));
+      }
+    }
+    if (!ev) continue;
+    int r = ev->rank;
+    if (ev->kind == launcher::World::Event::Kind::Death) {
+      report_death(r);
+      if (o.ranks.count(r) && o.ranks[r].state == State::Running) {
+        o.ranks[r] = {State::Died, "died: " + launcher::describe_wait_status(world_->rank(r).wait_status), false};
+        --running;
+      }
+      continue;
+    }
+    const launcher::Frames& f = ev->frames;
+    const std::string& type = f[0];
+    if (type == "output" && f.size() == 2) {
+      print_line("[" + std::to_string(r) + "] " + f[1]);
+    } else if (type == "result" && f.size() >= 4 && f[1] == es && o.ranks.count(r) &&
+               o.ranks[r].state == State::Running) {
+      o.ranks[r] = {f[2] == "ok" ? State::Ok : State::Error, f[3], f.size() > 4 && f[4] == "1"};
+      --running;
+    } else if (type == "status" && f.size() == 2) {
+      statuses[r] = f[1];
+    } else if (type == "event") {
+      if (on_event) on_event(r, f);
+    } else if (type == "abort" && f.size() == 3) {
+      print_line("rank " + std::to_string(r) + " called MPI_Abort: " + f[2]);
+      for (int q = 0; q < world_->size(); ++q)
+        if (q != r && world_->alive(q)) kill(world_->rank(q).pid, SIGKILL);
+    }
+  }
+  return o;
+}
+
+void Session::print_outcome(const Outcome& o, FILE* err_stream) const {
+  using State = RankOutcome::State;
+  std::map<int, std::string> values, errors;
+  for (const auto& [r, ro] : o.ranks) {
+    if (ro.state == State::Ok && ro.has_value) values[r] = ro.text;
+    if (ro.state == State::Error) errors[r] = "error: " + ro.text;
+  }
+  auto show = [&](const std::map<int, std::string>& m, FILE* f) {
+    if (opts_.collate) {
+      print_lines(collate(m), f);
+      return;
+    }
+    for (const auto& [r, text] : m) print_lines(collate({{r, text}}), f);
+  };
+  show(values, stdout);
+  show(errors, err_stream ? err_stream : stdout);
+}
+
+std::vector<std::string> Session::status_lines() {
+  std::map<int, std::string> st;
+  if (!world_) return {"no world is running"};
+  for (int r = 0; r < world_->size(); ++r) {
+    if (world_->alive(r)) world_->send(r, {"status?"});
+    else st[r] = "dead (" + launcher::describe_wait_status(world_->rank(r).wait_status) + ")";
+  }
+  double t0 = now_s();
+  while (int(st.size()) < world_->size() && now_s() - t0 < 1.0) {
+    auto ev = world_->next(50);
+    if (!ev) continue;
+    if (ev->kind == launcher::World::Event::Kind::Death) {
+      report_death(ev->rank);
+      st[ev->rank] = "dead (" + launcher::describe_wait_status(world_->rank(ev->rank).wait_status) + ")";
+    } else if (ev->frames[0] == "status" && ev->frames.size() == 2) {
+      st[ev->rank] = ev->frames[1];
+    } else if (ev->frames[0] == "output" && ev->frames.size() == 2) {
+      print_line("[" + std::to_string(ev->rank) + "] " + ev->frames[1]);
+    }
+  }
+  for (int r = 0; r < world_->size(); ++r)
+    if (!st.count(r)) st[r] = "not answering";
+  return collate(st);
+}
+
+void Session::drain() {
+  if (!world_) return;
+  while (auto ev = world_->next(0)) {
+    if (ev->kind == launcher::World::Event::Kind::Death) report_death(ev->rank);
+    else if (ev->frames[0] == "output" && ev->frames.size() == 2)
+      print_line("[" + std::to_string(ev->rank) + "] " + ev->frames[1]);
+  }
+}
+
+int Session::shutdown() {
+  if (!world_) return worst_exit_;
+  world_->shutdown(2000);
+  int worst = worst_exit_;
+  for (int r = 0; r < world_->size(); ++r)
+    worst = std::max(worst, launcher::exit_code_of(world_->rank(r).wait_status));
+  world_.reset();
+  return worst;
+}
+
+}  // namespace lumpi::repl

@@ -1,0 +1,94 @@
+// repl/session.hpp: running commands on a world and showing what happens.
+//
+// A Session owns the World and runs one command at a time on a set of
+// ranks: it streams their output live ("[2] text"), collects their results,
+// and keeps the user in control: Ctrl-C interrupts every rank, a hang is
+// diagnosed after 2 s, a per-command timeout interrupts automatically, a
+// dead rank is reported and the ranks blocked on it are told. Used by the
+// REPL, the script runner and `lumpi test` alike.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "launcher/world.hpp"
+
+namespace lumpi::repl {
+
+struct RankOutcome {
+  enum class State { Running, Ok, Error, Died } state = State::Running;
+  std::string text;        // rendered values or error message
+  bool has_value = false;  // the command returned values
+};
+
+struct Outcome {
+  std::map<int, RankOutcome> ranks;
+  bool interrupted = false;  // by Ctrl-C or the timeout
+  bool ok() const;           // every rank finished without error
+};
+
+class Session {
+ public:
+  struct Options {
+    int size = 4;
+    std::string rank_exe;
+    std::string bind = "none";
+    double timeout = 0;  // seconds per command, 0 = none
+    bool collate = true;
+  };
+
+  explicit Session(Options opts);
+  ~Session();
+
+  int size() const { return world_ ? world_->size() : 0; }
+  bool world_alive() const { return world_ && world_->alive_count() == world_->size(); }
+  launcher::World& world() { return *world_; }
+  const Options& options() const { return opts_; }
+  void set_timeout(double seconds) { opts_.timeout = seconds; }
+  void set_collate(bool on) { opts_.collate = on; }
+
+  // Stops the world and starts a fresh one of `size` ranks (0: same size).
+  void restart(int size = 0);
+  // Runs one command (see launcher/control.hpp for modes) on `ranks`.
+  Outcome run(const std::vector<int>& ranks, const std::string& mode, const std::string& payload,
+              const std::vector<std::string>& args = {});
+  // Prints results (and errors) collated, errors to `err_stream` if given.
+  void print_outcome(const Outcome& o, FILE* err_stream = nullptr) const;
+  // What every rank is doing now, collated ("[1,3] waiting in MPI_Recv(...)").
+  std::vector<std::string> status_lines();
+  // Shows what happened while no command ran (deaths, late output).
+  void drain();
+  // Stops the world; returns the exit status of API.md §11 for its ranks.
+  int shutdown();
+
+  // Called for "event" messages (used by lumpi test).
+  std::function<void(int rank, const launcher::Frames&)> on_event;
+  // Called once a command has been running for `hang_after` seconds, with
+  // the status lines; the default prints them.
+  std::function<void(const std::vector<std::string>&)> on_hang;
+  double hang_after = 2.0;
+  // Polled while a command runs: a non-empty answer interrupts the command
+  // with that message (lumpi test's per-case timeout).
+  std::function<std::string()> check_deadline;
+
+ private:
+  void start();
+  void report_death(int rank);
+  void print_line(const std::string& line) const;
+  void print_lines(const std::vector<std::string>& lines, FILE* f) const;
+
+  Options opts_;
+  std::unique_ptr<launcher::World> world_;
+  uint32_t epoch_ = 0;
+  int worst_exit_ = 0;
+};
+
+// Ctrl-C: the handler only counts; the Session reads the count.
+void install_sigint_handler();
+int sigint_count();
+void reset_sigint();
+
+}  // namespace lumpi::repl

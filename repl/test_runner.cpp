@@ -1,0 +1,234 @@
+// repl/test_runner.cpp: runs scenario files on fresh worlds, gathers each
+// case's outcome from every rank, and reports.
+#include "repl/test_runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <sstream>
+
+#include "repl/collate.hpp"
+
+namespace lumpi::repl {
+namespace {
+
+namespace fs = std::filesystem;
+
+double now_s() {
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+struct CaseResult {
+  std::string name;
+  std::string status;  // pass, fail, skip
+  std::string detail;  // collated lines for failures
+  double seconds = 0;
+};
+
+struct FileRun {
+  std::optional<std::vector<int>> declared;  // t.np
+  std::vector<CaseResult> cases;
+};
+
+std::vector<std::string> expand(const std::vector<std::string>& paths) {
+  std::vector<std::string> files;
+  for (const auto& p : paths) {
+    if (fs::is_directory(p)) {
+      std::vector<std::string> found;
+      for (const auto& e : fs::recursive_directory_iterator(p))
+        if (e.is_regular_file() && e.path().extension() == ".lua") found.push_back(e.path().string());
+      std::sort(found.begin(), found.end());
+      files.insert(files.end(), found.begin(), found.end());
+    } else {
+      files.push_back(p);
+    }
+  }
+  return files;
+}
+
+std::vector<int> parse_sizes(const std::string& s) {
+  std::vector<int> out;
+  std::stringstream in(s);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (int n = std::atoi(item.c_str()); n > 0) out.push_back(n);
+  return out;
+}
+
+// Per-case bookkeeping while a file runs: rank outcomes by case order.
+struct Tracker {
+  int size;
+  double timeout;
+  std::vector<std::string> order;                            // case names, first seen
+  std::map<std::string, std::map<int, std::pair<std::string, std::string>>> outcomes;
+  std::map<std::string, double> started;
+  std::map<int, std::pair<std::string, double>> current;     // rank -> case, since
+  std::optional<std::vector<int>> declared;
+  bool timed_out = false;
+
+  void on_event(int rank, const launcher::Frames& f) {
+    if (f.size() >= 2 && f[1] == "np" && f.size() == 3) declared = parse_sizes(f[2]);
+    if (f.size() == 3 && f[1] == "begin") {
+      if (!started.count(f[2])) {
+        order.push_back(f[2]);
+        started[f[2]] = now_s();
+      }
+      current[rank] = {f[2], now_s()};
+    }
+    if (f.size() == 5 && f[1] == "case") {
+      outcomes[f[2]][rank] = {f[3], f[4]};
+      current.erase(rank);
+    }
+  }
+
+  std::string deadline() {
+    if (timeout <= 0 || timed_out) return "";
+    for (const auto& [rank, c] : current) {
+      if (now_s() - c.second > timeout) {
+        timed_out = true;
+        return "case '" + c.first + "' exceeded the " + std::to_string(int(timeout)) +
+               " s timeout: interrupting";
+      }
+    }
+    return "";
+  }
+};
+
+CaseResult judge(const std::string& name, const Tracker& tr, const Outcome& o) {
+  CaseResult c{name, "pass", "", 0};
+  auto it = tr.outcomes.find(name);
+  std::map<int, std::string> failures;
+  bool skipped = false;
+  std::string skip_reason;
+  for (int r = 0; r < tr.size; ++r) {
+    const std::pair<std::string, std::string>* got = nullptr;
+    if (it != tr.outcomes.end() && it->second.count(r)) got = &it->second.at(r);
+    if (!got) {
+      auto ro = o.ranks.find(r);
+      std::string why = ro != o.ranks.end() && ro->second.state == RankOutcome::State::Died
+                            ? ro->second.text
+                            : "did not finish the case";
+      failures[r] = why;
+    } else if (got->first == "fail") {
+      failures[r] = got->second;
+    } else if (got->first == "skip") {
+      skipped = true;
+      skip_reason = got->second;
+    }
+  }
+  if (!failures.empty()) {
+    c.status = "fail";
+    for (const auto& l : collate(failures)) c.detail += "        " + l + "\n";
+  } else if (skipped) {
+    c.status = "skip";
+    c.detail = skip_reason;
+  }
+  return c;
+}
+
+FileRun run_file(Session::Options opts, const std::string& file, int size, double case_timeout) {
+  opts.size = size;
+  opts.timeout = 0;  // the per-case deadline below replaces the per-command one
+  Tracker tr{size, case_timeout, {}, {}, {}, {}, {}, false};
+  FileRun fr;
+  Session s(opts);
+  s.hang_after = 1e9;  // a hang shows up as the case timeout's interrupt messages
+  s.on_event = [&](int r, const launcher::Frames& f) { tr.on_event(r, f); };
+  s.check_deadline = [&] { return tr.deadline(); };
+  std::vector<int> all;
+  for (int r = 0; r < size; ++r) all.push_back(r);
+  Outcome o = s.run(all, "script", file);
+  s.shutdown();
+  fr.declared = tr.declared;
+  if (fr.declared && std::find(fr.declared->begin(), fr.declared->end(), size) == fr.declared->end())
+    return fr;  // this size only served to learn t.np
+  for (const auto& name : tr.order) fr.cases.push_back(judge(name, tr, o));
+  // An error outside every case (syntax error, failing top-level code) is a failure too.
+  std::map<int, std::string> errors;
+  for (const auto& [r, ro] : o.ranks)
+    if (ro.state != RankOutcome::State::Ok) errors[r] = ro.text;
+  if (!errors.empty() && !tr.timed_out) {
+    CaseResult c{"(file)", "fail", "", 0};
+    for (const auto& l : collate(errors)) c.detail += "        " + l + "\n";
+    fr.cases.push_back(c);
+  }
+  return fr;
+}
+
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '"': out += "&quot;"; break;
+      default:
+        if ((unsigned char)ch < 0x20 && ch != '\n' && ch != '\t') out += ' ';
+        else out += ch;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+int run_tests(const Session::Options& opts, const std::vector<std::string>& paths_in, bool np_given,
+              const std::string& junit) {
+  (void)np_given;
+  const double case_timeout = opts.timeout > 0 ? opts.timeout : 60;
+  std::vector<std::string> paths = paths_in.empty() ? std::vector<std::string>{"tests/scenarios"} : paths_in;
+  int passed = 0, failed = 0, skipped = 0;
+  std::ostringstream xml;
+  for (const auto& file : expand(paths)) {
+    std::vector<std::pair<int, FileRun>> runs;
+    FileRun first = run_file(opts, file, opts.size, case_timeout);
+    if (first.declared) {
+      for (int n : *first.declared)
+        runs.push_back({n, n == opts.size ? first : run_file(opts, file, n, case_timeout)});
+    } else {
+      runs.push_back({opts.size, first});
+    }
+    for (const auto& [n, fr] : runs) {
+      std::printf("== %s  np=%d\n", file.c_str(), n);
+      int f = 0, sk = 0;
+      xml << "  <testsuite name=\"" << xml_escape(file) << " np=" << n << "\" tests=\"" << fr.cases.size() << "\">\n";
+      for (const auto& c : fr.cases) {
+        xml << "    <testcase classname=\"" << xml_escape(file) << "\" name=\"" << xml_escape(c.name)
+            << " [np=" << n << "]\">";
+        if (c.status == "pass") {
+          ++passed;
+          std::printf("   pass  %s\n", c.name.c_str());
+        } else if (c.status == "skip") {
+          ++skipped, ++sk;
+          std::printf("   skip  %s (%s)\n", c.name.c_str(), c.detail.c_str());
+          xml << "<skipped message=\"" << xml_escape(c.detail) << "\"/>";
+        } else {
+          ++failed, ++f;
+          std::printf("   FAIL  %s\n%s", c.name.c_str(), c.detail.c_str());
+          xml << "<failure message=\"failed\">" << xml_escape(c.detail) << "</failure>";
+        }
+        xml << "</testcase>\n";
+      }
+      xml << "  </testsuite>\n";
+      std::fflush(stdout);
+    }
+  }
+  std::printf("%d passed, %d failed", passed, failed);
+  if (skipped) std::printf(", %d skipped", skipped);
+  std::printf("\n");
+  if (!junit.empty()) {
+    std::ofstream out(junit);
+    out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"" << passed + failed + skipped
+        << "\" failures=\"" << failed << "\" skipped=\"" << skipped << "\">\n"
+        << xml.str() << "</testsuites>\n";
+  }
+  return failed ? 1 : 0;
+}
+
+}  // namespace lumpi::repl

@@ -1,0 +1,18 @@
+// repl/test_runner.hpp: `lumpi test`, the scenario runner (API.md §13).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "repl/session.hpp"
+
+namespace lumpi::repl {
+
+// Runs every scenario file under `paths` (files, or directories searched for
+// *.lua) at the world sizes each declares in t.np (default: opts.size).
+// Prints one line per case and "N passed, N failed[, N skipped]"; returns
+// the exit status (0 when nothing failed). Writes JUnit XML if `junit` is set.
+int run_tests(const Session::Options& opts, const std::vector<std::string>& paths, bool np_given,
+              const std::string& junit);
+
+}  // namespace lumpi::repl
