@@ -3,8 +3,8 @@
 // A Comm is an intra- or intercommunicator: the local group (and the remote
 // group of an intercommunicator) as COMM_WORLD ranks, one context base unique
 // in the job, a name, info hints, an optional topology. Point-to-point
-// operations live here; collectives in core/coll.cpp, constructors in
-// core/comm_create.cpp. Every public operation validates all its arguments
+// operations live here; collectives in core/coll.hpp, constructors in
+// core/comm_create.hpp. Every public operation validates all its arguments
 // first (raising core::Error naming the bad one) and only then communicates.
 #pragma once
 
@@ -98,11 +98,6 @@ class Comm {
   zmq::message_t lane_recv(Lane lane, int source, int tag, const Waiting& what,
                            bool local = false);
   Waiting waiting(std::string call, std::string role = "", int peer = 0) const;
-
-  // ---- collectives (core/coll.cpp) ----
-  void barrier();
-  // Broadcast from root; every rank gets root's bytes.
-  std::string bcast(std::string data, int root);
 
  private:
   std::shared_ptr<Request> post_recv(Lane lane, int source_world, int tag, Waiting what,

@@ -1,5 +1,6 @@
 // lua/bind_comm.cpp: communicator accessors (all local) and error handlers.
 // Constructors live in bind_comm_create.cpp, traffic in bind_p2p/bind_coll.
+#include "core/comm_create.hpp"
 #include "core/constants.hpp"
 #include "lua/binding.hpp"
 
@@ -125,7 +126,23 @@ int c_abort(lua_State* L) {
   return 0;
 }
 
+int c_dup(lua_State* L) {
+  push_comm(L, core::comm_dup(check_comm(L, 1, "MPI_Comm_dup")));
+  return 1;
+}
+
+// split(color, key): color nil or UNDEFINED gives nil; key defaults to 0.
+int c_split(lua_State* L) {
+  core::Comm& c = check_comm(L, 1, "MPI_Comm_split");
+  int color = int(opt_integer(L, 2, core::UNDEFINED, "color", "MPI_Comm_split"));
+  int key = int(opt_integer(L, 3, 0, "key", "MPI_Comm_split"));
+  push_comm(L, core::comm_split(c, color, key));
+  return 1;
+}
+
 const Reg kMethods[] = {
+    {"dup", wrap<c_dup>},
+    {"split", wrap<c_split>},
     {"size", wrap<c_size>},
     {"rank", wrap<c_rank>},
     {"group", wrap<c_group>},
