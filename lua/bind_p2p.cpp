@@ -62,6 +62,7 @@ void finish(lua_State* L, int idx, RequestBox& box) {
 
 // Pushes value, status of a finished request.
 int push_result(lua_State* L, int idx) {
+  idx = lua_absindex(L, idx);
   lua_getiuservalue(L, idx, 1);
   lua_getiuservalue(L, idx, 2);
   return 2;
@@ -232,8 +233,8 @@ int l_waitall(lua_State* L) {
     lua_rawgeti(L, 1, lua_Integer(i + 1));  // push reqs[i+1]
     finish(L, -1, *boxes[i]);
     push_result(L, -1);                      // push value, status
-    lua_rawseti(L, -3, lua_Integer(i + 1));  // statuses[i+1] = status
-    lua_rawseti(L, -3, lua_Integer(i + 1));  // values[i+1] = value
+    lua_rawseti(L, -4, lua_Integer(i + 1));  // statuses[i+1] = status, pop
+    lua_rawseti(L, -4, lua_Integer(i + 1));  // values[i+1] = value, pop
     lua_pop(L, 1);                           // pop the request
   }
   return 2;
