@@ -150,7 +150,10 @@ std::shared_ptr<Request> Comm::post_recv(Lane lane, int source_world, int tag, W
 
 zmq::message_t Comm::lane_recv(Lane lane, int source, int tag, const Waiting& what, bool local) {
   int w = local ? local_[size_t(source)] : world_of(source);
-  auto r = post_recv(lane, w, tag, what, local);
+  Waiting collective = what;  // a death anywhere in the communicator fails it
+  collective.group = local_;
+  collective.group.insert(collective.group.end(), remote_.begin(), remote_.end());
+  auto r = post_recv(lane, w, tag, std::move(collective), local);
   r->wait();
   return std::move(r->body());
 }

@@ -143,10 +143,11 @@ void Engine::progress(int timeout_ms) {
 void Engine::check_abort(const Waiting& what) {
   if (interrupted_)
     fail(ErrClass::Interrupted, what.call, "interrupted while " + what.describe());
-  for (int r : what.needs)
-    if (is_dead(r))
-      fail(ErrClass::ProcFailed, what.call,
-           "rank " + std::to_string(r) + " of COMM_WORLD has died; was " + what.describe());
+  for (const auto* ranks : {&what.needs, &what.group})
+    for (int r : *ranks)
+      if (is_dead(r))
+        fail(ErrClass::ProcFailed, what.call,
+             "rank " + std::to_string(r) + " of COMM_WORLD has died; was " + what.describe());
 }
 
 void Engine::wait(const std::function<bool()>& done, const Waiting& what) {

@@ -31,6 +31,10 @@ struct Waiting {
   int tag = 0;
   bool has_tag = false;
   std::vector<int> needs;  // world ranks whose death fails the wait
+  // For collectives and constructors: every member of the communicator. A
+  // member's death fails the wait even when this rank waits for a live one,
+  // which may itself have given up (so no survivor hangs).
+  std::vector<int> group;
   std::string describe() const;
 };
 

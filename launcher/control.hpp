@@ -15,7 +15,9 @@
 //
 // `exec` modes: "repl" (payload is a chunk; an expression's values are
 // returned), "script" (payload is a file name, args follow), "call"
-// (payload is a chunk run without the expression rule).
+// (payload is a chunk run without the expression rule), "text" (like
+// "repl", but the result is the first value as tostring gives it, unrendered:
+// the REPL's structured queries for :draw, :hw and completion).
 #pragma once
 
 #include <string>

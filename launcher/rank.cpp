@@ -3,12 +3,14 @@
 #include "launcher/rank.hpp"
 
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 #include <sys/prctl.h>
 #include <unistd.h>
 
 #include "core/error.hpp"
+#include "core/hw.hpp"
 #include "lua/module.hpp"
 
 namespace lumpi::launcher {
@@ -96,6 +98,23 @@ int open_host(lua_State* L) {
 
 void runtime_abort(int code, const std::string& why) { g_rank->abort(code, why); }
 
+// --bind LEVEL (passed as LUMPI_BIND): rank r takes object r mod count of
+// that level, so ranks spread over the machine before they wrap around.
+// A binding the machine cannot give is reported and skipped, never fatal.
+void bind_from_env(int rank) {
+  const char* level_name = std::getenv("LUMPI_BIND");
+  if (!level_name || !*level_name || std::string(level_name) == "none") return;
+  try {
+    auto level = core::hw::parse_level(level_name);
+    if (!level) throw std::runtime_error(std::string("unknown --bind level ") + level_name);
+    int n = core::hw::count(*level);
+    if (n < 1) throw std::runtime_error(std::string("this machine has no ") + level_name + " objects");
+    core::hw::bind(*level, rank % n, "--bind");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "lumpi-rank %d: not bound: %s\n", rank, e.what());
+  }
+}
+
 }  // namespace
 
 // ---- set-up and tear-down ----------------------------------------------------------
@@ -111,6 +130,7 @@ Rank::Rank() {
     if (getppid() != std::atoi(parent)) std::_Exit(0);  // it died before prctl took effect
   signal(SIGINT, SIG_IGN);
   g_rank = this;
+  bind_from_env(rank_);  // before any thread starts, so ZeroMQ's threads inherit it
 
   engine_ = std::make_unique<core::Engine>(rank_, size_, "ipc://" + dir + "/rank-" + std::to_string(rank_));
   control_ = std::make_unique<zmq::socket_t>(engine_->zmq_context(), zmq::socket_type::dealer);
@@ -286,7 +306,7 @@ void Rank::execute(const Frames& exec) {
     std::string chunk = "=stdin";
     if (exec.size() >= 5 && mode == "call") chunk = "=" + exec[4];
     st = LUA_ERRSYNTAX;
-    if (mode == "repl") {
+    if (mode == "repl" || mode == "text") {
       std::string ret = "return " + payload;
       st = luaL_loadbuffer(L, ret.data(), ret.size(), chunk.c_str());
       if (st != LUA_OK) lua_pop(L, 1);
@@ -300,7 +320,12 @@ void Rank::execute(const Frames& exec) {
   bool has_values = false;
   if (ok) {
     int nres = lua_gettop(L) - (base + 1);
-    if (nres > 0 && mode == "repl") {
+    if (nres > 0 && mode == "text") {  // the first value, as tostring shows it
+      size_t len;
+      const char* s = luaL_tolstring(L, base + 2, &len);  // push tostring(first result)
+      text.assign(s, len);
+      has_values = true;
+    } else if (nres > 0 && mode == "repl") {
       lua::load_embedded(L, "render");  // push chunk
       lua_call(L, 0, 1);                // push the render module
       lua_getfield(L, -1, "values");    // push render.values

@@ -102,6 +102,7 @@ void open_p2p(lua_State* L);
 void open_coll(lua_State* L);
 void open_group(lua_State* L);
 void open_topo(lua_State* L);
+void open_hw(lua_State* L);  // mpi.hw (lua/bind_hw.cpp)
 
 // Registers fns into the table at -1, each through wrap<>.
 struct Reg {
