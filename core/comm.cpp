@@ -64,6 +64,8 @@ Waiting Comm::waiting(std::string call, std::string role, int peer) const {
 
 void Comm::check_usable(std::string_view func) const {
   if (freed_) fail(ErrClass::Comm, func, "the communicator has been freed");
+  if (pending_)
+    fail(ErrClass::Comm, func, "the communicator is still being created by MPI_Comm_idup; complete its request first");
 }
 
 namespace {

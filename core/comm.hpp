@@ -69,6 +69,14 @@ class Comm {
   void set_topology(std::shared_ptr<const Topology> t) { topo_ = std::move(t); }
   bool freed() const { return freed_; }
   void mark_freed() { freed_ = true; }
+  // A number unique to this object in the process, never reused: the key of
+  // per-communicator caches (attributes) that must never see a stale entry.
+  uint64_t serial() const { return serial_; }
+  // MPI_Comm_idup: the communicator exists before its context is agreed; it
+  // is pending (unusable, check_usable raises) until complete_pending().
+  bool pending() const { return pending_; }
+  void set_pending() { pending_ = true; }
+  void complete_pending(uint64_t base) { base_ = base, pending_ = false; }
   // "comm 'name' size=4 rank=1 intra"
   std::string describe() const;
 
@@ -113,6 +121,9 @@ class Comm {
   Errhandler errhandler_ = Errhandler::Raise;
   std::shared_ptr<const Topology> topo_;
   bool freed_ = false;
+  bool pending_ = false;
+  static inline uint64_t serial_counter_ = 0;
+  uint64_t serial_ = ++serial_counter_;
 };
 
 // Message bodies from bytes, moving a string's storage without copying.

@@ -1,10 +1,15 @@
-// lua/bind_comm.cpp: communicator accessors (all local) and error handlers.
-// Constructors live in bind_comm_create.cpp, traffic in bind_p2p/bind_coll.
+// lua/bind_comm.cpp: communicator accessors (all local), names, info hints
+// and error handlers. Constructors and free live in bind_comm_create.cpp,
+// attributes in bind_attr.cpp, traffic in bind_p2p/bind_coll.
 #include "core/comm_create.hpp"
 #include "core/constants.hpp"
 #include "lua/binding.hpp"
 
 namespace lumpi::lua {
+
+void open_comm_create(lua_State* L);
+void open_attr(lua_State* L);
+
 namespace {
 
 using core::ErrClass;
@@ -46,6 +51,15 @@ int c_remote_group(lua_State* L) {
   return 1;
 }
 
+// c:compare(c2): "ident" only for the same communicator object.
+int c_compare(lua_State* L) {
+  const char* func = "MPI_Comm_compare";
+  core::Comm& a = check_comm(L, 1, func);
+  core::Comm& b = check_comm(L, 2, func);
+  lua_pushstring(L, core::relation_name(core::comm_compare(a, b)));
+  return 1;
+}
+
 int c_topo_test(lua_State* L) {
   const auto& t = check_comm(L, 1, "MPI_Topo_test").topology();
   if (!t) lua_pushinteger(L, core::UNDEFINED);
@@ -61,38 +75,43 @@ int c_get_name(lua_State* L) {
   return 1;
 }
 
-// Names longer than MAX_OBJECT_NAME - 1 are truncated (seed §6.8).
+// Names longer than MAX_OBJECT_NAME - 1 are truncated and trailing spaces
+// are not significant (seed §6.8); leading spaces are kept. Local only.
 int c_set_name(lua_State* L) {
   core::Comm& c = check_comm(L, 1, "MPI_Comm_set_name");
   std::string n = check_string(L, 2, "name", "MPI_Comm_set_name");
   if (n.size() > size_t(core::MAX_OBJECT_NAME - 1)) n.resize(size_t(core::MAX_OBJECT_NAME - 1));
+  while (!n.empty() && n.back() == ' ') n.pop_back();
   c.set_name(std::move(n));
   return 0;
 }
 
+// Every hint this implementation uses, with its current or default value.
 int c_get_info(lua_State* L) {
-  core::Comm& c = check_comm(L, 1, "MPI_Comm_get_info");
-  lua_createtable(L, 0, int(c.info().size()));
-  for (const auto& [k, v] : c.info()) {
+  core::Hints h = core::hints_used(check_comm(L, 1, "MPI_Comm_get_info"));
+  lua_createtable(L, 0, int(h.size()));
+  for (const auto& [k, v] : h) {
     lua_pushlstring(L, v.data(), v.size());
     lua_setfield(L, -2, k.c_str());  // t[k] = v, pop
   }
   return 1;
 }
 
-// Sets string hints; keys this implementation does not know are ignored
-// (seed §6.4.4), known ones are remembered.
+// Sets string hints; keys this implementation does not use are ignored
+// (seed §6.4.4) and hints not in the table keep their values.
 int c_set_info(lua_State* L) {
-  core::Comm& c = check_comm(L, 1, "MPI_Comm_set_info");
-  if (!lua_istable(L, 2)) fail(ErrClass::Info, "MPI_Comm_set_info", "info must be a table of strings");
+  const char* func = "MPI_Comm_set_info";
+  core::Comm& c = check_comm(L, 1, func);
+  if (!lua_istable(L, 2)) fail(ErrClass::Info, func, std::string("info must be a table of strings, got ") + luaL_typename(L, 2));
+  core::Hints given;
   lua_pushnil(L);
   while (lua_next(L, 2)) {  // stack: key value
     if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TSTRING)
-      fail(ErrClass::Info, "MPI_Comm_set_info", "info keys and values must be strings");
-    std::string k = lua_tostring(L, -2);
-    if (k.rfind("mpi_", 0) == 0) c.info()[k] = lua_tostring(L, -1);
+      fail(ErrClass::Info, func, "info keys and values must be strings");
+    given[lua_tostring(L, -2)] = lua_tostring(L, -1);
     lua_pop(L, 1);  // pop value, keep key
   }
+  core::set_hints(c, given);
   return 0;
 }
 
@@ -126,26 +145,11 @@ int c_abort(lua_State* L) {
   return 0;
 }
 
-int c_dup(lua_State* L) {
-  push_comm(L, core::comm_dup(check_comm(L, 1, "MPI_Comm_dup")));
-  return 1;
-}
-
-// split(color, key): color nil or UNDEFINED gives nil; key defaults to 0.
-int c_split(lua_State* L) {
-  core::Comm& c = check_comm(L, 1, "MPI_Comm_split");
-  int color = int(opt_integer(L, 2, core::UNDEFINED, "color", "MPI_Comm_split"));
-  int key = int(opt_integer(L, 3, 0, "key", "MPI_Comm_split"));
-  push_comm(L, core::comm_split(c, color, key));
-  return 1;
-}
-
 const Reg kMethods[] = {
-    {"dup", wrap<c_dup>},
-    {"split", wrap<c_split>},
     {"size", wrap<c_size>},
     {"rank", wrap<c_rank>},
     {"group", wrap<c_group>},
+    {"compare", wrap<c_compare>},
     {"test_inter", wrap<c_test_inter>},
     {"remote_size", wrap<c_remote_size>},
     {"remote_group", wrap<c_remote_group>},
@@ -166,6 +170,8 @@ void open_comm(lua_State* L) {
   lua_pushvalue(L, -2);  // Comm methods
   set_funcs(L, kMethods);
   lua_pop(L, 1);
+  open_comm_create(L);
+  open_attr(L);
 }
 
 }  // namespace lumpi::lua

@@ -1,0 +1,443 @@
+// lua/bind_attr.cpp: attribute caching on communicators (seed §6.7, API.md §8).
+//
+// Keyvals and attributes are Lua values, so they live in the Lua state, not
+// in core: a keyval is a userdata box (freeing it turns every reference into
+// a freed handle) whose record sits in registry["lumpi.keyvals"][id] =
+// {handle=, copy=, delete=, extra=, refs=, freed=}; the attributes of a
+// communicator sit in registry["lumpi.attrs"][comm serial][id] = {value},
+// keyed by Comm::serial(), which is never reused, so a new communicator never
+// sees a stale attribute. Callbacks run under lua_pcall: a callback that
+// raises makes the MPI call fail with the callback's error class, and
+// nothing long-jumps over a C++ frame. A keyval freed while attached stays
+// alive (refs counts its attachments) until its last attribute goes.
+//
+// Choices the seed leaves open: deleting an attribute that is not attached is
+// a no-op; predefined attributes (TAG_UB, HOST, IO, WTIME_IS_GLOBAL) are
+// readable on every communicator and cannot be set, deleted or freed
+// (MPI_ERR_KEYVAL); callbacks run in keyval creation order.
+#include <algorithm>
+
+#include "core/constants.hpp"
+#include "lua/binding.hpp"
+
+namespace lumpi::lua {
+namespace {
+
+using core::ErrClass;
+using core::fail;
+
+constexpr const char* kKeyvalMeta = "lumpi.Keyval";
+constexpr const char* kKeyvalsKey = "lumpi.keyvals";
+constexpr const char* kAttrsKey = "lumpi.attrs";
+
+// Predefined keyvals have ids below kFirstUserKeyval; 0 is KEYVAL_INVALID.
+enum Predefined : int { kInvalid = 0, kTagUb = 1, kHost = 2, kIo = 3, kWtimeIsGlobal = 4 };
+constexpr int kFirstUserKeyval = 16;
+
+struct KeyvalBox {
+  int id;
+  bool freed;
+};
+
+int g_next_keyval = kFirstUserKeyval;  // ids are never reused in a process
+
+// ---- registry tables -------------------------------------------------------------
+
+// Pushes registry[key], creating it as an empty table on first use.
+void push_registry_table(lua_State* L, const char* key) {
+  if (lua_getfield(L, LUA_REGISTRYINDEX, key) == LUA_TTABLE) return;
+  lua_pop(L, 1);
+  lua_newtable(L);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, LUA_REGISTRYINDEX, key);  // registry[key] = t, pops the copy
+}
+
+// Pushes the record of keyval id (nil once forgotten).
+void push_record(lua_State* L, int id) {
+  push_registry_table(L, kKeyvalsKey);
+  lua_rawgeti(L, -1, id);  // push keyvals[id]
+  lua_remove(L, -2);       // drop keyvals
+}
+
+// Pushes the attribute table of a communicator: nil if it has none, unless
+// `create`.
+void push_attrs(lua_State* L, const core::Comm& c, bool create) {
+  push_registry_table(L, kAttrsKey);
+  if (lua_rawgeti(L, -1, lua_Integer(c.serial())) != LUA_TTABLE && create) {  // push attrs[serial]
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, -3, lua_Integer(c.serial()));  // attrs[serial] = t, pops the copy
+  }
+  lua_remove(L, -2);  // drop the registry's attrs table
+}
+
+// The keyval ids attached to c, in creation order.
+std::vector<int> attached_ids(lua_State* L, const core::Comm& c) {
+  std::vector<int> ids;
+  push_attrs(L, c, false);
+  if (lua_istable(L, -1)) {
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {  // stack: attrs key box
+      ids.push_back(int(lua_tointeger(L, -2)));
+      lua_pop(L, 1);  // pop the box, keep the key
+    }
+  }
+  lua_pop(L, 1);  // attrs (or nil)
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+// Stores value box (at top, popped) as attribute id of c, or removes it when
+// the top is nil.
+void store_attr(lua_State* L, const core::Comm& c, int id) {
+  push_attrs(L, c, true);
+  lua_insert(L, -2);      // attrs box
+  lua_rawseti(L, -2, id);  // attrs[id] = box, pops box
+  lua_pop(L, 1);
+}
+
+// Adds delta to keyval id's attachment count; forgets a freed keyval whose
+// last attachment went away.
+void add_refs(lua_State* L, int id, int delta) {
+  push_record(L, id);
+  if (!lua_istable(L, -1)) {
+    lua_pop(L, 1);
+    return;
+  }
+  lua_getfield(L, -1, "refs");
+  lua_Integer refs = lua_tointeger(L, -1) + delta;
+  lua_pop(L, 1);
+  lua_pushinteger(L, refs);
+  lua_setfield(L, -2, "refs");  // record.refs = refs
+  lua_getfield(L, -1, "freed");
+  bool freed = lua_toboolean(L, -1);
+  lua_pop(L, 2);  // the flag and the record
+  if (freed && refs <= 0) {
+    push_registry_table(L, kKeyvalsKey);
+    lua_pushnil(L);
+    lua_rawseti(L, -2, id);  // keyvals[id] = nil
+    lua_pop(L, 1);
+  }
+}
+
+// ---- keyval handles -----------------------------------------------------------------
+
+KeyvalBox* test_keyval(lua_State* L, int idx) {
+  return static_cast<KeyvalBox*>(luaL_testudata(L, idx, kKeyvalMeta));
+}
+
+// The keyval at idx: valid and not freed (predefined ones included).
+KeyvalBox& check_keyval(lua_State* L, int idx, const char* func) {
+  KeyvalBox* kv = test_keyval(L, idx);
+  if (!kv) fail(ErrClass::Keyval, func, std::string("expected a keyval, got ") + luaL_typename(L, idx));
+  if (kv->id == kInvalid) fail(ErrClass::Keyval, func, "keyval is mpi.KEYVAL_INVALID");
+  if (kv->freed) fail(ErrClass::Keyval, func, "the keyval has been freed");
+  return *kv;
+}
+
+void check_user_keyval(const KeyvalBox& kv, const char* func) {
+  if (kv.id < kFirstUserKeyval)
+    fail(ErrClass::Keyval, func, "keyval is a predefined attribute, which cannot be set, deleted or freed");
+}
+
+KeyvalBox* push_keyval(lua_State* L, int id) {
+  void* mem = lua_newuserdatauv(L, sizeof(KeyvalBox), 0);
+  auto* kv = new (mem) KeyvalBox{id, false};
+  luaL_setmetatable(L, kKeyvalMeta);
+  return kv;
+}
+
+// ---- callbacks ----------------------------------------------------------------------
+
+// The error a callback raised (on top of the stack, popped) as the failure
+// of `func`: the callback error's class if it is an MPI error object,
+// MPI_ERR_OTHER for a plain Lua error.
+core::Error callback_error(lua_State* L, const char* func, const char* which, int id) {
+  core::Error e(ErrClass::Other, func, "");
+  std::string msg;
+  bool is_mpi = test_error(L, -1, &e);
+  if (is_mpi) msg = e.what();
+  else msg = lua_tostring(L, -1) ? lua_tostring(L, -1) : luaL_typename(L, -1);
+  lua_pop(L, 1);
+  return core::Error(is_mpi ? e.cls() : ErrClass::Other, func,
+                     std::string(which) + " callback of keyval " + std::to_string(id) + " failed: " + msg);
+}
+
+// Calls the function below its nargs arguments under lua_pcall; a raised
+// error is thrown as callback_error.
+void call_callback(lua_State* L, int nargs, int nresults, const char* func, const char* which, int id) {
+  if (lua_pcall(L, nargs, nresults, 0) != LUA_OK) throw callback_error(L, func, which, id);
+}
+
+// Runs the delete callback of keyval id for the value in box (at box_idx),
+// on the comm at comm_idx. Throws if the callback raises.
+void run_delete(lua_State* L, int comm_idx, int id, int box_idx, const char* func) {
+  push_record(L, id);
+  if (!lua_istable(L, -1)) {
+    lua_pop(L, 1);
+    return;
+  }
+  int rec = lua_gettop(L);
+  if (lua_getfield(L, rec, "delete") == LUA_TNIL) {  // push the delete function
+    lua_pop(L, 2);
+    return;
+  }
+  lua_pushvalue(L, comm_idx);       // comm
+  lua_getfield(L, rec, "handle");   // kv
+  lua_rawgeti(L, box_idx, 1);       // value
+  lua_getfield(L, rec, "extra");    // extra_state
+  lua_remove(L, rec);               // fn comm kv value extra
+  call_callback(L, 4, 0, func, "delete", id);
+}
+
+// Removes attribute id from c (comm userdata at comm_idx), running its delete
+// callback first; if that raises, the attribute stays and the error is thrown.
+void delete_one(lua_State* L, int comm_idx, const core::Comm& c, int id, const char* func) {
+  int top = lua_gettop(L);
+  push_attrs(L, c, false);
+  if (!lua_istable(L, -1) || lua_rawgeti(L, -1, id) != LUA_TTABLE) {  // push attrs[id]
+    lua_settop(L, top);
+    return;  // nothing attached: a no-op
+  }
+  run_delete(L, comm_idx, id, lua_gettop(L), func);
+  lua_settop(L, top);
+  lua_pushnil(L);
+  store_attr(L, c, id);
+  add_refs(L, id, -1);
+}
+
+// ---- mpi functions ----------------------------------------------------------------------
+
+int null_copy_fn(lua_State* L) {
+  lua_pushboolean(L, 0);
+  return 1;
+}
+
+int dup_fn(lua_State* L) {
+  lua_pushboolean(L, 1);
+  lua_pushvalue(L, 4);  // the value, unchanged
+  return 2;
+}
+
+int null_delete_fn(lua_State*) { return 0; }
+
+// A callback argument: nil (the default), a function, or a predefined one.
+void check_callback(lua_State* L, const char* field, const char* func) {
+  lua_getfield(L, 1, field);
+  if (!lua_isnil(L, -1) && !lua_isfunction(L, -1))
+    fail(ErrClass::Arg, func, std::string(field) + " must be a function, got " + luaL_typename(L, -1));
+  lua_pop(L, 1);
+}
+
+// mpi.comm_create_keyval{copy=, delete=, extra_state=}
+int l_create_keyval(lua_State* L) {
+  const char* func = "MPI_Comm_create_keyval";
+  if (lua_isnoneornil(L, 1)) lua_newtable(L), lua_replace(L, 1);
+  if (!lua_istable(L, 1)) fail(ErrClass::Arg, func, "expected a table {copy=, delete=, extra_state=}");
+  check_callback(L, "copy", func);
+  check_callback(L, "delete", func);
+  int id = g_next_keyval++;
+  lua_createtable(L, 0, 6);  // the record
+  int rec = lua_gettop(L);
+  push_keyval(L, id);
+  lua_pushvalue(L, -1);
+  lua_setfield(L, rec, "handle");  // record.handle = kv (kv stays on top)
+  lua_getfield(L, 1, "copy");
+  if (lua_isnil(L, -1)) lua_pop(L, 1), lua_pushcfunction(L, null_copy_fn);
+  lua_setfield(L, rec, "copy");
+  lua_getfield(L, 1, "delete");
+  lua_setfield(L, rec, "delete");
+  lua_getfield(L, 1, "extra_state");
+  lua_setfield(L, rec, "extra");
+  lua_pushinteger(L, 0);
+  lua_setfield(L, rec, "refs");
+  push_registry_table(L, kKeyvalsKey);
+  lua_pushvalue(L, rec);
+  lua_rawseti(L, -2, id);  // keyvals[id] = record
+  lua_pop(L, 1);
+  return 1;  // the kv
+}
+
+// mpi.comm_free_keyval(kv): every reference becomes freed; the record lives
+// on while attributes still use it.
+int l_free_keyval(lua_State* L) {
+  const char* func = "MPI_Comm_free_keyval";
+  KeyvalBox& kv = check_keyval(L, 1, func);
+  check_user_keyval(kv, func);
+  kv.freed = true;
+  push_record(L, kv.id);
+  if (lua_istable(L, -1)) {
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "freed");
+  }
+  lua_pop(L, 1);
+  add_refs(L, kv.id, 0);
+  return 0;
+}
+
+// c:set_attr(kv, v): replacing a value runs the old value's delete callback.
+int c_set_attr(lua_State* L) {
+  const char* func = "MPI_Comm_set_attr";
+  core::Comm& c = check_comm(L, 1, func);
+  KeyvalBox& kv = check_keyval(L, 2, func);
+  check_user_keyval(kv, func);
+  bool had = false;
+  push_attrs(L, c, false);
+  if (lua_istable(L, -1)) had = lua_rawgeti(L, -1, kv.id) == LUA_TTABLE, lua_pop(L, 1);
+  lua_pop(L, 1);
+  if (had) delete_one(L, 1, c, kv.id, func);
+  lua_createtable(L, 1, 0);
+  lua_pushvalue(L, 3);
+  lua_rawseti(L, -2, 1);  // box[1] = v
+  store_attr(L, c, kv.id);
+  add_refs(L, kv.id, 1);
+  return 0;
+}
+
+void push_predefined(lua_State* L, int id) {
+  switch (id) {
+    case kTagUb: lua_pushinteger(L, core::TAG_UB); break;
+    case kHost: lua_pushinteger(L, core::PROC_NULL); break;   // no host process
+    case kIo: lua_pushinteger(L, core::ANY_SOURCE); break;    // every rank can do I/O
+    case kWtimeIsGlobal: lua_pushboolean(L, 0); break;        // clocks are per host
+    default: lua_pushnil(L);
+  }
+}
+
+// c:get_attr(kv) -> value, found
+int c_get_attr(lua_State* L) {
+  const char* func = "MPI_Comm_get_attr";
+  core::Comm& c = check_comm(L, 1, func);
+  KeyvalBox& kv = check_keyval(L, 2, func);
+  if (kv.id < kFirstUserKeyval) {
+    push_predefined(L, kv.id);
+    lua_pushboolean(L, 1);
+    return 2;
+  }
+  push_attrs(L, c, false);
+  if (lua_istable(L, -1) && lua_rawgeti(L, -1, kv.id) == LUA_TTABLE) {  // push attrs[id]
+    lua_rawgeti(L, -1, 1);
+    lua_pushboolean(L, 1);
+    return 2;
+  }
+  lua_pushnil(L);
+  lua_pushboolean(L, 0);
+  return 2;
+}
+
+int c_delete_attr(lua_State* L) {
+  const char* func = "MPI_Comm_delete_attr";
+  core::Comm& c = check_comm(L, 1, func);
+  KeyvalBox& kv = check_keyval(L, 2, func);
+  check_user_keyval(kv, func);
+  delete_one(L, 1, c, kv.id, func);
+  return 0;
+}
+
+int kv_tostring(lua_State* L) {
+  KeyvalBox* kv = test_keyval(L, 1);
+  if (kv->id == kInvalid) lua_pushliteral(L, "keyval (invalid)");
+  else if (kv->freed) lua_pushliteral(L, "keyval (freed)");
+  else lua_pushfstring(L, "keyval %d", kv->id);
+  return 1;
+}
+
+const Reg kModuleFuncs[] = {
+    {"comm_create_keyval", wrap<l_create_keyval>},
+    {"comm_free_keyval", wrap<l_free_keyval>},
+    {nullptr, nullptr},
+};
+
+const Reg kMethods[] = {
+    {"set_attr", wrap<c_set_attr>},
+    {"get_attr", wrap<c_get_attr>},
+    {"delete_attr", wrap<c_delete_attr>},
+    {nullptr, nullptr},
+};
+
+}  // namespace
+
+// ---- for the constructors and the destructor (bind_comm_create.cpp) ---------------------
+
+// Runs the copy callback of every attribute of `oldc` (userdata at old_idx)
+// and attaches the kept values to `newc`. If a callback raises, the values
+// already copied are deleted again (their delete callbacks run, errors
+// ignored) and the callback's error is thrown.
+void copy_attrs(lua_State* L, int old_idx, const core::Comm& oldc, int new_idx, const core::Comm& newc,
+                const char* func) {
+  old_idx = lua_absindex(L, old_idx);
+  new_idx = lua_absindex(L, new_idx);
+  std::vector<int> copied;
+  for (int id : attached_ids(L, oldc)) {
+    push_record(L, id);
+    int rec = lua_gettop(L);
+    push_attrs(L, oldc, false);
+    lua_rawgeti(L, -1, id);          // the value box
+    lua_getfield(L, rec, "copy");    // fn
+    lua_pushvalue(L, old_idx);       // oldcomm
+    lua_getfield(L, rec, "handle");  // kv
+    lua_getfield(L, rec, "extra");   // extra_state
+    lua_rawgeti(L, rec + 2, 1);      // value
+    if (lua_pcall(L, 4, 2, 0) != LUA_OK) {
+      core::Error e = callback_error(L, func, "copy", id);
+      lua_settop(L, rec - 1);
+      for (int done : copied) {
+        try {
+          delete_one(L, new_idx, newc, done, func);
+        } catch (const core::Error&) {  // the copy's failure is the one reported
+        }
+      }
+      throw e;
+    }
+    bool keep = lua_toboolean(L, -2);
+    if (keep) {
+      lua_createtable(L, 1, 0);
+      lua_insert(L, -2);
+      lua_rawseti(L, -2, 1);  // box[1] = newvalue
+      store_attr(L, newc, id);
+      add_refs(L, id, 1);
+      copied.push_back(id);
+    }
+    lua_settop(L, rec - 1);
+  }
+}
+
+// Runs every delete callback of c (userdata at comm_idx) and removes its
+// attributes; throws at the first callback that raises, leaving that
+// attribute and the rest attached.
+void delete_attrs(lua_State* L, int comm_idx, const core::Comm& c, const char* func) {
+  comm_idx = lua_absindex(L, comm_idx);
+  for (int id : attached_ids(L, c)) delete_one(L, comm_idx, c, id, func);
+}
+
+void open_attr(lua_State* L) {
+  // Stack: mpi at -3, Comm methods at -2, Group methods at -1.
+  luaL_newmetatable(L, kKeyvalMeta);
+  lua_pushcfunction(L, kv_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_pushliteral(L, "keyval");
+  lua_setfield(L, -2, "__name");
+  lua_pop(L, 1);
+  lua_pushvalue(L, -2);
+  set_funcs(L, kMethods);
+  lua_pop(L, 1);
+  lua_pushvalue(L, -3);  // mpi
+  set_funcs(L, kModuleFuncs);
+  const std::pair<const char*, int> predefined[] = {
+      {"KEYVAL_INVALID", kInvalid}, {"TAG_UB", kTagUb}, {"HOST", kHost}, {"IO", kIo},
+      {"WTIME_IS_GLOBAL", kWtimeIsGlobal}};
+  for (auto [name, id] : predefined) {
+    push_keyval(L, id);
+    lua_setfield(L, -2, name);
+  }
+  lua_pushcfunction(L, null_copy_fn);
+  lua_setfield(L, -2, "COMM_NULL_COPY_FN");
+  lua_pushcfunction(L, dup_fn);
+  lua_setfield(L, -2, "COMM_DUP_FN");
+  lua_pushcfunction(L, null_delete_fn);
+  lua_setfield(L, -2, "COMM_NULL_DELETE_FN");
+  lua_pop(L, 1);
+}
+
+}  // namespace lumpi::lua

@@ -1,0 +1,202 @@
+// lua/bind_comm_create.cpp: communicator constructors and the destructor
+// (API.md §5), over core/comm_create. Attribute copying on dup and deletion
+// on free are bind_attr.cpp's; this file calls them at the right moment: copy
+// callbacks after the core dup succeeded (for idup at call time, as the seed
+// requires), delete callbacks before the core free.
+#include "core/comm_create.hpp"
+#include "core/constants.hpp"
+#include "lua/binding.hpp"
+
+namespace lumpi::lua {
+
+void copy_attrs(lua_State* L, int old_idx, const core::Comm& oldc, int new_idx, const core::Comm& newc,
+                const char* func);
+void delete_attrs(lua_State* L, int comm_idx, const core::Comm& c, const char* func);
+
+namespace {
+
+using core::ErrClass;
+using core::fail;
+
+// An info table {key = "value", ...} (nil means none); non-string entries
+// raise MPI_ERR_INFO.
+core::Hints check_hints(lua_State* L, int idx, const char* func) {
+  core::Hints out;
+  if (lua_isnoneornil(L, idx)) return out;
+  if (!lua_istable(L, idx)) fail(ErrClass::Info, func, std::string("info must be a table of strings, got ") + luaL_typename(L, idx));
+  idx = lua_absindex(L, idx);
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {  // stack: key value
+    if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TSTRING)
+      fail(ErrClass::Info, func, "info keys and values must be strings");
+    out[lua_tostring(L, -2)] = lua_tostring(L, -1);
+    lua_pop(L, 1);  // pop the value, keep the key
+  }
+  return out;
+}
+
+// Pushes the new communicator (at the top afterwards) and copies the
+// attributes of the one at index 1 onto it; a failing copy frees it again.
+void push_dup(lua_State* L, const core::CommPtr& c, const char* func) {
+  core::Comm& old = check_comm(L, 1, func);
+  push_comm(L, c);
+  try {
+    copy_attrs(L, 1, old, -1, *c, func);
+  } catch (...) {
+    c->mark_freed();
+    throw;
+  }
+}
+
+int c_dup(lua_State* L) {
+  const char* func = "MPI_Comm_dup";
+  push_dup(L, core::comm_dup(check_comm(L, 1, func)), func);
+  return 1;
+}
+
+int c_dup_with_info(lua_State* L) {
+  const char* func = "MPI_Comm_dup_with_info";
+  core::Comm& c = check_comm(L, 1, func);
+  core::Hints h = check_hints(L, 2, func);
+  push_dup(L, core::comm_dup_with_info(c, h), func);
+  return 1;
+}
+
+// The Lua request box of lua/bind_p2p.cpp, which keeps its layout private:
+// this mirror must match it field for field (a request from a generic core
+// request, no value, status in user value 2).
+struct RequestBoxMirror {
+  std::shared_ptr<core::Request> req;
+  bool is_recv = false;
+  bool finished = false;
+};
+
+void push_generic_request(lua_State* L, std::shared_ptr<core::Request> r) {
+  void* mem = lua_newuserdatauv(L, sizeof(RequestBoxMirror), 2);
+  new (mem) RequestBoxMirror{std::move(r), false, false};
+  luaL_setmetatable(L, "lumpi.Request");
+}
+
+// c:idup() -> newcomm, request. Attributes are copied now (seed: as if the
+// dup ran at call time); newcomm is usable once the request completes.
+int c_idup(lua_State* L) {
+  const char* func = "MPI_Comm_idup";
+  core::Idup d = core::comm_idup(check_comm_ptr(L, 1, func));
+  push_dup(L, d.comm, func);
+  push_generic_request(L, d.request);
+  return 2;
+}
+
+int c_create(lua_State* L) {
+  const char* func = "MPI_Comm_create";
+  core::Comm& c = check_comm(L, 1, func);
+  const auto& g = check_group(L, 2, func).members;
+  push_comm(L, core::comm_create(c, g));
+  return 1;
+}
+
+int c_create_group(lua_State* L) {
+  const char* func = "MPI_Comm_create_group";
+  core::Comm& c = check_comm(L, 1, func);
+  const auto& g = check_group(L, 2, func).members;
+  lua_Integer tag = opt_integer(L, 3, 0, "tag", func);
+  if (tag < INT32_MIN || tag > INT32_MAX)
+    fail(ErrClass::Tag, func, "tag " + std::to_string(tag) + " is out of range");
+  push_comm(L, core::comm_create_group(c, g, int(tag)));
+  return 1;
+}
+
+int check_int(lua_State* L, int idx, lua_Integer def, const char* what, const char* func) {
+  lua_Integer v = opt_integer(L, idx, def, what, func);
+  if (v < INT32_MIN || v > INT32_MAX)
+    fail(ErrClass::Arg, func, std::string(what) + " " + std::to_string(v) + " does not fit in an int");
+  return int(v);
+}
+
+// split(color, key): color nil or UNDEFINED gives nil; key defaults to 0.
+int c_split(lua_State* L) {
+  const char* func = "MPI_Comm_split";
+  core::Comm& c = check_comm(L, 1, func);
+  int color = check_int(L, 2, core::UNDEFINED, "color", func);
+  int key = check_int(L, 3, 0, "key", func);
+  push_comm(L, core::comm_split(c, color, key));
+  return 1;
+}
+
+// split_type(type, key, info): type a string or mpi.UNDEFINED (or nil).
+int c_split_type(lua_State* L) {
+  const char* func = "MPI_Comm_split_type";
+  core::Comm& c = check_comm(L, 1, func);
+  bool undefined = lua_isnoneornil(L, 2);
+  std::string type;
+  if (!undefined && lua_type(L, 2) == LUA_TSTRING) {
+    type = lua_tostring(L, 2);
+  } else if (!undefined) {
+    lua_Integer v = check_integer(L, 2, "split_type", func);
+    if (v != core::UNDEFINED)
+      fail(ErrClass::Arg, func, "split_type " + std::to_string(v) + " is neither a type name nor mpi.UNDEFINED");
+    undefined = true;
+  }
+  int key = check_int(L, 3, 0, "key", func);
+  core::Hints h = check_hints(L, 4, func);
+  push_comm(L, core::comm_split_type(c, undefined, type, key, h));
+  return 1;
+}
+
+// intercomm_create(local_leader, peer_comm, remote_leader, tag): peer_comm
+// and remote_leader matter only at the local leader (nil elsewhere is fine).
+int c_intercomm_create(lua_State* L) {
+  const char* func = "MPI_Intercomm_create";
+  core::Comm& local = check_comm(L, 1, func);
+  int local_leader = check_int(L, 2, 0, "local_leader", func);
+  core::Comm* peer = lua_isnoneornil(L, 3) ? nullptr : test_comm(L, 3);
+  if (!lua_isnoneornil(L, 3) && !peer)
+    fail(ErrClass::Comm, func, std::string("peer_comm must be a communicator, got ") + luaL_typename(L, 3));
+  int remote_leader = check_int(L, 4, 0, "remote_leader", func);
+  int tag = check_int(L, 5, 0, "tag", func);
+  push_comm(L, core::intercomm_create(local, local_leader, peer, remote_leader, tag));
+  return 1;
+}
+
+int c_intercomm_merge(lua_State* L) {
+  const char* func = "MPI_Intercomm_merge";
+  core::Comm& c = check_comm(L, 1, func);
+  bool high = opt_boolean(L, 2, false, "high", func);
+  push_comm(L, core::intercomm_merge(c, high));
+  return 1;
+}
+
+// c:free(): delete callbacks first (a raising one fails the call and leaves
+// the communicator alive), then every reference becomes a freed handle.
+int c_free(lua_State* L) {
+  const char* func = "MPI_Comm_free";
+  core::Comm& c = check_comm(L, 1, func);
+  core::check_freeable(c);
+  delete_attrs(L, 1, c, func);
+  core::comm_free(c);
+  return 0;
+}
+
+const Reg kMethods[] = {
+    {"dup", wrap<c_dup>},
+    {"dup_with_info", wrap<c_dup_with_info>},
+    {"idup", wrap<c_idup>},
+    {"create", wrap<c_create>},
+    {"create_group", wrap<c_create_group>},
+    {"split", wrap<c_split>},
+    {"split_type", wrap<c_split_type>},
+    {"intercomm_create", wrap<c_intercomm_create>},
+    {"intercomm_merge", wrap<c_intercomm_merge>},
+    {"free", wrap<c_free>},
+    {nullptr, nullptr},
+};
+
+}  // namespace
+
+void open_comm_create(lua_State* L) {
+  lua_pushvalue(L, -2);  // Comm methods
+  set_funcs(L, kMethods);
+  lua_pop(L, 1);
+}
+
+}  // namespace lumpi::lua
