@@ -426,6 +426,7 @@ CommPtr dist_graph_create(Comm& parent, const topo::DistGraphSpec& spec,
     c.b.push_back(e.dest);
     c.bw.push_back(e.weight);
   }
+  c.aw = c.bw;  // the exchange checks that weights run parallel to both lists
   bool weighted = false;
   const auto all = exchange(parent, std::move(c), func, weighted);
   std::vector<std::vector<topo::DistGraphEdge>> by_contributor(all.size());

@@ -57,6 +57,7 @@ core::topo::Graph check_graph_args(lua_State* L, int index_idx, std::string_view
 }
 
 bool is_sentinel(lua_State* L, int idx, const char* key) {
+  idx = lua_absindex(L, idx);
   lua_getfield(L, LUA_REGISTRYINDEX, key);  // push the sentinel
   const bool same = lua_rawequal(L, idx, -1);
   lua_pop(L, 1);
@@ -67,6 +68,7 @@ bool is_sentinel(lua_State* L, int idx, const char* key) {
 // mpi.WEIGHTS_EMPTY is weighted with no weights; otherwise a sequence.
 bool check_weights(lua_State* L, int idx, std::string_view what, std::string_view func,
                    std::vector<int>& out) {
+  idx = lua_absindex(L, idx);
   out.clear();
   if (lua_isnoneornil(L, idx) || is_sentinel(L, idx, kUnweightedKey)) return false;
   if (is_sentinel(L, idx, kWeightsEmptyKey)) return true;
