@@ -13,8 +13,36 @@ namespace group = core::group;
 using core::ErrClass;
 using core::fail;
 
+constexpr const char* kMpiKey = "lumpi.group.mpi";  // registry: the mpi table
+
 const group::Members& members(lua_State* L, int idx, const char* func) {
   return check_group(L, idx, func).members;
+}
+
+// Pushes mpi.GROUP_EMPTY (nil before the module is assembled).
+void push_group_empty(lua_State* L) {
+  if (lua_getfield(L, LUA_REGISTRYINDEX, kMpiKey) != LUA_TTABLE) return;  // push mpi (or nil)
+  lua_getfield(L, -1, "GROUP_EMPTY");
+  lua_remove(L, -2);
+}
+
+// A constructor's result: an empty one is the predefined mpi.GROUP_EMPTY
+// itself (seed §6.3.2), so `g == mpi.GROUP_EMPTY` and freeing it are harmless.
+void push_result(lua_State* L, group::Members m) {
+  if (m.empty()) {
+    push_group_empty(L);
+    if (!lua_isnil(L, -1)) return;
+    lua_pop(L, 1);
+  }
+  push_group(L, std::move(m));
+}
+
+bool is_group_empty(lua_State* L, int idx) {
+  idx = lua_absindex(L, idx);
+  push_group_empty(L);
+  bool same = lua_rawequal(L, idx, -1);
+  lua_pop(L, 1);
+  return same;
 }
 
 int g_size(lua_State* L) {
@@ -46,33 +74,33 @@ int g_compare(lua_State* L) {
 }
 
 int g_union(lua_State* L) {
-  push_group(L, group::set_union(members(L, 1, "MPI_Group_union"), members(L, 2, "MPI_Group_union")));
+  push_result(L, group::set_union(members(L, 1, "MPI_Group_union"), members(L, 2, "MPI_Group_union")));
   return 1;
 }
 
 int g_intersection(lua_State* L) {
   const char* f = "MPI_Group_intersection";
-  push_group(L, group::intersection(members(L, 1, f), members(L, 2, f)));
+  push_result(L, group::intersection(members(L, 1, f), members(L, 2, f)));
   return 1;
 }
 
 int g_difference(lua_State* L) {
   const char* f = "MPI_Group_difference";
-  push_group(L, group::difference(members(L, 1, f), members(L, 2, f)));
+  push_result(L, group::difference(members(L, 1, f), members(L, 2, f)));
   return 1;
 }
 
 int g_incl(lua_State* L) {
   const char* f = "MPI_Group_incl";
   const auto& g = members(L, 1, f);
-  push_group(L, group::incl(g, check_int_sequence(L, 2, "ranks", f)));
+  push_result(L, group::incl(g, check_int_sequence(L, 2, "ranks", f)));
   return 1;
 }
 
 int g_excl(lua_State* L) {
   const char* f = "MPI_Group_excl";
   const auto& g = members(L, 1, f);
-  push_group(L, group::excl(g, check_int_sequence(L, 2, "ranks", f)));
+  push_result(L, group::excl(g, check_int_sequence(L, 2, "ranks", f)));
   return 1;
 }
 
@@ -96,18 +124,21 @@ std::vector<group::Range> check_ranges(lua_State* L, int idx, const char* func) 
 int g_range_incl(lua_State* L) {
   const char* f = "MPI_Group_range_incl";
   const auto& g = members(L, 1, f);
-  push_group(L, group::range_incl(g, check_ranges(L, 2, f)));
+  push_result(L, group::range_incl(g, check_ranges(L, 2, f)));
   return 1;
 }
 
 int g_range_excl(lua_State* L) {
   const char* f = "MPI_Group_range_excl";
   const auto& g = members(L, 1, f);
-  push_group(L, group::range_excl(g, check_ranges(L, 2, f)));
+  push_result(L, group::range_excl(g, check_ranges(L, 2, f)));
   return 1;
 }
 
+// Freeing mpi.GROUP_EMPTY is a no-op (later MPI versions allow it).
 int g_free(lua_State* L) {
+  check_group(L, 1, "MPI_Group_free");
+  if (is_group_empty(L, 1)) return 0;
   free_group(L, 1, "MPI_Group_free");
   return 0;
 }
@@ -125,6 +156,12 @@ int g_eq(lua_State* L) {
 }
 
 int g_tostring(lua_State* L) {
+  try {
+    check_group(L, 1, "tostring");
+  } catch (const core::Error&) {
+    lua_pushliteral(L, "group (freed)");
+    return 1;
+  }
   const auto& m = members(L, 1, "tostring");
   std::string s = "group(" + std::to_string(m.size()) + ")[";
   for (size_t i = 0; i < m.size(); ++i) s += (i ? "," : "") + std::to_string(m[i]);
@@ -161,6 +198,8 @@ const Reg kOperators[] = {
 }  // namespace
 
 void open_group(lua_State* L) {
+  lua_pushvalue(L, -3);  // mpi
+  lua_setfield(L, LUA_REGISTRYINDEX, kMpiKey);
   set_funcs(L, kMethods);  // Group methods are at -1
   luaL_getmetatable(L, "lumpi.Group");
   set_funcs(L, kOperators);
