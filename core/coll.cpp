@@ -1,21 +1,22 @@
-// core/coll.cpp: collective algorithms over the collective lane.
+// core/coll.cpp: the data-movement collectives (barrier, bcast, gather,
+// scatter, allgather, alltoall) on intracommunicators, the team trees they
+// share with the intercommunicator forms (core/coll_inter.cpp), and packing.
+// Reductions live in core/coll_reduce.cpp.
 //
 // Messages of one collective carry its own tag (plus the round where a pair
 // can meet twice), so consecutive collectives cannot confuse each other and
 // the non-overtaking rule keeps each pair's messages in order.
 #include "core/coll.hpp"
 
-#include <cstring>
-
+#include "core/coll_detail.hpp"
 #include "core/constants.hpp"
 #include "core/error.hpp"
 
 namespace lumpi::core::coll {
+
+using namespace detail;
+
 namespace {
-
-enum CollTag : int { kBarrier = 1 << 10, kBcast = 2 << 10, kGather = 3 << 10 };
-
-Bytes to_bytes(const zmq::message_t& m) { return Bytes(m.to_string_view()); }
 
 void put_varint(Bytes& out, uint64_t v) {
   while (v >= 0x80) {
@@ -35,15 +36,23 @@ bool get_varint(std::string_view in, size_t& pos, uint64_t& v) {
   return false;
 }
 
-void check_intra(const Comm& c, const char* func) {
-  if (c.is_inter())
-    fail(ErrClass::Comm, func, "is not defined on an intercommunicator here");
+void check_parts(const std::vector<Bytes>& parts, int want, const char* what,
+                 std::string_view func) {
+  if (int(parts.size()) != want)
+    fail(ErrClass::Count, func,
+         std::string(what) + " has " + std::to_string(parts.size()) + " entries; expected " +
+             std::to_string(want) + " (one per rank)");
 }
 
 }  // namespace
 
+// ---- packing ---------------------------------------------------------------------
+
 Bytes pack(const std::vector<Bytes>& parts) {
+  size_t total = 10;
+  for (const auto& p : parts) total += p.size() + 5;
   Bytes out;
+  out.reserve(total);
   put_varint(out, parts.size());
   for (const auto& p : parts) {
     put_varint(out, p.size());
@@ -69,10 +78,81 @@ std::vector<Bytes> unpack(std::string_view in) {
   return out;
 }
 
-// Dissemination: round k talks to rank ± 2^k, so log2(n) rounds.
+// ---- team trees ------------------------------------------------------------------
+
+namespace detail {
+
+// Binomial tree rooted at root, in ranks relative to it.
+Bytes team_bcast(Team& t, Bytes data, int root, int tag) {
+  const int n = t.n, vr = (t.me - root + n) % n;
+  int mask = 1;
+  for (; mask < n; mask <<= 1) {
+    if (vr & mask) {
+      data = t.recv((vr - mask + root) % n, tag);
+      break;
+    }
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if (vr + mask < n) t.send((vr + mask + root) % n, tag, data);
+  return data;
+}
+
+// Binomial tree: each process forwards its subtree's parts (in relative
+// rank order, which is contiguous) to its parent.
+std::vector<Bytes> team_gather(Team& t, Bytes mine, int root, int tag) {
+  const int n = t.n, vr = (t.me - root + n) % n;
+  std::vector<Bytes> subtree{std::move(mine)};  // relative ranks vr, vr+1, ...
+  for (int mask = 1; mask < n; mask <<= 1) {
+    if (vr & mask) {
+      t.send((vr - mask + root) % n, tag, pack(subtree));
+      return {};
+    }
+    if (vr + mask < n)
+      for (auto& part : unpack(t.recv((vr + mask + root) % n, tag)))
+        subtree.push_back(std::move(part));
+  }
+  if (int(subtree.size()) != n)
+    fail(ErrClass::Intern, t.what.call, "gathered the wrong number of parts");
+  std::vector<Bytes> out(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) out[size_t((i + root) % n)] = std::move(subtree[size_t(i)]);
+  return out;
+}
+
+// Binomial tree: a process receives the parts of its whole subtree from its
+// parent and hands each child the upper half of what it holds.
+Bytes team_scatter(Team& t, std::vector<Bytes> parts, int root, int tag) {
+  const int n = t.n, vr = (t.me - root + n) % n;
+  std::vector<Bytes> held;  // relative ranks vr, vr+1, ...
+  if (vr == 0) {
+    held.resize(size_t(n));
+    for (int i = 0; i < n; ++i) held[size_t(i)] = std::move(parts[size_t((i + root) % n)]);
+  }
+  int mask = 1;
+  for (; mask < n; mask <<= 1) {
+    if (vr & mask) {
+      held = unpack(t.recv((vr - mask + root) % n, tag));
+      break;
+    }
+  }
+  for (mask >>= 1; mask > 0; mask >>= 1) {
+    if (vr + mask >= n || size_t(mask) >= held.size()) continue;
+    std::vector<Bytes> upper(std::make_move_iterator(held.begin() + mask),
+                             std::make_move_iterator(held.end()));
+    held.resize(size_t(mask));
+    t.send((vr + mask + root) % n, tag, pack(upper));
+  }
+  if (held.empty()) fail(ErrClass::Intern, t.what.call, "scatter delivered no part");
+  return std::move(held[0]);
+}
+
+}  // namespace detail
+
+// ---- intracommunicator collectives ---------------------------------------------------
+
+// Dissemination: round k talks to rank ± 2^k, so lg p rounds.
 void barrier(Comm& c) {
   c.check_usable("MPI_Barrier");
-  check_intra(c, "MPI_Barrier");
+  if (c.is_inter()) return inter::barrier(c);
   const int n = c.size(), me = c.rank();
   Waiting what = c.waiting("MPI_Barrier");
   int round = 0;
@@ -82,56 +162,85 @@ void barrier(Comm& c) {
   }
 }
 
-// Binomial tree rooted at root, in ranks relative to it.
 Bytes bcast(Comm& c, Bytes data, int root) {
   c.check_root(root, "MPI_Bcast");
-  check_intra(c, "MPI_Bcast");
-  const int n = c.size();
-  const int vr = (c.rank() - root + n) % n;
-  Waiting what = c.waiting("MPI_Bcast", "root", root);
-  int mask = 1;
-  for (; mask < n; mask <<= 1) {
-    if (vr & mask) {
-      data = to_bytes(c.lane_recv(Lane::Coll, (vr - mask + root) % n, kBcast, what));
-      break;
-    }
-  }
-  for (mask >>= 1; mask > 0; mask >>= 1)
-    if (vr + mask < n) c.lane_send(Lane::Coll, (vr + mask + root) % n, kBcast, body_from(data));
-  return data;
+  if (c.is_inter()) return inter::bcast(c, std::move(data), root);
+  Team t(c, c.waiting("MPI_Bcast", "root", root));
+  return team_bcast(t, std::move(data), root, kBcast);
 }
 
-// Binomial tree: each process forwards its subtree's parts (in relative
-// rank order, which is contiguous) to its parent.
 std::vector<Bytes> gather(Comm& c, Bytes mine, int root) {
   c.check_root(root, "MPI_Gather");
-  check_intra(c, "MPI_Gather");
-  const int n = c.size();
-  const int vr = (c.rank() - root + n) % n;
-  Waiting what = c.waiting("MPI_Gather", "root", root);
-  std::vector<Bytes> subtree{std::move(mine)};  // relative ranks vr, vr+1, ...
-  for (int mask = 1; mask < n; mask <<= 1) {
-    if (vr & mask) {
-      c.lane_send(Lane::Coll, (vr - mask + root) % n, kGather, body_from(pack(subtree)));
-      return {};
-    }
-    if (vr + mask < n) {
-      zmq::message_t m = c.lane_recv(Lane::Coll, (vr + mask + root) % n, kGather, what);
-      for (auto& part : unpack(m.to_string_view())) subtree.push_back(std::move(part));
-    }
+  if (c.is_inter()) return inter::gather(c, std::move(mine), root);
+  Team t(c, c.waiting("MPI_Gather", "root", root));
+  return team_gather(t, std::move(mine), root, kGather);
+}
+
+Bytes scatter(Comm& c, std::vector<Bytes> parts, int root) {
+  c.check_root(root, "MPI_Scatter");
+  if (c.is_inter()) {
+    if (root == ROOT) check_parts(parts, c.remote_size(), "values", "MPI_Scatter");
+    return inter::scatter(c, std::move(parts), root);
   }
-  if (int(subtree.size()) != n) fail(ErrClass::Intern, "MPI_Gather", "gathered the wrong number of parts");
+  if (root == c.rank()) check_parts(parts, c.size(), "values", "MPI_Scatter");
+  Team t(c, c.waiting("MPI_Scatter", "root", root));
+  return team_scatter(t, std::move(parts), root, kScatter);
+}
+
+// Bruck: in round k every rank sends the blocks it holds (up to 2^k of them)
+// to rank - 2^k and appends those of rank + 2^k; after lg p rounds block i
+// of rank r is rank (r + i)'s, and a rotation puts them in rank order.
+std::vector<Bytes> allgather(Comm& c, Bytes mine) {
+  c.check_usable("MPI_Allgather");
+  if (c.is_inter()) return inter::allgather(c, std::move(mine));
+  Team t(c, c.waiting("MPI_Allgather"));
+  const int n = t.n, me = t.me;
+  std::vector<Bytes> held{std::move(mine)};
+  held.reserve(size_t(n));
+  int round = 0;
+  for (int dist = 1; dist < n; dist <<= 1, ++round) {
+    const int count = std::min(dist, n - dist);
+    t.send((me - dist + n) % n, kAllgather + round,
+           pack(std::vector<Bytes>(held.begin(), held.begin() + count)));
+    for (auto& b : unpack(t.recv((me + dist) % n, kAllgather + round))) held.push_back(std::move(b));
+  }
+  if (int(held.size()) != n) fail(ErrClass::Intern, "MPI_Allgather", "gathered the wrong number of parts");
   std::vector<Bytes> out(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) out[size_t((i + root) % n)] = std::move(subtree[size_t(i)]);
+  for (int i = 0; i < n; ++i) out[size_t((me + i) % n)] = std::move(held[size_t(i)]);
   return out;
 }
 
-// Gather to rank 0, then broadcast the packed list: 2 log2(n) rounds.
-std::vector<Bytes> allgather(Comm& c, Bytes mine) {
-  c.check_usable("MPI_Allgather");
-  check_intra(c, "MPI_Allgather");
-  std::vector<Bytes> all = gather(c, std::move(mine), 0);
-  return unpack(bcast(c, c.rank() == 0 ? pack(all) : Bytes(), 0));
+// Bruck: rotate so block i is bound for rank me + i; in round k send the
+// blocks whose index has bit k set to rank me + 2^k (receiving the same
+// indices from me - 2^k); at the end block i came from rank me - i.
+std::vector<Bytes> alltoall(Comm& c, std::vector<Bytes> parts) {
+  c.check_usable("MPI_Alltoall");
+  if (c.is_inter()) {
+    check_parts(parts, c.remote_size(), "values", "MPI_Alltoall");
+    return inter::alltoall(c, std::move(parts));
+  }
+  check_parts(parts, c.size(), "values", "MPI_Alltoall");
+  Team t(c, c.waiting("MPI_Alltoall"));
+  const int n = t.n, me = t.me;
+  std::vector<Bytes> b(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) b[size_t(i)] = std::move(parts[size_t((me + i) % n)]);
+  int round = 0;
+  for (int dist = 1; dist < n; dist <<= 1, ++round) {
+    std::vector<Bytes> out;
+    for (int i = dist; i < n; ++i)
+      if (i & dist) out.push_back(std::move(b[size_t(i)]));
+    t.send((me + dist) % n, kAlltoall + round, pack(out));
+    std::vector<Bytes> in = unpack(t.recv((me - dist + n) % n, kAlltoall + round));
+    size_t k = 0;
+    for (int i = dist; i < n; ++i) {
+      if (!(i & dist)) continue;
+      if (k >= in.size()) fail(ErrClass::Intern, "MPI_Alltoall", "received too few blocks");
+      b[size_t(i)] = std::move(in[k++]);
+    }
+  }
+  std::vector<Bytes> result(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) result[size_t((me - i + n) % n)] = std::move(b[size_t(i)]);
+  return result;
 }
 
 }  // namespace lumpi::core::coll
