@@ -103,6 +103,9 @@ t.case("waitany returns the request that completed", function()
   local idx, v = mpi.waitany(reqs)
   t.eq(idx, 2)
   t.eq(v, "second")
+  -- tag 31 is sent to a rank only after that rank's waitany returned
+  w:send("go", left, 33)
+  w:recv(right, 33)
   w:send("first", right, 31)
   t.eq((reqs[1]:wait()), "first")
   t.ok(mpi.testall(reqs))
@@ -110,7 +113,8 @@ end)
 
 t.case("a cancelled receive does not take a later message", function()
   local r = w:irecv(left, 40)
-  t.ok(r:cancel())
+  t.ok(r:cancel())  -- nothing with tag 40 is in flight yet: the cancel must succeed
+  w:barrier()       -- everyone has cancelled before anyone sends
   w:send("kept", right, 40)
   t.eq((w:recv(left, 40)), "kept")
 end)
