@@ -1,0 +1,83 @@
+"""tests/integration/lumpitest.py: helpers for driving the real lumpi binary.
+
+Every run is bounded in time and tagged with a unique environment marker,
+so a test can find every process it started (ranks included, even after
+their parent died) and kill them by pid. Standard library only.
+"""
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+
+FAILURES = []
+
+
+def marker_env():
+    tag = "lumpi-it-" + uuid.uuid4().hex
+    env = dict(os.environ, LUMPI_TEST_TAG=tag)
+    return tag, env
+
+
+def pids_with_tag(tag):
+    """Pids of live processes whose environment carries `tag`."""
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/environ", "rb") as f:
+                if f"LUMPI_TEST_TAG={tag}".encode() in f.read().split(b"\0"):
+                    with open(f"/proc/{name}/stat") as st:
+                        if st.read().split()[2] != "Z":
+                            found.append(int(name))
+        except OSError:
+            pass
+    return found
+
+
+def kill_tagged(tag):
+    for pid in pids_with_tag(tag):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+def run(lumpi, args, stdin=None, timeout=60):
+    """Runs lumpi to completion; returns (exit code, stdout, stderr, tag)."""
+    tag, env = marker_env()
+    try:
+        p = subprocess.run([lumpi] + args, input=stdin, capture_output=True, text=True,
+                           timeout=timeout, env=env)
+        return p.returncode, p.stdout, p.stderr, tag
+    except subprocess.TimeoutExpired as e:
+        kill_tagged(tag)
+        return None, e.stdout or "", e.stderr or "", tag
+    finally:
+        pass
+
+
+def no_leftovers(tag, within=3.0):
+    deadline = time.time() + within
+    while time.time() < deadline:
+        if not pids_with_tag(tag):
+            return True
+        time.sleep(0.05)
+    left = pids_with_tag(tag)
+    kill_tagged(tag)
+    return not left
+
+
+def check(name, cond, detail=""):
+    status = "ok  " if cond else "FAIL"
+    print(f"{status} {name}" + ("" if cond else f"\n     {detail}"))
+    sys.stdout.flush()
+    if not cond:
+        FAILURES.append(name)
+
+
+def finish():
+    print(f"{len(FAILURES)} failed")
+    sys.exit(1 if FAILURES else 0)
