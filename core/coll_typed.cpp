@@ -1,0 +1,350 @@
+// core/coll_typed.cpp: typed-buffer collectives (core/coll_typed.hpp) over
+// the byte collectives of core/coll.hpp, with element-wise combines
+// instantiated per element type.
+#include "core/coll_typed.hpp"
+
+#include <cstring>
+#include <numeric>
+
+#include "core/coll.hpp"
+#include "core/constants.hpp"
+#include "core/error.hpp"
+
+namespace lumpi::core::coll::typed {
+
+namespace {
+
+// Large vectors switch allreduce to reduce_scatter + allgather.
+constexpr size_t kRabenseifnerBytes = 64 * 1024;
+
+bool is_integer(Type t) { return t != Type::Float && t != Type::Double; }
+
+template <typename T>
+T apply(Op op, T a, T b) {
+  switch (op) {
+    case Op::Sum: return T(a + b);
+    case Op::Prod: return T(a * b);
+    case Op::Max: return b > a ? b : a;
+    case Op::Min: return b < a ? b : a;
+    case Op::Land: return T((a != T(0)) && (b != T(0)));
+    case Op::Lor: return T((a != T(0)) || (b != T(0)));
+    case Op::Lxor: return T((a != T(0)) != (b != T(0)));
+    default: break;
+  }
+  if constexpr (std::is_integral_v<T>) {
+    switch (op) {
+      case Op::Band: return T(a & b);
+      case Op::Bor: return T(a | b);
+      case Op::Bxor: return T(a ^ b);
+      default: break;
+    }
+  }
+  return a;  // unreachable: check_op_type rejected the pair
+}
+
+// out[i] = lo[i] op hi[i] over n elements (memcpy: buffers may be unaligned).
+template <typename T>
+void combine_into(Op op, const char* lo, const char* hi, char* out, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    T a, b;
+    std::memcpy(&a, lo + i * sizeof(T), sizeof(T));
+    std::memcpy(&b, hi + i * sizeof(T), sizeof(T));
+    T r = apply(op, a, b);
+    std::memcpy(out + i * sizeof(T), &r, sizeof(T));
+  }
+}
+
+void combine_bytes(Type t, Op op, const char* lo, const char* hi, char* out, size_t n) {
+  switch (t) {
+    case Type::Int32: return combine_into<int32_t>(op, lo, hi, out, n);
+    case Type::Int64: return combine_into<int64_t>(op, lo, hi, out, n);
+    case Type::UInt8: return combine_into<uint8_t>(op, lo, hi, out, n);
+    case Type::Float: return combine_into<float>(op, lo, hi, out, n);
+    case Type::Double: return combine_into<double>(op, lo, hi, out, n);
+  }
+}
+
+Combine combiner(Type t, Op op, std::string func) {
+  return [t, op, func](const Bytes& lo, const Bytes& hi) {
+    if (lo.size() != hi.size())
+      fail(ErrClass::Count, func,
+           "ranks passed different counts (" + std::to_string(lo.size() / type_size(t)) + " vs " +
+               std::to_string(hi.size() / type_size(t)) + " elements)");
+    Bytes out(lo.size(), '\0');
+    combine_bytes(t, op, lo.data(), hi.data(), out.data(), lo.size() / type_size(t));
+    return out;
+  };
+}
+
+void check_count(int count, const char* what, std::string_view func) {
+  if (count < 0)
+    fail(ErrClass::Count, func, std::string(what) + " " + std::to_string(count) + " is negative");
+}
+
+void check_buffer(const void* p, int count, const char* what, std::string_view func) {
+  if (!p && count > 0) fail(ErrClass::Buffer, func, std::string(what) + " is null");
+}
+
+Bytes bytes_of(const void* p, size_t n) {
+  return n ? Bytes(static_cast<const char*>(p), n) : Bytes();
+}
+
+// Copies b into dst, which must hold exactly `want` bytes.
+void put(void* dst, const Bytes& b, size_t want, std::string_view func) {
+  if (b.size() != want)
+    fail(ErrClass::Truncate, func,
+         "received " + std::to_string(b.size()) + " bytes where " + std::to_string(want) +
+             " were expected (counts differ between ranks)");
+  if (want) std::memcpy(dst, b.data(), want);
+}
+
+void put_all(void* dst, const std::vector<Bytes>& parts, size_t each, std::string_view func) {
+  for (size_t i = 0; i < parts.size(); ++i) put(static_cast<char*>(dst) + i * each, parts[i], each, func);
+}
+
+// Blocks per peer for gather/scatter/allgather/alltoall: the remote group
+// on an intercommunicator.
+int peers(const Comm& c) { return c.is_inter() ? c.remote_size() : c.size(); }
+
+std::vector<Bytes> split(const void* p, const std::vector<size_t>& sizes) {
+  std::vector<Bytes> out;
+  size_t off = 0;
+  for (size_t s : sizes) {
+    out.push_back(bytes_of(static_cast<const char*>(p) + off, s));
+    off += s;
+  }
+  return out;
+}
+
+// Intercommunicator reduce_scatter: the remote group's blocks joined and
+// cut into this group's block sizes.
+Regroup byte_regroup(std::vector<size_t> sizes, std::string func) {
+  return [sizes, func](std::vector<Bytes> remote) {
+    Bytes all;
+    for (const Bytes& b : remote) all += b;
+    const size_t want = std::accumulate(sizes.begin(), sizes.end(), size_t(0));
+    if (all.size() != want)
+      fail(ErrClass::Count, func, "the two groups' counts differ (" + std::to_string(all.size()) +
+                                      " vs " + std::to_string(want) + " bytes)");
+    return split(all.data(), sizes);
+  };
+}
+
+}  // namespace
+
+size_t type_size(Type t) {
+  switch (t) {
+    case Type::Int32: return 4;
+    case Type::Int64: return 8;
+    case Type::UInt8: return 1;
+    case Type::Float: return 4;
+    case Type::Double: return 8;
+  }
+  return 1;
+}
+
+const char* type_name(Type t) {
+  switch (t) {
+    case Type::Int32: return "MPI_INT32_T";
+    case Type::Int64: return "MPI_INT64_T";
+    case Type::UInt8: return "MPI_UINT8_T";
+    case Type::Float: return "MPI_FLOAT";
+    case Type::Double: return "MPI_DOUBLE";
+  }
+  return "?";
+}
+
+const char* op_name(Op op) {
+  constexpr const char* names[] = {"MPI_SUM", "MPI_PROD", "MPI_MAX",  "MPI_MIN", "MPI_LAND",
+                                   "MPI_LOR", "MPI_LXOR", "MPI_BAND", "MPI_BOR", "MPI_BXOR"};
+  return names[int(op)];
+}
+
+void check_op_type(Op op, Type t, std::string_view func) {
+  const bool bitwise = op == Op::Band || op == Op::Bor || op == Op::Bxor;
+  const bool logical = op == Op::Land || op == Op::Lor || op == Op::Lxor;
+  if ((bitwise || logical) && !is_integer(t))
+    fail(ErrClass::Op, func,
+         std::string(op_name(op)) + " is not defined for " + type_name(t) +
+             (bitwise ? " (bitwise ops take integer types)" : " (logical ops take integer types)"));
+}
+
+void reduce_local(const void* in, void* inout, int count, Type t, Op op) {
+  const char* func = "MPI_Reduce_local";
+  check_count(count, "count", func);
+  check_buffer(in, count, "inbuf", func);
+  check_buffer(inout, count, "inoutbuf", func);
+  check_op_type(op, t, func);
+  auto* io = static_cast<char*>(inout);
+  combine_bytes(t, op, static_cast<const char*>(in), io, io, size_t(count));
+}
+
+// ---- data movement -----------------------------------------------------------------
+
+void bcast(Comm& c, void* buf, int count, Type t, int root) {
+  const char* func = "MPI_Bcast";
+  c.check_root(root, func);
+  check_count(count, "count", func);
+  check_buffer(buf, count, "buffer", func);
+  const size_t n = size_t(count) * type_size(t);
+  const bool sends = c.is_inter() ? root == ROOT : root == c.rank();
+  Bytes out = coll::bcast(c, sends ? bytes_of(buf, n) : Bytes(), root);
+  const bool receives = c.is_inter() ? root >= 0 : root != c.rank();
+  if (receives) put(buf, out, n, func);
+}
+
+void gather(Comm& c, const void* send, void* recv, int count, Type t, int root) {
+  const char* func = "MPI_Gather";
+  c.check_root(root, func);
+  check_count(count, "count", func);
+  const size_t n = size_t(count) * type_size(t);
+  const bool sends = !c.is_inter() || root >= 0;
+  const bool receives = c.is_inter() ? root == ROOT : root == c.rank();
+  if (sends) check_buffer(send, count, "sendbuf", func);
+  if (receives) check_buffer(recv, count, "recvbuf", func);
+  std::vector<Bytes> all = coll::gather(c, sends ? bytes_of(send, n) : Bytes(), root);
+  if (receives) put_all(recv, all, n, func);
+}
+
+void scatter(Comm& c, const void* send, void* recv, int count, Type t, int root) {
+  const char* func = "MPI_Scatter";
+  c.check_root(root, func);
+  check_count(count, "count", func);
+  const size_t n = size_t(count) * type_size(t);
+  const bool sends = c.is_inter() ? root == ROOT : root == c.rank();
+  const bool receives = !c.is_inter() || root >= 0;
+  if (sends) check_buffer(send, count, "sendbuf", func);
+  if (receives) check_buffer(recv, count, "recvbuf", func);
+  std::vector<Bytes> parts;
+  if (sends) parts = split(send, std::vector<size_t>(size_t(peers(c)), n));
+  Bytes mine = coll::scatter(c, std::move(parts), root);
+  if (receives) put(recv, mine, n, func);
+}
+
+void allgather(Comm& c, const void* send, void* recv, int count, Type t) {
+  const char* func = "MPI_Allgather";
+  c.check_usable(func);
+  check_count(count, "count", func);
+  check_buffer(send, count, "sendbuf", func);
+  check_buffer(recv, count, "recvbuf", func);
+  const size_t n = size_t(count) * type_size(t);
+  put_all(recv, coll::allgather(c, bytes_of(send, n)), n, func);
+}
+
+void alltoall(Comm& c, const void* send, void* recv, int count, Type t) {
+  const char* func = "MPI_Alltoall";
+  c.check_usable(func);
+  check_count(count, "count", func);
+  check_buffer(send, count, "sendbuf", func);
+  check_buffer(recv, count, "recvbuf", func);
+  const size_t n = size_t(count) * type_size(t);
+  put_all(recv, coll::alltoall(c, split(send, std::vector<size_t>(size_t(peers(c)), n))), n, func);
+}
+
+// ---- reductions ----------------------------------------------------------------------
+
+void reduce(Comm& c, const void* send, void* recv, int count, Type t, Op op, int root) {
+  const char* func = "MPI_Reduce";
+  c.check_root(root, func);
+  check_count(count, "count", func);
+  check_op_type(op, t, func);
+  const size_t n = size_t(count) * type_size(t);
+  const bool sends = !c.is_inter() || root >= 0;
+  const bool receives = c.is_inter() ? root == ROOT : root == c.rank();
+  if (sends) check_buffer(send, count, "sendbuf", func);
+  if (receives) check_buffer(recv, count, "recvbuf", func);
+  std::optional<Bytes> out =
+      coll::reduce(c, sends ? bytes_of(send, n) : Bytes(), combiner(t, op, func), true, root);
+  if (receives && out) put(recv, *out, n, func);
+}
+
+void allreduce(Comm& c, const void* send, void* recv, int count, Type t, Op op) {
+  const char* func = "MPI_Allreduce";
+  c.check_usable(func);
+  check_count(count, "count", func);
+  check_op_type(op, t, func);
+  check_buffer(send, count, "sendbuf", func);
+  check_buffer(recv, count, "recvbuf", func);
+  const size_t es = type_size(t), n = size_t(count) * es;
+  const int p = c.size();
+  if (c.is_inter() || n < kRabenseifnerBytes || p <= 2 || count < p) {
+    put(recv, coll::allreduce(c, bytes_of(send, n), combiner(t, op, func)), n, func);
+    return;
+  }
+  // Rabenseifner: reduce block i onto rank i, then gather the blocks.
+  std::vector<size_t> sizes(size_t(p), (size_t(count) / size_t(p)) * es);
+  sizes.back() += (size_t(count) % size_t(p)) * es;
+  Bytes mine = coll::reduce_scatter(c, split(send, sizes), combiner(t, op, func), true);
+  std::vector<Bytes> blocks = coll::allgather(c, std::move(mine));
+  size_t off = 0;
+  for (size_t i = 0; i < blocks.size(); ++i) {
+    put(static_cast<char*>(recv) + off, blocks[i], sizes[i], func);
+    off += sizes[i];
+  }
+}
+
+void scan(Comm& c, const void* send, void* recv, int count, Type t, Op op) {
+  const char* func = "MPI_Scan";
+  c.check_usable(func);
+  check_count(count, "count", func);
+  check_op_type(op, t, func);
+  check_buffer(send, count, "sendbuf", func);
+  check_buffer(recv, count, "recvbuf", func);
+  const size_t n = size_t(count) * type_size(t);
+  put(recv, coll::scan(c, bytes_of(send, n), combiner(t, op, func)), n, func);
+}
+
+void exscan(Comm& c, const void* send, void* recv, int count, Type t, Op op) {
+  const char* func = "MPI_Exscan";
+  c.check_usable(func);
+  check_count(count, "count", func);
+  check_op_type(op, t, func);
+  check_buffer(send, count, "sendbuf", func);
+  const size_t n = size_t(count) * type_size(t);
+  std::optional<Bytes> out = coll::exscan(c, bytes_of(send, n), combiner(t, op, func));
+  if (out) {
+    check_buffer(recv, count, "recvbuf", func);
+    put(recv, *out, n, func);
+  }
+}
+
+namespace {
+
+void reduce_scatter_in(Comm& c, const void* send, void* recv, const std::vector<int>& counts,
+                       Type t, Op op, const char* func) {
+  c.check_usable(func);
+  check_op_type(op, t, func);
+  if (int(counts.size()) != c.size())
+    fail(ErrClass::Count, func,
+         "counts has " + std::to_string(counts.size()) + " entries; expected " +
+             std::to_string(c.size()));
+  std::vector<size_t> sizes;
+  size_t total = 0;
+  for (int k : counts) {
+    check_count(k, "counts entry", func);
+    sizes.push_back(size_t(k) * type_size(t));
+    total += size_t(k);
+  }
+  check_buffer(send, int(total), "sendbuf", func);
+  check_buffer(recv, counts[size_t(c.rank())], "recvbuf", func);
+  Regroup regroup;
+  if (c.is_inter()) regroup = byte_regroup(sizes, func);
+  Bytes mine = coll::reduce_scatter(c, split(send, sizes), combiner(t, op, func), true, regroup);
+  put(recv, mine, sizes[size_t(c.rank())], func);
+}
+
+}  // namespace
+
+void reduce_scatter(Comm& c, const void* send, void* recv, const std::vector<int>& counts,
+                    Type t, Op op) {
+  reduce_scatter_in(c, send, recv, counts, t, op, "MPI_Reduce_scatter");
+}
+
+void reduce_scatter_block(Comm& c, const void* send, void* recv, int recvcount, Type t, Op op) {
+  const char* func = "MPI_Reduce_scatter_block";
+  c.check_usable(func);
+  check_count(recvcount, "recvcount", func);
+  reduce_scatter_in(c, send, recv, std::vector<int>(size_t(c.size()), recvcount), t, op, func);
+}
+
+}  // namespace lumpi::core::coll::typed
