@@ -33,6 +33,7 @@ struct CaseResult {
 struct FileRun {
   std::optional<std::vector<int>> declared;  // t.np
   std::vector<CaseResult> cases;
+  int resume_at = -1;  // after a hang or a death: cases to skip on a fresh world
 };
 
 std::vector<std::string> expand(const std::vector<std::string>& paths) {
@@ -70,6 +71,7 @@ struct Tracker {
   std::map<int, std::pair<std::string, double>> current;     // rank -> case, since
   std::optional<std::vector<int>> declared;
   bool timed_out = false;
+  std::string timed_out_case;
 
   void on_event(int rank, const launcher::Frames& f) {
     if (f.size() >= 2 && f[1] == "np" && f.size() == 3) declared = parse_sizes(f[2]);
@@ -86,16 +88,21 @@ struct Tracker {
     }
   }
 
+  // Interrupts when a case runs past the timeout. The case to blame is the
+  // earliest one still running: ranks in later cases usually wait for it.
   std::string deadline() {
     if (timeout <= 0 || timed_out) return "";
+    int blamed = -1;
     for (const auto& [rank, c] : current) {
-      if (now_s() - c.second > timeout) {
-        timed_out = true;
-        return "case '" + c.first + "' exceeded the " + std::to_string(int(timeout)) +
-               " s timeout: interrupting";
-      }
+      if (now_s() - started[c.first] <= timeout) continue;
+      int idx = int(std::find(order.begin(), order.end(), c.first) - order.begin());
+      if (blamed < 0 || idx < blamed) blamed = idx;
     }
-    return "";
+    if (blamed < 0) return "";
+    timed_out = true;
+    timed_out_case = order[size_t(blamed)];
+    return "case '" + timed_out_case + "' exceeded the " + std::to_string(int(timeout)) +
+           " s timeout: interrupting";
   }
 };
 
@@ -131,11 +138,32 @@ CaseResult judge(const std::string& name, const Tracker& tr, const Outcome& o) {
   return c;
 }
 
-FileRun run_file(Session::Options opts, const std::string& file, int size, double case_timeout) {
+// The position in tr.order of the case where the run broke off (a case
+// timed out, or a rank died during it), or -1 if it ran to its end.
+int abort_index(const Tracker& tr, const Outcome& o) {
+  if (tr.timed_out) {
+    auto it = std::find(tr.order.begin(), tr.order.end(), tr.timed_out_case);
+    return it == tr.order.end() ? -1 : int(it - tr.order.begin());
+  }
+  bool died = false;
+  for (const auto& [r, ro] : o.ranks) died = died || ro.state == RankOutcome::State::Died;
+  if (!died) return -1;
+  for (size_t i = 0; i < tr.order.size(); ++i) {
+    auto it = tr.outcomes.find(tr.order[i]);
+    if (it == tr.outcomes.end() || int(it->second.size()) < tr.size) return int(i);
+  }
+  return -1;
+}
+
+// Runs `file` once on a fresh world of `size`, skipping its first `skip`
+// cases (lumpi.test reads LUMPI_TEST_SKIP, inherited by the ranks).
+FileRun run_once(Session::Options opts, const std::string& file, int size, double case_timeout,
+                 int skip) {
   opts.size = size;
   opts.timeout = 0;  // the per-case deadline below replaces the per-command one
-  Tracker tr{size, case_timeout, {}, {}, {}, {}, {}, false};
+  Tracker tr{size, case_timeout, {}, {}, {}, {}, {}, false, {}};
   FileRun fr;
+  setenv("LUMPI_TEST_SKIP", std::to_string(skip).c_str(), 1);
   Session s(opts);
   s.hang_after = 1e9;  // a hang shows up as the case timeout's interrupt messages
   s.on_event = [&](int r, const launcher::Frames& f) { tr.on_event(r, f); };
@@ -147,17 +175,37 @@ FileRun run_file(Session::Options opts, const std::string& file, int size, doubl
   fr.declared = tr.declared;
   if (fr.declared && std::find(fr.declared->begin(), fr.declared->end(), size) == fr.declared->end())
     return fr;  // this size only served to learn t.np
+  int broke = abort_index(tr, o);
+  if (broke >= 0) {
+    // Cases after the broken one ran on a world being torn down: run them again.
+    for (int i = 0; i <= broke; ++i) fr.cases.push_back(judge(tr.order[size_t(i)], tr, o));
+    fr.resume_at = skip + broke + 1;
+    return fr;
+  }
   for (const auto& name : tr.order) fr.cases.push_back(judge(name, tr, o));
   // An error outside every case (syntax error, failing top-level code) is a failure too.
   std::map<int, std::string> errors;
   for (const auto& [r, ro] : o.ranks)
     if (ro.state != RankOutcome::State::Ok) errors[r] = ro.text;
-  if (!errors.empty() && !tr.timed_out) {
+  if (!errors.empty()) {
     CaseResult c{"(file)", "fail", "", 0};
     for (const auto& l : collate(errors)) c.detail += "        " + l + "\n";
     fr.cases.push_back(c);
   }
   return fr;
+}
+
+// Runs `file` at `size` to its end, on a fresh world after each hang or death.
+FileRun run_file(const Session::Options& opts, const std::string& file, int size, double case_timeout) {
+  FileRun all;
+  int skip = 0;
+  for (;;) {
+    FileRun part = run_once(opts, file, size, case_timeout, skip);
+    all.declared = part.declared;
+    all.cases.insert(all.cases.end(), part.cases.begin(), part.cases.end());
+    if (part.resume_at < 0) return all;
+    skip = part.resume_at;
+  }
 }
 
 std::string xml_escape(const std::string& s) {
