@@ -1,15 +1,30 @@
-// repl/repl.cpp: reading input, meta-commands and the prompt.
+// repl/repl.cpp: the interactive loop (API.md §12): reading chunks with line
+// editing, history and completion, meta-commands, targets, drawings.
+//
+// Sections: reading lines (readline's callback interface, so that Ctrl-C at
+// the prompt ends the line at once, and type-ahead while a command runs);
+// completion; meta-commands; the loop. Running commands, interrupts and hang
+// reports belong to Session (repl/session.cpp); drawing to repl/draw.cpp.
 #include "repl/repl.hpp"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <deque>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <sys/ioctl.h>
+#include <sys/select.h>
 #include <unistd.h>
 
+#include "core/hw.hpp"
 #include "repl/chunk.hpp"
 #include "repl/collate.hpp"
+#include "repl/color.hpp"
+#include "repl/complete.hpp"
+#include "repl/draw.hpp"
 
 #ifdef LUMPI_HAVE_READLINE
 #include <readline/history.h>
@@ -24,12 +39,127 @@ const char* kHelp = R"(lumpi REPL: each chunk of Lua runs on every target rank; 
   :on RANKS CODE        run CODE on RANKS only (e.g. :on 0,2-3 x = 1)
   :target RANKS|all     run the following commands on RANKS
   :timeout S|off        interrupt commands that run longer than S seconds
-  :status               what every rank is doing now
-  :ranks                rank, host and pid of every rank
+  :status               what every rank is doing (also while a command runs)
+  :ranks                rank, host, pid and binding of every rank
+  :hw                   the machine's hardware tree with the ranks placed on it
+  :draw EXPR            draw the communicator (or group) EXPR of every rank
+  :dot EXPR [FILE]      the same as Graphviz DOT, to FILE or the screen
   :load FILE            run a Lua file on the target ranks
   :restart [N]          stop the world and start a fresh one (of N ranks)
   :quit                 leave (also Ctrl-D)
-Ctrl-C interrupts the running command on every rank.)";
+Ctrl-C interrupts the running command on every rank; Tab completes names.)";
+
+int terminal_width() {
+  struct winsize ws {};
+  if (ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40) return ws.ws_col;
+  return 80;
+}
+
+std::string trim(const std::string& s) {
+  size_t a = s.find_first_not_of(" \t\r\n");
+  if (a == std::string::npos) return "";
+  size_t b = s.find_last_not_of(" \t\r\n");
+  return s.substr(a, b - a + 1);
+}
+
+// ---- reading lines --------------------------------------------------------------------
+
+// Lines typed while a command ran (the terminal was in cooked mode then).
+std::deque<std::string> g_typeahead;
+std::string g_partial_typeahead;
+
+// Reads what the user typed while a command runs, without blocking. Returns
+// true if one of the lines was ":status" (answered at once by the Session);
+// other lines wait their turn in g_typeahead.
+bool poll_typeahead() {
+  bool status = false;
+  for (;;) {
+    fd_set in;
+    FD_ZERO(&in);
+    FD_SET(0, &in);
+    timeval tv{0, 0};
+    if (select(1, &in, nullptr, nullptr, &tv) <= 0) break;
+    char buf[512];
+    ssize_t n = read(0, buf, sizeof buf);
+    if (n <= 0) break;
+    g_partial_typeahead.append(buf, size_t(n));
+  }
+  size_t nl;
+  while ((nl = g_partial_typeahead.find('\n')) != std::string::npos) {
+    std::string line = g_partial_typeahead.substr(0, nl);
+    g_partial_typeahead.erase(0, nl + 1);
+    if (trim(line) == ":status") status = true;
+    else g_typeahead.push_back(line);
+  }
+  return status;
+}
+
+#ifdef LUMPI_HAVE_READLINE
+bool g_ctrl_c = false;
+
+// readline's getc: a Ctrl-C (our handler counts it; rl_catch_signals is 0,
+// so read() returns EINTR) shows "^C" and ends the line, which is dropped.
+int getc_or_ctrl_c(FILE* f) {
+  for (;;) {
+    unsigned char c;
+    ssize_t n = read(fileno(f), &c, 1);
+    if (n == 1) return c;
+    if (n < 0 && errno == EINTR) {
+      if (sigint_count() == 0) continue;  // another signal
+      g_ctrl_c = true;
+      rl_point = rl_end;
+      rl_redisplay();
+      std::fputs("^C", rl_outstream);
+      return '\n';
+    }
+    return EOF;
+  }
+}
+
+// One line with editing. nullopt at end of input; "\x03" for Ctrl-C.
+std::optional<std::string> readline_line(const std::string& prompt) {
+  g_ctrl_c = false;
+  reset_sigint();
+  char* l = readline(prompt.c_str());
+  if (!l) return std::nullopt;
+  std::string line(l);
+  std::free(l);
+  if (g_ctrl_c) {
+    reset_sigint();
+    return std::string("\x03");
+  }
+  return line;
+}
+#endif
+
+// ---- completion ----------------------------------------------------------------------------
+
+Session* g_session = nullptr;
+std::vector<int>* g_target = nullptr;
+
+#ifdef LUMPI_HAVE_READLINE
+std::vector<std::string> g_candidates;
+
+char* next_candidate(const char*, int state) {
+  static size_t i;
+  if (state == 0) i = 0;
+  return i < g_candidates.size() ? strdup(g_candidates[i++].c_str()) : nullptr;
+}
+
+char** on_complete(const char* text, int start, int) {
+  rl_attempted_completion_over = 1;  // never fall back to file names
+  CompletionQuery q;
+  std::string before(rl_line_buffer, size_t(start));
+  before += text;
+  g_candidates.clear();
+  if (g_session && g_target && !g_target->empty() && parse_completion(before, &q))
+    g_candidates = complete(*g_session, g_target->front(), q);
+  rl_completion_append_character = '\0';
+  return rl_completion_matches(text, next_candidate);
+}
+#endif
+
+// ---- the REPL ------------------------------------------------------------------------------
 
 struct Repl {
   Session& s;
@@ -41,16 +171,111 @@ struct Repl {
     target.clear();
     for (int r = 0; r < s.size(); ++r) target.push_back(r);
   }
-  std::string prompt() const { return "lumpi[" + format_ranks(target) + "]> "; }
+  std::string prompt() const {
+    std::string p = "lumpi[" + format_ranks(target) + "]> ";
+#ifdef LUMPI_HAVE_READLINE
+    // \001 \002 tell readline that the colour codes take no room
+    if (color::enabled()) return "\001\x1b[1;32m\002" + p + "\001\x1b[0m\002";
+#endif
+    return p;
+  }
+
+  bool world_usable() {
+    if (s.size() == 0 || s.world().alive_count() == 0) {
+      std::puts("the world has stopped; :restart starts a new one");
+      return false;
+    }
+    return true;
+  }
 
   void run_code(const std::vector<int>& ranks, const std::string& mode, const std::string& code,
                 const std::vector<std::string>& args = {}) {
-    if (s.size() == 0 || s.world().alive_count() == 0) {
-      std::puts("the world has stopped; :restart starts a new one");
-      return;
-    }
+    if (!world_usable()) return;
     Outcome o = s.run(ranks, mode, code, args);
     s.print_outcome(o);
+  }
+
+  // Runs `code` in "text" mode on `ranks`; rank -> text of those that answered.
+  std::map<int, std::string> gather_text(const std::vector<int>& ranks, const std::string& code) {
+    std::map<int, std::string> out;
+    if (!world_usable()) return out;
+    Outcome o = s.run(ranks, "text", code);
+    std::map<int, std::string> errors;
+    for (const auto& [r, ro] : o.ranks) {
+      if (ro.state == RankOutcome::State::Ok) out[r] = ro.text;
+      else if (ro.state == RankOutcome::State::Error) errors[r] = color::red("error: " + ro.text);
+    }
+    for (const auto& l : collate(errors)) std::puts(l.c_str());
+    return out;
+  }
+
+  std::map<int, Description> describe(const std::string& expr) {
+    std::map<int, Description> per_rank;
+    for (const auto& [r, text] : gather_text(target, "require('lumpi.draw').describe((" + expr + "))"))
+      per_rank[r] = parse_description(text);
+    return per_rank;
+  }
+
+  void draw(const std::string& expr) {
+    if (expr.empty()) return (void)std::puts("usage: :draw EXPR   (e.g. :draw mpi.COMM_WORLD:split(mpi.rank() % 2))");
+    auto per_rank = describe(expr);
+    if (!per_rank.empty()) std::fputs(draw_text(per_rank, terminal_width()).c_str(), stdout);
+  }
+
+  void dot(const std::string& rest) {
+    // the file name, if any, is the last word when it ends in .dot or .gv
+    std::string expr = rest, file;
+    size_t sp = rest.find_last_of(" \t");
+    if (sp != std::string::npos) {
+      std::string last = rest.substr(sp + 1);
+      if (last.size() > 3 && (last.ends_with(".dot") || last.ends_with(".gv"))) {
+        file = last;
+        expr = trim(rest.substr(0, sp));
+      }
+    }
+    if (expr.empty()) return (void)std::puts("usage: :dot EXPR [FILE.dot]");
+    auto per_rank = describe(expr);
+    if (per_rank.empty()) return;
+    std::string text = draw_dot(per_rank);
+    if (file.empty()) return (void)std::fputs(text.c_str(), stdout);
+    std::ofstream f(file);
+    f << text;
+    std::printf(f ? "wrote %s (render with: dot -Tpng %s -o out.png)\n" : "cannot write %s\n", file.c_str(),
+                file.c_str());
+  }
+
+  std::vector<int> all_ranks() const {
+    std::vector<int> all;
+    for (int r = 0; r < s.size(); ++r) all.push_back(r);
+    return all;
+  }
+
+  void ranks() {
+    std::map<int, std::string> cpusets;
+    if (s.world().alive_count() > 0) {
+      std::vector<int> alive;
+      for (int r = 0; r < s.size(); ++r)
+        if (s.world().alive(r)) alive.push_back(r);
+      cpusets = gather_text(alive, "(function() local i = mpi.hw.info() return i.cpuset .. "
+                                   "(i.bound and ' (' .. i.bound.level .. ' ' .. i.bound.index .. ')' or "
+                                   "' (not bound)') end)()");
+    }
+    std::printf("%-5s %-16s %-8s %s\n", "rank", "host", "pid", "binding (PUs)");
+    for (int r = 0; r < s.size(); ++r) {
+      const auto& info = s.world().rank(r);
+      std::string binding = info.alive ? (cpusets.count(r) ? cpusets[r] : "?") : "dead";
+      std::printf("%-5d %-16s %-8d %s\n", r, info.host.c_str(), int(info.pid), binding.c_str());
+    }
+  }
+
+  void hw() {
+    std::map<int, std::string> cpusets;
+    std::vector<int> alive;
+    for (int r = 0; r < s.size(); ++r)
+      if (s.world().alive(r)) alive.push_back(r);
+    if (!alive.empty()) cpusets = gather_text(alive, "mpi.hw.info().cpuset");
+    std::fputs(core::hw::tree_text(cpusets).c_str(), stdout);
+    std::puts("(a rank is shown at the smallest object containing its binding; --bind LEVEL binds)");
   }
 
   // Returns false to quit.
@@ -60,7 +285,7 @@ struct Repl {
     in >> cmd;
     std::string rest;
     std::getline(in, rest);
-    rest.erase(0, rest.find_first_not_of(" \t"));
+    rest = trim(rest);
     std::string err;
     if (cmd == "quit" || cmd == "q" || cmd == "exit") return false;
     if (cmd == "help" || cmd == "h" || cmd == "?") {
@@ -76,17 +301,19 @@ struct Repl {
       if (!ranks) std::printf("%s\n", err.c_str());
       else target = *ranks;
     } else if (cmd == "timeout") {
-      if (rest == "off" || rest == "0") s.set_timeout(0);
-      else if (double t = std::atof(rest.c_str()); t > 0) s.set_timeout(t);
+      if (rest == "off" || rest == "0") s.set_timeout(0), std::puts("no timeout");
+      else if (double t = std::atof(rest.c_str()); t > 0) s.set_timeout(t), std::printf("timeout %g s\n", t);
       else std::puts("usage: :timeout SECONDS|off");
     } else if (cmd == "status") {
       for (const auto& l : s.status_lines()) std::puts(l.c_str());
     } else if (cmd == "ranks") {
-      for (int r = 0; r < s.size(); ++r) {
-        const auto& info = s.world().rank(r);
-        std::printf("[%d] host=%s pid=%d %s\n", r, info.host.c_str(), int(info.pid),
-                    info.alive ? "alive" : "dead");
-      }
+      ranks();
+    } else if (cmd == "hw") {
+      hw();
+    } else if (cmd == "draw") {
+      draw(rest);
+    } else if (cmd == "dot") {
+      dot(rest);
     } else if (cmd == "load") {
       if (rest.empty()) std::puts("usage: :load FILE");
       else if (!std::ifstream(rest)) std::printf("cannot open %s\n", rest.c_str());
@@ -107,18 +334,16 @@ struct Repl {
     return true;
   }
 
-  // One line of input; nullopt at end of input.
+  // One line of input; nullopt at end of input; "\x03" for Ctrl-C.
   std::optional<std::string> read_line(const std::string& p) {
-#ifdef LUMPI_HAVE_READLINE
-    if (interactive) {
-      reset_sigint();
-      char* l = readline(p.c_str());
-      if (!l) return std::nullopt;
-      std::string line(l);
-      std::free(l);
-      if (sigint_count()) return std::string("\x03");  // Ctrl-C: drop the pending input
+    if (interactive && !g_typeahead.empty()) {  // typed while the last command ran
+      std::string line = g_typeahead.front();
+      g_typeahead.pop_front();
+      std::printf("%s%s\n", p.c_str(), line.c_str());
       return line;
     }
+#ifdef LUMPI_HAVE_READLINE
+    if (interactive) return readline_line(p);
 #endif
     if (interactive) {
       std::fputs(p.c_str(), stdout);
@@ -133,20 +358,16 @@ struct Repl {
     set_all();
     for (;;) {
       s.drain();
-      std::string chunk;
       std::optional<std::string> line = read_line(prompt());
       if (!line) break;
-      if (*line == "\x03") {
-        std::puts("");
-        continue;
-      }
-      if (chunk.empty() && !line->empty() && (*line)[0] == ':') {
+      if (*line == "\x03") continue;  // readline ended the line after "^C"
+      if (!line->empty() && (*line)[0] == ':') {
         add_history_line(*line);
         if (!meta(*line)) break;
         continue;
       }
-      chunk = *line;
-      bool eof = false;
+      std::string chunk = *line;
+      bool eof = false, dropped = false;
       while (chunk_incomplete(chunk)) {
         std::optional<std::string> more = read_line("...> ");
         if (!more) {
@@ -154,11 +375,12 @@ struct Repl {
           break;
         }
         if (*more == "\x03") {
-          chunk.clear();
+          dropped = true;
           break;
         }
         chunk += "\n" + *more;
       }
+      if (dropped) continue;
       if (chunk.find_first_not_of(" \t\n") == std::string::npos) {
         if (eof) break;
         continue;
@@ -178,26 +400,21 @@ struct Repl {
   }
 };
 
-#ifdef LUMPI_HAVE_READLINE
-// Ctrl-C at the prompt ends the line being edited (readline calls this hook
-// after its own SIGINT handling).
-int on_readline_signal() {
-  if (sigint_count()) {
-    rl_replace_line("", 0);
-    rl_done = 1;
-  }
-  return 0;
-}
-#endif
-
 }  // namespace
 
 void run_repl(Session& s) {
   Repl r{s, {}, bool(isatty(0)), {}};
   install_sigint_handler();
+  g_session = &s;
+  g_target = &r.target;
+  if (r.interactive) s.poll_input = poll_typeahead;
 #ifdef LUMPI_HAVE_READLINE
   if (r.interactive) {
-    rl_signal_event_hook = on_readline_signal;
+    rl_catch_signals = 0;  // Ctrl-C is ours: getc_or_ctrl_c sees read() interrupted
+    rl_getc_function = getc_or_ctrl_c;
+    rl_readline_name = "lumpi";
+    rl_attempted_completion_function = on_complete;
+    rl_basic_word_break_characters = const_cast<char*>(" \t\n\"\\'`@$><=;|&{(,.:[+-*/%^~#)]}");
     if (const char* home = std::getenv("HOME")) {
       r.history_file = std::string(home) + "/.lumpi_history";
       read_history(r.history_file.c_str());
@@ -211,6 +428,9 @@ void run_repl(Session& s) {
     history_truncate_file(r.history_file.c_str(), 1000);
   }
 #endif
+  s.poll_input = nullptr;
+  g_session = nullptr;
+  g_target = nullptr;
   if (r.interactive) std::puts("");
 }
 

@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "repl/collate.hpp"
+#include "repl/color.hpp"
 
 namespace lumpi::repl {
 namespace {
@@ -118,11 +119,21 @@ Outcome Session::run(const std::vector<int>& ranks, const std::string& mode,
 
   const double t0 = now_s();
   int sigints_seen = sigint_count();
-  bool hang_asked = false, hang_shown = false;
-  double hang_asked_at = 0;
+  // Status polls: the automatic hang report, and ":status" typed meanwhile.
+  bool hang_asked = false;
+  bool poll_open = false, poll_is_hang = false;
+  double poll_asked_at = 0;
   std::map<int, std::string> statuses;
+  auto ask_status = [&](bool is_hang, double elapsed) {
+    statuses.clear();
+    poll_open = true;
+    poll_is_hang = is_hang;
+    poll_asked_at = elapsed;
+    for (const auto& [r, ro] : o.ranks)
+      if (ro.state == State::Running) world_->send(r, {"status?"});
+  };
   auto interrupt = [&](const char* why) {
-    if (!o.interrupted) print_line(why);
+    print_line(why);
     o.interrupted = true;
     for (int r = 0; r < world_->size(); ++r) world_->send(r, {"interrupt", es});
   };
@@ -148,20 +159,24 @@ Outcome Session::run(const std::vector<int>& ranks, const std::string& mode,
     }
     if (!hang_asked && elapsed > hang_after) {
       hang_asked = true;
-      hang_asked_at = elapsed;
-      for (const auto& [r, ro] : o.ranks)
-        if (ro.state == State::Running) world_->send(r, {"status?"});
+      ask_status(true, elapsed);
     }
-    if (hang_asked && !hang_shown) {
+    if (poll_input && poll_input() && !poll_open) ask_status(false, elapsed);  // ":status" typed
+    if (poll_open) {
       size_t still = 0, answered = 0;
       for (const auto& [r, ro] : o.ranks)
         if (ro.state == State::Running) ++still, answered += statuses.count(r);
-      if (still > 0 && (answered == still || elapsed - hang_asked_at > 1.0)) {
+      if (still == 0) {
+        poll_open = false;
+      } else if (answered == still || elapsed - poll_asked_at > 1.0) {
         std::map<int, std::string> shown;
         for (const auto& [r, ro] : o.ranks)
           if (ro.state == State::Running) shown[r] = statuses.count(r) ? statuses[r] : "not answering";
-        hang_shown = true;
-        if (on_hang) on_hang(collate(shown));
+        for (const auto& [r, ro] : o.ranks)  // finished ranks, for a complete picture
+          if (!poll_is_hang && ro.state != State::Running) shown[r] = "finished this command";
+        poll_open = false;
+        if (poll_is_hang && on_hang) on_hang(collate(shown));
+        if (!poll_is_hang) print_lines(collate(shown), stdout);
       }
     }
     if (!ev) continue;
@@ -202,15 +217,18 @@ void Session::print_outcome(const Outcome& o, FILE* err_stream) const {
     if (ro.state == State::Ok && ro.has_value) values[r] = ro.text;
     if (ro.state == State::Error) errors[r] = "error: " + ro.text;
   }
-  auto show = [&](const std::map<int, std::string>& m, FILE* f) {
-    if (opts_.collate) {
-      print_lines(collate(m), f);
-      return;
-    }
-    for (const auto& [r, text] : m) print_lines(collate({{r, text}}), f);
+  auto show = [&](const std::map<int, std::string>& m, FILE* f, bool red) {
+    std::vector<std::string> lines;
+    if (opts_.collate) lines = collate(m);
+    else
+      for (const auto& [r, text] : m)
+        for (auto& l : collate({{r, text}})) lines.push_back(std::move(l));
+    if (red && f == stdout)  // colours only reach a terminal (color::enabled)
+      for (auto& l : lines) l = color::red(l);
+    print_lines(lines, f);
   };
-  show(values, stdout);
-  show(errors, err_stream ? err_stream : stdout);
+  show(values, stdout, false);
+  show(errors, err_stream ? err_stream : stdout, true);
 }
 
 std::vector<std::string> Session::status_lines() {

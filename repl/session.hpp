@@ -73,6 +73,9 @@ class Session {
   // Polled while a command runs: a non-empty answer interrupts the command
   // with that message (lumpi test's per-case timeout).
   std::function<std::string()> check_deadline;
+  // Polled while a command runs: true when the user asked for ":status"
+  // meanwhile (the REPL reads type-ahead from the terminal).
+  std::function<bool()> poll_input;
 
  private:
   void start();

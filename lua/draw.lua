@@ -1,0 +1,132 @@
+-- lua/draw.lua: what one rank knows about a value, for the REPL's :draw
+-- and :dot (require("lumpi.draw")).
+--
+-- describe(v) runs on every rank and returns plain text, one fact per line,
+-- "key value...", that the coordinator (repl/draw.cpp) gathers and draws:
+--
+--   kind comm|group|null|other     always first
+--   text <tostring(v)>             for other values
+--   world <COMM_WORLD rank of this process>
+--   name <name>  rank <r>  size <n>  inter 0|1
+--   members <world ranks of the local group, in rank order>
+--   remote <world ranks of the remote group>          (intercommunicators)
+--   topo cart|graph|dist_graph|none
+--   dims .. / periods 1 0 .. / coords ..               (cart)
+--   index .. / edges ..                                (graph)
+--   sources .. / sourceweights .. / dests .. / destweights ..   (dist_graph;
+--       weights lines only when weighted)
+--   note <text>                    a query that failed or does not exist yet
+--
+-- Every query is protected: a topology method that is missing or raises
+-- becomes a "note" line, so a drawing degrades instead of failing.
+local M = {}
+
+local function ints(t)
+  local out = {}
+  for i = 1, #t do out[i] = tostring(t[i] and math.tointeger(t[i]) or t[i]) end
+  return table.concat(out, " ")
+end
+
+local function bools(t)
+  local out = {}
+  for i = 1, #t do out[i] = t[i] and "1" or "0" end
+  return table.concat(out, " ")
+end
+
+-- Calls obj:method(...) if the method exists; nil plus a reason otherwise.
+local function try(obj, method, ...)
+  local ok, f = pcall(function() return obj[method] end)
+  if not ok or type(f) ~= "function" then return nil, method .. " is not available" end
+  local res = table.pack(pcall(f, obj, ...))
+  if not res[1] then return nil, method .. " failed: " .. tostring(res[2]) end
+  return table.unpack(res, 2, res.n)
+end
+
+local function is_comm(v)
+  return type(v) == "userdata" and (pcall(function() return v.size and v.test_inter end))
+      and type(v.test_inter) == "function"
+end
+
+local function is_group(v)
+  return type(v) == "userdata" and (pcall(function() return v.members end))
+      and type(v.members) == "function" and type(v.translate_ranks) == "function"
+end
+
+local function topo_lines(c, out)
+  local kind = try(c, "topo_test")
+  if kind == "cart" then
+    out[#out + 1] = "topo cart"
+    local dims, periods, coords = try(c, "cart_get")
+    if type(dims) == "table" then
+      out[#out + 1] = "dims " .. ints(dims)
+      out[#out + 1] = "periods " .. bools(periods or {})
+      out[#out + 1] = "coords " .. ints(coords or {})
+    else
+      out[#out + 1] = "note " .. tostring(periods)
+    end
+  elseif kind == "graph" then
+    out[#out + 1] = "topo graph"
+    local index, edges = try(c, "graph_get")
+    if type(index) == "table" then
+      out[#out + 1] = "index " .. ints(index)
+      out[#out + 1] = "edges " .. ints(edges or {})
+    else
+      out[#out + 1] = "note " .. tostring(edges)
+    end
+  elseif kind == "dist_graph" then
+    out[#out + 1] = "topo dist_graph"
+    local sources, sw, dests, dw = try(c, "dist_graph_neighbors")
+    if type(sources) == "table" then
+      out[#out + 1] = "sources " .. ints(sources)
+      out[#out + 1] = "dests " .. ints(dests or {})
+      if type(sw) == "table" then out[#out + 1] = "sourceweights " .. ints(sw) end
+      if type(dw) == "table" then out[#out + 1] = "destweights " .. ints(dw) end
+    else
+      out[#out + 1] = "note " .. tostring(sw)
+    end
+  else
+    out[#out + 1] = "topo none"
+  end
+end
+
+local function describe_comm(c, out)
+  out[#out + 1] = "kind comm"
+  out[#out + 1] = "name " .. tostring(try(c, "get_name") or "")
+  out[#out + 1] = "rank " .. tostring(try(c, "rank"))
+  out[#out + 1] = "size " .. tostring(try(c, "size"))
+  local inter = try(c, "test_inter")
+  out[#out + 1] = "inter " .. (inter and "1" or "0")
+  local g, why = try(c, "group")
+  local members = g and try(g, "members")
+  if members then out[#out + 1] = "members " .. ints(members)
+  else out[#out + 1] = "note " .. tostring(why or "group members are not available") end
+  if inter then
+    local rg = try(c, "remote_group")
+    local remote = rg and try(rg, "members")
+    if remote then out[#out + 1] = "remote " .. ints(remote) end
+  else
+    topo_lines(c, out)
+  end
+end
+
+function M.describe(v)
+  local out = {}
+  if v == nil then
+    out[1] = "kind null"
+  elseif is_comm(v) then
+    describe_comm(v, out)
+  elseif is_group(v) then
+    out[1] = "kind group"
+    out[2] = "rank " .. tostring(try(v, "rank"))
+    out[3] = "size " .. tostring(try(v, "size"))
+    local members = try(v, "members")
+    if members then out[4] = "members " .. ints(members) end
+  else
+    out[1] = "kind other"
+    out[2] = "text " .. tostring(v):gsub("\n", " ")
+  end
+  table.insert(out, 2, "world " .. tostring(mpi.rank()))
+  return table.concat(out, "\n")
+end
+
+return M

@@ -1,0 +1,191 @@
+# tests/integration/test_repl_pty.py: the REPL driven like a person, under a
+# pseudo-terminal: typing commands, pressing Ctrl-C while ranks are blocked,
+# watching the hang report, :status, :timeout, drawings, completion, history.
+# Usage: python3 test_repl_pty.py /path/to/build/lumpi  (exit status 1 on failure)
+import os, re, sys, tempfile, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ptyrun import Failure, Lumpi, run_tests  # noqa: E402
+
+# sum over a communicator: allreduce when it exists, else allgather (issue 4 adds allreduce)
+SUM = ("function sum(c, x) if c.allreduce then return c:allreduce(x, mpi.SUM) end "
+       "local s = 0 for _, v in ipairs(c:allgather(x)) do s = s + v end return s end")
+
+
+def check(cond, msg, screen=""):
+    if not cond:
+        raise Failure(msg + ("\nscreen:\n" + screen if screen else ""))
+
+
+def world_is_consistent(l, n, comms=()):
+    """allreduce on COMM_WORLD and on communicators made earlier gives the right answer."""
+    out = l.command("sum(mpi.COMM_WORLD, mpi.rank() + 1)")
+    check("[0-%d] %d" % (n - 1, n * (n + 1) // 2) in out, "wrong allreduce on COMM_WORLD", out)
+    for name, expect in comms:
+        out = l.command("sum(%s, mpi.rank())" % name)
+        for line in expect:
+            check(line in out, "wrong allreduce on %s (want %r)" % (name, line), out)
+
+
+def test_an_expression_prints_collated(exe):
+    with Lumpi(exe, ["-n", "4"]) as l:
+        l.prompt()
+        out = l.command("1+1")
+        check("[0-3] 2" in out, "1+1 not collated", out)
+        out = l.command("mpi.rank() % 2")
+        check("[0,2] 0" in out and "[1,3] 1" in out, "differing results not collated", out)
+        out = l.command("print('hi from', mpi.rank())")
+        check(re.search(r"\[2\] hi from\t2", out), "print output not streamed", out)
+
+
+def test_ctrl_c_interrupts_a_blocked_receive_on_every_rank(exe):
+    with Lumpi(exe, ["-n", "4"]) as l:
+        l.prompt()
+        l.command(SUM)
+        l.command("half = mpi.COMM_WORLD:split(mpi.rank() % 2, mpi.rank())")
+        l.line("mpi.COMM_WORLD:recv(mpi.ANY_SOURCE, 7)")
+        l.expect(r"waiting in MPI_Recv", 6, "hang report")
+        t0 = time.time()
+        l.ctrl_c()
+        l.expect(r"\[0-3\] error: LUMPI_ERR_INTERRUPTED in MPI_Recv", 5, "interrupted receive")
+        l.prompt(5)
+        check(time.time() - t0 < 5, "interrupt took too long")
+        world_is_consistent(l, 4, [("half", ["[0,2] 2", "[1,3] 4"])])
+
+
+def test_ctrl_c_during_a_collective_only_some_ranks_entered(exe):
+    with Lumpi(exe, ["-n", "4"]) as l:
+        l.prompt()
+        l.command(SUM)
+        l.command("half = mpi.COMM_WORLD:split(mpi.rank() % 2, mpi.rank())")
+        # rank 2 stays out: root 0 has already sent "old" to it, rank 3 waits for it
+        l.line("if mpi.rank() ~= 2 then v = mpi.COMM_WORLD:bcast('old', 0) end")
+        l.expect(r"still running", 6, "hang report")
+        screen = l.expect(r"\[3\] waiting in MPI_Bcast\(root=0\) on 'MPI_COMM_WORLD'", 3).group(0)
+        l.ctrl_c()
+        l.expect(r"\[3\] error: LUMPI_ERR_INTERRUPTED in MPI_Bcast", 5, "interrupted bcast")
+        l.prompt(5)
+        # the stale "old" must never be matched by rank 2
+        out = l.command("mpi.COMM_WORLD:bcast(mpi.rank() == 0 and 'new' or nil, 0)")
+        check("[0-3] new" in out, "a stale message was matched after the interrupt", out)
+        out = l.command("(mpi.COMM_WORLD:iprobe(mpi.ANY_SOURCE, mpi.ANY_TAG))")
+        check("[0-3] false" in out, "a stale message is still queued", out)
+        world_is_consistent(l, 4, [("half", ["[0,2] 2", "[1,3] 4"])])
+        # and the same on a communicator made earlier, entered by one rank of two
+        l.line("if mpi.rank() == 1 then half:barrier() end")
+        l.expect(r"\[1\] waiting in MPI_Barrier\(\)", 6)
+        l.ctrl_c()
+        l.prompt(5)
+        world_is_consistent(l, 4, [("half", ["[0,2] 2", "[1,3] 4"])])
+
+
+def test_ctrl_c_interrupts_busy_lua_code(exe):
+    with Lumpi(exe, ["-n", "3"]) as l:
+        l.prompt()
+        l.line("if mpi.rank() == 0 then while true do end else mpi.COMM_WORLD:barrier() end")
+        l.expect(r"\[0\] running Lua code", 6, "status of the busy rank")
+        l.ctrl_c()
+        l.expect(r"LUMPI_ERR_INTERRUPTED", 5)
+        l.prompt(5)
+        out = l.command("mpi.COMM_WORLD:allgather(mpi.rank())")
+        check("[0-2] {0, 1, 2}" in out, "world not usable after interrupting Lua code", out)
+
+
+def test_a_second_ctrl_c_while_the_first_is_pending_keeps_the_repl(exe):
+    with Lumpi(exe, ["-n", "2"]) as l:
+        l.prompt()
+        # a rank inside a C call cannot see the interrupt until the call returns
+        l.line("if mpi.rank() == 0 then os.execute('sleep 2') mpi.COMM_WORLD:recv(1, 3) "
+               "else mpi.COMM_WORLD:barrier() end")
+        time.sleep(0.7)
+        l.ctrl_c()
+        time.sleep(0.3)
+        l.ctrl_c()
+        l.expect(r"\^C still interrupting", 5)
+        l.expect(r"LUMPI_ERR_INTERRUPTED", 8)
+        l.prompt(5)
+        check(not l.exited(), "the REPL died")
+        out = l.command("mpi.COMM_WORLD:allgather(mpi.rank())")
+        check("[0-1] {0, 1}" in out, "world not usable after a double Ctrl-C", out)
+
+
+def test_ctrl_c_at_the_prompt_drops_the_line(exe):
+    with Lumpi(exe, ["-n", "2"]) as l:
+        l.prompt()
+        l.send("x = 12345")
+        l.ctrl_c()
+        l.prompt(5)
+        l.send("for i = 1, 2 do\r")
+        l.expect(r"\.\.\.> ", 5)
+        l.ctrl_c()
+        l.prompt(5)
+        out = l.command("x")
+        check("[0-1] nil" in out, "the dropped line ran", out)
+
+
+def test_hang_report_names_call_communicator_peer_and_tag(exe):
+    with Lumpi(exe, ["-n", "4"]) as l:
+        l.prompt()
+        l.command("row = mpi.COMM_WORLD:dup() row:set_name('row')")
+        l.line("if mpi.rank() % 2 == 1 then row:recv(2, 7) end")
+        m = l.expect(r"still running after 2 s.*\n(.*)\n", 6, "hang report")
+        check(m.group(1).strip() == "[1,3] waiting in MPI_Recv(source=2, tag=7) on 'row'",
+              "wrong hang report line: %r" % m.group(1))
+        time.sleep(0.3)
+        check("[0,2]" not in l.since(), "finished ranks reported as running", l.since())
+        l.line(":status")
+        l.expect(r"\[0,2\] finished this command", 5, ":status of finished ranks")
+        l.expect(r"\[1,3\] waiting in MPI_Recv\(source=2, tag=7\) on 'row'", 5, ":status")
+        l.ctrl_c()
+        l.prompt(5)
+        out = l.command(":status")
+        check("[0-3] idle" in out, ":status after the interrupt", out)
+
+
+def test_timeout_interrupts_automatically(exe):
+    with Lumpi(exe, ["-n", "3"]) as l:
+        l.prompt()
+        l.command(":timeout 1")
+        t0 = time.time()
+        l.line("mpi.COMM_WORLD:recv(0, 1)")
+        l.expect(r"timeout after 1 s", 5)
+        l.expect(r"LUMPI_ERR_INTERRUPTED", 5)
+        l.prompt(5)
+        check(time.time() - t0 < 4, "timeout too slow")
+        l.command(":timeout off")
+        out = l.command("mpi.COMM_WORLD:allgather(mpi.rank())")
+        check("[0-2] {0, 1, 2}" in out, "world not usable after the timeout", out)
+
+
+def test_history_persists_between_sessions(exe):
+    home = tempfile.mkdtemp(prefix="lumpi-home-")
+    with Lumpi(exe, ["-n", "1"], env={"HOME": home}) as l:
+        l.prompt()
+        l.command("unique_var_4711 = 1")
+    with open(os.path.join(home, ".lumpi_history")) as f:
+        check("unique_var_4711 = 1" in f.read(), "history not written")
+    with Lumpi(exe, ["-n", "1"], env={"HOME": home}) as l:
+        l.prompt()
+        l.send("\x1b[A\x1b[A")  # up arrow twice (past ":quit") recalls it
+        l.expect(r"unique_var_4711 = 1", 5, "recalled line")
+        l.ctrl_c()
+        l.prompt()
+
+
+TESTS = [
+    test_an_expression_prints_collated,
+    test_ctrl_c_interrupts_a_blocked_receive_on_every_rank,
+    test_ctrl_c_during_a_collective_only_some_ranks_entered,
+    test_ctrl_c_interrupts_busy_lua_code,
+    test_a_second_ctrl_c_while_the_first_is_pending_keeps_the_repl,
+    test_ctrl_c_at_the_prompt_drops_the_line,
+    test_hang_report_names_call_communicator_peer_and_tag,
+    test_timeout_interrupts_automatically,
+    test_history_persists_between_sessions,
+]
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit("usage: test_repl_pty.py /path/to/lumpi [test name substring]")
+    only = sys.argv[2] if len(sys.argv) > 2 else ""
+    sys.exit(run_tests([t for t in TESTS if only in t.__name__], os.path.abspath(sys.argv[1])))
