@@ -47,6 +47,25 @@ t.case("intercomm_create: accessors see the local and the remote group", functio
   t.raises(function() inter:remote_size() end, "MPI_ERR_COMM")
 end)
 
+t.case("idup and dup_with_info on an intercommunicator", function()
+  local inter, color = halves()
+  local d, req = inter:idup()
+  req:wait()
+  t.eq(d:test_inter(), true)
+  t.eq(d:compare(inter), mpi.CONGRUENT)
+  local h = inter:dup_with_info({mpi_assert_no_any_tag = "true"})
+  t.eq(h:get_info().mpi_assert_no_any_tag, "true")
+  -- the new contexts work in both directions
+  if color == 0 then
+    d:send("via idup", 0, 1)
+    t.eq(h:recv(0, 2), "via info dup")
+  elseif d:rank() == 0 then
+    for s = 0, d:remote_size() - 1 do t.eq(d:recv(s, 1), "via idup") end
+    for r = 0, h:remote_size() - 1 do h:send("via info dup", r, 2) end
+  end
+  d:free(); h:free(); inter:free()
+end)
+
 t.case("point-to-point addresses remote ranks; sources are remote ranks", function()
   local inter, color = halves()
   local R = inter:remote_size()
