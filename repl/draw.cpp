@@ -117,41 +117,51 @@ struct Cell {
 std::string coords_text(const std::vector<int>& c) { return "(" + join(c) + ")"; }
 
 // Draws rows x cols cells with borders; `wrap_rows`/`wrap_cols` mark periodic
-// dimensions with '~' beside the edges that continue on the other side.
+// dimensions with '~' beside the edges that continue on the other side. Rows
+// are labelled with their index (unless there is one row), columns too;
+// `corner` names the two dimensions ("d0\\d1"). Columns wrap into blocks so
+// that no line is wider than `width`.
 std::string grid(int rows, int cols, const std::function<Cell(int, int)>& cell, bool wrap_rows,
-                 bool wrap_cols, const std::string& row_name, const std::string& col_name, int width) {
-  size_t inner = 5;
+                 bool wrap_cols, const std::string& corner, int width) {
+  size_t inner = 4;
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < cols; ++c) {
       Cell x = cell(r, c);
-      inner = std::max({inner, x.top.size() + 2, x.bottom.size() + 2});
+      inner = std::max({inner, x.top.size() + 1, x.bottom.size() + 1});
     }
-  const std::string margin = "  " + pad(row_name, 6);
-  size_t per_block = std::max<size_t>(1, (size_t(width) - margin.size() - 3) / (inner + 1));
+  size_t label_w = std::max(corner.size(), std::to_string(rows - 1).size() + 2);
+  const std::string blank(2 + label_w, ' ');
+  // drop the padding space when that makes all columns fit
+  if (blank.size() + 1 + size_t(cols) * (inner + 1) + 2 > size_t(width) &&
+      blank.size() + 1 + size_t(cols) * inner + 2 <= size_t(width))
+    --inner;
+  size_t per_block = std::max<size_t>(1, (size_t(width) - blank.size() - 3) / (inner + 1));  // 3: "+" and " ~"
   std::string out;
   for (int c0 = 0; c0 < cols; c0 += int(per_block)) {
     int c1 = std::min(cols, c0 + int(per_block));
-    std::string head = "  " + pad(col_name, 6);
-    std::string border = margin + "+";
+    std::string head = "  " + pad(corner, label_w) + " ";
+    std::string border = blank + "+";
     for (int c = c0; c < c1; ++c) {
-      head += " " + pad(std::to_string(c), inner);
+      head += pad(std::to_string(c), inner + 1);
       border += std::string(inner, '-') + "+";
     }
+    std::string tilde = blank + " " + std::string(border.size() - blank.size() - 2, '~') + "\n";
     out += head + "\n";
-    if (wrap_rows) out += margin + " " + std::string(border.size() - margin.size() - 2, '~') + "\n";
+    if (wrap_rows) out += tilde;
     out += border + "\n";
     for (int r = 0; r < rows; ++r) {
-      std::string l1 = "  " + pad(std::to_string(r), 4) + (wrap_cols && c0 == 0 ? "~ " : "  ") + "|";
-      std::string l2 = margin + "|";
+      std::string label = rows > 1 ? std::to_string(r) : "";
+      std::string l1 = "  " + pad(label, label_w - 2) + (wrap_cols && c0 == 0 ? "~ " : "  ") + "|";
+      std::string l2 = blank + "|";
       for (int c = c0; c < c1; ++c) {
         Cell x = cell(r, c);
-        l1 += " " + pad(x.top, inner - 1) + "|";
-        l2 += " " + pad(x.bottom, inner - 1) + "|";
+        l1 += pad(x.top, inner) + "|";
+        l2 += pad(x.bottom, inner) + "|";
       }
       if (wrap_cols && c1 == cols) l1 += " ~";
       out += l1 + "\n" + l2 + "\n" + border + "\n";
     }
-    if (wrap_rows) out += margin + " " + std::string(border.size() - margin.size() - 2, '~') + "\n";
+    if (wrap_rows) out += tilde;
     if (c1 < cols) out += "\n";
   }
   return out;
@@ -175,17 +185,19 @@ std::string draw_cart(const Instance& in, int width) {
     out += " dim " + std::to_string(i) + (i < d.periods.size() && d.periods[i] ? " yes" : " no") +
            (i + 1 < dims.size() ? "," : "");
   out += "\ncell: w = world rank, c = cart rank, (coordinates); ~ = wraps around\n";
+  if (dims.size() == 2) out += "rows: dim 0, columns: dim 1\n";
+  if (dims.size() == 3) out += "a slice per dim 0; rows: dim 1, columns: dim 2\n";
   auto periodic = [&](size_t i) { return i < d.periods.size() && d.periods[i] != 0; };
   if (dims.size() == 1) {
-    out += grid(1, dims[0], [&](int, int c) { return cell_at({c}); }, false, periodic(0), "", "dim 0", width);
+    out += grid(1, dims[0], [&](int, int c) { return cell_at({c}); }, false, periodic(0), "d0", width);
   } else if (dims.size() == 2) {
     out += grid(dims[0], dims[1], [&](int r, int c) { return cell_at({r, c}); }, periodic(0), periodic(1),
-                "dim 0", "dim 1", width);
+                "d0\\d1", width);
   } else if (dims.size() == 3) {
     for (int s = 0; s < dims[0]; ++s) {
       out += "slice dim 0 = " + std::to_string(s) + (periodic(0) ? " (dim 0 wraps)" : "") + "\n";
       out += grid(dims[1], dims[2], [&](int r, int c) { return cell_at({s, r, c}); }, periodic(1), periodic(2),
-                  "dim 1", "dim 2", width);
+                  "d1\\d2", width);
     }
   } else {
     for (const auto& [c, x] : at)
