@@ -1,0 +1,431 @@
+#!/usr/bin/env python3
+"""tests/bench/bench.py: lumpi next to the systems a user would otherwise
+pick, measured in one run on one machine, interleaved repetition by
+repetition so that the load of a shared machine hits every system alike.
+
+    bench.py [--build DIR] [--reps N] [--json FILE] [SUITE ...]
+
+SUITE is any of p2p, coll, repl, startup, memory (default: all). Each suite
+prints a Markdown table (median over repetitions, and the ratio to the
+anchor the issue names) and one machine-readable line per figure:
+
+    RESULT {"suite": ..., "system": ..., "what": ..., "n": ..., "value": ..., "unit": ...}
+
+Anchors (see /work/shared/anchors, or $ANCHORS) are built on demand into
+$ANCHOR_BUILD (default /tmp/lumpi-bench-anchors) and skipped with a note
+when their packages (openmpi-bin libopenmpi-dev, python3-ipyparallel) are
+not installed. Nothing here is a test: no figure passes or fails.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+ANCHORS = os.environ.get("ANCHORS", "/work/shared/anchors")
+ANCHOR_BUILD = os.environ.get("ANCHOR_BUILD", "/tmp/lumpi-bench-anchors")
+MPIRUN = "/usr/bin/mpirun.openmpi"
+MPICC = "/usr/bin/mpicc.openmpi"
+OMPI_ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+OMPI_TCP = ["--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", "lo",
+            "--mca", "oob_tcp_if_include", "lo"]
+
+RESULTS = []
+NOTES = []
+
+
+def note(text):
+    NOTES.append(text)
+    print(f"note: {text}", flush=True)
+
+
+def record(suite, system, what, n, value, unit):
+    r = {"suite": suite, "system": system, "what": what, "n": n, "value": value, "unit": unit}
+    RESULTS.append(r)
+    print("RESULT " + json.dumps(r), flush=True)
+
+
+def run(cmd, timeout=600, env=None, stdin=None):
+    """Runs cmd, returns its stdout ('' on failure, with a note)."""
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env,
+                           input=stdin)
+    except subprocess.TimeoutExpired:
+        note(f"timed out: {' '.join(cmd)}")
+        return ""
+    if p.returncode != 0:
+        note(f"exit {p.returncode}: {' '.join(cmd)}: {p.stderr.strip()[-300:]}")
+    return p.stdout
+
+
+def med(v):
+    return statistics.median(v) if v else None
+
+
+def fmt(x, digits=1):
+    if x is None:
+        return "-"
+    if x >= 100:
+        return f"{x:.0f}"
+    return f"{x:.{digits}f}"
+
+
+def ratio(a, b):
+    return f"{a / b:.2f}" if a is not None and b else "-"
+
+
+# ---- anchors -------------------------------------------------------------------------
+
+def have_openmpi():
+    return os.path.exists(MPIRUN) and os.path.exists(MPICC)
+
+
+def build_anchors():
+    """Builds what can be built; returns {name: path}."""
+    os.makedirs(ANCHOR_BUILD, exist_ok=True)
+    built = {}
+
+    def cc(name, cmd):
+        out = os.path.join(ANCHOR_BUILD, name)
+        src_time = max(os.path.getmtime(s) for s in cmd if os.path.isfile(s))
+        if not os.path.exists(out) or os.path.getmtime(out) < src_time:
+            p = subprocess.run(cmd + ["-o", out], capture_output=True, text=True)
+            if p.returncode != 0:
+                note(f"cannot build anchor {name}: {p.stderr.strip()[-300:]}")
+                return
+        built[name] = out
+
+    if os.path.exists(os.path.join(ANCHORS, "zmq_pingpong.cpp")):
+        cc("zmq_pingpong", ["g++", "-O2", "-std=c++17", os.path.join(ANCHORS, "zmq_pingpong.cpp"),
+                            "-lzmq", "-pthread"])
+    else:
+        note(f"no anchors at {ANCHORS}: raw ZeroMQ skipped")
+    if have_openmpi():
+        for prog in ("mpi_pingpong", "mpi_coll", "mpi_hello"):
+            cc(prog, [MPICC, "-O2", os.path.join(ANCHORS, prog + ".c")])
+        cc("mpi_allreduce1000", [MPICC, "-O2", os.path.join(HERE, "mpi_allreduce1000.c")])
+    else:
+        note("Open MPI (openmpi-bin libopenmpi-dev) not installed: MPI anchors skipped")
+    return built
+
+
+# ---- parsing ---------------------------------------------------------------------------
+
+def parse_pp(text):
+    """PP lines -> {bytes: (half_us, MBps)}."""
+    out = {}
+    for m in re.finditer(r"PP (\d+) \d+ ([\d.]+) ([\d.]+)", text):
+        out[int(m.group(1))] = (float(m.group(2)), float(m.group(3)))
+    return out
+
+
+COLL_ALIASES = {"allreduce_1dbl": "allreduce", "comm_split_free": "split", "cart_create_free": "cart"}
+
+
+def parse_coll(text):
+    return {COLL_ALIASES.get(m.group(1), m.group(1)): float(m.group(2))
+            for m in re.finditer(r"COLL (\w+) \d+ \d+ ([\d.]+)", text)}
+
+
+# ---- 1. point-to-point -----------------------------------------------------------------
+
+SIZES = [(1, "int"), (1024, "1 KiB"), (65536, "64 KiB"), (1 << 20, "1 MiB"), (4 << 20, "4 MiB")]
+
+
+def suite_p2p(a, anchors, lumpi, bench_exe):
+    systems = {}
+    if "zmq_pingpong" in anchors:
+        systems["zmq ipc"] = [anchors["zmq_pingpong"], "ipc", "pair", "block"]
+        systems["zmq ipc spin"] = [anchors["zmq_pingpong"], "ipc", "pair", "spin"]
+    if "mpi_pingpong" in anchors:
+        systems["ompi shm"] = [MPIRUN, "-np", "2", anchors["mpi_pingpong"]]
+        systems["ompi tcp"] = [MPIRUN, "-np", "2"] + OMPI_TCP + [anchors["mpi_pingpong"]]
+    systems["lumpi C++"] = [bench_exe, "pingpong"]
+    systems["lumpi Lua"] = [lumpi, "-n", "2", os.path.join(HERE, "pingpong.lua")]
+    got = {s: {} for s in systems}
+    for rep in range(a.reps):
+        for s, cmd in systems.items():
+            pp = parse_pp(run(cmd, env=OMPI_ENV))
+            for b, v in pp.items():
+                b = 1 if b == 8 else b  # an integer: 1 B for the anchors, 8 B for lumpi
+                got[s].setdefault(b, []).append(v)
+        print(f"p2p rep {rep + 1}/{a.reps} done", flush=True)
+    base = "zmq ipc"
+    print("\n### 1. Ping-pong, 2 ranks: half round trip (µs) for small values, "
+          "bandwidth (MB/s) for large (median of %d)\n" % a.reps)
+    names = list(systems)
+    hdr = "| value | " + " | ".join(names) + " | lumpi C++ / zmq | lumpi Lua / zmq |"
+    print(hdr)
+    print("|---" * (len(names) + 3) + "|")
+    for b, label in SIZES:
+        big = b >= (1 << 20)
+        row = {}
+        for s in names:
+            v = got[s].get(b)
+            row[s] = med([x[1] if big else x[0] for x in v]) if v else None
+            if row[s] is not None:
+                record("p2p", s, label, 2, row[s], "MB/s" if big else "us")
+        cells = [fmt(row[s]) for s in names]
+        if big:  # bandwidth: lumpi as a share of zmq
+            r1, r2 = ratio(row.get("lumpi C++"), row.get(base)), ratio(row.get("lumpi Lua"), row.get(base))
+        else:
+            r1, r2 = ratio(row.get("lumpi C++"), row.get(base)), ratio(row.get("lumpi Lua"), row.get(base))
+        unit = "MB/s" if big else "µs"
+        print(f"| {label} ({unit}) | " + " | ".join(cells) + f" | {r1} | {r2} |")
+    print("\nTargets: small values ≤ 1.5 × zmq ipc (ratio ≤ 1.5); 4 MiB bandwidth ≥ 0.8 × zmq ipc.")
+
+
+# ---- 2. collectives ---------------------------------------------------------------------
+
+OPS = ["barrier", "allreduce", "allreduce1000", "split", "cart"]
+
+
+def suite_coll(a, anchors, lumpi, bench_exe):
+    nps = [int(x) for x in a.coll_np.split(",")]
+    target = str(a.target)
+    got = {}
+
+    def add(system, n, res):
+        for op, us in res.items():
+            got.setdefault((system, n, op), []).append(us)
+
+    for rep in range(a.reps):
+        for n in nps:
+            add("lumpi C++", n, parse_coll(run([bench_exe, "coll", str(n), target])))
+            add("lumpi Lua", n, parse_coll(run([lumpi, "-n", str(n), os.path.join(HERE, "coll.lua"), target])))
+            if "mpi_coll" in anchors:
+                for sysname, extra in (("ompi shm", []), ("ompi tcp", OMPI_TCP)):
+                    base = [MPIRUN, "-np", str(n), "--oversubscribe"] + extra
+                    add(sysname, n, parse_coll(run(base + [anchors["mpi_coll"], target], env=OMPI_ENV)))
+                    if "mpi_allreduce1000" in anchors:
+                        add(sysname, n, parse_coll(run(base + [anchors["mpi_allreduce1000"], target],
+                                                       env=OMPI_ENV)))
+            print(f"coll rep {rep + 1}/{a.reps} np={n} done", flush=True)
+    systems = ["lumpi C++", "lumpi Lua", "ompi shm", "ompi tcp"]
+    print("\n### 2. Collectives and constructors, µs per call (median of %d; "
+          "split and cart include the free)\n" % a.reps)
+    print("| op | ranks | " + " | ".join(systems) + " | C++ / ompi tcp | Lua / ompi tcp |")
+    print("|---" * (len(systems) + 4) + "|")
+    for op in OPS:
+        for n in nps:
+            row = {s: med(got.get((s, n, op), [])) for s in systems}
+            for s, v in row.items():
+                if v is not None:
+                    record("coll", s, op, n, v, "us")
+            print(f"| {op} | {n} | " + " | ".join(fmt(row[s]) for s in systems) +
+                  f" | {ratio(row['lumpi C++'], row['ompi tcp'])} | {ratio(row['lumpi Lua'], row['ompi tcp'])} |")
+    print("\nTarget: barrier, allreduce, split at 16 ranks ≤ 2 × Open MPI over TCP.")
+
+
+# ---- 3. REPL round trip ----------------------------------------------------------------
+
+def repl_round_trips(lumpi, n, count):
+    """Types `return 1` into a REPL of n ranks `count` times; seconds each."""
+    p = subprocess.Popen([lumpi, "-n", str(n)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True, bufsize=1)
+    want = f"[0-{n - 1}] 1" if n > 1 else "[0] 1"
+    times = []
+    try:
+        for i in range(count + 5):  # 5 warm-up commands (the first waits for start-up)
+            t0 = time.perf_counter()
+            p.stdin.write("return 1\n")
+            p.stdin.flush()
+            while True:
+                line = p.stdout.readline()
+                if not line:
+                    raise RuntimeError("lumpi REPL ended early")
+                if line.strip() == want:
+                    break
+            if i >= 5:
+                times.append(time.perf_counter() - t0)
+        p.stdin.write(":quit\n")
+        p.stdin.close()
+        p.wait(timeout=30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    return times
+
+
+def pct(v, q):
+    v = sorted(v)
+    return v[min(len(v) - 1, int(q * len(v)))]
+
+
+def ipp_round_trips(n, reps):
+    """ipyparallel execute/apply_sync on n engines: {op: (p50_ms, p90_ms)}."""
+    script = os.path.join(ANCHORS, "ipp_bench.py")
+    env = dict(os.environ, IPYTHONDIR="/tmp/lumpi-bench-ipython")
+    out = run(["/usr/bin/python3", script, "--n", str(n), "--starts", "1", "--max-starts", "1",
+               "--reps", str(reps)], timeout=900, env=env)
+    res = {}
+    for m in re.finditer(r"^(\w+)\s+ms/call: median ([\d.]+)\s+p90 ([\d.]+)", out, re.M):
+        res[m.group(1)] = (float(m.group(2)), float(m.group(3)))
+    m = re.search(r"startup incl\. [\d.]+s delay, s: median ([\d.]+)", out)
+    if m:
+        res["startup"] = (float(m.group(1)), None)
+    return res
+
+
+def have_ipp():
+    return subprocess.run(["/usr/bin/python3", "-c", "import ipyparallel"],
+                          capture_output=True).returncode == 0
+
+
+def suite_repl(a, anchors, lumpi, bench_exe):
+    nps = [int(x) for x in a.repl_np.split(",")]
+    ipp_nps = [int(x) for x in a.ipp_np.split(",") if x]
+    lumpi_t = {n: [] for n in nps}
+    ipp = {}
+    ok_ipp = have_ipp() and os.path.exists(os.path.join(ANCHORS, "ipp_bench.py"))
+    if not ok_ipp:
+        note("ipyparallel (python3-ipyparallel) not installed: REPL anchor skipped")
+    for rep in range(a.reps):
+        for n in nps:
+            lumpi_t[n] += repl_round_trips(lumpi, n, a.repl_count)
+            if ok_ipp and n in ipp_nps and rep == 0:  # one cluster lifetime per size
+                ipp[n] = ipp_round_trips(n, a.ipp_reps)
+        print(f"repl rep {rep + 1}/{a.reps} done", flush=True)
+    print(f"\n### 3. REPL round trip of `return 1` until the collated answer is printed, ms "
+          f"({a.reps}×{a.repl_count} commands per size for lumpi; ipyparallel: {a.ipp_reps} calls)\n")
+    print("| ranks | lumpi p50 | lumpi p90 | ipp execute p50 | ipp execute p90 | ipp apply_sync p50 "
+          "| ipp apply_sync p90 | ipp p50 / lumpi p50 |")
+    print("|---|---|---|---|---|---|---|---|")
+    for n in nps:
+        t = [x * 1e3 for x in lumpi_t[n]]
+        p50, p90 = (pct(t, 0.5), pct(t, 0.9)) if t else (None, None)
+        if t:
+            record("repl", "lumpi", "return 1 p50", n, p50, "ms")
+            record("repl", "lumpi", "return 1 p90", n, p90, "ms")
+        r = ipp.get(n, {})
+        ex = r.get("execute_silent", (None, None))
+        ap = r.get("apply_sync", (None, None))
+        for name, v in (("execute", ex), ("apply_sync", ap)):
+            if v[0] is not None:
+                record("repl", "ipyparallel", name + " p50", n, v[0], "ms")
+                record("repl", "ipyparallel", name + " p90", n, v[1], "ms")
+        if "startup" in r:
+            record("startup", "ipyparallel", "cluster start", n, r["startup"][0], "s")
+        print(f"| {n} | {fmt(p50, 2)} | {fmt(p90, 2)} | {fmt(ex[0], 2)} | {fmt(ex[1], 2)} | "
+              f"{fmt(ap[0], 2)} | {fmt(ap[1], 2)} | {ratio(ex[0], p50)} |")
+    print("\nTarget: lumpi p50 at 16 ranks ≤ 1 ms.")
+
+
+# ---- 4. start-up and tear-down ------------------------------------------------------------
+
+def wall(cmd, env=None, timeout=120):
+    t0 = time.perf_counter()
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                           env=env, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None
+    return time.perf_counter() - t0 if p.returncode == 0 else None
+
+
+def suite_startup(a, anchors, lumpi, bench_exe):
+    nps = [int(x) for x in a.startup_np.split(",")]
+    got = {}
+    for rep in range(a.reps + 1):  # rep 0 warms the page cache and is dropped
+        for n in nps:
+            systems = {"lumpi -e 'return 1'": [lumpi, "-n", str(n), "-e", "return 1"]}
+            if "mpi_hello" in anchors:
+                systems["mpirun mpi_hello"] = [MPIRUN, "-np", str(n), "--oversubscribe",
+                                               anchors["mpi_hello"]]
+            for s, cmd in systems.items():
+                t = wall(cmd, env=OMPI_ENV)
+                if rep > 0 and t is not None:
+                    got.setdefault((s, n), []).append(t)
+        print(f"startup rep {rep}/{a.reps} done", flush=True)
+    print("\n### 4. Start-up to first answer and tear-down, wall time in s (median of %d)\n" % a.reps)
+    print("| ranks | lumpi -e 'return 1' | mpirun -n N mpi_hello | lumpi / mpirun |")
+    print("|---|---|---|---|")
+    for n in nps:
+        l = med(got.get(("lumpi -e 'return 1'", n), []))
+        m = med(got.get(("mpirun mpi_hello", n), []))
+        if l is not None:
+            record("startup", "lumpi", "-e 'return 1'", n, l, "s")
+        if m is not None:
+            record("startup", "ompi", "mpirun mpi_hello", n, m, "s")
+        print(f"| {n} | {fmt(l, 3)} | {fmt(m, 3)} | {ratio(l, m)} |")
+    print("\nTarget: at 64 ranks lumpi ≤ 0.5 × mpirun.")
+
+
+# ---- 5. memory ------------------------------------------------------------------------------
+
+def parse_mem(text):
+    out = {}
+    for m in re.finditer(r"MEM (\w+) (\d+) (\d+)", text):
+        out.setdefault(m.group(1), []).append(int(m.group(3)))
+    return out
+
+
+def suite_memory(a, anchors, lumpi, bench_exe):
+    n, cycles = a.mem_np, a.mem_cycles
+    rows = []
+    for system, cmd in (("lumpi Lua (lumpi-rank)", [lumpi, "-n", str(n), os.path.join(HERE, "mem.lua"), str(cycles)]),
+                        ("lumpi C++ core", [bench_exe, "commfree", str(n), str(cycles)])):
+        m = parse_mem(run(cmd))
+        if not m:
+            continue
+        idle, after, after2 = (med(m.get(k, [])) for k in ("idle", "after", "after2"))
+        rows.append((system, idle, after, after2))
+        for k, v in (("idle", idle), (f"after {cycles} cycles", after), (f"after {2 * cycles} cycles", after2)):
+            record("memory", system, k, n, v, "KiB")
+    print(f"\n### 5. Resident size per rank, KiB (median over {n} ranks; a cycle = dup + split + free both)\n")
+    print(f"| system | idle | after {cycles} cycles | after {2 * cycles} | growth over the 2nd {cycles} |")
+    print("|---|---|---|---|---|")
+    for system, idle, after, after2 in rows:
+        print(f"| {system} | {fmt(idle)} | {fmt(after)} | {fmt(after2)} | {after2 - after:+.0f} |")
+    print("\nTarget: flat (no growth over the second batch beyond allocator noise).")
+
+
+# ---- main ------------------------------------------------------------------------------
+
+SUITES = {"p2p": suite_p2p, "coll": suite_coll, "repl": suite_repl, "startup": suite_startup,
+          "memory": suite_memory}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("suites", nargs="*", default=list(SUITES))
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--json", default=None, help="also write every RESULT here")
+    ap.add_argument("--target", type=float, default=0.3, help="s per timed collective loop")
+    ap.add_argument("--coll-np", default="2,4,8,16")
+    ap.add_argument("--repl-np", default="4,16,64")
+    ap.add_argument("--repl-count", type=int, default=100)
+    ap.add_argument("--ipp-np", default="4,16", help="engine counts for ipyparallel (64 is slow)")
+    ap.add_argument("--ipp-reps", type=int, default=50)
+    ap.add_argument("--startup-np", default="2,8,32,64")
+    ap.add_argument("--mem-np", type=int, default=4)
+    ap.add_argument("--mem-cycles", type=int, default=1000)
+    a = ap.parse_args()
+    lumpi = os.path.join(a.build, "lumpi")
+    bench_exe = os.path.join(a.build, "tests", "bench", "lumpi-bench")
+    for exe in (lumpi, bench_exe):
+        if not os.access(exe, os.X_OK):
+            sys.exit(f"{exe} not built (cmake --build {a.build})")
+    anchors = build_anchors()
+    print(f"machine: {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}; lumpi {lumpi}", flush=True)
+    for s in a.suites:
+        if s not in SUITES:
+            sys.exit(f"unknown suite {s}; one of {', '.join(SUITES)}")
+        SUITES[s](a, anchors, lumpi, bench_exe)
+    if NOTES:
+        print("\nNotes:\n" + "\n".join("- " + n for n in NOTES))
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump({"results": RESULTS, "notes": NOTES, "time": time.time()}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,216 @@
+// tests/bench/lumpi_bench.cpp: benchmarks of the C++ core without Lua and
+// without the launcher: point-to-point ping-pong through Comm::send/recv and
+// the typed collectives, communicator constructors, and communicator
+// create/free memory, on ranks this program forks itself (each with its own
+// Engine on ipc, wired by a fixed endpoint table). It measures what the
+// runtime costs under the Lua binding; tests/bench/bench.py runs it next to
+// the anchors. Output lines are machine-readable, in the anchors' formats:
+//
+//   lumpi-bench pingpong            PP <bytes> <iters> <half_rtt_us> <MBps>
+//   lumpi-bench coll N [target_s]   COLL <name> <N> <iters> <us_per_call>
+//   lumpi-bench commfree N [cycles] MEM <phase> <rank> <rss_kib>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/coll.hpp"
+#include "core/coll_typed.hpp"
+#include "core/comm.hpp"
+#include "core/comm_create.hpp"
+#include "core/engine.hpp"
+#include "core/topo.hpp"
+#include "core/topo_comm.hpp"
+
+using namespace lumpi::core;
+namespace typed = lumpi::core::coll::typed;
+
+namespace {
+
+double now() {
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+long rss_kib() {
+  FILE* f = std::fopen("/proc/self/status", "r");
+  if (!f) return -1;
+  char line[256];
+  long kib = -1;
+  while (std::fgets(line, sizeof line, f))
+    if (std::sscanf(line, "VmRSS: %ld kB", &kib) == 1) break;
+  std::fclose(f);
+  return kib;
+}
+
+// Forks n ranks; each gets an Engine on dir/rank-R and COMM_WORLD, runs
+// body, and exits. Returns 0 when every rank exited 0.
+int run_ranks(int n, const std::function<void(Comm&)>& body) {
+  char tmpl[] = "/tmp/lumpi-bench-XXXXXX";
+  if (!mkdtemp(tmpl)) return perror("mkdtemp"), 1;
+  std::string dir = tmpl;
+  std::vector<std::string> table;
+  for (int r = 0; r < n; ++r) table.push_back("ipc://" + dir + "/rank-" + std::to_string(r));
+  std::fflush(stdout);
+  std::vector<pid_t> pids;
+  for (int r = 0; r < n; ++r) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      int rc = 0;
+      try {
+        Engine e(r, n, table[size_t(r)]);
+        e.set_peer_endpoints(table);
+        CommPtr world = Comm::world(e);
+        body(*world);
+        coll::barrier(*world);  // nobody closes its sockets while a peer still sends
+      } catch (const std::exception& ex) {
+        std::fprintf(stderr, "rank %d: %s\n", r, ex.what());
+        rc = 1;
+      }
+      std::fflush(stdout);
+      std::_Exit(rc);
+    }
+    pids.push_back(pid);
+  }
+  int worst = 0;
+  for (pid_t p : pids) {
+    int st = 0;
+    waitpid(p, &st, 0);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) worst = 1;
+  }
+  std::filesystem::remove_all(dir);
+  return worst;
+}
+
+// ---- ping-pong -------------------------------------------------------------------
+
+// MPI buffer semantics, as the anchors: copy from the user buffer on send,
+// into the user buffer on receive.
+void pingpong(Comm& c) {
+  struct Size { size_t bytes; int iters; };
+  const Size sizes[] = {{8, 20000}, {1024, 20000}, {65536, 5000}, {1 << 20, 500}, {4 << 20, 200}};
+  const int me = c.rank(), peer = 1 - me;
+  for (const auto& s : sizes) {
+    std::vector<char> buf(s.bytes, 'x');
+    int warm = s.iters / 10;
+    double t0 = 0;
+    for (int i = -warm; i < s.iters; ++i) {
+      if (i == 0) t0 = now();
+      if (me == 0) {
+        c.send(zmq::message_t(buf.data(), buf.size()), peer, 0);
+        Received got = c.recv(peer, 0);
+        std::memcpy(buf.data(), got.body.data(), std::min(buf.size(), got.body.size()));
+      } else {
+        Received got = c.recv(peer, 0);
+        std::memcpy(buf.data(), got.body.data(), std::min(buf.size(), got.body.size()));
+        c.send(zmq::message_t(buf.data(), buf.size()), peer, 0);
+      }
+    }
+    double half = (now() - t0) / s.iters / 2;
+    if (me == 0) std::printf("PP %zu %d %.3f %.1f\n", s.bytes, s.iters, half * 1e6, s.bytes / half / 1e6);
+    std::fflush(stdout);
+  }
+}
+
+// ---- collectives and constructors -------------------------------------------------
+
+double g_target = 0.3;
+
+// Per-call time: max over ranks of elapsed / n (as mpi_coll.c).
+double timed(Comm& c, const std::function<void()>& f, long n) {
+  coll::barrier(c);
+  double t0 = now();
+  for (long i = 0; i < n; ++i) f();
+  double dt = (now() - t0) / double(n), mx = 0;
+  typed::allreduce(c, &dt, &mx, 1, typed::Type::Double, typed::Op::Max);
+  return mx;
+}
+
+void bench(Comm& c, const char* name, const std::function<void()>& f) {
+  timed(c, f, 5);
+  double pilot = timed(c, f, 20);
+  long n = std::clamp(long(g_target / std::max(pilot, 1e-9)), 20L, 200000L);
+  typed::bcast(c, &n, 1, typed::Type::Int64, 0);
+  double t = timed(c, f, n);
+  if (c.rank() == 0) std::printf("COLL %s %d %ld %.3f\n", name, c.size(), n, t * 1e6);
+  std::fflush(stdout);
+}
+
+void collectives(Comm& w) {
+  bench(w, "barrier", [&] { coll::barrier(w); });
+  bench(w, "allreduce", [&] {
+    double in = 1.0, out = 0;
+    typed::allreduce(w, &in, &out, 1, typed::Type::Double, typed::Op::Sum);
+  });
+  std::vector<double> in(1000, 1.0), out(1000);
+  bench(w, "allreduce1000", [&] {
+    typed::allreduce(w, in.data(), out.data(), 1000, typed::Type::Double, typed::Op::Sum);
+  });
+  bench(w, "split", [&] {
+    CommPtr s = comm_split(w, w.rank() % 2, w.rank());
+    comm_free(*s);
+  });
+  bench(w, "cart", [&] {
+    topo::Cart cart;
+    cart.dims = topo::dims_create(w.size(), {0, 0}, "MPI_Dims_create");
+    cart.periods = {true, true};
+    CommPtr g = cart_create(w, cart, false);
+    if (g) comm_free(*g);
+  });
+}
+
+// ---- memory over communicator create/free cycles -------------------------------------
+
+void commfree(Comm& w, int cycles) {
+  auto report = [&](const char* phase) {
+    long mine = rss_kib();
+    std::vector<long> all(size_t(w.size()));
+    typed::allgather(w, &mine, all.data(), 1, typed::Type::Int64);
+    if (w.rank() == 0)
+      for (int r = 0; r < w.size(); ++r) std::printf("MEM %s %d %ld\n", phase, r, all[size_t(r)]);
+    std::fflush(stdout);
+  };
+  auto cycle = [&](int n) {
+    for (int i = 0; i < n; ++i) {
+      CommPtr d = comm_dup(w);
+      CommPtr s = comm_split(*d, w.rank() % 2, w.rank());
+      comm_free(*s);
+      comm_free(*d);
+    }
+  };
+  report("idle");
+  cycle(cycles);
+  report("after");
+  cycle(cycles);
+  report("after2");
+}
+
+int usage() {
+  std::fprintf(stderr, "usage: lumpi-bench pingpong | coll N [target_s] | commfree N [cycles]\n");
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) return usage();
+  std::string what = argv[1];
+  if (what == "pingpong") return run_ranks(2, pingpong);
+  if (what == "coll" && argc >= 3) {
+    if (argc >= 4) g_target = std::atof(argv[3]);
+    return run_ranks(std::atoi(argv[2]), collectives);
+  }
+  if (what == "commfree" && argc >= 3) {
+    int cycles = argc >= 4 ? std::atoi(argv[3]) : 1000;
+    return run_ranks(std::atoi(argv[2]), [cycles](Comm& w) { commfree(w, cycles); });
+  }
+  return usage();
+}
