@@ -187,3 +187,14 @@ t.case("Current Practice #1b: evens send to the next odd rank", function()
     t.eq(st.tag, 0)
   end
 end)
+
+t.case("Current Practice #1a: every process knows its rank and the size", function()
+  local all = w:allgather({me, n})
+  for r = 0, n - 1 do t.eq(all[r + 1], {r, n}) end
+  print(string.format("Process %d size %d", me, n))
+end)
+
+t.case("Current Practice #2: a broadcast from rank 0 reaches everyone byte for byte", function()
+  local data = me == 0 and string.rep("\1\0\255", 100) or nil
+  t.eq(w:bcast(data, 0), string.rep("\1\0\255", 100))
+end)
