@@ -338,7 +338,13 @@ struct PendingRecv {
   ~PendingRecv() {
     if (!recv.done) engine->matcher().cancel(&recv);
   }
-  bool done() const { return recv.done; }
+  // True once the message is here; an interrupt that abandoned the receive
+  // fails the request instead of leaving it pending forever.
+  bool done() const {
+    if (recv.abandoned && !recv.done)
+      fail(ErrClass::Interrupted, "MPI_Comm_idup", "the pending MPI_Comm_idup was abandoned by an interrupt");
+    return recv.done;
+  }
   uint64_t value(const char* func) const {
     return uint64_t(unpack_ints(recv.msg.body.to_string_view(), func).at(0));
   }

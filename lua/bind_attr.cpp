@@ -282,11 +282,7 @@ int c_set_attr(lua_State* L) {
   core::Comm& c = check_comm(L, 1, func);
   KeyvalBox& kv = check_keyval(L, 2, func);
   check_user_keyval(kv, func);
-  bool had = false;
-  push_attrs(L, c, false);
-  if (lua_istable(L, -1)) had = lua_rawgeti(L, -1, kv.id) == LUA_TTABLE, lua_pop(L, 1);
-  lua_pop(L, 1);
-  if (had) delete_one(L, 1, c, kv.id, func);
+  delete_one(L, 1, c, kv.id, func);  // the old value's delete callback, if any
   lua_createtable(L, 1, 0);
   lua_pushvalue(L, 3);
   lua_rawseti(L, -2, 1);  // box[1] = v

@@ -197,6 +197,8 @@ void open_comm_create(lua_State* L) {
   lua_pushvalue(L, -2);  // Comm methods
   set_funcs(L, kMethods);
   lua_pop(L, 1);
+  lua_pushliteral(L, "hw_domain");  // the seed's draft split type, beside API.md's two
+  lua_setfield(L, -4, "COMM_TYPE_HW_DOMAIN");  // mpi (at -3 before the push)
 }
 
 }  // namespace lumpi::lua
