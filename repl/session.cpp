@@ -113,7 +113,7 @@ Outcome Session::run(const std::vector<int>& ranks, const std::string& mode,
       o.ranks[r] = {State::Running, "", false};
       ++running;
     } else {
-      o.ranks[r] = {State::Died, "rank " + std::to_string(r) + " is not running", false};
+      o.ranks[r] = {State::Died, "not running", false};  // shown by print_outcome
     }
   }
 
@@ -213,10 +213,15 @@ Outcome Session::run(const std::vector<int>& ranks, const std::string& mode,
 void Session::print_outcome(const Outcome& o, FILE* err_stream) const {
   using State = RankOutcome::State;
   std::map<int, std::string> values, errors;
+  std::vector<int> not_running;  // dead before the command (deaths during it were reported)
   for (const auto& [r, ro] : o.ranks) {
     if (ro.state == State::Ok && ro.has_value) values[r] = ro.text;
     if (ro.state == State::Error) errors[r] = "error: " + ro.text;
+    if (ro.state == State::Died && ro.text == "not running") not_running.push_back(r);
   }
+  if (!not_running.empty())
+    print_line(color::yellow("[" + format_ranks(not_running) +
+                             "] not running (dead); :restart starts a fresh world"));
   auto show = [&](const std::map<int, std::string>& m, FILE* f, bool red) {
     std::vector<std::string> lines;
     if (opts_.collate) lines = collate(m);
