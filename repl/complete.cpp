@@ -45,10 +45,15 @@ std::vector<std::string> complete(Session& s, int rank, const CompletionQuery& q
   if (s.size() == 0 || rank >= s.size() || !s.world().alive(rank)) return {};
   std::string code = "require('lumpi.complete').candidates(" + lua_quote(q.base) + ", " +
                      lua_quote(q.sep ? std::string(1, q.sep) : "") + ", " + lua_quote(q.partial) + ")";
+  // Readline is mid-line: no hang report, and keys typed meanwhile (a second
+  // Tab) stay in the terminal for readline instead of going to type-ahead.
   double saved_hang = s.hang_after;
-  s.hang_after = 1e9;  // a completion never prints a hang report
+  auto saved_poll = std::move(s.poll_input);
+  s.hang_after = 1e9;
+  s.poll_input = nullptr;
   Outcome o = s.run({rank}, "text", code);
   s.hang_after = saved_hang;
+  s.poll_input = std::move(saved_poll);
   std::vector<std::string> out;
   auto it = o.ranks.find(rank);
   if (it == o.ranks.end() || it->second.state != RankOutcome::State::Ok) return out;

@@ -172,6 +172,92 @@ def test_history_persists_between_sessions(exe):
         l.prompt()
 
 
+def test_tab_completes_globals_fields_and_methods_from_rank_0(exe):
+    with Lumpi(exe, ["-n", "2"]) as l:
+        l.prompt()
+        l.command("my_table_on_ranks = {alpha = 1, beta = 2}")
+        l.send("my_tab\t")
+        l.expect(r"my_table_on_ranks", 5, "global completed")
+        l.send(".al\t")
+        l.expect(r"alpha", 5, "field completed")
+        l.ctrl_c()
+        l.prompt(5)
+        l.send("mpi.COMM_WORLD:all\t\t")
+        l.expect(r"allgather\s+allreduce", 5, "methods listed")
+        l.expect(r"> mpi\.COMM_WORLD:all", 5, "line redisplayed after the list")
+        l.ctrl_c()
+        l.prompt(5)
+        out = l.command("1+1")
+        check("[0-1] 2" in out, "REPL unusable after completion", out)
+
+
+def test_draw_shows_a_split_and_a_cartesian_grid_in_80_columns(exe):
+    with Lumpi(exe, ["-n", "24"]) as l:
+        l.prompt(20)
+        out = l.command(":draw mpi.COMM_WORLD:split(mpi.rank() % 3, -mpi.rank())", 30)
+        check("by communicator" in out, "no partition drawn", out)
+        rows = [x for x in out.splitlines() if re.match(r"\s+[ABC]\s+[0-9.]", x)]
+        check(len(rows) == 3, "expected 3 communicator rows", out)
+        # world rank 0 is in A with new rank 7 (key -rank reverses the order)
+        check(re.match(r"\s+A\s+7\s+\.\s+\.\s+6", rows[0]), "wrong new ranks in row A", out)
+        check(max(len(x) for x in out.splitlines()) <= 80, "drawing wider than 80 columns", out)
+        if "not available" in l.command("mpi.COMM_WORLD.cart_create and 'yes' or 'not available'"):
+            return  # topologies not built yet
+        out = l.command(":draw mpi.COMM_WORLD:cart_create({4, 6}, {true, false})", 30)
+        check("4x6" in out and "periodic: dim 0 yes, dim 1 no" in out, "no grid header", out)
+        check("w23 c23" in out and "(3,5)" in out, "cells lack world rank, cart rank, coordinates", out)
+        check(max(len(x) for x in out.splitlines()) <= 80, "grid wider than 80 columns", out)
+
+
+def test_dot_writes_graphviz(exe):
+    d = tempfile.mkdtemp(prefix="lumpi-dot-")
+    path = os.path.join(d, "split.dot")
+    with Lumpi(exe, ["-n", "4"]) as l:
+        l.prompt()
+        out = l.command(":dot mpi.COMM_WORLD:split(mpi.rank() % 2) " + path)
+        check("wrote" in out, ":dot did not write", out)
+    text = open(path).read()
+    check(text.startswith("digraph") and text.count("subgraph cluster") == 2, "bad DOT", text)
+
+
+def test_ranks_and_hw_show_bindings(exe):
+    with Lumpi(exe, ["-n", "3", "--bind", "pu"]) as l:
+        l.prompt()
+        out = l.command(":ranks")
+        check(re.search(r"^0\s+\S+\s+\d+\s+\S+ \(pu 0\)", out, re.M), ":ranks lacks the binding", out)
+        out = l.command(":hw")
+        check("Machine" in out and "PU L#0" in out and "<- rank" in out, ":hw lacks ranks on the tree", out)
+        out = l.command("mpi.hw.locality('pu')")
+        check("[0,2] 0" in out and "[1] 1" in out or "[0-2] 0" in out, "locality disagrees with --bind", out)
+
+
+def test_colours_only_on_a_terminal(exe):
+    with Lumpi(exe, ["-n", "2"]) as l:
+        l.prompt()
+        l.line("error('boom')")
+        l.prompt()
+        check("\x1b[31m" in l.raw.decode(errors="replace"), "no colour for errors on a terminal")
+    import subprocess
+    p = subprocess.run([exe, "-n", "2"], input="error('boom')\n1\n", capture_output=True, text=True,
+                       timeout=30, start_new_session=True)
+    check("\x1b[" not in p.stdout + p.stderr, "colour codes in stdin mode", p.stdout)
+    check("[0-1] 1" in p.stdout, "stdin mode output", p.stdout)
+
+
+def test_no_collate_and_load(exe):
+    d = tempfile.mkdtemp(prefix="lumpi-load-")
+    path = os.path.join(d, "f.lua")
+    with open(path, "w") as f:
+        f.write("loaded_value = 40 + mpi.rank()\n")
+    with Lumpi(exe, ["-n", "3", "--no-collate"]) as l:
+        l.prompt()
+        out = l.command("7")
+        check("[0] 7" in out and "[1] 7" in out and "[2] 7" in out, "--no-collate collated", out)
+        l.command(":load " + path)
+        out = l.command("loaded_value")
+        check("[0] 40" in out and "[2] 42" in out, ":load did not run the file", out)
+
+
 TESTS = [
     test_an_expression_prints_collated,
     test_ctrl_c_interrupts_a_blocked_receive_on_every_rank,
@@ -182,6 +268,12 @@ TESTS = [
     test_hang_report_names_call_communicator_peer_and_tag,
     test_timeout_interrupts_automatically,
     test_history_persists_between_sessions,
+    test_tab_completes_globals_fields_and_methods_from_rank_0,
+    test_draw_shows_a_split_and_a_cartesian_grid_in_80_columns,
+    test_dot_writes_graphviz,
+    test_ranks_and_hw_show_bindings,
+    test_colours_only_on_a_terminal,
+    test_no_collate_and_load,
 ]
 
 if __name__ == "__main__":
