@@ -54,9 +54,8 @@ def run(lumpi, args, stdin=None, timeout=60):
         return p.returncode, p.stdout, p.stderr, tag
     except subprocess.TimeoutExpired as e:
         kill_tagged(tag)
-        return None, e.stdout or "", e.stderr or "", tag
-    finally:
-        pass
+        text = lambda b: b.decode(errors="replace") if isinstance(b, bytes) else (b or "")
+        return None, text(e.stdout), text(e.stderr), tag
 
 
 def no_leftovers(tag, within=3.0):
