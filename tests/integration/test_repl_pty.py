@@ -258,6 +258,31 @@ def test_no_collate_and_load(exe):
         check("[0] 40" in out and "[2] 42" in out, ":load did not run the file", out)
 
 
+DEMOS = [("ring.lua", 4, "token came home with 6 (expected 6): ok"),
+         ("rows_cols.lua", 6, "3x2 grid: every row and column sum checked: ok"),
+         ("stencil.lua", 6, "step 5: total 100.0 (conserved)"),
+         ("pipeline.lua", 7, "sum of squares: 66 (serial answer 66): ok"),
+         ("cache_lib.lua", 4, "ran the delete callback 1 time(s): ok")]
+
+
+def test_class_demos_print_their_expected_output(exe):
+    import subprocess
+    scripts = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts")
+    for name, n, want in DEMOS:
+        p = subprocess.run([exe, "-n", str(n), os.path.join(scripts, name)], capture_output=True,
+                           text=True, timeout=60, start_new_session=True)
+        check(p.returncode == 0 and want in p.stdout,
+              "%s -n %d: status %d, want %r" % (name, n, p.returncode, want), p.stdout + p.stderr)
+
+
+def test_a_demo_then_the_repl_draws_what_it_made(exe):
+    scripts = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts")
+    with Lumpi(exe, ["-n", "6", "-i", os.path.join(scripts, "rows_cols.lua")]) as l:
+        l.prompt(20)
+        out = l.command(":draw row_comm")
+        check("'row 0' size 2" in out and "'row 2' size 2" in out, "rows not drawn", out)
+
+
 TESTS = [
     test_an_expression_prints_collated,
     test_ctrl_c_interrupts_a_blocked_receive_on_every_rank,
@@ -274,6 +299,8 @@ TESTS = [
     test_ranks_and_hw_show_bindings,
     test_colours_only_on_a_terminal,
     test_no_collate_and_load,
+    test_class_demos_print_their_expected_output,
+    test_a_demo_then_the_repl_draws_what_it_made,
 ]
 
 if __name__ == "__main__":
