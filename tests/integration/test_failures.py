@@ -127,6 +127,23 @@ def test_script_exit_status_follows_the_ranks(exe):
     check("rank 1 died: exit 3" in p.stdout + p.stderr, "death not reported", p.stdout + p.stderr)
 
 
+def test_a_third_ctrl_c_kills_a_rank_that_ignores_interrupts(exe):
+    with Lumpi(exe, ["-n", "3"]) as l:
+        l.prompt()
+        # inside a C call (os.execute) a rank cannot see the interrupt
+        l.line("if mpi.rank() == 1 then os.execute('sleep 20') end")
+        time.sleep(0.5)
+        for _ in range(3):
+            l.ctrl_c()
+            time.sleep(0.3)
+        l.expect(r"killing the ranks still running", 5)
+        l.expect(r"rank 1 died: signal 9", 5)
+        l.prompt(5)
+        out = l.command("mpi.rank()")
+        check("[1] not running" in out and "[2] 2" in out, "the killed rank is not reported", out)
+        fresh_world_works(l, 3)
+
+
 TESTS = [
     test_sigkill_of_a_rank_fails_the_receives_waiting_for_it,
     test_sigkill_during_a_collective_fails_every_survivor,
@@ -135,6 +152,7 @@ TESTS = [
     test_all_ranks_dead_leaves_a_usable_repl,
     test_sigkill_of_the_coordinator_leaves_no_rank,
     test_script_exit_status_follows_the_ranks,
+    test_a_third_ctrl_c_kills_a_rank_that_ignores_interrupts,
 ]
 
 if __name__ == "__main__":
