@@ -62,28 +62,13 @@ int c_dup_with_info(lua_State* L) {
   return 1;
 }
 
-// The Lua request box of lua/bind_p2p.cpp, which keeps its layout private:
-// this mirror must match it field for field (a request from a generic core
-// request, no value, status in user value 2).
-struct RequestBoxMirror {
-  std::shared_ptr<core::Request> req;
-  bool is_recv = false;
-  bool finished = false;
-};
-
-void push_generic_request(lua_State* L, std::shared_ptr<core::Request> r) {
-  void* mem = lua_newuserdatauv(L, sizeof(RequestBoxMirror), 2);
-  new (mem) RequestBoxMirror{std::move(r), false, false};
-  luaL_setmetatable(L, "lumpi.Request");
-}
-
 // c:idup() -> newcomm, request. Attributes are copied now (seed: as if the
 // dup ran at call time); newcomm is usable once the request completes.
 int c_idup(lua_State* L) {
   const char* func = "MPI_Comm_idup";
   core::Idup d = core::comm_idup(check_comm_ptr(L, 1, func));
   push_dup(L, d.comm, func);
-  push_generic_request(L, d.request);
+  push_request(L, d.request, false);
   return 2;
 }
 

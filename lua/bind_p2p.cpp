@@ -32,12 +32,6 @@ void push_status(lua_State* L, const core::Status& st) {
   lua_setfield(L, -2, "error");
 }
 
-void push_request(lua_State* L, std::shared_ptr<core::Request> r, bool is_recv) {
-  void* mem = lua_newuserdatauv(L, sizeof(RequestBox), 2);
-  new (mem) RequestBox{std::move(r), is_recv, false};
-  luaL_setmetatable(L, kRequestMeta);
-}
-
 RequestBox& check_request(lua_State* L, int idx, const char* func) {
   auto* box = static_cast<RequestBox*>(luaL_testudata(L, idx, kRequestMeta));
   if (!box) fail(ErrClass::Request, func, std::string("expected a request, got ") + luaL_typename(L, idx));
@@ -297,6 +291,12 @@ const Reg kModuleFuncs[] = {
 };
 
 }  // namespace
+
+void push_request(lua_State* L, std::shared_ptr<core::Request> r, bool is_recv) {
+  void* mem = lua_newuserdatauv(L, sizeof(RequestBox), 2);
+  new (mem) RequestBox{std::move(r), is_recv, false};
+  luaL_setmetatable(L, kRequestMeta);
+}
 
 void open_p2p(lua_State* L) {
   lua_pushvalue(L, -2);  // Comm methods

@@ -85,6 +85,12 @@ core::CommPtr check_comm_ptr(lua_State* L, int idx, std::string_view func);
 // The communicator at idx even if freed, or nullptr if idx is not a Comm.
 core::Comm* test_comm(lua_State* L, int idx);
 
+// ---- requests -----------------------------------------------------------------------
+
+// Pushes a request userdata (methods wait/test/cancel). With is_recv, its
+// completion decodes the received message as the request's value.
+void push_request(lua_State* L, std::shared_ptr<core::Request> r, bool is_recv);
+
 // ---- groups -------------------------------------------------------------------------
 
 struct GroupState {
