@@ -8,6 +8,8 @@
 #include "repl/repl.hpp"
 
 #include <cerrno>
+#include <csignal>
+#include <poll.h>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -97,21 +99,30 @@ bool poll_typeahead() {
 #ifdef LUMPI_HAVE_READLINE
 bool g_ctrl_c = false;
 
-// readline's getc: a Ctrl-C (our handler counts it; rl_catch_signals is 0,
-// so read() returns EINTR) shows "^C" and ends the line, which is dropped.
+// readline's getc: a Ctrl-C (our handler counts it; rl_catch_signals is 0)
+// shows "^C" and ends the line, which is dropped. SIGINT stays blocked while
+// readline runs and is let in only inside ppoll, atomically, so a Ctrl-C
+// that comes while readline is busy is seen at the next wait, never lost.
+sigset_t g_sigint_unblocked;
+
 int getc_or_ctrl_c(FILE* f) {
   for (;;) {
-    unsigned char c;
-    ssize_t n = read(fileno(f), &c, 1);
-    if (n == 1) return c;
-    if (n < 0 && errno == EINTR) {
-      if (sigint_count() == 0) continue;  // another signal
+    if (sigint_count() > 0) {
       g_ctrl_c = true;
       rl_point = rl_end;
       rl_redisplay();
       std::fputs("^C", rl_outstream);
       return '\n';
     }
+    pollfd p{fileno(f), POLLIN, 0};
+    if (ppoll(&p, 1, nullptr, &g_sigint_unblocked) < 0) {
+      if (errno == EINTR) continue;
+      return EOF;
+    }
+    unsigned char c;
+    ssize_t n = read(fileno(f), &c, 1);
+    if (n == 1) return c;
+    if (n < 0 && errno == EINTR) continue;
     return EOF;
   }
 }
@@ -120,7 +131,14 @@ int getc_or_ctrl_c(FILE* f) {
 std::optional<std::string> readline_line(const std::string& prompt) {
   g_ctrl_c = false;
   reset_sigint();
+  sigset_t block, old;
+  sigemptyset(&block);
+  sigaddset(&block, SIGINT);
+  sigprocmask(SIG_BLOCK, &block, &old);
+  g_sigint_unblocked = old;
+  sigdelset(&g_sigint_unblocked, SIGINT);
   char* l = readline(prompt.c_str());
+  sigprocmask(SIG_SETMASK, &old, nullptr);
   if (!l) return std::nullopt;
   std::string line(l);
   std::free(l);

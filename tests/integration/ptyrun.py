@@ -87,7 +87,7 @@ class Lumpi:
     def ctrl_c(self):
         self.send("\x03")
 
-    def prompt(self, timeout=10.0):
+    def prompt(self, timeout=20.0):
         return self.expect(r"lumpi\[[^\]]*\]> ", timeout, "prompt")
 
     def command(self, s, timeout=15.0):
