@@ -305,6 +305,18 @@ def test_interrupted_collectives_and_constructors_leave_7_ranks_consistent(exe):
             check("[0-6] 14" in out, "a new communicator after '%s' is wrong" % cmd, out)
 
 
+def test_lines_typed_while_a_command_runs_run_after_it(exe):
+    with Lumpi(exe, ["-n", "2"]) as l:
+        l.prompt()
+        l.line("local t = mpi.wtime() while mpi.wtime() - t < 1.5 do end")
+        time.sleep(0.3)
+        l.line("typed_ahead = 99")
+        l.prompt(10)
+        l.prompt(10)  # the type-ahead line is shown with its own prompt
+        out = l.command("typed_ahead")
+        check("[0-1] 99" in out, "the line typed ahead was lost", out)
+
+
 TESTS = [
     test_an_expression_prints_collated,
     test_ctrl_c_interrupts_a_blocked_receive_on_every_rank,
@@ -315,6 +327,7 @@ TESTS = [
     test_ctrl_c_at_the_prompt_drops_the_line,
     test_hang_report_names_call_communicator_peer_and_tag,
     test_timeout_interrupts_automatically,
+    test_lines_typed_while_a_command_runs_run_after_it,
     test_history_persists_between_sessions,
     test_tab_completes_globals_fields_and_methods_from_rank_0,
     test_draw_shows_a_split_and_a_cartesian_grid_in_80_columns,

@@ -1,0 +1,42 @@
+// tests/unit/hw_test.cpp: core/hw level names and the machine tree (no
+// binding: the unit-test process keeps its affinity).
+#include <doctest/doctest.h>
+
+#include "core/error.hpp"
+#include "core/hw.hpp"
+
+using namespace lumpi::core;
+
+TEST_CASE("hw level names: short names, MPI resource types, any case") {
+  CHECK(hw::parse_level("core") == hw::Level::Core);
+  CHECK(hw::parse_level("PU") == hw::Level::PU);
+  CHECK(hw::parse_level("NUMANode") == hw::Level::NUMA);
+  CHECK(hw::parse_level("numa") == hw::Level::NUMA);
+  CHECK(hw::parse_level("Package") == hw::Level::Package);
+  CHECK(hw::parse_level("L3Cache") == hw::Level::L3Cache);
+  CHECK(hw::parse_level("L2Cache") == hw::Level::L2Cache);
+  CHECK_FALSE(hw::parse_level("board").has_value());
+  CHECK(std::string(hw::level_name(hw::Level::NUMA)) == "numa");
+}
+
+TEST_CASE("hw counts and info describe this machine") {
+  CHECK(hw::count(hw::Level::Machine) == 1);
+  CHECK(hw::count(hw::Level::PU) >= 1);
+  CHECK(hw::count(hw::Level::PU) >= hw::count(hw::Level::Core));
+  hw::Info i = hw::info();
+  CHECK(i.pus == hw::count(hw::Level::PU));
+  CHECK_FALSE(i.cpuset.empty());
+  CHECK(hw::locality(hw::Level::Machine) == 0);
+}
+
+TEST_CASE("hw tree places a rank at the smallest object holding its cpuset") {
+  std::string tree = hw::tree_text({{0, "0"}, {1, hw::cpuset_text()}});
+  CHECK(tree.find("Machine") == 0);
+  CHECK(tree.find("PU L#0") != std::string::npos);
+  CHECK(tree.find("rank 0") != std::string::npos);  // on PU 0's line
+}
+
+TEST_CASE("hw bind rejects an index out of range before touching the OS") {
+  CHECK_THROWS_AS(hw::bind(hw::Level::PU, hw::count(hw::Level::PU)), lumpi::core::Error);
+  CHECK_THROWS_AS(hw::bind(hw::Level::Core, -1), lumpi::core::Error);
+}
