@@ -60,6 +60,25 @@ std::string join(const std::vector<int>& v, const char* sep = ",") {
   return s;
 }
 
+// Breaks a long adjacency line at spaces; continuation lines are indented
+// to `indent` columns.
+std::string wrap_line(const std::string& line, size_t indent, int width) {
+  if (line.size() <= size_t(width)) return line + "\n";
+  std::string out, cur;
+  std::istringstream words(line);
+  size_t lead = line.find_first_not_of(' ');
+  cur = std::string(lead == std::string::npos ? 0 : lead, ' ');
+  for (std::string w; words >> w;) {
+    if (cur.size() + 1 + w.size() > size_t(width) && cur.find_first_not_of(' ') != std::string::npos) {
+      out += cur + "\n";
+      cur = std::string(indent, ' ');
+    }
+    if (cur.find_first_not_of(' ') != std::string::npos) cur += " ";
+    cur += w;
+  }
+  return out + cur + "\n";
+}
+
 // ---- partition matrix ----------------------------------------------------------------
 
 struct Row {
@@ -213,7 +232,7 @@ std::string node(const Instance& in, int r) {
   return std::to_string(r) + (r >= 0 && r < int(m.size()) ? "(w" + std::to_string(m[size_t(r)]) + ")" : "");
 }
 
-std::string draw_graph(const Instance& in) {
+std::string draw_graph(const Instance& in, int width) {
   const Description& d = *in.any;
   std::string out = "graph " + quoted_name(d) + ": " + std::to_string(d.index.size()) + " nodes, " +
                     std::to_string(d.edges.size()) + " edge entries; node = graph rank(world rank)\n";
@@ -222,7 +241,7 @@ std::string draw_graph(const Instance& in) {
     std::string line = "  " + pad(node(in, int(i)), 8) + " ->";
     for (int e = prev; e < d.index[i] && e < int(d.edges.size()); ++e) line += " " + node(in, d.edges[size_t(e)]);
     prev = d.index[i];
-    out += line + "\n";
+    out += wrap_line(line, 14, width);
   }
   return out;
 }
@@ -237,15 +256,17 @@ std::string weighted(const std::vector<int>& ranks, const std::vector<int>& weig
   return s.empty() ? " -" : s;
 }
 
-std::string draw_dist_graph(const Instance& in) {
+std::string draw_dist_graph(const Instance& in, int width) {
   const Description& d = *in.any;
   bool any_w = false;
   for (const auto& [r, x] : in.by_rank) any_w = any_w || x->source_weighted || x->dest_weighted;
   std::string out = "distributed graph " + quoted_name(d) + " (" + std::to_string(d.size) +
                     " ranks); rank(world rank)" + (any_w ? ", [weight]" : ", unweighted") + "\n";
   for (const auto& [r, x] : in.by_rank) {
-    out += "  " + pad(node(in, r), 8) + " in <-" + weighted(x->sources, x->sourceweights, x->source_weighted, in) +
-           "\n  " + std::string(8, ' ') + " out ->" + weighted(x->dests, x->destweights, x->dest_weighted, in) + "\n";
+    out += wrap_line("  " + pad(node(in, r), 8) + " in <-" +
+                         weighted(x->sources, x->sourceweights, x->source_weighted, in), 17, width);
+    out += wrap_line("  " + std::string(8, ' ') + " out ->" +
+                         weighted(x->dests, x->destweights, x->dest_weighted, in), 17, width);
   }
   return out;
 }
@@ -343,9 +364,9 @@ std::string draw_text(const std::map<int, Description>& per_rank, int width) {
     } else if (d.topo == "cart") {
       out += draw_cart(in, width) + notes_of(in) + "\n";
     } else if (d.topo == "graph") {
-      out += draw_graph(in) + notes_of(in) + "\n";
+      out += draw_graph(in, width) + notes_of(in) + "\n";
     } else if (d.topo == "dist_graph") {
-      out += draw_dist_graph(in) + notes_of(in) + "\n";
+      out += draw_dist_graph(in, width) + notes_of(in) + "\n";
     } else {
       std::string l = letter(rows.size());
       rows.push_back(row_of(l, key.first));
