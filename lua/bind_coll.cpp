@@ -229,13 +229,16 @@ core::coll::Regroup regrouper(lua_State* L, const OpBox& op, std::vector<lua_Int
   return [=](std::vector<Bytes> remote) {
     // Same block structure on both sides: pass blocks through unchanged.
     if (scalar_blocks && remote.size() == counts.size()) return remote;
-    const int top = lua_gettop(L);
+    struct Restore {  // the stack height, also when encoding throws
+      lua_State* L;
+      int top;
+      ~Restore() { lua_settop(L, top); }
+    } restore{L, lua_gettop(L)};
     push_flattened(L, remote, op);
     const int flat = lua_gettop(L);
     const auto total = lua_Integer(lua_rawlen(L, flat));
     const lua_Integer want = std::accumulate(counts.begin(), counts.end(), lua_Integer(0));
     if (total != want) {
-      lua_settop(L, top);
       fail(ErrClass::Count, func,
            "the remote group reduced " + std::to_string(total) +
                " elements, but this group's blocks hold " + std::to_string(want) +
@@ -247,7 +250,6 @@ core::coll::Regroup regrouper(lua_State* L, const OpBox& op, std::vector<lua_Int
       out.push_back(encode_slice(L, flat, first, k, scalar_blocks, func));
       first += k;
     }
-    lua_settop(L, top);
     return out;
   };
 }
