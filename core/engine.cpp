@@ -1,7 +1,12 @@
 // core/engine.cpp: data sockets, delivery and the blocking wait loop.
 #include "core/engine.hpp"
 
+#include <sched.h>
+
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 
 #include "core/constants.hpp"
 #include "core/error.hpp"
@@ -150,6 +155,34 @@ void Engine::check_abort(const Waiting& what) {
              "rank " + std::to_string(r) + " of COMM_WORLD has died; was " + what.describe());
 }
 
+// Optional spin-then-block. Sleeping in zmq_poll costs a cross-core wake-up
+// (20-35 µs on 2-vCPU machines) on top of libzmq's own I/O-thread hand-off;
+// with LUMPI_SPIN_US=N a wait first polls ZMQ_EVENTS (which, unlike a
+// zmq_recv(ZMQ_DONTWAIT) loop, makes libzmq process its pending commands at
+// once) for up to N µs, yielding between polls, and only then blocks. The
+// default is 0 (block at once): on a 2-core machine shared by the ranks'
+// main threads and libzmq's I/O threads, a spinning rank delays the very
+// I/O thread that must deliver its message, and measured round trips turned
+// bimodal (22 µs or 300-1600 µs) for every budget tried (10, 20, 50, 150 µs);
+// blocking stays within 1.1x of raw ZeroMQ (tests/bench/README.md).
+static int spin_budget_us() {
+  static const int us = [] {
+    const char* v = std::getenv("LUMPI_SPIN_US");
+    return v ? std::max(0, std::atoi(v)) : 0;
+  }();
+  return us;
+}
+
+bool Engine::spin_for_input(int budget_us) {
+  if (budget_us <= 0) return false;
+  auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(budget_us);
+  do {
+    if (in_.get(zmq::sockopt::events) & ZMQ_POLLIN) return true;
+    sched_yield();
+  } while (std::chrono::steady_clock::now() < until);
+  return false;
+}
+
 void Engine::wait(const std::function<bool()>& done, const Waiting& what) {
   const Waiting* outer = blocked_;
   blocked_ = &what;
@@ -161,7 +194,9 @@ void Engine::wait(const std::function<bool()>& done, const Waiting& what) {
   receive_available();
   while (!done()) {
     check_abort(what);
-    progress(100);
+    // progress(0) also serves the control socket, so a flood of data never
+    // hides an interrupt.
+    progress(spin_for_input(spin_budget_us()) ? 0 : 100);
   }
 }
 

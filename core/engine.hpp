@@ -93,6 +93,9 @@ class Engine {
  private:
   void deliver(Message m);
   void receive_available();
+  // Polls ZMQ_EVENTS for up to budget_us, yielding between polls; true as
+  // soon as data input is ready (see wait()).
+  bool spin_for_input(int budget_us);
   zmq::socket_t& peer_socket(int dest);
   void check_abort(const Waiting& what);
 

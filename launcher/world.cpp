@@ -93,6 +93,13 @@ void World::spawn(int r, const Options& opts) {
     setenv(kEnvDir, dir_.c_str(), 1);
     setenv("LUMPI_PARENT", std::to_string(parent).c_str(), 1);
     setenv("LUMPI_BIND", opts.bind.c_str(), 1);
+    // Large messages: glibc's malloc would mmap and munmap every buffer of
+    // a few MiB (codec, libzmq, Lua strings), paying ~1000 page faults per
+    // 4 MiB message; fixed thresholds keep such buffers in the heap (the 4 MiB
+    // Lua ping-pong made 20x fewer page faults and used 27% less CPU, see
+    // tests/bench/README.md). A user's own GLIBC_TUNABLES wins.
+    setenv("GLIBC_TUNABLES",
+           "glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=67108864", 0);
     signal(SIGINT, SIG_IGN);  // Ctrl-C belongs to the coordinator, which interrupts us
     execl(opts.rank_exe.c_str(), "lumpi-rank", (char*)nullptr);
     std::fprintf(stderr, "lumpi: cannot run %s: %s\n", opts.rank_exe.c_str(), strerror(errno));

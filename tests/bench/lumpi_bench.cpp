@@ -6,9 +6,10 @@
 // runtime costs under the Lua binding; tests/bench/bench.py runs it next to
 // the anchors. Output lines are machine-readable, in the anchors' formats:
 //
-//   lumpi-bench pingpong            PP <bytes> <iters> <half_rtt_us> <MBps>
+//   lumpi-bench pingpong [divisor]  PP <bytes> <iters> <half_rtt_us> <MBps>
 //   lumpi-bench coll N [target_s]   COLL <name> <N> <iters> <us_per_call>
-//   lumpi-bench commfree N [cycles] MEM <phase> <rank> <rss_kib>
+//   lumpi-bench commfree N [cycles [batches]]
+//                                   MEM <phase> <rank> <rss_kib>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -94,15 +95,18 @@ int run_ranks(int n, const std::function<void(Comm&)>& body) {
 
 // MPI buffer semantics, as the anchors: copy from the user buffer on send,
 // into the user buffer on receive.
+int g_divisor = 1;  // fewer iterations, for quick looks
+
 void pingpong(Comm& c) {
   struct Size { size_t bytes; int iters; };
   const Size sizes[] = {{8, 20000}, {1024, 20000}, {65536, 5000}, {1 << 20, 500}, {4 << 20, 200}};
   const int me = c.rank(), peer = 1 - me;
   for (const auto& s : sizes) {
     std::vector<char> buf(s.bytes, 'x');
-    int warm = s.iters / 10;
+    int iters = std::max(20, s.iters / g_divisor);
+    int warm = iters / 10;
     double t0 = 0;
-    for (int i = -warm; i < s.iters; ++i) {
+    for (int i = -warm; i < iters; ++i) {
       if (i == 0) t0 = now();
       if (me == 0) {
         c.send(zmq::message_t(buf.data(), buf.size()), peer, 0);
@@ -114,8 +118,8 @@ void pingpong(Comm& c) {
         c.send(zmq::message_t(buf.data(), buf.size()), peer, 0);
       }
     }
-    double half = (now() - t0) / s.iters / 2;
-    if (me == 0) std::printf("PP %zu %d %.3f %.1f\n", s.bytes, s.iters, half * 1e6, s.bytes / half / 1e6);
+    double half = (now() - t0) / iters / 2;
+    if (me == 0) std::printf("PP %zu %d %.3f %.1f\n", s.bytes, iters, half * 1e6, s.bytes / half / 1e6);
     std::fflush(stdout);
   }
 }
@@ -169,13 +173,16 @@ void collectives(Comm& w) {
 
 // ---- memory over communicator create/free cycles -------------------------------------
 
+int g_batches = 4;
+
+// RSS at idle and after each batch of `cycles` dup+split+free cycles.
 void commfree(Comm& w, int cycles) {
-  auto report = [&](const char* phase) {
+  auto report = [&](const std::string& phase) {
     long mine = rss_kib();
     std::vector<long> all(size_t(w.size()));
     typed::allgather(w, &mine, all.data(), 1, typed::Type::Int64);
     if (w.rank() == 0)
-      for (int r = 0; r < w.size(); ++r) std::printf("MEM %s %d %ld\n", phase, r, all[size_t(r)]);
+      for (int r = 0; r < w.size(); ++r) std::printf("MEM %s %d %ld\n", phase.c_str(), r, all[size_t(r)]);
     std::fflush(stdout);
   };
   auto cycle = [&](int n) {
@@ -187,14 +194,14 @@ void commfree(Comm& w, int cycles) {
     }
   };
   report("idle");
-  cycle(cycles);
-  report("after");
-  cycle(cycles);
-  report("after2");
+  for (int b = 1; b <= g_batches; ++b) {
+    cycle(cycles);
+    report(b == 1 ? "after" : "after" + std::to_string(b));
+  }
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: lumpi-bench pingpong | coll N [target_s] | commfree N [cycles]\n");
+  std::fprintf(stderr, "usage: lumpi-bench pingpong [divisor] | coll N [target_s] | commfree N [cycles [batches]]\n");
   return 2;
 }
 
@@ -203,13 +210,17 @@ int usage() {
 int main(int argc, char** argv) {
   if (argc < 2) return usage();
   std::string what = argv[1];
-  if (what == "pingpong") return run_ranks(2, pingpong);
+  if (what == "pingpong") {
+    if (argc >= 3) g_divisor = std::max(1, std::atoi(argv[2]));
+    return run_ranks(2, pingpong);
+  }
   if (what == "coll" && argc >= 3) {
     if (argc >= 4) g_target = std::atof(argv[3]);
     return run_ranks(std::atoi(argv[2]), collectives);
   }
   if (what == "commfree" && argc >= 3) {
     int cycles = argc >= 4 ? std::atoi(argv[3]) : 1000;
+    if (argc >= 5) g_batches = std::atoi(argv[4]);
     return run_ranks(std::atoi(argv[2]), [cycles](Comm& w) { commfree(w, cycles); });
   }
   return usage();

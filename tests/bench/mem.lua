@@ -1,9 +1,11 @@
 -- tests/bench/mem.lua: resident size of every rank at idle and after
 -- communicators were created and freed (run: lumpi -n N tests/bench/mem.lua
--- [cycles]). Each cycle: dup COMM_WORLD, split the dup, free both.
--- Prints on rank 0:  MEM <phase> <rank> <rss_kib>
+-- [cycles [batches]]). Each cycle: dup COMM_WORLD, split the dup, free both;
+-- RSS is reported at idle and after each batch of `cycles` cycles.
+-- Prints on rank 0:  MEM <phase> <rank> <rss_kib>   (phase: idle, after, after2, ...)
 local w = mpi.COMM_WORLD
 local cycles = tonumber(arg and arg[1]) or 1000
+local batches = tonumber(arg and arg[2]) or 2
 
 local function rss_kib()
   local f = assert(io.open("/proc/self/status"))
@@ -33,7 +35,7 @@ local function cycle(n)
 end
 
 report("idle")
-cycle(cycles)
-report("after")
-cycle(cycles)
-report("after2")
+for b = 1, batches do
+  cycle(cycles)
+  report(b == 1 and "after" or "after" .. b)
+end
