@@ -42,7 +42,8 @@ RequestBox& check_request(lua_State* L, int idx, const char* func) {
 void finish(lua_State* L, int idx, RequestBox& box) {
   if (box.finished) return;
   idx = lua_absindex(L, idx);
-  if (box.is_recv && box.req->kind() == core::Request::Kind::Recv) {
+  // A cancelled receive has no message: its value is nil (MPI_Test_cancelled).
+  if (box.is_recv && box.req->kind() == core::Request::Kind::Recv && !box.req->cancelled()) {
     const auto& b = box.req->body();
     decode(L, std::string_view(static_cast<const char*>(b.data()), b.size()));
   } else {
@@ -50,6 +51,10 @@ void finish(lua_State* L, int idx, RequestBox& box) {
   }
   lua_setiuservalue(L, idx, 1);  // value
   push_status(L, box.req->status());
+  if (box.req->cancelled()) {
+    lua_pushboolean(L, 1);
+    lua_setfield(L, -2, "cancelled");  // status.cancelled = true
+  }
   lua_setiuservalue(L, idx, 2);  // status
   box.finished = true;
 }
@@ -216,11 +221,8 @@ std::vector<RequestBox*> check_requests(lua_State* L, int idx, const char* func)
   return out;
 }
 
-// mpi.waitall(reqs) -> values, statuses (sequences in request order)
-int l_waitall(lua_State* L) {
-  auto boxes = check_requests(L, 1, "MPI_Waitall");
-  for (auto* b : boxes)
-    if (!b->finished) b->req->wait();
+// Pushes values, statuses of the complete requests in the sequence at 1.
+int push_all_results(lua_State* L, const std::vector<RequestBox*>& boxes) {
   lua_createtable(L, int(boxes.size()), 0);  // values
   lua_createtable(L, int(boxes.size()), 0);  // statuses
   for (size_t i = 0; i < boxes.size(); ++i) {
@@ -232,6 +234,14 @@ int l_waitall(lua_State* L) {
     lua_pop(L, 1);                           // pop the request
   }
   return 2;
+}
+
+// mpi.waitall(reqs) -> values, statuses (sequences in request order)
+int l_waitall(lua_State* L) {
+  auto boxes = check_requests(L, 1, "MPI_Waitall");
+  for (auto* b : boxes)
+    if (!b->finished) b->req->wait();
+  return push_all_results(L, boxes);
 }
 
 // mpi.waitany(reqs) -> index, value, status
@@ -260,13 +270,15 @@ int l_waitany(lua_State* L) {
   return 3;
 }
 
-// mpi.testall(reqs) -> flag
+// mpi.testall(reqs) -> false, or true, values, statuses (as waitall) when
+// every request is complete.
 int l_testall(lua_State* L) {
   auto boxes = check_requests(L, 1, "MPI_Testall");
   bool all = true;
   for (auto* b : boxes) all = (b->finished || b->req->test()) && all;
   lua_pushboolean(L, all);
-  return 1;
+  if (!all) return 1;
+  return 1 + push_all_results(L, boxes);  // push values, statuses
 }
 
 const Reg kMethods[] = {
