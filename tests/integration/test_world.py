@@ -146,4 +146,32 @@ rc = p.wait(timeout=10)
 check("end of input ends the session with status 0", rc == 0, str(rc))
 check("end of input leaves no process", no_leftovers(tag))
 
+# ---- conformance audit: §11 options and §12 display not covered above ----------------
+
+rc, out, err, tag = run(LUMPI, ["-e", "return mpi.size()"])
+check("-n defaults to 4", rc == 0 and out == "[0-3] 4\n", out + err)
+
+rc, out, err, tag = run(LUMPI, ["--np", "2", "-e", "return mpi.rank()"])
+check("--np is the long form of -n", rc == 0 and out == "[0] 0\n[1] 1\n", out + err)
+
+rc, out, err, tag = run(LUMPI, ["-n", "2", "--bind", "bogus", "-e", "return 1"])
+check("--bind rejects an unknown level with a usage error", rc == 2 and "--bind" in err, f"{rc} {err}")
+
+rc, out, err, tag = run(LUMPI, ["-n", "2", "--bind", "none", "-e", "return mpi.hw.info().bound"])
+check("--bind none leaves ranks unbound", rc == 0 and out == "[0-1] nil\n", out + err)
+
+rc, out, err, tag = run(LUMPI, ["-n", "10"],
+                        stdin="local r = mpi.rank() return (r == 3 or r == 4 or r == 6) and 1 or 0\n")
+check("rank sets separate runs with commas", out == "[0-2,5,7-9] 0\n[3-4,6] 1\n", out)
+
+rc, out, err, tag = run(LUMPI, ["-n", "3", "--no-collate"], stdin="return 1\n")
+check("--no-collate prints every rank separately", out == "[0] 1\n[1] 1\n[2] 1\n", out)
+
+rc, out, err, tag = run(LUMPI, ["-n", "2"], stdin=(
+    "r = mpi.COMM_WORLD:irecv(0, 5)\nreturn r:cancel()\n"
+    "return r:test()\nreturn r:wait()\n"))
+check("a cancelled request completes (API.md §6: r:test -> done, value, status)",
+      out == "[0-1] true\n[0-1] true\tnil\t{cancelled=true, error=0, source=0, tag=0}\n"
+             "[0-1] nil\t{cancelled=true, error=0, source=0, tag=0}\n", out + err)
+
 finish()
