@@ -50,6 +50,50 @@ std::vector<Bytes> encode_each(lua_State* L, int idx, int want, const char* func
   return parts;
 }
 
+// Data movement checks some arguments on one rank only (the root's values,
+// each rank's own contribution). If they fail, the rank still takes part:
+// the error travels in place of its data (codec encode_error), so every rank
+// that would have used that data raises it too instead of waiting forever,
+// and this rank raises it once the collective is over.
+Bytes encode_or_error(lua_State* L, int idx, const char* func, std::optional<core::Error>& failed) {
+  try {
+    return encode(L, idx, func);
+  } catch (const core::Error& e) {
+    failed = e;
+    return encode_error(e);
+  }
+}
+
+// As encode_each, but a bad element only poisons its own part (a bad table
+// poisons every part).
+std::vector<Bytes> encode_each_or_error(lua_State* L, int idx, int want, const char* func,
+                                        std::optional<core::Error>& failed) {
+  try {
+    if (lua_type(L, idx) != LUA_TTABLE || lua_Integer(lua_rawlen(L, idx)) != want)
+      encode_each(L, idx, want, func);  // raises the count or type error
+  } catch (const core::Error& e) {
+    failed = e;
+    return std::vector<Bytes>(size_t(want), encode_error(e));
+  }
+  std::vector<Bytes> parts;
+  parts.reserve(size_t(want));
+  for (int i = 1; i <= want; ++i) {
+    lua_rawgeti(L, idx, i);  // -- push values[i]
+    try {
+      parts.push_back(encode(L, -1, func, "values[" + std::to_string(i) + "]"));
+    } catch (const core::Error& e) {
+      if (!failed) failed = e;
+      parts.push_back(encode_error(e));
+    }
+    lua_pop(L, 1);  // -- pop values[i] (encode leaves the stack as it found it)
+  }
+  return parts;
+}
+
+void raise_if(const std::optional<core::Error>& failed) {
+  if (failed) throw *failed;
+}
+
 // On an intercommunicator, does this rank contribute to a rooted call?
 bool inter_contributes(int root) { return root != core::ROOT && root != core::PROC_NULL; }
 
@@ -71,8 +115,10 @@ int c_bcast(lua_State* L) {
   core::Comm& c = check_comm(L, 1, "MPI_Bcast");
   int root = root_arg(L, 3, c, "MPI_Bcast");
   bool sends = c.is_inter() ? root == core::ROOT : root == c.rank();
-  Bytes data = sends ? encode(L, 2, "MPI_Bcast") : Bytes();
+  std::optional<core::Error> failed;
+  Bytes data = sends ? encode_or_error(L, 2, "MPI_Bcast", failed) : Bytes();
   Bytes out = core::coll::bcast(c, std::move(data), root);
+  raise_if(failed);
   if (c.is_inter() && !inter_contributes(root)) lua_pushnil(L);
   else decode(L, out);
   return 1;
@@ -83,8 +129,10 @@ int c_gather(lua_State* L) {
   core::Comm& c = check_comm(L, 1, "MPI_Gather");
   int root = root_arg(L, 3, c, "MPI_Gather");
   bool contributes = !c.is_inter() || inter_contributes(root);
-  Bytes mine = contributes ? encode(L, 2, "MPI_Gather") : Bytes();
+  std::optional<core::Error> failed;
+  Bytes mine = contributes ? encode_or_error(L, 2, "MPI_Gather", failed) : Bytes();
   std::vector<Bytes> all = core::coll::gather(c, std::move(mine), root);
+  raise_if(failed);
   bool receives = c.is_inter() ? root == core::ROOT : root == c.rank();
   if (receives) push_list(L, all);
   else lua_pushnil(L);
@@ -97,8 +145,11 @@ int c_scatter(lua_State* L) {
   int root = root_arg(L, 3, c, "MPI_Scatter");
   bool sends = c.is_inter() ? root == core::ROOT : root == c.rank();
   std::vector<Bytes> parts;
-  if (sends) parts = encode_each(L, 2, c.is_inter() ? c.remote_size() : c.size(), "MPI_Scatter");
+  std::optional<core::Error> failed;
+  if (sends)
+    parts = encode_each_or_error(L, 2, c.is_inter() ? c.remote_size() : c.size(), "MPI_Scatter", failed);
   Bytes out = core::coll::scatter(c, std::move(parts), root);
+  raise_if(failed);
   if (c.is_inter() && !inter_contributes(root)) lua_pushnil(L);
   else decode(L, out);
   return 1;
@@ -107,16 +158,22 @@ int c_scatter(lua_State* L) {
 // allgather(value) -> sequence of every rank's value (the remote group's on an intercomm)
 int c_allgather(lua_State* L) {
   core::Comm& c = check_comm(L, 1, "MPI_Allgather");
-  push_list(L, core::coll::allgather(c, encode(L, 2, "MPI_Allgather")));
+  std::optional<core::Error> failed;
+  std::vector<Bytes> all = core::coll::allgather(c, encode_or_error(L, 2, "MPI_Allgather", failed));
+  raise_if(failed);
+  push_list(L, all);
   return 1;
 }
 
 // alltoall(values) -> sequence, element j from rank j
 int c_alltoall(lua_State* L) {
   core::Comm& c = check_comm(L, 1, "MPI_Alltoall");
+  std::optional<core::Error> failed;
   std::vector<Bytes> parts =
-      encode_each(L, 2, c.is_inter() ? c.remote_size() : c.size(), "MPI_Alltoall");
-  push_list(L, core::coll::alltoall(c, std::move(parts)));
+      encode_each_or_error(L, 2, c.is_inter() ? c.remote_size() : c.size(), "MPI_Alltoall", failed);
+  std::vector<Bytes> all = core::coll::alltoall(c, std::move(parts));
+  raise_if(failed);
+  push_list(L, all);
   return 1;
 }
 

@@ -6,6 +6,8 @@
 //   A n int64[n]        (sequence of integers, packed)
 //   R n double[n]       (sequence of floats, packed)
 //   H narr nhash  narr values, then nhash key/value pairs   (any table)
+//   E class func message   (an error travelling in place of a value: see
+//                           encode_error; decoding it raises that error)
 #include "lua/codec.hpp"
 
 #include <cstring>
@@ -218,6 +220,12 @@ struct Decoder {
     if (n > (in.size() - pos) / unit) bad("count " + std::to_string(n) + " exceeds the message");
     return n;
   }
+  std::string text() {
+    uint64_t n = count(1);
+    std::string s(in.substr(pos, n));
+    pos += n;
+    return s;
+  }
   void value(int depth);
 };
 
@@ -266,6 +274,13 @@ void Decoder::value(int depth) {
       }
       return;
     }
+    case 'E': {
+      if (depth != 0) bad("an error can only stand for a whole value");
+      uint64_t cls = varint();
+      if (cls >= uint64_t(ErrClass::LastCode)) bad("unknown error class " + std::to_string(cls));
+      std::string func = text(), message = text();
+      fail(ErrClass(cls), func, "another rank's part of this call failed: " + message);
+    }
     default:
       --pos;
       bad("unknown type byte " + std::to_string(uint8_t(t)));
@@ -277,13 +292,28 @@ void Decoder::value(int depth) {
 void encode(lua_State* L, int idx, std::string& out, std::string_view func, std::string_view root) {
   Encoder e{L, out, func, {}};
   int top = lua_gettop(L);
-  e.value(lua_absindex(L, idx), std::string(root), 0);
+  try {
+    e.value(lua_absindex(L, idx), std::string(root), 0);
+  } catch (...) {
+    lua_settop(L, top);  // the stack is as it was, whatever happened
+    throw;
+  }
   lua_settop(L, top);
 }
 
 std::string encode(lua_State* L, int idx, std::string_view func, std::string_view root) {
   std::string out;
   encode(L, idx, out, func, root);
+  return out;
+}
+
+std::string encode_error(const core::Error& e) {
+  std::string out(1, 'E');
+  put_varint(out, uint64_t(e.cls()));
+  put_varint(out, e.func().size());
+  out += e.func();
+  put_varint(out, e.message().size());
+  out += e.message();
   return out;
 }
 

@@ -12,13 +12,21 @@
 #include <string>
 #include <string_view>
 
+#include "core/error.hpp"
+
 namespace lumpi::lua {
 
 // Appends the encoding of the value at `idx` to `out`. `root` names the value
-// in error messages ("value"). Leaves the stack as it was.
+// in error messages ("value"). Leaves the stack as it was, also when it raises.
 void encode(lua_State* L, int idx, std::string& out, std::string_view func,
             std::string_view root = "value");
 std::string encode(lua_State* L, int idx, std::string_view func, std::string_view root = "value");
+
+// An encoding of `e` that can travel where a value is expected: decoding it
+// raises e (its class and function, the message saying another rank failed).
+// Collectives send it in place of a contribution that could not be encoded,
+// so the other ranks raise too instead of waiting for data that never comes.
+std::string encode_error(const core::Error& e);
 
 // Pushes the value encoded in `bytes` (which must hold exactly one value).
 void decode(lua_State* L, std::string_view bytes);
