@@ -165,3 +165,19 @@ TEST_CASE("random garbage never crashes the decoder") {
     }
   }
 }
+
+TEST_CASE("an encoded error decodes by raising it, with its class and function") {
+  State s;
+  std::string b = codec::encode_error(Error(ErrClass::Count, "MPI_Scatter", "values has 1 elements"));
+  try {
+    codec::decode(s.L, b);
+    FAIL("decode returned");
+  } catch (const Error& e) {
+    CHECK(e.cls() == ErrClass::Count);
+    CHECK(e.func() == "MPI_Scatter");
+    CHECK(e.message().find("values has 1 elements") != std::string::npos);
+  }
+  CHECK(lua_gettop(s.L) == 0);
+  CHECK_THROWS_AS(codec::decode(s.L, std::string("H\x01\x00", 3) + b), Error);  // not inside a table
+  CHECK(lua_gettop(s.L) == 0);
+}
