@@ -94,6 +94,7 @@ void Engine::deliver(Message m) {
 }
 
 bool Engine::post(PostedRecv* r) {
+  r->epoch = epoch_;
   if (!matcher_.post(r)) return false;
   if (r->msg.env.wants_ack) {
     Envelope ack;
@@ -205,7 +206,7 @@ void Engine::interrupt() { interrupted_ = true; }
 void Engine::discard_epoch(uint32_t epoch) {
   discarded_epochs_.insert(epoch);
   matcher_.drop_epoch(epoch);
-  matcher_.cancel_all_posted();
+  matcher_.abandon_posted(epoch);
   interrupted_ = false;
 }
 

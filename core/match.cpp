@@ -57,9 +57,12 @@ void Matcher::drop_epoch(uint32_t epoch) {
   unexpected_.remove_if([epoch](const Message& m) { return m.env.epoch == epoch; });
 }
 
-void Matcher::cancel_all_posted() {
-  for (PostedRecv* r : posted_) r->abandoned = true;
-  posted_.clear();
+void Matcher::abandon_posted(uint32_t epoch) {
+  posted_.remove_if([epoch](PostedRecv* r) {
+    if (r->epoch != epoch) return false;
+    r->abandoned = true;
+    return true;
+  });
 }
 
 }  // namespace lumpi::core

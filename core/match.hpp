@@ -29,6 +29,7 @@ struct PostedRecv {
   int tag = 0;     // or ANY_TAG
   bool done = false;
   bool abandoned = false;  // unposted by an interrupt; will never complete
+  uint32_t epoch = 0;      // the command that posted it
   Message msg;     // valid once done
 };
 
@@ -49,8 +50,9 @@ class Matcher {
   const Message* probe(uint64_t context, int source, int tag) const;
   // Forgets unexpected messages sent during command `epoch`.
   void drop_epoch(uint32_t epoch);
-  // Unposts every receive, marking each abandoned.
-  void cancel_all_posted();
+  // Unposts the receives posted during command `epoch`, marking each
+  // abandoned; receives posted by earlier commands stay posted.
+  void abandon_posted(uint32_t epoch);
   size_t unexpected_count() const { return unexpected_.size(); }
   size_t posted_count() const { return posted_.size(); }
 

@@ -79,6 +79,21 @@ def test_ctrl_c_during_a_collective_only_some_ranks_entered(exe):
         world_is_consistent(l, 4, [("half", ["[0,2] 2", "[1,3] 4"])])
 
 
+def test_an_interrupt_keeps_requests_posted_by_earlier_commands(exe):
+    with Lumpi(exe, ["-n", "3"]) as l:
+        l.prompt()
+        l.command("w = mpi.COMM_WORLD")
+        l.command("if mpi.rank() == 0 then r = w:irecv(1, 5) end")
+        l.line("w:recv(mpi.ANY_SOURCE, 99)")
+        l.expect(r"waiting in MPI_Recv", 6, "hang report")
+        l.ctrl_c()
+        l.expect(r"LUMPI_ERR_INTERRUPTED in MPI_Recv", 5, "interrupted receive")
+        l.prompt(5)
+        l.command(":on 1 w:send('kept', 0, 5)")
+        out = l.command(":on 0 return (r:wait())")
+        check("[0] kept" in out, "a receive posted before the interrupt was abandoned", out)
+
+
 def test_ctrl_c_interrupts_busy_lua_code(exe):
     with Lumpi(exe, ["-n", "3"]) as l:
         l.prompt()
@@ -322,6 +337,7 @@ TESTS = [
     test_ctrl_c_interrupts_a_blocked_receive_on_every_rank,
     test_ctrl_c_during_a_collective_only_some_ranks_entered,
     test_ctrl_c_interrupts_busy_lua_code,
+    test_an_interrupt_keeps_requests_posted_by_earlier_commands,
     test_interrupted_collectives_and_constructors_leave_7_ranks_consistent,
     test_a_second_ctrl_c_while_the_first_is_pending_keeps_the_repl,
     test_ctrl_c_at_the_prompt_drops_the_line,

@@ -110,10 +110,17 @@ TEST_CASE("dropping an interrupted epoch forgets its messages and abandons poste
   m.arrive(msg(4, 0, 0, "old", 1));
   m.arrive(msg(4, 0, 0, "stale", 2));
   auto r = recv(4, 5, 5);
+  r.epoch = 2;
+  auto earlier = recv(4, 6, 6);
+  earlier.epoch = 1;
   m.post(&r);
+  m.post(&earlier);
   m.drop_epoch(2);
-  m.cancel_all_posted();
+  m.abandon_posted(2);
   CHECK(r.abandoned);
+  CHECK_FALSE(earlier.abandoned);
+  CHECK(m.posted_count() == 1);
+  m.cancel(&earlier);
   CHECK(m.unexpected_count() == 1);
   auto any = recv(4, ANY_SOURCE, ANY_TAG);
   m.post(&any);
