@@ -20,7 +20,7 @@ import argparse
 import json
 import os
 import re
-import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -37,6 +37,7 @@ OMPI_TCP = ["--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", "lo",
             "--mca", "oob_tcp_if_include", "lo"]
 
 RESULTS = []
+BEFORE = {}  # --before: "lumpi" and "bench" of the other build
 NOTES = []
 
 
@@ -51,17 +52,47 @@ def record(suite, system, what, n, value, unit):
     print("RESULT " + json.dumps(r), flush=True)
 
 
-def run(cmd, timeout=600, env=None, stdin=None):
-    """Runs cmd, returns its stdout ('' on failure, with a note)."""
+QUIET = 0.0  # --quiet: wait up to this many s for an idle machine before each run
+
+
+def busy_s():
+    v = [int(x) for x in open("/proc/stat").readline().split()[1:8]]
+    return (v[0] + v[1] + v[2] + v[5] + v[6]) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_quiet():
+    """Waits (at most QUIET s) until the CPUs were < 10 % busy over 0.5 s."""
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < QUIET:
+        b0 = busy_s()
+        time.sleep(0.5)
+        if (busy_s() - b0) / (0.5 * os.cpu_count()) < 0.10:
+            return
+
+
+def run(cmd, timeout=600, env=None):
+    """Runs cmd in a session of its own, returns its stdout ('' on failure,
+    with a note). On a timeout the whole process group is killed: the
+    anchors fork, and an orphaned spinning rank would skew every later
+    figure."""
+    wait_quiet()
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=env, start_new_session=True)
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env,
-                           input=stdin)
+        out, err = p.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
         note(f"timed out: {' '.join(cmd)}")
         return ""
+    finally:
+        try:
+            os.killpg(p.pid, signal.SIGKILL)  # leftovers of a finished run, if any
+        except ProcessLookupError:
+            pass
     if p.returncode != 0:
-        note(f"exit {p.returncode}: {' '.join(cmd)}: {p.stderr.strip()[-300:]}")
-    return p.stdout
+        note(f"exit {p.returncode}: {' '.join(cmd)}: {err.strip()[-300:]}")
+    return out
 
 
 def med(v):
@@ -147,6 +178,9 @@ def suite_p2p(a, anchors, lumpi, bench_exe):
         systems["ompi tcp"] = [MPIRUN, "-np", "2"] + OMPI_TCP + [anchors["mpi_pingpong"]]
     systems["lumpi C++"] = [bench_exe, "pingpong"]
     systems["lumpi Lua"] = [lumpi, "-n", "2", os.path.join(HERE, "pingpong.lua")]
+    if a.before:
+        systems["before C++"] = [BEFORE["bench"], "pingpong"]
+        systems["before Lua"] = [BEFORE["lumpi"], "-n", "2", os.path.join(HERE, "pingpong.lua")]
     got = {s: {} for s in systems}
     for rep in range(a.reps):
         for s, cmd in systems.items():
@@ -198,6 +232,10 @@ def suite_coll(a, anchors, lumpi, bench_exe):
         for n in nps:
             add("lumpi C++", n, parse_coll(run([bench_exe, "coll", str(n), target])))
             add("lumpi Lua", n, parse_coll(run([lumpi, "-n", str(n), os.path.join(HERE, "coll.lua"), target])))
+            if a.before:
+                add("before C++", n, parse_coll(run([BEFORE["bench"], "coll", str(n), target])))
+                add("before Lua", n, parse_coll(run([BEFORE["lumpi"], "-n", str(n),
+                                                     os.path.join(HERE, "coll.lua"), target])))
             if "mpi_coll" in anchors:
                 for sysname, extra in (("ompi shm", []), ("ompi tcp", OMPI_TCP)):
                     base = [MPIRUN, "-np", str(n), "--oversubscribe"] + extra
@@ -207,6 +245,8 @@ def suite_coll(a, anchors, lumpi, bench_exe):
                                                        env=OMPI_ENV)))
             print(f"coll rep {rep + 1}/{a.reps} np={n} done", flush=True)
     systems = ["lumpi C++", "lumpi Lua", "ompi shm", "ompi tcp"]
+    if a.before:
+        systems += ["before C++", "before Lua"]
     print("\n### 2. Collectives and constructors, µs per call (median of %d; "
           "split and cart include the free)\n" % a.reps)
     print("| op | ranks | " + " | ".join(systems) + " | C++ / ompi tcp | Lua / ompi tcp |")
@@ -226,6 +266,7 @@ def suite_coll(a, anchors, lumpi, bench_exe):
 
 def repl_round_trips(lumpi, n, count):
     """Types `return 1` into a REPL of n ranks `count` times; seconds each."""
+    wait_quiet()
     p = subprocess.Popen([lumpi, "-n", str(n)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, text=True, bufsize=1)
     want = f"[0-{n - 1}] 1" if n > 1 else "[0] 1"
@@ -282,6 +323,7 @@ def suite_repl(a, anchors, lumpi, bench_exe):
     nps = [int(x) for x in a.repl_np.split(",")]
     ipp_nps = [int(x) for x in a.ipp_np.split(",") if x]
     lumpi_t = {n: [] for n in nps}
+    before_t = {n: [] for n in nps}
     ipp = {}
     ok_ipp = have_ipp() and os.path.exists(os.path.join(ANCHORS, "ipp_bench.py"))
     if not ok_ipp:
@@ -289,14 +331,17 @@ def suite_repl(a, anchors, lumpi, bench_exe):
     for rep in range(a.reps):
         for n in nps:
             lumpi_t[n] += repl_round_trips(lumpi, n, a.repl_count)
+            if a.before:
+                before_t[n] += repl_round_trips(BEFORE["lumpi"], n, a.repl_count)
             if ok_ipp and n in ipp_nps and rep == 0:  # one cluster lifetime per size
                 ipp[n] = ipp_round_trips(n, a.ipp_reps)
         print(f"repl rep {rep + 1}/{a.reps} done", flush=True)
     print(f"\n### 3. REPL round trip of `return 1` until the collated answer is printed, ms "
           f"({a.reps}×{a.repl_count} commands per size for lumpi; ipyparallel: {a.ipp_reps} calls)\n")
+    extra = " before p50 | before p90 |" if a.before else ""
     print("| ranks | lumpi p50 | lumpi p90 | ipp execute p50 | ipp execute p90 | ipp apply_sync p50 "
-          "| ipp apply_sync p90 | ipp p50 / lumpi p50 |")
-    print("|---|---|---|---|---|---|---|---|")
+          "| ipp apply_sync p90 | ipp p50 / lumpi p50 |" + extra)
+    print("|---|---|---|---|---|---|---|---|" + ("---|---|" if a.before else ""))
     for n in nps:
         t = [x * 1e3 for x in lumpi_t[n]]
         p50, p90 = (pct(t, 0.5), pct(t, 0.9)) if t else (None, None)
@@ -312,21 +357,38 @@ def suite_repl(a, anchors, lumpi, bench_exe):
                 record("repl", "ipyparallel", name + " p90", n, v[1], "ms")
         if "startup" in r:
             record("startup", "ipyparallel", "cluster start", n, r["startup"][0], "s")
+        cells = ""
+        if a.before:
+            b = [x * 1e3 for x in before_t[n]]
+            b50, b90 = (pct(b, 0.5), pct(b, 0.9)) if b else (None, None)
+            if b:
+                record("repl", "lumpi before", "return 1 p50", n, b50, "ms")
+            cells = f" {fmt(b50, 2)} | {fmt(b90, 2)} |"
         print(f"| {n} | {fmt(p50, 2)} | {fmt(p90, 2)} | {fmt(ex[0], 2)} | {fmt(ex[1], 2)} | "
-              f"{fmt(ap[0], 2)} | {fmt(ap[1], 2)} | {ratio(ex[0], p50)} |")
+              f"{fmt(ap[0], 2)} | {fmt(ap[1], 2)} | {ratio(ex[0], p50)} |" + cells)
     print("\nTarget: lumpi p50 at 16 ranks ≤ 1 ms.")
 
 
 # ---- 4. start-up and tear-down ------------------------------------------------------------
 
 def wall(cmd, env=None, timeout=120):
+    wait_quiet()
     t0 = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                         start_new_session=True)
     try:
-        p = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                           env=env, timeout=timeout)
+        rc = p.wait(timeout=timeout)
     except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.wait()
+        note(f"timed out: {' '.join(cmd)}")
         return None
-    return time.perf_counter() - t0 if p.returncode == 0 else None
+    t = time.perf_counter() - t0
+    try:
+        os.killpg(p.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    return t if rc == 0 else None
 
 
 def suite_startup(a, anchors, lumpi, bench_exe):
@@ -335,6 +397,8 @@ def suite_startup(a, anchors, lumpi, bench_exe):
     for rep in range(a.reps + 1):  # rep 0 warms the page cache and is dropped
         for n in nps:
             systems = {"lumpi -e 'return 1'": [lumpi, "-n", str(n), "-e", "return 1"]}
+            if a.before:
+                systems["before"] = [BEFORE["lumpi"], "-n", str(n), "-e", "return 1"]
             if "mpi_hello" in anchors:
                 systems["mpirun mpi_hello"] = [MPIRUN, "-np", str(n), "--oversubscribe",
                                                anchors["mpi_hello"]]
@@ -344,8 +408,9 @@ def suite_startup(a, anchors, lumpi, bench_exe):
                     got.setdefault((s, n), []).append(t)
         print(f"startup rep {rep}/{a.reps} done", flush=True)
     print("\n### 4. Start-up to first answer and tear-down, wall time in s (median of %d)\n" % a.reps)
-    print("| ranks | lumpi -e 'return 1' | mpirun -n N mpi_hello | lumpi / mpirun |")
-    print("|---|---|---|---|")
+    print("| ranks | lumpi -e 'return 1' | mpirun -n N mpi_hello | lumpi / mpirun |" +
+          (" before |" if a.before else ""))
+    print("|---|---|---|---|" + ("---|" if a.before else ""))
     for n in nps:
         l = med(got.get(("lumpi -e 'return 1'", n), []))
         m = med(got.get(("mpirun mpi_hello", n), []))
@@ -353,7 +418,9 @@ def suite_startup(a, anchors, lumpi, bench_exe):
             record("startup", "lumpi", "-e 'return 1'", n, l, "s")
         if m is not None:
             record("startup", "ompi", "mpirun mpi_hello", n, m, "s")
-        print(f"| {n} | {fmt(l, 3)} | {fmt(m, 3)} | {ratio(l, m)} |")
+        b = med(got.get(("before", n), []))
+        print(f"| {n} | {fmt(l, 3)} | {fmt(m, 3)} | {ratio(l, m)} |" +
+              (f" {fmt(b, 3)} |" if a.before else ""))
     print("\nTarget: at 64 ranks lumpi ≤ 0.5 × mpirun.")
 
 
@@ -407,7 +474,11 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--json", default=None, help="also write every RESULT here")
+    ap.add_argument("--quiet", type=float, default=0.0,
+                    help="before each run wait up to this many s for an idle machine")
     ap.add_argument("--target", type=float, default=0.3, help="s per timed collective loop")
+    ap.add_argument("--before", default=None,
+                    help="another build dir (e.g. of an older commit) measured alongside")
     ap.add_argument("--coll-np", default="2,4,8,16")
     ap.add_argument("--repl-np", default="4,16,64")
     ap.add_argument("--repl-count", type=int, default=100)
@@ -418,6 +489,11 @@ def main():
     ap.add_argument("--mem-cycles", type=int, default=1000)
     ap.add_argument("--mem-batches", type=int, default=4)
     a = ap.parse_args()
+    global QUIET
+    QUIET = a.quiet
+    if a.before:
+        BEFORE["lumpi"] = os.path.join(a.before, "lumpi")
+        BEFORE["bench"] = os.path.join(a.before, "tests", "bench", "lumpi-bench")
     lumpi = os.path.join(a.build, "lumpi")
     bench_exe = os.path.join(a.build, "tests", "bench", "lumpi-bench")
     for exe in (lumpi, bench_exe):

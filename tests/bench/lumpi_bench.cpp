@@ -148,8 +148,31 @@ void bench(Comm& c, const char* name, const std::function<void()>& f) {
   std::fflush(stdout);
 }
 
+// Prototype for comparison only (not lumpi's barrier): binomial-tree
+// fan-in to rank 0, then fan-out. 2(p-1) messages instead of the
+// dissemination barrier's p·lg p: on an oversubscribed machine, where each
+// message costs libzmq thread hand-offs and wake-ups, the count matters
+// more than the depth. Uses the P2P lane with a tag no benchmark sends on.
+void tree_barrier(Comm& c) {
+  const int n = c.size(), me = c.rank(), tag = 0x7ff0;
+  Waiting what = c.waiting("tree_barrier");
+  int mask = 1;
+  for (; mask < n; mask <<= 1) {  // fan-in: receive from children, then report to the parent
+    if (me & mask) {
+      c.lane_send(Lane::P2P, me - mask, tag, zmq::message_t());
+      break;
+    }
+    if (me + mask < n) c.lane_recv(Lane::P2P, me + mask, tag, what);
+  }
+  if (me != 0) c.lane_recv(Lane::P2P, me - mask, tag + 1, what);  // release from the parent
+  for (mask >>= 1; mask > 0; mask >>= 1)
+    if (me + mask < n) c.lane_send(Lane::P2P, me + mask, tag + 1, zmq::message_t());
+}
+
 void collectives(Comm& w) {
   bench(w, "barrier", [&] { coll::barrier(w); });
+  if (std::getenv("LUMPI_BENCH_PROTOTYPES"))
+    bench(w, "tree_barrier", [&] { tree_barrier(w); });
   bench(w, "allreduce", [&] {
     double in = 1.0, out = 0;
     typed::allreduce(w, &in, &out, 1, typed::Type::Double, typed::Op::Sum);
