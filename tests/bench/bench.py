@@ -124,7 +124,12 @@ def build_anchors():
 
     def cc(name, cmd):
         out = os.path.join(ANCHOR_BUILD, name)
-        src_time = max(os.path.getmtime(s) for s in cmd if os.path.isfile(s))
+        sources = [s for s in cmd if s.endswith((".c", ".cpp"))]
+        missing = [s for s in sources if not os.path.isfile(s)]
+        if missing:
+            note(f"anchor {name} skipped: no {missing[0]}")
+            return
+        src_time = max(os.path.getmtime(s) for s in sources)
         if not os.path.exists(out) or os.path.getmtime(out) < src_time:
             p = subprocess.run(cmd + ["-o", out], capture_output=True, text=True)
             if p.returncode != 0:
