@@ -164,7 +164,7 @@ void Engine::check_abort(const Waiting& what) {
 // default is 0 (block at once): on a 2-core machine shared by the ranks'
 // main threads and libzmq's I/O threads, a spinning rank delays the very
 // I/O thread that must deliver its message, and measured round trips turned
-// bimodal (22 µs or 300-1600 µs) for every budget tried (10, 20, 50, 150 µs);
+// bimodal (22 µs or 220-1600 µs) for every budget tried (10, 20, 50, 150 µs);
 // blocking stays within 1.1x of raw ZeroMQ (tests/bench/README.md).
 static int spin_budget_us() {
   static const int us = [] {
