@@ -2,7 +2,7 @@
 //
 // Every collective is written once over point-to-point on the communicator's
 // collective lane (a context of its own, so user traffic never matches it),
-// with logarithmic depth: binomial trees, recursive doubling, dissemination.
+// with logarithmic depth: binomial trees, recursive doubling, Bruck.
 // Values are opaque byte strings (the Lua binding encodes them); reductions
 // take a Combine callback. Each function validates its arguments (root,
 // sizes) before sending anything and raises core::Error naming the bad one.
@@ -32,8 +32,8 @@ using Regroup = std::function<std::vector<Bytes>(std::vector<Bytes> remote_block
 // Round counts below are for p = size() ranks and small data;
 // ⌈log2 p⌉ is written lg p.
 
-// Dissemination barrier: lg p rounds. Intercommunicator: fan-in, leader
-// exchange, fan-out.
+// Barrier: binomial fan-in and fan-out, 2 lg p rounds, 2(p-1) messages.
+// Intercommunicator: fan-in, leader exchange, fan-out.
 void barrier(Comm& c);
 // Binomial tree, lg p rounds. On an intercommunicator the remote group's
 // ranks get the bytes of the root; the root's own group gets "".
