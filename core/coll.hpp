@@ -57,10 +57,10 @@ std::vector<Bytes> alltoall(Comm& c, std::vector<Bytes> parts);
 // Binomial: lg p rounds (+1 if not commutative and root != 0).
 std::optional<Bytes> reduce(Comm& c, Bytes mine, const Combine& combine, bool commutative,
                             int root);
-// Recursive doubling (with a fold for p not a power of two): lg p (+2)
-// rounds; every rank computes the same combinations in the same order, so
-// the results agree bit for bit. Intercommunicator: each group gets the
-// reduction of the other group's data.
+// Binomial reduce to rank 0, then binomial bcast of the result: 2 lg p
+// rounds, 2(p-1) messages; every rank gets rank 0's bytes, so the results
+// agree bit for bit. Intercommunicator: each group gets the reduction of the
+// other group's data.
 Bytes allreduce(Comm& c, Bytes mine, const Combine& combine, bool commutative = true);
 // Inclusive prefix, recursive doubling: lg p rounds. Intracommunicators only.
 Bytes scan(Comm& c, Bytes mine, const Combine& combine);

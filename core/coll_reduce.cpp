@@ -159,7 +159,6 @@ void check_intra(const Comm& c, const char* func) {
     fail(ErrClass::Comm, func, "is not defined on an intercommunicator (MPI defines it on intracommunicators only)");
 }
 
-
 // Recursive doubling over `p2` (the largest power of two <= n) "new ranks":
 // first the lowest 2·rem ranks fold pairwise (the even rank hands its value
 // to the odd one on its right), then rank pairs at distance 1, 2, 4, ...
@@ -173,30 +172,6 @@ struct Fold {
   int new_rank(int r) const { return r < 2 * rem ? (r % 2 ? r / 2 : -1) : r - rem; }
   int real_rank(int nr) const { return nr < rem ? nr * 2 + 1 : nr + rem; }
 };
-
-Partial team_allreduce(Team& t, Partial acc, Merger& m, int tag) {
-  const Fold f(t.n);
-  const int me = t.me;
-  if (me < 2 * f.rem) {
-    if (me % 2 == 0) t.send(me + 1, tag, frame(acc));
-    else acc = m(recv_partial(t, me - 1, tag, m), acc);
-  }
-  const int nr = f.new_rank(me);
-  if (nr >= 0) {
-    int round = 1;
-    for (int mask = 1; mask < f.p2; mask <<= 1, ++round) {
-      const int partner_nr = nr ^ mask, partner = f.real_rank(partner_nr);
-      t.send(partner, tag + round, frame(acc));
-      Partial other = recv_partial(t, partner, tag + round, m);
-      acc = partner_nr < nr ? m(other, acc) : m(acc, other);
-    }
-  }
-  if (me < 2 * f.rem) {
-    if (me % 2 == 1) t.send(me - 1, tag + 999, frame(acc));
-    else acc = recv_partial(t, me + 1, tag + 999, m);
-  }
-  return acc;
-}
 
 }  // namespace
 
@@ -216,13 +191,19 @@ std::optional<Bytes> reduce(Comm& c, Bytes mine, const Combine& combine, bool co
   return result_or_raise(p, m);
 }
 
-Bytes allreduce(Comm& c, Bytes mine, const Combine& combine, bool /*commutative*/) {
+// Reduce to rank 0, then broadcast the framed result (its data, or the
+// error combining hit): 2 lg p rounds but only 2(p-1) messages, and every
+// rank gets rank 0's very bytes. Recursive doubling needs lg p rounds but
+// p lg p messages; where each message costs a wake-up (few cores, ipc), the
+// messages dominate (tests/bench/README.md).
+Bytes allreduce(Comm& c, Bytes mine, const Combine& combine, bool commutative) {
   c.check_usable("MPI_Allreduce");
   if (c.is_inter()) return inter::allreduce(c, std::move(mine), combine);
   Team t(c, c.waiting("MPI_Allreduce"));
   Merger m(combine, t.me, t.what.call);
-  Partial p = team_allreduce(t, Partial{std::nullopt, std::move(mine)}, m, kAllreduce);
-  return result_or_raise(p, m);
+  Partial p = team_reduce(t, Partial{std::nullopt, std::move(mine)}, m, !commutative, 0, kAllreduce);
+  Partial all = unframe(team_bcast(t, t.me == 0 ? frame(p) : Bytes(), 0, kAllreduce + 2));
+  return result_or_raise(all, m);
 }
 
 namespace {
