@@ -181,6 +181,8 @@ void push_applied(lua_State* L, const OpBox& op, int a, int b, std::string_view 
 
 core::coll::Combine value_combiner(lua_State* L, const OpBox& op, std::string func) {
   return [L, op, func](const core::coll::Bytes& lower, const core::coll::Bytes& higher) {
+    if (op.predefined)  // number sequences combine on their encodings, without Lua
+      if (std::optional<std::string> r = combine_packed(op.kind, lower, higher)) return *r;
     StackGuard guard(L);
     decode(L, lower);   // -- push a
     decode(L, higher);  // -- push b

@@ -307,6 +307,28 @@ std::string encode(lua_State* L, int idx, std::string_view func, std::string_vie
   return out;
 }
 
+std::optional<PackedNumbers> view_packed(std::string_view bytes) {
+  if (bytes.empty() || (bytes[0] != 'A' && bytes[0] != 'R')) return std::nullopt;
+  size_t pos = 1;
+  uint64_t n = 0;
+  for (int shift = 0;; shift += 7) {  // the varint count
+    if (pos >= bytes.size() || shift >= 64) return std::nullopt;
+    uint8_t b = uint8_t(bytes[pos++]);
+    n |= uint64_t(b & 0x7f) << shift;
+    if (!(b & 0x80)) break;
+  }
+  if ((bytes.size() - pos) % 8 != 0 || (bytes.size() - pos) / 8 != n) return std::nullopt;
+  return PackedNumbers{bytes[0] == 'A', size_t(n), bytes.data() + pos};
+}
+
+std::string packed_encoding(bool integers, size_t count, size_t* values_at) {
+  std::string out(1, integers ? 'A' : 'R');
+  put_varint(out, count);
+  *values_at = out.size();
+  out.resize(out.size() + 8 * count);
+  return out;
+}
+
 std::string encode_error(const core::Error& e) {
   std::string out(1, 'E');
   put_varint(out, uint64_t(e.cls()));

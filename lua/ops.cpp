@@ -31,10 +31,13 @@
 #include "lua/ops.hpp"
 
 #include <cmath>
+#include <cstring>
+#include <type_traits>
 #include <cstdio>
 #include <string>
 
 #include "core/error.hpp"
+#include "lua/codec.hpp"
 
 namespace lumpi::lua {
 
@@ -426,6 +429,57 @@ void push_combined(lua_State* L, OpKind op, int a, int b, std::string_view func)
     else
       push_plain_combined(L, op, a, b, func);
   });
+}
+
+// ---- packed fast path ---------------------------------------------------------------
+
+namespace {
+
+// Lua's integer arithmetic wraps around; so does unsigned arithmetic in C++.
+int64_t wrap_add(int64_t x, int64_t y) { return int64_t(uint64_t(x) + uint64_t(y)); }
+int64_t wrap_mul(int64_t x, int64_t y) { return int64_t(uint64_t(x) * uint64_t(y)); }
+
+template <class T>
+bool combine_values(OpKind op, const char* a, const char* b, char* out, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    T x, y, r;
+    std::memcpy(&x, a + 8 * i, 8);
+    std::memcpy(&y, b + 8 * i, 8);
+    switch (op) {
+      case OpKind::Sum:
+        if constexpr (std::is_integral_v<T>) r = wrap_add(x, y); else r = x + y;
+        break;
+      case OpKind::Prod:
+        if constexpr (std::is_integral_v<T>) r = wrap_mul(x, y); else r = x * y;
+        break;
+      case OpKind::Max: r = y > x ? y : x; break;  // the lower operand wins ties (and NaN)
+      case OpKind::Min: r = y < x ? y : x; break;
+      default:
+        if constexpr (std::is_integral_v<T>) {
+          if (op == OpKind::Band) r = x & y;
+          else if (op == OpKind::Bor) r = x | y;
+          else if (op == OpKind::Bxor) r = x ^ y;
+          else return false;
+        } else {
+          return false;
+        }
+    }
+    std::memcpy(out + 8 * i, &r, 8);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<std::string> combine_packed(OpKind op, std::string_view a, std::string_view b) {
+  auto pa = view_packed(a), pb = view_packed(b);
+  if (!pa || !pb || pa->integers != pb->integers || pa->count != pb->count) return std::nullopt;
+  size_t at = 0;
+  std::string out = packed_encoding(pa->integers, pa->count, &at);
+  bool ok = pa->integers ? combine_values<int64_t>(op, pa->data, pb->data, out.data() + at, pa->count)
+                         : combine_values<double>(op, pa->data, pb->data, out.data() + at, pa->count);
+  if (!ok) return std::nullopt;
+  return out;
 }
 
 }  // namespace lumpi::lua

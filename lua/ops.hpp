@@ -9,6 +9,8 @@
 #pragma once
 
 #include <lua.hpp>
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace lumpi::lua {
@@ -31,5 +33,12 @@ void check_operand(lua_State* L, int idx, OpKind op, std::string_view func);
 // check_operand; a shape mismatch between them (different lengths, number
 // vs sequence) raises core::Error. The stack is otherwise unchanged.
 void push_combined(lua_State* L, OpKind op, int a, int b, std::string_view func);
+
+// a ∘ b computed on the encodings of two packed number sequences of one kind
+// and length (see codec view_packed) for SUM, PROD, MAX, MIN, BAND, BOR and
+// BXOR, giving exactly the bytes push_combined's result would encode to.
+// nullopt when this fast path does not apply: the caller then decodes and
+// uses push_combined, which also reports any error.
+std::optional<std::string> combine_packed(OpKind op, std::string_view a, std::string_view b);
 
 }  // namespace lumpi::lua
