@@ -158,7 +158,10 @@ std::optional<World::Event> World::next(int timeout_ms) {
     if (left <= 0) return std::nullopt;
     // Deaths are noticed by waitpid, so never sleep long in poll.
     zmq::pollitem_t item{control_.handle(), 0, ZMQ_POLLIN, 0};
-    zmq::poll(&item, 1, std::chrono::milliseconds(std::min<int64_t>(left, 20)));
+    if (zmq_poll(&item, 1, long(std::min<int64_t>(left, 20))) < 0) {
+      if (errno == EINTR) return std::nullopt;  // a signal (Ctrl-C): let the caller look
+      throw zmq::error_t();
+    }
   }
 }
 

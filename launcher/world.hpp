@@ -56,7 +56,8 @@ class World {
   int alive_count() const;
 
   void send(int rank, const Frames& frames);
-  // Next event, waiting at most timeout_ms; nullopt on timeout.
+  // Next event, waiting at most timeout_ms; nullopt on timeout, and at once
+  // when a signal interrupts the wait (so a Ctrl-C handler's flag is seen).
   std::optional<Event> next(int timeout_ms);
   // Asks every rank to quit, waits up to grace_ms, then kills what is left.
   void shutdown(int grace_ms = 2000);

@@ -1,7 +1,6 @@
 // repl/session.cpp: the command loop between the coordinator and its world.
 #include "repl/session.hpp"
 
-#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -15,17 +14,6 @@ namespace {
 volatile sig_atomic_t g_sigints = 0;
 
 void on_sigint(int) { g_sigints = g_sigints + 1; }
-
-// World::next, but a signal (Ctrl-C) arriving during its poll is "no event"
-// rather than an exception: zmq_poll is never restarted after a signal.
-std::optional<launcher::World::Event> next_event(launcher::World& w, int timeout_ms) {
-  try {
-    return w.next(timeout_ms);
-  } catch (const zmq::error_t& e) {
-    if (e.num() != EINTR) throw;
-    return std::nullopt;
-  }
-}
 
 double now_s() {
   using namespace std::chrono;
@@ -139,7 +127,7 @@ Outcome Session::run(const std::vector<int>& ranks, const std::string& mode,
   };
 
   while (running > 0) {
-    auto ev = next_event(*world_, 50);
+    auto ev = world_->next(50);
     double elapsed = now_s() - t0;
     if (sigint_count() != sigints_seen) {
       sigints_seen = sigint_count();
@@ -245,7 +233,7 @@ std::vector<std::string> Session::status_lines() {
   }
   double t0 = now_s();
   while (int(st.size()) < world_->size() && now_s() - t0 < 1.0) {
-    auto ev = next_event(*world_, 50);
+    auto ev = world_->next(50);
     if (!ev) continue;
     if (ev->kind == launcher::World::Event::Kind::Death) {
       report_death(ev->rank);
@@ -263,7 +251,7 @@ std::vector<std::string> Session::status_lines() {
 
 void Session::drain() {
   if (!world_) return;
-  while (auto ev = next_event(*world_, 0)) {
+  while (auto ev = world_->next(0)) {
     if (ev->kind == launcher::World::Event::Kind::Death) report_death(ev->rank);
     else if (ev->frames[0] == "output" && ev->frames.size() == 2)
       print_line("[" + std::to_string(ev->rank) + "] " + ev->frames[1]);
