@@ -98,7 +98,7 @@ void raise_if(const std::optional<core::Error>& failed) {
 bool inter_contributes(int root) { return root != core::ROOT && root != core::PROC_NULL; }
 
 int root_arg(lua_State* L, int idx, core::Comm& c, const char* func) {
-  int root = int(check_integer(L, idx, "root", func));
+  int root = check_int(L, idx, "root", func, ErrClass::Root);
   c.check_root(root, func);
   return root;
 }

@@ -84,26 +84,17 @@ int c_create_group(lua_State* L) {
   const char* func = "MPI_Comm_create_group";
   core::Comm& c = check_comm(L, 1, func);
   const auto& g = check_group(L, 2, func).members;
-  lua_Integer tag = opt_integer(L, 3, 0, "tag", func);
-  if (tag < INT32_MIN || tag > INT32_MAX)
-    fail(ErrClass::Tag, func, "tag " + std::to_string(tag) + " is out of range");
-  push_comm(L, core::comm_create_group(c, g, int(tag)));
+  int tag = opt_int(L, 3, 0, "tag", func, ErrClass::Tag);
+  push_comm(L, core::comm_create_group(c, g, tag));
   return 1;
-}
-
-int check_int(lua_State* L, int idx, lua_Integer def, const char* what, const char* func) {
-  lua_Integer v = opt_integer(L, idx, def, what, func);
-  if (v < INT32_MIN || v > INT32_MAX)
-    fail(ErrClass::Arg, func, std::string(what) + " " + std::to_string(v) + " does not fit in an int");
-  return int(v);
 }
 
 // split(color, key): color nil or UNDEFINED gives nil; key defaults to 0.
 int c_split(lua_State* L) {
   const char* func = "MPI_Comm_split";
   core::Comm& c = check_comm(L, 1, func);
-  int color = check_int(L, 2, core::UNDEFINED, "color", func);
-  int key = check_int(L, 3, 0, "key", func);
+  int color = opt_int(L, 2, core::UNDEFINED, "color", func);
+  int key = opt_int(L, 3, 0, "key", func);
   push_comm(L, core::comm_split(c, color, key));
   return 1;
 }
@@ -122,7 +113,7 @@ int c_split_type(lua_State* L) {
       fail(ErrClass::Arg, func, "split_type " + std::to_string(v) + " is neither a type name nor mpi.UNDEFINED");
     undefined = true;
   }
-  int key = check_int(L, 3, 0, "key", func);
+  int key = opt_int(L, 3, 0, "key", func);
   core::Hints h = check_hints(L, 4, func);
   push_comm(L, core::comm_split_type(c, undefined, type, key, h));
   return 1;
@@ -133,12 +124,12 @@ int c_split_type(lua_State* L) {
 int c_intercomm_create(lua_State* L) {
   const char* func = "MPI_Intercomm_create";
   core::Comm& local = check_comm(L, 1, func);
-  int local_leader = check_int(L, 2, 0, "local_leader", func);
+  int local_leader = opt_int(L, 2, 0, "local_leader", func);
   core::Comm* peer = lua_isnoneornil(L, 3) ? nullptr : test_comm(L, 3);
   if (!lua_isnoneornil(L, 3) && !peer)
     fail(ErrClass::Comm, func, std::string("peer_comm must be a communicator, got ") + luaL_typename(L, 3));
-  int remote_leader = check_int(L, 4, 0, "remote_leader", func);
-  int tag = check_int(L, 5, 0, "tag", func);
+  int remote_leader = opt_int(L, 4, 0, "remote_leader", func);
+  int tag = opt_int(L, 5, 0, "tag", func);
   push_comm(L, core::intercomm_create(local, local_leader, peer, remote_leader, tag));
   return 1;
 }

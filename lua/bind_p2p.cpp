@@ -72,7 +72,7 @@ zmq::message_t encode_arg(lua_State* L, int idx, const char* func) {
 }
 
 int tag_arg(lua_State* L, int idx, lua_Integer def, const char* func) {
-  return int(opt_integer(L, idx, def, "tag", func));
+  return opt_int(L, idx, int(def), "tag", func, ErrClass::Tag);
 }
 
 // ---- methods -----------------------------------------------------------------
@@ -80,7 +80,7 @@ int tag_arg(lua_State* L, int idx, lua_Integer def, const char* func) {
 int c_send_mode(lua_State* L, bool sync) {
   const char* func = sync ? "MPI_Ssend" : "MPI_Send";
   core::Comm& c = check_comm(L, 1, func);
-  int dest = int(check_integer(L, 3, "dest", func));
+  int dest = check_int(L, 3, "dest", func, ErrClass::Rank);
   int tag = tag_arg(L, 4, 0, func);
   c.check_dest(dest, func);
   c.check_send_tag(tag, func);
@@ -93,7 +93,7 @@ int c_ssend(lua_State* L) { return c_send_mode(L, true); }
 int c_isend_mode(lua_State* L, bool sync) {
   const char* func = sync ? "MPI_Issend" : "MPI_Isend";
   core::Comm& c = check_comm(L, 1, func);
-  int dest = int(check_integer(L, 3, "dest", func));
+  int dest = check_int(L, 3, "dest", func, ErrClass::Rank);
   int tag = tag_arg(L, 4, 0, func);
   c.check_dest(dest, func);
   c.check_send_tag(tag, func);
@@ -105,7 +105,7 @@ int c_issend(lua_State* L) { return c_isend_mode(L, true); }
 
 int c_recv(lua_State* L) {
   core::Comm& c = check_comm(L, 1, "MPI_Recv");
-  int source = int(opt_integer(L, 2, core::ANY_SOURCE, "source", "MPI_Recv"));
+  int source = opt_int(L, 2, core::ANY_SOURCE, "source", "MPI_Recv", ErrClass::Rank);
   int tag = tag_arg(L, 3, core::ANY_TAG, "MPI_Recv");
   core::Received r = c.recv(source, tag);
   if (source == core::PROC_NULL) lua_pushnil(L);
@@ -116,7 +116,7 @@ int c_recv(lua_State* L) {
 
 int c_irecv(lua_State* L) {
   core::Comm& c = check_comm(L, 1, "MPI_Irecv");
-  int source = int(opt_integer(L, 2, core::ANY_SOURCE, "source", "MPI_Irecv"));
+  int source = opt_int(L, 2, core::ANY_SOURCE, "source", "MPI_Irecv", ErrClass::Rank);
   int tag = tag_arg(L, 3, core::ANY_TAG, "MPI_Irecv");
   push_request(L, c.irecv(source, tag), true);
   return 1;
@@ -127,9 +127,9 @@ int c_irecv(lua_State* L) {
 int c_sendrecv(lua_State* L) {
   const char* func = "MPI_Sendrecv";
   core::Comm& c = check_comm(L, 1, func);
-  int dest = int(check_integer(L, 3, "dest", func));
+  int dest = check_int(L, 3, "dest", func, ErrClass::Rank);
   int sendtag = tag_arg(L, 4, 0, func);
-  int source = int(opt_integer(L, 5, core::ANY_SOURCE, "source", func));
+  int source = opt_int(L, 5, core::ANY_SOURCE, "source", func, ErrClass::Rank);
   int recvtag = tag_arg(L, 6, core::ANY_TAG, func);
   c.check_dest(dest, func);
   c.check_send_tag(sendtag, func);
@@ -147,7 +147,7 @@ int c_sendrecv(lua_State* L) {
 
 int c_probe(lua_State* L) {
   core::Comm& c = check_comm(L, 1, "MPI_Probe");
-  int source = int(opt_integer(L, 2, core::ANY_SOURCE, "source", "MPI_Probe"));
+  int source = opt_int(L, 2, core::ANY_SOURCE, "source", "MPI_Probe", ErrClass::Rank);
   int tag = tag_arg(L, 3, core::ANY_TAG, "MPI_Probe");
   push_status(L, c.probe(source, tag));
   return 1;
@@ -155,7 +155,7 @@ int c_probe(lua_State* L) {
 
 int c_iprobe(lua_State* L) {
   core::Comm& c = check_comm(L, 1, "MPI_Iprobe");
-  int source = int(opt_integer(L, 2, core::ANY_SOURCE, "source", "MPI_Iprobe"));
+  int source = opt_int(L, 2, core::ANY_SOURCE, "source", "MPI_Iprobe", ErrClass::Rank);
   int tag = tag_arg(L, 3, core::ANY_TAG, "MPI_Iprobe");
   auto st = c.iprobe(source, tag);
   lua_pushboolean(L, st.has_value());

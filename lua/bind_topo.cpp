@@ -141,13 +141,6 @@ void push_bool_sequence(lua_State* L, const std::vector<bool>& v) {
   }
 }
 
-int check_int(lua_State* L, int idx, std::string_view what, std::string_view func) {
-  const lua_Integer v = check_integer(L, idx, what, func);
-  if (v < INT32_MIN || v > INT32_MAX)
-    fail(ErrClass::Arg, func, std::string(what) + " = " + std::to_string(v) + " is out of range");
-  return int(v);
-}
-
 // ---- constructors ------------------------------------------------------------------------
 
 // c:cart_create(dims, periods, reorder) -> cart comm or nil

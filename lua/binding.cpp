@@ -119,6 +119,18 @@ lua_Integer opt_integer(lua_State* L, int idx, lua_Integer def, std::string_view
   return lua_isnoneornil(L, idx) ? def : check_integer(L, idx, what, func);
 }
 
+int check_int(lua_State* L, int idx, std::string_view what, std::string_view func, ErrClass cls) {
+  lua_Integer v = check_integer(L, idx, what, func);
+  if (v < INT32_MIN || v > INT32_MAX)
+    fail(cls, func, std::string(what) + " = " + std::to_string(v) + " is out of range");
+  return int(v);
+}
+
+int opt_int(lua_State* L, int idx, int def, std::string_view what, std::string_view func,
+            ErrClass cls) {
+  return lua_isnoneornil(L, idx) ? def : check_int(L, idx, what, func, cls);
+}
+
 bool opt_boolean(lua_State* L, int idx, bool def, std::string_view what, std::string_view func) {
   if (lua_isnoneornil(L, idx)) return def;
   if (!lua_isboolean(L, idx)) bad_arg(L, idx, what, func, "a boolean");

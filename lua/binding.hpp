@@ -66,6 +66,12 @@ int wrap(lua_State* L) {
 lua_Integer check_integer(lua_State* L, int idx, std::string_view what, std::string_view func);
 lua_Integer opt_integer(lua_State* L, int idx, lua_Integer def, std::string_view what,
                         std::string_view func);
+// An integer that fits in an int; a larger one raises `cls` naming it, so
+// that e.g. a destination of 2^32 never wraps around to rank 0.
+int check_int(lua_State* L, int idx, std::string_view what, std::string_view func,
+              core::ErrClass cls = core::ErrClass::Arg);
+int opt_int(lua_State* L, int idx, int def, std::string_view what, std::string_view func,
+            core::ErrClass cls = core::ErrClass::Arg);
 bool opt_boolean(lua_State* L, int idx, bool def, std::string_view what, std::string_view func);
 std::string check_string(lua_State* L, int idx, std::string_view what, std::string_view func);
 // A sequence of integers (1-based Lua sequence).

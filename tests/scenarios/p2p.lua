@@ -167,6 +167,8 @@ t.case("bad ranks and tags raise before anything is sent", function()
   t.raises(function() w:send(1, 0, mpi.ANY_TAG) end, "MPI_ERR_TAG")
   t.raises(function() w:irecv(0, -5) end, "MPI_ERR_TAG")
   t.raises(function() w:isend(1, n) end, "MPI_ERR_RANK")
+  t.raises(function() w:send(1, 1 << 32) end, "MPI_ERR_RANK")  -- must not wrap to rank 0
+  t.raises(function() w:recv(0, 1 << 40) end, "MPI_ERR_TAG")
   -- nothing above was sent: the next message from the left is this one
   w:send("clean", right, 70)
   t.eq((w:recv(left, 70)), "clean")
