@@ -11,30 +11,13 @@
 #include "core/coll_detail.hpp"
 #include "core/constants.hpp"
 #include "core/error.hpp"
+#include "core/varint.hpp"
 
 namespace lumpi::core::coll {
 
 using namespace detail;
 
 namespace {
-
-void put_varint(Bytes& out, uint64_t v) {
-  while (v >= 0x80) {
-    out.push_back(char(v | 0x80));
-    v >>= 7;
-  }
-  out.push_back(char(v));
-}
-
-bool get_varint(std::string_view in, size_t& pos, uint64_t& v) {
-  v = 0;
-  for (int shift = 0; shift < 64 && pos < in.size(); shift += 7) {
-    uint8_t b = uint8_t(in[pos++]);
-    v |= uint64_t(b & 0x7f) << shift;
-    if (!(b & 0x80)) return true;
-  }
-  return false;
-}
 
 void check_parts(const std::vector<Bytes>& parts, int want, const char* what,
                  std::string_view func) {

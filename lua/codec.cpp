@@ -14,24 +14,18 @@
 #include <unordered_set>
 
 #include "core/error.hpp"
+#include "core/varint.hpp"
 
 namespace lumpi::lua {
 namespace {
 
 using core::ErrClass;
 using core::fail;
+using core::put_varint;
 
 constexpr int kMaxDepth = 200;
 
 // ---- encoding -----------------------------------------------------------------
-
-void put_varint(std::string& out, uint64_t v) {
-  while (v >= 0x80) {
-    out.push_back(char(v | 0x80));
-    v >>= 7;
-  }
-  out.push_back(char(v));
-}
 
 template <class T>
 void put_raw(std::string& out, T v) {
@@ -197,14 +191,9 @@ struct Decoder {
     if (in.size() - pos < n) bad("truncated");
   }
   uint64_t varint() {
-    uint64_t v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      need(1);
-      uint8_t b = uint8_t(in[pos++]);
-      v |= uint64_t(b & 0x7f) << shift;
-      if (!(b & 0x80)) return v;
-    }
-    bad("overlong length");
+    uint64_t v;
+    if (!core::get_varint(in, pos, v)) bad(pos >= in.size() ? "truncated" : "overlong length");
+    return v;
   }
   template <class T>
   T raw() {
@@ -311,12 +300,7 @@ std::optional<PackedNumbers> view_packed(std::string_view bytes) {
   if (bytes.empty() || (bytes[0] != 'A' && bytes[0] != 'R')) return std::nullopt;
   size_t pos = 1;
   uint64_t n = 0;
-  for (int shift = 0;; shift += 7) {  // the varint count
-    if (pos >= bytes.size() || shift >= 64) return std::nullopt;
-    uint8_t b = uint8_t(bytes[pos++]);
-    n |= uint64_t(b & 0x7f) << shift;
-    if (!(b & 0x80)) break;
-  }
+  if (!core::get_varint(bytes, pos, n)) return std::nullopt;
   if ((bytes.size() - pos) % 8 != 0 || (bytes.size() - pos) / 8 != n) return std::nullopt;
   return PackedNumbers{bytes[0] == 'A', size_t(n), bytes.data() + pos};
 }
