@@ -349,14 +349,12 @@ struct PendingRecv {
     return uint64_t(unpack_ints(recv.msg.body.to_string_view(), func).at(0));
   }
 };
-}  // namespace
 
 // Nothing blocks at call time. Intra: rank 0 proposes and sends its proposal
 // to every member. Inter: the leaders send each other their proposals; each
 // leader, once it has the other's, forwards the smaller to its group. The
 // new communicator completes when its process holds the agreed base.
-Idup comm_idup(const CommPtr& parent_ptr, const IdupHook& before_start) {
-  const char* func = "MPI_Comm_idup";
+Idup start_idup(const CommPtr& parent_ptr, const IdupHook& before_start, const char* func) {
   Comm& parent = *parent_ptr;
   parent.check_usable(func);
   CommPtr c = dup_on(parent, 0);
@@ -398,6 +396,19 @@ Idup comm_idup(const CommPtr& parent_ptr, const IdupHook& before_start) {
     return true;
   };
   return {c, Request::generic(e, test, what)};
+}
+}  // namespace
+
+Idup comm_idup(const CommPtr& parent, const IdupHook& before_start) {
+  return start_idup(parent, before_start, "MPI_Comm_idup");
+}
+
+Idup comm_idup_with_info(const CommPtr& parent, const Hints& hints, const IdupHook& before_start) {
+  auto with_hints = [&hints, &before_start](const CommPtr& c) {
+    set_hints(*c, hints);
+    if (before_start) before_start(c);
+  };
+  return start_idup(parent, with_hints, "MPI_Comm_idup_with_info");
 }
 
 // ---- create ---------------------------------------------------------------------------

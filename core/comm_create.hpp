@@ -54,6 +54,9 @@ struct Idup {
 };
 using IdupHook = std::function<void(const CommPtr&)>;
 Idup comm_idup(const CommPtr& parent, const IdupHook& before_start = {});
+// MPI_Comm_idup_with_info: as idup, with `hints` (taken now) on the new
+// communicator.
+Idup comm_idup_with_info(const CommPtr& parent, const Hints& hints, const IdupHook& before_start = {});
 
 // MPI_Comm_create. Intra: processes passing the same group form it (groups
 // of different processes must be equal or disjoint). Inter: each side passes

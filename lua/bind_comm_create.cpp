@@ -74,6 +74,17 @@ int c_idup(lua_State* L) {
   return 2;
 }
 
+// c:idup_with_info(info) -> newcomm, request: as idup, with the hints of
+// `info` read at call time.
+int c_idup_with_info(lua_State* L) {
+  const char* func = "MPI_Comm_idup_with_info";
+  core::CommPtr parent = check_comm_ptr(L, 1, func);
+  core::Hints h = check_hints(L, 2, func);
+  core::Idup d = core::comm_idup_with_info(parent, h, [L, func](const core::CommPtr& c) { push_dup(L, c, func); });
+  push_request(L, d.request, false);
+  return 2;
+}
+
 int c_create(lua_State* L) {
   const char* func = "MPI_Comm_create";
   core::Comm& c = check_comm(L, 1, func);
@@ -162,6 +173,7 @@ const Reg kMethods[] = {
     {"dup", wrap<c_dup>},
     {"dup_with_info", wrap<c_dup_with_info>},
     {"idup", wrap<c_idup>},
+    {"idup_with_info", wrap<c_idup_with_info>},
     {"create", wrap<c_create>},
     {"create_group", wrap<c_create_group>},
     {"split", wrap<c_split>},

@@ -189,6 +189,36 @@ t.case("a failed idup sends nothing: the next idup on the same parent works", fu
   mpi.comm_free_keyval(kv)
 end)
 
+t.case("idup_with_info (seed §6.4.2): hints and attributes as of the call", function()
+  local kv = mpi.comm_create_keyval{copy = mpi.COMM_DUP_FN}
+  w:set_attr(kv, "before")
+  local info = {mpi_assert_no_any_source = "true", lumpi_unknown = "x"}
+  local d, req = w:idup_with_info(info)
+  info.mpi_assert_no_any_source = "false"
+  w:set_attr(kv, "after")
+  req:wait()
+  t.eq(d:get_info().mpi_assert_no_any_source, "true")
+  t.eq(d:get_info().lumpi_unknown, nil)
+  t.eq(d:get_attr(kv), "before")
+  t.eq(d:compare(w), mpi.CONGRUENT)
+  t.eq(d:get_name(), "")
+  t.eq(d:allreduce(1, mpi.SUM), n)
+  d:free()
+  t.raises(function() w:idup_with_info(5) end, "MPI_ERR_INFO")
+  if n >= 2 then
+    local inter, color, loc = halves(40)
+    local i, r = inter:idup_with_info({mpi_assert_no_any_tag = "true"})
+    r:wait()
+    t.eq(i:test_inter(), true)
+    t.eq(i:compare(inter), mpi.CONGRUENT)
+    t.eq(i:get_info().mpi_assert_no_any_tag, "true")
+    i:free(); inter:free(); loc:free()
+    t.ok(color == 0 or color == 1)
+  end
+  w:delete_attr(kv)
+  mpi.comm_free_keyval(kv)
+end)
+
 t.case("only dup, dup_with_info and idup copy attributes, on intercommunicators too", function()
   if n < 2 then t.skip("needs 2 ranks") end
   local kv = mpi.comm_create_keyval{copy = mpi.COMM_DUP_FN}
