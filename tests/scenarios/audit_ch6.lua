@@ -382,3 +382,31 @@ t.case("intercomm_create: a remote_leader inside local_comm raises at the leader
   t.eq(inter:remote_size(), me < half and n - half or half)
   inter:free(); loc:free()
 end)
+
+t.case("intercomm_create: groups that overlap raise MPI_ERR_COMM on both sides", function()
+  if n < 3 then t.skip("needs 3 ranks") end
+  -- A = {0, 1}, B = {1, 2}: world rank 1 is in both; it takes part as A's.
+  local A, B
+  if me <= 1 then A = w:create_group(world:incl({0, 1}), 1) end
+  if me == 1 or me == 2 then B = w:create_group(world:incl({1, 2}), 2) end
+  if me <= 1 then
+    t.raises(function() A:intercomm_create(0, w, 2, 52) end, "MPI_ERR_COMM")
+  elseif me == 2 then
+    t.raises(function() B:intercomm_create(1, w, 0, 52) end, "MPI_ERR_COMM")
+  end
+  if A then A:free() end
+  if B then B:free() end
+end)
+
+t.case("COMM_SELF on both sides makes a 1-to-1 intercommunicator", function()
+  if n < 2 then t.skip("needs 2 ranks") end
+  if me > 1 then return end
+  local i = mpi.COMM_SELF:intercomm_create(0, w, 1 - me, 53)
+  t.eq({i:size(), i:rank(), i:remote_size()}, {1, 0, 1})
+  t.eq(i:remote_group():members(), {1 - me})
+  i:send(me, 0, 1)
+  t.eq(i:recv(0, 1), 1 - me)
+  local m = i:intercomm_merge(me == 1)
+  t.eq(m:group():members(), {0, 1})
+  m:free(); i:free()
+end)
