@@ -410,3 +410,16 @@ t.case("COMM_SELF on both sides makes a 1-to-1 intercommunicator", function()
   t.eq(m:group():members(), {0, 1})
   m:free(); i:free()
 end)
+
+t.case("the deprecated MPI-1 callbacks NULL_COPY_FN, DUP_FN and NULL_DELETE_FN work as their COMM_ names", function()
+  local kept = mpi.comm_create_keyval{copy = mpi.DUP_FN, delete = mpi.NULL_DELETE_FN}
+  local dropped = mpi.comm_create_keyval{copy = mpi.NULL_COPY_FN}
+  local d = w:dup()
+  d:set_attr(kept, {1})
+  d:set_attr(dropped, 2)
+  local e = d:dup()
+  t.ok(rawequal(e:get_attr(kept), d:get_attr(kept)))
+  t.eq(select(2, e:get_attr(dropped)), false)
+  e:free(); d:free()
+  mpi.comm_free_keyval(kept); mpi.comm_free_keyval(dropped)
+end)
