@@ -349,18 +349,17 @@ struct PendingRecv {
     return uint64_t(unpack_ints(recv.msg.body.to_string_view(), func).at(0));
   }
 };
-}  // namespace
 
 // Nothing blocks at call time. Intra: rank 0 proposes and sends its proposal
 // to every member. Inter: the leaders send each other their proposals; each
 // leader, once it has the other's, forwards the smaller to its group. The
 // new communicator completes when its process holds the agreed base.
-Idup comm_idup(const CommPtr& parent_ptr) {
-  const char* func = "MPI_Comm_idup";
+Idup start_idup(const CommPtr& parent_ptr, const IdupHook& before_start, const char* func) {
   Comm& parent = *parent_ptr;
   parent.check_usable(func);
   CommPtr c = dup_on(parent, 0);
   c->set_pending();
+  if (before_start) before_start(c);
   Engine& e = parent.engine();
   const uint64_t ctx = parent.context(Lane::Internal);
   const int me = e.world_rank();
@@ -397,6 +396,19 @@ Idup comm_idup(const CommPtr& parent_ptr) {
     return true;
   };
   return {c, Request::generic(e, test, what)};
+}
+}  // namespace
+
+Idup comm_idup(const CommPtr& parent, const IdupHook& before_start) {
+  return start_idup(parent, before_start, "MPI_Comm_idup");
+}
+
+Idup comm_idup_with_info(const CommPtr& parent, const Hints& hints, const IdupHook& before_start) {
+  auto with_hints = [&hints, &before_start](const CommPtr& c) {
+    set_hints(*c, hints);
+    if (before_start) before_start(c);
+  };
+  return start_idup(parent, with_hints, "MPI_Comm_idup_with_info");
 }
 
 // ---- create ---------------------------------------------------------------------------
@@ -630,8 +642,8 @@ CommPtr comm_split_type(Comm& parent, bool is_undefined, const std::string& type
 // ---- intercommunicators ---------------------------------------------------------------
 
 namespace {
-void check_leaders(Comm& local, int local_leader, Comm* peer, int remote_leader, int tag,
-                   const char* func) {
+// The checks every process can make alone: local_comm, local_leader, tag.
+void check_local_args(Comm& local, int local_leader, int tag, const char* func) {
   check_intra(local, func, "local_comm");
   if (local_leader < 0 || local_leader >= local.size())
     fail(ErrClass::Rank, func,
@@ -641,7 +653,11 @@ void check_leaders(Comm& local, int local_leader, Comm* peer, int remote_leader,
     fail(ErrClass::Tag, func,
          "tag " + std::to_string(tag) + (tag == ANY_TAG ? " (mpi.ANY_TAG)" : "") + " must be in 0.." +
              std::to_string(TAG_UB));
-  if (local.rank() != local_leader) return;
+}
+
+// The checks only the local leader can make: peer_comm and remote_leader,
+// which must name a process outside local_comm (the groups are disjoint).
+void check_leader_args(Comm& local, Comm* peer, int remote_leader, const char* func) {
   if (!peer) fail(ErrClass::Comm, func, "peer_comm must be a communicator at the local leader");
   peer->check_usable(func);
   const int n = int(peer->peer_group().size());
@@ -649,33 +665,46 @@ void check_leaders(Comm& local, int local_leader, Comm* peer, int remote_leader,
     fail(ErrClass::Rank, func,
          "remote_leader " + std::to_string(remote_leader) + " is not a rank of peer_comm (size " +
              std::to_string(n) + ")");
-  if (peer->world_of(remote_leader) == local.engine().world_rank())
+  const int world = peer->world_of(remote_leader);
+  if (world == local.engine().world_rank())
     fail(ErrClass::Rank, func, "remote_leader " + std::to_string(remote_leader) + " is this process itself");
+  if (group::rank_of(local.local_group(), world) != UNDEFINED)
+    fail(ErrClass::Rank, func,
+         "remote_leader " + std::to_string(remote_leader) + " (COMM_WORLD rank " + std::to_string(world) +
+             ") is a member of local_comm; the two groups must be disjoint");
+}
+
+// The leaders swap their groups and a proposal over the peer's internal lane
+// (tag TAG_UB + 1 + tag); the leader's news for its group is the remote
+// group, the smaller proposal and whether the groups overlap.
+Bytes leader_exchange(Comm& local, Comm& peer, int remote_leader, int tag, const char* func) {
+  uint64_t proposal = local.engine().propose_context();
+  Bytes mine = coll::pack({pack_members(local.local_group()), pack_ints({int64_t(proposal)})});
+  const int wire_tag = TAG_UB + 1 + tag;
+  peer.lane_send(Lane::Internal, remote_leader, wire_tag, body_from(mine));
+  Waiting what = peer.waiting(func, "remote_leader", remote_leader);
+  what.has_tag = true;
+  what.tag = tag;
+  auto r = coll::unpack(to_bytes(peer.lane_recv(Lane::Internal, remote_leader, wire_tag, what)));
+  if (r.size() != 2) fail(ErrClass::Intern, func, "malformed leader data from a peer");
+  group::Members remote = unpack_members(r[0], func);
+  bool overlap = !group::intersection(local.local_group(), remote).empty();
+  uint64_t base = std::min(proposal, uint64_t(unpack_ints(r[1], func).at(0)));
+  return coll::pack({r[0], pack_ints({int64_t(base), overlap})});
 }
 }  // namespace
 
-// The leaders swap their groups and a proposal over the peer's internal lane
-// (tag TAG_UB + 1 + tag); each leader tells its group the remote group, the
-// smaller proposal and whether the groups overlap.
+// The local leader checks its own arguments (raising before it sends
+// anything, so a call made by the leader alone leaves no stray message),
+// talks to the remote leader and broadcasts the news to its group.
 CommPtr intercomm_create(Comm& local, int local_leader, Comm* peer, int remote_leader, int tag) {
   const char* func = "MPI_Intercomm_create";
   local.check_usable(func);
-  check_leaders(local, local_leader, peer, remote_leader, tag, func);
+  check_local_args(local, local_leader, tag, func);
   Bytes news;
   if (local.rank() == local_leader) {
-    uint64_t proposal = local.engine().propose_context();
-    Bytes mine = coll::pack({pack_members(local.local_group()), pack_ints({int64_t(proposal)})});
-    const int wire_tag = TAG_UB + 1 + tag;
-    peer->lane_send(Lane::Internal, remote_leader, wire_tag, body_from(mine));
-    Waiting what = peer->waiting(func, "remote_leader", remote_leader);
-    what.has_tag = true;
-    what.tag = tag;
-    auto r = coll::unpack(to_bytes(peer->lane_recv(Lane::Internal, remote_leader, wire_tag, what)));
-    if (r.size() != 2) fail(ErrClass::Intern, func, "malformed leader data from a peer");
-    group::Members remote = unpack_members(r[0], func);
-    bool overlap = !group::intersection(local.local_group(), remote).empty();
-    uint64_t base = std::min(proposal, uint64_t(unpack_ints(r[1], func).at(0)));
-    news = coll::pack({r[0], pack_ints({int64_t(base), overlap})});
+    check_leader_args(local, peer, remote_leader, func);
+    news = leader_exchange(local, *peer, remote_leader, tag, func);
   }
   Team t = whole(local, kInterLocal, func);
   auto n = coll::unpack(team_bcast(t, news, local_leader));

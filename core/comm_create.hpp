@@ -13,6 +13,7 @@
 // copies them.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
 
@@ -43,12 +44,19 @@ CommPtr comm_dup(Comm& parent);
 CommPtr comm_dup_with_info(Comm& parent, const Hints& hints);
 
 // MPI_Comm_idup: returns the new communicator at once, pending until the
-// request completes (using it before raises MPI_ERR_COMM).
+// request completes (using it before raises MPI_ERR_COMM). `before_start`,
+// if given, runs on the new communicator before anything is sent (the
+// binding copies attributes there, as of call time); if it throws, nothing
+// was sent, so a failed idup leaves no stray message for a later one.
 struct Idup {
   CommPtr comm;
   std::shared_ptr<Request> request;
 };
-Idup comm_idup(const CommPtr& parent);
+using IdupHook = std::function<void(const CommPtr&)>;
+Idup comm_idup(const CommPtr& parent, const IdupHook& before_start = {});
+// MPI_Comm_idup_with_info: as idup, with `hints` (taken now) on the new
+// communicator.
+Idup comm_idup_with_info(const CommPtr& parent, const Hints& hints, const IdupHook& before_start = {});
 
 // MPI_Comm_create. Intra: processes passing the same group form it (groups
 // of different processes must be equal or disjoint). Inter: each side passes
@@ -74,7 +82,9 @@ CommPtr comm_split_type(Comm& parent, bool is_undefined, const std::string& type
 
 // MPI_Intercomm_create: `peer` and `remote_leader` matter only at the local
 // leader (peer may be null elsewhere). Leaders talk on the peer's internal
-// lane keyed by `tag`, so user receives on the peer never see it.
+// lane keyed by `tag`, so user receives on the peer never see it. A bad
+// peer or remote_leader (out of range, or inside local_comm) raises at the
+// leader before it sends anything; overlapping groups raise everywhere.
 CommPtr intercomm_create(Comm& local, int local_leader, Comm* peer, int remote_leader, int tag);
 
 // MPI_Intercomm_merge: the group passing high=false comes first; with equal

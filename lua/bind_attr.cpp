@@ -433,6 +433,13 @@ void open_attr(lua_State* L) {
   lua_setfield(L, -2, "COMM_DUP_FN");
   lua_pushcfunction(L, null_delete_fn);
   lua_setfield(L, -2, "COMM_NULL_DELETE_FN");
+  // The deprecated MPI-1 names of the same callbacks (seed §6.7.2).
+  lua_pushcfunction(L, null_copy_fn);
+  lua_setfield(L, -2, "NULL_COPY_FN");
+  lua_pushcfunction(L, dup_fn);
+  lua_setfield(L, -2, "DUP_FN");
+  lua_pushcfunction(L, null_delete_fn);
+  lua_setfield(L, -2, "NULL_DELETE_FN");
   lua_pop(L, 1);
 }
 

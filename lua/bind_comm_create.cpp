@@ -1,8 +1,8 @@
 // lua/bind_comm_create.cpp: communicator constructors and the destructor
 // (API.md §5), over core/comm_create. Attribute copying on dup and deletion
 // on free are bind_attr.cpp's; this file calls them at the right moment: copy
-// callbacks after the core dup succeeded (for idup at call time, as the seed
-// requires), delete callbacks before the core free.
+// callbacks after the core dup succeeded (for idup at call time, before it
+// sends anything, as the seed requires), delete callbacks before the core free.
 #include "core/comm_create.hpp"
 #include "core/constants.hpp"
 #include "lua/binding.hpp"
@@ -63,11 +63,24 @@ int c_dup_with_info(lua_State* L) {
 }
 
 // c:idup() -> newcomm, request. Attributes are copied now (seed: as if the
-// dup ran at call time); newcomm is usable once the request completes.
+// dup ran at call time), before the idup sends anything, so a raising copy
+// callback fails the call with no message in flight; newcomm is usable once
+// the request completes.
 int c_idup(lua_State* L) {
   const char* func = "MPI_Comm_idup";
-  core::Idup d = core::comm_idup(check_comm_ptr(L, 1, func));
-  push_dup(L, d.comm, func);
+  core::Idup d = core::comm_idup(check_comm_ptr(L, 1, func),
+                                 [L, func](const core::CommPtr& c) { push_dup(L, c, func); });
+  push_request(L, d.request, false);
+  return 2;
+}
+
+// c:idup_with_info(info) -> newcomm, request: as idup, with the hints of
+// `info` read at call time.
+int c_idup_with_info(lua_State* L) {
+  const char* func = "MPI_Comm_idup_with_info";
+  core::CommPtr parent = check_comm_ptr(L, 1, func);
+  core::Hints h = check_hints(L, 2, func);
+  core::Idup d = core::comm_idup_with_info(parent, h, [L, func](const core::CommPtr& c) { push_dup(L, c, func); });
   push_request(L, d.request, false);
   return 2;
 }
@@ -134,10 +147,13 @@ int c_intercomm_create(lua_State* L) {
   return 1;
 }
 
+// intercomm_merge(high): high is a boolean, or an integer read the way C
+// reads MPI's logical argument (0 is false, anything else true).
 int c_intercomm_merge(lua_State* L) {
   const char* func = "MPI_Intercomm_merge";
   core::Comm& c = check_comm(L, 1, func);
-  bool high = opt_boolean(L, 2, false, "high", func);
+  bool high = lua_type(L, 2) == LUA_TNUMBER ? check_integer(L, 2, "high", func) != 0
+                                            : opt_boolean(L, 2, false, "high", func);
   push_comm(L, core::intercomm_merge(c, high));
   return 1;
 }
@@ -157,6 +173,7 @@ const Reg kMethods[] = {
     {"dup", wrap<c_dup>},
     {"dup_with_info", wrap<c_dup_with_info>},
     {"idup", wrap<c_idup>},
+    {"idup_with_info", wrap<c_idup_with_info>},
     {"create", wrap<c_create>},
     {"create_group", wrap<c_create_group>},
     {"split", wrap<c_split>},
