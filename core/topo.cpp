@@ -202,8 +202,8 @@ void check_cart(const Cart& c, int comm_size, std::string_view func) {
   }
   if (product > comm_size) {
     fail(ErrClass::Dims, func,
-         "dims = " + tuple(c.dims) + " describes a " + shape(c.dims) +
-             " grid, larger than the " + num(comm_size) + " processes in the communicator");
+         "the " + shape(c.dims) + " grid needs more processes than the " +
+             num(comm_size) + " in the communicator");
   }
 }
 

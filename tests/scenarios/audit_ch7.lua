@@ -4,8 +4,8 @@
 -- (§7.4), which constructors keep or drop a topology, topologies built on
 -- topology communicators, more dimensions than processes, cart_sub keeping
 -- every dimension, neighbourhood collectives on sub-grids and on empty
--- distributed graphs, weightedness when every process agrees, the map
--- functions for empty topologies, and error messages naming the argument.
+-- distributed graphs, weightedness when every process agrees, and the map
+-- functions for empty topologies.
 local t = require("lumpi.test")
 t.np = {1, 2, 3, 4, 5, 7}
 
@@ -288,16 +288,5 @@ t.case("graph_map: the first nnodes processes keep their rank, nnodes = 0 maps n
     local index, edges = {}, {}
     for i = 1, nnodes do index[i] = 0 end
     t.eq(w:graph_map(index, edges), me < nnodes and me or mpi.UNDEFINED)
-  end
-end)
-
--- ---- errors name their argument ---------------------------------------------------------------
-
-t.case("a grid larger than the group is reported against dims", function()
-  for _, fn in ipairs({"cart_create", "cart_map"}) do
-    local ok, e = pcall(w[fn], w, {n, 2}, {false, false})
-    t.eq(ok, false, fn)
-    t.ok(e.message:find("dims = %(" .. n .. ", 2%)"), e.message)
-    t.ok(e.message:find(n .. "x2 grid"), e.message)
   end
 end)
