@@ -11,8 +11,11 @@
 // Error classes (the seeds say "erroneous" and leave the class open; where
 // MPICH picks one we follow it):
 //   MPI_ERR_DIMS  dims_create input that cannot be completed, a Cartesian
-//                 extent <= 0, a grid larger than the communicator;
-//   MPI_ERR_ARG   bad direction, out-of-range non-periodic coordinate,
+//                 extent <= 0, a grid larger than the communicator in
+//                 cart_map;
+//   MPI_ERR_ARG   a grid larger than the communicator in cart_create (as
+//                 MPICH and Open MPI both say), bad direction,
+//                 out-of-range non-periodic coordinate,
 //                 malformed graph arrays, sequence length mismatches,
 //                 negative degrees or weights, negative nnodes;
 //   MPI_ERR_RANK  a rank argument outside the communicator or graph.
@@ -201,9 +204,11 @@ void check_cart(const Cart& c, int comm_size, std::string_view func) {
     product = std::min<i64>(product * c.dims[i], i64(comm_size) + 1);
   }
   if (product > comm_size) {
-    fail(ErrClass::Dims, func,
-         "the " + shape(c.dims) + " grid needs more processes than the " +
-             num(comm_size) + " in the communicator");
+    // MPI_ERR_ARG from MPI_Cart_create, as MPICH and Open MPI raise it;
+    // MPICH's MPI_Cart_map says MPI_ERR_DIMS (Open MPI's returns success).
+    fail(func == "MPI_Cart_create" ? ErrClass::Arg : ErrClass::Dims, func,
+         "dims = " + tuple(c.dims) + " describes a " + shape(c.dims) + " grid, larger than the " +
+             num(comm_size) + " processes of the communicator");
   }
 }
 

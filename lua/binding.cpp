@@ -82,7 +82,10 @@ core::Errhandler push_current_exception(lua_State* L) {
   } catch (const std::exception& e) {
     push_error(L, core::Error(ErrClass::Intern, "lumpi", e.what()));
   }
+  // A call not made on a communicator (groups, ops, dims_create...) answers
+  // to COMM_WORLD's handler, as MPI says and Open MPI does.
   core::Comm* c = test_comm(L, 1);
+  if (!c) c = runtime(L).world.get();
   core::Errhandler h = c ? c->errhandler() : core::Errhandler::Raise;
   if (h == core::Errhandler::Fatal) {
     core::Error e(ErrClass::Unknown, "", "");

@@ -41,7 +41,8 @@ bool test_error(lua_State* L, int idx, core::Error* e);
 // ---- the boundary ----------------------------------------------------------------
 
 // Converts the exception in flight into a pushed error object; returns the
-// errhandler that applies (that of the communicator at argument 1, if any).
+// errhandler that applies: that of the communicator at argument 1, else
+// COMM_WORLD's.
 core::Errhandler push_current_exception(lua_State* L);
 
 template <int (*F)(lua_State*)>
