@@ -9,7 +9,9 @@
 // sees a stale attribute. Callbacks run under lua_pcall: a callback that
 // raises makes the MPI call fail with the callback's error class, and
 // nothing long-jumps over a C++ frame. A keyval freed while attached stays
-// alive (refs counts its attachments) until its last attribute goes.
+// alive (refs counts its attachments) until its last attribute goes. A
+// communicator whose last Lua handle is collected without free drops its
+// attributes without callbacks (forget_attrs), so nothing piles up.
 //
 // Choices the seed leaves open: deleting an attribute that is not attached is
 // a no-op; predefined attributes (TAG_UB, HOST, IO, WTIME_IS_GLOBAL) are
@@ -405,6 +407,17 @@ void copy_attrs(lua_State* L, int old_idx, const core::Comm& oldc, int new_idx, 
 void delete_attrs(lua_State* L, int comm_idx, const core::Comm& c, const char* func) {
   comm_idx = lua_absindex(L, comm_idx);
   for (int id : attached_ids(L, c)) delete_one(L, comm_idx, c, id, func);
+}
+
+// A communicator that was never freed loses its last Lua handle: nothing can
+// reach its attributes again, so their values go (no delete callback runs:
+// the communicator was not freed, and a finalizer must not raise).
+void forget_attrs(lua_State* L, const core::Comm& c) {
+  for (int id : attached_ids(L, c)) add_refs(L, id, -1);
+  push_registry_table(L, kAttrsKey);
+  lua_pushnil(L);
+  lua_rawseti(L, -2, lua_Integer(c.serial()));  // attrs[serial] = nil
+  lua_pop(L, 1);
 }
 
 void open_attr(lua_State* L) {

@@ -9,10 +9,6 @@
 
 namespace lumpi::lua {
 
-void copy_attrs(lua_State* L, int old_idx, const core::Comm& oldc, int new_idx, const core::Comm& newc,
-                const char* func);
-void delete_attrs(lua_State* L, int comm_idx, const core::Comm& c, const char* func);
-
 namespace {
 
 using core::ErrClass;

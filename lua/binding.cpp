@@ -230,7 +230,11 @@ core::Comm& check_comm(lua_State* L, int idx, std::string_view func) {
 namespace {
 int comm_gc(lua_State* L) {
   auto* box = static_cast<CommBox*>(luaL_testudata(L, 1, kCommMeta));
-  if (box) box->~CommBox();  // releases local memory only; never communicates
+  if (!box) return 0;
+  // The last owner of a communicator (no other handle, request or runtime
+  // slot holds it) takes its attributes along.
+  if (box->comm && box->comm.use_count() == 1) forget_attrs(L, *box->comm);
+  box->~CommBox();  // releases local memory only; never communicates
   return 0;
 }
 int comm_eq(lua_State* L) {

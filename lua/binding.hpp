@@ -107,6 +107,18 @@ struct GroupState {
 void push_group(lua_State* L, core::group::Members m);
 GroupState& check_group(lua_State* L, int idx, std::string_view func);
 
+// ---- attributes (bind_attr.cpp) ---------------------------------------------------------
+
+// Runs the copy callbacks of oldc's attributes and attaches the kept values
+// to newc (userdata at old_idx, new_idx); undoes the copies and throws if a
+// callback raises.
+void copy_attrs(lua_State* L, int old_idx, const core::Comm& oldc, int new_idx, const core::Comm& newc,
+                const char* func);
+// Runs every delete callback of c (userdata at comm_idx) and removes its attributes.
+void delete_attrs(lua_State* L, int comm_idx, const core::Comm& c, const char* func);
+// Drops c's attributes without callbacks: its last Lua handle is being collected.
+void forget_attrs(lua_State* L, const core::Comm& c);
+
 // ---- module parts: each adds its functions/methods to the tables on the stack --------
 // Stack on entry: mpi table at -3, Comm methods at -2, Group methods at -1.
 

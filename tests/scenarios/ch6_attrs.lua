@@ -135,6 +135,26 @@ t.case("a keyval freed while attached stays alive until its last attribute goes"
   t.eq(deleted, {"a", "b", "a"})
 end)
 
+t.case("a communicator dropped without free takes its attributes along, silently", function()
+  local deleted = 0
+  local kv = mpi.comm_create_keyval{delete = function() deleted = deleted + 1 end}
+  local values = setmetatable({}, {__mode = "v"})
+  do
+    local c = w:dup()
+    local v = {}
+    values[1] = v
+    c:set_attr(kv, v)
+  end
+  w:set_attr(kv, "kept")  -- COMM_WORLD's handles come and go; the runtime holds it
+  for _ = 1, 3 do collectgarbage("collect") end
+  t.eq(values[1], nil)  -- the value of the unreachable communicator was released
+  t.eq(deleted, 0)      -- without a delete callback: that communicator was never freed
+  t.eq(mpi.COMM_WORLD:get_attr(kv), "kept")
+  w:delete_attr(kv)
+  t.eq(deleted, 1)
+  mpi.comm_free_keyval(kv)
+end)
+
 t.case("invalid keyvals raise MPI_ERR_KEYVAL; predefined attributes are read-only", function()
   t.raises(function() w:get_attr(mpi.KEYVAL_INVALID) end, "MPI_ERR_KEYVAL")
   t.raises(function() w:set_attr(mpi.KEYVAL_INVALID, 1) end, "MPI_ERR_KEYVAL")
