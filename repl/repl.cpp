@@ -14,11 +14,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <fcntl.h>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 #include <sys/ioctl.h>
-#include <sys/select.h>
 #include <unistd.h>
 
 #include "core/hw.hpp"
@@ -66,6 +66,20 @@ std::string trim(const std::string& s) {
 
 // ---- reading lines --------------------------------------------------------------------
 
+// The terminal, opened a second time without blocking. A Ctrl-C makes the
+// terminal flush what was typed ahead, so input that poll() had just
+// reported can be gone when read() comes; a blocking read would then wait
+// for the next key with the interrupt unseen. Our own file description
+// keeps O_NONBLOCK away from the stdin we share with the shell. Falls back
+// to fd 0 where /proc is missing.
+int terminal_in() {
+  static const int fd = [] {
+    int f = open("/proc/self/fd/0", O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    return f >= 0 ? f : 0;
+  }();
+  return fd;
+}
+
 // Lines typed while a command ran (the terminal was in cooked mode then).
 std::deque<std::string> g_typeahead;
 std::string g_partial_typeahead;
@@ -76,13 +90,10 @@ std::string g_partial_typeahead;
 bool poll_typeahead() {
   bool status = false;
   for (;;) {
-    fd_set in;
-    FD_ZERO(&in);
-    FD_SET(0, &in);
-    timeval tv{0, 0};
-    if (select(1, &in, nullptr, nullptr, &tv) <= 0) break;
+    pollfd p{terminal_in(), POLLIN, 0};
+    if (poll(&p, 1, 0) <= 0) break;
     char buf[512];
-    ssize_t n = read(0, buf, sizeof buf);
+    ssize_t n = read(p.fd, buf, sizeof buf);
     if (n <= 0) break;
     g_partial_typeahead.append(buf, size_t(n));
   }
@@ -114,15 +125,15 @@ int getc_or_ctrl_c(FILE* f) {
       std::fputs("^C", rl_outstream);
       return '\n';
     }
-    pollfd p{fileno(f), POLLIN, 0};
+    pollfd p{fileno(f) == 0 ? terminal_in() : fileno(f), POLLIN, 0};
     if (ppoll(&p, 1, nullptr, &g_sigint_unblocked) < 0) {
       if (errno == EINTR) continue;
       return EOF;
     }
     unsigned char c;
-    ssize_t n = read(fileno(f), &c, 1);
+    ssize_t n = read(p.fd, &c, 1);
     if (n == 1) return c;
-    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;  // flushed by a Ctrl-C
     return EOF;
   }
 }
