@@ -4,9 +4,8 @@
 // protected call of the user's function), also over encoded bytes for the
 // collectives in lua/bind_coll.cpp.
 //
-// A user function must not call MPI communication (MPI-2.2 §5.9.5); lumpi
-// does not police this: such a call would join the collective traffic of a
-// later call and is the user's error.
+// A user function must not call MPI communication (MPI-2.2 §5.9.5): while
+// one runs, check_not_in_user_op makes the communicating bindings raise.
 #include "lua/bind_op.hpp"
 
 #include "core/error.hpp"
@@ -21,6 +20,18 @@ using core::fail;
 namespace {
 
 constexpr const char* kOpMeta = "lumpi.Op";
+
+// How many user op functions are running on this rank (nested through
+// mpi.reduce_local inside a user function).
+int user_op_depth = 0;
+
+// Counts a running user function for as long as it lives (also on a throw).
+struct InUserOp {
+  InUserOp() { ++user_op_depth; }
+  ~InUserOp() { --user_op_depth; }
+  InUserOp(const InUserOp&) = delete;
+  InUserOp& operator=(const InUserOp&) = delete;
+};
 
 constexpr OpKind kPredefined[] = {OpKind::Sum,  OpKind::Prod,   OpKind::Max,   OpKind::Min,
                                   OpKind::Land, OpKind::Lor,    OpKind::Lxor,  OpKind::Band,
@@ -67,7 +78,12 @@ void push_user_applied(lua_State* L, const OpBox& op, int a, int b, std::string_
   lua_rawgeti(L, LUA_REGISTRYINDEX, op.fn_ref);  // -- push the user function
   lua_pushvalue(L, a);                           // -- push a
   lua_pushvalue(L, b);                           // -- push b
-  if (lua_pcall(L, 2, 1, 0) != LUA_OK) {         // -- pops fn, a, b; pushes result or error
+  int status;
+  {
+    InUserOp running;
+    status = lua_pcall(L, 2, 1, 0);              // -- pops fn, a, b; pushes result or error
+  }
+  if (status != LUA_OK) {
     core::Error inner(ErrClass::Unknown, "", "");
     const bool mpi_error = test_error(L, -1, &inner);
     std::string text = error_text(L);
@@ -166,6 +182,12 @@ OpBox check_op(lua_State* L, int idx, std::string_view func) {
   OpBox& box = check_op_box(L, idx, func);
   if (box.freed) fail(ErrClass::Op, func, "the op has been freed");
   return box;
+}
+
+void check_not_in_user_op(std::string_view func) {
+  if (user_op_depth > 0)
+    fail(ErrClass::Other, func,
+         "cannot communicate inside a user op's function (MPI-2.2 §5.9.5 forbids it)");
 }
 
 std::string op_label(const OpBox& op) { return op.predefined ? op_name(op.kind) : "user op"; }
