@@ -48,7 +48,10 @@ void check_not_in_user_op(std::string_view func);
 
 // Combines over encoded values: a ∘ b for single operands ...
 core::coll::Combine value_combiner(lua_State* L, const OpBox& op, std::string func);
-// ... and element by element for equally long sequences of operands.
+// ... and element by element for equally long sequences of operands, each
+// encoded as a pair {tag, sequence}. The tag stands for the arguments MPI
+// requires to be the same on every rank (reduce_scatter's counts): tags that
+// differ raise MPI_ERR_COUNT. The result is {tag, combined sequence}.
 core::coll::Combine list_combiner(lua_State* L, const OpBox& op, std::string func);
 
 // Adds mpi.SUM ... mpi.MINLOC, mpi.op_create, mpi.op_free, mpi.reduce_local

@@ -1,8 +1,9 @@
 -- tests/scenarios/audit_coll.lua: gaps found by auditing the reductions
 -- against reference/reductions-and-mpi21-clarifications.md (§1.1-1.9):
 -- one rank's bad operand must not leave the others blocked, every block of
--- reduce_scatter_block holds the same count, no communication inside a
--- user op, the full op/value-kind table in every reduction, zero counts,
+-- reduce_scatter_block holds the same count, reduce_scatter's counts agree
+-- on every rank, no communication inside a user op, the full op/value-kind
+-- table in every reduction, zero counts,
 -- exscan's rank 1 getting rank 0's value untouched, roots on intra- and
 -- intercommunicators, intercommunicator reductions in both directions, and
 -- collective traffic never matching a pending wildcard receive.
@@ -81,6 +82,17 @@ t.case("reduce_scatter_block: blocks of different sizes raise on every rank", fu
   local pairs_ = {}
   for i = 1, n do pairs_[i] = {me, me} end
   t.eq(w:reduce_scatter_block(pairs_, mpi.MAXLOC), {n - 1, n - 1})
+end)
+
+t.case("reduce_scatter: counts that differ between ranks raise MPI_ERR_COUNT on every rank", function()
+  if n == 1 then t.skip("needs two ranks") end
+  -- same length and sum everywhere; rank 1 moves an element from block 1 to block 0
+  local counts, values = {}, {}
+  for i = 1, n do counts[i] = 1; values[i] = i end
+  if me == 1 then counts[1], counts[2] = 2, 0 end
+  t.raises(function() w:reduce_scatter(values, counts, mpi.SUM) end, "MPI_ERR_COUNT")
+  counts[1], counts[2] = 1, 1
+  t.eq(w:reduce_scatter(values, counts, mpi.SUM), {(me + 1) * n})
 end)
 
 -- ---- no communication inside a user op --------------------------------------------------
