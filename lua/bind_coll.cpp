@@ -1,9 +1,12 @@
 // lua/bind_coll.cpp: collective methods (API.md §7) over core/coll.hpp.
 //
-// Each method checks the communicator, root, op and operands, and encodes
-// its values, before the collective starts: a bad argument fails on its own
-// rank only, before any message is sent. Reductions hand the core a Combine
-// built from the op (lua/bind_op.hpp), which runs on this rank's Lua state.
+// Each method checks the communicator, root, op and counts (arguments MPI
+// requires to be the same everywhere) before the collective starts: a bad
+// one fails on its own rank, before any message is sent. A rank's own data
+// (values, operands) is checked and encoded before too, but a failure there
+// travels in place of the data, so the ranks that need it raise as well
+// instead of waiting. Reductions hand the core a Combine built from the op
+// (lua/bind_op.hpp), which runs on this rank's Lua state.
 #include <numeric>
 
 #include "core/coll.hpp"
