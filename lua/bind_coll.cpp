@@ -1,9 +1,12 @@
 // lua/bind_coll.cpp: collective methods (API.md §7) over core/coll.hpp.
 //
-// Each method checks the communicator, root, op and operands, and encodes
-// its values, before the collective starts: a bad argument fails on its own
-// rank only, before any message is sent. Reductions hand the core a Combine
-// built from the op (lua/bind_op.hpp), which runs on this rank's Lua state.
+// Each method checks the communicator, root, op and counts (arguments MPI
+// requires to be the same everywhere) before the collective starts: a bad
+// one fails on its own rank, before any message is sent. A rank's own data
+// (values, operands) is checked and encoded before too, but a failure there
+// travels in place of the data, so the ranks that need it raise as well
+// instead of waiting. Reductions hand the core a Combine built from the op
+// (lua/bind_op.hpp), which runs on this rank's Lua state.
 #include <numeric>
 
 #include "core/coll.hpp"
@@ -94,6 +97,13 @@ void raise_if(const std::optional<core::Error>& failed) {
   if (failed) throw *failed;
 }
 
+// The communicator (argument 1) of a collective; raises first if a user
+// op's function is running (see check_not_in_user_op).
+core::Comm& coll_comm(lua_State* L, const char* func) {
+  check_not_in_user_op(func);
+  return check_comm(L, 1, func);
+}
+
 // On an intercommunicator, does this rank contribute to a rooted call?
 bool inter_contributes(int root) { return root != core::ROOT && root != core::PROC_NULL; }
 
@@ -106,13 +116,13 @@ int root_arg(lua_State* L, int idx, core::Comm& c, const char* func) {
 // ---- data movement ---------------------------------------------------------------------
 
 int c_barrier(lua_State* L) {
-  core::coll::barrier(check_comm(L, 1, "MPI_Barrier"));
+  core::coll::barrier(coll_comm(L, "MPI_Barrier"));
   return 0;
 }
 
 // bcast(value, root) -> root's value (nil in the root's group of an intercomm)
 int c_bcast(lua_State* L) {
-  core::Comm& c = check_comm(L, 1, "MPI_Bcast");
+  core::Comm& c = coll_comm(L, "MPI_Bcast");
   int root = root_arg(L, 3, c, "MPI_Bcast");
   bool sends = c.is_inter() ? root == core::ROOT : root == c.rank();
   std::optional<core::Error> failed;
@@ -126,7 +136,7 @@ int c_bcast(lua_State* L) {
 
 // gather(value, root) -> sequence at root, nil elsewhere
 int c_gather(lua_State* L) {
-  core::Comm& c = check_comm(L, 1, "MPI_Gather");
+  core::Comm& c = coll_comm(L, "MPI_Gather");
   int root = root_arg(L, 3, c, "MPI_Gather");
   bool contributes = !c.is_inter() || inter_contributes(root);
   std::optional<core::Error> failed;
@@ -141,7 +151,7 @@ int c_gather(lua_State* L) {
 
 // scatter(values, root) -> this rank's element (nil in the root's group of an intercomm)
 int c_scatter(lua_State* L) {
-  core::Comm& c = check_comm(L, 1, "MPI_Scatter");
+  core::Comm& c = coll_comm(L, "MPI_Scatter");
   int root = root_arg(L, 3, c, "MPI_Scatter");
   bool sends = c.is_inter() ? root == core::ROOT : root == c.rank();
   std::vector<Bytes> parts;
@@ -157,7 +167,7 @@ int c_scatter(lua_State* L) {
 
 // allgather(value) -> sequence of every rank's value (the remote group's on an intercomm)
 int c_allgather(lua_State* L) {
-  core::Comm& c = check_comm(L, 1, "MPI_Allgather");
+  core::Comm& c = coll_comm(L, "MPI_Allgather");
   std::optional<core::Error> failed;
   std::vector<Bytes> all = core::coll::allgather(c, encode_or_error(L, 2, "MPI_Allgather", failed));
   raise_if(failed);
@@ -167,7 +177,7 @@ int c_allgather(lua_State* L) {
 
 // alltoall(values) -> sequence, element j from rank j
 int c_alltoall(lua_State* L) {
-  core::Comm& c = check_comm(L, 1, "MPI_Alltoall");
+  core::Comm& c = coll_comm(L, "MPI_Alltoall");
   std::optional<core::Error> failed;
   std::vector<Bytes> parts =
       encode_each_or_error(L, 2, c.is_inter() ? c.remote_size() : c.size(), "MPI_Alltoall", failed);
@@ -178,24 +188,54 @@ int c_alltoall(lua_State* L) {
 }
 
 // ---- reductions ---------------------------------------------------------------------------
+//
+// A reduction's own operands are per-rank data, like a gather's value: if
+// one fails its check, the rank still takes part and the error travels in
+// place of its contribution (encode_error), so every rank that combines it
+// raises too instead of waiting for a rank that never came. Arguments that
+// MPI requires to be the same on every rank (comm, op, root, counts) raise
+// at once.
 
-// Checks the op (argument op_idx) and the operand (argument 2); returns the op.
-OpBox reduction_args(lua_State* L, int op_idx, const char* func, bool check_value = true) {
-  OpBox op = check_op(L, op_idx, func);
-  if (check_value) check_op_operand(L, 2, op, func);
-  return op;
+// The operand at idx, checked against op and encoded; or the error that
+// either step raised, then also stored in `failed`.
+Bytes operand_or_error(lua_State* L, int idx, const OpBox& op, const char* func,
+                       std::optional<core::Error>& failed) {
+  try {
+    check_op_operand(L, idx, op, func);
+    return encode(L, idx, func);
+  } catch (const core::Error& e) {
+    failed = e;
+    return encode_error(e);
+  }
+}
+
+// Runs a collective to which this rank may have contributed an error: that
+// error, rather than the copy the collective carried back, is what this
+// rank raises once its part of the protocol is over.
+template <typename Run>
+auto after_own_part(const std::optional<core::Error>& failed, Run run) {
+  try {
+    auto out = run();
+    raise_if(failed);
+    return out;
+  } catch (const core::Error&) {
+    raise_if(failed);
+    throw;
+  }
 }
 
 // reduce(value, op, root) -> result at root, nil elsewhere
 int c_reduce(lua_State* L) {
   const char* func = "MPI_Reduce";
-  core::Comm& c = check_comm(L, 1, func);
+  core::Comm& c = coll_comm(L, func);
   int root = root_arg(L, 4, c, func);
+  OpBox op = check_op(L, 3, func);
   bool contributes = !c.is_inter() || inter_contributes(root);
-  OpBox op = reduction_args(L, 3, func, contributes);
-  Bytes mine = contributes ? encode(L, 2, func) : Bytes();
-  std::optional<Bytes> out =
-      core::coll::reduce(c, std::move(mine), value_combiner(L, op, func), op.commute, root);
+  std::optional<core::Error> failed;
+  Bytes mine = contributes ? operand_or_error(L, 2, op, func, failed) : Bytes();
+  std::optional<Bytes> out = after_own_part(failed, [&] {
+    return core::coll::reduce(c, std::move(mine), value_combiner(L, op, func), op.commute, root);
+  });
   if (out) decode(L, *out);
   else lua_pushnil(L);
   return 1;
@@ -204,9 +244,13 @@ int c_reduce(lua_State* L) {
 // allreduce(value, op) -> result everywhere (the other group's on an intercomm)
 int c_allreduce(lua_State* L) {
   const char* func = "MPI_Allreduce";
-  core::Comm& c = check_comm(L, 1, func);
-  OpBox op = reduction_args(L, 3, func);
-  Bytes out = core::coll::allreduce(c, encode(L, 2, func), value_combiner(L, op, func), op.commute);
+  core::Comm& c = coll_comm(L, func);
+  OpBox op = check_op(L, 3, func);
+  std::optional<core::Error> failed;
+  Bytes mine = operand_or_error(L, 2, op, func, failed);
+  Bytes out = after_own_part(failed, [&] {
+    return core::coll::allreduce(c, std::move(mine), value_combiner(L, op, func), op.commute);
+  });
   decode(L, out);
   return 1;
 }
@@ -214,47 +258,80 @@ int c_allreduce(lua_State* L) {
 // scan(value, op) -> x0 ∘ ... ∘ x_rank
 int c_scan(lua_State* L) {
   const char* func = "MPI_Scan";
-  core::Comm& c = check_comm(L, 1, func);
+  core::Comm& c = coll_comm(L, func);
   if (c.is_inter()) fail(ErrClass::Comm, func, "is not defined on an intercommunicator");
-  OpBox op = reduction_args(L, 3, func);
-  decode(L, core::coll::scan(c, encode(L, 2, func), value_combiner(L, op, func)));
+  OpBox op = check_op(L, 3, func);
+  std::optional<core::Error> failed;
+  Bytes mine = operand_or_error(L, 2, op, func, failed);
+  Bytes out = after_own_part(
+      failed, [&] { return core::coll::scan(c, std::move(mine), value_combiner(L, op, func)); });
+  decode(L, out);
   return 1;
 }
 
 // exscan(value, op) -> x0 ∘ ... ∘ x_(rank-1); nil on rank 0
 int c_exscan(lua_State* L) {
   const char* func = "MPI_Exscan";
-  core::Comm& c = check_comm(L, 1, func);
+  core::Comm& c = coll_comm(L, func);
   if (c.is_inter()) fail(ErrClass::Comm, func, "is not defined on an intercommunicator");
-  OpBox op = reduction_args(L, 3, func);
-  std::optional<Bytes> out = core::coll::exscan(c, encode(L, 2, func), value_combiner(L, op, func));
+  OpBox op = check_op(L, 3, func);
+  std::optional<core::Error> failed;
+  Bytes mine = operand_or_error(L, 2, op, func, failed);
+  std::optional<Bytes> out = after_own_part(
+      failed, [&] { return core::coll::exscan(c, std::move(mine), value_combiner(L, op, func)); });
   if (out) decode(L, *out);
   else lua_pushnil(L);
   return 1;
 }
 
-// Flattens decoded blocks into elements: a block that is a sequence gives
-// its elements (for MAXLOC/MINLOC a block that is one pair stays one
-// element), any other block is one element. Pushes the flat list.
-void push_flattened(lua_State* L, const std::vector<Bytes>& blocks, const OpBox& op) {
+bool is_loc(const OpBox& op) {
+  return op.predefined && (op.kind == OpKind::Maxloc || op.kind == OpKind::Minloc);
+}
+
+// The elements a block (a value at idx) holds for op: one if it is a single
+// element (not a table, or for MAXLOC/MINLOC one {value, index} pair),
+// else the sequence's length.
+struct BlockShape {
+  bool single;
+  lua_Integer count;
+};
+
+BlockShape block_shape(lua_State* L, int idx, const OpBox& op) {
+  if (!lua_istable(L, idx)) return {true, 1};
+  if (is_loc(op)) {
+    lua_rawgeti(L, idx, 1);  // -- push block[1]
+    const bool pair = lua_type(L, -1) == LUA_TNUMBER;
+    lua_pop(L, 1);
+    if (pair) return {true, 1};
+  }
+  return {false, lua_Integer(lua_rawlen(L, idx))};
+}
+
+// Pushes the sequence of a {tag, sequence} pair that is at the stack top
+// (see list_combiner), in its place.
+void untag(lua_State* L) {
+  if (!lua_istable(L, -1))
+    fail(ErrClass::Intern, "MPI_Reduce_scatter", "block is not a tagged sequence");
+  lua_rawgeti(L, -1, 2);  // -- push pair[2]
+  lua_remove(L, -2);      // -- drop the pair
+}
+
+// Flattens decoded blocks into elements (see block_shape); `tagged` blocks
+// are {tag, sequence} pairs. Pushes the flat list.
+void push_flattened(lua_State* L, const std::vector<Bytes>& blocks, const OpBox& op,
+                    bool tagged) {
   lua_newtable(L);  // -- push the flat list
   const int flat = lua_gettop(L);
   lua_Integer n = 0;
-  const bool loc = op.predefined && (op.kind == OpKind::Maxloc || op.kind == OpKind::Minloc);
   for (const Bytes& b : blocks) {
     decode(L, b);  // -- push the block
-    bool is_seq = lua_istable(L, -1);
-    if (is_seq && loc) {
-      lua_rawgeti(L, -1, 1);  // -- push block[1]
-      is_seq = lua_type(L, -1) != LUA_TNUMBER;  // a number first: a single pair
-      lua_pop(L, 1);
-    }
-    if (!is_seq) {
+    if (tagged) untag(L);
+    const BlockShape shape = block_shape(L, -1, op);
+    if (shape.single) {
       lua_rawseti(L, flat, ++n);  // -- flat[n] = block, pop
       continue;
     }
-    const auto len = lua_Integer(lua_rawlen(L, -1));
-    for (lua_Integer i = 1; i <= len; ++i) {
+    for (lua_Integer i = 1; i <= shape.count; ++i) {
       lua_rawgeti(L, -1, i);       // -- push block[i]
       lua_rawseti(L, flat, ++n);   // -- flat[n] = it, pop
     }
@@ -262,27 +339,42 @@ void push_flattened(lua_State* L, const std::vector<Bytes>& blocks, const OpBox&
   }
 }
 
-// Encodes flat[first .. first+count-1] as a sequence (or the single element
+// Pushes flat[first .. first+count-1] as a sequence (or the single element
 // itself when `scalar`).
-Bytes encode_slice(lua_State* L, int flat, lua_Integer first, lua_Integer count, bool scalar,
-                   const char* func) {
+void push_slice(lua_State* L, int flat, lua_Integer first, lua_Integer count, bool scalar) {
   if (scalar) {
     lua_rawgeti(L, flat, first);  // -- push the element
-  } else {
-    lua_createtable(L, int(count), 0);  // -- push the slice
-    for (lua_Integer i = 0; i < count; ++i) {
-      lua_rawgeti(L, flat, first + i);  // -- push flat[first+i]
-      lua_rawseti(L, -2, i + 1);        // -- slice[i+1] = it, pop
-    }
+    return;
   }
+  lua_createtable(L, int(count), 0);  // -- push the slice
+  for (lua_Integer i = 0; i < count; ++i) {
+    lua_rawgeti(L, flat, first + i);  // -- push flat[first+i]
+    lua_rawseti(L, -2, i + 1);        // -- slice[i+1] = it, pop
+  }
+}
+
+// The encoding of that slice; with a tag, of the pair {tag, slice} that
+// list_combiner takes.
+Bytes encode_slice(lua_State* L, int flat, lua_Integer first, lua_Integer count, bool scalar,
+                   const char* func, std::optional<lua_Integer> tag = std::nullopt) {
+  if (tag) {
+    lua_createtable(L, 2, 0);  // -- push the pair
+    lua_pushinteger(L, *tag);
+    lua_rawseti(L, -2, 1);     // -- pair[1] = tag
+  }
+  push_slice(L, flat, first, count, scalar);  // -- push the slice
+  if (tag) lua_rawseti(L, -2, 2);             // -- pair[2] = slice, pop
   Bytes b = encode(L, -1, func, "result");
   lua_pop(L, 1);
   return b;
 }
 
-// The other group's reduced elements, cut into this group's blocks.
+// The other group's reduced elements, cut into this group's blocks. With a
+// tag, blocks are {tag, sequence} pairs (the remote group's tag on the way
+// in, this group's on the way out).
 core::coll::Regroup regrouper(lua_State* L, const OpBox& op, std::vector<lua_Integer> counts,
-                              bool scalar_blocks, const char* func) {
+                              bool scalar_blocks, const char* func,
+                              std::optional<lua_Integer> tag = std::nullopt) {
   return [=](std::vector<Bytes> remote) {
     // Same block structure on both sides: pass blocks through unchanged.
     if (scalar_blocks && remote.size() == counts.size()) return remote;
@@ -291,7 +383,7 @@ core::coll::Regroup regrouper(lua_State* L, const OpBox& op, std::vector<lua_Int
       int top;
       ~Restore() { lua_settop(L, top); }
     } restore{L, lua_gettop(L)};
-    push_flattened(L, remote, op);
+    push_flattened(L, remote, op, tag.has_value());
     const int flat = lua_gettop(L);
     const auto total = lua_Integer(lua_rawlen(L, flat));
     const lua_Integer want = std::accumulate(counts.begin(), counts.end(), lua_Integer(0));
@@ -304,48 +396,115 @@ core::coll::Regroup regrouper(lua_State* L, const OpBox& op, std::vector<lua_Int
     std::vector<Bytes> out;
     lua_Integer first = 1;
     for (lua_Integer k : counts) {
-      out.push_back(encode_slice(L, flat, first, k, scalar_blocks, func));
+      out.push_back(encode_slice(L, flat, first, k, scalar_blocks, func, tag));
       first += k;
     }
     return out;
   };
 }
 
+// "a single element" / "a sequence of 3 elements", for block messages.
+std::string describe_block(const BlockShape& s) {
+  return s.single ? "a single element" : "a sequence of " + std::to_string(s.count) + " elements";
+}
+
+// reduce_scatter_block's blocks (argument idx), one per rank, each checked
+// against op and encoded. For a predefined op every block must have the
+// shape of values[1]: MPI gives all blocks one recvcount. Any failure
+// poisons every part (see the section comment); `shape` is values[1]'s.
+std::vector<Bytes> blocks_or_error(lua_State* L, int idx, int want, const OpBox& op,
+                                   const char* func, BlockShape& shape,
+                                   std::optional<core::Error>& failed) {
+  try {
+    std::vector<Bytes> parts = encode_each(L, idx, want, func);
+    for (int i = 1; i <= want; ++i) {
+      lua_rawgeti(L, idx, i);  // -- push values[i]
+      check_op_operand(L, -1, op, func);
+      const BlockShape s = block_shape(L, -1, op);
+      lua_pop(L, 1);
+      if (i == 1) shape = s;
+      if (!op.predefined || (s.single == shape.single && s.count == shape.count)) continue;
+      fail(s.single == shape.single ? ErrClass::Count : ErrClass::Type, func,
+           "values[" + std::to_string(i) + "] is " + describe_block(s) + " but values[1] is " +
+               describe_block(shape) + "; every block holds the same number of elements");
+    }
+    return parts;
+  } catch (const core::Error& e) {
+    failed = e;
+    return std::vector<Bytes>(size_t(want), encode_error(e));
+  }
+}
+
 // reduce_scatter_block(values, op) -> this rank's block, reduced
 int c_reduce_scatter_block(lua_State* L) {
   const char* func = "MPI_Reduce_scatter_block";
-  core::Comm& c = check_comm(L, 1, func);
+  core::Comm& c = coll_comm(L, func);
   OpBox op = check_op(L, 3, func);
-  std::vector<Bytes> parts = encode_each(L, 2, c.size(), func);
-  for (int i = 1; i <= c.size(); ++i) {
-    lua_rawgeti(L, 2, i);  // -- push values[i]
-    check_op_operand(L, -1, op, func);
-    lua_pop(L, 1);
-  }
+  std::optional<core::Error> failed;
+  BlockShape shape{true, 1};
+  std::vector<Bytes> parts = blocks_or_error(L, 2, c.size(), op, func, shape, failed);
   core::coll::Regroup regroup;
-  if (c.is_inter()) {
-    // This group's block shape: that of its own blocks (all alike).
-    lua_rawgeti(L, 2, 1);  // -- push values[1]
-    bool scalar = !lua_istable(L, -1);
-    lua_Integer per = scalar ? 1 : lua_Integer(lua_rawlen(L, -1));
-    if (!scalar && op.predefined && (op.kind == OpKind::Maxloc || op.kind == OpKind::Minloc)) {
-      lua_rawgeti(L, -1, 1);  // -- push values[1][1]
-      if (lua_type(L, -1) == LUA_TNUMBER) scalar = true, per = 1;  // one pair per block
-      lua_pop(L, 1);
-    }
-    lua_pop(L, 1);
-    regroup = regrouper(L, op, std::vector<lua_Integer>(size_t(c.size()), per), scalar, func);
-  }
-  Bytes out = core::coll::reduce_scatter(c, std::move(parts), value_combiner(L, op, func),
-                                         op.commute, regroup);
+  if (c.is_inter())  // this group's blocks have the shape of its own blocks
+    regroup = regrouper(L, op, std::vector<lua_Integer>(size_t(c.size()), shape.count),
+                        shape.single, func);
+  Bytes out = after_own_part(failed, [&] {
+    return core::coll::reduce_scatter(c, std::move(parts), value_combiner(L, op, func),
+                                      op.commute, regroup);
+  });
   decode(L, out);
   return 1;
+}
+
+// A number standing for the counts (FNV-1a): reduce_scatter tags its blocks
+// with it, so ranks that pass different counts fail when their blocks meet.
+lua_Integer counts_tag(const std::vector<int>& counts) {
+  uint64_t h = 14695981039346656037ull;
+  for (int k : counts) {
+    for (int byte = 0; byte < 4; ++byte) {
+      h ^= (uint32_t(k) >> (8 * byte)) & 0xffu;
+      h *= 1099511628211ull;
+    }
+  }
+  return lua_Integer(h);
+}
+
+// reduce_scatter's values (argument idx): sum(counts) elements, each checked
+// against op, cut into one encoded {tag, sequence} pair per rank; on
+// failure every part is poisoned (see the section comment).
+std::vector<Bytes> slices_or_error(lua_State* L, int idx, const std::vector<int>& counts,
+                                   lua_Integer total, const OpBox& op, const char* func,
+                                   std::optional<core::Error>& failed) {
+  try {
+    if (lua_type(L, idx) != LUA_TTABLE)
+      fail(ErrClass::Arg, func,
+           std::string("values must be a sequence, got ") + luaL_typename(L, idx));
+    if (lua_Integer(lua_rawlen(L, idx)) != total)
+      fail(ErrClass::Count, func,
+           "values has " + std::to_string(lua_rawlen(L, idx)) + " elements; sum(counts) is " +
+               std::to_string(total));
+    std::vector<Bytes> parts;
+    const lua_Integer tag = counts_tag(counts);
+    lua_Integer first = 1;
+    for (int k : counts) {
+      for (lua_Integer i = first; i < first + k; ++i) {
+        lua_rawgeti(L, idx, i);  // -- push values[i]
+        check_op_operand(L, -1, op, func);
+        lua_pop(L, 1);
+      }
+      parts.push_back(encode_slice(L, idx, first, k, false, func, tag));
+      first += k;
+    }
+    return parts;
+  } catch (const core::Error& e) {
+    failed = e;
+    return std::vector<Bytes>(counts.size(), encode_error(e));
+  }
 }
 
 // reduce_scatter(values, counts, op) -> this rank's counts[rank+1] elements
 int c_reduce_scatter(lua_State* L) {
   const char* func = "MPI_Reduce_scatter";
-  core::Comm& c = check_comm(L, 1, func);
+  core::Comm& c = coll_comm(L, func);
   std::vector<int> counts = check_int_sequence(L, 3, "counts", func);
   OpBox op = check_op(L, 4, func);
   if (int(counts.size()) != c.size())
@@ -360,29 +519,18 @@ int c_reduce_scatter(lua_State* L) {
                "; counts must be non-negative");
     total += counts[i];
   }
-  if (lua_type(L, 2) != LUA_TTABLE)
-    fail(ErrClass::Arg, func, std::string("values must be a sequence, got ") + luaL_typename(L, 2));
-  if (lua_Integer(lua_rawlen(L, 2)) != total)
-    fail(ErrClass::Count, func,
-         "values has " + std::to_string(lua_rawlen(L, 2)) + " elements; sum(counts) is " +
-             std::to_string(total));
-  std::vector<Bytes> parts;
-  lua_Integer first = 1;
-  for (int k : counts) {
-    for (lua_Integer i = first; i < first + k; ++i) {
-      lua_rawgeti(L, 2, i);  // -- push values[i]
-      check_op_operand(L, -1, op, func);
-      lua_pop(L, 1);
-    }
-    parts.push_back(encode_slice(L, 2, first, k, false, func));
-    first += k;
-  }
+  std::optional<core::Error> failed;
+  std::vector<Bytes> parts = slices_or_error(L, 2, counts, total, op, func, failed);
   core::coll::Regroup regroup;
   if (c.is_inter())
-    regroup = regrouper(L, op, std::vector<lua_Integer>(counts.begin(), counts.end()), false, func);
-  Bytes out = core::coll::reduce_scatter(c, std::move(parts), list_combiner(L, op, func),
-                                         op.commute, regroup);
-  decode(L, out);
+    regroup = regrouper(L, op, std::vector<lua_Integer>(counts.begin(), counts.end()), false, func,
+                        counts_tag(counts));
+  Bytes out = after_own_part(failed, [&] {
+    return core::coll::reduce_scatter(c, std::move(parts), list_combiner(L, op, func), op.commute,
+                                      regroup);
+  });
+  decode(L, out);  // -- push {tag, this rank's block}
+  untag(L);
   return 1;
 }
 

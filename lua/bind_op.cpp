@@ -4,9 +4,8 @@
 // protected call of the user's function), also over encoded bytes for the
 // collectives in lua/bind_coll.cpp.
 //
-// A user function must not call MPI communication (MPI-2.2 §5.9.5); lumpi
-// does not police this: such a call would join the collective traffic of a
-// later call and is the user's error.
+// A user function must not call MPI communication (MPI-2.2 §5.9.5): while
+// one runs, check_not_in_user_op makes the communicating bindings raise.
 #include "lua/bind_op.hpp"
 
 #include "core/error.hpp"
@@ -21,6 +20,18 @@ using core::fail;
 namespace {
 
 constexpr const char* kOpMeta = "lumpi.Op";
+
+// How many user op functions are running on this rank (nested through
+// mpi.reduce_local inside a user function).
+int user_op_depth = 0;
+
+// Counts a running user function for as long as it lives (also on a throw).
+struct InUserOp {
+  InUserOp() { ++user_op_depth; }
+  ~InUserOp() { --user_op_depth; }
+  InUserOp(const InUserOp&) = delete;
+  InUserOp& operator=(const InUserOp&) = delete;
+};
 
 constexpr OpKind kPredefined[] = {OpKind::Sum,  OpKind::Prod,   OpKind::Max,   OpKind::Min,
                                   OpKind::Land, OpKind::Lor,    OpKind::Lxor,  OpKind::Band,
@@ -67,7 +78,12 @@ void push_user_applied(lua_State* L, const OpBox& op, int a, int b, std::string_
   lua_rawgeti(L, LUA_REGISTRYINDEX, op.fn_ref);  // -- push the user function
   lua_pushvalue(L, a);                           // -- push a
   lua_pushvalue(L, b);                           // -- push b
-  if (lua_pcall(L, 2, 1, 0) != LUA_OK) {         // -- pops fn, a, b; pushes result or error
+  int status;
+  {
+    InUserOp running;
+    status = lua_pcall(L, 2, 1, 0);              // -- pops fn, a, b; pushes result or error
+  }
+  if (status != LUA_OK) {
     core::Error inner(ErrClass::Unknown, "", "");
     const bool mpi_error = test_error(L, -1, &inner);
     std::string text = error_text(L);
@@ -168,6 +184,12 @@ OpBox check_op(lua_State* L, int idx, std::string_view func) {
   return box;
 }
 
+void check_not_in_user_op(std::string_view func) {
+  if (user_op_depth > 0)
+    fail(ErrClass::Other, func,
+         "cannot communicate inside a user op's function (MPI-2.2 §5.9.5 forbids it)");
+}
+
 std::string op_label(const OpBox& op) { return op.predefined ? op_name(op.kind) : "user op"; }
 
 void check_op_operand(lua_State* L, int idx, const OpBox& op, std::string_view func) {
@@ -194,8 +216,19 @@ core::coll::Combine value_combiner(lua_State* L, const OpBox& op, std::string fu
 core::coll::Combine list_combiner(lua_State* L, const OpBox& op, std::string func) {
   return [L, op, func](const core::coll::Bytes& lower, const core::coll::Bytes& higher) {
     StackGuard guard(L);
-    decode(L, lower);   // -- push list a
-    decode(L, higher);  // -- push list b
+    decode(L, lower);   // -- push {tag, list a}
+    decode(L, higher);  // -- push {tag, list b}
+    const int pa = lua_gettop(L) - 1, pb = lua_gettop(L);
+    if (!lua_istable(L, pa) || !lua_istable(L, pb))
+      fail(ErrClass::Intern, func, "block is not a tagged sequence");
+    lua_rawgeti(L, pa, 1);  // -- push tag a
+    lua_rawgeti(L, pb, 1);  // -- push tag b
+    const int tag = lua_gettop(L);
+    if (!lua_rawequal(L, tag - 1, tag))
+      fail(ErrClass::Count, func,
+           "the ranks passed different counts; MPI requires the same counts on every rank");
+    lua_rawgeti(L, pa, 2);  // -- push list a
+    lua_rawgeti(L, pb, 2);  // -- push list b
     const int a = lua_gettop(L) - 1, b = lua_gettop(L);
     if (!lua_istable(L, a) || !lua_istable(L, b))
       fail(ErrClass::Intern, func, "block is not a sequence");
@@ -204,6 +237,9 @@ core::coll::Combine list_combiner(lua_State* L, const OpBox& op, std::string fun
       fail(ErrClass::Count, func,
            op_label(op) + " operands differ in length: " + std::to_string(na) + " vs " +
                std::to_string(nb) + " elements");
+    lua_createtable(L, 2, 0);  // -- push the result pair
+    lua_pushvalue(L, tag);     // -- push the tag
+    lua_rawseti(L, -2, 1);     // -- pair[1] = tag, pop
     lua_createtable(L, int(na), 0);  // -- push the result list
     const int res = lua_gettop(L);
     for (lua_Integer i = 1; i <= na; ++i) {
@@ -213,7 +249,8 @@ core::coll::Combine list_combiner(lua_State* L, const OpBox& op, std::string fun
       lua_rawseti(L, res, i);               // -- res[i] = it, pop
       lua_pop(L, 2);                        // -- drop a[i], b[i]
     }
-    return encode(L, res, func, "result");
+    lua_rawseti(L, res - 1, 2);  // -- pair[2] = the result list, pop
+    return encode(L, res - 1, func, "result");
   };
 }
 

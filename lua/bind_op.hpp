@@ -39,9 +39,19 @@ void check_op_operand(lua_State* L, int idx, const OpBox& op, std::string_view f
 // ranks' contributions). Raises core::Error; the stack is then unchanged.
 void push_applied(lua_State* L, const OpBox& op, int a, int b, std::string_view func);
 
+// Raises MPI_ERR_OTHER naming `func` while a user op's function is running
+// on this rank: MPI-2.2 §5.9.5 forbids communication inside it, and in
+// lumpi such a call would wait for peers that are themselves inside the
+// reduction. Every communicating binding calls it first; the error then
+// fails the user op, which fails the reduction on every rank.
+void check_not_in_user_op(std::string_view func);
+
 // Combines over encoded values: a ∘ b for single operands ...
 core::coll::Combine value_combiner(lua_State* L, const OpBox& op, std::string func);
-// ... and element by element for equally long sequences of operands.
+// ... and element by element for equally long sequences of operands, each
+// encoded as a pair {tag, sequence}. The tag stands for the arguments MPI
+// requires to be the same on every rank (reduce_scatter's counts): tags that
+// differ raise MPI_ERR_COUNT. The result is {tag, combined sequence}.
 core::coll::Combine list_combiner(lua_State* L, const OpBox& op, std::string func);
 
 // Adds mpi.SUM ... mpi.MINLOC, mpi.op_create, mpi.op_free, mpi.reduce_local
