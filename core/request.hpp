@@ -33,6 +33,7 @@ class Request {
 
   Kind kind() const { return kind_; }
   // True when complete; never blocks (it runs progress once without waiting).
+  // Throws Error(ProcFailed), as wait() would, when a rank it needs has died.
   bool test();
   // Blocks until complete.
   void wait();
@@ -57,6 +58,7 @@ class Request {
 
  private:
   bool poll_complete();
+  void fail_if_peer_died() const;
 };
 
 }  // namespace lumpi::core

@@ -16,6 +16,8 @@ constexpr const char* kRequestMeta = "lumpi.Request";
 
 // A request box keeps the core request and, once complete, the decoded value
 // and status in its user values 1 and 2 (so a second wait returns them again).
+// User value 3 is the communicator the request was started on: errors of
+// r:wait/r:test/r:cancel answer to its error handler (MPI §8.3).
 struct RequestBox {
   std::shared_ptr<core::Request> req;
   bool is_recv = false;
@@ -166,31 +168,43 @@ int c_iprobe(lua_State* L) {
 
 // ---- requests ------------------------------------------------------------------
 
+// Request methods find the request at 2: at 1 sits its communicator (see
+// on_request_comm), whose error handler wrap<> then applies.
 int r_wait(lua_State* L) {
-  RequestBox& box = check_request(L, 1, "MPI_Wait");
+  RequestBox& box = check_request(L, 2, "MPI_Wait");
   if (!box.finished) {
     box.req->wait();
-    finish(L, 1, box);
+    finish(L, 2, box);
   }
-  return push_result(L, 1);
+  return push_result(L, 2);
 }
 
 int r_test(lua_State* L) {
-  RequestBox& box = check_request(L, 1, "MPI_Test");
+  RequestBox& box = check_request(L, 2, "MPI_Test");
   if (!box.finished && !box.req->test()) {
     lua_pushboolean(L, 0);
     return 1;
   }
-  finish(L, 1, box);
+  finish(L, 2, box);
   lua_pushboolean(L, 1);
-  push_result(L, 1);
+  push_result(L, 2);
   return 3;
 }
 
 int r_cancel(lua_State* L) {
-  RequestBox& box = check_request(L, 1, "MPI_Cancel");
+  RequestBox& box = check_request(L, 2, "MPI_Cancel");
   lua_pushboolean(L, !box.finished && box.req->cancel());
   return 1;
+}
+
+// Inserts the communicator of the request at 1 (nil if arg 1 is no request)
+// before the arguments, then runs F through wrap<>.
+template <int (*F)(lua_State*)>
+int on_request_comm(lua_State* L) {
+  if (luaL_testudata(L, 1, kRequestMeta)) lua_getiuservalue(L, 1, 3);
+  else lua_pushnil(L);
+  lua_insert(L, 1);
+  return wrap<F>(L);
 }
 
 int r_gc(lua_State* L) {
@@ -289,9 +303,9 @@ const Reg kMethods[] = {
 };
 
 const Reg kRequestMethods[] = {
-    {"wait", wrap<r_wait>},
-    {"test", wrap<r_test>},
-    {"cancel", wrap<r_cancel>},
+    {"wait", on_request_comm<r_wait>},
+    {"test", on_request_comm<r_test>},
+    {"cancel", on_request_comm<r_cancel>},
     {nullptr, nullptr},
 };
 
@@ -305,9 +319,13 @@ const Reg kModuleFuncs[] = {
 }  // namespace
 
 void push_request(lua_State* L, std::shared_ptr<core::Request> r, bool is_recv) {
-  void* mem = lua_newuserdatauv(L, sizeof(RequestBox), 2);
+  void* mem = lua_newuserdatauv(L, sizeof(RequestBox), 3);
   new (mem) RequestBox{std::move(r), is_recv, false};
   luaL_setmetatable(L, kRequestMeta);
+  if (test_comm(L, 1)) {  // every request starts in a method of the communicator at 1
+    lua_pushvalue(L, 1);
+    lua_setiuservalue(L, -2, 3);
+  }
 }
 
 void open_p2p(lua_State* L) {

@@ -70,7 +70,10 @@ int l_error_string(lua_State* L) {
   }
   ErrClass c;
   if (lua_type(L, 1) == LUA_TSTRING) {
-    c = core::class_from_name(lua_tostring(L, 1));
+    std::string name = lua_tostring(L, 1);
+    c = core::class_from_name(name);
+    if (name != core::class_name(c))
+      core::fail(ErrClass::Arg, "MPI_Error_string", "unknown error class '" + name + "'");
   } else {
     lua_Integer code = check_integer(L, 1, "code", "MPI_Error_string");
     if (code < 0 || code >= lua_Integer(ErrClass::LastCode))

@@ -1,0 +1,47 @@
+# tests/integration/test_audit_api.py: API.md §2 promises that need a dying
+# rank, checked through `lumpi -e`: a request's wait/test answer to the error
+# handler of the communicator the request was made on (ERRORS_RETURN gives
+# nil, err with MPI_ERR_PROC_FAILED), and COMM_WORLD keeps raising.
+# Usage: python3 test_audit_api.py /path/to/build/lumpi  (exit status 1 on failure)
+import os, subprocess, sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ptyrun import Failure, run_tests  # noqa: E402
+
+
+def run_e(exe, n, code):
+    p = subprocess.run([exe, "-n", str(n), "-e", code], capture_output=True, text=True,
+                       timeout=60, stdin=subprocess.DEVNULL)
+    return p.returncode, p.stdout + p.stderr
+
+
+def check(cond, msg, out):
+    if not cond:
+        raise Failure(msg + "\noutput:\n" + out)
+
+
+def test_request_wait_answers_to_its_communicators_errhandler(exe):
+    code = ("local w = mpi.COMM_WORLD; local d = w:dup(); d:set_errhandler(mpi.ERRORS_RETURN); "
+            "if w:rank() == 1 then os.exit(3) end; "
+            "local r = d:irecv(1); local v, err = r:wait(); "
+            "local r2 = d:irecv(1); local done, err2 = r2:test(); "
+            "return tostring(v) .. ' ' .. err.class .. ' ' .. tostring(done) .. ' ' .. err2.class")
+    rc, out = run_e(exe, 2, code)
+    check("[0] nil MPI_ERR_PROC_FAILED nil MPI_ERR_PROC_FAILED" in out,
+          "r:wait/r:test on an ERRORS_RETURN communicator must return nil, err", out)
+
+
+def test_request_wait_raises_under_errors_raise(exe):
+    code = ("local w = mpi.COMM_WORLD; w:set_errhandler(mpi.ERRORS_RETURN); local d = w:dup(); "
+            "d:set_errhandler(mpi.ERRORS_RAISE); "
+            "if w:rank() == 1 then os.exit(3) end; "
+            "local ok, err = pcall(function() return d:irecv(1):wait() end); "
+            "return tostring(ok) .. ' ' .. err.class")
+    rc, out = run_e(exe, 2, code)
+    check("[0] false MPI_ERR_PROC_FAILED" in out,
+          "r:wait on an ERRORS_RAISE communicator must raise even when COMM_WORLD returns", out)
+
+
+if __name__ == "__main__":
+    sys.exit(run_tests([test_request_wait_answers_to_its_communicators_errhandler,
+                        test_request_wait_raises_under_errors_raise], sys.argv[1]))
