@@ -2,6 +2,8 @@
 //
 // Values are encoded by lua/codec before anything is sent, so an unsendable
 // value raises MPI_ERR_TYPE on the sender with nothing in flight.
+#include <exception>
+
 #include "core/constants.hpp"
 #include "lua/binding.hpp"
 #include "lua/codec.hpp"
@@ -235,6 +237,24 @@ std::vector<RequestBox*> check_requests(lua_State* L, int idx, const char* func)
   return out;
 }
 
+// Runs step() for request i (0-based) of the sequence at 1. An error it
+// throws answers to that request's communicator: the communicator goes to
+// stack index 1, where wrap<> looks for the error handler.
+template <class Step>
+auto for_request(lua_State* L, size_t i, Step step) -> decltype(step()) {
+  std::exception_ptr err;
+  try {
+    return step();
+  } catch (...) {
+    err = std::current_exception();
+  }
+  lua_rawgeti(L, 1, lua_Integer(i + 1));  // push reqs[i+1]
+  lua_getiuservalue(L, -1, 3);            // push its communicator
+  lua_remove(L, -2);
+  lua_insert(L, 1);
+  std::rethrow_exception(err);
+}
+
 // Pushes values, statuses of the complete requests in the sequence at 1.
 int push_all_results(lua_State* L, const std::vector<RequestBox*>& boxes) {
   lua_createtable(L, int(boxes.size()), 0);  // values
@@ -253,8 +273,8 @@ int push_all_results(lua_State* L, const std::vector<RequestBox*>& boxes) {
 // mpi.waitall(reqs) -> values, statuses (sequences in request order)
 int l_waitall(lua_State* L) {
   auto boxes = check_requests(L, 1, "MPI_Waitall");
-  for (auto* b : boxes)
-    if (!b->finished) b->req->wait();
+  for (size_t i = 0; i < boxes.size(); ++i)
+    if (!boxes[i]->finished) for_request(L, i, [&] { boxes[i]->req->wait(); });
   return push_all_results(L, boxes);
 }
 
@@ -272,7 +292,8 @@ int l_waitany(lua_State* L) {
   e.wait(
       [&] {
         for (size_t i = 0; i < boxes.size(); ++i)
-          if (boxes[i]->finished || boxes[i]->req->test()) return found = int(i), true;
+          if (boxes[i]->finished || for_request(L, i, [&] { return boxes[i]->req->test(); }))
+            return found = int(i), true;
         return false;
       },
       what);
@@ -289,7 +310,8 @@ int l_waitany(lua_State* L) {
 int l_testall(lua_State* L) {
   auto boxes = check_requests(L, 1, "MPI_Testall");
   bool all = true;
-  for (auto* b : boxes) all = (b->finished || b->req->test()) && all;
+  for (size_t i = 0; i < boxes.size(); ++i)
+    all = (boxes[i]->finished || for_request(L, i, [&] { return boxes[i]->req->test(); })) && all;
   lua_pushboolean(L, all);
   if (!all) return 1;
   return 1 + push_all_results(L, boxes);  // push values, statuses

@@ -42,6 +42,24 @@ def test_request_wait_raises_under_errors_raise(exe):
           "r:wait on an ERRORS_RAISE communicator must raise even when COMM_WORLD returns", out)
 
 
+def test_waitall_waitany_testall_answer_to_the_failing_requests_communicator(exe):
+    code = ("local w = mpi.COMM_WORLD; local d = w:dup(); d:set_errhandler(mpi.ERRORS_RETURN); "
+            "if w:rank() == 1 then os.exit(3) end; "
+            "local out = {}; "
+            "for _, f in ipairs{'waitall', 'waitany', 'testall'} do "
+            "  local v, err = mpi[f]({mpi.COMM_SELF:irecv(mpi.PROC_NULL), d:irecv(1)}); "
+            "  out[#out + 1] = f .. '=' .. tostring(v) .. ':' .. (err and err.class or '-') "
+            "end; "
+            "local ok, e = pcall(mpi.waitall, {w:irecv(1)}); "
+            "return table.concat(out, ' ') .. ' world=' .. tostring(ok) .. ':' .. e.class")
+    rc, out = run_e(exe, 2, code)
+    check("[0] waitall=nil:MPI_ERR_PROC_FAILED waitany=1:- testall=nil:MPI_ERR_PROC_FAILED "
+          "world=false:MPI_ERR_PROC_FAILED" in out,
+          "multiple completions must answer to the failing request's communicator", out)
+
+
 if __name__ == "__main__":
     sys.exit(run_tests([test_request_wait_answers_to_its_communicators_errhandler,
-                        test_request_wait_raises_under_errors_raise], sys.argv[1]))
+                        test_request_wait_raises_under_errors_raise,
+                        test_waitall_waitany_testall_answer_to_the_failing_requests_communicator],
+                       sys.argv[1]))
