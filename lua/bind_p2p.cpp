@@ -36,9 +36,12 @@ void push_status(lua_State* L, const core::Status& st) {
   lua_setfield(L, -2, "error");
 }
 
+// The request at idx, now in the hands of `func`: its errors and hang
+// reports name the completion call (MPI_Wait), not the one that started it.
 RequestBox& check_request(lua_State* L, int idx, const char* func) {
   auto* box = static_cast<RequestBox*>(luaL_testudata(L, idx, kRequestMeta));
   if (!box) fail(ErrClass::Request, func, std::string("expected a request, got ") + luaL_typename(L, idx));
+  box->req->what_.call = func;
   return *box;
 }
 
@@ -221,7 +224,8 @@ int r_tostring(lua_State* L) {
   return 1;
 }
 
-// Collects the requests of the sequence at idx (checked before any waiting).
+// Collects the requests of the sequence at idx (checked before any waiting),
+// each named as in check_request.
 std::vector<RequestBox*> check_requests(lua_State* L, int idx, const char* func) {
   if (!lua_istable(L, idx)) fail(ErrClass::Arg, func, "requests must be a sequence of requests");
   std::vector<RequestBox*> out;
@@ -234,6 +238,7 @@ std::vector<RequestBox*> check_requests(lua_State* L, int idx, const char* func)
       fail(ErrClass::Request, func, "requests[" + std::to_string(i) + "] is not a request");
     out.push_back(box);
   }
+  for (auto* box : out) box->req->what_.call = func;
   return out;
 }
 

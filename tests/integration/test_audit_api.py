@@ -1,7 +1,8 @@
 # tests/integration/test_audit_api.py: API.md §2 promises that need a dying
 # rank, checked through `lumpi -e`: a request's wait/test answer to the error
 # handler of the communicator the request was made on (ERRORS_RETURN gives
-# nil, err with MPI_ERR_PROC_FAILED), and COMM_WORLD keeps raising.
+# nil, err with MPI_ERR_PROC_FAILED, naming MPI_Wait/MPI_Test), and
+# COMM_WORLD keeps raising.
 # Usage: python3 test_audit_api.py /path/to/build/lumpi  (exit status 1 on failure)
 import os, subprocess, sys
 
@@ -25,9 +26,10 @@ def test_request_wait_answers_to_its_communicators_errhandler(exe):
             "if w:rank() == 1 then os.exit(3) end; "
             "local r = d:irecv(1); local v, err = r:wait(); "
             "local r2 = d:irecv(1); local done, err2 = r2:test(); "
-            "return tostring(v) .. ' ' .. err.class .. ' ' .. tostring(done) .. ' ' .. err2.class")
+            "return tostring(v) .. ' ' .. err.class .. ' ' .. err.func .. ' ' .. tostring(done) .. "
+            "' ' .. err2.class .. ' ' .. err2.func")
     rc, out = run_e(exe, 2, code)
-    check("[0] nil MPI_ERR_PROC_FAILED nil MPI_ERR_PROC_FAILED" in out,
+    check("[0] nil MPI_ERR_PROC_FAILED MPI_Wait nil MPI_ERR_PROC_FAILED MPI_Test" in out,
           "r:wait/r:test on an ERRORS_RETURN communicator must return nil, err", out)
 
 
