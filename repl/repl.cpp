@@ -307,6 +307,21 @@ struct Repl {
     std::puts("(a rank is shown at the smallest object containing its binding; --bind LEVEL binds)");
   }
 
+  // ":restart [N]": a fresh world of N ranks (default: the same size).
+  void restart(const std::string& rest) {
+    char* end = nullptr;
+    long n = rest.empty() ? 0 : std::strtol(rest.c_str(), &end, 10);
+    if (!rest.empty() && (*end || n < 1 || n > 1024))
+      return (void)std::puts("usage: :restart [N]   (N from 1 to 1024; default: the same size)");
+    try {
+      s.restart(int(n));
+      set_all();
+      std::printf("started a world of %d ranks\n", s.size());
+    } catch (const std::exception& e) {
+      std::printf("restart failed: %s\n", e.what());
+    }
+  }
+
   // Returns false to quit.
   bool meta(const std::string& line) {
     std::istringstream in(line.substr(1));
@@ -348,14 +363,7 @@ struct Repl {
       else if (!std::ifstream(rest)) std::printf("cannot open %s\n", rest.c_str());
       else run_code(target, "script", rest);
     } else if (cmd == "restart") {
-      int n = rest.empty() ? 0 : std::atoi(rest.c_str());
-      try {
-        s.restart(n);
-        set_all();
-        std::printf("started a world of %d ranks\n", s.size());
-      } catch (const std::exception& e) {
-        std::printf("restart failed: %s\n", e.what());
-      }
+      restart(rest);
     } else {
       std::printf("unknown command :%s (try :help)\n", cmd.c_str());
     }

@@ -72,6 +72,7 @@ struct Tracker {
   std::optional<std::vector<int>> declared;
   bool timed_out = false;
   std::string timed_out_case;
+  std::vector<std::string> timeout_status;  // every rank's :status when it struck
 
   void on_event(int rank, const launcher::Frames& f) {
     if (f.size() >= 2 && f[1] == "np" && f.size() == 3) declared = parse_sizes(f[2]);
@@ -101,7 +102,7 @@ struct Tracker {
     if (blamed < 0) return "";
     timed_out = true;
     timed_out_case = order[size_t(blamed)];
-    return "case '" + timed_out_case + "' exceeded the " + std::to_string(int(timeout)) +
+    return "case '" + timed_out_case + "' exceeded the " + seconds_text(timeout) +
            " s timeout: interrupting";
   }
 };
@@ -128,12 +129,16 @@ CaseResult judge(const std::string& name, const Tracker& tr, const Outcome& o) {
       skip_reason = got->second;
     }
   }
-  if (!failures.empty()) {
-    c.status = "fail";
-    for (const auto& l : collate(failures)) c.detail += "        " + l + "\n";
-  } else if (skipped) {
-    c.status = "skip";
-    c.detail = skip_reason;
+  bool timed_out = tr.timed_out && name == tr.timed_out_case;
+  if (failures.empty() && !timed_out) {
+    if (skipped) c.status = "skip", c.detail = skip_reason;
+    return c;
+  }
+  c.status = "fail";
+  for (const auto& l : collate(failures)) c.detail += "        " + l + "\n";
+  if (timed_out) {  // API.md §13: a case over the timeout fails with every rank's :status
+    c.detail += "        timed out after " + seconds_text(tr.timeout) + " s; :status then:\n";
+    for (const auto& l : tr.timeout_status) c.detail += "          " + l + "\n";
   }
   return c;
 }
@@ -161,13 +166,14 @@ FileRun run_once(Session::Options opts, const std::string& file, int size, doubl
                  int skip) {
   opts.size = size;
   opts.timeout = 0;  // the per-case deadline below replaces the per-command one
-  Tracker tr{size, case_timeout, {}, {}, {}, {}, {}, false, {}};
+  Tracker tr{size, case_timeout, {}, {}, {}, {}, {}, false, {}, {}};
   FileRun fr;
   setenv("LUMPI_TEST_SKIP", std::to_string(skip).c_str(), 1);
   Session s(opts);
   s.hang_after = 1e9;  // a hang shows up as the case timeout's interrupt messages
   s.on_event = [&](int r, const launcher::Frames& f) { tr.on_event(r, f); };
   s.check_deadline = [&] { return tr.deadline(); };
+  s.on_deadline_status = [&](const std::vector<std::string>& lines) { tr.timeout_status = lines; };
   std::vector<int> all;
   for (int r = 0; r < size; ++r) all.push_back(r);
   Outcome o = s.run(all, "script", file);
