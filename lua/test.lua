@@ -116,14 +116,15 @@ end
 function t.case(name, fn)
   case_count = case_count + 1
   if case_count <= skip_cases then return end
-  host.event("begin", name)
+  local key = case_count  -- cases are told apart by number: names may repeat
+  host.event("begin", key, name)
   local ok, err = xpcall(fn, handler)
   if ok then
-    host.event("case", name, "pass", "")
+    host.event("case", key, name, "pass", "")
   elseif getmetatable(err) == Skip then
-    host.event("case", name, "skip", err.reason)
+    host.event("case", key, name, "skip", err.reason)
   else
-    host.event("case", name, "fail", describe(err))
+    host.event("case", key, name, "fail", describe(err))
   end
 end
 

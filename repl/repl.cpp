@@ -252,17 +252,21 @@ struct Repl {
   }
 
   void dot(const std::string& rest) {
-    // the file name, if any, is the last word when it ends in .dot or .gv
+    // The file name, if any, is the last word after an expression: when it
+    // ends in .dot or .gv, looks like a path ("/tmp/x", "./x", "~/x"; not a
+    // division), or the whole does not compile as an expression.
     std::string expr = rest, file;
     size_t sp = rest.find_last_of(" \t");
     if (sp != std::string::npos) {
-      std::string last = rest.substr(sp + 1);
-      if (last.size() > 3 && (last.ends_with(".dot") || last.ends_with(".gv"))) {
+      std::string last = rest.substr(sp + 1), before = trim(rest.substr(0, sp));
+      bool dot_name = last.size() > 3 && (last.ends_with(".dot") || last.ends_with(".gv"));
+      bool path = last.find_first_of("/.~") == 0;
+      if (is_expression(before) && (dot_name || path || !is_expression(rest))) {
         file = last;
-        expr = trim(rest.substr(0, sp));
+        expr = before;
       }
     }
-    if (expr.empty()) return (void)std::puts("usage: :dot EXPR [FILE.dot]");
+    if (expr.empty()) return (void)std::puts("usage: :dot EXPR [FILE]");
     auto per_rank = describe(expr);
     if (per_rank.empty()) return;
     std::string text = draw_dot(per_rank);

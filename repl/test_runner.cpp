@@ -65,7 +65,8 @@ std::vector<int> parse_sizes(const std::string& s) {
 struct Tracker {
   int size;
   double timeout;
-  std::vector<std::string> order;                            // case names, first seen
+  std::vector<std::string> order;                            // case keys, first seen
+  std::map<std::string, std::string> names;                  // key -> the case's name
   std::map<std::string, std::map<int, std::pair<std::string, std::string>>> outcomes;
   std::map<std::string, double> started;
   std::map<int, std::pair<std::string, double>> current;     // rank -> case, since
@@ -76,15 +77,17 @@ struct Tracker {
 
   void on_event(int rank, const launcher::Frames& f) {
     if (f.size() >= 2 && f[1] == "np" && f.size() == 3) declared = parse_sizes(f[2]);
-    if (f.size() == 3 && f[1] == "begin") {
+    // a case's key is its number in the file: two cases may share a name
+    if (f.size() == 4 && f[1] == "begin") {
       if (!started.count(f[2])) {
         order.push_back(f[2]);
+        names[f[2]] = f[3];
         started[f[2]] = now_s();
       }
       current[rank] = {f[2], now_s()};
     }
-    if (f.size() == 5 && f[1] == "case") {
-      outcomes[f[2]][rank] = {f[3], f[4]};
+    if (f.size() == 6 && f[1] == "case") {
+      outcomes[f[2]][rank] = {f[4], f[5]};
       current.erase(rank);
     }
   }
@@ -102,14 +105,14 @@ struct Tracker {
     if (blamed < 0) return "";
     timed_out = true;
     timed_out_case = order[size_t(blamed)];
-    return "case '" + timed_out_case + "' exceeded the " + seconds_text(timeout) +
+    return "case '" + names[timed_out_case] + "' exceeded the " + seconds_text(timeout) +
            " s timeout: interrupting";
   }
 };
 
-CaseResult judge(const std::string& name, const Tracker& tr, const Outcome& o) {
-  CaseResult c{name, "pass", "", 0};
-  auto it = tr.outcomes.find(name);
+CaseResult judge(const std::string& key, const Tracker& tr, const Outcome& o) {
+  CaseResult c{tr.names.at(key), "pass", "", 0};
+  auto it = tr.outcomes.find(key);
   std::map<int, std::string> failures;
   bool skipped = false;
   std::string skip_reason;
@@ -129,7 +132,7 @@ CaseResult judge(const std::string& name, const Tracker& tr, const Outcome& o) {
       skip_reason = got->second;
     }
   }
-  bool timed_out = tr.timed_out && name == tr.timed_out_case;
+  bool timed_out = tr.timed_out && key == tr.timed_out_case;
   if (failures.empty() && !timed_out) {
     if (skipped) c.status = "skip", c.detail = skip_reason;
     return c;
@@ -166,7 +169,7 @@ FileRun run_once(Session::Options opts, const std::string& file, int size, doubl
                  int skip) {
   opts.size = size;
   opts.timeout = 0;  // the per-case deadline below replaces the per-command one
-  Tracker tr{size, case_timeout, {}, {}, {}, {}, {}, false, {}, {}};
+  Tracker tr{size, case_timeout, {}, {}, {}, {}, {}, {}, false, {}, {}};
   FileRun fr;
   setenv("LUMPI_TEST_SKIP", std::to_string(skip).c_str(), 1);
   Session s(opts);
@@ -188,7 +191,7 @@ FileRun run_once(Session::Options opts, const std::string& file, int size, doubl
     fr.resume_at = skip + broke + 1;
     return fr;
   }
-  for (const auto& name : tr.order) fr.cases.push_back(judge(name, tr, o));
+  for (const auto& key : tr.order) fr.cases.push_back(judge(key, tr, o));
   // An error outside every case (syntax error, failing top-level code) is a failure too.
   std::map<int, std::string> errors;
   for (const auto& [r, ro] : o.ranks)

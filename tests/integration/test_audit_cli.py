@@ -110,6 +110,15 @@ check(":dot writes DOT to a file (COMM_NULL ranks are left out)",
       f"wrote {dot}" in out and dot_text.startswith("digraph") and dot_text.count("subgraph cluster") == 1,
       out + dot_text)
 
+plain = os.path.join(tmp, "plain-name")
+rc, out, err, tag = run(LUMPI, ["-n", "3"], stdin=(
+    f":dot mpi.COMM_WORLD:split(mpi.rank() % 2) {plain}\n"
+    ":dot mpi.COMM_WORLD:split(0) rel-name.txt\n"))
+check(":dot FILE takes any file name, not only *.dot",
+      f"wrote {plain}" in out and "wrote rel-name.txt" in out and os.path.exists(plain), out)
+if os.path.exists("rel-name.txt"):
+    os.remove("rel-name.txt")
+
 # ---- §13 lumpi test ------------------------------------------------------------------------
 
 lib = write("lib/lib.lua", """
@@ -163,6 +172,13 @@ try:
 except (OSError, ET.ParseError) as e:
     check("--junit writes well-formed XML", False, str(e))
 check("no process left after lumpi test", no_leftovers(tag))
+
+rc, out, err, tag = run(LUMPI, ["test", "-n", "2", write("dup.lua",
+                        "local t = require('lumpi.test')\n"
+                        "for i = 1, 3 do t.case('same name', function() t.eq(i, 1) end) end\n")])
+check("cases that share a name are counted one by one",
+      out.count("pass  same name") == 1 and out.count("FAIL  same name") == 2
+      and out.rstrip().endswith("1 passed, 2 failed"), out)
 
 rc, out, err, tag = run(LUMPI, ["test", "-n", "3", write("allpass.lua",
                         "local t = require('lumpi.test')\nt.case('a', function() t.same_everywhere(1) end)\n")])
