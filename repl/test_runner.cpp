@@ -74,8 +74,10 @@ struct Tracker {
   bool timed_out = false;
   std::string timed_out_case;
   std::vector<std::string> timeout_status;  // every rank's :status when it struck
+  double quiet_since = now_s();  // the last case event (code outside cases runs after it)
 
   void on_event(int rank, const launcher::Frames& f) {
+    quiet_since = now_s();
     if (f.size() >= 2 && f[1] == "np" && f.size() == 3) declared = parse_sizes(f[2]);
     // a case's key is its number in the file: two cases may share a name
     if (f.size() == 4 && f[1] == "begin") {
@@ -94,8 +96,13 @@ struct Tracker {
 
   // Interrupts when a case runs past the timeout. The case to blame is the
   // earliest one still running: ranks in later cases usually wait for it.
+  // Code outside every case gets the same limit (timed_out_case stays "").
   std::string deadline() {
     if (timeout <= 0 || timed_out) return "";
+    if (current.empty() && now_s() - quiet_since > timeout) {
+      timed_out = true;
+      return "code outside the cases exceeded the " + seconds_text(timeout) + " s timeout: interrupting";
+    }
     int blamed = -1;
     for (const auto& [rank, c] : current) {
       if (now_s() - started[c.first] <= timeout) continue;
@@ -199,6 +206,10 @@ FileRun run_once(Session::Options opts, const std::string& file, int size, doubl
   if (!errors.empty()) {
     CaseResult c{"(file)", "fail", "", 0};
     for (const auto& l : collate(errors)) c.detail += "        " + l + "\n";
+    if (tr.timed_out && tr.timed_out_case.empty()) {
+      c.detail += "        timed out after " + seconds_text(tr.timeout) + " s; :status then:\n";
+      for (const auto& l : tr.timeout_status) c.detail += "          " + l + "\n";
+    }
     fr.cases.push_back(c);
   }
   return fr;

@@ -180,6 +180,14 @@ check("cases that share a name are counted one by one",
       out.count("pass  same name") == 1 and out.count("FAIL  same name") == 2
       and out.rstrip().endswith("1 passed, 2 failed"), out)
 
+rc, out, err, tag = run(LUMPI, ["test", "-n", "3", "--timeout", "1", write("tophang.lua",
+                        "local t = require('lumpi.test')\nt.case('a', function() end)\n"
+                        "if mpi.rank() == 0 then mpi.COMM_WORLD:recv(2, 1) end\n")], timeout=20)
+check("a hang outside every case times out too, with every rank's :status",
+      rc == 1 and "FAIL  (file)" in out and "[0] waiting in MPI_Recv(source=2, tag=1)" in out
+      and "[1-2] idle" in out and out.rstrip().endswith("1 passed, 1 failed"), f"{rc} {out}")
+check("no process left after a hang outside the cases", no_leftovers(tag))
+
 rc, out, err, tag = run(LUMPI, ["test", "-n", "3", write("allpass.lua",
                         "local t = require('lumpi.test')\nt.case('a', function() t.same_everywhere(1) end)\n")])
 check("a passing run without skips says 'N passed, 0 failed' and exits 0",
