@@ -265,9 +265,9 @@ int run_tests(const Session::Options& opts, const std::vector<std::string>& path
     for (const auto& [n, fr] : runs) {
       std::printf("== %s  np=%d\n", file.c_str(), n);
       int f = 0, sk = 0;
-      xml << "  <testsuite name=\"" << xml_escape(file) << " np=" << n << "\" tests=\"" << fr.cases.size() << "\">\n";
+      std::ostringstream suite;  // its cases; the header, with the counts, comes after
       for (const auto& c : fr.cases) {
-        xml << "    <testcase classname=\"" << xml_escape(file) << "\" name=\"" << xml_escape(c.name)
+        suite << "    <testcase classname=\"" << xml_escape(file) << "\" name=\"" << xml_escape(c.name)
             << " [np=" << n << "]\">";
         if (c.status == "pass") {
           ++passed;
@@ -275,15 +275,17 @@ int run_tests(const Session::Options& opts, const std::vector<std::string>& path
         } else if (c.status == "skip") {
           ++skipped, ++sk;
           std::printf("   skip  %s (%s)\n", c.name.c_str(), c.detail.c_str());
-          xml << "<skipped message=\"" << xml_escape(c.detail) << "\"/>";
+          suite << "<skipped message=\"" << xml_escape(c.detail) << "\"/>";
         } else {
           ++failed, ++f;
           std::printf("   FAIL  %s\n%s", c.name.c_str(), c.detail.c_str());
-          xml << "<failure message=\"failed\">" << xml_escape(c.detail) << "</failure>";
+          suite << "<failure message=\"failed\">" << xml_escape(c.detail) << "</failure>";
         }
-        xml << "</testcase>\n";
+        suite << "</testcase>\n";
       }
-      xml << "  </testsuite>\n";
+      xml << "  <testsuite name=\"" << xml_escape(file) << " np=" << n << "\" tests=\"" << fr.cases.size()
+          << "\" failures=\"" << f << "\" skipped=\"" << sk << "\">\n"
+          << suite.str() << "  </testsuite>\n";
       std::fflush(stdout);
     }
   }
@@ -295,6 +297,10 @@ int run_tests(const Session::Options& opts, const std::vector<std::string>& path
     out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"" << passed + failed + skipped
         << "\" failures=\"" << failed << "\" skipped=\"" << skipped << "\">\n"
         << xml.str() << "</testsuites>\n";
+    if (!out) {
+      std::fprintf(stderr, "lumpi: cannot write %s\n", junit.c_str());
+      return 1;
+    }
   }
   return failed ? 1 : 0;
 }

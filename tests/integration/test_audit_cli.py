@@ -167,7 +167,9 @@ check("a failing run exits 1", rc == 1, str(rc))
 try:
     root = ET.parse(junit).getroot()
     ok = (root.get("tests") == "12" and root.get("failures") == "3" and root.get("skipped") == "2"
-          and len(root.findall(".//testcase")) == 12 and len(root.findall(".//skipped")) == 2)
+          and len(root.findall(".//testcase")) == 12 and len(root.findall(".//skipped")) == 2
+          and [(x.get("tests"), x.get("failures"), x.get("skipped")) for x in root.findall("testsuite")]
+          == [("5", "1", "1"), ("5", "1", "1"), ("2", "1", "0")])
     check("--junit counts what the summary counts", ok, ET.tostring(root).decode())
 except (OSError, ET.ParseError) as e:
     check("--junit writes well-formed XML", False, str(e))
@@ -187,6 +189,10 @@ check("a hang outside every case times out too, with every rank's :status",
       rc == 1 and "FAIL  (file)" in out and "[0] waiting in MPI_Recv(source=2, tag=1)" in out
       and "[1-2] idle" in out and out.rstrip().endswith("1 passed, 1 failed"), f"{rc} {out}")
 check("no process left after a hang outside the cases", no_leftovers(tag))
+
+rc, out, err, tag = run(LUMPI, ["test", "-n", "1", "--junit", "/nonexistent-dir/j.xml", write("one.lua",
+                        "local t = require('lumpi.test')\nt.case('a', function() end)\n")])
+check("an unwritable --junit file is an error", rc == 1 and "/nonexistent-dir/j.xml" in err, f"{rc} {err}")
 
 rc, out, err, tag = run(LUMPI, ["test", "-n", "3", write("allpass.lua",
                         "local t = require('lumpi.test')\nt.case('a', function() t.same_everywhere(1) end)\n")])
