@@ -7,6 +7,7 @@ timeouts with every rank's :status, deaths in a case, directories, junit).
 usage: python3 test_audit_cli.py /path/to/lumpi
 """
 import os
+import shutil
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
@@ -199,4 +200,5 @@ rc, out, err, tag = run(LUMPI, ["test", "-n", "3", write("allpass.lua",
 check("a passing run without skips says 'N passed, 0 failed' and exits 0",
       rc == 0 and out.rstrip().splitlines()[-1] == "1 passed, 0 failed" and "np=3" in out, f"{rc} {out}")
 
+shutil.rmtree(tmp, ignore_errors=True)
 finish()
