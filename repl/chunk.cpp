@@ -1,4 +1,4 @@
-// repl/chunk.cpp: the completeness test of lua.c, compiling only.
+// repl/chunk.cpp: the completeness test of lua.c (and an expression test), compiling only.
 #include "repl/chunk.hpp"
 
 #include <cstring>
@@ -6,8 +6,25 @@
 
 namespace lumpi::repl {
 
-bool chunk_incomplete(const std::string& code) {
+namespace {
+
+lua_State* compiler() {
   static lua_State* L = luaL_newstate();  // compiles only; no library is opened
+  return L;
+}
+
+}  // namespace
+
+bool is_expression(const std::string& code) {
+  lua_State* L = compiler();
+  std::string ret = "return (" + code + "\n)";
+  bool ok = luaL_loadbuffer(L, ret.data(), ret.size(), "=expr") == LUA_OK;
+  lua_pop(L, 1);
+  return ok;
+}
+
+bool chunk_incomplete(const std::string& code) {
+  lua_State* L = compiler();
   std::string ret = "return " + code;
   if (luaL_loadbuffer(L, ret.data(), ret.size(), "=stdin") == LUA_OK) {
     lua_pop(L, 1);

@@ -10,5 +10,8 @@
 namespace lumpi::repl {
 
 bool chunk_incomplete(const std::string& code);
+// Does `code` compile as one Lua expression? (":dot EXPR FILE" tells the
+// file from the expression with it.)
+bool is_expression(const std::string& code);
 
 }  // namespace lumpi::repl

@@ -203,6 +203,7 @@ std::string draw_cart(const Instance& in, int width) {
   for (size_t i = 0; i < dims.size(); ++i)
     out += " dim " + std::to_string(i) + (i < d.periods.size() && d.periods[i] ? " yes" : " no") +
            (i + 1 < dims.size() ? "," : "");
+  if (dims.empty()) out += " none";
   out += "\ncell: w = world rank, c = cart rank, (coordinates); ~ = wraps around\n";
   if (dims.size() == 2) out += "rows: dim 0, columns: dim 1\n";
   if (dims.size() == 3) out += "a slice per dim 0; rows: dim 1, columns: dim 2\n";

@@ -252,17 +252,21 @@ struct Repl {
   }
 
   void dot(const std::string& rest) {
-    // the file name, if any, is the last word when it ends in .dot or .gv
+    // The file name, if any, is the last word after an expression: when it
+    // ends in .dot or .gv, looks like a path ("/tmp/x", "./x", "~/x"; not a
+    // division), or the whole does not compile as an expression.
     std::string expr = rest, file;
     size_t sp = rest.find_last_of(" \t");
     if (sp != std::string::npos) {
-      std::string last = rest.substr(sp + 1);
-      if (last.size() > 3 && (last.ends_with(".dot") || last.ends_with(".gv"))) {
+      std::string last = rest.substr(sp + 1), before = trim(rest.substr(0, sp));
+      bool dot_name = last.size() > 3 && (last.ends_with(".dot") || last.ends_with(".gv"));
+      bool path = last.find_first_of("/.~") == 0;
+      if (is_expression(before) && (dot_name || path || !is_expression(rest))) {
         file = last;
-        expr = trim(rest.substr(0, sp));
+        expr = before;
       }
     }
-    if (expr.empty()) return (void)std::puts("usage: :dot EXPR [FILE.dot]");
+    if (expr.empty()) return (void)std::puts("usage: :dot EXPR [FILE]");
     auto per_rank = describe(expr);
     if (per_rank.empty()) return;
     std::string text = draw_dot(per_rank);
@@ -307,6 +311,21 @@ struct Repl {
     std::puts("(a rank is shown at the smallest object containing its binding; --bind LEVEL binds)");
   }
 
+  // ":restart [N]": a fresh world of N ranks (default: the same size).
+  void restart(const std::string& rest) {
+    char* end = nullptr;
+    long n = rest.empty() ? 0 : std::strtol(rest.c_str(), &end, 10);
+    if (!rest.empty() && (*end || n < 1 || n > 1024))
+      return (void)std::puts("usage: :restart [N]   (N from 1 to 1024; default: the same size)");
+    try {
+      s.restart(int(n));
+      set_all();
+      std::printf("started a world of %d ranks\n", s.size());
+    } catch (const std::exception& e) {
+      std::printf("restart failed: %s\n", e.what());
+    }
+  }
+
   // Returns false to quit.
   bool meta(const std::string& line) {
     std::istringstream in(line.substr(1));
@@ -348,14 +367,7 @@ struct Repl {
       else if (!std::ifstream(rest)) std::printf("cannot open %s\n", rest.c_str());
       else run_code(target, "script", rest);
     } else if (cmd == "restart") {
-      int n = rest.empty() ? 0 : std::atoi(rest.c_str());
-      try {
-        s.restart(n);
-        set_all();
-        std::printf("started a world of %d ranks\n", s.size());
-      } catch (const std::exception& e) {
-        std::printf("restart failed: %s\n", e.what());
-      }
+      restart(rest);
     } else {
       std::printf("unknown command :%s (try :help)\n", cmd.c_str());
     }

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <utility>
 
 #include "repl/collate.hpp"
 #include "repl/color.hpp"
@@ -22,6 +23,12 @@ double now_s() {
 
 }  // namespace
 
+std::string seconds_text(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", s);
+  return buf;
+}
+
 void install_sigint_handler() {
   struct sigaction sa {};
   sa.sa_handler = on_sigint;
@@ -33,14 +40,16 @@ int sigint_count() { return g_sigints; }
 void reset_sigint() { g_sigints = 0; }
 
 bool Outcome::ok() const {
-  for (const auto& [r, o] : ranks)
-    if (o.state != RankOutcome::State::Ok) return false;
+  for (const auto& [r, o] : ranks) {
+    bool exited_cleanly = o.state == RankOutcome::State::Died && o.exit_code == 0;
+    if (o.state != RankOutcome::State::Ok && !exited_cleanly) return false;
+  }
   return true;
 }
 
 Session::Session(Options opts) : opts_(std::move(opts)) {
   on_hang = [this](const std::vector<std::string>& lines) {
-    print_line("still running after " + std::to_string(int(hang_after)) + " s (Ctrl-C interrupts):");
+    print_line("still running after " + seconds_text(hang_after) + " s (Ctrl-C interrupts):");
     print_lines(lines, stdout);
   };
   start();
@@ -56,6 +65,7 @@ void Session::start() {
   w.rank_exe = opts_.rank_exe;
   w.bind = opts_.bind;
   world_ = std::make_unique<launcher::World>(w);
+  killed_for_abort_.assign(size_t(opts_.size), false);
 }
 
 void Session::restart(int size) {
@@ -81,9 +91,20 @@ void Session::print_lines(const std::vector<std::string>& lines, FILE* f) const 
 
 void Session::report_death(int rank) {
   int status = world_->rank(rank).wait_status;
-  worst_exit_ = std::max(worst_exit_, launcher::exit_code_of(status));
+  if (!killed_for_abort_[size_t(rank)]) worst_exit_ = std::max(worst_exit_, launcher::exit_code_of(status));
   print_line("rank " + std::to_string(rank) + " died: " + launcher::describe_wait_status(status));
   for (int r = 0; r < world_->size(); ++r) world_->send(r, {"dead", std::to_string(rank)});
+}
+
+// MPI_Abort: the other ranks are stopped; the job's exit status is the
+// aborting rank's error code (MPI text: "return errorcode" from main).
+void Session::abort_world(int rank, const std::string& message) {
+  print_line("rank " + std::to_string(rank) + " called MPI_Abort: " + message);
+  for (int q = 0; q < world_->size(); ++q) {
+    if (q == rank || !world_->alive(q)) continue;
+    killed_for_abort_[size_t(q)] = true;
+    kill(world_->rank(q).pid, SIGKILL);
+  }
 }
 
 Outcome Session::run(const std::vector<int>& ranks, const std::string& mode,
@@ -101,26 +122,29 @@ Outcome Session::run(const std::vector<int>& ranks, const std::string& mode,
       o.ranks[r] = {State::Running, "", false};
       ++running;
     } else {
-      o.ranks[r] = {State::Died, "not running", false};  // shown by print_outcome
+      int code = world_ && r < world_->size() ? launcher::exit_code_of(world_->rank(r).wait_status) : 1;
+      o.ranks[r] = {State::Died, "not running", false, code};  // shown by print_outcome
     }
   }
 
   const double t0 = now_s();
   int sigints_seen = sigint_count();
-  // Status polls: the automatic hang report, and ":status" typed meanwhile.
+  // Status polls: the automatic hang report, ":status" typed meanwhile, and
+  // the picture taken when a deadline strikes, just before the interrupt.
+  enum class Poll { None, Hang, User, Deadline };
   bool hang_asked = false;
-  bool poll_open = false, poll_is_hang = false;
+  Poll poll = Poll::None;
   double poll_asked_at = 0;
   std::map<int, std::string> statuses;
-  auto ask_status = [&](bool is_hang, double elapsed) {
+  std::string deadline_why;
+  auto ask_status = [&](Poll kind, double elapsed) {
     statuses.clear();
-    poll_open = true;
-    poll_is_hang = is_hang;
+    poll = kind;
     poll_asked_at = elapsed;
     for (const auto& [r, ro] : o.ranks)
       if (ro.state == State::Running) world_->send(r, {"status?"});
   };
-  auto interrupt = [&](const char* why) {
+  auto interrupt = [&](const std::string& why) {
     print_line(why);
     o.interrupted = true;
     for (int r = 0; r < world_->size(); ++r) world_->send(r, {"interrupt", es});
@@ -140,31 +164,34 @@ Outcome Session::run(const std::vector<int>& ranks, const std::string& mode,
       }
     }
     if (opts_.timeout > 0 && elapsed > opts_.timeout && !o.interrupted)
-      interrupt(("timeout after " + std::to_string(int(opts_.timeout)) + " s: interrupting").c_str());
-    if (check_deadline && !o.interrupted) {
-      std::string why = check_deadline();
-      if (!why.empty()) interrupt(why.c_str());
+      interrupt("timeout after " + seconds_text(opts_.timeout) + " s: interrupting");
+    if (check_deadline && !o.interrupted && deadline_why.empty()) {
+      deadline_why = check_deadline();  // interrupts once every rank's status is in
+      if (!deadline_why.empty()) ask_status(Poll::Deadline, elapsed);
     }
-    if (!hang_asked && elapsed > hang_after) {
+    if (!hang_asked && elapsed > hang_after && poll == Poll::None) {
       hang_asked = true;
-      ask_status(true, elapsed);
+      ask_status(Poll::Hang, elapsed);
     }
-    if (poll_input && poll_input() && !poll_open) ask_status(false, elapsed);  // ":status" typed
-    if (poll_open) {
+    if (poll_input && poll_input() && poll == Poll::None) ask_status(Poll::User, elapsed);  // ":status" typed
+    if (poll != Poll::None) {
       size_t still = 0, answered = 0;
       for (const auto& [r, ro] : o.ranks)
         if (ro.state == State::Running) ++still, answered += statuses.count(r);
-      if (still == 0) {
-        poll_open = false;
-      } else if (answered == still || elapsed - poll_asked_at > 1.0) {
+      if (still == 0 || answered == still || elapsed - poll_asked_at > 1.0) {
         std::map<int, std::string> shown;
         for (const auto& [r, ro] : o.ranks)
           if (ro.state == State::Running) shown[r] = statuses.count(r) ? statuses[r] : "not answering";
         for (const auto& [r, ro] : o.ranks)  // finished ranks, for a complete picture
-          if (!poll_is_hang && ro.state != State::Running) shown[r] = "finished this command";
-        poll_open = false;
-        if (poll_is_hang && on_hang) on_hang(collate(shown));
-        if (!poll_is_hang) print_lines(collate(shown), stdout);
+          if (poll != Poll::Hang && ro.state != State::Running)
+            shown[r] = ro.state == State::Died ? ro.text : poll == Poll::User ? "finished this command" : "idle";
+        Poll done = std::exchange(poll, Poll::None);
+        if (done == Poll::Hang && still > 0 && on_hang) on_hang(collate(shown));
+        if (done == Poll::User && still > 0) print_lines(collate(shown), stdout);
+        if (done == Poll::Deadline) {
+          if (on_deadline_status) on_deadline_status(collate(shown));
+          interrupt(deadline_why);
+        }
       }
     }
     if (!ev) continue;
@@ -172,7 +199,9 @@ Outcome Session::run(const std::vector<int>& ranks, const std::string& mode,
     if (ev->kind == launcher::World::Event::Kind::Death) {
       report_death(r);
       if (o.ranks.count(r) && o.ranks[r].state == State::Running) {
-        o.ranks[r] = {State::Died, "died: " + launcher::describe_wait_status(world_->rank(r).wait_status), false};
+        int status = world_->rank(r).wait_status;
+        o.ranks[r] = {State::Died, "died: " + launcher::describe_wait_status(status), false,
+                      launcher::exit_code_of(status)};
         --running;
       }
       continue;
@@ -190,9 +219,7 @@ Outcome Session::run(const std::vector<int>& ranks, const std::string& mode,
     } else if (type == "event") {
       if (on_event) on_event(r, f);
     } else if (type == "abort" && f.size() == 3) {
-      print_line("rank " + std::to_string(r) + " called MPI_Abort: " + f[2]);
-      for (int q = 0; q < world_->size(); ++q)
-        if (q != r && world_->alive(q)) kill(world_->rank(q).pid, SIGKILL);
+      abort_world(r, f[2]);
     }
   }
   return o;
@@ -263,7 +290,8 @@ int Session::shutdown() {
   world_->shutdown(2000);
   int worst = worst_exit_;
   for (int r = 0; r < world_->size(); ++r)
-    worst = std::max(worst, launcher::exit_code_of(world_->rank(r).wait_status));
+    if (!killed_for_abort_[size_t(r)])
+      worst = std::max(worst, launcher::exit_code_of(world_->rank(r).wait_status));
   world_.reset();
   return worst;
 }

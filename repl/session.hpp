@@ -22,12 +22,13 @@ struct RankOutcome {
   enum class State { Running, Ok, Error, Died } state = State::Running;
   std::string text;        // rendered values or error message
   bool has_value = false;  // the command returned values
+  int exit_code = 0;       // Died: the rank's exit status (API.md §11)
 };
 
 struct Outcome {
   std::map<int, RankOutcome> ranks;
   bool interrupted = false;  // by Ctrl-C or the timeout
-  bool ok() const;           // every rank finished without error
+  bool ok() const;           // every rank finished without error (os.exit(0) included)
 };
 
 class Session {
@@ -73,6 +74,9 @@ class Session {
   // Polled while a command runs: a non-empty answer interrupts the command
   // with that message (lumpi test's per-case timeout).
   std::function<std::string()> check_deadline;
+  // Called when a deadline strikes, before the interrupt, with what every
+  // rank of the command was doing (as ":status" shows it).
+  std::function<void(const std::vector<std::string>&)> on_deadline_status;
   // Polled while a command runs: true when the user asked for ":status"
   // meanwhile (the REPL reads type-ahead from the terminal).
   std::function<bool()> poll_input;
@@ -80,6 +84,7 @@ class Session {
  private:
   void start();
   void report_death(int rank);
+  void abort_world(int rank, const std::string& message);
   void print_line(const std::string& line) const;
   void print_lines(const std::vector<std::string>& lines, FILE* f) const;
 
@@ -87,7 +92,13 @@ class Session {
   std::unique_ptr<launcher::World> world_;
   uint32_t epoch_ = 0;
   int worst_exit_ = 0;
+  // Ranks this Session killed because another rank called MPI_Abort: their
+  // signal is not the job's exit status, the abort's error code is.
+  std::vector<bool> killed_for_abort_;
 };
+
+// "2", "0.5": a number of seconds as the user wrote it.
+std::string seconds_text(double s);
 
 // Ctrl-C: the handler only counts; the Session reads the count.
 void install_sigint_handler();

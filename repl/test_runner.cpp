@@ -65,33 +65,44 @@ std::vector<int> parse_sizes(const std::string& s) {
 struct Tracker {
   int size;
   double timeout;
-  std::vector<std::string> order;                            // case names, first seen
+  std::vector<std::string> order;                            // case keys, first seen
+  std::map<std::string, std::string> names;                  // key -> the case's name
   std::map<std::string, std::map<int, std::pair<std::string, std::string>>> outcomes;
   std::map<std::string, double> started;
   std::map<int, std::pair<std::string, double>> current;     // rank -> case, since
   std::optional<std::vector<int>> declared;
   bool timed_out = false;
   std::string timed_out_case;
+  std::vector<std::string> timeout_status;  // every rank's :status when it struck
+  double quiet_since = now_s();  // the last case event (code outside cases runs after it)
 
   void on_event(int rank, const launcher::Frames& f) {
+    quiet_since = now_s();
     if (f.size() >= 2 && f[1] == "np" && f.size() == 3) declared = parse_sizes(f[2]);
-    if (f.size() == 3 && f[1] == "begin") {
+    // a case's key is its number in the file: two cases may share a name
+    if (f.size() == 4 && f[1] == "begin") {
       if (!started.count(f[2])) {
         order.push_back(f[2]);
+        names[f[2]] = f[3];
         started[f[2]] = now_s();
       }
       current[rank] = {f[2], now_s()};
     }
-    if (f.size() == 5 && f[1] == "case") {
-      outcomes[f[2]][rank] = {f[3], f[4]};
+    if (f.size() == 6 && f[1] == "case") {
+      outcomes[f[2]][rank] = {f[4], f[5]};
       current.erase(rank);
     }
   }
 
   // Interrupts when a case runs past the timeout. The case to blame is the
   // earliest one still running: ranks in later cases usually wait for it.
+  // Code outside every case gets the same limit (timed_out_case stays "").
   std::string deadline() {
     if (timeout <= 0 || timed_out) return "";
+    if (current.empty() && now_s() - quiet_since > timeout) {
+      timed_out = true;
+      return "code outside the cases exceeded the " + seconds_text(timeout) + " s timeout: interrupting";
+    }
     int blamed = -1;
     for (const auto& [rank, c] : current) {
       if (now_s() - started[c.first] <= timeout) continue;
@@ -101,14 +112,14 @@ struct Tracker {
     if (blamed < 0) return "";
     timed_out = true;
     timed_out_case = order[size_t(blamed)];
-    return "case '" + timed_out_case + "' exceeded the " + std::to_string(int(timeout)) +
+    return "case '" + names[timed_out_case] + "' exceeded the " + seconds_text(timeout) +
            " s timeout: interrupting";
   }
 };
 
-CaseResult judge(const std::string& name, const Tracker& tr, const Outcome& o) {
-  CaseResult c{name, "pass", "", 0};
-  auto it = tr.outcomes.find(name);
+CaseResult judge(const std::string& key, const Tracker& tr, const Outcome& o) {
+  CaseResult c{tr.names.at(key), "pass", "", 0};
+  auto it = tr.outcomes.find(key);
   std::map<int, std::string> failures;
   bool skipped = false;
   std::string skip_reason;
@@ -128,12 +139,16 @@ CaseResult judge(const std::string& name, const Tracker& tr, const Outcome& o) {
       skip_reason = got->second;
     }
   }
-  if (!failures.empty()) {
-    c.status = "fail";
-    for (const auto& l : collate(failures)) c.detail += "        " + l + "\n";
-  } else if (skipped) {
-    c.status = "skip";
-    c.detail = skip_reason;
+  bool timed_out = tr.timed_out && key == tr.timed_out_case;
+  if (failures.empty() && !timed_out) {
+    if (skipped) c.status = "skip", c.detail = skip_reason;
+    return c;
+  }
+  c.status = "fail";
+  for (const auto& l : collate(failures)) c.detail += "        " + l + "\n";
+  if (timed_out) {  // API.md §13: a case over the timeout fails with every rank's :status
+    c.detail += "        timed out after " + seconds_text(tr.timeout) + " s; :status then:\n";
+    for (const auto& l : tr.timeout_status) c.detail += "          " + l + "\n";
   }
   return c;
 }
@@ -161,13 +176,14 @@ FileRun run_once(Session::Options opts, const std::string& file, int size, doubl
                  int skip) {
   opts.size = size;
   opts.timeout = 0;  // the per-case deadline below replaces the per-command one
-  Tracker tr{size, case_timeout, {}, {}, {}, {}, {}, false, {}};
+  Tracker tr{size, case_timeout, {}, {}, {}, {}, {}, {}, false, {}, {}};
   FileRun fr;
   setenv("LUMPI_TEST_SKIP", std::to_string(skip).c_str(), 1);
   Session s(opts);
   s.hang_after = 1e9;  // a hang shows up as the case timeout's interrupt messages
   s.on_event = [&](int r, const launcher::Frames& f) { tr.on_event(r, f); };
   s.check_deadline = [&] { return tr.deadline(); };
+  s.on_deadline_status = [&](const std::vector<std::string>& lines) { tr.timeout_status = lines; };
   std::vector<int> all;
   for (int r = 0; r < size; ++r) all.push_back(r);
   Outcome o = s.run(all, "script", file);
@@ -182,7 +198,7 @@ FileRun run_once(Session::Options opts, const std::string& file, int size, doubl
     fr.resume_at = skip + broke + 1;
     return fr;
   }
-  for (const auto& name : tr.order) fr.cases.push_back(judge(name, tr, o));
+  for (const auto& key : tr.order) fr.cases.push_back(judge(key, tr, o));
   // An error outside every case (syntax error, failing top-level code) is a failure too.
   std::map<int, std::string> errors;
   for (const auto& [r, ro] : o.ranks)
@@ -190,6 +206,10 @@ FileRun run_once(Session::Options opts, const std::string& file, int size, doubl
   if (!errors.empty()) {
     CaseResult c{"(file)", "fail", "", 0};
     for (const auto& l : collate(errors)) c.detail += "        " + l + "\n";
+    if (tr.timed_out && tr.timed_out_case.empty()) {
+      c.detail += "        timed out after " + seconds_text(tr.timeout) + " s; :status then:\n";
+      for (const auto& l : tr.timeout_status) c.detail += "          " + l + "\n";
+    }
     fr.cases.push_back(c);
   }
   return fr;
@@ -245,9 +265,9 @@ int run_tests(const Session::Options& opts, const std::vector<std::string>& path
     for (const auto& [n, fr] : runs) {
       std::printf("== %s  np=%d\n", file.c_str(), n);
       int f = 0, sk = 0;
-      xml << "  <testsuite name=\"" << xml_escape(file) << " np=" << n << "\" tests=\"" << fr.cases.size() << "\">\n";
+      std::ostringstream suite;  // its cases; the header, with the counts, comes after
       for (const auto& c : fr.cases) {
-        xml << "    <testcase classname=\"" << xml_escape(file) << "\" name=\"" << xml_escape(c.name)
+        suite << "    <testcase classname=\"" << xml_escape(file) << "\" name=\"" << xml_escape(c.name)
             << " [np=" << n << "]\">";
         if (c.status == "pass") {
           ++passed;
@@ -255,15 +275,17 @@ int run_tests(const Session::Options& opts, const std::vector<std::string>& path
         } else if (c.status == "skip") {
           ++skipped, ++sk;
           std::printf("   skip  %s (%s)\n", c.name.c_str(), c.detail.c_str());
-          xml << "<skipped message=\"" << xml_escape(c.detail) << "\"/>";
+          suite << "<skipped message=\"" << xml_escape(c.detail) << "\"/>";
         } else {
           ++failed, ++f;
           std::printf("   FAIL  %s\n%s", c.name.c_str(), c.detail.c_str());
-          xml << "<failure message=\"failed\">" << xml_escape(c.detail) << "</failure>";
+          suite << "<failure message=\"failed\">" << xml_escape(c.detail) << "</failure>";
         }
-        xml << "</testcase>\n";
+        suite << "</testcase>\n";
       }
-      xml << "  </testsuite>\n";
+      xml << "  <testsuite name=\"" << xml_escape(file) << " np=" << n << "\" tests=\"" << fr.cases.size()
+          << "\" failures=\"" << f << "\" skipped=\"" << sk << "\">\n"
+          << suite.str() << "  </testsuite>\n";
       std::fflush(stdout);
     }
   }
@@ -275,6 +297,10 @@ int run_tests(const Session::Options& opts, const std::vector<std::string>& path
     out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"" << passed + failed + skipped
         << "\" failures=\"" << failed << "\" skipped=\"" << skipped << "\">\n"
         << xml.str() << "</testsuites>\n";
+    if (!out) {
+      std::fprintf(stderr, "lumpi: cannot write %s\n", junit.c_str());
+      return 1;
+    }
   }
   return failed ? 1 : 0;
 }
