@@ -600,7 +600,9 @@ int hw_column(SplitKind kind, const Hints& hints, const std::vector<TypeRow>& ro
     auto level = hw::parse_level(it->second);
     if (!level || *level == hw::Level::Machine) return -1;
     int col = column_of(*level);
-    return all_same(rows, col) ? -1 : col;
+    // MPI-4.0's HW_GUIDED groups the processes on each instance, even when
+    // that is all of them; the draft HW_DOMAIN asks for strict subsets.
+    return kind == kHwGuided || !all_same(rows, col) ? col : -1;
   }
   if (kind == kHwGuided) return -1;  // guided needs a resource type
   for (hw::Level l : kDomainLevels)   // unguided: the coarsest level that splits

@@ -58,8 +58,17 @@ int l_io_write(lua_State* L) {
     text.append(s, len);
   }
   g_rank->write_output(text);
-  lua_getglobal(L, "io");  // io.write returns the file; return io for chaining
+  lua_getglobal(L, "io");
+  lua_getfield(L, -1, "stdout");  // io.write returns the default output file
   return 1;
+}
+
+// os.exit([code [, close]]) as Lua's, except that what the rank printed or
+// sent is delivered first: a bare exit() drops libzmq's queues.
+int l_os_exit(lua_State* L) {
+  int code = lua_isboolean(L, 1) ? (lua_toboolean(L, 1) ? EXIT_SUCCESS : EXIT_FAILURE)
+                                 : int(luaL_optinteger(L, 1, EXIT_SUCCESS));
+  g_rank->exit_now(code, lua_toboolean(L, 2));
 }
 
 // Every few thousand instructions: look at the control channel, and unwind
@@ -196,6 +205,10 @@ void Rank::open_lua() {
   lua_pushcfunction(L_, l_io_write);
   lua_setfield(L_, -2, "write");  // io.write = ours, pop
   lua_pop(L_, 1);
+  lua_getglobal(L_, "os");
+  lua_pushcfunction(L_, l_os_exit);
+  lua_setfield(L_, -2, "exit");  // os.exit = ours, pop
+  lua_pop(L_, 1);
   luaL_getsubtable(L_, LUA_REGISTRYINDEX, LUA_PRELOAD_TABLE);  // push package.preload
   lua_pushcfunction(L_, open_host);
   lua_setfield(L_, -2, "lumpi.host");
@@ -209,11 +222,16 @@ void Rank::send_control(const Frames& f) { send(f); }
 void Rank::abort(int code, const std::string& why) {
   flush_output();
   send({"abort", std::to_string(code), why});
-  if (L_) lua_close(L_);
+  exit_now(code ? code : 1, true);
+}
+
+void Rank::exit_now(int code, bool close_lua) {
+  flush_output();
+  if (close_lua && L_) lua_close(L_);
   L_ = nullptr;
-  control_->close();  // lingers until the abort message is out
-  engine_.reset();
-  std::_Exit(code ? code : 1);
+  control_->close();  // lingers until queued output (and an abort notice) is out
+  engine_.reset();    // lingers until queued data messages are out
+  std::_Exit(code);
 }
 
 // ---- output ---------------------------------------------------------------------------

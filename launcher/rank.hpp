@@ -38,6 +38,9 @@ class Rank {
   void on_control();
   bool interrupt_pending() const;
   [[noreturn]] void abort(int code, const std::string& why);
+  // Ends the process with `code` once queued output and messages are out
+  // (os.exit); closes the Lua state first when asked, as os.exit(c, true).
+  [[noreturn]] void exit_now(int code, bool close_lua);
 
  private:
   void execute(const Frames& exec);
