@@ -149,6 +149,10 @@ void Engine::progress(int timeout_ms) {
 void Engine::check_abort(const Waiting& what) {
   if (interrupted_)
     fail(ErrClass::Interrupted, what.call, "interrupted while " + what.describe());
+  check_peers(what);
+}
+
+void Engine::check_peers(const Waiting& what) const {
   for (const auto* ranks : {&what.needs, &what.group})
     for (int r : *ranks)
       if (is_dead(r))

@@ -86,6 +86,9 @@ class Engine {
   void discard_epoch(uint32_t epoch);
   void mark_dead(int world_rank);
   bool is_dead(int world_rank) const { return dead_.count(world_rank) != 0; }
+  // Throws Error(ProcFailed) if a rank in what.needs or what.group has died
+  // (wait() checks it each round; Request::test() too, so polling fails alike).
+  void check_peers(const Waiting& what) const;
 
   // A fresh context base, unique in the job: creator's rank and a counter.
   uint64_t propose_context();

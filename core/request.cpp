@@ -55,18 +55,8 @@ bool Request::test() {
   if (poll_complete()) return true;
   engine_->progress(0);
   if (poll_complete()) return true;
-  fail_if_peer_died();
+  engine_->check_peers(what_);  // a polling loop fails as a blocked wait would
   return false;
-}
-
-// The death check of Engine::wait, for a test that will not complete: a
-// polling loop must fail as a blocked wait would, not spin forever.
-void Request::fail_if_peer_died() const {
-  for (const auto* ranks : {&what_.needs, &what_.group})
-    for (int r : *ranks)
-      if (engine_->is_dead(r))
-        fail(ErrClass::ProcFailed, what_.call,
-             "rank " + std::to_string(r) + " of COMM_WORLD has died; was " + what_.describe());
 }
 
 void Request::wait() {

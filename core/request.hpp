@@ -58,7 +58,6 @@ class Request {
 
  private:
   bool poll_complete();
-  void fail_if_peer_died() const;
 };
 
 }  // namespace lumpi::core

@@ -440,19 +440,15 @@ void open_attr(lua_State* L) {
     push_keyval(L, id);
     lua_setfield(L, -2, name);
   }
-  lua_pushcfunction(L, null_copy_fn);
-  lua_setfield(L, -2, "COMM_NULL_COPY_FN");
-  lua_pushcfunction(L, dup_fn);
-  lua_setfield(L, -2, "COMM_DUP_FN");
-  lua_pushcfunction(L, null_delete_fn);
-  lua_setfield(L, -2, "COMM_NULL_DELETE_FN");
-  // The deprecated MPI-1 names of the same callbacks (seed §6.7.2).
-  lua_pushcfunction(L, null_copy_fn);
-  lua_setfield(L, -2, "NULL_COPY_FN");
-  lua_pushcfunction(L, dup_fn);
-  lua_setfield(L, -2, "DUP_FN");
-  lua_pushcfunction(L, null_delete_fn);
-  lua_setfield(L, -2, "NULL_DELETE_FN");
+  // The predefined callbacks, also under their deprecated MPI-1 names (seed §6.7.2).
+  const std::pair<const char*, lua_CFunction> callbacks[] = {
+      {"COMM_NULL_COPY_FN", null_copy_fn}, {"COMM_DUP_FN", dup_fn},
+      {"COMM_NULL_DELETE_FN", null_delete_fn}, {"NULL_COPY_FN", null_copy_fn},
+      {"DUP_FN", dup_fn}, {"NULL_DELETE_FN", null_delete_fn}};
+  for (auto [name, fn] : callbacks) {
+    lua_pushcfunction(L, fn);
+    lua_setfield(L, -2, name);
+  }
   lua_pop(L, 1);
 }
 

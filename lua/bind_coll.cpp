@@ -58,26 +58,36 @@ std::vector<Bytes> encode_each(lua_State* L, int idx, int want, const char* func
 // the error travels in place of its data (codec encode_error), so every rank
 // that would have used that data raises it too instead of waiting forever,
 // and this rank raises it once the collective is over.
-Bytes encode_or_error(lua_State* L, int idx, const char* func, std::optional<core::Error>& failed) {
+
+// Returns make(); if that raises, stores the error in `failed` and returns
+// poison(the error's encoding) in place of the data.
+template <class Make, class Poison>
+auto or_poisoned(std::optional<core::Error>& failed, Make make, Poison poison) -> decltype(make()) {
   try {
-    return encode(L, idx, func);
+    return make();
   } catch (const core::Error& e) {
     failed = e;
-    return encode_error(e);
+    return poison(encode_error(e));
   }
+}
+
+// Poisons for or_poisoned: the encoded error itself, or n copies of it.
+Bytes one(Bytes error) { return error; }
+auto each(size_t n) {
+  return [n](const Bytes& error) { return std::vector<Bytes>(n, error); };
+}
+
+Bytes encode_or_error(lua_State* L, int idx, const char* func, std::optional<core::Error>& failed) {
+  return or_poisoned(failed, [&] { return encode(L, idx, func); }, one);
 }
 
 // As encode_each, but a bad element only poisons its own part (a bad table
 // poisons every part).
 std::vector<Bytes> encode_each_or_error(lua_State* L, int idx, int want, const char* func,
                                         std::optional<core::Error>& failed) {
-  try {
-    if (lua_type(L, idx) != LUA_TTABLE || lua_Integer(lua_rawlen(L, idx)) != want)
-      encode_each(L, idx, want, func);  // raises the count or type error
-  } catch (const core::Error& e) {
-    failed = e;
-    return std::vector<Bytes>(size_t(want), encode_error(e));
-  }
+  if (lua_type(L, idx) != LUA_TTABLE || lua_Integer(lua_rawlen(L, idx)) != want)
+    return or_poisoned(failed, [&] { return encode_each(L, idx, want, func); },  // raises
+                       each(size_t(want)));
   std::vector<Bytes> parts;
   parts.reserve(size_t(want));
   for (int i = 1; i <= want; ++i) {
@@ -200,13 +210,13 @@ int c_alltoall(lua_State* L) {
 // either step raised, then also stored in `failed`.
 Bytes operand_or_error(lua_State* L, int idx, const OpBox& op, const char* func,
                        std::optional<core::Error>& failed) {
-  try {
-    check_op_operand(L, idx, op, func);
-    return encode(L, idx, func);
-  } catch (const core::Error& e) {
-    failed = e;
-    return encode_error(e);
-  }
+  return or_poisoned(
+      failed,
+      [&] {
+        check_op_operand(L, idx, op, func);
+        return encode(L, idx, func);
+      },
+      one);
 }
 
 // Runs a collective to which this rank may have contributed an error: that
@@ -415,24 +425,24 @@ std::string describe_block(const BlockShape& s) {
 std::vector<Bytes> blocks_or_error(lua_State* L, int idx, int want, const OpBox& op,
                                    const char* func, BlockShape& shape,
                                    std::optional<core::Error>& failed) {
-  try {
-    std::vector<Bytes> parts = encode_each(L, idx, want, func);
-    for (int i = 1; i <= want; ++i) {
-      lua_rawgeti(L, idx, i);  // -- push values[i]
-      check_op_operand(L, -1, op, func);
-      const BlockShape s = block_shape(L, -1, op);
-      lua_pop(L, 1);
-      if (i == 1) shape = s;
-      if (!op.predefined || (s.single == shape.single && s.count == shape.count)) continue;
-      fail(s.single == shape.single ? ErrClass::Count : ErrClass::Type, func,
-           "values[" + std::to_string(i) + "] is " + describe_block(s) + " but values[1] is " +
-               describe_block(shape) + "; every block holds the same number of elements");
-    }
-    return parts;
-  } catch (const core::Error& e) {
-    failed = e;
-    return std::vector<Bytes>(size_t(want), encode_error(e));
-  }
+  return or_poisoned(
+      failed,
+      [&] {
+        std::vector<Bytes> parts = encode_each(L, idx, want, func);
+        for (int i = 1; i <= want; ++i) {
+          lua_rawgeti(L, idx, i);  // -- push values[i]
+          check_op_operand(L, -1, op, func);
+          const BlockShape s = block_shape(L, -1, op);
+          lua_pop(L, 1);
+          if (i == 1) shape = s;
+          if (!op.predefined || (s.single == shape.single && s.count == shape.count)) continue;
+          fail(s.single == shape.single ? ErrClass::Count : ErrClass::Type, func,
+               "values[" + std::to_string(i) + "] is " + describe_block(s) + " but values[1] is " +
+                   describe_block(shape) + "; every block holds the same number of elements");
+        }
+        return parts;
+      },
+      each(size_t(want)));
 }
 
 // reduce_scatter_block(values, op) -> this rank's block, reduced
@@ -469,36 +479,36 @@ lua_Integer counts_tag(const std::vector<int>& counts) {
 }
 
 // reduce_scatter's values (argument idx): sum(counts) elements, each checked
-// against op, cut into one encoded {tag, sequence} pair per rank; on
+// against op, cut into one encoded {tag, sequence} pair per rank (tag:
+// counts_tag of counts); on
 // failure every part is poisoned (see the section comment).
 std::vector<Bytes> slices_or_error(lua_State* L, int idx, const std::vector<int>& counts,
-                                   lua_Integer total, const OpBox& op, const char* func,
-                                   std::optional<core::Error>& failed) {
-  try {
-    if (lua_type(L, idx) != LUA_TTABLE)
-      fail(ErrClass::Arg, func,
-           std::string("values must be a sequence, got ") + luaL_typename(L, idx));
-    if (lua_Integer(lua_rawlen(L, idx)) != total)
-      fail(ErrClass::Count, func,
-           "values has " + std::to_string(lua_rawlen(L, idx)) + " elements; sum(counts) is " +
-               std::to_string(total));
-    std::vector<Bytes> parts;
-    const lua_Integer tag = counts_tag(counts);
-    lua_Integer first = 1;
-    for (int k : counts) {
-      for (lua_Integer i = first; i < first + k; ++i) {
-        lua_rawgeti(L, idx, i);  // -- push values[i]
-        check_op_operand(L, -1, op, func);
-        lua_pop(L, 1);
-      }
-      parts.push_back(encode_slice(L, idx, first, k, false, func, tag));
-      first += k;
-    }
-    return parts;
-  } catch (const core::Error& e) {
-    failed = e;
-    return std::vector<Bytes>(counts.size(), encode_error(e));
-  }
+                                   lua_Integer total, lua_Integer tag, const OpBox& op,
+                                   const char* func, std::optional<core::Error>& failed) {
+  return or_poisoned(
+      failed,
+      [&] {
+        if (lua_type(L, idx) != LUA_TTABLE)
+          fail(ErrClass::Arg, func,
+               std::string("values must be a sequence, got ") + luaL_typename(L, idx));
+        if (lua_Integer(lua_rawlen(L, idx)) != total)
+          fail(ErrClass::Count, func,
+               "values has " + std::to_string(lua_rawlen(L, idx)) + " elements; sum(counts) is " +
+                   std::to_string(total));
+        std::vector<Bytes> parts;
+        lua_Integer first = 1;
+        for (int k : counts) {
+          for (lua_Integer i = first; i < first + k; ++i) {
+            lua_rawgeti(L, idx, i);  // -- push values[i]
+            check_op_operand(L, -1, op, func);
+            lua_pop(L, 1);
+          }
+          parts.push_back(encode_slice(L, idx, first, k, false, func, tag));
+          first += k;
+        }
+        return parts;
+      },
+      each(counts.size()));
 }
 
 // reduce_scatter(values, counts, op) -> this rank's counts[rank+1] elements
@@ -520,11 +530,12 @@ int c_reduce_scatter(lua_State* L) {
     total += counts[i];
   }
   std::optional<core::Error> failed;
-  std::vector<Bytes> parts = slices_or_error(L, 2, counts, total, op, func, failed);
+  const lua_Integer tag = counts_tag(counts);
+  std::vector<Bytes> parts = slices_or_error(L, 2, counts, total, tag, op, func, failed);
   core::coll::Regroup regroup;
   if (c.is_inter())
     regroup = regrouper(L, op, std::vector<lua_Integer>(counts.begin(), counts.end()), false, func,
-                        counts_tag(counts));
+                        tag);
   Bytes out = after_own_part(failed, [&] {
     return core::coll::reduce_scatter(c, std::move(parts), list_combiner(L, op, func), op.commute,
                                       regroup);

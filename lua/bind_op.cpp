@@ -5,7 +5,7 @@
 // collectives in lua/bind_coll.cpp.
 //
 // A user function must not call MPI communication (MPI-2.2 §5.9.5): while
-// one runs, check_not_in_user_op makes the communicating bindings raise.
+// one runs, check_not_in_user_op makes the bindings of bind_coll.cpp raise.
 #include "lua/bind_op.hpp"
 
 #include "core/error.hpp"

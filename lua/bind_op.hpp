@@ -42,8 +42,10 @@ void push_applied(lua_State* L, const OpBox& op, int a, int b, std::string_view 
 // Raises MPI_ERR_OTHER naming `func` while a user op's function is running
 // on this rank: MPI-2.2 §5.9.5 forbids communication inside it, and in
 // lumpi such a call would wait for peers that are themselves inside the
-// reduction. Every communicating binding calls it first; the error then
-// fails the user op, which fails the reduction on every rank.
+// reduction. Every binding of lua/bind_coll.cpp calls it first; the error
+// then fails the user op, which fails the reduction on every rank. (Other
+// communicating calls are not checked: a blocking one hangs until
+// interrupted.)
 void check_not_in_user_op(std::string_view func);
 
 // Combines over encoded values: a ∘ b for single operands ...
