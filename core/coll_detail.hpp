@@ -44,17 +44,17 @@ struct Team {
 
   Team(Comm& comm, Waiting w) : c(comm), n(comm.size()), me(comm.rank()), what(std::move(w)) {}
   void send(int to, int tag, Bytes b) {
-    c.lane_send(Lane::Coll, to, tag, body_from(std::move(b)), /*local=*/true);
+    c.lane_send(Lane::Coll, to, tag, Body(std::move(b)), /*local=*/true);
   }
   Bytes recv(int from, int tag) {
-    return Bytes(c.lane_recv(Lane::Coll, from, tag, what, /*local=*/true).to_string_view());
+    return c.lane_recv(Lane::Coll, from, tag, what, /*local=*/true).str();
   }
   // Peer-group (remote group on an intercommunicator) messages.
   void send_remote(int to, int tag, Bytes b) {
-    c.lane_send(Lane::Coll, to, tag, body_from(std::move(b)), /*local=*/false);
+    c.lane_send(Lane::Coll, to, tag, Body(std::move(b)), /*local=*/false);
   }
   Bytes recv_remote(int from, int tag) {
-    return Bytes(c.lane_recv(Lane::Coll, from, tag, what, /*local=*/false).to_string_view());
+    return c.lane_recv(Lane::Coll, from, tag, what, /*local=*/false).str();
   }
 };
 

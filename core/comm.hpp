@@ -14,7 +14,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-#include <zmq.hpp>
 
 #include "core/engine.hpp"
 #include "core/group.hpp"
@@ -34,7 +33,7 @@ enum class Errhandler { Raise, Return, Fatal };
 
 // A received message: its body bytes and status.
 struct Received {
-  zmq::message_t body;
+  Body body;
   Status status;
 };
 
@@ -92,24 +91,22 @@ class Comm {
   int peer_rank_of_world(int world) const;
 
   // ---- point-to-point (user lane) ----
-  void send(zmq::message_t body, int dest, int tag, bool synchronous = false);
-  std::shared_ptr<Request> isend(zmq::message_t body, int dest, int tag, bool synchronous = false);
+  void send(Body body, int dest, int tag, bool synchronous = false);
+  RequestPtr isend(Body body, int dest, int tag, bool synchronous = false);
   Received recv(int source, int tag);
-  std::shared_ptr<Request> irecv(int source, int tag);
+  RequestPtr irecv(int source, int tag);
   std::optional<Status> iprobe(int source, int tag);
   Status probe(int source, int tag);
 
   // ---- lanes for collectives and constructors (no argument checks) ----
   // `dest`/`source` are peer-group ranks; `local` selects the local group
   // (for the intra-group phases of intercommunicator algorithms).
-  void lane_send(Lane lane, int dest, int tag, zmq::message_t body, bool local = false);
-  zmq::message_t lane_recv(Lane lane, int source, int tag, const Waiting& what,
-                           bool local = false);
+  void lane_send(Lane lane, int dest, int tag, Body body, bool local = false);
+  Body lane_recv(Lane lane, int source, int tag, const Waiting& what, bool local = false);
   Waiting waiting(std::string call, std::string role = "", int peer = 0) const;
 
  private:
-  std::shared_ptr<Request> post_recv(Lane lane, int source_world, int tag, Waiting what,
-                                     bool local);
+  RequestPtr post_recv(Lane lane, int source_world, int tag, Waiting what, bool local);
 
   Engine* engine_;
   uint64_t base_;
@@ -125,8 +122,5 @@ class Comm {
   static inline uint64_t serial_counter_ = 0;
   uint64_t serial_ = ++serial_counter_;
 };
-
-// Message bodies from bytes, moving a string's storage without copying.
-zmq::message_t body_from(std::string s);
 
 }  // namespace lumpi::core

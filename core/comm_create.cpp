@@ -59,7 +59,7 @@ group::Members unpack_members(std::string_view s, const char* func) {
   return group::Members(v.begin(), v.end());
 }
 
-Bytes to_bytes(const zmq::message_t& m) { return Bytes(m.to_string_view()); }
+Bytes to_bytes(const Body& m) { return m.str(); }
 
 // ---- teams --------------------------------------------------------------------------
 
@@ -73,7 +73,7 @@ struct Team {
   Waiting what;
   int size() const { return int(ranks.size()); }
   void send(int index, Bytes b, int phase) {
-    comm.lane_send(Lane::Internal, ranks[size_t(index)], tag + phase, body_from(std::move(b)), true);
+    comm.lane_send(Lane::Internal, ranks[size_t(index)], tag + phase, Body(std::move(b)), true);
   }
   Bytes recv(int index, int phase) {
     return to_bytes(comm.lane_recv(Lane::Internal, ranks[size_t(index)], tag + phase, what, true));
@@ -132,7 +132,7 @@ Exchanged exchange_across(Comm& inter, const Bytes& mine, int tag, const char* f
   Team t = whole(inter, tag, func);
   Bytes both;
   if (inter.rank() == 0) {
-    inter.lane_send(Lane::Internal, 0, tag + kLeaderPhase, body_from(mine));
+    inter.lane_send(Lane::Internal, 0, tag + kLeaderPhase, Body(mine));
     Bytes theirs = to_bytes(inter.lane_recv(Lane::Internal, 0, tag + kLeaderPhase,
                                             inter.waiting(func, "remote leader", 0)));
     both = coll::pack({mine, theirs});
@@ -346,7 +346,7 @@ struct PendingRecv {
     return recv.done;
   }
   uint64_t value(const char* func) const {
-    return uint64_t(unpack_ints(recv.msg.body.to_string_view(), func).at(0));
+    return uint64_t(unpack_ints(recv.msg.body.view(), func).at(0));
   }
 };
 
@@ -366,7 +366,7 @@ Idup start_idup(const CommPtr& parent_ptr, const IdupHook& before_start, const c
   const int leader = parent.local_group()[0];
   auto forward = [parent_ptr](uint64_t base) {
     for (int r = 1; r < parent_ptr->size(); ++r)
-      parent_ptr->lane_send(Lane::Internal, r, kIdup, body_from(pack_ints({int64_t(base)})), true);
+      parent_ptr->lane_send(Lane::Internal, r, kIdup, Body(pack_ints({int64_t(base)})), true);
   };
   Waiting what = parent.waiting(func);
   if (me == leader) {
@@ -376,7 +376,7 @@ Idup start_idup(const CommPtr& parent_ptr, const IdupHook& before_start, const c
       c->complete_pending(proposal);
       return {c, Request::done()};
     }
-    parent.lane_send(Lane::Internal, 0, kIdup + kLeaderPhase, body_from(pack_ints({int64_t(proposal)})));
+    parent.lane_send(Lane::Internal, 0, kIdup + kLeaderPhase, Body(pack_ints({int64_t(proposal)})));
     auto pr = std::make_shared<PendingRecv>(e, ctx, parent.remote_group()[0], kIdup + kLeaderPhase);
     auto test = [c, pr, proposal, forward, func]() {
       if (!c->pending()) return true;
@@ -683,7 +683,7 @@ Bytes leader_exchange(Comm& local, Comm& peer, int remote_leader, int tag, const
   uint64_t proposal = local.engine().propose_context();
   Bytes mine = coll::pack({pack_members(local.local_group()), pack_ints({int64_t(proposal)})});
   const int wire_tag = TAG_UB + 1 + tag;
-  peer.lane_send(Lane::Internal, remote_leader, wire_tag, body_from(mine));
+  peer.lane_send(Lane::Internal, remote_leader, wire_tag, Body(mine));
   Waiting what = peer.waiting(func, "remote_leader", remote_leader);
   what.has_tag = true;
   what.tag = tag;

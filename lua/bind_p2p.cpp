@@ -41,7 +41,7 @@ void push_status(lua_State* L, const core::Status& st) {
 RequestBox& check_request(lua_State* L, int idx, const char* func) {
   auto* box = static_cast<RequestBox*>(luaL_testudata(L, idx, kRequestMeta));
   if (!box) fail(ErrClass::Request, func, std::string("expected a request, got ") + luaL_typename(L, idx));
-  box->req->what_.call = func;
+  box->req->set_call(func);
   return *box;
 }
 
@@ -51,8 +51,7 @@ void finish(lua_State* L, int idx, RequestBox& box) {
   idx = lua_absindex(L, idx);
   // A cancelled receive has no message: its value is nil (MPI_Test_cancelled).
   if (box.is_recv && box.req->kind() == core::Request::Kind::Recv && !box.req->cancelled()) {
-    const auto& b = box.req->body();
-    decode(L, std::string_view(static_cast<const char*>(b.data()), b.size()));
+    decode(L, box.req->body().view());
   } else {
     lua_pushnil(L);
   }
@@ -74,8 +73,8 @@ int push_result(lua_State* L, int idx) {
   return 2;
 }
 
-zmq::message_t encode_arg(lua_State* L, int idx, const char* func) {
-  return core::body_from(encode(L, idx, func));
+core::Body encode_arg(lua_State* L, int idx, const char* func) {
+  return core::Body(encode(L, idx, func));
 }
 
 int tag_arg(lua_State* L, int idx, lua_Integer def, const char* func) {
@@ -116,7 +115,7 @@ int c_recv(lua_State* L) {
   int tag = tag_arg(L, 3, core::ANY_TAG, "MPI_Recv");
   core::Received r = c.recv(source, tag);
   if (source == core::PROC_NULL) lua_pushnil(L);
-  else decode(L, std::string_view(static_cast<const char*>(r.body.data()), r.body.size()));
+  else decode(L, r.body.view());
   push_status(L, r.status);
   return 2;
 }
@@ -142,12 +141,12 @@ int c_sendrecv(lua_State* L) {
   c.check_send_tag(sendtag, func);
   c.check_source(source, func);
   c.check_recv_tag(recvtag, func);
-  zmq::message_t body = encode_arg(L, 2, func);
+  core::Body body = encode_arg(L, 2, func);
   auto rr = c.irecv(source, recvtag);
   c.send(std::move(body), dest, sendtag);
   rr->wait();
   if (source == core::PROC_NULL) lua_pushnil(L);
-  else decode(L, std::string_view(static_cast<const char*>(rr->body().data()), rr->body().size()));
+  else decode(L, rr->body().view());
   push_status(L, rr->status());
   return 2;
 }
@@ -238,7 +237,7 @@ std::vector<RequestBox*> check_requests(lua_State* L, int idx, const char* func)
       fail(ErrClass::Request, func, "requests[" + std::to_string(i) + "] is not a request");
     out.push_back(box);
   }
-  for (auto* box : out) box->req->what_.call = func;
+  for (auto* box : out) box->req->set_call(func);
   return out;
 }
 
