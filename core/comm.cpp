@@ -17,13 +17,13 @@ Comm::Comm(Engine& e, uint64_t base, group::Members local, group::Members remote
 CommPtr Comm::world(Engine& e) {
   group::Members all(size_t(e.world_size()));
   for (int i = 0; i < e.world_size(); ++i) all[size_t(i)] = i;
-  auto c = std::make_shared<Comm>(e, 1, std::move(all), group::Members{}, false);
+  auto c = std::make_shared<Comm>(e, kWorldBase, std::move(all), group::Members{}, false);
   c->set_name("MPI_COMM_WORLD");
   return c;
 }
 
 CommPtr Comm::self(Engine& e) {
-  auto c = std::make_shared<Comm>(e, 2, group::Members{e.world_rank()}, group::Members{}, false);
+  auto c = std::make_shared<Comm>(e, kSelfBase, group::Members{e.world_rank()}, group::Members{}, false);
   c->set_name("MPI_COMM_SELF");
   return c;
 }
@@ -92,12 +92,18 @@ void Comm::check_source(int source, std::string_view func) const {
 void Comm::check_send_tag(int tag, std::string_view func) {
   if (tag < 0 || tag > TAG_UB)
     fail(ErrClass::Tag, func,
-         "tag " + std::to_string(tag) + " is out of range 0.." + std::to_string(TAG_UB));
+         "tag " + std::to_string(tag) + (tag == ANY_TAG ? " (mpi.ANY_TAG)" : "") +
+             " is out of range 0.." + std::to_string(TAG_UB));
 }
 
 void Comm::check_recv_tag(int tag, std::string_view func) {
   if (tag == ANY_TAG) return;
   check_send_tag(tag, func);
+}
+
+void Comm::check_intra(std::string_view func, std::string_view arg) const {
+  if (inter_)
+    fail(ErrClass::Comm, func, std::string(arg) + " must be an intracommunicator, got an intercommunicator");
 }
 
 void Comm::check_root(int root, std::string_view func) const {

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/constants.hpp"
 #include "core/engine.hpp"
 #include "core/group.hpp"
 #include "core/request.hpp"
@@ -40,6 +41,11 @@ struct Received {
 class Comm;
 using CommPtr = std::shared_ptr<Comm>;
 
+// The context bases of the two predefined communicators; every other base
+// is agreed by a constructor from Engine::propose_context (above 2^32).
+inline constexpr uint64_t kWorldBase = 1;
+inline constexpr uint64_t kSelfBase = 2;
+
 class Comm {
  public:
   Comm(Engine& e, uint64_t base, group::Members local, group::Members remote, bool inter);
@@ -62,6 +68,7 @@ class Comm {
   const std::string& name() const { return name_; }
   void set_name(std::string n) { name_ = std::move(n); }
   std::map<std::string, std::string>& info() { return info_; }
+  const std::map<std::string, std::string>& info() const { return info_; }
   Errhandler errhandler() const { return errhandler_; }
   void set_errhandler(Errhandler h) { errhandler_ = h; }
   const std::shared_ptr<const Topology>& topology() const { return topo_; }
@@ -86,6 +93,12 @@ class Comm {
   static void check_send_tag(int tag, std::string_view func);
   static void check_recv_tag(int tag, std::string_view func);  // also ANY_TAG
   void check_root(int root, std::string_view func) const;      // ROOT/PROC_NULL on inter
+  // MPI_ERR_COMM naming the argument `arg` if this is an intercommunicator.
+  void check_intra(std::string_view func, std::string_view arg = "comm") const;
+  // For rooted collectives (root already checked): true on the process
+  // whose data is the root's, the root of an intracommunicator or the
+  // process passing mpi.ROOT on an intercommunicator.
+  bool is_root(int root) const { return inter_ ? root == ROOT : root == rank_; }
   // World rank of peer-group rank r, and back (UNDEFINED if absent).
   int world_of(int r) const { return peer_group()[size_t(r)]; }
   int peer_rank_of_world(int world) const;

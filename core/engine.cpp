@@ -178,7 +178,7 @@ void Engine::discard_epoch(uint32_t epoch) {
 void Engine::mark_dead(int world_rank) { dead_.insert(world_rank); }
 
 uint64_t Engine::propose_context() {
-  // Bases 1 and 2 are COMM_WORLD and COMM_SELF; proposals live above 2^32.
+  // COMM_WORLD's and COMM_SELF's bases are small (core/comm.hpp); proposals live above 2^32.
   return (uint64_t(rank_ + 1) << 32) | ++context_counter_;
 }
 

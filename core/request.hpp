@@ -44,6 +44,9 @@ class Request {
   ~Request();
 
   Kind kind() const { return kind_; }
+  // True when complete, from what has already arrived (no progress is run;
+  // for use inside another request's test). Throws as test() does.
+  bool complete() { return poll_complete(); }
   // True when complete; never blocks (it runs progress once without waiting).
   // Throws Error(ProcFailed), as wait() would, when a rank it needs has died.
   bool test();
