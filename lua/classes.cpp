@@ -3,9 +3,10 @@
 //
 // Comm holds what every communicator has; Intracomm and Intercomm extend it;
 // Cartcomm, Graphcomm and Distgraphcomm extend Intracomm. Each class has a
-// method table whose metatable's __index is its parent's table, so a lookup
-// walks Cartcomm -> Intracomm -> Comm through plain tables (no C call) and
-// Tab completion (lua/complete.lua) follows the same chain. Each concrete
+// method table whose metatable's __index is its parent's table (Cartcomm ->
+// Intracomm -> Comm), which Tab completion (lua/complete.lua) follows; each
+// table also holds copies of its ancestors' methods, so finding any method
+// a value has is one table access, as fast as before classes. Each concrete
 // class also has the metatable its values carry ("lumpi.Cartcomm", ...);
 // push_comm picks it from the communicator (lua/binding.cpp).
 //
@@ -258,6 +259,28 @@ void push_method_tables(lua_State* L, int comm_idx) {
   }
 }
 
+// Copies into each class's table its parent's methods (parents come first
+// in kClasses, so Cartcomm gets Comm's through Intracomm): every method a
+// value has is then one table access away, as with the single table before
+// classes; the chain still holds the hierarchy and ends in the fallback.
+void copy_inherited(lua_State* L, int first) {
+  for (int c = 0; c < kClassCount; ++c) {
+    if (kClasses[c].parent < 0) continue;
+    lua_pushnil(L);
+    while (lua_next(L, first + kClasses[c].parent)) {  // stack: key value
+      lua_pushvalue(L, -2);
+      if (lua_rawget(L, first + c) == LUA_TNIL) {  // push own[key]
+        lua_pop(L, 1);
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);             // stack: key key value
+        lua_rawset(L, first + c);      // own[key] = value, pops two
+      } else {
+        lua_pop(L, 2);                 // own entry and value; keep the key
+      }
+    }
+  }
+}
+
 // Moves each kPlaced method out of the Comm table into its classes' tables.
 void place_methods(lua_State* L, int first) {
   for (const Placed& p : kPlaced) {
@@ -284,6 +307,7 @@ void open_comm_classes(lua_State* L, int comm_idx) {
   const int first = lua_gettop(L) + 1;
   push_method_tables(L, comm_idx);
   place_methods(L, first);
+  copy_inherited(L, first);
 
   lua_createtable(L, 0, kClassCount);  // name -> method table, for the fallback
   for (int c = 0; c < kClassCount; ++c) {
