@@ -5,6 +5,7 @@
 -- "key value...", that the coordinator (repl/draw.cpp) gathers and draws:
 --
 --   kind comm|group|null|other     always first
+--   class Intracomm|Intercomm|Cartcomm|Graphcomm|Distgraphcomm   (comm)
 --   text <tostring(v)>             for other values
 --   world <COMM_WORLD rank of this process>
 --   name <name>  rank <r>  size <n>  inter 0|1
@@ -91,6 +92,8 @@ end
 
 local function describe_comm(c, out)
   out[#out + 1] = "kind comm"
+  local mt = getmetatable(c)
+  out[#out + 1] = "class " .. tostring(type(mt) == "table" and mt.__name or "")
   out[#out + 1] = "name " .. tostring(try(c, "get_name") or "")
   out[#out + 1] = "rank " .. tostring(try(c, "rank"))
   out[#out + 1] = "size " .. tostring(try(c, "size"))

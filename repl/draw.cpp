@@ -51,6 +51,12 @@ std::string quoted_name(const Description& d) {
   return d.name.empty() ? std::string("(unnamed)") : "'" + d.name + "'";
 }
 
+// "Cartcomm 'grid'": the class the rank reported (`what` if it did not), then the name.
+std::string titled(const Description& d, const std::string& what) {
+  const std::string& cls = d.cls.empty() ? what : d.cls;
+  return cls.empty() ? quoted_name(d) : cls + " " + quoted_name(d);
+}
+
 std::string pad(const std::string& s, size_t w) { return s.size() >= w ? s : s + std::string(w - s.size(), ' '); }
 std::string rpad(const std::string& s, size_t w) { return s.size() >= w ? s : std::string(w - s.size(), ' ') + s; }
 
@@ -198,7 +204,7 @@ std::string draw_cart(const Instance& in, int width) {
   };
   std::string shape;
   for (size_t i = 0; i < dims.size(); ++i) shape += (i ? "x" : "") + std::to_string(dims[i]);
-  std::string out = "Cartesian " + quoted_name(d) + " " + (shape.empty() ? "0-dimensional" : shape) +
+  std::string out = titled(d, "Cartesian") + " " + (shape.empty() ? "0-dimensional" : shape) +
                     " (" + std::to_string(d.size) + " ranks), periodic:";
   for (size_t i = 0; i < dims.size(); ++i)
     out += " dim " + std::to_string(i) + (i < d.periods.size() && d.periods[i] ? " yes" : " no") +
@@ -235,7 +241,7 @@ std::string node(const Instance& in, int r) {
 
 std::string draw_graph(const Instance& in, int width) {
   const Description& d = *in.any;
-  std::string out = "graph " + quoted_name(d) + ": " + std::to_string(d.index.size()) + " nodes, " +
+  std::string out = titled(d, "graph") + ": " + std::to_string(d.index.size()) + " nodes, " +
                     std::to_string(d.edges.size()) + " edge entries; node = graph rank(world rank)\n";
   int prev = 0;
   for (size_t i = 0; i < d.index.size(); ++i) {
@@ -261,7 +267,7 @@ std::string draw_dist_graph(const Instance& in, int width) {
   const Description& d = *in.any;
   bool any_w = false;
   for (const auto& [r, x] : in.by_rank) any_w = any_w || x->source_weighted || x->dest_weighted;
-  std::string out = "distributed graph " + quoted_name(d) + " (" + std::to_string(d.size) +
+  std::string out = titled(d, "distributed graph") + " (" + std::to_string(d.size) +
                     " ranks); rank(world rank)" + (any_w ? ", [weight]" : ", unweighted") + "\n";
   for (const auto& [r, x] : in.by_rank) {
     out += wrap_line("  " + pad(node(in, r), 8) + " in <-" +
@@ -323,6 +329,7 @@ Description parse_description(const std::string& text) {
     else if (key == "world") d.world = std::atoi(rest.c_str());
     else if (key == "text") d.text = rest;
     else if (key == "name") d.name = rest;
+    else if (key == "class") d.cls = rest;
     else if (key == "rank") d.rank = std::atoi(rest.c_str());
     else if (key == "size") d.size = std::atoi(rest.c_str());
     else if (key == "inter") d.inter = rest == "1";
@@ -359,7 +366,7 @@ std::string draw_text(const std::map<int, Description>& per_rank, int width) {
       std::string a = letter(rows.size()), b = letter(rows.size() + 1);
       rows.push_back(row_of(a, key.first));
       rows.push_back(row_of(b, key.second));
-      legend += "  " + a + " <==> " + b + ": intercommunicator " + quoted_name(d) + ", local group " + a + " (" +
+      legend += "  " + a + " <==> " + b + ": " + titled(d, "intercommunicator") + ", local group " + a + " (" +
                 std::to_string(key.first.size()) + " ranks), remote group " + b + " (" +
                 std::to_string(key.second.size()) + " ranks)\n";
     } else if (d.topo == "cart") {
@@ -371,7 +378,7 @@ std::string draw_text(const std::map<int, Description>& per_rank, int width) {
     } else {
       std::string l = letter(rows.size());
       rows.push_back(row_of(l, key.first));
-      legend += "  " + l + ": " + quoted_name(d) + " size " + std::to_string(key.first.size()) + "\n" + notes_of(in);
+      legend += "  " + l + ": " + titled(d, "") + " size " + std::to_string(key.first.size()) + "\n" + notes_of(in);
     }
   }
   for (const auto& [key, in] : groups) {
@@ -403,7 +410,7 @@ std::string draw_dot(const std::map<int, Description>& per_rank) {
   for (const auto& [key, in] : comms) {
     const Description& d = *in.any;
     std::string id = "c" + std::to_string(n++);
-    std::string title = dot_escape(quoted_name(d));
+    std::string title = dot_escape(titled(d, ""));
     auto node_id = [&](int r) { return id + "_" + std::to_string(r); };
     out += "  subgraph cluster_" + id + " {\n    label=\"" + title + "\";\n";
     for (const auto& [r, x] : in.by_rank) {

@@ -19,6 +19,7 @@ struct Description {
   std::string kind;  // "comm", "group", "null", "other", or "" if unreadable
   int world = -1;    // COMM_WORLD rank of the describing process
   std::string name, text;
+  std::string cls;   // the communicator's class: "Intracomm", "Cartcomm", ...
   int rank = -1, size = 0;
   bool inter = false;
   std::vector<int> members, remote;  // world ranks, in rank order
