@@ -3,7 +3,7 @@
 -- results, the MPI function it mirrors (and the C++ binding's name, seed
 -- Annex A.4), what it does, the errors it raises and the section of the MPI
 -- text. The REPL's `:help NAME`, the global `help(x)` on every rank and the
--- user reference docs/mpi.md (M.markdown) are all made from this table;
+-- user reference docs/mpi.md (M.markdown, written by docs/generate) are all made from this table;
 -- tests/scenarios/help_coverage.lua checks it against the live module.
 --
 -- Methods are filed under the MPI class they belong to (seed §16.1.3, the
@@ -1084,6 +1084,16 @@ function M.names()
   return out
 end
 
+-- The names that start with prefix, one per line (the REPL completes
+-- ":help NAME" with them).
+function M.complete(prefix)
+  local out = {}
+  for _, n in ipairs(M.names()) do
+    if n:sub(1, #prefix) == prefix then out[#out + 1] = n end
+  end
+  return table.concat(out, "\n")
+end
+
 -- Levenshtein distance, for suggestions.
 local function distance(a, b)
   local prev = {}
@@ -1414,7 +1424,7 @@ function M.markdown()
   local out = {
     "# The `mpi` module",
     "",
-    "<!-- Generated from lua/help.lua by scripts/gen-docs: do not edit. -->",
+    "<!-- Generated from lua/help.lua by docs/generate: do not edit. -->",
     "",
     "Every rank has the global `mpi`. This reference is generated from the same table",
     "that answers `help(x)` on the ranks and `:help NAME` at the REPL. Conventions",
@@ -1468,12 +1478,11 @@ function M.markdown()
   return (table.concat(out, "\n"):gsub("\n+$", "\n"))
 end
 
--- Writes the reference to `path` (scripts/gen-docs).
+-- Writes the reference to `path` (docs/generate).
 function M.write_markdown(path)
   local f = assert(io.open(path, "w"))
   f:write(M.markdown())
   f:close()
-  return path
 end
 
 return M
