@@ -25,15 +25,15 @@ local classes = {
   Intracomm = {parent = "Comm", what = "a communicator with one group (MPI::Intracomm): "
     .. "COMM_WORLD, COMM_SELF and whatever dup, split, create and merge make of them. "
     .. "Adds the calls MPI defines on intracommunicators only: scan and exscan, "
-    .. "create_group, split_type, intercomm_create, the topology constructors and the "
-    .. "neighbourhood collectives (on a communicator with a topology)."},
+    .. "create_group, split_type, intercomm_create and the topology constructors."},
   Intercomm = {parent = "Comm", what = "a communicator joining two disjoint groups "
     .. "(MPI::Intercomm), made by intercomm_create. Point-to-point ranks and collective "
     .. "roots name ranks of the remote group; rooted collectives take mpi.ROOT / "
     .. "mpi.PROC_NULL in the root's group."},
   Cartcomm = {parent = "Intracomm", what = "an intracommunicator with a Cartesian topology "
     .. "(MPI::Cartcomm), made by cart_create or cart_sub. Ranks are numbered in row-major "
-    .. "order of the coordinates."},
+    .. "order of the coordinates. With Graphcomm and Distgraphcomm it has the "
+    .. "neighbourhood collectives."},
   Graphcomm = {parent = "Intracomm", what = "an intracommunicator with a general graph "
     .. "topology (MPI::Graphcomm), made by graph_create."},
   Distgraphcomm = {parent = "Intracomm", what = "an intracommunicator with a distributed "
@@ -146,7 +146,8 @@ end
 -- function or constant), cxx (the C++ binding, Annex A.4; nil for names
 -- without one), kind, does, errors ({class, when} pairs), sec (section of
 -- the MPI text), seeds (true when that section is in /work/shared/seeds),
--- see (related names).
+-- see (related names), also (more classes that have the same method: the
+-- entry answers to "Graphcomm.NAME" too).
 local entries, by_key = {}, {}
 M.entries = entries
 M.by_key = by_key
@@ -161,6 +162,10 @@ local function def(key, e)
   e.errors = e.errors or {}
   entries[#entries + 1] = e
   by_key[key] = e
+  for _, c in ipairs(e.also or {}) do
+    assert(not by_key[c .. "." .. e.name], "duplicate help entry " .. c .. "." .. e.name)
+    by_key[c .. "." .. e.name] = e
+  end
   return e
 end
 
@@ -674,7 +679,7 @@ method("Comm", "alltoall", {call = "comm:alltoall(values) -> values", mpi = "MPI
   errors = errs({{"MPI_ERR_COUNT", "values does not have one element per rank (of the "
     .. "remote group on an intercommunicator)"}, TYPE}, COLL),
   does = "values[j+1] goes to rank j; the result's element j+1 is what rank j sent to the "
-    .. "caller.", see = {"Comm.allgather", "Intracomm.neighbor_alltoall"}})
+    .. "caller.", see = {"Comm.allgather", "Cartcomm.neighbor_alltoall"}})
 method("Comm", "reduce", {call = "comm:reduce(value, op, root) -> result | nil",
   mpi = "MPI_Reduce", cxx = "Comm::Reduce", sec = "MPI-2.2 §5.9.1", seeds = false,
   kind = "collective", errors = errs({ROOT, OP, OPERANDS, USER_OP}, COLL),
@@ -804,22 +809,6 @@ method("Intracomm", "graph_map", {call = "comm:graph_map(index, edges) -> newran
   errors = {COMM, {"MPI_ERR_ARG", "the graph is malformed or larger than comm"}},
   does = "The rank the calling process would have in such a graph, or mpi.UNDEFINED. "
     .. "Local.", see = {"Intracomm.graph_create"}})
-method("Intracomm", "neighbor_allgather", {call = "comm:neighbor_allgather(value) -> values",
-  mpi = "MPI_Neighbor_allgather", sec = "MPI-3.1 §7.6.1", seeds = false, kind = "collective",
-  errors = errs({TOPO, {"MPI_ERR_TOPOLOGY", "a graph topology that is not symmetric"}, TYPE},
-    {COMM, ARG, INTR, DEAD}),
-  does = "Sends value to every out-neighbour and returns one value per in-neighbour, in "
-    .. "MPI-3 order: Cartesian (-1, +1) per dimension, graph in graph_neighbors order, "
-    .. "distributed graph in sources order; nil where the neighbour is mpi.PROC_NULL.",
-  see = {"Intracomm.neighbor_alltoall", "Cartcomm.cart_shift"}})
-method("Intracomm", "neighbor_alltoall", {call = "comm:neighbor_alltoall(values) -> values",
-  mpi = "MPI_Neighbor_alltoall", sec = "MPI-3.1 §7.6.2", seeds = false, kind = "collective",
-  errors = errs({TOPO, {"MPI_ERR_ARG", "values has more entries than the process has "
-    .. "out-neighbours"}, TYPE}, {COMM, ARG, INTR, DEAD}),
-  does = "values[k] goes to out-neighbour k (missing entries are sent as nil); returns one "
-    .. "value per in-neighbour, in the order of neighbor_allgather.",
-  see = {"Intracomm.neighbor_allgather"}})
-
 -- Intercomm -----------------------------------------------------------------------------------
 
 method("Intercomm", "remote_size", {call = "comm:remote_size() -> size",
@@ -866,7 +855,7 @@ method("Cartcomm", "cart_shift", {call = "comm:cart_shift(direction, disp) -> so
   does = "The ranks to receive from and send to for a shift by disp along dimension "
     .. "direction (0-based): dest is the process disp steps ahead, source disp steps behind; "
     .. "mpi.PROC_NULL past a non-periodic edge. Made for sendrecv.",
-  see = {"Comm.sendrecv", "Intracomm.neighbor_alltoall"}})
+  see = {"Comm.sendrecv", "Cartcomm.neighbor_alltoall"}})
 method("Cartcomm", "cart_sub", {call = "comm:cart_sub(remain_dims) -> cartcomm",
   mpi = "MPI_Cart_sub", cxx = "Cartcomm::Sub", sec = "§7.5.7", kind = "collective",
   errors = errs({TOPO, {"MPI_ERR_ARG", "remain_dims is missing or has the wrong length"}},
@@ -909,6 +898,24 @@ method("Distgraphcomm", "dist_graph_neighbors", {call = "comm:dist_graph_neighbo
   does = "The calling process's in-neighbours and out-neighbours with their weights "
     .. "(weights are nil when the graph is unweighted).",
   see = {"Distgraphcomm.dist_graph_neighbors_count"}})
+
+-- The neighbourhood collectives (MPI-3; methods of the three topology classes)
+
+method("Cartcomm", "neighbor_allgather", {call = "comm:neighbor_allgather(value) -> values",
+  also = {"Graphcomm", "Distgraphcomm"}, mpi = "MPI_Neighbor_allgather", sec = "MPI-3.1 §7.6.1", seeds = false, kind = "collective",
+  errors = errs({TOPO, {"MPI_ERR_TOPOLOGY", "a graph topology that is not symmetric"}, TYPE},
+    {COMM, ARG, INTR, DEAD}),
+  does = "Sends value to every out-neighbour and returns one value per in-neighbour, in "
+    .. "MPI-3 order: Cartesian (-1, +1) per dimension, graph in graph_neighbors order, "
+    .. "distributed graph in sources order; nil where the neighbour is mpi.PROC_NULL.",
+  see = {"Cartcomm.neighbor_alltoall", "Cartcomm.cart_shift"}})
+method("Cartcomm", "neighbor_alltoall", {call = "comm:neighbor_alltoall(values) -> values",
+  also = {"Graphcomm", "Distgraphcomm"}, mpi = "MPI_Neighbor_alltoall", sec = "MPI-3.1 §7.6.2", seeds = false, kind = "collective",
+  errors = errs({TOPO, {"MPI_ERR_ARG", "values has more entries than the process has "
+    .. "out-neighbours"}, TYPE}, {COMM, ARG, INTR, DEAD}),
+  does = "values[k] goes to out-neighbour k (missing entries are sent as nil); returns one "
+    .. "value per in-neighbour, in the order of neighbor_allgather.",
+  see = {"Cartcomm.neighbor_allgather"}})
 
 -- Group -----------------------------------------------------------------------------------------
 
@@ -1031,6 +1038,22 @@ local function is_ancestor(anc, class)
   return false
 end
 
+-- The classes that have the entry's method: its class and e.also.
+local function owners(e)
+  local out = {e.class}
+  for _, c in ipairs(e.also or {}) do out[#out + 1] = c end
+  return out
+end
+M.owners = owners
+
+-- Whether one of the entry's classes is `class` or an ancestor of it.
+local function owned_by(e, class)
+  for _, c in ipairs(owners(e)) do
+    if classes[c] and is_ancestor(c, class) then return true end
+  end
+  return false
+end
+
 -- Entries that answer `name`, in definition order.
 function M.lookup(name)
   name = (name or ""):gsub("^%s+", ""):gsub("%s+$", ""):gsub("%(%)$", "")
@@ -1042,7 +1065,7 @@ function M.lookup(name)
   if owner and classes[owner] then
     -- "Cartcomm.shift": a Lua name or a C++ name, on the class or an ancestor
     for _, e in ipairs(entries) do
-      if classes[e.class] and is_ancestor(e.class, owner) then
+      if owned_by(e, owner) then
         if e.name == m then add(e) end
         for _, p in ipairs(cxx_pairs(e)) do
           if lower(p[2]) == lower(m) and (p[1] == "" or is_ancestor(p[1], owner)
@@ -1191,7 +1214,9 @@ M.entry_text = entry_text
 -- Entries whose class is `class` (methods), in definition order.
 local function methods_of(class)
   local out = {}
-  for _, e in ipairs(entries) do if e.class == class then out[#out + 1] = e end end
+  for _, e in ipairs(entries) do
+    for _, c in ipairs(owners(e)) do if c == class then out[#out + 1] = e end end
+  end
   return out
 end
 M.methods_of = methods_of
@@ -1323,7 +1348,7 @@ function M.method_entries(class, name, exact)
   local out = {}
   for _, e in ipairs(entries) do
     if e.name == name and classes[e.class] then
-      if is_ancestor(e.class, class) or (not exact and is_ancestor("Comm", class)
+      if owned_by(e, class) or (not exact and is_ancestor("Comm", class)
           and is_ancestor("Comm", e.class)) then
         out[#out + 1] = e
       end
@@ -1473,7 +1498,14 @@ function M.markdown()
     end
     out[#out + 1] = classes[c].what
     out[#out + 1] = ""
-    for _, e in ipairs(methods_of(c)) do out[#out + 1] = md_entry(e) end
+    for _, e in ipairs(methods_of(c)) do
+      if e.class == c then
+        out[#out + 1] = md_entry(e)
+      else
+        out[#out + 1] = "### `" .. e.call .. "`\n\nAs [" .. e.key .. "](#" .. lower(e.class)
+          .. ").\n"
+      end
+    end
   end
   return (table.concat(out, "\n"):gsub("\n+$", "\n"))
 end
