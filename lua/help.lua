@@ -331,7 +331,7 @@ const("COMM_NULL", {cxx = "COMM_NULL", sec = "§6.2.4", absent = true,
   does = "nil. Every call that MPI documents as returning MPI_COMM_NULL returns nil (split "
     .. "with an undefined colour, cart_create on a process outside the grid ...).",
   see = {"Comm.split"}})
-const("GROUP_EMPTY", {cxx = "GROUP_EMPTY", sec = "§6.3",
+const("GROUP_EMPTY", {cxx = "GROUP_EMPTY", sec = "§6.2.1",
   does = "The group with no members; every group constructor with an empty result returns "
     .. "this very value. Freeing it does nothing.", see = {"Group"}})
 const("PROC_NULL", {cxx = "PROC_NULL", sec = "MPI-2.2 §3.11", seeds = false,
@@ -345,7 +345,7 @@ const("ANY_SOURCE", {cxx = "ANY_SOURCE", sec = "MPI-2.2 §3.2.4", seeds = false,
     .. "default).", see = {"Comm.recv"}})
 const("ANY_TAG", {cxx = "ANY_TAG", sec = "MPI-2.2 §3.2.4", seeds = false,
   does = "-4: the wildcard tag of receives and probes (their default).", see = {"Comm.recv"}})
-const("ROOT", {cxx = "ROOT", sec = "MPI-2.2 §5.2.2", seeds = false,
+const("ROOT", {cxx = "ROOT", sec = "MPI-2.2 §5.2.3", seeds = false,
   does = "-3: on an intercommunicator, the root argument of the root process itself in a "
     .. "rooted collective (the other processes of its group pass mpi.PROC_NULL, the remote "
     .. "group passes the root's rank).", see = {"Comm.bcast", "Intercomm"}})
@@ -998,7 +998,7 @@ method("Request", "test", {call = "request:test() -> false | true, value, status
   does = "Whether the operation is complete, without waiting; if so also its value and "
     .. "status.", see = {"Request.wait", "mpi.testall"}})
 method("Request", "cancel", {call = "request:cancel() -> cancelled", mpi = "MPI_Cancel",
-  cxx = "Request::Cancel", sec = "MPI-2.2 §3.8.4", seeds = false,
+  cxx = "Request::Cancel", sec = "MPI-2.2 §3.8", seeds = false,
   errors = {{"MPI_ERR_REQUEST", "request is not a request"}},
   does = "Tries to cancel a pending receive; true if it was cancelled (it then completes "
     .. "with value nil and status.cancelled = true), false if it had already matched or is "
@@ -1276,7 +1276,7 @@ function M.text(name)
   if name == nil or name:match("^%s*$") then return overview() end
   name = name:gsub("^%s+", ""):gsub("%s+$", "")
   if classes[name] then return class_text(name) end
-  if name == "mpi" then return overview() end
+  if name == "mpi" or name == "help" then return overview() end
   local found = M.lookup(name)
   if #found > 0 then
     local parts = {}
