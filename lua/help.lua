@@ -71,7 +71,8 @@ local classes = {
     .. "mpi.ERRORS_ARE_FATAL (\"errors_are_fatal\": the job is aborted), set per "
     .. "communicator by comm:set_errhandler. Calls not made on a communicator (groups, ops, "
     .. "mpi.dims_create ...) answer to COMM_WORLD's handler."},
-  Error = {what = "an MPI error is raised as a Lua table {class=, code=, func=, message=}: "
+  Error = {what = "an MPI error (as MPI::Exception is in C++) is raised as a Lua table "
+    .. "{class=, code=, func=, message=}: "
     .. "class is the error class name (\"MPI_ERR_RANK\"), code its integer, func the MPI "
     .. "function (\"MPI_Send\"), message one line naming the bad argument and its value. "
     .. "tostring(err) is \"MPI_ERR_RANK in MPI_Send: destination rank 7 is out of range "
@@ -1226,7 +1227,7 @@ local function class_text(class)
   local out = {}
   local chain = lineage(class)
   out[1] = "class " .. table.concat(chain, " : ")
-  out[2] = wrap(c.what, "  ")
+  out[2] = wrap((c.what:gsub("^%l", string.upper)), "  ")
   local own = methods_of(class)
   if #own > 0 then
     out[#out + 1] = "  Methods:"
@@ -1496,7 +1497,7 @@ function M.markdown()
       out[#out + 1] = "*" .. table.concat(chain, " : ") .. "*"
       out[#out + 1] = ""
     end
-    out[#out + 1] = classes[c].what
+    out[#out + 1] = (classes[c].what:gsub("^%l", string.upper))
     out[#out + 1] = ""
     for _, e in ipairs(methods_of(c)) do
       if e.class == c then

@@ -1,4 +1,4 @@
-// repl/repl.cpp: the interactive loop (API.md §12): reading chunks with line
+// repl/repl.cpp: the interactive loop (docs/repl.md): reading chunks with line
 // editing, history and completion, meta-commands, targets, drawings.
 //
 // Sections: reading lines (readline's callback interface, so that Ctrl-C at
