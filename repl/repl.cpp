@@ -3,10 +3,12 @@
 //
 // Sections: reading lines (readline's callback interface, so that Ctrl-C at
 // the prompt ends the line at once, and type-ahead while a command runs);
-// completion; the REPL with its meta-command handlers; the meta-command table
-// (kMeta: name, arguments, one-line help, details, handler), which both
-// dispatches ":name ..." and writes ":help" and ":help :name"; the loop. Running commands, interrupts and hang
-// reports belong to Session (repl/session.cpp); drawing to repl/draw.cpp.
+// completion; the REPL with its meta-command handlers; the meta-command
+// table (kMeta: name, aliases, arguments, one-line help, details, handler),
+// which both dispatches ":name ..." and writes ":help" and ":help :name";
+// the loop. Running commands, interrupts and hang reports belong to Session
+// (repl/session.cpp); drawing to repl/draw.cpp; the text of ":help NAME" to
+// the ranks (lua/help.lua).
 #include "repl/repl.hpp"
 
 #include <cerrno>
@@ -590,8 +592,8 @@ std::vector<std::string> meta_candidates(const std::string& before, const std::s
   }
   const MetaCommand* m = find_meta(before.substr(1, sp - 1));
   if (!m || m->run != &Repl::help) return out;
-  std::string arg = before.substr(before.find_first_not_of(' ', sp) == std::string::npos
-                                      ? before.size() : before.find_first_not_of(' ', sp));
+  size_t at = before.find_first_not_of(' ', sp);
+  std::string arg = at == std::string::npos ? "" : before.substr(at);
   if (!arg.empty() && arg[0] == ':') {
     for (const auto& c : kMeta)
       if (std::string(c.name).starts_with(text)) out.push_back(c.name);
