@@ -257,7 +257,7 @@ std::vector<Block> merge_blocks(const std::vector<Run>& runs) {
   return out;
 }
 
-TypePtr make(LayoutPtr l, Combiner c, Contents contents) {
+TypePtr make(LayoutPtr l, Combiner c, TypeContents contents) {
   return std::make_shared<Datatype>(std::move(l), c, std::move(contents));
 }
 
@@ -276,7 +276,7 @@ const char* combiner_name(Combiner c) {
 
 // ---- objects and predefined types ---------------------------------------------------------
 
-Datatype::Datatype(LayoutPtr layout, Combiner combiner, Contents contents)
+Datatype::Datatype(LayoutPtr layout, Combiner combiner, TypeContents contents)
     : layout_(std::move(layout)), combiner_(combiner), contents_(std::move(contents)) {}
 
 TypePtr Datatype::basic(Basic b) {
@@ -344,7 +344,7 @@ TypePtr Datatype::indexed(const std::vector<int>& bls, const std::vector<int>& d
   std::vector<Piece> pieces;
   for (std::size_t i = 0; i < bls.size(); ++i)
     pieces.push_back({mul(displs[i], old->extent(), func), bls[i], 1, 0, old->layout_});
-  Contents c{{int(bls.size())}, {}, {old}};
+  TypeContents c{{int(bls.size())}, {}, {old}};
   c.integers.insert(c.integers.end(), bls.begin(), bls.end());
   c.integers.insert(c.integers.end(), displs.begin(), displs.end());
   return make(make_layout(std::move(pieces), func), Combiner::Indexed, std::move(c));
@@ -357,7 +357,7 @@ TypePtr Datatype::hindexed(const std::vector<int>& bls, const std::vector<i64>& 
   check_type(old, func, "oldtype");
   std::vector<Piece> pieces;
   for (std::size_t i = 0; i < bls.size(); ++i) pieces.push_back({displs[i], bls[i], 1, 0, old->layout_});
-  Contents c{{int(bls.size())}, displs, {old}};
+  TypeContents c{{int(bls.size())}, displs, {old}};
   c.integers.insert(c.integers.end(), bls.begin(), bls.end());
   return make(make_layout(std::move(pieces), func), Combiner::Hindexed, std::move(c));
 }
@@ -368,7 +368,7 @@ TypePtr Datatype::indexed_block(int blocklength, const std::vector<int>& displs,
   check_type(old, func, "oldtype");
   std::vector<Piece> pieces;
   for (int d : displs) pieces.push_back({mul(d, old->extent(), func), blocklength, 1, 0, old->layout_});
-  Contents c{{int(displs.size()), blocklength}, {}, {old}};
+  TypeContents c{{int(displs.size()), blocklength}, {}, {old}};
   c.integers.insert(c.integers.end(), displs.begin(), displs.end());
   return make(make_layout(std::move(pieces), func), Combiner::IndexedBlock, std::move(c));
 }
@@ -394,7 +394,7 @@ TypePtr Datatype::create_struct(const std::vector<int>& bls, const std::vector<i
   for (std::size_t i = 0; i < types.size(); ++i) check_type(types[i], func, at("types", i));
   std::vector<Piece> pieces;
   for (std::size_t i = 0; i < bls.size(); ++i) pieces.push_back({displs[i], bls[i], 1, 0, types[i]->layout_});
-  Contents c{{int(bls.size())}, displs, types};
+  TypeContents c{{int(bls.size())}, displs, types};
   c.integers.insert(c.integers.end(), bls.begin(), bls.end());
   return make(make_layout(std::move(pieces), func), Combiner::Struct, std::move(c));
 }
@@ -431,7 +431,7 @@ TypePtr Datatype::subarray(const std::vector<int>& sizes, const std::vector<int>
     stride = mul(stride, sizes[i], func);
   }
   LayoutPtr placed = make_layout({{offset, 1, 1, 0, nest}}, func);
-  Contents c{{int(n)}, {}, {old}};
+  TypeContents c{{int(n)}, {}, {old}};
   for (const auto* v : {&sizes, &subsizes, &starts}) c.integers.insert(c.integers.end(), v->begin(), v->end());
   c.integers.push_back(int(order));
   return make(with_markers(placed, 0, stride, func), Combiner::Subarray, std::move(c));
@@ -474,16 +474,16 @@ void Datatype::check_usable(std::string_view func, std::string_view what) const 
     fail(ErrClass::Type, func, std::string(what) + " has not been committed (call commit() first)");
 }
 
-Envelope Datatype::envelope() const {
+TypeEnvelope Datatype::envelope() const {
   return {int(contents_.integers.size()), int(contents_.addresses.size()), int(contents_.types.size()),
           combiner_};
 }
 
-Contents Datatype::contents() const {
+TypeContents Datatype::contents() const {
   if (combiner_ == Combiner::Named)
     fail(ErrClass::Type, "MPI_Type_get_contents",
          "the predefined datatype " + name_ + " has no contents (its combiner is MPI_COMBINER_NAMED)");
-  Contents c = contents_;
+  TypeContents c = contents_;
   for (TypePtr& t : c.types) {
     if (t->predefined_) continue;
     TypePtr copy = make(t->layout_, t->combiner_, t->contents_);

@@ -65,13 +65,13 @@ class Datatype;
 using TypePtr = std::shared_ptr<Datatype>;
 
 // What MPI_Type_get_envelope reports.
-struct Envelope {
+struct TypeEnvelope {
   int num_integers = 0, num_addresses = 0, num_datatypes = 0;
   Combiner combiner = Combiner::Named;
 };
 
 // The arguments of the constructor call, as MPI_Type_get_contents lists them.
-struct Contents {
+struct TypeContents {
   std::vector<int> integers;
   std::vector<std::int64_t> addresses;
   std::vector<TypePtr> types;
@@ -167,11 +167,11 @@ class Datatype {
   std::int64_t true_extent() const { return layout_->true_ub - layout_->true_lb; }
   const Layout& layout() const { return *layout_; }
 
-  Envelope envelope() const;
+  TypeEnvelope envelope() const;
   // MPI_ERR_TYPE for a predefined type (combiner NAMED). Derived types in
   // the result are new objects sharing the old map (committed as the
   // original is); predefined ones are the predefined objects themselves.
-  Contents contents() const;
+  TypeContents contents() const;
 
   // The flattened map (committed types only; empty before commit).
   const std::vector<Block>& blocks() const { return blocks_; }
@@ -198,12 +198,12 @@ class Datatype {
   // communication or packing: not freed, committed.
   void check_usable(std::string_view func, std::string_view what = "datatype") const;
 
-  Datatype(LayoutPtr layout, Combiner combiner, Contents contents);
+  Datatype(LayoutPtr layout, Combiner combiner, TypeContents contents);
 
  private:
   LayoutPtr layout_;
   Combiner combiner_;
-  Contents contents_;
+  TypeContents contents_;
   std::string name_;
   bool predefined_ = false;
   bool committed_ = false;

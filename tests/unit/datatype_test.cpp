@@ -62,8 +62,8 @@ std::vector<std::int64_t> offsets(const TypePtr& t) {
 
 // Rebuilds a type from its envelope and contents.
 TypePtr rebuild(const TypePtr& t) {
-  Envelope e = t->envelope();
-  Contents c = t->contents();
+  TypeEnvelope e = t->envelope();
+  TypeContents c = t->contents();
   REQUIRE(int(c.integers.size()) == e.num_integers);
   REQUIRE(int(c.addresses.size()) == e.num_addresses);
   REQUIRE(int(c.types.size()) == e.num_datatypes);
@@ -250,12 +250,12 @@ TEST_CASE("envelope and contents describe the constructor call, and rebuild the 
     CHECK(offsets(back) == offsets(committed(t)));
     CHECK(back->envelope().combiner == t->envelope().combiner);
   }
-  Envelope e = Datatype::subarray({4, 5}, {2, 3}, {1, 2}, Order::C, kInt)->envelope();
+  TypeEnvelope e = Datatype::subarray({4, 5}, {2, 3}, {1, 2}, Order::C, kInt)->envelope();
   CHECK(e.num_integers == 3 * 2 + 2);
   CHECK(e.num_addresses == 0);
   CHECK(e.num_datatypes == 1);
   CHECK(std::string(combiner_name(Combiner::Subarray)) == "MPI_COMBINER_SUBARRAY");
-  Envelope s = Datatype::create_struct({1, 1, 1}, {0, 4, 8}, {kInt, kInt, kInt})->envelope();
+  TypeEnvelope s = Datatype::create_struct({1, 1, 1}, {0, 4, 8}, {kInt, kInt, kInt})->envelope();
   CHECK(s.num_integers == 4);
   CHECK(s.num_addresses == 3);
   CHECK(s.num_datatypes == 3);
@@ -266,7 +266,7 @@ TEST_CASE("contents returns the predefined objects themselves and new objects fo
   inner->set_name("pair of ints");
   TypePtr outer = Datatype::vector(2, 1, 3, inner);
   inner->free();  // the outer type still holds the map
-  Contents c = outer->contents();
+  TypeContents c = outer->contents();
   REQUIRE(c.types.size() == 1);
   CHECK(c.types[0] != inner);
   CHECK(!c.types[0]->freed());
