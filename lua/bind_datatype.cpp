@@ -22,6 +22,7 @@
 #include "core/datatype.hpp"
 #include "lua/attr.hpp"
 #include "lua/binding.hpp"
+#include "lua/typed.hpp"
 
 namespace lumpi::lua {
 
@@ -446,6 +447,12 @@ void set_predefined(lua_State* L) {
 }
 
 }  // namespace
+
+TypePtr check_usable_type(lua_State* L, int idx, std::string_view func) {
+  TypePtr t = check_type_any(L, idx, "datatype", func);
+  t->check_usable(func);
+  return t;
+}
 
 // Adds the datatype functions, handles and constants to the mpi table at -1.
 void open_datatype(lua_State* L) {
