@@ -192,6 +192,19 @@ int buffer_newindex(lua_State* L) {
   return 0;
 }
 
+// Element assignment is no MPI call: its errors always raise, whatever
+// COMM_WORLD's error handler (a `nil, err` result would vanish in an
+// assignment).
+template <int (*F)(lua_State*)>
+int raising(lua_State* L) {
+  try {
+    return F(L);
+  } catch (const core::Error& e) {
+    push_error(L, e);
+  }
+  return lua_error(L);  // no C++ object is alive here
+}
+
 int buffer_len(lua_State* L) {
   lua_pushinteger(L, test_buffer(L, 1)->count);
   return 1;
@@ -297,7 +310,7 @@ void push_status(lua_State* L, const core::Status& st) {
 void open_buffer(lua_State* L) {
   luaL_newmetatable(L, kBufferMeta);
   const std::pair<const char*, lua_CFunction> meta[] = {
-      {"__index", buffer_index}, {"__newindex", wrap<buffer_newindex>}, {"__len", buffer_len},
+      {"__index", buffer_index}, {"__newindex", raising<buffer_newindex>}, {"__len", buffer_len},
       {"__tostring", buffer_tostring}, {"__gc", buffer_gc}};
   for (auto [name, fn] : meta) {
     lua_pushcfunction(L, fn);

@@ -2,9 +2,9 @@
 //
 // Values are encoded by lua/codec before anything is sent, so an unsendable
 // value raises MPI_ERR_TYPE on the sender with nothing in flight. send, ssend,
-// isend, issend, recv and irecv also take MPI's (buffer, count, datatype) in
-// place of the value (lua/typed.hpp): c:send(buf, count, type, dest, tag),
-// c:recv(buf, count, type, source, tag) -> buf, status.
+// isend, issend, recv, irecv and sendrecv also take MPI's (buffer, count,
+// datatype) in place of the value (lua/typed.hpp): c:send(buf, count, type,
+// dest, tag), c:recv(buf, count, type, source, tag) -> buf, status.
 #include <exception>
 
 #include "core/constants.hpp"
@@ -178,11 +178,34 @@ int c_irecv(lua_State* L) {
   return 1;
 }
 
+// sendrecv(sbuf, scount, stype, dest, sendtag, rbuf, rcount, rtype, source,
+// recvtag) -> rbuf, status: MPI's argument list, both halves typed.
+int typed_sendrecv(lua_State* L, core::Comm& c, const char* func) {
+  Outgoing o = send_args(L, c, func);
+  if (!is_buffer(L, 7))
+    fail(ErrClass::Buffer, func, std::string("a typed sendrecv receives into a buffer (argument 7), got ") +
+                                     luaL_typename(L, 7));
+  Typed into = check_typed(L, 7, func);
+  auto [source, recvtag] = recv_args(L, 10, func);
+  c.check_source(source, func);
+  c.check_recv_tag(recvtag, func);
+  zmq::message_t body = outgoing_body(L, o, func);
+  auto rr = c.irecv(source, recvtag);
+  c.send(std::move(body), o.dest, o.tag);
+  rr->wait();
+  if (source != core::PROC_NULL)
+    unpack_typed(into, std::string_view(static_cast<const char*>(rr->body().data()), rr->body().size()), func);
+  lua_pushvalue(L, 7);  // the receive buffer
+  push_status(L, rr->status());
+  return 2;
+}
+
 // sendrecv(value, dest, sendtag, source, recvtag): the send is eager, so
 // posting it first cannot deadlock.
 int c_sendrecv(lua_State* L) {
   const char* func = "MPI_Sendrecv";
   core::Comm& c = check_comm(L, 1, func);
+  if (is_buffer(L, 2)) return typed_sendrecv(L, c, func);
   int dest = check_int(L, 3, "dest", func, ErrClass::Rank);
   int sendtag = tag_arg(L, 4, 0, func);
   int source = opt_int(L, 5, core::ANY_SOURCE, "source", func, ErrClass::Rank);

@@ -38,6 +38,29 @@ t.case("buffers are C arrays of their type, 1-based in Lua (API.md §14)", funct
   t.raises(function() mpi.buffer(mpi.INT, -1) end, "MPI_ERR_COUNT")
 end)
 
+t.case("element assignment raises even under ERRORS_RETURN (it has no result to return)", function()
+  local b = mpi.buffer(mpi.INT, 1)
+  w:set_errhandler(mpi.ERRORS_RETURN)
+  local ok = pcall(function() b[2] = 1 end)
+  local r, err = mpi.buffer(mpi.INT, -1)
+  w:set_errhandler(mpi.ERRORS_RAISE)
+  t.eq(ok, false)
+  t.eq(r, nil)
+  t.eq(err.class, "MPI_ERR_COUNT", "calls still follow the handler")
+end)
+
+t.case("typed sendrecv shifts a ring with MPI's argument list (MPI-3.1 §3.10)", function()
+  local out = mpi.buffer(mpi.SHORT_INT, 1, {{me, -me}})
+  local into = mpi.buffer(mpi.SHORT_INT, 1)
+  local got, st = w:sendrecv(out, 1, mpi.SHORT_INT, right, 21, into, 1, mpi.SHORT_INT, left, 21)
+  t.ok(rawequal(got, into))
+  t.eq(into[1], {left, -left})
+  t.eq(st.source, left)
+  t.eq(st:get_elements(mpi.SHORT_INT), 2)
+  t.raises(function() w:sendrecv(out, 1, mpi.SHORT_INT, right, 21, {}, 1, mpi.SHORT_INT, left, 21) end,
+           "MPI_ERR_BUFFER")
+end)
+
 t.case("a matrix column (vector) arrives as a contiguous row (MPI-3.1 §4.1.2, §3.3.1 type signatures)", function()
   -- a 4x5 row-major matrix of doubles; send column `me % 5` to the right
   local m = mpi.buffer(mpi.DOUBLE, 20)
