@@ -460,6 +460,12 @@ void Datatype::commit() {
   committed_ = true;
 }
 
+std::vector<Run> Datatype::typemap() const {
+  if (committed_) return runs_;
+  Memo memo;
+  return flat(*layout_, memo, "MPI_Type_commit");
+}
+
 void Datatype::free(std::string_view func) {
   if (predefined_) fail(ErrClass::Type, func, "cannot free the predefined datatype " + name_);
   if (freed_) fail(ErrClass::Type, func, "the datatype has already been freed");

@@ -176,6 +176,9 @@ class Datatype {
   // The flattened map (committed types only; empty before commit).
   const std::vector<Block>& blocks() const { return blocks_; }
   const std::vector<Run>& runs() const { return runs_; }
+  // The runs of one element, committed or not (flattened now if not):
+  // what :draw shows. MPI_ERR_NO_MEM as commit for a map too large.
+  std::vector<Run> typemap() const;
 
   // ---- typed data (MPI_ERR_TYPE unless committed; MPI_ERR_COUNT for count < 0) ----
 

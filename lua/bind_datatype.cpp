@@ -313,6 +313,27 @@ int t_get_contents(lua_State* L) {
   return 3;
 }
 
+// t:typemap() -> {{offset, basic type name, count, bytes each}, ...}: one element's map
+// as runs of one basic type, in type-map order, adjacent entries merged
+// (a lumpi extension, no MPI call; :draw pictures it).
+int t_typemap(lua_State* L) {
+  std::vector<core::Run> runs = check_type(L, 1, "MPI_Type_commit").typemap();
+  lua_createtable(L, int(runs.size()), 0);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    lua_createtable(L, 3, 0);
+    lua_pushinteger(L, runs[i].offset);
+    lua_rawseti(L, -2, 1);
+    lua_pushstring(L, core::basic_info(runs[i].basic).name);
+    lua_rawseti(L, -2, 2);
+    lua_pushinteger(L, runs[i].count);
+    lua_rawseti(L, -2, 3);
+    lua_pushinteger(L, lua_Integer(core::basic_info(runs[i].basic).size));
+    lua_rawseti(L, -2, 4);
+    lua_rawseti(L, -2, lua_Integer(i + 1));  // map[i+1] = {offset, name, count, size}
+  }
+  return 1;
+}
+
 int t_get_name(lua_State* L) {
   const std::string& n = check_type(L, 1, "MPI_Type_get_name").name();
   lua_pushlstring(L, n.data(), n.size());
@@ -407,6 +428,7 @@ const Reg kMethods[] = {
     {"get_true_extent", wrap<t_get_true_extent>},
     {"get_envelope", wrap<t_get_envelope>},
     {"get_contents", wrap<t_get_contents>},
+    {"typemap", wrap<t_typemap>},
     {"get_name", wrap<t_get_name>},
     {"set_name", wrap<t_set_name>},
     {"set_attr", wrap<t_set_attr>},

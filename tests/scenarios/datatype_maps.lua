@@ -141,6 +141,16 @@ t.case("contents of a freed inner type are new, usable handles (MPI-3.1 §4.1.13
   t.eq(outer:size(), 16, "freeing the returned handle leaves the outer type whole")
 end)
 
+t.case("typemap lists one element's runs in type-map order, committed or not (lumpi extension)", function()
+  local v = mpi.type_vector(3, 2, -4, mpi.INT)
+  t.eq(v:typemap(), {{0, "MPI_INT", 2, 4}, {-16, "MPI_INT", 2, 4}, {-32, "MPI_INT", 2, 4}})
+  local s = mpi.type_create_struct({1, 1}, {0, 8}, {mpi.DOUBLE, mpi.CHAR})
+  s:commit()
+  t.eq(s:typemap(), {{0, "MPI_DOUBLE", 1, 8}, {8, "MPI_CHAR", 1, 1}})
+  t.eq(mpi.TWO_INT:typemap(), {{0, "MPI_INT", 2, 4}})
+  t.eq(mpi.type_contiguous(0, mpi.INT):typemap(), {})
+end)
+
 t.case("commit, free and freed handles (MPI-3.1 §4.1.9, §4.1.10; API.md §14)", function()
   local v = mpi.type_vector(2, 1, 2, mpi.INT)
   v:commit()

@@ -216,6 +216,17 @@ TEST_CASE("nested types: contiguous of a padded struct, vector of vectors") {
   CHECK(two->layout().nbasic == 18);
 }
 
+TEST_CASE("typemap flattens an uncommitted type without committing it") {
+  TypePtr v = Datatype::vector(2, 2, 3, kInt);
+  std::vector<Run> runs = v->typemap();
+  REQUIRE(runs.size() == 2);
+  CHECK(runs[1].offset == 12);
+  CHECK(runs[1].count == 2);
+  CHECK(runs[1].basic == Basic::Int);
+  CHECK(!v->committed());
+  CHECK(v->blocks().empty());
+}
+
 TEST_CASE("commit merges adjacent blocks") {
   CHECK(committed(Datatype::contiguous(1000, kDouble))->blocks().size() == 1);
   CHECK(committed(Datatype::vector(10, 2, 2, kInt))->blocks().size() == 1);
