@@ -469,13 +469,15 @@ std::vector<Run> Datatype::typemap() const {
 void Datatype::free(std::string_view func) {
   if (predefined_) fail(ErrClass::Type, func, "cannot free the predefined datatype " + name_);
   if (freed_) fail(ErrClass::Type, func, "the datatype has already been freed");
-  freed_ = true;
-  blocks_.clear();
-  runs_.clear();
+  freed_ = true;  // the map stays: operations in flight complete (MPI-3.1 §4.1.9)
 }
 
 void Datatype::check_usable(std::string_view func, std::string_view what) const {
   if (freed_) fail(ErrClass::Type, func, std::string(what) + " has been freed");
+  check_committed(func, what);
+}
+
+void Datatype::check_committed(std::string_view func, std::string_view what) const {
   if (!committed_)
     fail(ErrClass::Type, func, std::string(what) + " has not been committed (call commit() first)");
 }
@@ -511,7 +513,7 @@ void Datatype::span(i64 count, i64* lo, i64* hi) const {
 }
 
 void Datatype::pack(const void* buf, i64 count, std::string& out, std::string_view func) const {
-  check_usable(func);
+  check_committed(func);
   check_count(count, func);
   std::size_t at0 = out.size();
   out.resize(at0 + std::size_t(count * size()));
@@ -529,7 +531,7 @@ void Datatype::pack(const void* buf, i64 count, std::string& out, std::string_vi
 }
 
 void Datatype::unpack(const char* data, std::size_t n, void* buf, i64 count, std::string_view func) const {
-  check_usable(func);
+  check_committed(func);
   check_count(count, func);
   if (i64(n) > count * size())
     fail(ErrClass::Truncate, func,

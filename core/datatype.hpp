@@ -148,7 +148,8 @@ class Datatype {
   // MPI_Type_commit: flattens the map once. Committing twice is allowed.
   void commit();
   // MPI_Type_free: the object becomes freed. MPI_ERR_TYPE for a predefined
-  // or already freed type. Types built on it, and copies of its map, live on.
+  // or already freed type. Types built on it, copies of its map, and
+  // operations in flight that use it live on.
   void free(std::string_view func = "MPI_Type_free");
 
   bool predefined() const { return predefined_; }
@@ -181,6 +182,9 @@ class Datatype {
   std::vector<Run> typemap() const;
 
   // ---- typed data (MPI_ERR_TYPE unless committed; MPI_ERR_COUNT for count < 0) ----
+  // A freed type still packs and unpacks: the call that starts an operation
+  // checks check_usable, and an operation in flight completes normally when
+  // the type is freed meanwhile (MPI-3.1 §4.1.9).
 
   // Bytes [lo, hi) relative to the buffer's address that `count` elements
   // touch (lo = hi = 0 when they touch nothing).
@@ -200,6 +204,8 @@ class Datatype {
   // Raises MPI_ERR_TYPE in `func` unless the type may be used for
   // communication or packing: not freed, committed.
   void check_usable(std::string_view func, std::string_view what = "datatype") const;
+  // MPI_ERR_TYPE unless committed (freed or not).
+  void check_committed(std::string_view func, std::string_view what = "datatype") const;
 
   Datatype(LayoutPtr layout, Combiner combiner, TypeContents contents);
 

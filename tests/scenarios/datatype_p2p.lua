@@ -165,6 +165,17 @@ t.case("irecv into a buffer completes through wait and waitall (MPI-3.1 §3.7)",
   t.eq(sts[1]:get_count(mpi.INT64_T), 2)
 end)
 
+t.case("freeing a type used by a pending receive lets it complete (MPI-3.1 §4.1.9)", function()
+  local every_other = mpi.type_vector(3, 1, 2, mpi.INT)
+  every_other:commit()
+  local into = mpi.buffer(mpi.INT, 5)
+  local req = w:irecv(into, 1, every_other, left, 22)
+  every_other:free()
+  w:send(mpi.buffer(mpi.INT, 3, {me, me + 1, me + 2}), 3, mpi.INT, right, 22)
+  req:wait()
+  t.eq(values(into), {left, 0, left + 1, 0, left + 2})
+end)
+
 t.case("PROC_NULL: the buffer is untouched, the count is 0 (MPI-3.1 §3.11)", function()
   local b = mpi.buffer(mpi.INT, 2, {5, 6})
   w:send(b, 2, mpi.INT, mpi.PROC_NULL)

@@ -409,7 +409,11 @@ TEST_CASE("freed and uncommitted types") {
   t->free();
   CHECK(t->freed());
   error_of([&] { t->free(); }, ErrClass::Type, "MPI_Type_free");
-  error_of([&] { t->pack(buf, 1, out, "MPI_Send"); }, ErrClass::Type, "MPI_Send");
+  error_of([&] { t->check_usable("MPI_Send"); }, ErrClass::Type, "MPI_Send");
+  // An operation started before the free still completes (MPI-3.1 §4.1.9).
+  int back[2] = {0, 0};
+  t->unpack("\x07\0\0\0\x08\0\0\0", 8, back, 1, "MPI_Wait");
+  CHECK(back[1] == 8);
   error_of([&] { Datatype::vector(1, 1, 1, t); }, ErrClass::Type, "MPI_Type_vector");
   CHECK(error_of([] { kInt->free(); }, ErrClass::Type, "MPI_Type_free").find("MPI_INT") != std::string::npos);
   error_of([] { Datatype::pair(Pair::TwoInt)->free(); }, ErrClass::Type, "MPI_Type_free");
