@@ -8,6 +8,7 @@
 // first (raising core::Error naming the bad one) and only then communicates.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -132,7 +133,7 @@ class Comm {
   std::shared_ptr<const Topology> topo_;
   bool freed_ = false;
   bool pending_ = false;
-  static inline uint64_t serial_counter_ = 0;
+  static inline std::atomic<uint64_t> serial_counter_{0};
   uint64_t serial_ = ++serial_counter_;
 };
 

@@ -61,6 +61,7 @@ class Request {
   // The MPI call that completes it, as errors and hang reports name it
   // (MPI_Wait, MPI_Testall ...).
   void set_call(std::string call) { what_.call = std::move(call); }
+  const std::string& call() const { return what_.call; }
 
  private:
   Request(Kind kind, Engine* e, Waiting what) : kind_(kind), engine_(e), what_(std::move(what)) {}

@@ -14,6 +14,8 @@ namespace lumpi::lua {
 
 void set_runtime(lua_State* L, Runtime* rt);
 void open_metatables(lua_State* L);
+void open_datatype(lua_State* L);  // lua/bind_datatype.cpp: mpi.INT, mpi.type_*, ...
+void open_buffer(lua_State* L);    // lua/bind_buffer.cpp: mpi.buffer, statuses
 
 namespace {
 
@@ -172,6 +174,8 @@ void open_mpi(lua_State* L, Runtime* rt) {
   lua_pushvalue(L, -3);
   set_funcs(L, kModuleFuncs);
   set_constants(L);
+  open_datatype(L);
+  open_buffer(L);
   lua_pop(L, 1);
   open_comm(L);
   open_p2p(L);
