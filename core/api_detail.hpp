@@ -47,6 +47,7 @@ struct Access {
   static const std::shared_ptr<RequestHandle>& handle(const Request& r) { return r.h_; }
   static void reset(Request& r) { r.h_.reset(); }
   static Request request(std::shared_ptr<RequestHandle> h) { return Request(std::move(h)); }
+  static Prequest prequest(std::shared_ptr<RequestHandle> h) { return Prequest(std::move(h)); }
   static Keyval keyval(int id) { return Keyval(id); }
   static void reset(Keyval& k) { k.id_ = 0; }
   static constexpr Datatype datatype(int id) { return Datatype(id); }

@@ -6,6 +6,7 @@
 // makes one from a buffer and copy_out copies one into a buffer, whatever
 // the core's body type is (anything with data() and size()).
 #include <cstring>
+#include <functional>
 #include <thread>
 
 #include "core/api_detail.hpp"
@@ -60,7 +61,9 @@ int Status::Get_count(const Datatype& type) const {
 
 namespace detail {
 
-// A core request, and for a receive the buffer its message goes to.
+// A core request, and for a receive the buffer its message goes to. A
+// persistent request keeps `start`, which begins one more operation; while
+// inactive its `req` is null.
 struct RequestHandle {
   core::CommPtr comm;  // for its error handler, and kept alive while pending
   std::shared_ptr<core::Request> req;
@@ -70,7 +73,9 @@ struct RequestHandle {
   size_t cap = 0;
   bool done = false;
   Status status;
+  std::function<std::shared_ptr<core::Request>()> start;  // persistent only
 
+  bool inactive() const { return !req; }
   // Records completion (copying a received message out) once.
   void finish() {
     if (done) return;
@@ -99,17 +104,50 @@ auto on_request(detail::RequestHandle& h, F&& f) -> decltype(f()) {
   }
 }
 
-// A request on self's communicator; receive: its message goes to buf (cap bytes).
-Request make_request(const Comm& self, std::shared_ptr<core::Request> r, const char* func,
-                     bool receive = false, void* buf = nullptr, size_t cap = 0) {
+std::shared_ptr<detail::RequestHandle> new_handle(const Comm& self, const char* func,
+                                                  bool receive, void* buf, size_t cap) {
   auto h = std::make_shared<detail::RequestHandle>();
   h->comm = Access::handle(self)->comm;
-  h->req = std::move(r);
   h->func = func;
   h->receive = receive;
   h->buf = buf;
   h->cap = cap;
+  return h;
+}
+
+// A request on self's communicator; receive: its message goes to buf (cap bytes).
+Request make_request(const Comm& self, std::shared_ptr<core::Request> r, const char* func,
+                     bool receive = false, void* buf = nullptr, size_t cap = 0) {
+  auto h = new_handle(self, func, receive, buf, cap);
+  h->req = std::move(r);
   return Access::request(std::move(h));
+}
+
+// True when h is complete (waiting for it if block), its status recorded.
+bool complete(detail::RequestHandle& h, bool block) {
+  if (h.inactive()) {
+    h.status = Status();
+    return true;
+  }
+  return on_request(h, [&] {
+    if (!h.done) {
+      if (block)
+        h.req->wait();
+      else if (!h.req->test())
+        return false;
+    }
+    h.finish();
+    return true;
+  });
+}
+
+// After completion through r: a persistent request turns inactive, others null.
+void retire(std::shared_ptr<detail::RequestHandle>& h, Status& status) {
+  status = h->status;
+  if (h->start)
+    h->req.reset();
+  else
+    h.reset();
 }
 
 }  // namespace
@@ -119,13 +157,8 @@ void Request::Wait(Status& status) {
     status = Status();
     return;
   }
-  auto& h = *h_;
-  on_request(h, [&] {
-    if (!h.done) h.req->wait();
-    h.finish();
-  });
-  status = h.status;
-  h_.reset();
+  complete(*h_, true);
+  retire(h_, status);
 }
 
 void Request::Wait() {
@@ -138,15 +171,8 @@ bool Request::Test(Status& status) {
     status = Status();
     return true;
   }
-  auto& h = *h_;
-  bool ready = on_request(h, [&] {
-    if (!h.done && !h.req->test()) return false;
-    h.finish();
-    return true;
-  });
-  if (!ready) return false;
-  status = h.status;
-  h_.reset();
+  if (!complete(*h_, false)) return false;
+  retire(h_, status);
   return true;
 }
 
@@ -157,12 +183,35 @@ bool Request::Test() {
 
 void Request::Cancel() const {
   if (!h_) detail::fail(ERR_REQUEST, "MPI_Cancel", "request is REQUEST_NULL");
+  if (h_->inactive()) detail::fail(ERR_REQUEST, "MPI_Cancel", "the persistent request is not started");
   on_request(*h_, [&] { h_->req->cancel(); });
 }
 
 void Request::Free() {
   if (!h_) detail::fail(ERR_REQUEST, "MPI_Request_free", "request is REQUEST_NULL");
   h_.reset();
+}
+
+void Prequest::Start() {
+  const char* func = "MPI_Start";
+  if (!h_) detail::fail(ERR_REQUEST, func, "request is REQUEST_NULL");
+  if (!h_->inactive()) detail::fail(ERR_REQUEST, func, "the persistent request is already active");
+  auto& h = *h_;
+  on_request(h, [&] {
+    h.req = h.start();
+    h.done = false;
+  });
+}
+
+void Prequest::Startall(int count, Prequest requests[]) {
+  if (count < 0) detail::fail(ERR_COUNT, "MPI_Startall", "count " + std::to_string(count) + " is negative");
+  if (count > 0 && !requests) detail::fail(ERR_ARG, "MPI_Startall", "requests is null");
+  for (int i = 0; i < count; ++i)  // all checked before any starts
+    if (requests[i].Is_null() || !requests[i].h_->inactive())
+      detail::fail(ERR_REQUEST, "MPI_Startall",
+                   "requests[" + std::to_string(i) + "] is " +
+                       (requests[i].Is_null() ? "REQUEST_NULL" : "already active"));
+  for (int i = 0; i < count; ++i) requests[i].Start();
 }
 
 namespace {
@@ -185,12 +234,13 @@ void Request::Waitall(int count, Request requests[], Status statuses[]) {
 
 void Request::Waitall(int count, Request requests[]) { Waitall(count, requests, nullptr); }
 
+// Active requests are polled in turn; null and inactive ones are skipped.
 int Request::Waitany(int count, Request requests[], Status& status) {
   check_array(count, requests, "MPI_Waitany");
   for (;;) {
     bool any = false;
     for (int i = 0; i < count; ++i) {
-      if (requests[i].Is_null()) continue;
+      if (requests[i].Is_null() || requests[i].h_->inactive()) continue;
       any = true;
       if (requests[i].Test(status)) return i;
     }
@@ -207,20 +257,12 @@ int Request::Waitany(int count, Request requests[]) {
   return Waitany(count, requests, ignored);
 }
 
-// All complete: every request becomes null and statuses are filled. Otherwise
+// All complete: every request is retired and statuses are filled. Otherwise
 // none is changed (a request found complete keeps its result for later).
 bool Request::Testall(int count, Request requests[], Status statuses[]) {
   check_array(count, requests, "MPI_Testall");
-  for (int i = 0; i < count; ++i) {
-    auto& h = requests[i].h_;
-    if (!h) continue;
-    bool ready = on_request(*h, [&] {
-      if (!h->done && !h->req->test()) return false;
-      h->finish();
-      return true;
-    });
-    if (!ready) return false;
-  }
+  for (int i = 0; i < count; ++i)
+    if (requests[i].h_ && !complete(*requests[i].h_, false)) return false;
   for (int i = 0; i < count; ++i) {
     Status s;
     requests[i].Wait(s);  // complete: returns at once
@@ -230,6 +272,47 @@ bool Request::Testall(int count, Request requests[], Status statuses[]) {
 }
 
 bool Request::Testall(int count, Request requests[]) { return Testall(count, requests, nullptr); }
+
+// ---- persistent requests -------------------------------------------------------------
+
+Prequest Comm::Send_init(const void* buf, int count, const Datatype& type, int dest, int tag) const {
+  const char* func = "MPI_Send_init";
+  return guarded(*this, func, [&](core::Comm& c) {
+    size_t n = detail::buffer_bytes(buf, count, type, func);
+    c.check_dest(dest, func);
+    core::Comm::check_send_tag(tag, func);
+    auto h = new_handle(*this, func, false, nullptr, 0);
+    core::Comm* cc = &c;
+    h->start = [cc, buf, n, dest, tag] { return cc->isend(body_of(buf, n), dest, tag, false); };
+    return Access::prequest(std::move(h));
+  });
+}
+
+Prequest Comm::Ssend_init(const void* buf, int count, const Datatype& type, int dest, int tag) const {
+  const char* func = "MPI_Ssend_init";
+  return guarded(*this, func, [&](core::Comm& c) {
+    size_t n = detail::buffer_bytes(buf, count, type, func);
+    c.check_dest(dest, func);
+    core::Comm::check_send_tag(tag, func);
+    auto h = new_handle(*this, func, false, nullptr, 0);
+    core::Comm* cc = &c;
+    h->start = [cc, buf, n, dest, tag] { return cc->isend(body_of(buf, n), dest, tag, true); };
+    return Access::prequest(std::move(h));
+  });
+}
+
+Prequest Comm::Recv_init(void* buf, int count, const Datatype& type, int source, int tag) const {
+  const char* func = "MPI_Recv_init";
+  return guarded(*this, func, [&](core::Comm& c) {
+    size_t cap = detail::buffer_bytes(buf, count, type, func);
+    c.check_source(source, func);
+    core::Comm::check_recv_tag(tag, func);
+    auto h = new_handle(*this, func, true, buf, cap);
+    core::Comm* cc = &c;
+    h->start = [cc, source, tag] { return cc->irecv(source, tag); };
+    return Access::prequest(std::move(h));
+  });
+}
 
 // ---- blocking and nonblocking sends and receives --------------------------------------
 

@@ -253,7 +253,8 @@ class Status {
 // A nonblocking operation (§3.7). A handle: copies refer to the same
 // operation. Completing it through a handle (Wait, or Test returning true)
 // makes that handle REQUEST_NULL; another copy completes at once with the
-// same status. Waiting on REQUEST_NULL returns an empty status at once.
+// same status. Waiting on REQUEST_NULL, or on an inactive persistent
+// request, returns an empty status at once.
 class Request {
  public:
   Request() = default;  // REQUEST_NULL
@@ -274,12 +275,27 @@ class Request {
   static bool Testall(int count, Request requests[], Status statuses[]);
   static bool Testall(int count, Request requests[]);
 
- private:
+ protected:
   friend struct detail::Access;
   explicit Request(std::shared_ptr<detail::RequestHandle> h) : h_(std::move(h)) {}
   std::shared_ptr<detail::RequestHandle> h_;
 };
 extern const Request REQUEST_NULL;
+
+// A persistent request (§3.9), made by Send_init, Ssend_init or Recv_init.
+// It starts inactive; Start begins one operation with the arguments given
+// at creation (a send takes the buffer's contents at Start), and completing
+// it (Wait, Test) makes it inactive again rather than null. Free releases it.
+class Prequest : public Request {
+ public:
+  Prequest() = default;
+  void Start();
+  static void Startall(int count, Prequest requests[]);
+
+ private:
+  friend struct detail::Access;
+  explicit Prequest(std::shared_ptr<detail::RequestHandle> h) : Request(std::move(h)) {}
+};
 
 // ---- communicators -----------------------------------------------------------------
 
@@ -383,6 +399,9 @@ class Comm {
   Request Isend(const void* buf, int count, const Datatype& type, int dest, int tag) const;
   Request Issend(const void* buf, int count, const Datatype& type, int dest, int tag) const;
   Request Irecv(void* buf, int count, const Datatype& type, int source, int tag) const;
+  Prequest Send_init(const void* buf, int count, const Datatype& type, int dest, int tag) const;
+  Prequest Ssend_init(const void* buf, int count, const Datatype& type, int dest, int tag) const;
+  Prequest Recv_init(void* buf, int count, const Datatype& type, int source, int tag) const;
   void Sendrecv(const void* sendbuf, int sendcount, const Datatype& sendtype, int dest,
                 int sendtag, void* recvbuf, int recvcount, const Datatype& recvtype,
                 int source, int recvtag, Status& status) const;

@@ -9,10 +9,12 @@
 #include <atomic>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <numeric>
 #include <thread>
 #include <type_traits>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
@@ -393,6 +395,68 @@ TEST_CASE("point-to-point: blocking, nonblocking, synchronous, probe, wildcards,
             return ok && nothing_pending(w);
           }) == 0);
   }
+}
+
+TEST_CASE("persistent requests: started, completed and restarted around a ring") {
+  for (int n : kSizes) {
+    CAPTURE(n);
+    CHECK(run_world(n, [n](Intracomm& w) {
+            const int me = w.Get_rank(), right = (me + 1) % n, left = (me + n - 1) % n;
+            int out = 0, in = -1;
+            Prequest reqs[2] = {w.Recv_init(&in, 1, INT, left, 6), w.Send_init(&out, 1, INT, right, 6)};
+            bool ok = !reqs[0].Is_null();
+            Status st;
+            reqs[0].Wait(st);  // inactive: an empty status at once
+            ok &= st.Get_source() == ANY_SOURCE;
+            for (int round = 0; round < 3; ++round) {
+              out = me * 10 + round;  // the send takes the buffer at Start
+              Prequest::Startall(2, reqs);
+              ok &= raises(ERR_REQUEST, "MPI_Start", "already active", [&] { reqs[0].Start(); });
+              Status sts[2];
+              Request::Waitall(2, reqs, sts);
+              ok &= in == left * 10 + round && sts[0].Get_source() == left;
+              ok &= !reqs[0].Is_null() && !reqs[1].Is_null();  // inactive, not null
+            }
+            Prequest s = w.Ssend_init(&out, 1, INT, me, 12);
+            Prequest r = w.Recv_init(&in, 1, INT, me, 12);
+            r.Start();
+            s.Start();
+            s.Wait();
+            r.Wait();
+            ok &= in == out;
+            ok &= raises(ERR_RANK, "MPI_Send_init", "destination", [&] { w.Send_init(&out, 1, INT, n, 0); });
+            for (auto& q : reqs) q.Free();
+            s.Free();
+            r.Free();
+            return ok && nothing_pending(w);
+          }) == 0);
+  }
+}
+
+TEST_CASE("ERRORS_ARE_FATAL ends the process with status 1 and the error on stderr") {
+  const std::string log = "/tmp/lumpi-api-fatal-" + std::to_string(getpid());
+  fflush(nullptr);
+  pid_t pid = fork();
+  if (pid == 0) {
+    if (!freopen(log.c_str(), "w", stderr)) _exit(2);
+    run_world(1, [](Intracomm& w) {
+      w.Set_errhandler(ERRORS_ARE_FATAL);
+      int x = 0;
+      w.Send(&x, 1, INT, 5, 0);  // ends the process
+      return true;
+    });
+    _exit(0);
+  }
+  REQUIRE(pid > 0);
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 1);
+  std::ifstream in(log);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::filesystem::remove(log);
+  CHECK(text.find("MPI_ERR_RANK in MPI_Send: destination rank 5") != std::string::npos);
+  CHECK(text.find("ERRORS_ARE_FATAL") != std::string::npos);
 }
 
 TEST_CASE("collectives against their serial answers") {
