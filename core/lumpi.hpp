@@ -15,8 +15,8 @@
 // 16.4), does not compile. Every error is a lumpi::Exception carrying the MPI
 // error class, the MPI function and a message naming the bad argument; bad
 // arguments are reported before anything is sent. Handles are shallow: copying
-// a communicator, group, request or info copies a reference to the same MPI
-// object, as in §16.1.5.
+// a communicator, request or info copies a reference to the same MPI object,
+// as in §16.1.5 (a Group is a value: its member list).
 //
 // Nothing here includes ZeroMQ or core internals: communicators and requests
 // are opaque handles (detail::CommHandle, detail::RequestHandle) defined in the

@@ -326,6 +326,11 @@ TEST_CASE("intercommunicator create, traffic, collectives, dup and merge") {
             int root = low ? (x.Get_rank() == 0 ? ROOT : PROC_NULL) : 0;
             x.Bcast(&val, 1, INT, root);
             if (!low) ok &= val == 42;
+            // Gather at the low group's rank 0 from every high rank.
+            std::vector<int> from(static_cast<size_t>(remote), -1);
+            x.Gather(&me, 1, INT, from.data(), 1, INT, root);
+            if (root == ROOT)
+              for (int i = 0; i < remote; ++i) ok &= from[size_t(i)] == nlow + i;
             // Allreduce: each group gets the other group's sum.
             int mine = me, other = 0, want = 0;
             x.Allreduce(&mine, &other, 1, INT, SUM);
@@ -450,6 +455,10 @@ TEST_CASE("ERRORS_ARE_FATAL ends the process with status 1 and the error on stde
   REQUIRE(pid > 0);
   int status = 0;
   REQUIRE(waitpid(pid, &status, 0) == pid);
+  // The child ended without cleaning up: remove its endpoints' directory.
+  const std::string prefix = "lumpi-api-" + std::to_string(pid) + "-";
+  for (const auto& entry : std::filesystem::directory_iterator("/tmp"))
+    if (entry.path().filename().string().rfind(prefix, 0) == 0) std::filesystem::remove_all(entry.path());
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 1);
   std::ifstream in(log);
