@@ -607,16 +607,19 @@ void Compute_dims(int nnodes, int ndims, int dims[]);
 
 // Init joins this process to the job it was started in (`lumpi exec -n N
 // prog`, through the rank host) and sets COMM_WORLD and COMM_SELF. It must be
-// called once, before any other lumpi call except Is_initialized; argc/argv
-// are left as given. Finalize frees COMM_SELF's attributes (running their
-// delete callbacks), waits until every rank has reached it, and leaves the
-// job; no lumpi call may follow. Both raise an Exception on failure (ERR_OTHER
-// when the process was not started by lumpi).
+// called once, before any other lumpi call on a communicator; argc/argv are
+// left as given. Finalize frees COMM_SELF's attributes (running their delete
+// callbacks), waits until every rank has reached it, sets COMM_WORLD and
+// COMM_SELF back to COMM_NULL and leaves the job; no communication may
+// follow. Both raise an Exception on failure (ERR_OTHER when the process was
+// not started by lumpi).
 //
 // Not yet implemented: they need the rank host's join entry (the launcher
-// work in progress). Until then a program links only if it supplies them,
-// and code written against `Intracomm&` (see scripts/cxx/) runs in the unit
-// harness on worlds built from engines in one process.
+// work in progress); once the host has this rank's core::Engine, Init is
+// COMM_WORLD = detail::world_of(engine), COMM_SELF = detail::self_of(engine)
+// (core/api_detail.hpp). Until then a program links only if it supplies
+// them, and code written against `Intracomm&` (see scripts/cxx/) runs in the
+// unit harness on worlds built from engines in one process.
 void Init(int& argc, char**& argv);
 void Init();
 void Finalize();
