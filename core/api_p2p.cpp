@@ -21,8 +21,8 @@ namespace {
 
 // ---- message bodies -------------------------------------------------------------
 
-auto body_of(const void* buf, size_t n) {
-  return core::body_from(n ? std::string(static_cast<const char*>(buf), n) : std::string());
+core::Body body_of(const void* buf, size_t n) {
+  return core::Body(n ? std::string(static_cast<const char*>(buf), n) : std::string());
 }
 
 // Copies a received body into buf (room for cap bytes): ERR_TRUNCATE if it
