@@ -21,7 +21,6 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "core/hw.hpp"
 #include "repl/chunk.hpp"
 #include "repl/collate.hpp"
 #include "repl/color.hpp"
@@ -261,7 +260,7 @@ struct Repl {
       std::string last = rest.substr(sp + 1), before = trim(rest.substr(0, sp));
       bool dot_name = last.size() > 3 && (last.ends_with(".dot") || last.ends_with(".gv"));
       bool path = last.find_first_of("/.~") == 0;
-      if (is_expression(before) && (dot_name || path || !is_expression(rest))) {
+      if (is_expression(s, before) && (dot_name || path || !is_expression(s, rest))) {
         file = last;
         expr = before;
       }
@@ -275,12 +274,6 @@ struct Repl {
     f << text;
     std::printf(f ? "wrote %s (render with: dot -Tpng %s -o out.png)\n" : "cannot write %s\n", file.c_str(),
                 file.c_str());
-  }
-
-  std::vector<int> all_ranks() const {
-    std::vector<int> all;
-    for (int r = 0; r < s.size(); ++r) all.push_back(r);
-    return all;
   }
 
   void ranks() {
@@ -307,7 +300,7 @@ struct Repl {
     for (int r = 0; r < s.size(); ++r)
       if (s.world().alive(r)) alive.push_back(r);
     if (!alive.empty()) cpusets = gather_text(alive, "mpi.hw.info().cpuset");
-    std::fputs(core::hw::tree_text(cpusets).c_str(), stdout);
+    std::fputs(s.hw_tree(cpusets).c_str(), stdout);
     std::puts("(a rank is shown at the smallest object containing its binding; --bind LEVEL binds)");
   }
 
@@ -409,7 +402,7 @@ struct Repl {
       }
       std::string chunk = *line;
       bool eof = false, dropped = false;
-      while (chunk_incomplete(chunk)) {
+      while (chunk_incomplete(s, chunk)) {
         std::optional<std::string> more = read_line("...> ");
         if (!more) {
           eof = true;
