@@ -63,6 +63,9 @@ Host& Host::join() {
   return *g_host;
 }
 
+bool Host::joined() { return g_host != nullptr; }
+bool Host::finished() { return g_finished; }
+
 Host::Host() {
   rank_ = env_int(kEnvRank, 0, (1 << 24) - 1);
   size_ = env_int(kEnvSize, rank_ + 1, 1 << 24);

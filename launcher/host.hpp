@@ -59,6 +59,9 @@ class Host {
   // Throws std::runtime_error when the process was not started by lumpi,
   // the coordinator does not answer within 20 s, or after finish().
   static Host& join();
+  // MPI_Initialized / MPI_Finalized: has join() succeeded; has finish() run.
+  static bool joined();
+  static bool finished();
   ~Host();
   Host(const Host&) = delete;
   Host& operator=(const Host&) = delete;

@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
+#include <stdexcept>
 #include <string>
 
 #include "core/error.hpp"
@@ -23,6 +24,7 @@
 namespace {
 
 using lumpi::core::Comm;
+using lumpi::launcher::Host;
 
 void send_text(Comm& c, const std::string& s, int dest, int tag) {
   c.send(zmq::message_t(s.data(), s.size()), dest, tag);
@@ -51,7 +53,8 @@ void ring(Comm& w, int rounds) {
 
 int main(int argc, char** argv) {
   std::string mode = argc > 1 ? argv[1] : "ring";
-  auto& host = lumpi::launcher::Host::join();
+  if (Host::joined()) return 96;
+  Host& host = Host::join();
   Comm& w = *host.world();
   int me = w.rank(), n = w.size();
   if (mode == "ring") {
@@ -79,5 +82,13 @@ int main(int argc, char** argv) {
     if (me == 0 && std::getline(std::cin, line)) std::printf("rank 0 read: %s\n", line.c_str());
   }
   std::fflush(stdout);
-  return host.finish(0);
+  int code = host.finish(0);
+  // After finish: MPI_Finalized is true, and joining again is refused.
+  if (!Host::joined() || !Host::finished()) return 98;
+  try {
+    Host::join();
+    return 97;
+  } catch (const std::runtime_error&) {
+  }
+  return code;
 }
