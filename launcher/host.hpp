@@ -56,8 +56,9 @@ class Host {
   // the environment that World sets), binds the process if --bind asked,
   // says hello, waits for the endpoint table and wires the data plane.
   // Returns the process's one Host; later calls return the same one.
-  // Throws std::runtime_error when the process was not started by lumpi,
-  // the coordinator does not answer within 20 s, or after finish().
+  // Blocks until every rank of the world has joined (the coordinator bounds
+  // that wait). Throws std::runtime_error when the process was not started
+  // by lumpi (LUMPI_* missing or malformed), or after finish().
   static Host& join();
   // MPI_Initialized / MPI_Finalized: has join() succeeded; has finish() run.
   static bool joined();
