@@ -317,6 +317,7 @@ void Host::run_command(CommandRunner& runner, const ControlMsg& exec) {
   ControlMsg r = text_msg(Kind::Result, std::move(res.text));
   r.epoch = exec.epoch;
   r.ok = res.ok;
+  r.incomplete = !res.ok && res.incomplete;
   r.values = res.values;
   send(r);
 }

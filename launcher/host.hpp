@@ -35,8 +35,9 @@ namespace lumpi::launcher {
 // What a command runner gives back for one Exec.
 struct CommandResult {
   bool ok = true;
-  std::string text;     // rendered values, or the error message
-  bool values = false;  // the command returned values
+  std::string text;         // rendered values, or the error message
+  bool values = false;      // the command returned values
+  bool incomplete = false;  // (with !ok) a Repl chunk that ended too early; nothing ran
 };
 
 // A program that runs the coordinator's commands (the Lua interpreter).

@@ -196,8 +196,11 @@ class LuaProgram final : public CommandRunner {
     lua_pushcfunction(L, message_handler);
     int nargs = 0;
     int st = exec.mode == Mode::Script ? load_script(L, exec, &nargs) : load_chunk(L, exec.text);
+    // lua.c's rule: a chunk whose syntax error is at <eof> wants more lines
+    bool incomplete = st == LUA_ERRSYNTAX && exec.mode == Mode::Repl && error_at_eof(L);
     if (st == LUA_OK) st = lua_pcall(L, nargs, LUA_MULTRET, base + 1);
     CommandResult r = st == LUA_OK ? results(L, base, exec.mode) : error_result(L);
+    r.incomplete = incomplete;
     lua_settop(L, base);
     return r;
   }

@@ -92,8 +92,10 @@ bool read_field(Field f, const std::string& frame, ControlMsg& m, std::string* w
       m.code = int(v);
       return true;
     case Field::Ok:
-      if (frame != "ok" && frame != "error") return fail(why, "result is neither ok nor error");
+      if (frame != "ok" && frame != "error" && frame != "incomplete")
+        return fail(why, "result is neither ok, error nor incomplete");
       m.ok = frame == "ok";
+      m.incomplete = frame == "incomplete";
       return true;
     case Field::Values:
       if (frame != "0" && frame != "1") return fail(why, "values flag is neither 0 nor 1");
@@ -123,7 +125,7 @@ std::string write_field(Field f, const ControlMsg& m) {
     case Field::Pid: return std::to_string(m.pid);
     case Field::Epoch: return std::to_string(m.epoch);
     case Field::Code: return std::to_string(m.code);
-    case Field::Ok: return m.ok ? "ok" : "error";
+    case Field::Ok: return m.incomplete ? "incomplete" : m.ok ? "ok" : "error";
     case Field::Values: return m.values ? "1" : "0";
     case Field::Mode: return mode_name(m.mode);
     case Field::Text: return m.text;

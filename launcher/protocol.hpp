@@ -28,7 +28,8 @@ using Frames = std::vector<std::string>;
 enum class Kind : uint8_t {
   // rank host -> coordinator
   Hello,     // rank pid host endpoint: joined, data endpoint bound
-  Result,    // epoch ok text values: a command's end; ok = no error;
+  Result,    // epoch ok text values: a command's end; ok = no error ("ok", "error", or
+             //   "incomplete": a Repl chunk whose syntax error is at <eof>, not run);
              //   text = rendered values or the error message; values = it returned any
   Output,    // text: what the program printed (one line, or the rest before a result)
   Status,    // text: answer to StatusQuery ("idle", "waiting in MPI_Recv(...)")
@@ -49,11 +50,12 @@ inline constexpr int kKindCount = int(Kind::Quit) + 1;
 
 // Exec modes: how the program treats the payload.
 enum class Mode : uint8_t {
-  Repl,    // a chunk; `return` is tried first so an expression's values come back rendered
+  Repl,    // a chunk; `return` is tried first so an expression's values come back rendered;
+           //   a chunk that ends too early (lua.c's rule) is answered "incomplete", not run
   Script,  // payload is a file name; list holds the script's arguments
   Text,    // like Repl, but the result is the first value as tostring gives it (REPL queries)
   Check,   // compile only, run nothing: result text is "incomplete", "expression" or "statement",
-           //   or the syntax error (the REPL's continuation-line rule and :dot's parse)
+           //   or the syntax error (:dot's parse)
 };
 
 struct ControlMsg {
@@ -63,6 +65,7 @@ struct ControlMsg {
   uint32_t epoch = 0;           // Result, Exec, Interrupt
   int code = 0;                 // Abort, Finished: the exit code
   bool ok = false;              // Result
+  bool incomplete = false;      // Result: an error that more input may cure (never with ok)
   bool values = false;          // Result
   Mode mode = Mode::Repl;       // Exec
   std::string text;             // Hello: host name; Exec: payload; Result, Output, Status, Tree, Abort

@@ -1,10 +1,9 @@
-// repl/chunk.hpp: is a piece of typed Lua a complete chunk yet?
+// repl/chunk.hpp: does a piece of typed Lua compile as one expression?
 //
-// The lua.c rule: a chunk is incomplete when compiling it fails with a
-// syntax error at "<eof>". The coordinator has no Lua of its own: a rank
-// compiles the chunk without running it (Session::check, Mode::Check), so
-// only complete chunks are broadcast. With no live rank, every chunk counts
-// as complete (and running it reports that the world has stopped).
+// The coordinator has no Lua of its own: a rank compiles the code without
+// running it (Session::check, Mode::Check). (Whether a typed chunk is
+// complete needs no question of its own: the ranks answer an incomplete
+// "repl" chunk as such without running it; see Outcome::incomplete.)
 #pragma once
 
 #include <string>
@@ -13,9 +12,8 @@
 
 namespace lumpi::repl {
 
-bool chunk_incomplete(Session& s, const std::string& code);
 // Does `code` compile as one Lua expression? (":dot EXPR FILE" tells the
-// file from the expression with it.)
+// file from the expression with it.) False when no rank is alive.
 bool is_expression(Session& s, const std::string& code);
 
 }  // namespace lumpi::repl

@@ -400,28 +400,26 @@ struct Repl {
         if (!meta(*line)) break;
         continue;
       }
-      std::string chunk = *line;
-      bool eof = false, dropped = false;
-      while (chunk_incomplete(s, chunk)) {
-        std::optional<std::string> more = read_line("...> ");
-        if (!more) {
-          eof = true;
-          break;
-        }
-        if (*more == "\x03") {
-          dropped = true;
-          break;
-        }
-        chunk += "\n" + *more;
+      if (!run_typed(*line)) break;
+    }
+  }
+
+  // Runs a typed chunk, reading "...> " lines while the ranks find it
+  // incomplete (lua.c's rule: they answer so without running it). Returns
+  // false when input ended.
+  bool run_typed(std::string chunk) {
+    for (;;) {
+      if (chunk.find_first_not_of(" \t\n") == std::string::npos || !world_usable()) return true;
+      Outcome o = s.run(target, "repl", chunk);
+      std::optional<std::string> more;
+      if (o.incomplete()) more = read_line("...> ");
+      if (!o.incomplete() || !more) {  // complete, or input ended inside it: show the answers
+        add_history_line(chunk);
+        s.print_outcome(o);
+        return !o.incomplete();
       }
-      if (dropped) continue;
-      if (chunk.find_first_not_of(" \t\n") == std::string::npos) {
-        if (eof) break;
-        continue;
-      }
-      add_history_line(chunk);
-      run_code(target, "repl", chunk);
-      if (eof) break;
+      if (*more == "\x03") return true;  // Ctrl-C drops the chunk
+      chunk += "\n" + *more;
     }
   }
 

@@ -49,6 +49,12 @@ bool Outcome::ok() const {
   return true;
 }
 
+bool Outcome::incomplete() const {
+  for (const auto& [r, o] : ranks)
+    if (o.incomplete) return true;
+  return false;
+}
+
 Session::Session(Options opts) : opts_(std::move(opts)) {
   on_hang = [this](const std::vector<std::string>& lines) {
     print_line("still running after " + seconds_text(hang_after) + " s (Ctrl-C interrupts):");
@@ -273,7 +279,7 @@ void Session::on_event_during(Run& run, const Event& ev) {
     case Kind::Abort: abort_world(r, m.text); break;
     case Kind::Result:
       if (m.epoch != run.epoch || !waited) break;
-      it->second = {m.ok ? State::Ok : State::Error, m.text, m.values};
+      it->second = {m.ok ? State::Ok : State::Error, m.text, m.values, 0, m.incomplete};
       --run.running;
       break;
     default: break;

@@ -24,12 +24,14 @@ struct RankOutcome {
   std::string text;        // rendered values or error message
   bool has_value = false;  // the command returned values
   int exit_code = 0;       // Died: the rank's exit status (API.md §11)
+  bool incomplete = false; // Error: a "repl" chunk that ended too early; nothing ran
 };
 
 struct Outcome {
   std::map<int, RankOutcome> ranks;
   bool interrupted = false;  // by Ctrl-C or the timeout
   bool ok() const;           // every rank finished without error (os.exit(0) included)
+  bool incomplete() const;   // the chunk wants more lines (lua.c's rule); it ran nowhere
 };
 
 class Session {
@@ -60,7 +62,8 @@ class Session {
               const std::vector<std::string>& args = {});
   // Compiles `code` on the first live rank without running it (Mode::Check):
   // "expression", "statement", "incomplete", or "" when it does not compile
-  // or no rank is alive. The coordinator has no Lua of its own.
+  // or no rank is alive. The coordinator has no Lua of its own. (A typed
+  // chunk needs no check first: "repl" answers incomplete() itself.)
   std::string check(const std::string& code);
   // The machine's tree with the ranks placed by their cpusets, drawn by the
   // first live rank (the coordinator has no hwloc), or a line saying why not.

@@ -27,6 +27,7 @@ std::vector<ControlMsg> samples() {
   });
   add(Kind::Result, [](ControlMsg& m) { m.epoch = 4000000000u, m.ok = true, m.text = "[0] 1\n\t2", m.values = true; });
   add(Kind::Result, [](ControlMsg& m) { m.epoch = 0, m.ok = false, m.text = "", m.values = false; });
+  add(Kind::Result, [](ControlMsg& m) { m.epoch = 5, m.incomplete = true, m.text = "'end' expected near <eof>"; });
   add(Kind::Output, [](ControlMsg& m) { m.text = std::string("with\0nul", 8); });
   add(Kind::Status, [](ControlMsg& m) { m.text = "waiting in MPI_Recv(source 1, tag 2)"; });
   add(Kind::Tree, [](ControlMsg& m) { m.text = "Machine\n  Core L#0 [0]\n"; });
@@ -109,7 +110,7 @@ TEST_CASE("protocol: malformed messages are refused with a reason") {
   CHECK(refused({"abort", "2147483648", "x"}, "bad exit code"));
   CHECK(refused({"finished", "1.5"}, "bad exit code"));
   // flags and modes
-  CHECK(refused({"result", "1", "OK", "t", "0"}, "neither ok nor error"));
+  CHECK(refused({"result", "1", "OK", "t", "0"}, "neither ok, error nor incomplete"));
   CHECK(refused({"result", "1", "ok", "t", "yes"}, "values flag"));
   CHECK(refused({"exec", "1", "call", "x"}, "unknown exec mode"));
   CHECK(refused({"exec", "1", "", "x"}, "unknown exec mode"));
