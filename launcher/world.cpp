@@ -51,7 +51,7 @@ World::World(const Options& opts) : dir_(make_private_dir()), ranks_(size_t(opts
   control_.set(zmq::sockopt::router_mandatory, 0);
   control_.set(zmq::sockopt::sndhwm, 0);
   control_.set(zmq::sockopt::rcvhwm, 0);
-  control_.bind("ipc://" + dir_ + "/control");
+  control_.bind(control_endpoint());
   for (int r = 0; r < opts.size; ++r) spawn(r, opts);
 }
 
@@ -103,7 +103,7 @@ void World::on_finished(int r) {
 
 void World::spawn(int r, const Options& opts) {
   std::string rank_s = std::to_string(r), size_s = std::to_string(opts.size);
-  std::string control = "ipc://" + dir_ + "/control";
+  std::string control = control_endpoint();
   std::vector<char*> argv;  // built before fork: the child only calls async-signal-safe functions
   argv.push_back(const_cast<char*>(opts.exe.c_str()));
   for (const auto& a : opts.args) argv.push_back(const_cast<char*>(a.c_str()));

@@ -66,6 +66,8 @@ class World {
   bool wired() const { return wired_; }
 
   int size() const { return int(ranks_.size()); }
+  // Where ranks connect their control DEALER (also what LUMPI_CONTROL says).
+  std::string control_endpoint() const { return "ipc://" + dir_ + "/control"; }
   const RankInfo& rank(int r) const { return ranks_[size_t(r)]; }
   bool alive(int r) const { return ranks_[size_t(r)].alive; }
   int alive_count() const;

@@ -1,8 +1,10 @@
-// repl/session.cpp: the command loop between the coordinator and its world.
+// repl/session.cpp: the command loop between the coordinator and its world:
+// Exec out, output/status/results/deaths/aborts in (launcher/protocol.hpp).
 #include "repl/session.hpp"
 
 #include <csignal>
 #include <cstdio>
+#include <stdexcept>
 #include <utility>
 
 #include "launcher/clock.hpp"
