@@ -49,7 +49,7 @@ void bind_from_env(int rank) {
     if (n < 1) throw std::runtime_error(std::string("this machine has no ") + level_name + " objects");
     core::hw::bind(*level, rank % n, "--bind");
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "lumpi rank %d: not bound: %s\n", rank, e.what());
+    std::fprintf(stderr, "lumpi-rank %d: not bound: %s\n", rank, e.what());
   }
 }
 
@@ -106,7 +106,7 @@ void Host::wire() {
     std::string why;
     auto m = decode(recv_frames(*control_, true), &why);
     if (!m) {
-      log_dropped("lumpi rank " + std::to_string(rank_), why);
+      log_dropped("lumpi-rank " + std::to_string(rank_), why);
       continue;
     }
     if (m->kind == Kind::Quit) std::_Exit(0);
@@ -152,7 +152,7 @@ void Host::await_quit(int timeout_ms) {
     std::string why;
     auto m = decode(recv_frames(*control_, true), &why);
     if (!m) {
-      log_dropped("lumpi rank " + std::to_string(rank_), why);
+      log_dropped("lumpi-rank " + std::to_string(rank_), why);
       continue;
     }
     if (m->kind == Kind::Quit) return;
@@ -212,7 +212,7 @@ void Host::poll_control() {
     std::string why;
     auto m = decode(f, &why);
     if (!m) {
-      log_dropped("lumpi rank " + std::to_string(rank_), why);
+      log_dropped("lumpi-rank " + std::to_string(rank_), why);
       continue;
     }
     switch (m->kind) {
@@ -232,7 +232,7 @@ void Host::poll_control() {
         }
         break;
       default:
-        log_dropped("lumpi rank " + std::to_string(rank_),
+        log_dropped("lumpi-rank " + std::to_string(rank_),
                     std::string(kind_name(m->kind)) + " is not a message for a rank");
     }
   }
@@ -274,7 +274,7 @@ void Host::answer_tree(const std::vector<std::string>& list) {
     int r = -1;
     auto [end, ec] = std::from_chars(item.data(), item.data() + std::min(eq, item.size()), r);
     if (eq == std::string::npos || ec != std::errc() || end != item.data() + eq || r < 0) {
-      log_dropped("lumpi rank " + std::to_string(rank_), "tree? entry '" + item.substr(0, 40) + "'");
+      log_dropped("lumpi-rank " + std::to_string(rank_), "tree? entry '" + item.substr(0, 40) + "'");
       continue;
     }
     cpusets[r] = item.substr(eq + 1);

@@ -223,7 +223,7 @@ Frames recv_frames(zmq::socket_ref s, bool wait) {
 }
 
 void log_dropped(std::string_view who, std::string_view why) {
-  std::fprintf(stderr, "%.*s: dropped a malformed control message: %.*s\n", int(who.size()), who.data(),
+  std::fprintf(stderr, "%.*s: dropped malformed control message: %.*s\n", int(who.size()), who.data(),
                int(why.size()), why.data());
 }
 

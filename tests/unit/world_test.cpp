@@ -90,7 +90,7 @@ TEST_CASE("world: malformed control messages are dropped with a line on stderr")
   for (int i = 0; i < 150 && err.text().find("'nobody'") == std::string::npos; ++i) w.next(20);
   for (int i = 0; i < 150 && err.text().find("'rank-9'") == std::string::npos; ++i) w.next(20);
   std::string log = err.text();
-  CHECK(log.find("dropped a malformed control message: from rank 0: unknown kind 'bogus'") != std::string::npos);
+  CHECK(log.find("dropped malformed control message: from rank 0: unknown kind 'bogus'") != std::string::npos);
   CHECK(log.find("neither ok, error nor incomplete") != std::string::npos);
   CHECK(log.find("output needs 1 field(s), got 0") != std::string::npos);
   CHECK(log.find("unknown sender 'rank-9'") != std::string::npos);
