@@ -11,12 +11,14 @@
 //                   it, prints the error class it gets and finishes with 0
 //   abort           rank 1 calls MPI_Abort with code 5
 //   stdin           rank 0 echoes the first line of its standard input
+//   late            rank 1 computes for 2 s before joining, then the ring runs
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <stdexcept>
 #include <string>
+#include <unistd.h>
 
 #include "core/error.hpp"
 #include "launcher/host.hpp"
@@ -54,10 +56,12 @@ void ring(Comm& w, int rounds) {
 int main(int argc, char** argv) {
   std::string mode = argc > 1 ? argv[1] : "ring";
   if (Host::joined()) return 96;
+  const char* env_rank = std::getenv("LUMPI_RANK");
+  if (mode == "late" && env_rank && std::string(env_rank) == "1") sleep(2);  // before MPI_Init
   Host& host = Host::join();
   Comm& w = *host.world();
   int me = w.rank(), n = w.size();
-  if (mode == "ring") {
+  if (mode == "ring" || mode == "late") {
     ring(w, argc > 2 ? std::atoi(argv[2]) : 3);
   } else if (mode == "hang") {
     if (me == 0) recv_text(w, n - 1, 99);

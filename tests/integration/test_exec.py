@@ -49,6 +49,12 @@ for n in [1, 3, 4, 7]:
 rc, out, err, tag = exec_run(["-np", "4", RING])
 check("-np is accepted, the program's default arguments apply", rc == 0 and out.count("0 1 2 3\n") == 3, out + err)
 
+rc, out, err, tag = exec_run(["-n", "3", RING, "late", "1"])
+check("a rank may join late (ranks wait for it without a limit of their own)",
+      rc == 0 and out == "round 0: 0 1 2\n", f"rc={rc} {out!r} {err!r}")
+rc, out, err, tag = exec_run(["-n", "2", "--bind", "core", RING, "ring", "1"])
+check("--bind passes to the ranks", rc == 0 and out == "round 0: 0 1\n", f"rc={rc} {out!r} {err!r}")
+
 # ---- exit status as MPI prescribes -----------------------------------------------------
 
 rc, out, err, tag = exec_run(["-n", "3", RING, "exit", "3"])
