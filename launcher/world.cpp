@@ -26,12 +26,6 @@ int exit_code_of(int status) {
 
 namespace {
 
-std::string make_private_dir() {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "lumpi-XXXXXX").string();
-  if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp: " + std::string(strerror(errno)));
-  return tmpl;  // mkdtemp creates it 0700
-}
-
 int64_t now_ms() {
   using namespace std::chrono;
   return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
@@ -39,7 +33,7 @@ int64_t now_ms() {
 
 }  // namespace
 
-World::World(const Options& opts) : dir_(make_private_dir()), ranks_(size_t(opts.size)) {
+World::World(const Options& opts) : dir_(rundir_.path()), ranks_(size_t(opts.size)) {
   control_.set(zmq::sockopt::linger, 0);
   control_.set(zmq::sockopt::router_mandatory, 0);
   control_.set(zmq::sockopt::sndhwm, 0);
@@ -107,6 +101,7 @@ void World::spawn(int r, const Options& opts) {
   }
   ranks_[size_t(r)].pid = pid;
   ranks_[size_t(r)].alive = true;
+  rundir_.add_rank(pid);
 }
 
 int World::alive_count() const {

@@ -15,6 +15,7 @@
 #include <zmq.hpp>
 
 #include "launcher/control.hpp"
+#include "launcher/rundir.hpp"
 
 namespace lumpi::launcher {
 
@@ -67,6 +68,7 @@ class World {
   void reap();
   void kill_all();
 
+  RunDir rundir_;  // removes the directory however the coordinator ends
   std::string dir_;
   zmq::context_t ctx_{1};
   zmq::socket_t control_{ctx_, zmq::socket_type::router};
