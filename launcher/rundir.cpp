@@ -14,6 +14,7 @@
 #include <stdexcept>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -33,6 +34,11 @@ struct Slot {
   pid_t pids[kPidsPerSlot] = {};
 };
 Slot g_slots[kSlots];
+
+// The terminal's settings before anything (readline) changed them, restored
+// on SIGTERM/SIGHUP so a killed REPL does not leave the terminal raw.
+struct termios g_tty;
+bool g_have_tty = false;
 
 // ---- async-signal-safe helpers -------------------------------------------------------
 
@@ -78,6 +84,7 @@ void kill_ranks() {
 }
 
 void on_termination(int sig) {
+  if (g_have_tty) tcsetattr(STDIN_FILENO, TCSANOW, &g_tty);
   kill_ranks();
   for (Slot& s : g_slots)
     if (s.used.load(std::memory_order_acquire)) remove_flat_dir(s.path);
@@ -88,6 +95,7 @@ void install_termination_handlers() {
   static bool done = false;
   if (done) return;
   done = true;
+  g_have_tty = isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &g_tty) == 0;
   struct sigaction sa {};
   sa.sa_handler = on_termination;
   sigfillset(&sa.sa_mask);  // nothing else runs while the world is torn down
