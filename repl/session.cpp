@@ -76,12 +76,22 @@ void Session::restart(int size) {
 }
 
 void Session::print_line(const std::string& line) const {
+  if (on_output) return on_output(-1, line);
   std::fputs(line.c_str(), stdout);
   std::fputc('\n', stdout);
   std::fflush(stdout);
 }
 
+void Session::print_output(int rank, const std::string& text) const {
+  if (on_output) return on_output(rank, text);
+  print_line("[" + std::to_string(rank) + "] " + text);
+}
+
 void Session::print_lines(const std::vector<std::string>& lines, FILE* f) const {
+  if (on_output && f == stdout) {
+    for (const auto& l : lines) on_output(-1, l);
+    return;
+  }
   for (const auto& l : lines) {
     std::fputs(l.c_str(), f);
     std::fputc('\n', f);
@@ -132,7 +142,7 @@ Outcome Session::run(const std::vector<int>& ranks, const std::string& mode,
   // Status polls: the automatic hang report, ":status" typed meanwhile, and
   // the picture taken when a deadline strikes, just before the interrupt.
   enum class Poll { None, Hang, User, Deadline };
-  bool hang_asked = false;
+  double next_hang = hang_after;
   Poll poll = Poll::None;
   double poll_asked_at = 0;
   std::map<int, std::string> statuses;
@@ -169,8 +179,8 @@ Outcome Session::run(const std::vector<int>& ranks, const std::string& mode,
       deadline_why = check_deadline();  // interrupts once every rank's status is in
       if (!deadline_why.empty()) ask_status(Poll::Deadline, elapsed);
     }
-    if (!hang_asked && elapsed > hang_after && poll == Poll::None) {
-      hang_asked = true;
+    if (elapsed > next_hang && poll == Poll::None) {
+      next_hang = hang_repeat > 0 ? elapsed + hang_repeat : 1e300;
       ask_status(Poll::Hang, elapsed);
     }
     if (poll_input && poll_input() && poll == Poll::None) ask_status(Poll::User, elapsed);  // ":status" typed
@@ -209,7 +219,7 @@ Outcome Session::run(const std::vector<int>& ranks, const std::string& mode,
     const launcher::Frames& f = ev->frames;
     const std::string& type = f[0];
     if (type == "output" && f.size() == 2) {
-      print_line("[" + std::to_string(r) + "] " + f[1]);
+      print_output(r, f[1]);
     } else if (type == "result" && f.size() >= 4 && f[1] == es && o.ranks.count(r) &&
                o.ranks[r].state == State::Running) {
       o.ranks[r] = {f[2] == "ok" ? State::Ok : State::Error, f[3], f.size() > 4 && f[4] == "1"};
@@ -268,7 +278,7 @@ std::vector<std::string> Session::status_lines() {
     } else if (ev->frames[0] == "status" && ev->frames.size() == 2) {
       st[ev->rank] = ev->frames[1];
     } else if (ev->frames[0] == "output" && ev->frames.size() == 2) {
-      print_line("[" + std::to_string(ev->rank) + "] " + ev->frames[1]);
+      print_output(ev->rank, ev->frames[1]);
     }
   }
   for (int r = 0; r < world_->size(); ++r)
@@ -281,7 +291,7 @@ void Session::drain() {
   while (auto ev = world_->next(0)) {
     if (ev->kind == launcher::World::Event::Kind::Death) report_death(ev->rank);
     else if (ev->frames[0] == "output" && ev->frames.size() == 2)
-      print_line("[" + std::to_string(ev->rank) + "] " + ev->frames[1]);
+      print_output(ev->rank, ev->frames[1]);
   }
 }
 
