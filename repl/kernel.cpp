@@ -174,6 +174,7 @@ class Kernel {
     s_.on_output = [this](int rank, const std::string& text) {
       if (capture_) return (void)(*capture_ += text + "\n");
       if (rank >= 0) stream("stdout", "[" + std::to_string(rank) + "] " + text + "\n");
+      else if (text.rfind("^C", 0) == 0) stream("stderr", "Kernel interrupt:" + text.substr(2) + "\n");
       else stream("stderr", text + "\n");
     };
     s_.on_hang = [this](const std::vector<std::string>& lines) { show_hang(lines); };
@@ -551,14 +552,17 @@ void Kernel::inspect(zmq::socket_ref sock, const Message& m) {
   json reply = {{"status", "ok"}, {"found", false}, {"data", json::object()}, {"metadata", json::object()}};
   bool valid = !expr.empty() && !std::isdigit(static_cast<unsigned char>(expr[0])) && expr.back() != '.';
   if (valid && world_usable() && !target_.empty()) {
-    // "=" text: help's answer or type/tostring; "?" text: help returned
-    // nothing (what it printed is the answer, else the text); nil: no value.
+    // "=" text: type and tostring, then help's answer if the rank has a
+    // global help that knows the value; "?" text: help returned nothing
+    // (what it printed follows); nil: no value of that name.
     std::string query =
         "(function() local ok, v = pcall(function() return " + expr + " end) "
         "if not ok or v == nil then return nil end "
         "local plain = type(v) .. ': ' .. tostring(v) "
         "if type(help) == 'function' then local hok, h = pcall(help, v) "
-        "if hok and h ~= nil then return '=' .. tostring(h) end if hok then return '?' .. plain end end "
+        "if hok and type(h) == 'string' and h ~= '' and not h:find('^no help') then return '=' .. plain .. "
+        "'\\n\\n' .. h end "
+        "if hok and h == nil then return '?' .. plain end end "
         "return '=' .. plain end)()";
     std::string printed;
     capture_ = &printed;
@@ -571,7 +575,7 @@ void Kernel::inspect(zmq::socket_ref sock, const Message& m) {
     if (it != o.ranks.end() && it->second.state == RankOutcome::State::Ok && !it->second.text.empty() &&
         (it->second.text[0] == '=' || it->second.text[0] == '?')) {
       std::string text = it->second.text.substr(1);
-      if (it->second.text[0] == '?' && !trim(printed).empty()) text = printed;
+      if (it->second.text[0] == '?' && !trim(printed).empty()) text += "\n\n" + printed;
       reply["found"] = true;
       reply["data"] = {{"text/plain", expr + "  [rank " + std::to_string(target_.front()) + "]\n" + text}};
     }

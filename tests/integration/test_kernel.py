@@ -226,6 +226,10 @@ check("inspect: the rank's help when a global help exists", i["found"] and "HELP
 run(kc, "function help(v) print('printed help') end")
 i = shell(kc.inspect, "mpi", 1)
 check("inspect: what help prints", i["found"] and "printed help" in i["data"]["text/plain"], i)
+run(kc, "function help(v) return 'no help for a ' .. type(v) .. ' value' end\nanswer = 42")
+i = shell(kc.inspect, "answer", 2)
+check("inspect: help that does not know the value leaves type and tostring",
+      i["found"] and "number: 42" in i["data"]["text/plain"] and "no help" not in i["data"]["text/plain"], i)
 run(kc, "help = nil")
 
 for code, want in [("function f()", "incomplete"), ("return 1", "complete"), ("x = [[", "incomplete"),
@@ -235,7 +239,7 @@ for code, want in [("function f()", "incomplete"), ("return 1", "complete"), ("x
 
 h = shell(kc.history, hist_access_type="tail", n=2, output=False, raw=True)
 check("history: the last inputs, numbered", [e[2] for e in h["history"]] == [
-    "function help(v) print('printed help') end", "help = nil"] and h["history"][1][1] == h["history"][0][1] + 1, h)
+    "function help(v) return 'no help for a ' .. type(v) .. ' value' end\nanswer = 42", "help = nil"] and h["history"][1][1] == h["history"][0][1] + 1, h)
 h = shell(kc.history, hist_access_type="search", pattern="*allreduce*", output=False, raw=True)
 check("history: search", len(h["history"]) == 2, h)
 r = shell(kc.comm_info)
