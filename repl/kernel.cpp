@@ -213,6 +213,7 @@ class Kernel {
   void is_complete(zmq::socket_ref sock, const Message& m);
   void history(zmq::socket_ref sock, const Message& m);
   void shutdown(zmq::socket_ref sock, const Message& m);
+  void abort_queued();
   json kernel_info() const;
 
   Wire& w_;
@@ -222,6 +223,7 @@ class Kernel {
   int count_ = 0;   // execution_count
   std::vector<std::string> history_;  // inputs, history_[i] is line i + 1
   bool stop_ = false;
+  bool abort_pending_ = false;  // a cell failed: the cells queued behind it are not run
   // streamed output waiting to be sent (one stream name at a time)
   std::string buf_name_, buf_;
   double buf_since_ = 0;
@@ -509,6 +511,7 @@ void Kernel::execute(zmq::socket_ref sock, const Message& m) {
     if (!silent) w_.publish(m, "error", err);
     reply.update(err);
     reply["status"] = "error";
+    abort_pending_ = m.content.value("stop_on_error", true);
   }
   w_.send(sock, m, "execute_reply", reply);
 }
@@ -644,6 +647,7 @@ void Kernel::shutdown(zmq::socket_ref sock, const Message& m) {
 void Kernel::handle(zmq::socket_ref sock, const Message& m) {
   const std::string type = m.type();
   parent_ = m;
+  reset_sigint();  // an interrupt is for the command running when it comes, never for a later one
   w_.publish(m, "status", {{"execution_state", "busy"}});
   try {
     if (type == "kernel_info_request") w_.send(sock, m, "kernel_info_reply", kernel_info());
@@ -666,6 +670,22 @@ void Kernel::handle(zmq::socket_ref sock, const Message& m) {
   w_.publish(m, "status", {{"execution_state", "idle"}});
 }
 
+// After a failed cell (stop_on_error), the execute requests already queued
+// behind it ("Run All") are answered "aborted" instead of run; other
+// requests are served as usual. Requests sent later run normally.
+void Kernel::abort_queued() {
+  abort_pending_ = false;
+  while (auto m = w_.recv(w_.shell)) {
+    if (m->type() != "execute_request") {
+      handle(w_.shell, *m);
+      continue;
+    }
+    w_.publish(*m, "status", {{"execution_state", "busy"}});
+    w_.send(w_.shell, *m, "execute_reply", {{"status", "aborted"}, {"execution_count", count_}});
+    w_.publish(*m, "status", {{"execution_state", "idle"}});
+  }
+}
+
 // ---- the loop ------------------------------------------------------------------------------
 
 int Kernel::serve() {
@@ -684,6 +704,7 @@ int Kernel::serve() {
       while (auto m = w_.recv(w_.control)) handle(w_.control, *m);
     } else if (items[1].revents & ZMQ_POLLIN) {
       if (auto m = w_.recv(w_.shell)) handle(w_.shell, *m);
+      if (abort_pending_) abort_queued();
     }
     if (items[2].revents & ZMQ_POLLIN) w_.recv(w_.stdin_);  // no input_request is ever sent
     s_.drain();  // deaths and late output while idle

@@ -156,6 +156,24 @@ check("an MPI error on one rank: its class as ename, its rank set",
       reply)
 check("... and the other ranks' results are shown", result_text(msgs) == "[0-1,3] fine", msgs)
 
+# "Run All" after a failing cell: the cells queued behind it are aborted, not run
+ids = [kc.execute("error('first fails')"), kc.execute("ran_after_error = true"), kc.execute("return 2")]
+replies = {}
+deadline = time.time() + 30
+while len(replies) < 3 and time.time() < deadline:
+    m = kc.get_shell_msg(timeout=30)
+    replies[m["parent_header"]["msg_id"]] = m["content"]["status"]
+check("cells queued behind a failed cell are aborted", [replies.get(i) for i in ids] == ["error", "aborted", "aborted"],
+      replies)
+reply, msgs = run(kc, "return ran_after_error == nil")
+check("... and did not run", result_text(msgs) == "[0-3] true", msgs)
+ids = [kc.execute("error('fails quietly')", stop_on_error=False), kc.execute("return 3")]
+replies = {}
+while len(replies) < 2 and time.time() < deadline + 30:
+    m = kc.get_shell_msg(timeout=30)
+    replies[m["parent_header"]["msg_id"]] = m["content"]["status"]
+check("stop_on_error=False runs the next cell", [replies.get(i) for i in ids] == ["error", "ok"], replies)
+
 # ---- interrupts, the hang report ---------------------------------------------------------
 
 
