@@ -90,8 +90,10 @@ long code_points(const std::string& s) {
 
 bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-// "MPI_ERR_RANK in MPI_Send: ..." -> "MPI_ERR_RANK"; a Lua error -> "LuaError".
+// "MPI_ERR_RANK in MPI_Send: ..." -> "MPI_ERR_RANK"; a dead rank ->
+// "RankDied"; a Lua error -> "LuaError".
 std::string ename_of(const std::string& text) {
+  if (text.rfind("died: ", 0) == 0 || text.rfind("not running", 0) == 0) return "RankDied";
   size_t sp = text.find(' ');
   std::string word = text.substr(0, sp);
   bool upper = !word.empty() && word.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == std::string::npos;

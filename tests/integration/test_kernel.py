@@ -157,7 +157,8 @@ check("an MPI error on one rank: its class as ename, its rank set",
 check("... and the other ranks' results are shown", result_text(msgs) == "[0-1,3] fine", msgs)
 
 # "Run All" after a failing cell: the cells queued behind it are aborted, not run
-ids = [kc.execute("error('first fails')"), kc.execute("ran_after_error = true"), kc.execute("return 2")]
+# (as with ipykernel, "queued" means arrived before the failure: the failing cell takes 0.5 s)
+ids = [kc.execute("os.execute('sleep 0.5') error('first fails')"), kc.execute("ran_after_error = true"), kc.execute("return 2")]
 replies = {}
 deadline = time.time() + 30
 while len(replies) < 3 and time.time() < deadline:
@@ -307,6 +308,13 @@ check(":dot displays the DOT text", shows and shows[0]["text/plain"].startswith(
 reply, msgs = run(kc, ":draw no_such_comm")
 check(":draw of nothing is an error, not a crash", reply["status"] in ("ok", "error"), reply)
 
+reply, msgs = run(kc, "if mpi.rank() == 1 then os.exit(3) end return 'x'")
+check("a rank that exits: RankDied for it, results of the others",
+      reply["status"] == "error" and reply["ename"] == "RankDied" and reply["evalue"] == "[1] died: exit 3"
+      and result_text(msgs) == "[0,2-3] x" and "rank 1 died: exit 3" in stream_text(msgs, "stderr"), (reply, msgs))
+reply, msgs = run(kc, "return 'y'")
+check("... and it is reported as not running afterwards", reply["status"] == "error" and
+      "not running" in reply["evalue"] and result_text(msgs) == "[0,2-3] y", (reply, msgs))
 reply, msgs = run(kc, ":restart 3\nreturn mpi.size()")
 check(":restart N starts a fresh world", result_text(msgs) == "[0-2] 3", msgs)
 rank_pids = [p for p in pids_with_tag(tag) if p != kpid]
