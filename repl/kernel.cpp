@@ -16,6 +16,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <fnmatch.h>
 #include <functional>
 #include <sstream>
@@ -225,7 +226,7 @@ class Kernel {
   int count_ = 0;   // execution_count
   std::vector<std::string> history_;  // inputs, history_[i] is line i + 1
   bool stop_ = false;
-  bool abort_pending_ = false;  // a cell failed: the cells queued behind it are not run
+  std::deque<Message> queued_;  // a cell failed: the requests queued behind it (abort_queued)
   // streamed output waiting to be sent (one stream name at a time)
   std::string buf_name_, buf_;
   double buf_since_ = 0;
@@ -513,7 +514,8 @@ void Kernel::execute(zmq::socket_ref sock, const Message& m) {
     if (!silent) w_.publish(m, "error", err);
     reply.update(err);
     reply["status"] = "error";
-    abort_pending_ = m.content.value("stop_on_error", true);
+    if (m.content.value("stop_on_error", true))  // taken before the reply: only those sent before it
+      while (auto q = w_.recv(w_.shell)) queued_.push_back(std::move(*q));
   }
   w_.send(sock, m, "execute_reply", reply);
 }
@@ -672,19 +674,21 @@ void Kernel::handle(zmq::socket_ref sock, const Message& m) {
   w_.publish(m, "status", {{"execution_state", "idle"}});
 }
 
-// After a failed cell (stop_on_error), the execute requests already queued
-// behind it ("Run All") are answered "aborted" instead of run; other
-// requests are served as usual. Requests sent later run normally.
+// After a failed cell (stop_on_error), the execute requests that had
+// arrived before its reply went out ("Run All") are answered "aborted"
+// instead of run; other requests among them are served as usual. Requests
+// sent after the reply run normally.
 void Kernel::abort_queued() {
-  abort_pending_ = false;
-  while (auto m = w_.recv(w_.shell)) {
-    if (m->type() != "execute_request") {
-      handle(w_.shell, *m);
+  std::deque<Message> queued = std::move(queued_);
+  queued_.clear();
+  for (const Message& m : queued) {
+    if (m.type() != "execute_request") {
+      handle(w_.shell, m);
       continue;
     }
-    w_.publish(*m, "status", {{"execution_state", "busy"}});
-    w_.send(w_.shell, *m, "execute_reply", {{"status", "aborted"}, {"execution_count", count_}});
-    w_.publish(*m, "status", {{"execution_state", "idle"}});
+    w_.publish(m, "status", {{"execution_state", "busy"}});
+    w_.send(w_.shell, m, "execute_reply", {{"status", "aborted"}, {"execution_count", count_}});
+    w_.publish(m, "status", {{"execution_state", "idle"}});
   }
 }
 
@@ -706,7 +710,7 @@ int Kernel::serve() {
       while (auto m = w_.recv(w_.control)) handle(w_.control, *m);
     } else if (items[1].revents & ZMQ_POLLIN) {
       if (auto m = w_.recv(w_.shell)) handle(w_.shell, *m);
-      if (abort_pending_) abort_queued();
+      if (!queued_.empty()) abort_queued();
     }
     if (items[2].revents & ZMQ_POLLIN) w_.recv(w_.stdin_);  // no input_request is ever sent
     s_.drain();  // deaths and late output while idle
