@@ -178,12 +178,29 @@ check("stop_on_error=False runs the next cell", [replies.get(i) for i in ids] ==
 # ---- interrupts, the hang report ---------------------------------------------------------
 
 
+def heartbeat_echo():
+    """A ping on the heartbeat socket comes back unchanged (None if not within 2 s)."""
+    import zmq
+    ctx = zmq.Context.instance()
+    s = ctx.socket(zmq.REQ)
+    s.linger = 0
+    s.connect(f"{km.transport}://{km.ip}:{km.hb_port}")
+    s.send(b"ping-lumpi")
+    echo = s.recv() if s.poll(2000) else None
+    s.close()
+    return echo
+
+
+HEARTBEATS = []
+
+
 def interrupt_blocked_recv(how):
     sent = []
 
     def hook(m):
         if m["msg_type"] == "display_data" and not sent:
             sent.append(time.time())
+            HEARTBEATS.append(heartbeat_echo())
             if how == "message":
                 km.interrupt_kernel()
             else:
@@ -206,6 +223,7 @@ check("interrupt_request interrupts a blocked receive",
       reply["status"] == "error" and reply["ename"] == "LUMPI_ERR_INTERRUPTED" and reply["evalue"].startswith("[0] "),
       reply)
 check("... within seconds", took < 20, took)
+check("the heartbeat answers while a cell is blocked", HEARTBEATS == [b"ping-lumpi"], HEARTBEATS)
 reply, msgs = run(kc, "return w:allreduce(mpi.rank() + 1, mpi.SUM)")
 check("after the interrupt an allreduce is correct", result_text(msgs) == "[0-3] 10", (reply, msgs))
 
