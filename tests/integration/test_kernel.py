@@ -119,6 +119,26 @@ while time.time() < deadline and "idle" not in states:
         states.append(m["content"]["execution_state"])
 check("busy then idle around kernel_info_request", states == ["busy", "idle"], states)
 
+# signatures: a request signed with another key is dropped, the right key is answered
+import zmq  # noqa: E402
+from jupyter_client.session import Session as WireSession  # noqa: E402
+
+
+def kernel_info_with_key(key):
+    sock = zmq.Context.instance().socket(zmq.DEALER)
+    sock.linger = 0
+    sock.connect(f"{km.transport}://{km.ip}:{km.shell_port}")
+    sess = WireSession(key=key)
+    sess.send(sock, "kernel_info_request", {})
+    got = sess.recv(sock, mode=0)[1] if sock.poll(3000) else None
+    sock.close()
+    return got
+
+
+check("a request with a bad signature is dropped", kernel_info_with_key(b"not-the-key") is None)
+good = kernel_info_with_key(km.session.key)
+check("... and a well-signed one is answered", good is not None and good["msg_type"] == "kernel_info_reply", good)
+
 # ---- execute ------------------------------------------------------------------------------
 
 reply, msgs = run(kc, "return mpi.rank()")
