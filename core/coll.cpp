@@ -1,6 +1,6 @@
 // core/coll.cpp: the data-movement collectives (barrier, bcast, gather,
-// scatter, allgather, alltoall) on intracommunicators, the team trees they
-// share with the intercommunicator forms (core/coll_inter.cpp), and packing.
+// scatter, allgather, alltoall) on intracommunicators, over the team trees
+// of core/team.hpp.
 // Reductions live in core/coll_reduce.cpp.
 //
 // Messages of one collective carry its own tag (plus the round where a pair
@@ -11,7 +11,6 @@
 #include "core/coll_detail.hpp"
 #include "core/constants.hpp"
 #include "core/error.hpp"
-#include "core/varint.hpp"
 
 namespace lumpi::core::coll {
 
@@ -29,107 +28,6 @@ void check_parts(const std::vector<Bytes>& parts, int want, const char* what,
 
 }  // namespace
 
-// ---- packing ---------------------------------------------------------------------
-
-Bytes pack(const std::vector<Bytes>& parts) {
-  size_t total = 10;
-  for (const auto& p : parts) total += p.size() + 5;
-  Bytes out;
-  out.reserve(total);
-  put_varint(out, parts.size());
-  for (const auto& p : parts) {
-    put_varint(out, p.size());
-    out += p;
-  }
-  return out;
-}
-
-std::vector<Bytes> unpack(std::string_view in) {
-  size_t pos = 0;
-  uint64_t n;
-  auto bad = [] { fail(ErrClass::Other, "collective", "malformed packed collective data"); };
-  if (!get_varint(in, pos, n) || n > in.size()) bad();
-  std::vector<Bytes> out;
-  out.reserve(n);
-  for (uint64_t i = 0; i < n; ++i) {
-    uint64_t len;
-    if (!get_varint(in, pos, len) || len > in.size() - pos) bad();
-    out.emplace_back(in.substr(pos, len));
-    pos += len;
-  }
-  if (pos != in.size()) bad();
-  return out;
-}
-
-// ---- team trees ------------------------------------------------------------------
-
-namespace detail {
-
-// Binomial tree rooted at root, in ranks relative to it.
-Bytes team_bcast(Team& t, Bytes data, int root, int tag) {
-  const int n = t.n, vr = (t.me - root + n) % n;
-  int mask = 1;
-  for (; mask < n; mask <<= 1) {
-    if (vr & mask) {
-      data = t.recv((vr - mask + root) % n, tag);
-      break;
-    }
-  }
-  for (mask >>= 1; mask > 0; mask >>= 1)
-    if (vr + mask < n) t.send((vr + mask + root) % n, tag, data);
-  return data;
-}
-
-// Binomial tree: each process forwards its subtree's parts (in relative
-// rank order, which is contiguous) to its parent.
-std::vector<Bytes> team_gather(Team& t, Bytes mine, int root, int tag) {
-  const int n = t.n, vr = (t.me - root + n) % n;
-  std::vector<Bytes> subtree{std::move(mine)};  // relative ranks vr, vr+1, ...
-  for (int mask = 1; mask < n; mask <<= 1) {
-    if (vr & mask) {
-      t.send((vr - mask + root) % n, tag, pack(subtree));
-      return {};
-    }
-    if (vr + mask < n)
-      for (auto& part : unpack(t.recv((vr + mask + root) % n, tag)))
-        subtree.push_back(std::move(part));
-  }
-  if (int(subtree.size()) != n)
-    fail(ErrClass::Intern, t.what.call, "gathered the wrong number of parts");
-  std::vector<Bytes> out(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) out[size_t((i + root) % n)] = std::move(subtree[size_t(i)]);
-  return out;
-}
-
-// Binomial tree: a process receives the parts of its whole subtree from its
-// parent and hands each child the upper half of what it holds.
-Bytes team_scatter(Team& t, std::vector<Bytes> parts, int root, int tag) {
-  const int n = t.n, vr = (t.me - root + n) % n;
-  std::vector<Bytes> held;  // relative ranks vr, vr+1, ...
-  if (vr == 0) {
-    held.resize(size_t(n));
-    for (int i = 0; i < n; ++i) held[size_t(i)] = std::move(parts[size_t((i + root) % n)]);
-  }
-  int mask = 1;
-  for (; mask < n; mask <<= 1) {
-    if (vr & mask) {
-      held = unpack(t.recv((vr - mask + root) % n, tag));
-      break;
-    }
-  }
-  for (mask >>= 1; mask > 0; mask >>= 1) {
-    if (vr + mask >= n || size_t(mask) >= held.size()) continue;
-    std::vector<Bytes> upper(std::make_move_iterator(held.begin() + mask),
-                             std::make_move_iterator(held.end()));
-    held.resize(size_t(mask));
-    t.send((vr + mask + root) % n, tag, pack(upper));
-  }
-  if (held.empty()) fail(ErrClass::Intern, t.what.call, "scatter delivered no part");
-  return std::move(held[0]);
-}
-
-}  // namespace detail
-
 // ---- intracommunicator collectives ---------------------------------------------------
 
 // Binomial fan-in to rank 0, then fan-out: 2 lg p rounds but only 2(p-1)
@@ -139,7 +37,7 @@ Bytes team_scatter(Team& t, std::vector<Bytes> parts, int root, int tag) {
 void barrier(Comm& c) {
   c.check_usable("MPI_Barrier");
   if (c.is_inter()) return inter::barrier(c);
-  Team t(c, c.waiting("MPI_Barrier"));
+  Team t(c, Lane::Coll, c.waiting("MPI_Barrier"));
   team_gather(t, Bytes(), 0, kBarrier);  // everyone has entered
   team_bcast(t, Bytes(), 0, kBarrier + 1);
 }
@@ -147,25 +45,25 @@ void barrier(Comm& c) {
 Bytes bcast(Comm& c, Bytes data, int root) {
   c.check_root(root, "MPI_Bcast");
   if (c.is_inter()) return inter::bcast(c, std::move(data), root);
-  Team t(c, c.waiting("MPI_Bcast", "root", root));
+  Team t(c, Lane::Coll, c.waiting("MPI_Bcast", "root", root));
   return team_bcast(t, std::move(data), root, kBcast);
 }
 
 std::vector<Bytes> gather(Comm& c, Bytes mine, int root) {
   c.check_root(root, "MPI_Gather");
   if (c.is_inter()) return inter::gather(c, std::move(mine), root);
-  Team t(c, c.waiting("MPI_Gather", "root", root));
+  Team t(c, Lane::Coll, c.waiting("MPI_Gather", "root", root));
   return team_gather(t, std::move(mine), root, kGather);
 }
 
 Bytes scatter(Comm& c, std::vector<Bytes> parts, int root) {
   c.check_root(root, "MPI_Scatter");
   if (c.is_inter()) {
-    if (root == ROOT) check_parts(parts, c.remote_size(), "values", "MPI_Scatter");
+    if (c.is_root(root)) check_parts(parts, c.remote_size(), "values", "MPI_Scatter");
     return inter::scatter(c, std::move(parts), root);
   }
-  if (root == c.rank()) check_parts(parts, c.size(), "values", "MPI_Scatter");
-  Team t(c, c.waiting("MPI_Scatter", "root", root));
+  if (c.is_root(root)) check_parts(parts, c.size(), "values", "MPI_Scatter");
+  Team t(c, Lane::Coll, c.waiting("MPI_Scatter", "root", root));
   return team_scatter(t, std::move(parts), root, kScatter);
 }
 
@@ -175,7 +73,7 @@ Bytes scatter(Comm& c, std::vector<Bytes> parts, int root) {
 std::vector<Bytes> allgather(Comm& c, Bytes mine) {
   c.check_usable("MPI_Allgather");
   if (c.is_inter()) return inter::allgather(c, std::move(mine));
-  Team t(c, c.waiting("MPI_Allgather"));
+  Team t(c, Lane::Coll, c.waiting("MPI_Allgather"));
   const int n = t.n, me = t.me;
   std::vector<Bytes> held{std::move(mine)};
   held.reserve(size_t(n));
@@ -183,8 +81,8 @@ std::vector<Bytes> allgather(Comm& c, Bytes mine) {
   for (int dist = 1; dist < n; dist <<= 1, ++round) {
     const int count = std::min(dist, n - dist);
     t.send((me - dist + n) % n, kAllgather + round,
-           pack(std::vector<Bytes>(held.begin(), held.begin() + count)));
-    for (auto& b : unpack(t.recv((me + dist) % n, kAllgather + round))) held.push_back(std::move(b));
+           pack_list(std::vector<Bytes>(held.begin(), held.begin() + count)));
+    for (auto& b : t.unpack(t.recv((me + dist) % n, kAllgather + round))) held.push_back(std::move(b));
   }
   if (int(held.size()) != n) fail(ErrClass::Intern, "MPI_Allgather", "gathered the wrong number of parts");
   std::vector<Bytes> out(static_cast<size_t>(n));
@@ -202,7 +100,7 @@ std::vector<Bytes> alltoall(Comm& c, std::vector<Bytes> parts) {
     return inter::alltoall(c, std::move(parts));
   }
   check_parts(parts, c.size(), "values", "MPI_Alltoall");
-  Team t(c, c.waiting("MPI_Alltoall"));
+  Team t(c, Lane::Coll, c.waiting("MPI_Alltoall"));
   const int n = t.n, me = t.me;
   std::vector<Bytes> b(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) b[size_t(i)] = std::move(parts[size_t((me + i) % n)]);
@@ -211,8 +109,8 @@ std::vector<Bytes> alltoall(Comm& c, std::vector<Bytes> parts) {
     std::vector<Bytes> out;
     for (int i = dist; i < n; ++i)
       if (i & dist) out.push_back(std::move(b[size_t(i)]));
-    t.send((me + dist) % n, kAlltoall + round, pack(out));
-    std::vector<Bytes> in = unpack(t.recv((me - dist + n) % n, kAlltoall + round));
+    t.send((me + dist) % n, kAlltoall + round, pack_list(out));
+    std::vector<Bytes> in = t.unpack(t.recv((me - dist + n) % n, kAlltoall + round));
     size_t k = 0;
     for (int i = dist; i < n; ++i) {
       if (!(i & dist)) continue;

@@ -75,9 +75,5 @@ std::optional<Bytes> exscan(Comm& c, Bytes mine, const Combine& combine);
 Bytes reduce_scatter(Comm& c, std::vector<Bytes> parts, const Combine& combine,
                      bool commutative, const Regroup& regroup = {});
 
-// Length-prefixed packing of a list of byte strings into one.
-Bytes pack(const std::vector<Bytes>& parts);
-// Raises core::Error(MPI_ERR_OTHER) on malformed input.
-std::vector<Bytes> unpack(std::string_view packed);
 
 }  // namespace lumpi::core::coll

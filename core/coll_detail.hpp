@@ -1,10 +1,10 @@
 // core/coll_detail.hpp: the building blocks shared by core/coll*.cpp only.
 //
-// A Team is the local group of a communicator as the tree algorithms see it
-// (on an intracommunicator that is the whole communicator; on an
-// intercommunicator it is one side, used for the intra-group phases). Every
-// team algorithm here takes its tag base explicitly so intercommunicator
-// code can reuse them without clashing with its leader exchanges.
+// The algorithms run on a Team (core/team.hpp) on the collective lane: on
+// an intracommunicator that is the whole communicator; on an
+// intercommunicator it is one side, used for the intra-group phases. Every
+// algorithm takes its tag base explicitly so intercommunicator code can
+// reuse them without clashing with its leader exchanges.
 //
 // Reductions carry a Partial: either data or the error that combining hit.
 // A failed combination does not stop the protocol: the error travels in
@@ -18,6 +18,7 @@
 
 #include "core/coll.hpp"
 #include "core/error.hpp"
+#include "core/team.hpp"
 
 namespace lumpi::core::coll::detail {
 
@@ -35,27 +36,6 @@ enum Tag : int {
   kExscan = 10 << 12,
   kRedScat = 11 << 12,
   kLeaders = 12 << 12,  // intercommunicator leader exchanges
-};
-
-struct Team {
-  Comm& c;
-  int n, me;
-  Waiting what;
-
-  Team(Comm& comm, Waiting w) : c(comm), n(comm.size()), me(comm.rank()), what(std::move(w)) {}
-  void send(int to, int tag, Bytes b) {
-    c.lane_send(Lane::Coll, to, tag, body_from(std::move(b)), /*local=*/true);
-  }
-  Bytes recv(int from, int tag) {
-    return Bytes(c.lane_recv(Lane::Coll, from, tag, what, /*local=*/true).to_string_view());
-  }
-  // Peer-group (remote group on an intercommunicator) messages.
-  void send_remote(int to, int tag, Bytes b) {
-    c.lane_send(Lane::Coll, to, tag, body_from(std::move(b)), /*local=*/false);
-  }
-  Bytes recv_remote(int from, int tag) {
-    return Bytes(c.lane_recv(Lane::Coll, from, tag, what, /*local=*/false).to_string_view());
-  }
 };
 
 // ---- partial results of reductions ------------------------------------------
@@ -101,10 +81,6 @@ std::vector<Partial> unpack_partials(std::string_view bytes);
 
 // ---- team algorithms (logarithmic depth) ------------------------------------
 
-Bytes team_bcast(Team& t, Bytes data, int root, int tag);
-std::vector<Bytes> team_gather(Team& t, Bytes mine, int root, int tag);
-// parts (size t.n, significant at root only) -> this rank's part.
-Bytes team_scatter(Team& t, std::vector<Bytes> parts, int root, int tag);
 // Binomial reduction; `ordered` keeps rank order (the tree is rooted at 0
 // and the result forwarded to root if root != 0). Result valid at root.
 Partial team_reduce(Team& t, Partial mine, Merger& m, bool ordered, int root, int tag);

@@ -30,7 +30,7 @@ void check_count(const std::vector<Bytes>& v, int want, const Team& t) {
 }  // namespace
 
 void barrier(Comm& c) {
-  Team t(c, c.waiting("MPI_Barrier"));
+  Team t(c, Lane::Coll, c.waiting("MPI_Barrier"));
   team_gather(t, Bytes(), 0, kBarrier);  // everyone here has entered
   if (t.me == 0) {
     t.send_remote(0, kLeaders, Bytes());
@@ -40,7 +40,7 @@ void barrier(Comm& c) {
 }
 
 Bytes bcast(Comm& c, Bytes data, int root) {
-  Team t(c, c.waiting("MPI_Bcast", "root", root));
+  Team t(c, Lane::Coll, c.waiting("MPI_Bcast", "root", root));
   if (root == PROC_NULL) return Bytes();
   if (root == ROOT) {
     t.send_remote(0, kBcast, std::move(data));
@@ -52,48 +52,48 @@ Bytes bcast(Comm& c, Bytes data, int root) {
 }
 
 std::vector<Bytes> gather(Comm& c, Bytes mine, int root) {
-  Team t(c, c.waiting("MPI_Gather", "root", root));
+  Team t(c, Lane::Coll, c.waiting("MPI_Gather", "root", root));
   if (root == PROC_NULL) return {};
   if (root == ROOT) {
-    std::vector<Bytes> all = unpack(t.recv_remote(0, kGather));
+    std::vector<Bytes> all = t.unpack(t.recv_remote(0, kGather));
     check_count(all, c.remote_size(), t);
     return all;
   }
   std::vector<Bytes> all = team_gather(t, std::move(mine), 0, kGather + 1);
-  if (t.me == 0) t.send_remote(root, kGather, pack(all));
+  if (t.me == 0) t.send_remote(root, kGather, pack_list(all));
   return {};
 }
 
 Bytes scatter(Comm& c, std::vector<Bytes> parts, int root) {
-  Team t(c, c.waiting("MPI_Scatter", "root", root));
+  Team t(c, Lane::Coll, c.waiting("MPI_Scatter", "root", root));
   if (root == PROC_NULL) return Bytes();
   if (root == ROOT) {
-    t.send_remote(0, kScatter, pack(parts));
+    t.send_remote(0, kScatter, pack_list(parts));
     return Bytes();
   }
   std::vector<Bytes> here;
   if (t.me == 0) {
-    here = unpack(t.recv_remote(root, kScatter));
+    here = t.unpack(t.recv_remote(root, kScatter));
     check_count(here, t.n, t);
   }
   return team_scatter(t, std::move(here), 0, kScatter + 1);
 }
 
 std::vector<Bytes> allgather(Comm& c, Bytes mine) {
-  Team t(c, c.waiting("MPI_Allgather"));
+  Team t(c, Lane::Coll, c.waiting("MPI_Allgather"));
   std::vector<Bytes> ours = team_gather(t, std::move(mine), 0, kAllgather);
   Bytes theirs;
   if (t.me == 0) {
-    t.send_remote(0, kLeaders + 1, pack(ours));
+    t.send_remote(0, kLeaders + 1, pack_list(ours));
     theirs = t.recv_remote(0, kLeaders + 1);
   }
-  std::vector<Bytes> all = unpack(team_bcast(t, std::move(theirs), 0, kAllgather + 1));
+  std::vector<Bytes> all = t.unpack(team_bcast(t, std::move(theirs), 0, kAllgather + 1));
   check_count(all, c.remote_size(), t);
   return all;
 }
 
 std::vector<Bytes> alltoall(Comm& c, std::vector<Bytes> parts) {
-  Team t(c, c.waiting("MPI_Alltoall"));
+  Team t(c, Lane::Coll, c.waiting("MPI_Alltoall"));
   const int rn = c.remote_size();
   for (int j = 0; j < rn; ++j) t.send_remote(j, kAlltoall, std::move(parts[size_t(j)]));
   std::vector<Bytes> out(static_cast<size_t>(rn));
@@ -102,7 +102,7 @@ std::vector<Bytes> alltoall(Comm& c, std::vector<Bytes> parts) {
 }
 
 std::optional<Bytes> reduce(Comm& c, Bytes mine, const Combine& combine, int root) {
-  Team t(c, c.waiting("MPI_Reduce", "root", root));
+  Team t(c, Lane::Coll, c.waiting("MPI_Reduce", "root", root));
   Merger m(combine, t.me, t.what.call);
   if (root == PROC_NULL) return std::nullopt;
   if (root == ROOT) {
@@ -120,16 +120,16 @@ std::optional<Bytes> reduce(Comm& c, Bytes mine, const Combine& combine, int roo
 // broadcasts the other side's result (and its own side's error, if any, so
 // a bad operand is reported on both sides).
 Bytes allreduce(Comm& c, Bytes mine, const Combine& combine) {
-  Team t(c, c.waiting("MPI_Allreduce"));
+  Team t(c, Lane::Coll, c.waiting("MPI_Allreduce"));
   Merger m(combine, t.me, t.what.call);
   Partial ours = team_reduce(t, Partial{std::nullopt, std::move(mine)}, m, true, 0, kAllreduce);
   Bytes both;
   if (t.me == 0) {
     t.send_remote(0, kLeaders + 2, frame(ours));
     Bytes theirs = t.recv_remote(0, kLeaders + 2);
-    both = pack({std::move(theirs), ours.err ? frame(ours) : frame(Partial{})});
+    both = pack_list({std::move(theirs), ours.err ? frame(ours) : frame(Partial{})});
   }
-  std::vector<Bytes> got = unpack(team_bcast(t, std::move(both), 0, kAllreduce + 2));
+  std::vector<Bytes> got = t.unpack(team_bcast(t, std::move(both), 0, kAllreduce + 2));
   if (got.size() != 2) fail(ErrClass::Intern, t.what.call, "malformed allreduce result");
   m.note(unframe(got[1]));
   Partial theirs = unframe(got[0]);
@@ -172,7 +172,7 @@ std::vector<Bytes> leader_blocks(const std::vector<Partial>& ours,
 
 Bytes reduce_scatter(Comm& c, std::vector<Bytes> parts, const Combine& combine,
                      const Regroup& regroup) {
-  Team t(c, c.waiting("MPI_Reduce_scatter"));
+  Team t(c, Lane::Coll, c.waiting("MPI_Reduce_scatter"));
   Merger m(combine, t.me, t.what.call);
   std::vector<Partial> blocks;
   for (Bytes& b : parts) blocks.push_back(Partial{std::nullopt, std::move(b)});

@@ -24,13 +24,13 @@ namespace detail {
 
 Bytes frame(const Partial& p) {
   if (!p.err) return 'D' + p.data;
-  return 'E' + pack({std::to_string(int(p.err->cls())), p.err->func(), p.err->message()});
+  return 'E' + pack_list({std::to_string(int(p.err->cls())), p.err->func(), p.err->message()});
 }
 
 Partial unframe(std::string_view b) {
   if (!b.empty() && b[0] == 'D') return Partial{std::nullopt, Bytes(b.substr(1))};
   if (!b.empty() && b[0] == 'E') {
-    std::vector<Bytes> f = unpack(b.substr(1));
+    std::vector<Bytes> f = unpack_list(b.substr(1), "a reduction");
     if (f.size() == 3) {
       int cls = std::atoi(f[0].c_str());
       if (cls <= 0 || cls >= int(ErrClass::LastCode)) cls = int(ErrClass::Other);
@@ -44,12 +44,12 @@ Bytes pack_partials(const std::vector<Partial>& ps) {
   std::vector<Bytes> framed;
   framed.reserve(ps.size());
   for (const Partial& p : ps) framed.push_back(frame(p));
-  return pack(framed);
+  return pack_list(framed);
 }
 
 std::vector<Partial> unpack_partials(std::string_view bytes) {
   std::vector<Partial> out;
-  for (const Bytes& b : unpack(bytes)) out.push_back(unframe(b));
+  for (const Bytes& b : unpack_list(bytes, "a reduction")) out.push_back(unframe(b));
   return out;
 }
 
@@ -154,11 +154,6 @@ std::vector<Partial> team_reduce_lists(Team& t, std::vector<Partial> mine, Merge
 
 namespace {
 
-void check_intra(const Comm& c, const char* func) {
-  if (c.is_inter())
-    fail(ErrClass::Comm, func, "is not defined on an intercommunicator (MPI defines it on intracommunicators only)");
-}
-
 // Recursive doubling over `p2` (the largest power of two <= n) "new ranks":
 // first the lowest 2·rem ranks fold pairwise (the even rank hands its value
 // to the odd one on its right), then rank pairs at distance 1, 2, 4, ...
@@ -181,7 +176,7 @@ std::optional<Bytes> reduce(Comm& c, Bytes mine, const Combine& combine, bool co
                             int root) {
   c.check_root(root, "MPI_Reduce");
   if (c.is_inter()) return inter::reduce(c, std::move(mine), combine, root);
-  Team t(c, c.waiting("MPI_Reduce", "root", root));
+  Team t(c, Lane::Coll, c.waiting("MPI_Reduce", "root", root));
   Merger m(combine, t.me, t.what.call);
   Partial p = team_reduce(t, Partial{std::nullopt, std::move(mine)}, m, !commutative, root, kReduce);
   if (t.me != root) {
@@ -199,7 +194,7 @@ std::optional<Bytes> reduce(Comm& c, Bytes mine, const Combine& combine, bool co
 Bytes allreduce(Comm& c, Bytes mine, const Combine& combine, bool commutative) {
   c.check_usable("MPI_Allreduce");
   if (c.is_inter()) return inter::allreduce(c, std::move(mine), combine);
-  Team t(c, c.waiting("MPI_Allreduce"));
+  Team t(c, Lane::Coll, c.waiting("MPI_Allreduce"));
   Merger m(combine, t.me, t.what.call);
   Partial p = team_reduce(t, Partial{std::nullopt, std::move(mine)}, m, !commutative, 0, kAllreduce);
   Partial all = unframe(team_bcast(t, t.me == 0 ? frame(p) : Bytes(), 0, kAllreduce + 2));
@@ -236,8 +231,8 @@ std::optional<Partial> team_prefix(Team& t, Partial mine, Merger& m, bool inclus
 
 Bytes scan(Comm& c, Bytes mine, const Combine& combine) {
   c.check_usable("MPI_Scan");
-  check_intra(c, "MPI_Scan");
-  Team t(c, c.waiting("MPI_Scan"));
+  c.check_intra("MPI_Scan");
+  Team t(c, Lane::Coll, c.waiting("MPI_Scan"));
   Merger m(combine, t.me, t.what.call);
   std::optional<Partial> p = team_prefix(t, Partial{std::nullopt, std::move(mine)}, m, true, kScan);
   return result_or_raise(*p, m);
@@ -245,8 +240,8 @@ Bytes scan(Comm& c, Bytes mine, const Combine& combine) {
 
 std::optional<Bytes> exscan(Comm& c, Bytes mine, const Combine& combine) {
   c.check_usable("MPI_Exscan");
-  check_intra(c, "MPI_Exscan");
-  Team t(c, c.waiting("MPI_Exscan"));
+  c.check_intra("MPI_Exscan");
+  Team t(c, Lane::Coll, c.waiting("MPI_Exscan"));
   Merger m(combine, t.me, t.what.call);
   std::optional<Partial> p = team_prefix(t, Partial{std::nullopt, std::move(mine)}, m, false, kExscan);
   if (!p) {
@@ -316,7 +311,7 @@ Bytes reduce_scatter(Comm& c, std::vector<Bytes> parts, const Combine& combine,
     if (!regroup) fail(ErrClass::Arg, func, "an intercommunicator needs a regroup function");
     return inter::reduce_scatter(c, std::move(parts), combine, regroup);
   }
-  Team t(c, c.waiting(func));
+  Team t(c, Lane::Coll, c.waiting(func));
   Merger m(combine, t.me, t.what.call);
   std::vector<Partial> blocks;
   blocks.reserve(parts.size());

@@ -187,7 +187,7 @@ void bcast(Comm& c, void* buf, int count, Type t, int root) {
   check_count(count, "count", func);
   check_buffer(buf, count, "buffer", func);
   const size_t n = size_t(count) * type_size(t);
-  const bool sends = c.is_inter() ? root == ROOT : root == c.rank();
+  const bool sends = c.is_root(root);
   Bytes out = coll::bcast(c, sends ? bytes_of(buf, n) : Bytes(), root);
   const bool receives = c.is_inter() ? root >= 0 : root != c.rank();
   if (receives) put(buf, out, n, func);
@@ -199,7 +199,7 @@ void gather(Comm& c, const void* send, void* recv, int count, Type t, int root) 
   check_count(count, "count", func);
   const size_t n = size_t(count) * type_size(t);
   const bool sends = !c.is_inter() || root >= 0;
-  const bool receives = c.is_inter() ? root == ROOT : root == c.rank();
+  const bool receives = c.is_root(root);
   if (sends) check_buffer(send, count, "sendbuf", func);
   if (receives) check_buffer(recv, count, "recvbuf", func);
   std::vector<Bytes> all = coll::gather(c, sends ? bytes_of(send, n) : Bytes(), root);
@@ -211,7 +211,7 @@ void scatter(Comm& c, const void* send, void* recv, int count, Type t, int root)
   c.check_root(root, func);
   check_count(count, "count", func);
   const size_t n = size_t(count) * type_size(t);
-  const bool sends = c.is_inter() ? root == ROOT : root == c.rank();
+  const bool sends = c.is_root(root);
   const bool receives = !c.is_inter() || root >= 0;
   if (sends) check_buffer(send, count, "sendbuf", func);
   if (receives) check_buffer(recv, count, "recvbuf", func);
@@ -250,7 +250,7 @@ void reduce(Comm& c, const void* send, void* recv, int count, Type t, Op op, int
   check_op_type(op, t, func);
   const size_t n = size_t(count) * type_size(t);
   const bool sends = !c.is_inter() || root >= 0;
-  const bool receives = c.is_inter() ? root == ROOT : root == c.rank();
+  const bool receives = c.is_root(root);
   if (sends) check_buffer(send, count, "sendbuf", func);
   if (receives) check_buffer(recv, count, "recvbuf", func);
   std::optional<Bytes> out =

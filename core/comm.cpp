@@ -17,13 +17,13 @@ Comm::Comm(Engine& e, uint64_t base, group::Members local, group::Members remote
 CommPtr Comm::world(Engine& e) {
   group::Members all(size_t(e.world_size()));
   for (int i = 0; i < e.world_size(); ++i) all[size_t(i)] = i;
-  auto c = std::make_shared<Comm>(e, 1, std::move(all), group::Members{}, false);
+  auto c = std::make_shared<Comm>(e, kWorldBase, std::move(all), group::Members{}, false);
   c->set_name("MPI_COMM_WORLD");
   return c;
 }
 
 CommPtr Comm::self(Engine& e) {
-  auto c = std::make_shared<Comm>(e, 2, group::Members{e.world_rank()}, group::Members{}, false);
+  auto c = std::make_shared<Comm>(e, kSelfBase, group::Members{e.world_rank()}, group::Members{}, false);
   c->set_name("MPI_COMM_SELF");
   return c;
 }
@@ -92,12 +92,18 @@ void Comm::check_source(int source, std::string_view func) const {
 void Comm::check_send_tag(int tag, std::string_view func) {
   if (tag < 0 || tag > TAG_UB)
     fail(ErrClass::Tag, func,
-         "tag " + std::to_string(tag) + " is out of range 0.." + std::to_string(TAG_UB));
+         "tag " + std::to_string(tag) + (tag == ANY_TAG ? " (mpi.ANY_TAG)" : "") +
+             " is out of range 0.." + std::to_string(TAG_UB));
 }
 
 void Comm::check_recv_tag(int tag, std::string_view func) {
   if (tag == ANY_TAG) return;
   check_send_tag(tag, func);
+}
+
+void Comm::check_intra(std::string_view func, std::string_view arg) const {
+  if (inter_)
+    fail(ErrClass::Comm, func, std::string(arg) + " must be an intracommunicator, got an intercommunicator");
 }
 
 void Comm::check_root(int root, std::string_view func) const {
@@ -118,14 +124,7 @@ void Comm::check_root(int root, std::string_view func) const {
 
 // ---- point-to-point ----------------------------------------------------------
 
-zmq::message_t body_from(std::string s) {
-  if (s.size() < 4096) return zmq::message_t(s.data(), s.size());
-  auto* owned = new std::string(std::move(s));  // freed by libzmq when sent
-  return zmq::message_t(owned->data(), owned->size(),
-                        [](void*, void* hint) { delete static_cast<std::string*>(hint); }, owned);
-}
-
-void Comm::lane_send(Lane lane, int dest, int tag, zmq::message_t body, bool local) {
+void Comm::lane_send(Lane lane, int dest, int tag, Body body, bool local) {
   Envelope env;
   env.context = context(lane);
   env.source = engine_->world_rank();
@@ -134,23 +133,14 @@ void Comm::lane_send(Lane lane, int dest, int tag, zmq::message_t body, bool loc
   engine_->send(local ? local_[size_t(dest)] : world_of(dest), env, std::move(body));
 }
 
-std::shared_ptr<Request> Comm::post_recv(Lane lane, int source_world, int tag, Waiting what,
-                                         bool local) {
-  auto r = std::make_shared<Request>();
-  r->kind_ = Request::Kind::Recv;
-  r->engine_ = engine_;
-  r->recv_.context = context(lane);
-  r->recv_.source = source_world;
-  r->recv_.tag = tag;
+RequestPtr Comm::post_recv(Lane lane, int source_world, int tag, Waiting what, bool local) {
   const group::Members* g = local ? &local_ : &peer_group();
-  r->world_to_rank_ = [g](int w) { return group::rank_of(*g, w); };
   what.needs = source_world == ANY_SOURCE ? *g : std::vector<int>{source_world};
-  r->what_ = std::move(what);
-  engine_->post(&r->recv_);
-  return r;
+  return Request::recv(*engine_, context(lane), source_world, tag,
+                       [g](int w) { return group::rank_of(*g, w); }, std::move(what));
 }
 
-zmq::message_t Comm::lane_recv(Lane lane, int source, int tag, const Waiting& what, bool local) {
+Body Comm::lane_recv(Lane lane, int source, int tag, const Waiting& what, bool local) {
   int w = local ? local_[size_t(source)] : world_of(source);
   Waiting collective = what;  // a death anywhere in the communicator fails it
   collective.group = local_;
@@ -160,7 +150,7 @@ zmq::message_t Comm::lane_recv(Lane lane, int source, int tag, const Waiting& wh
   return std::move(r->body());
 }
 
-std::shared_ptr<Request> Comm::isend(zmq::message_t body, int dest, int tag, bool synchronous) {
+RequestPtr Comm::isend(Body body, int dest, int tag, bool synchronous) {
   const char* func = synchronous ? "MPI_Issend" : "MPI_Isend";
   check_dest(dest, func);
   check_send_tag(tag, func);
@@ -176,26 +166,22 @@ std::shared_ptr<Request> Comm::isend(zmq::message_t body, int dest, int tag, boo
   }
   env.wants_ack = true;
   env.seq = engine_->next_seq();
-  auto r = std::make_shared<Request>();
-  r->kind_ = Request::Kind::Ssend;
-  r->engine_ = engine_;
-  r->ack_seq_ = env.seq;
-  r->what_ = waiting("MPI_Ssend", "dest", dest);
-  r->what_.has_tag = true;
-  r->what_.tag = tag;
-  r->what_.needs = {world_of(dest)};
+  Waiting what = waiting("MPI_Ssend", "dest", dest);
+  what.has_tag = true;
+  what.tag = tag;
+  what.needs = {world_of(dest)};
   engine_->send(world_of(dest), env, std::move(body));
-  return r;
+  return Request::ssend(*engine_, env.seq, std::move(what));
 }
 
-void Comm::send(zmq::message_t body, int dest, int tag, bool synchronous) {
+void Comm::send(Body body, int dest, int tag, bool synchronous) {
   const char* func = synchronous ? "MPI_Ssend" : "MPI_Send";
   check_dest(dest, func);
   check_send_tag(tag, func);
   isend(std::move(body), dest, tag, synchronous)->wait();
 }
 
-std::shared_ptr<Request> Comm::irecv(int source, int tag) {
+RequestPtr Comm::irecv(int source, int tag) {
   check_source(source, "MPI_Irecv");
   check_recv_tag(tag, "MPI_Irecv");
   if (source == PROC_NULL) return Request::done(Status{PROC_NULL, ANY_TAG, 0, 0});

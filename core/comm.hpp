@@ -8,14 +8,15 @@
 // first (raising core::Error naming the bad one) and only then communicates.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
-#include <zmq.hpp>
 
+#include "core/constants.hpp"
 #include "core/engine.hpp"
 #include "core/group.hpp"
 #include "core/request.hpp"
@@ -34,12 +35,17 @@ enum class Errhandler { Raise, Return, Fatal };
 
 // A received message: its body bytes and status.
 struct Received {
-  zmq::message_t body;
+  Body body;
   Status status;
 };
 
 class Comm;
 using CommPtr = std::shared_ptr<Comm>;
+
+// The context bases of the two predefined communicators; every other base
+// is agreed by a constructor from Engine::propose_context (above 2^32).
+inline constexpr uint64_t kWorldBase = 1;
+inline constexpr uint64_t kSelfBase = 2;
 
 class Comm {
  public:
@@ -63,6 +69,7 @@ class Comm {
   const std::string& name() const { return name_; }
   void set_name(std::string n) { name_ = std::move(n); }
   std::map<std::string, std::string>& info() { return info_; }
+  const std::map<std::string, std::string>& info() const { return info_; }
   Errhandler errhandler() const { return errhandler_; }
   void set_errhandler(Errhandler h) { errhandler_ = h; }
   const std::shared_ptr<const Topology>& topology() const { return topo_; }
@@ -87,29 +94,33 @@ class Comm {
   static void check_send_tag(int tag, std::string_view func);
   static void check_recv_tag(int tag, std::string_view func);  // also ANY_TAG
   void check_root(int root, std::string_view func) const;      // ROOT/PROC_NULL on inter
+  // MPI_ERR_COMM naming the argument `arg` if this is an intercommunicator.
+  void check_intra(std::string_view func, std::string_view arg = "comm") const;
+  // For rooted collectives (root already checked): true on the process
+  // whose data is the root's, the root of an intracommunicator or the
+  // process passing mpi.ROOT on an intercommunicator.
+  bool is_root(int root) const { return inter_ ? root == ROOT : root == rank_; }
   // World rank of peer-group rank r, and back (UNDEFINED if absent).
   int world_of(int r) const { return peer_group()[size_t(r)]; }
   int peer_rank_of_world(int world) const;
 
   // ---- point-to-point (user lane) ----
-  void send(zmq::message_t body, int dest, int tag, bool synchronous = false);
-  std::shared_ptr<Request> isend(zmq::message_t body, int dest, int tag, bool synchronous = false);
+  void send(Body body, int dest, int tag, bool synchronous = false);
+  RequestPtr isend(Body body, int dest, int tag, bool synchronous = false);
   Received recv(int source, int tag);
-  std::shared_ptr<Request> irecv(int source, int tag);
+  RequestPtr irecv(int source, int tag);
   std::optional<Status> iprobe(int source, int tag);
   Status probe(int source, int tag);
 
   // ---- lanes for collectives and constructors (no argument checks) ----
   // `dest`/`source` are peer-group ranks; `local` selects the local group
   // (for the intra-group phases of intercommunicator algorithms).
-  void lane_send(Lane lane, int dest, int tag, zmq::message_t body, bool local = false);
-  zmq::message_t lane_recv(Lane lane, int source, int tag, const Waiting& what,
-                           bool local = false);
+  void lane_send(Lane lane, int dest, int tag, Body body, bool local = false);
+  Body lane_recv(Lane lane, int source, int tag, const Waiting& what, bool local = false);
   Waiting waiting(std::string call, std::string role = "", int peer = 0) const;
 
  private:
-  std::shared_ptr<Request> post_recv(Lane lane, int source_world, int tag, Waiting what,
-                                     bool local);
+  RequestPtr post_recv(Lane lane, int source_world, int tag, Waiting what, bool local);
 
   Engine* engine_;
   uint64_t base_;
@@ -122,11 +133,8 @@ class Comm {
   std::shared_ptr<const Topology> topo_;
   bool freed_ = false;
   bool pending_ = false;
-  static inline uint64_t serial_counter_ = 0;
+  static inline std::atomic<uint64_t> serial_counter_{0};
   uint64_t serial_ = ++serial_counter_;
 };
-
-// Message bodies from bytes, moving a string's storage without copying.
-zmq::message_t body_from(std::string s);
 
 }  // namespace lumpi::core

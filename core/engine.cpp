@@ -10,6 +10,7 @@
 
 #include "core/constants.hpp"
 #include "core/error.hpp"
+#include "core/transport.hpp"
 
 namespace lumpi::core {
 
@@ -29,47 +30,23 @@ std::string Waiting::describe() const {
 }
 
 Engine::Engine(int world_rank, int world_size, const std::string& bind_endpoint)
-    : rank_(world_rank), size_(world_size), ctx_(1), in_(ctx_, zmq::socket_type::pull) {
-  in_.set(zmq::sockopt::rcvhwm, 0);
-  in_.set(zmq::sockopt::linger, 0);
-  in_.bind(bind_endpoint);
-  endpoint_ = in_.get(zmq::sockopt::last_endpoint);
-  out_.resize(world_size);
-}
+    : rank_(world_rank), size_(world_size), transport_(std::make_unique<Transport>(bind_endpoint)) {}
 
-Engine::~Engine() {
-  for (auto& s : out_)
-    if (s) s->close();
-  in_.close();
-}
+Engine::~Engine() = default;
+
+const std::string& Engine::endpoint() const { return transport_->endpoint(); }
 
 void Engine::set_peer_endpoints(std::vector<std::string> endpoints) {
-  peer_endpoints_ = std::move(endpoints);
+  transport_->set_peer_endpoints(std::move(endpoints));
 }
 
-zmq::socket_t& Engine::peer_socket(int dest) {
-  auto& s = out_.at(dest);
-  if (!s) {
-    if (dest >= int(peer_endpoints_.size()) || peer_endpoints_[dest].empty())
-      fail(ErrClass::Intern, "send", "no endpoint known for rank " + std::to_string(dest));
-    s = std::make_unique<zmq::socket_t>(ctx_, zmq::socket_type::push);
-    s->set(zmq::sockopt::sndhwm, 0);
-    s->set(zmq::sockopt::linger, 2000);  // deliver what is queued at exit, but never hang
-    s->connect(peer_endpoints_[dest]);
-  }
-  return *s;
-}
-
-void Engine::send(int dest, const Envelope& env, zmq::message_t body) {
+void Engine::send(int dest, const Envelope& env, Body body) {
   if (dest == rank_) {  // to self: skip the socket, order is kept trivially
     deliver(Message{env, std::move(body)});
     return;
   }
   if (is_dead(dest)) return;  // nothing can be delivered; receivers of it fail on their own
-  zmq::socket_t& s = peer_socket(dest);
-  std::string header = encode_header(env);
-  s.send(zmq::buffer(header), zmq::send_flags::sndmore);
-  s.send(std::move(body), zmq::send_flags::none);
+  transport_->send(dest, encode_header(env), std::move(body));
 }
 
 bool Engine::take_ack(uint64_t seq) { return acks_.erase(seq) != 0; }
@@ -89,7 +66,7 @@ void Engine::deliver(Message m) {
     ack.source = rank_;
     ack.seq = seq;
     ack.epoch = epoch_;
-    send(source, ack, zmq::message_t());
+    send(source, ack, Body());
   }
 }
 
@@ -102,27 +79,21 @@ bool Engine::post(PostedRecv* r) {
     ack.source = rank_;
     ack.seq = r->msg.env.seq;
     ack.epoch = epoch_;
-    send(r->msg.env.source, ack, zmq::message_t());
+    send(r->msg.env.source, ack, Body());
   }
   return true;
 }
 
 void Engine::receive_available() {
+  std::string header;
+  Body body;
   for (;;) {
-    zmq::message_t header;
-    if (!in_.recv(header, zmq::recv_flags::dontwait)) return;
-    std::string why;
+    Transport::Got got = transport_->receive(header, body);
+    if (got == Transport::Got::None) return;
+    std::string why = "wrong number of frames";
     std::optional<Envelope> env;
-    zmq::message_t body;
-    bool complete = header.more() && in_.recv(body, zmq::recv_flags::none) && !body.more();
-    while (in_.get(zmq::sockopt::rcvmore)) {  // drain frames of a malformed message
-      zmq::message_t extra;
-      (void)in_.recv(extra, zmq::recv_flags::none);
-      complete = false;
-    }
-    if (complete) env = decode_header(header.to_string_view(), &why);
-    else why = "wrong number of frames";
-    if (!env || env->source >= size_) {
+    if (got == Transport::Got::Message) env = decode_header(header, &why);
+    if (!env || env->source < 0 || env->source >= size_) {
       if (env) why = "source rank " + std::to_string(env->source) + " out of range";
       std::fprintf(stderr, "lumpi-rank %d: dropped malformed data message: %s\n", rank_,
                    why.c_str());
@@ -132,18 +103,8 @@ void Engine::receive_available() {
   }
 }
 
-void Engine::watch(zmq::socket_ref s, std::function<void()> on_readable) {
-  watched_ = s;
-  on_watched_ = std::move(on_readable);
-}
-
 void Engine::progress(int timeout_ms) {
-  zmq::pollitem_t items[2] = {{in_.handle(), 0, ZMQ_POLLIN, 0},
-                              {watched_.handle(), 0, ZMQ_POLLIN, 0}};
-  int n = watched_ ? 2 : 1;
-  zmq::poll(items, n, std::chrono::milliseconds(timeout_ms));
-  if (items[0].revents & ZMQ_POLLIN) receive_available();
-  if (n == 2 && (items[1].revents & ZMQ_POLLIN) && on_watched_) on_watched_();
+  transport_->poll(timeout_ms, [this] { receive_available(); });
 }
 
 void Engine::check_abort(const Waiting& what) {
@@ -160,7 +121,7 @@ void Engine::check_peers(const Waiting& what) const {
              "rank " + std::to_string(r) + " of COMM_WORLD has died; was " + what.describe());
 }
 
-// Optional spin-then-block. Sleeping in zmq_poll costs a cross-core wake-up
+// Optional spin-then-block. Sleeping in a poll costs a cross-core wake-up
 // (20-35 µs on 2-vCPU machines) on top of libzmq's own I/O-thread hand-off;
 // with LUMPI_SPIN_US=N a wait first polls ZMQ_EVENTS (which, unlike a
 // zmq_recv(ZMQ_DONTWAIT) loop, makes libzmq process its pending commands at
@@ -182,7 +143,7 @@ bool Engine::spin_for_input(int budget_us) {
   if (budget_us <= 0) return false;
   auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(budget_us);
   do {
-    if (in_.get(zmq::sockopt::events) & ZMQ_POLLIN) return true;
+    if (transport_->data_ready()) return true;
     sched_yield();
   } while (std::chrono::steady_clock::now() < until);
   return false;
@@ -217,7 +178,7 @@ void Engine::discard_epoch(uint32_t epoch) {
 void Engine::mark_dead(int world_rank) { dead_.insert(world_rank); }
 
 uint64_t Engine::propose_context() {
-  // Bases 1 and 2 are COMM_WORLD and COMM_SELF; proposals live above 2^32.
+  // COMM_WORLD's and COMM_SELF's bases are small (core/comm.hpp); proposals live above 2^32.
   return (uint64_t(rank_ + 1) << 32) | ++context_counter_;
 }
 

@@ -1,12 +1,11 @@
-// core/engine.hpp: one rank's progress engine over the ZeroMQ data plane.
+// core/engine.hpp: one rank's progress engine over the data plane.
 //
-// Owns the rank's data sockets (one bound PULL endpoint, one PUSH per peer,
-// connected the first time we talk to it), the Matcher, and the blocking
-// loop every MPI wait runs. While blocked it also watches one extra socket
-// (the launcher's control channel) through a callback, so that an interrupt
-// or the death of a peer ends the wait with LUMPI_ERR_INTERRUPTED or
-// MPI_ERR_PROC_FAILED instead of a hang. Knows nothing of Lua or of the
-// control protocol's contents.
+// Owns the rank's Transport (core/transport.hpp: the sockets), the Matcher,
+// and the blocking loop every MPI wait runs. While blocked it also serves
+// the transport's watched socket (the launcher's control channel), so that
+// an interrupt or the death of a peer ends the wait with
+// LUMPI_ERR_INTERRUPTED or MPI_ERR_PROC_FAILED instead of a hang. Knows
+// nothing of Lua, of ZeroMQ or of the control protocol's contents.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +15,6 @@
 #include <set>
 #include <string>
 #include <vector>
-#include <zmq.hpp>
 
 #include "core/match.hpp"
 
@@ -38,6 +36,8 @@ struct Waiting {
   std::string describe() const;
 };
 
+class Transport;
+
 class Engine {
  public:
   // Binds the data endpoint (e.g. "ipc:///tmp/lumpi-x/3" or "tcp://127.0.0.1:*").
@@ -48,12 +48,14 @@ class Engine {
 
   int world_rank() const { return rank_; }
   int world_size() const { return size_; }
-  const std::string& endpoint() const { return endpoint_; }
-  zmq::context_t& zmq_context() { return ctx_; }
+  const std::string& endpoint() const;
+  // The sockets; the launcher makes its control socket on the transport's
+  // context and has it watched there.
+  Transport& transport() { return *transport_; }
   void set_peer_endpoints(std::vector<std::string> endpoints);
 
   // Queues a message for `dest` (world rank). Never blocks: queues are unbounded.
-  void send(int dest, const Envelope& env, zmq::message_t body);
+  void send(int dest, const Envelope& env, Body body);
   uint64_t next_seq() { return ++seq_; }
   // True once the synchronous send `seq` was matched by its receiver.
   bool take_ack(uint64_t seq);
@@ -69,10 +71,6 @@ class Engine {
   void wait(const std::function<bool()>& done, const Waiting& what);
   // The call currently blocked in wait(), if any.
   const Waiting* blocked() const { return blocked_; }
-
-  // The launcher's control socket: on_readable runs whenever it has input,
-  // both inside wait() and from the launcher's own idle loop.
-  void watch(zmq::socket_ref s, std::function<void()> on_readable);
 
   // Command epochs: messages carry the sender's current epoch; after an
   // interrupt the epoch's leftovers are dropped, now and when they arrive.
@@ -96,18 +94,13 @@ class Engine {
  private:
   void deliver(Message m);
   void receive_available();
-  // Polls ZMQ_EVENTS for up to budget_us, yielding between polls; true as
-  // soon as data input is ready (see wait()).
+  // Asks the transport for data input for up to budget_us, yielding
+  // between asks; true as soon as data input is ready (see wait()).
   bool spin_for_input(int budget_us);
-  zmq::socket_t& peer_socket(int dest);
   void check_abort(const Waiting& what);
 
   int rank_, size_;
-  zmq::context_t ctx_;
-  zmq::socket_t in_;
-  std::string endpoint_;
-  std::vector<std::string> peer_endpoints_;
-  std::vector<std::unique_ptr<zmq::socket_t>> out_;
+  std::unique_ptr<Transport> transport_;
   Matcher matcher_;
   std::set<uint64_t> acks_;
   std::set<uint32_t> discarded_epochs_;
@@ -117,8 +110,6 @@ class Engine {
   uint32_t epoch_ = 0;
   bool interrupted_ = false;
   const Waiting* blocked_ = nullptr;
-  zmq::socket_ref watched_;
-  std::function<void()> on_watched_;
 };
 
 }  // namespace lumpi::core

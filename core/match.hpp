@@ -10,15 +10,15 @@
 
 #include <cstdint>
 #include <list>
-#include <zmq.hpp>
 
+#include "core/body.hpp"
 #include "core/wire.hpp"
 
 namespace lumpi::core {
 
 struct Message {
   Envelope env;
-  zmq::message_t body;
+  Body body;
 };
 
 // A receive waiting for its message. Owned by its Request; the Matcher only

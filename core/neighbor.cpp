@@ -85,8 +85,7 @@ Blocks receive_all(Comm& c, const Neighbors& n, int base, std::string_view func)
     const int source = n.in[k];
     if (source == PROC_NULL) continue;
     const Waiting what = c.waiting(std::string(func), "source", source);
-    zmq::message_t m = c.lane_recv(Lane::Coll, source, recv_tag(n, base, k), what);
-    out[k] = std::string(m.to_string_view());
+    out[k] = c.lane_recv(Lane::Coll, source, recv_tag(n, base, k), what).str();
   }
   return out;
 }
@@ -120,7 +119,7 @@ Blocks neighbor_allgather(Comm& c, const std::string& mine) {
   if (c.topology()->kind == Kind::Graph) check_symmetric(c.topology()->graph, func);
   for (size_t k = 0; k < n.out.size(); ++k) {
     if (n.out[k] == PROC_NULL) continue;
-    c.lane_send(Lane::Coll, n.out[k], send_tag(n, kAllgather, k), body_from(mine));
+    c.lane_send(Lane::Coll, n.out[k], send_tag(n, kAllgather, k), Body(mine));
   }
   return receive_all(c, n, kAllgather, func);
 }
@@ -136,7 +135,7 @@ Blocks neighbor_alltoall(Comm& c, const std::vector<std::string>& blocks) {
   if (c.topology()->kind == Kind::Graph) check_symmetric(c.topology()->graph, func);
   for (size_t k = 0; k < n.out.size(); ++k) {
     if (n.out[k] == PROC_NULL) continue;
-    c.lane_send(Lane::Coll, n.out[k], send_tag(n, kAlltoall, k), body_from(blocks[k]));
+    c.lane_send(Lane::Coll, n.out[k], send_tag(n, kAlltoall, k), Body(blocks[k]));
   }
   return receive_all(c, n, kAlltoall, func);
 }

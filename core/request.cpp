@@ -9,19 +9,33 @@ Request::~Request() {
   if (kind_ == Kind::Recv && !recv_.done && !cancelled_) engine_->matcher().cancel(&recv_);
 }
 
-std::shared_ptr<Request> Request::done(Status st) {
-  auto r = std::make_shared<Request>();
+RequestPtr Request::done(Status st) {
+  RequestPtr r(new Request(Kind::Done, nullptr, {}));
   r->status_ = st;
   r->complete_ = true;
   return r;
 }
 
-std::shared_ptr<Request> Request::generic(Engine& e, std::function<bool()> test, Waiting what) {
-  auto r = std::make_shared<Request>();
-  r->kind_ = Kind::Generic;
-  r->engine_ = &e;
+RequestPtr Request::recv(Engine& e, uint64_t context, int source_world, int tag,
+                         std::function<int(int)> rank_of, Waiting what) {
+  RequestPtr r(new Request(Kind::Recv, &e, std::move(what)));
+  r->recv_.context = context;
+  r->recv_.source = source_world;
+  r->recv_.tag = tag;
+  r->rank_of_ = std::move(rank_of);
+  e.post(&r->recv_);
+  return r;
+}
+
+RequestPtr Request::ssend(Engine& e, uint64_t seq, Waiting what) {
+  RequestPtr r(new Request(Kind::Ssend, &e, std::move(what)));
+  r->ack_seq_ = seq;
+  return r;
+}
+
+RequestPtr Request::generic(Engine& e, std::function<bool()> test, Waiting what) {
+  RequestPtr r(new Request(Kind::Generic, &e, std::move(what)));
   r->generic_ = std::move(test);
-  r->what_ = std::move(what);
   return r;
 }
 
@@ -35,7 +49,7 @@ bool Request::poll_complete() {
       if (recv_.abandoned)
         fail(ErrClass::Interrupted, what_.call, "the receive was abandoned by an interrupt");
       if (recv_.done) {
-        status_.source = world_to_rank_(recv_.msg.env.source);
+        status_.source = rank_of_(recv_.msg.env.source);
         status_.tag = recv_.msg.env.tag;
         status_.bytes = recv_.msg.body.size();
         complete_ = true;
@@ -60,7 +74,7 @@ bool Request::test() {
 }
 
 void Request::wait() {
-  if (poll_complete()) return;  // a cancelled request is complete (MPI_Cancel)  // also covers requests made complete (no engine)
+  if (poll_complete()) return;  // also a cancelled request, and one made complete (no engine)
   engine_->wait([this] { return poll_complete(); }, what_);
 }
 

@@ -3,14 +3,13 @@
 // A Request is a handle on one pending operation: a receive posted to the
 // Matcher, a synchronous send waiting for its ack, or a generic operation
 // that completes when a predicate holds (idup and friends). Standard sends
-// are eager and complete at once. Waiting runs the Engine's loop, so it can
-// be interrupted.
+// are eager and complete at once. Requests are made only by their named
+// constructors; waiting runs the Engine's loop, so it can be interrupted.
 #pragma once
 
 #include <functional>
 #include <memory>
 #include <string>
-#include <zmq.hpp>
 
 #include "core/engine.hpp"
 
@@ -23,15 +22,31 @@ struct Status {
   size_t bytes = 0;
 };
 
+class Request;
+using RequestPtr = std::shared_ptr<Request>;
+
 class Request {
  public:
   enum class Kind { Done, Recv, Ssend, Generic };
 
+  // Already complete, with status `st` (eager sends, PROC_NULL).
+  static RequestPtr done(Status st = {});
+  // A receive on `context` from `source_world` (or ANY_SOURCE) with `tag`,
+  // posted at once; `rank_of` maps the sender's world rank to the rank the
+  // status reports.
+  static RequestPtr recv(Engine& e, uint64_t context, int source_world, int tag,
+                         std::function<int(int)> rank_of, Waiting what);
+  // A synchronous send already queued with sequence number `seq`: complete
+  // once its receiver's ack arrives.
+  static RequestPtr ssend(Engine& e, uint64_t seq, Waiting what);
+  // Complete once test() holds; test may throw core::Error.
+  static RequestPtr generic(Engine& e, std::function<bool()> test, Waiting what);
   ~Request();
-  static std::shared_ptr<Request> done(Status st = {});
-  static std::shared_ptr<Request> generic(Engine& e, std::function<bool()> test, Waiting what);
 
   Kind kind() const { return kind_; }
+  // True when complete, from what has already arrived (no progress is run;
+  // for use inside another request's test). Throws as test() does.
+  bool complete() { return poll_complete(); }
   // True when complete; never blocks (it runs progress once without waiting).
   // Throws Error(ProcFailed), as wait() would, when a rank it needs has died.
   bool test();
@@ -42,22 +57,26 @@ class Request {
   bool cancelled() const { return cancelled_; }
   const Status& status() const { return status_; }
   // The received message body (receives only; empty otherwise).
-  zmq::message_t& body() { return recv_.msg.body; }
+  Body& body() { return recv_.msg.body; }
+  // The MPI call that completes it, as errors and hang reports name it
+  // (MPI_Wait, MPI_Testall ...).
+  void set_call(std::string call) { what_.call = std::move(call); }
+  const std::string& call() const { return what_.call; }
 
-  // Used by Comm to build requests.
-  Kind kind_ = Kind::Done;
-  Engine* engine_ = nullptr;
+ private:
+  Request(Kind kind, Engine* e, Waiting what) : kind_(kind), engine_(e), what_(std::move(what)) {}
+  bool poll_complete();
+
+  Kind kind_;
+  Engine* engine_;
+  Waiting what_;
   PostedRecv recv_;
-  std::function<int(int)> world_to_rank_;  // maps a message's source to a comm rank
+  std::function<int(int)> rank_of_;
   uint64_t ack_seq_ = 0;
   std::function<bool()> generic_;
-  Waiting what_;
   Status status_;
   bool complete_ = false;
   bool cancelled_ = false;
-
- private:
-  bool poll_complete();
 };
 
 }  // namespace lumpi::core

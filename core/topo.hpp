@@ -7,11 +7,32 @@
 // topology communicators. Erroneous input raises core::Error with the class
 // the text implies (MPI_ERR_DIMS, MPI_ERR_ARG, MPI_ERR_RANK, MPI_ERR_TOPOLOGY,
 // MPI_ERR_COUNT, ...) naming the argument, `func` being the MPI function name.
+// Implemented by core/topo_cart.cpp, topo_dims.cpp and topo_graph.cpp.
+//
+// Every public function validates all of its arguments first and only then
+// computes, so a failing call has no partial effect. Messages name the bad
+// argument and its value. Positions in sequences are 1-based (`coords[1]` is
+// the first entry) because the Lua binding passes them as Lua sequences;
+// dimension numbers, directions and ranks are MPI's 0-based numbers.
+//
+//
+// Error classes (the seeds say "erroneous" and leave the class open; where
+// MPICH picks one we follow it):
+//   MPI_ERR_DIMS  dims_create input that cannot be completed, a Cartesian
+//                 extent <= 0;
+//   MPI_ERR_ARG   bad direction,
+//                 out-of-range non-periodic coordinate,
+//                 malformed graph arrays, sequence length mismatches,
+//                 negative degrees or weights, negative nnodes;
+//   MPI_ERR_RANK  a rank argument outside the communicator or graph.
+// A grid larger than the communicator raises the caller's class (check_cart).
 #pragma once
 
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include "core/error.hpp"
 
 namespace lumpi::core::topo {
 
@@ -25,8 +46,11 @@ struct Cart {
 
 // Checks MPI_Cart_create arguments for a communicator of `comm_size`
 // processes: ndims >= 0, every dim >= 1 (MPI-2.1: zero dims is erroneous),
-// periods.size() == dims.size(), product <= comm_size.
-void check_cart(const Cart& c, int comm_size, std::string_view func);
+// periods.size() == dims.size(), product <= comm_size. A grid larger than
+// the communicator raises `too_large`: MPICH and Open MPI say MPI_ERR_ARG
+// from MPI_Cart_create, MPICH says MPI_ERR_DIMS from MPI_Cart_map (Open
+// MPI's returns success).
+void check_cart(const Cart& c, int comm_size, ErrClass too_large, std::string_view func);
 
 // Row-major rank of coords. Periodic dims wrap; non-periodic out-of-range
 // coordinates raise MPI_ERR_ARG (the MPI-2.1 ballot).

@@ -1,6 +1,6 @@
 // core/topo_comm.cpp: the collective topology constructors and the local
 // accessors of a communicator's topology. Arithmetic lives in core/topo,
-// communicator creation in core/comm_create (comm_split), the
+// communicator creation in core/comm_split.cpp (comm_split), the
 // neighbourhood collectives in core/neighbor.cpp.
 #include "core/topo_comm.hpp"
 
@@ -13,6 +13,7 @@
 #include "core/comm_create.hpp"
 #include "core/constants.hpp"
 #include "core/error.hpp"
+#include "core/pack.hpp"
 
 namespace lumpi::core {
 namespace {
@@ -53,13 +54,9 @@ const Topology& topology_of(const Comm& c, Kind want, std::string_view func) {
 
 // Constructors need an intracommunicator (§7.1: "topologies cannot be added
 // to inter-communicators"); MPICH and Open MPI answer MPI_ERR_COMM.
-void check_intra(const Comm& c, std::string_view func) {
+void check_parent(const Comm& c, std::string_view func) {
   c.check_usable(func);
-  if (c.is_inter()) {
-    fail(ErrClass::Comm, func,
-         "the communicator is an intercommunicator; topologies can only be attached to "
-         "intracommunicators (merge it first)");
-  }
+  c.check_intra(func);
 }
 
 std::shared_ptr<Topology> make_topology(Kind kind) {
@@ -67,70 +64,6 @@ std::shared_ptr<Topology> make_topology(Kind kind) {
   t->kind = kind;
   return t;
 }
-
-// ---- packing for the exchanges -----------------------------------------------------
-
-// Fixed-width little-endian ints and length-prefixed strings, read back with
-// bounds checks: a peer's bytes are never trusted.
-class Writer {
- public:
-  void i32(int64_t v) {
-    const auto u = uint32_t(int32_t(v));
-    for (int b = 0; b < 4; ++b) out_.push_back(char((u >> (8 * b)) & 0xff));
-  }
-  void ints(const std::vector<int>& v) {
-    i32(int64_t(v.size()));
-    for (int x : v) i32(x);
-  }
-  void str(const std::string& s) {
-    i32(int64_t(s.size()));
-    out_ += s;
-  }
-  std::string take() { return std::move(out_); }
-
- private:
-  std::string out_;
-};
-
-class Reader {
- public:
-  Reader(std::string_view in, std::string_view func) : in_(in), func_(func) {}
-  int i32() {
-    need(4);
-    uint32_t u = 0;
-    for (int b = 0; b < 4; ++b) u |= uint32_t(uint8_t(in_[pos_++])) << (8 * b);
-    return int(int32_t(u));
-  }
-  std::vector<int> ints() {
-    const int n = count();
-    std::vector<int> v(static_cast<size_t>(n));
-    for (int& x : v) x = i32();
-    return v;
-  }
-  std::string str() {
-    const int n = count();
-    need(size_t(n));
-    std::string s(in_.substr(pos_, size_t(n)));
-    pos_ += size_t(n);
-    return s;
-  }
-
- private:
-  int count() {
-    const int n = i32();
-    if (n < 0 || size_t(n) > in_.size()) bad();
-    return n;
-  }
-  void need(size_t n) {
-    if (in_.size() - pos_ < n) bad();
-  }
-  [[noreturn]] void bad() const {
-    fail(ErrClass::Intern, func_, "malformed topology data from a peer");
-  }
-  std::string_view in_;
-  size_t pos_ = 0;
-  std::string_view func_;
-};
 
 // ---- argument agreement ------------------------------------------------------------
 
@@ -188,8 +121,8 @@ const topo::DistGraph& dist_graph_of(const Comm& c, std::string_view func) {
 
 CommPtr cart_create(Comm& parent, const topo::Cart& cart, bool reorder) {
   constexpr std::string_view func = "MPI_Cart_create";
-  check_intra(parent, func);
-  topo::check_cart(cart, parent.size(), func);
+  check_parent(parent, func);
+  topo::check_cart(cart, parent.size(), ErrClass::Arg, func);
   agree(parent,
         "dims " + join(cart.dims) + ", periods " + join(cart.periods) + ", reorder " +
             (reorder ? "true" : "false"),
@@ -206,7 +139,7 @@ CommPtr cart_create(Comm& parent, const topo::Cart& cart, bool reorder) {
 
 CommPtr graph_create(Comm& parent, const topo::Graph& graph, bool reorder) {
   constexpr std::string_view func = "MPI_Graph_create";
-  check_intra(parent, func);
+  check_parent(parent, func);
   topo::check_graph(graph, parent.size(), func);
   agree(parent,
         "index " + join(graph.index) + ", edges " + join(graph.edges) + ", reorder " +
@@ -236,13 +169,13 @@ CommPtr cart_sub(Comm& parent, const std::vector<bool>& remain_dims) {
 
 int cart_map(const Comm& c, const topo::Cart& cart) {
   constexpr std::string_view func = "MPI_Cart_map";
-  check_intra(c, func);
+  check_parent(c, func);
   return topo::cart_map(cart, c.size(), c.rank(), func);
 }
 
 int graph_map(const Comm& c, const topo::Graph& graph) {
   constexpr std::string_view func = "MPI_Graph_map";
-  check_intra(c, func);
+  check_parent(c, func);
   return topo::graph_map(graph, c.size(), c.rank(), func);
 }
 
@@ -271,27 +204,20 @@ struct Contribution {
 };
 
 std::string pack_contribution(const Contribution& c) {
-  Writer w;
-  w.str(c.reorder);
-  w.str(c.info);
-  w.i32(c.weighted ? 1 : 0);
-  w.ints(c.a);
-  w.ints(c.aw);
-  w.ints(c.b);
-  w.ints(c.bw);
-  return w.take();
+  return Packer().bytes(c.reorder).bytes(c.info).u64(c.weighted).ints(c.a).ints(c.aw).ints(c.b).ints(c.bw).take();
 }
 
 Contribution unpack_contribution(std::string_view bytes, std::string_view func) {
-  Reader r(bytes, func);
+  Unpacker r(bytes, func);
   Contribution c;
-  c.reorder = r.str();
-  c.info = r.str();
-  c.weighted = r.i32() != 0;
+  c.reorder = r.bytes();
+  c.info = r.bytes();
+  c.weighted = r.u64() != 0;
   c.a = r.ints();
   c.aw = r.ints();
   c.b = r.ints();
   c.bw = r.ints();
+  r.end();
   const bool parallel = c.aw.size() == c.a.size() && c.bw.size() == c.b.size();
   if (c.weighted && !parallel) fail(ErrClass::Intern, func, "malformed edge weights from a peer");
   return c;
@@ -396,7 +322,7 @@ Contribution options_part(const DistGraphOptions& opts) {
 CommPtr dist_graph_create_adjacent(Comm& parent, const topo::DistGraph& mine,
                                    const DistGraphOptions& opts) {
   constexpr std::string_view func = "MPI_Dist_graph_create_adjacent";
-  check_intra(parent, func);
+  check_parent(parent, func);
   topo::check_dist_graph_adjacent(mine, parent.size(), func);
   Contribution c = options_part(opts);
   c.weighted = mine.weighted;
@@ -417,7 +343,7 @@ CommPtr dist_graph_create_adjacent(Comm& parent, const topo::DistGraph& mine,
 CommPtr dist_graph_create(Comm& parent, const topo::DistGraphSpec& spec,
                           const DistGraphOptions& opts) {
   constexpr std::string_view func = "MPI_Dist_graph_create";
-  check_intra(parent, func);
+  check_parent(parent, func);
   topo::check_dist_graph(spec, parent.size(), func);
   Contribution c = options_part(opts);
   c.weighted = spec.weighted;

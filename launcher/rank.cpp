@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "core/hw.hpp"
+#include "core/transport.hpp"
 #include "lua/module.hpp"
 
 namespace lumpi::launcher {
@@ -156,7 +157,7 @@ Rank::Rank() {
   bind_from_env(rank_);  // before any thread starts, so ZeroMQ's threads inherit it
 
   engine_ = std::make_unique<core::Engine>(rank_, size_, "ipc://" + dir + "/rank-" + std::to_string(rank_));
-  control_ = std::make_unique<zmq::socket_t>(engine_->zmq_context(), zmq::socket_type::dealer);
+  control_ = std::make_unique<zmq::socket_t>(engine_->transport().context(), zmq::socket_type::dealer);
   control_->set(zmq::sockopt::routing_id, "rank-" + std::to_string(rank_));
   control_->set(zmq::sockopt::linger, 1000);
   control_->set(zmq::sockopt::sndhwm, 0);
@@ -175,7 +176,7 @@ Rank::Rank() {
     table.push_back(start[1].substr(pos, nl - pos));
   if (int(table.size()) != size_) throw std::runtime_error("endpoint table of the wrong size");
   engine_->set_peer_endpoints(std::move(table));
-  engine_->watch(*control_, [this] { on_control(); });
+  engine_->transport().watch(*control_, [this] { on_control(); });
 
   rt_.engine = engine_.get();
   rt_.world = core::Comm::world(*engine_);

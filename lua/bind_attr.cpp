@@ -1,11 +1,15 @@
-// lua/bind_attr.cpp: attribute caching on communicators (seed §6.7, API.md §8).
+// lua/bind_attr.cpp: attribute caching (seed §6.7, API.md §8) on every kind
+// of object that carries attributes: the communicator methods here, the
+// generic machinery (lua/attr.hpp) for the other kinds (datatypes:
+// lua/bind_datatype.cpp).
 //
 // Keyvals and attributes are Lua values, so they live in the Lua state, not
 // in core: a keyval is a userdata box (freeing it turns every reference into
 // a freed handle) whose record sits in registry["lumpi.keyvals"][id] =
-// {handle=, copy=, delete=, extra=, refs=, freed=}; the attributes of a
-// communicator sit in registry["lumpi.attrs"][comm serial][id] = {value},
-// keyed by Comm::serial(), which is never reused, so a new communicator never
+// {handle=, copy=, delete=, extra=, refs=, freed=, kind=}; a keyval serves one
+// kind of object (using it on another is MPI_ERR_KEYVAL). The attributes of
+// an object sit in registry[attrs table of its kind][serial][id] = {value},
+// keyed by the object's serial, which is never reused, so a new object never
 // sees a stale attribute. Callbacks run under lua_pcall: a callback that
 // raises makes the MPI call fail with the callback's error class, and
 // nothing long-jumps over a C++ frame. A keyval freed while attached stays
@@ -20,6 +24,7 @@
 #include <algorithm>
 
 #include "core/constants.hpp"
+#include "lua/attr.hpp"
 #include "lua/binding.hpp"
 
 namespace lumpi::lua {
@@ -30,7 +35,14 @@ using core::fail;
 
 constexpr const char* kKeyvalMeta = "lumpi.Keyval";
 constexpr const char* kKeyvalsKey = "lumpi.keyvals";
-constexpr const char* kAttrsKey = "lumpi.attrs";
+
+// Per kind: the registry table of attributes, and names for messages.
+struct KindInfo {
+  const char* attrs_key;
+  const char* objects;  // "communicators"
+};
+const KindInfo kKinds[] = {{"lumpi.attrs", "communicators"}, {"lumpi.attrs.type", "datatypes"}};
+const KindInfo& kind_info(AttrKind k) { return kKinds[int(k)]; }
 
 // Predefined keyvals have ids below kFirstUserKeyval; 0 is KEYVAL_INVALID.
 enum Predefined : int { kInvalid = 0, kTagUb = 1, kHost = 2, kIo = 3, kWtimeIsGlobal = 4 };
@@ -61,21 +73,21 @@ void push_record(lua_State* L, int id) {
   lua_remove(L, -2);       // drop keyvals
 }
 
-// Pushes the attribute table of a communicator: nil if it has none, unless
+// Pushes the attribute table of an object: nil if it has none, unless
 // `create`.
-void push_attrs(lua_State* L, const core::Comm& c, bool create) {
-  push_registry_table(L, kAttrsKey);
-  if (lua_rawgeti(L, -1, lua_Integer(c.serial())) != LUA_TTABLE && create) {  // push attrs[serial]
+void push_attrs(lua_State* L, AttrObj c, bool create) {
+  push_registry_table(L, kind_info(c.kind).attrs_key);
+  if (lua_rawgeti(L, -1, c.serial) != LUA_TTABLE && create) {  // push attrs[serial]
     lua_pop(L, 1);
     lua_newtable(L);
     lua_pushvalue(L, -1);
-    lua_rawseti(L, -3, lua_Integer(c.serial()));  // attrs[serial] = t, pops the copy
+    lua_rawseti(L, -3, c.serial);  // attrs[serial] = t, pops the copy
   }
   lua_remove(L, -2);  // drop the registry's attrs table
 }
 
 // The keyval ids attached to c, in creation order.
-std::vector<int> attached_ids(lua_State* L, const core::Comm& c) {
+std::vector<int> attached_ids(lua_State* L, AttrObj c) {
   std::vector<int> ids;
   push_attrs(L, c, false);
   if (lua_istable(L, -1)) {
@@ -92,7 +104,7 @@ std::vector<int> attached_ids(lua_State* L, const core::Comm& c) {
 
 // Stores value box (at top, popped) as attribute id of c, or removes it when
 // the top is nil.
-void store_attr(lua_State* L, const core::Comm& c, int id) {
+void store_attr(lua_State* L, AttrObj c, int id) {
   push_attrs(L, c, true);
   lua_insert(L, -2);      // attrs box
   lua_rawseti(L, -2, id);  // attrs[id] = box, pops box
@@ -141,6 +153,35 @@ KeyvalBox& check_keyval(lua_State* L, int idx, const char* func) {
 void check_user_keyval(const KeyvalBox& kv, const char* func) {
   if (kv.id < kFirstUserKeyval)
     fail(ErrClass::Keyval, func, "keyval is a predefined attribute, which cannot be set, deleted or freed");
+}
+
+// The kind of object keyval id was created for (predefined ones: communicators).
+AttrKind keyval_kind(lua_State* L, int id) {
+  if (id < kFirstUserKeyval) return AttrKind::Comm;
+  push_record(L, id);
+  AttrKind k = AttrKind::Comm;
+  if (lua_istable(L, -1)) {
+    lua_getfield(L, -1, "kind");
+    k = AttrKind(lua_tointeger(L, -1));
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 1);
+  return k;
+}
+
+// MPI_ERR_KEYVAL unless keyval kv was created for objects of kind k.
+void check_kind(lua_State* L, const KeyvalBox& kv, AttrKind k, const char* func) {
+  AttrKind has = keyval_kind(L, kv.id);
+  if (has != k)
+    fail(ErrClass::Keyval, func,
+         std::string("the keyval was created for ") + kind_info(has).objects + ", not " + kind_info(k).objects);
+}
+
+// The keyval at idx, usable on objects of kind k.
+KeyvalBox& check_keyval_for(lua_State* L, int idx, AttrKind k, const char* func) {
+  KeyvalBox& kv = check_keyval(L, idx, func);
+  check_kind(L, kv, k, func);
+  return kv;
 }
 
 KeyvalBox* push_keyval(lua_State* L, int id) {
@@ -195,7 +236,7 @@ void run_delete(lua_State* L, int comm_idx, int id, int box_idx, const char* fun
 
 // Removes attribute id from c (comm userdata at comm_idx), running its delete
 // callback first; if that raises, the attribute stays and the error is thrown.
-void delete_one(lua_State* L, int comm_idx, const core::Comm& c, int id, const char* func) {
+void delete_one(lua_State* L, int comm_idx, AttrObj c, int id, const char* func) {
   int top = lua_gettop(L);
   push_attrs(L, c, false);
   if (!lua_istable(L, -1) || lua_rawgeti(L, -1, id) != LUA_TTABLE) {  // push attrs[id]
@@ -232,15 +273,14 @@ void check_callback(lua_State* L, const char* field, const char* func) {
   lua_pop(L, 1);
 }
 
-// mpi.comm_create_keyval{copy=, delete=, extra_state=}
-int l_create_keyval(lua_State* L) {
-  const char* func = "MPI_Comm_create_keyval";
+// Keyval creation for objects of kind k: arguments as mpi.comm_create_keyval.
+int create_keyval_impl(lua_State* L, AttrKind k, const char* func) {
   if (lua_isnoneornil(L, 1)) lua_newtable(L), lua_replace(L, 1);
   if (!lua_istable(L, 1)) fail(ErrClass::Arg, func, "expected a table {copy=, delete=, extra_state=}");
   check_callback(L, "copy", func);
   check_callback(L, "delete", func);
   int id = g_next_keyval++;
-  lua_createtable(L, 0, 6);  // the record
+  lua_createtable(L, 0, 7);  // the record
   int rec = lua_gettop(L);
   push_keyval(L, id);
   lua_pushvalue(L, -1);
@@ -254,6 +294,8 @@ int l_create_keyval(lua_State* L) {
   lua_setfield(L, rec, "extra");
   lua_pushinteger(L, 0);
   lua_setfield(L, rec, "refs");
+  lua_pushinteger(L, int(k));
+  lua_setfield(L, rec, "kind");
   push_registry_table(L, kKeyvalsKey);
   lua_pushvalue(L, rec);
   lua_rawseti(L, -2, id);  // keyvals[id] = record
@@ -261,12 +303,12 @@ int l_create_keyval(lua_State* L) {
   return 1;  // the kv
 }
 
-// mpi.comm_free_keyval(kv): every reference becomes freed; the record lives
-// on while attributes still use it.
-int l_free_keyval(lua_State* L) {
-  const char* func = "MPI_Comm_free_keyval";
+// Every reference becomes freed; the record lives on while attributes still
+// use it.
+int free_keyval_impl(lua_State* L, AttrKind k, const char* func) {
   KeyvalBox& kv = check_keyval(L, 1, func);
   check_user_keyval(kv, func);
+  check_kind(L, kv, k, func);
   kv.freed = true;
   push_record(L, kv.id);
   if (lua_istable(L, -1)) {
@@ -278,20 +320,13 @@ int l_free_keyval(lua_State* L) {
   return 0;
 }
 
-// c:set_attr(kv, v): replacing a value runs the old value's delete callback.
-int c_set_attr(lua_State* L) {
-  const char* func = "MPI_Comm_set_attr";
-  core::Comm& c = check_comm(L, 1, func);
-  KeyvalBox& kv = check_keyval(L, 2, func);
-  check_user_keyval(kv, func);
-  delete_one(L, 1, c, kv.id, func);  // the old value's delete callback, if any
-  lua_createtable(L, 1, 0);
-  lua_pushvalue(L, 3);
-  lua_rawseti(L, -2, 1);  // box[1] = v
-  store_attr(L, c, kv.id);
-  add_refs(L, kv.id, 1);
-  return 0;
-}
+// mpi.comm_create_keyval{copy=, delete=, extra_state=}
+int l_create_keyval(lua_State* L) { return create_keyval_impl(L, AttrKind::Comm, "MPI_Comm_create_keyval"); }
+
+// mpi.comm_free_keyval(kv)
+int l_free_keyval(lua_State* L) { return free_keyval_impl(L, AttrKind::Comm, "MPI_Comm_free_keyval"); }
+
+AttrObj comm_obj(const core::Comm& c) { return {AttrKind::Comm, lua_Integer(c.serial())}; }
 
 void push_predefined(lua_State* L, int id) {
   switch (id) {
@@ -303,33 +338,22 @@ void push_predefined(lua_State* L, int id) {
   }
 }
 
+// c:set_attr(kv, v)
+int c_set_attr(lua_State* L) {
+  const char* func = "MPI_Comm_set_attr";
+  set_attr(L, 1, comm_obj(check_comm(L, 1, func)), func);
+  return 0;
+}
+
 // c:get_attr(kv) -> value, found
 int c_get_attr(lua_State* L) {
   const char* func = "MPI_Comm_get_attr";
-  core::Comm& c = check_comm(L, 1, func);
-  KeyvalBox& kv = check_keyval(L, 2, func);
-  if (kv.id < kFirstUserKeyval) {
-    push_predefined(L, kv.id);
-    lua_pushboolean(L, 1);
-    return 2;
-  }
-  push_attrs(L, c, false);
-  if (lua_istable(L, -1) && lua_rawgeti(L, -1, kv.id) == LUA_TTABLE) {  // push attrs[id]
-    lua_rawgeti(L, -1, 1);
-    lua_pushboolean(L, 1);
-    return 2;
-  }
-  lua_pushnil(L);
-  lua_pushboolean(L, 0);
-  return 2;
+  return get_attr(L, comm_obj(check_comm(L, 1, func)), func);
 }
 
 int c_delete_attr(lua_State* L) {
   const char* func = "MPI_Comm_delete_attr";
-  core::Comm& c = check_comm(L, 1, func);
-  KeyvalBox& kv = check_keyval(L, 2, func);
-  check_user_keyval(kv, func);
-  delete_one(L, 1, c, kv.id, func);
+  delete_attr(L, 1, comm_obj(check_comm(L, 1, func)), func);
   return 0;
 }
 
@@ -356,14 +380,61 @@ const Reg kMethods[] = {
 
 }  // namespace
 
+// ---- the generic machinery (lua/attr.hpp) -------------------------------------------------
+
+int create_keyval(lua_State* L, AttrKind k, const char* func) { return create_keyval_impl(L, k, func); }
+int free_keyval(lua_State* L, AttrKind k, const char* func) { return free_keyval_impl(L, k, func); }
+
+// obj:set_attr(kv, v), object at obj_idx: replacing a value runs the old
+// value's delete callback.
+void set_attr(lua_State* L, int obj_idx, AttrObj o, const char* func) {
+  KeyvalBox& kv = check_keyval_for(L, 2, o.kind, func);
+  check_user_keyval(kv, func);
+  delete_one(L, obj_idx, o, kv.id, func);  // the old value's delete callback, if any
+  lua_createtable(L, 1, 0);
+  lua_pushvalue(L, 3);
+  lua_rawseti(L, -2, 1);  // box[1] = v
+  store_attr(L, o, kv.id);
+  add_refs(L, kv.id, 1);
+}
+
+// obj:get_attr(kv): pushes value, found.
+int get_attr(lua_State* L, AttrObj o, const char* func) {
+  KeyvalBox& kv = check_keyval_for(L, 2, o.kind, func);
+  if (kv.id < kFirstUserKeyval) {
+    push_predefined(L, kv.id);
+    lua_pushboolean(L, 1);
+    return 2;
+  }
+  push_attrs(L, o, false);
+  if (lua_istable(L, -1) && lua_rawgeti(L, -1, kv.id) == LUA_TTABLE) {  // push attrs[id]
+    lua_rawgeti(L, -1, 1);
+    lua_pushboolean(L, 1);
+    return 2;
+  }
+  lua_pushnil(L);
+  lua_pushboolean(L, 0);
+  return 2;
+}
+
+void delete_attr(lua_State* L, int obj_idx, AttrObj o, const char* func) {
+  KeyvalBox& kv = check_keyval_for(L, 2, o.kind, func);
+  check_user_keyval(kv, func);
+  delete_one(L, obj_idx, o, kv.id, func);
+}
+
+void push_attr_callback(lua_State* L, AttrCallback which) {
+  lua_CFunction fns[] = {null_copy_fn, dup_fn, null_delete_fn};
+  lua_pushcfunction(L, fns[int(which)]);
+}
+
 // ---- for the constructors and the destructor (bind_comm_create.cpp) ---------------------
 
 // Runs the copy callback of every attribute of `oldc` (userdata at old_idx)
 // and attaches the kept values to `newc`. If a callback raises, the values
 // already copied are deleted again (their delete callbacks run, errors
 // ignored) and the callback's error is thrown.
-void copy_attrs(lua_State* L, int old_idx, const core::Comm& oldc, int new_idx, const core::Comm& newc,
-                const char* func) {
+void copy_attrs(lua_State* L, int old_idx, AttrObj oldc, int new_idx, AttrObj newc, const char* func) {
   old_idx = lua_absindex(L, old_idx);
   new_idx = lua_absindex(L, new_idx);
   std::vector<int> copied;
@@ -404,7 +475,7 @@ void copy_attrs(lua_State* L, int old_idx, const core::Comm& oldc, int new_idx, 
 // Runs every delete callback of c (userdata at comm_idx) and removes its
 // attributes; throws at the first callback that raises, leaving that
 // attribute and the rest attached.
-void delete_attrs(lua_State* L, int comm_idx, const core::Comm& c, const char* func) {
+void delete_attrs(lua_State* L, int comm_idx, AttrObj c, const char* func) {
   comm_idx = lua_absindex(L, comm_idx);
   for (int id : attached_ids(L, c)) delete_one(L, comm_idx, c, id, func);
 }
@@ -412,13 +483,23 @@ void delete_attrs(lua_State* L, int comm_idx, const core::Comm& c, const char* f
 // A communicator that was never freed loses its last Lua handle: nothing can
 // reach its attributes again, so their values go (no delete callback runs:
 // the communicator was not freed, and a finalizer must not raise).
-void forget_attrs(lua_State* L, const core::Comm& c) {
+void forget_attrs(lua_State* L, AttrObj c) {
   for (int id : attached_ids(L, c)) add_refs(L, id, -1);
-  push_registry_table(L, kAttrsKey);
+  push_registry_table(L, kind_info(c.kind).attrs_key);
   lua_pushnil(L);
-  lua_rawseti(L, -2, lua_Integer(c.serial()));  // attrs[serial] = nil
+  lua_rawseti(L, -2, c.serial);  // attrs[serial] = nil
   lua_pop(L, 1);
 }
+
+// The communicator forms (lua/binding.hpp).
+void copy_attrs(lua_State* L, int old_idx, const core::Comm& oldc, int new_idx, const core::Comm& newc,
+                const char* func) {
+  copy_attrs(L, old_idx, comm_obj(oldc), new_idx, comm_obj(newc), func);
+}
+void delete_attrs(lua_State* L, int comm_idx, const core::Comm& c, const char* func) {
+  delete_attrs(L, comm_idx, comm_obj(c), func);
+}
+void forget_attrs(lua_State* L, const core::Comm& c) { forget_attrs(L, comm_obj(c)); }
 
 void open_attr(lua_State* L) {
   // Stack: mpi at -3, Comm methods at -2, Group methods at -1.

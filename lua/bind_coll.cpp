@@ -134,7 +134,7 @@ int c_barrier(lua_State* L) {
 int c_bcast(lua_State* L) {
   core::Comm& c = coll_comm(L, "MPI_Bcast");
   int root = root_arg(L, 3, c, "MPI_Bcast");
-  bool sends = c.is_inter() ? root == core::ROOT : root == c.rank();
+  bool sends = c.is_root(root);
   std::optional<core::Error> failed;
   Bytes data = sends ? encode_or_error(L, 2, "MPI_Bcast", failed) : Bytes();
   Bytes out = core::coll::bcast(c, std::move(data), root);
@@ -153,7 +153,7 @@ int c_gather(lua_State* L) {
   Bytes mine = contributes ? encode_or_error(L, 2, "MPI_Gather", failed) : Bytes();
   std::vector<Bytes> all = core::coll::gather(c, std::move(mine), root);
   raise_if(failed);
-  bool receives = c.is_inter() ? root == core::ROOT : root == c.rank();
+  bool receives = c.is_root(root);
   if (receives) push_list(L, all);
   else lua_pushnil(L);
   return 1;
@@ -163,7 +163,7 @@ int c_gather(lua_State* L) {
 int c_scatter(lua_State* L) {
   core::Comm& c = coll_comm(L, "MPI_Scatter");
   int root = root_arg(L, 3, c, "MPI_Scatter");
-  bool sends = c.is_inter() ? root == core::ROOT : root == c.rank();
+  bool sends = c.is_root(root);
   std::vector<Bytes> parts;
   std::optional<core::Error> failed;
   if (sends)

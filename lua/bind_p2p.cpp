@@ -1,12 +1,16 @@
 // lua/bind_p2p.cpp: point-to-point methods and requests (API.md §6).
 //
 // Values are encoded by lua/codec before anything is sent, so an unsendable
-// value raises MPI_ERR_TYPE on the sender with nothing in flight.
+// value raises MPI_ERR_TYPE on the sender with nothing in flight. send, ssend,
+// isend, issend, recv, irecv and sendrecv also take MPI's (buffer, count,
+// datatype) in place of the value (lua/typed.hpp): c:send(buf, count, type,
+// dest, tag), c:recv(buf, count, type, source, tag) -> buf, status.
 #include <exception>
 
 #include "core/constants.hpp"
 #include "lua/binding.hpp"
 #include "lua/codec.hpp"
+#include "lua/typed.hpp"
 
 namespace lumpi::lua {
 namespace {
@@ -19,29 +23,22 @@ constexpr const char* kRequestMeta = "lumpi.Request";
 // A request box keeps the core request and, once complete, the decoded value
 // and status in its user values 1 and 2 (so a second wait returns them again).
 // User value 3 is the communicator the request was started on: errors of
-// r:wait/r:test/r:cancel answer to its error handler (MPI §8.3).
+// r:wait/r:test/r:cancel answer to its error handler (MPI §8.3). A typed
+// receive keeps its buffer in user value 4 and unpacks into it on completion.
 struct RequestBox {
   std::shared_ptr<core::Request> req;
   bool is_recv = false;
   bool finished = false;
+  bool typed = false;
+  Typed target;
 };
-
-void push_status(lua_State* L, const core::Status& st) {
-  lua_createtable(L, 0, 3);
-  lua_pushinteger(L, st.source);
-  lua_setfield(L, -2, "source");
-  lua_pushinteger(L, st.tag);
-  lua_setfield(L, -2, "tag");
-  lua_pushinteger(L, st.error);
-  lua_setfield(L, -2, "error");
-}
 
 // The request at idx, now in the hands of `func`: its errors and hang
 // reports name the completion call (MPI_Wait), not the one that started it.
 RequestBox& check_request(lua_State* L, int idx, const char* func) {
   auto* box = static_cast<RequestBox*>(luaL_testudata(L, idx, kRequestMeta));
   if (!box) fail(ErrClass::Request, func, std::string("expected a request, got ") + luaL_typename(L, idx));
-  box->req->what_.call = func;
+  box->req->set_call(func);
   return *box;
 }
 
@@ -51,8 +48,15 @@ void finish(lua_State* L, int idx, RequestBox& box) {
   idx = lua_absindex(L, idx);
   // A cancelled receive has no message: its value is nil (MPI_Test_cancelled).
   if (box.is_recv && box.req->kind() == core::Request::Kind::Recv && !box.req->cancelled()) {
-    const auto& b = box.req->body();
-    decode(L, std::string_view(static_cast<const char*>(b.data()), b.size()));
+    std::string_view bytes = box.req->body().view();
+    if (box.typed) {
+      unpack_typed(box.target, bytes, box.req->call().empty() ? "MPI_Wait" : box.req->call());
+      lua_getiuservalue(L, idx, 4);  // the buffer
+    } else {
+      decode(L, bytes);
+    }
+  } else if (box.typed) {
+    lua_getiuservalue(L, idx, 4);  // a receive from PROC_NULL leaves the buffer as it was
   } else {
     lua_pushnil(L);
   }
@@ -74,8 +78,8 @@ int push_result(lua_State* L, int idx) {
   return 2;
 }
 
-zmq::message_t encode_arg(lua_State* L, int idx, const char* func) {
-  return core::body_from(encode(L, idx, func));
+core::Body encode_arg(lua_State* L, int idx, const char* func) {
+  return core::Body(encode(L, idx, func));
 }
 
 int tag_arg(lua_State* L, int idx, lua_Integer def, const char* func) {
@@ -84,14 +88,43 @@ int tag_arg(lua_State* L, int idx, lua_Integer def, const char* func) {
 
 // ---- methods -----------------------------------------------------------------
 
+// The arguments of a send after the message: dest, tag, at 3 and 4 after
+// a value, at 5 and 6 after (buffer, count, datatype). Everything is checked
+// before the message is encoded or packed.
+struct Outgoing {
+  int dest, tag;
+  bool typed;
+  Typed data;
+};
+
+Outgoing send_args(lua_State* L, core::Comm& c, const char* func) {
+  Outgoing o{};
+  o.typed = is_buffer(L, 2);
+  if (o.typed) o.data = check_typed(L, 2, func);
+  int at = o.typed ? 5 : 3;
+  o.dest = check_int(L, at, "dest", func, ErrClass::Rank);
+  o.tag = tag_arg(L, at + 1, 0, func);
+  c.check_dest(o.dest, func);
+  c.check_send_tag(o.tag, func);
+  return o;
+}
+
+core::Body outgoing_body(lua_State* L, const Outgoing& o, const char* func) {
+  return o.typed ? core::Body(pack_typed(o.data, func)) : encode_arg(L, 2, func);
+}
+
+// source, tag of a receive: at 2 and 3, or at 5 and 6 after (buffer, count, datatype).
+std::pair<int, int> recv_args(lua_State* L, int at, const char* func) {
+  int source = opt_int(L, at, core::ANY_SOURCE, "source", func, ErrClass::Rank);
+  int tag = tag_arg(L, at + 1, core::ANY_TAG, func);
+  return {source, tag};
+}
+
 int c_send_mode(lua_State* L, bool sync) {
   const char* func = sync ? "MPI_Ssend" : "MPI_Send";
   core::Comm& c = check_comm(L, 1, func);
-  int dest = check_int(L, 3, "dest", func, ErrClass::Rank);
-  int tag = tag_arg(L, 4, 0, func);
-  c.check_dest(dest, func);
-  c.check_send_tag(tag, func);
-  c.send(encode_arg(L, 2, func), dest, tag, sync);
+  Outgoing o = send_args(L, c, func);
+  c.send(outgoing_body(L, o, func), o.dest, o.tag, sync);
   return 0;
 }
 int c_send(lua_State* L) { return c_send_mode(L, false); }
@@ -100,33 +133,70 @@ int c_ssend(lua_State* L) { return c_send_mode(L, true); }
 int c_isend_mode(lua_State* L, bool sync) {
   const char* func = sync ? "MPI_Issend" : "MPI_Isend";
   core::Comm& c = check_comm(L, 1, func);
-  int dest = check_int(L, 3, "dest", func, ErrClass::Rank);
-  int tag = tag_arg(L, 4, 0, func);
-  c.check_dest(dest, func);
-  c.check_send_tag(tag, func);
-  push_request(L, c.isend(encode_arg(L, 2, func), dest, tag, sync), false);
+  Outgoing o = send_args(L, c, func);
+  push_request(L, c.isend(outgoing_body(L, o, func), o.dest, o.tag, sync), false);
   return 1;
 }
 int c_isend(lua_State* L) { return c_isend_mode(L, false); }
 int c_issend(lua_State* L) { return c_isend_mode(L, true); }
 
 int c_recv(lua_State* L) {
-  core::Comm& c = check_comm(L, 1, "MPI_Recv");
-  int source = opt_int(L, 2, core::ANY_SOURCE, "source", "MPI_Recv", ErrClass::Rank);
-  int tag = tag_arg(L, 3, core::ANY_TAG, "MPI_Recv");
+  const char* func = "MPI_Recv";
+  core::Comm& c = check_comm(L, 1, func);
+  bool typed = is_buffer(L, 2);
+  Typed into = typed ? check_typed(L, 2, func) : Typed{};
+  auto [source, tag] = recv_args(L, typed ? 5 : 2, func);
   core::Received r = c.recv(source, tag);
-  if (source == core::PROC_NULL) lua_pushnil(L);
-  else decode(L, std::string_view(static_cast<const char*>(r.body.data()), r.body.size()));
+  std::string_view bytes = r.body.view();
+  if (typed) {
+    if (source != core::PROC_NULL) unpack_typed(into, bytes, func);
+    lua_pushvalue(L, 2);  // the buffer
+  } else if (source == core::PROC_NULL) {
+    lua_pushnil(L);
+  } else {
+    decode(L, bytes);
+  }
   push_status(L, r.status);
   return 2;
 }
 
 int c_irecv(lua_State* L) {
-  core::Comm& c = check_comm(L, 1, "MPI_Irecv");
-  int source = opt_int(L, 2, core::ANY_SOURCE, "source", "MPI_Irecv", ErrClass::Rank);
-  int tag = tag_arg(L, 3, core::ANY_TAG, "MPI_Irecv");
+  const char* func = "MPI_Irecv";
+  core::Comm& c = check_comm(L, 1, func);
+  bool typed = is_buffer(L, 2);
+  Typed into = typed ? check_typed(L, 2, func) : Typed{};
+  auto [source, tag] = recv_args(L, typed ? 5 : 2, func);
   push_request(L, c.irecv(source, tag), true);
+  if (typed) {
+    auto* box = static_cast<RequestBox*>(lua_touserdata(L, -1));
+    box->typed = true;
+    box->target = into;
+    lua_pushvalue(L, 2);
+    lua_setiuservalue(L, -2, 4);  // request.uservalue[4] = the buffer
+  }
   return 1;
+}
+
+// sendrecv(sbuf, scount, stype, dest, sendtag, rbuf, rcount, rtype, source,
+// recvtag) -> rbuf, status: MPI's argument list, both halves typed.
+int typed_sendrecv(lua_State* L, core::Comm& c, const char* func) {
+  Outgoing o = send_args(L, c, func);
+  if (!is_buffer(L, 7))
+    fail(ErrClass::Buffer, func, std::string("a typed sendrecv receives into a buffer (argument 7), got ") +
+                                     luaL_typename(L, 7));
+  Typed into = check_typed(L, 7, func);
+  auto [source, recvtag] = recv_args(L, 10, func);
+  c.check_source(source, func);
+  c.check_recv_tag(recvtag, func);
+  core::Body body = outgoing_body(L, o, func);
+  auto rr = c.irecv(source, recvtag);
+  c.send(std::move(body), o.dest, o.tag);
+  rr->wait();
+  if (source != core::PROC_NULL)
+    unpack_typed(into, rr->body().view(), func);
+  lua_pushvalue(L, 7);  // the receive buffer
+  push_status(L, rr->status());
+  return 2;
 }
 
 // sendrecv(value, dest, sendtag, source, recvtag): the send is eager, so
@@ -134,6 +204,7 @@ int c_irecv(lua_State* L) {
 int c_sendrecv(lua_State* L) {
   const char* func = "MPI_Sendrecv";
   core::Comm& c = check_comm(L, 1, func);
+  if (is_buffer(L, 2)) return typed_sendrecv(L, c, func);
   int dest = check_int(L, 3, "dest", func, ErrClass::Rank);
   int sendtag = tag_arg(L, 4, 0, func);
   int source = opt_int(L, 5, core::ANY_SOURCE, "source", func, ErrClass::Rank);
@@ -142,12 +213,12 @@ int c_sendrecv(lua_State* L) {
   c.check_send_tag(sendtag, func);
   c.check_source(source, func);
   c.check_recv_tag(recvtag, func);
-  zmq::message_t body = encode_arg(L, 2, func);
+  core::Body body = encode_arg(L, 2, func);
   auto rr = c.irecv(source, recvtag);
   c.send(std::move(body), dest, sendtag);
   rr->wait();
   if (source == core::PROC_NULL) lua_pushnil(L);
-  else decode(L, std::string_view(static_cast<const char*>(rr->body().data()), rr->body().size()));
+  else decode(L, rr->body().view());
   push_status(L, rr->status());
   return 2;
 }
@@ -238,7 +309,7 @@ std::vector<RequestBox*> check_requests(lua_State* L, int idx, const char* func)
       fail(ErrClass::Request, func, "requests[" + std::to_string(i) + "] is not a request");
     out.push_back(box);
   }
-  for (auto* box : out) box->req->what_.call = func;
+  for (auto* box : out) box->req->set_call(func);
   return out;
 }
 
@@ -346,8 +417,8 @@ const Reg kModuleFuncs[] = {
 }  // namespace
 
 void push_request(lua_State* L, std::shared_ptr<core::Request> r, bool is_recv) {
-  void* mem = lua_newuserdatauv(L, sizeof(RequestBox), 3);
-  new (mem) RequestBox{std::move(r), is_recv, false};
+  void* mem = lua_newuserdatauv(L, sizeof(RequestBox), 4);
+  new (mem) RequestBox{std::move(r), is_recv, false, false, {}};
   luaL_setmetatable(L, kRequestMeta);
   if (test_comm(L, 1)) {  // every request starts in a method of the communicator at 1
     lua_pushvalue(L, 1);

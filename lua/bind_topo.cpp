@@ -3,9 +3,11 @@
 // neighbourhood collectives, and the sentinels mpi.UNWEIGHTED and
 // mpi.WEIGHTS_EMPTY.
 //
-// There is one Comm method table, so every method here checks the kind of
-// topology itself (core::cart_of & co.) and raises MPI_ERR_TOPOLOGY on the
-// wrong kind or on an intercommunicator. Conventions: ranks, coordinates and
+// lua/classes.cpp puts each method on its class (Cartcomm, Graphcomm,
+// Distgraphcomm; constructors and the map functions on Intracomm), but a
+// method can still be called as a plain function on any communicator, so
+// each checks the kind of topology itself (core::cart_of & co.) and raises
+// MPI_ERR_TOPOLOGY on the wrong kind or on an intercommunicator. Conventions: ranks, coordinates and
 // directions are MPI's 0-based numbers; sequences are 1-based (dims[1] is
 // dimension 0); a zero-dimensional grid takes nil or {} for dims, periods,
 // coords and remain_dims and answers {}.

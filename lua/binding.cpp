@@ -14,7 +14,6 @@ constexpr const char* kRuntimeKey = "lumpi.runtime";
 constexpr const char* kErrorMeta = "lumpi.Error";
 }  // namespace
 
-const char* const kCommMeta = "lumpi.Comm";
 const char* const kGroupMeta = "lumpi.Group";
 
 Runtime& runtime(lua_State* L) {
@@ -192,11 +191,24 @@ void push_int_sequence(lua_State* L, const std::vector<int>& v) {
 }
 
 // ---- communicator boxes ------------------------------------------------------------------
+// A communicator value carries the metatable of its class (lua/classes.cpp);
+// every one of those metatables holds kCommMark, which is how test_comm
+// knows a communicator whatever its class.
 
 namespace {
 struct CommBox {
   core::CommPtr comm;
 };
+
+const char kCommMark = 0;  // its address keys the mark in the metatables
+
+CommBox* test_box(lua_State* L, int idx) {
+  void* p = lua_touserdata(L, idx);
+  if (!p || lua_islightuserdata(L, idx) || !lua_getmetatable(L, idx)) return nullptr;  // push mt
+  bool is_comm = lua_rawgetp(L, -1, &kCommMark) == LUA_TBOOLEAN;                     // push mark
+  lua_pop(L, 2);
+  return is_comm ? static_cast<CommBox*>(p) : nullptr;
+}
 }  // namespace
 
 void push_comm(lua_State* L, core::CommPtr c) {
@@ -204,18 +216,19 @@ void push_comm(lua_State* L, core::CommPtr c) {
     lua_pushnil(L);
     return;
   }
+  const char* meta = comm_class_meta(*c);
   void* mem = lua_newuserdatauv(L, sizeof(CommBox), 0);
   new (mem) CommBox{std::move(c)};
-  luaL_setmetatable(L, kCommMeta);
+  luaL_setmetatable(L, meta);
 }
 
 core::Comm* test_comm(lua_State* L, int idx) {
-  auto* box = static_cast<CommBox*>(luaL_testudata(L, idx, kCommMeta));
+  auto* box = test_box(L, idx);
   return box ? box->comm.get() : nullptr;
 }
 
 core::CommPtr check_comm_ptr(lua_State* L, int idx, std::string_view func) {
-  auto* box = static_cast<CommBox*>(luaL_testudata(L, idx, kCommMeta));
+  auto* box = test_box(L, idx);
   if (!box)
     fail(ErrClass::Comm, func,
          std::string("expected a communicator, got ") + luaL_typename(L, idx));
@@ -227,9 +240,16 @@ core::Comm& check_comm(lua_State* L, int idx, std::string_view func) {
   return *check_comm_ptr(L, idx, func);
 }
 
+std::string comm_class_at(lua_State* L, int idx) {
+  if (!test_box(L, idx) || luaL_getmetafield(L, idx, "__name") == LUA_TNIL) return "";  // push name
+  std::string s = lua_tostring(L, -1);
+  lua_pop(L, 1);
+  return s;
+}
+
 namespace {
 int comm_gc(lua_State* L) {
-  auto* box = static_cast<CommBox*>(luaL_testudata(L, 1, kCommMeta));
+  auto* box = test_box(L, 1);
   if (!box) return 0;
   // The last owner of a communicator (no other handle, request or runtime
   // slot holds it) takes its attributes along.
@@ -241,13 +261,32 @@ int comm_eq(lua_State* L) {
   lua_pushboolean(L, test_comm(L, 1) && test_comm(L, 1) == test_comm(L, 2));
   return 1;
 }
+// "Cartcomm 'name' size=4 rank=1 intra topo=cart 2x2": the class, then
+// core's description after its leading "comm".
 int comm_tostring(lua_State* L) {
   core::Comm* c = test_comm(L, 1);
-  std::string s = c->freed() ? "comm (freed)" : c->describe();
+  std::string s = comm_class_at(L, 1);
+  if (c->freed()) {
+    s += " (freed)";
+  } else {
+    std::string d = c->describe();
+    s += d.compare(0, 4, "comm") == 0 ? d.substr(4) : " " + d;
+  }
   lua_pushstring(L, s.c_str());
   return 1;
 }
 }  // namespace
+
+void set_comm_metamethods(lua_State* L) {
+  lua_pushcfunction(L, comm_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pushcfunction(L, comm_eq);
+  lua_setfield(L, -2, "__eq");
+  lua_pushcfunction(L, comm_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_pushboolean(L, true);
+  lua_rawsetp(L, -2, &kCommMark);  // mt[&kCommMark] = true, pop
+}
 
 // ---- group boxes ---------------------------------------------------------------------------
 
@@ -290,26 +329,15 @@ void set_funcs(lua_State* L, const Reg* regs) {
   }
 }
 
-// Creates the metatables; leaves the Comm and Group method tables on the stack.
+// Creates the error and group metatables; leaves the Comm and Group method
+// tables on the stack.
 void open_metatables(lua_State* L) {
   luaL_newmetatable(L, kErrorMeta);
   lua_pushcfunction(L, error_tostring);
   lua_setfield(L, -2, "__tostring");
   lua_pop(L, 1);
 
-  luaL_newmetatable(L, kCommMeta);
-  lua_pushcfunction(L, comm_gc);
-  lua_setfield(L, -2, "__gc");
-  lua_pushcfunction(L, comm_eq);
-  lua_setfield(L, -2, "__eq");
-  lua_pushcfunction(L, comm_tostring);
-  lua_setfield(L, -2, "__tostring");
-  lua_pushliteral(L, "comm");
-  lua_setfield(L, -2, "__name");
-  lua_newtable(L);  // the methods
-  lua_pushvalue(L, -1);
-  lua_setfield(L, -3, "__index");  // meta.__index = methods
-  lua_remove(L, -2);               // keep only the methods
+  lua_newtable(L);  // the Comm methods; open_comm_classes hands them out to the classes
 
   luaL_newmetatable(L, kGroupMeta);
   lua_pushcfunction(L, group_gc);

@@ -84,13 +84,32 @@ void push_int_sequence(lua_State* L, const std::vector<int>& v);
 
 // ---- communicators ------------------------------------------------------------------
 
-// Pushes a Comm userdata (nil for a null pointer).
+// A communicator value is a userdata with the metatable of its class
+// (§16): Intercomm, Cartcomm, Graphcomm, Distgraphcomm by topology, else
+// Intracomm; these helpers accept all of them.
+
+// Pushes a communicator userdata of c's class (nil for a null pointer).
 void push_comm(lua_State* L, core::CommPtr c);
 // The communicator at idx; raises MPI_ERR_COMM if it is not one or was freed.
 core::Comm& check_comm(lua_State* L, int idx, std::string_view func);
 core::CommPtr check_comm_ptr(lua_State* L, int idx, std::string_view func);
-// The communicator at idx even if freed, or nullptr if idx is not a Comm.
+// The communicator at idx even if freed, or nullptr if idx is not one.
 core::Comm* test_comm(lua_State* L, int idx);
+// The class name of the communicator value at idx ("Intracomm"...), or "".
+std::string comm_class_at(lua_State* L, int idx);
+// Sets what every communicator metatable shares (__gc, __eq, __tostring and
+// the mark test_comm looks for) on the table at -1 (binding.cpp).
+void set_comm_metamethods(lua_State* L);
+
+// ---- communicator classes (lua/classes.cpp) -------------------------------------------
+
+// The registry name of the metatable of c's class ("lumpi.Cartcomm"...).
+const char* comm_class_meta(const core::Comm& c);
+// Moves the class-specific methods out of the Comm method table at idx
+// (where every open_* below put them) into the Intracomm, Intercomm,
+// Cartcomm, Graphcomm and Distgraphcomm tables, chains the tables and
+// registers the values' metatables. Call after every open_*.
+void open_comm_classes(lua_State* L, int idx);
 
 // ---- requests -----------------------------------------------------------------------
 

@@ -23,7 +23,10 @@ local function lookup(base)
   return v
 end
 
--- Adds the string keys of t (and of its __index chain) to names.
+-- Adds the string keys of t (and of its __index chain) to names. Only table
+-- __index links are followed: a communicator's chain (Cartcomm -> Intracomm
+-- -> Comm, lua/classes.cpp) ends in a function, the fallback for names the
+-- value lacks, which is never called, so only the value's own methods appear.
 local function add_keys(t, names, methods_only, depth)
   if depth > 8 then return end
   if type(t) == "table" then

@@ -5,6 +5,7 @@
 -- "key value...", that the coordinator (repl/draw.cpp) gathers and draws:
 --
 --   kind comm|group|null|other     always first
+--   class Intracomm|Intercomm|Cartcomm|Graphcomm|Distgraphcomm   (comm)
 --   text <tostring(v)>             for other values
 --   world <COMM_WORLD rank of this process>
 --   name <name>  rank <r>  size <n>  inter 0|1
@@ -16,6 +17,10 @@
 --   sources .. / sourceweights .. / dests .. / destweights ..   (dist_graph;
 --       weights lines only when weighted)
 --   note <text>                    a query that failed or does not exist yet
+--
+-- For a datatype (kind type): text <tostring>, bounds <size lb extent
+-- true_lb true_extent>, and one "run <offset> <count> <bytes> <MPI name>"
+-- per run of its type map (at most 2000; a note says how many more).
 --
 -- Every query is protected: a topology method that is missing or raises
 -- becomes a "note" line, so a drawing degrades instead of failing.
@@ -91,6 +96,8 @@ end
 
 local function describe_comm(c, out)
   out[#out + 1] = "kind comm"
+  local mt = getmetatable(c)
+  out[#out + 1] = "class " .. tostring(type(mt) == "table" and mt.__name or "")
   out[#out + 1] = "name " .. tostring(try(c, "get_name") or "")
   out[#out + 1] = "rank " .. tostring(try(c, "rank"))
   out[#out + 1] = "size " .. tostring(try(c, "size"))
@@ -109,10 +116,38 @@ local function describe_comm(c, out)
   end
 end
 
+local function is_type(v)
+  local mt = getmetatable(v)
+  return type(v) == "userdata" and type(mt) == "table" and mt.__name == "datatype"
+end
+
+local function describe_type(v, out)
+  out[#out + 1] = "kind type"
+  out[#out + 1] = "text " .. tostring(v)
+  local ok, lb, extent = pcall(v.get_extent, v)
+  if not ok then return end  -- a freed type: its text says so
+  local tlb, textent = v:get_true_extent()
+  out[#out + 1] = ("bounds %d %d %d %d %d"):format(v:size(), lb, extent, tlb, textent)
+  local okmap, map = pcall(v.typemap, v)
+  if not okmap then
+    out[#out + 1] = "note " .. tostring(map)
+    return
+  end
+  for i, r in ipairs(map) do
+    if i > 2000 then
+      out[#out + 1] = "note " .. (#map - 2000) .. " more runs not shown"
+      break
+    end
+    out[#out + 1] = ("run %d %d %d %s"):format(r[1], r[3], r[4], r[2])
+  end
+end
+
 function M.describe(v)
   local out = {}
   if v == nil then
     out[1] = "kind null"
+  elseif is_type(v) then
+    describe_type(v, out)
   elseif is_comm(v) then
     describe_comm(v, out)
   elseif is_group(v) then

@@ -1,5 +1,6 @@
 // lua/module.cpp: the `mpi` table: constants, module-level functions, and
-// the assembly of the per-class method tables from the bind_*.cpp files.
+// the assembly of the per-class method tables from the bind_*.cpp files;
+// also the global `help` (lua/help.lua, loaded on first use).
 #include "lua/module.hpp"
 
 #include <chrono>
@@ -13,6 +14,8 @@ namespace lumpi::lua {
 
 void set_runtime(lua_State* L, Runtime* rt);
 void open_metatables(lua_State* L);
+void open_datatype(lua_State* L);  // lua/bind_datatype.cpp: mpi.INT, mpi.type_*, ...
+void open_buffer(lua_State* L);    // lua/bind_buffer.cpp: mpi.buffer, statuses
 
 namespace {
 
@@ -137,6 +140,14 @@ int embedded_searcher(lua_State* L) {
   return 2;
 }
 
+// The global help(x): require("lumpi.help").help(x), loaded on first call
+// so that a rank that never asks pays nothing.
+void add_help(lua_State* L) {
+  static const char kHelp[] = "help = function(...) return require('lumpi.help').help(...) end";
+  if (luaL_loadbuffer(L, kHelp, sizeof kHelp - 1, "=lumpi.help") == LUA_OK) lua_call(L, 0, 0);
+  else lua_pop(L, 1);
+}
+
 void add_searcher(lua_State* L) {
   lua_getglobal(L, "package");
   lua_getfield(L, -1, "searchers");  // push package.searchers
@@ -163,6 +174,8 @@ void open_mpi(lua_State* L, Runtime* rt) {
   lua_pushvalue(L, -3);
   set_funcs(L, kModuleFuncs);
   set_constants(L);
+  open_datatype(L);
+  open_buffer(L);
   lua_pop(L, 1);
   open_comm(L);
   open_p2p(L);
@@ -170,6 +183,7 @@ void open_mpi(lua_State* L, Runtime* rt) {
   open_group(L);
   open_topo(L);
   open_hw(L);
+  open_comm_classes(L, -2);
   lua_pop(L, 2);  // the method tables
   push_comm(L, rt->world);
   lua_setfield(L, -2, "COMM_WORLD");
@@ -179,6 +193,7 @@ void open_mpi(lua_State* L, Runtime* rt) {
   lua_setfield(L, -2, "GROUP_EMPTY");
   lua_setglobal(L, "mpi");  // pops mpi
   add_searcher(L);
+  add_help(L);
 }
 
 }  // namespace lumpi::lua

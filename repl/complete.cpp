@@ -10,17 +10,35 @@ namespace {
 
 bool name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-// Lua string literal for s (for the query chunk).
+}  // namespace
+
 std::string lua_quote(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
     if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
     out += c;
   }
   return out + "\"";
 }
 
-}  // namespace
+std::optional<std::string> ask_rank(Session& s, int rank, const std::string& code) {
+  if (s.size() == 0 || rank < 0 || rank >= s.size() || !s.world().alive(rank)) return std::nullopt;
+  double saved_hang = s.hang_after;
+  auto saved_poll = std::move(s.poll_input);
+  s.hang_after = 1e9;
+  s.poll_input = nullptr;
+  Outcome o = s.run({rank}, "text", code);
+  s.hang_after = saved_hang;
+  s.poll_input = std::move(saved_poll);
+  auto it = o.ranks.find(rank);
+  if (it == o.ranks.end() || it->second.state != RankOutcome::State::Ok || !it->second.has_value)
+    return std::nullopt;
+  return it->second.text;
+}
 
 bool parse_completion(const std::string& before, CompletionQuery* q) {
   size_t i = before.size();
@@ -42,22 +60,13 @@ bool parse_completion(const std::string& before, CompletionQuery* q) {
 }
 
 std::vector<std::string> complete(Session& s, int rank, const CompletionQuery& q) {
-  if (s.size() == 0 || rank >= s.size() || !s.world().alive(rank)) return {};
   std::string code = "require('lumpi.complete').candidates(" + lua_quote(q.base) + ", " +
                      lua_quote(q.sep ? std::string(1, q.sep) : "") + ", " + lua_quote(q.partial) + ")";
-  // Readline is mid-line: no hang report, and keys typed meanwhile (a second
-  // Tab) stay in the terminal for readline instead of going to type-ahead.
-  double saved_hang = s.hang_after;
-  auto saved_poll = std::move(s.poll_input);
-  s.hang_after = 1e9;
-  s.poll_input = nullptr;
-  Outcome o = s.run({rank}, "text", code);
-  s.hang_after = saved_hang;
-  s.poll_input = std::move(saved_poll);
+  // Readline is mid-line: ask_rank keeps the hang report and type-ahead away.
   std::vector<std::string> out;
-  auto it = o.ranks.find(rank);
-  if (it == o.ranks.end() || it->second.state != RankOutcome::State::Ok) return out;
-  std::istringstream in(it->second.text);
+  std::optional<std::string> text = ask_rank(s, rank, code);
+  if (!text) return out;
+  std::istringstream in(*text);
   for (std::string line; std::getline(in, line);)
     if (!line.empty()) out.push_back(line);
   return out;

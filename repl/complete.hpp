@@ -6,6 +6,7 @@
 // globals and keywords, fields after ".", methods after ":".
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,5 +25,14 @@ bool parse_completion(const std::string& before_cursor, CompletionQuery* q);
 
 // Candidates (complete names, sorted) from `rank`; empty if it cannot answer.
 std::vector<std::string> complete(Session& s, int rank, const CompletionQuery& q);
+
+// Runs `code` in "text" mode on `rank` alone, quietly (no hang report; keys
+// typed meanwhile stay in the terminal): the text of its first value, or
+// nullopt if the rank is not alive or did not answer with a value. Also
+// used by the REPL's `:help NAME`.
+std::optional<std::string> ask_rank(Session& s, int rank, const std::string& code);
+
+// A Lua string literal for s ("a\"b" for a"b).
+std::string lua_quote(const std::string& s);
 
 }  // namespace lumpi::repl

@@ -2,11 +2,13 @@
 //
 // Sections: parsing the descriptions; finding the distinct communicators
 // (ranks that describe the same members hold the same communicator);
-// text drawings (partition matrix, Cartesian grid, adjacency lists);
+// text drawings (partition matrix, Cartesian grid, adjacency lists,
+// datatype maps);
 // DOT. Every drawing says in its header how to read a cell.
 #include "repl/draw.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <functional>
 #include <set>
 #include <sstream>
@@ -49,6 +51,12 @@ std::map<Key, Instance> instances(const std::map<int, Description>& per_rank, co
 
 std::string quoted_name(const Description& d) {
   return d.name.empty() ? std::string("(unnamed)") : "'" + d.name + "'";
+}
+
+// "Cartcomm 'grid'": the class the rank reported (`what` if it did not), then the name.
+std::string titled(const Description& d, const std::string& what) {
+  const std::string& cls = d.cls.empty() ? what : d.cls;
+  return cls.empty() ? quoted_name(d) : cls + " " + quoted_name(d);
 }
 
 std::string pad(const std::string& s, size_t w) { return s.size() >= w ? s : s + std::string(w - s.size(), ' '); }
@@ -198,7 +206,7 @@ std::string draw_cart(const Instance& in, int width) {
   };
   std::string shape;
   for (size_t i = 0; i < dims.size(); ++i) shape += (i ? "x" : "") + std::to_string(dims[i]);
-  std::string out = "Cartesian " + quoted_name(d) + " " + (shape.empty() ? "0-dimensional" : shape) +
+  std::string out = titled(d, "Cartesian") + " " + (shape.empty() ? "0-dimensional" : shape) +
                     " (" + std::to_string(d.size) + " ranks), periodic:";
   for (size_t i = 0; i < dims.size(); ++i)
     out += " dim " + std::to_string(i) + (i < d.periods.size() && d.periods[i] ? " yes" : " no") +
@@ -235,7 +243,7 @@ std::string node(const Instance& in, int r) {
 
 std::string draw_graph(const Instance& in, int width) {
   const Description& d = *in.any;
-  std::string out = "graph " + quoted_name(d) + ": " + std::to_string(d.index.size()) + " nodes, " +
+  std::string out = titled(d, "graph") + ": " + std::to_string(d.index.size()) + " nodes, " +
                     std::to_string(d.edges.size()) + " edge entries; node = graph rank(world rank)\n";
   int prev = 0;
   for (size_t i = 0; i < d.index.size(); ++i) {
@@ -261,7 +269,7 @@ std::string draw_dist_graph(const Instance& in, int width) {
   const Description& d = *in.any;
   bool any_w = false;
   for (const auto& [r, x] : in.by_rank) any_w = any_w || x->source_weighted || x->dest_weighted;
-  std::string out = "distributed graph " + quoted_name(d) + " (" + std::to_string(d.size) +
+  std::string out = titled(d, "distributed graph") + " (" + std::to_string(d.size) +
                     " ranks); rank(world rank)" + (any_w ? ", [weight]" : ", unweighted") + "\n";
   for (const auto& [r, x] : in.by_rank) {
     out += wrap_line("  " + pad(node(in, r), 8) + " in <-" +
@@ -300,6 +308,119 @@ std::vector<int> ranks_of_kind(const std::map<int, Description>& per_rank, const
 
 // ---- DOT -------------------------------------------------------------------------------
 
+// ---- datatypes ------------------------------------------------------------------------
+
+// One letter per basic type in the map: its name's first letter if free
+// (i for MPI_INT), else another letter of its name, else any free one.
+std::map<std::string, char> type_letters(const Description& d) {
+  std::map<std::string, char> out;
+  std::set<char> used = {'.', '#', '|'};
+  auto pick = [&](const std::string& name) {
+    std::string body = name.rfind("MPI_", 0) == 0 ? name.substr(4) : name;
+    std::string candidates;
+    for (char c : body)
+      if (std::isalnum(static_cast<unsigned char>(c))) candidates += char(std::tolower(c)), candidates += c;
+    candidates += "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    for (char c : candidates)
+      if (!used.count(c)) return used.insert(c), c;
+    return '?';
+  };
+  for (const auto& r : d.runs)
+    if (!out.count(r.name)) out[r.name] = pick(r.name);
+  return out;
+}
+
+// The byte offsets [lo, hi) a drawing of d covers: data, lb and ub.
+std::pair<long long, long long> type_span(const Description& d) {
+  long long ub = d.lb + d.extent;
+  long long lo = std::min(d.lb, ub), hi = std::max(d.lb, ub);
+  for (const auto& r : d.runs) lo = std::min(lo, r.offset), hi = std::max(hi, r.offset + r.count * r.bytes);
+  return {lo, hi};
+}
+
+// "3 blocks: 8@-32 8@-16 8@0": the map's merged byte blocks.
+std::string type_blocks(const Description& d) {
+  std::vector<std::pair<long long, long long>> blocks;  // offset, length
+  for (const auto& r : d.runs) {
+    long long len = r.count * r.bytes;
+    if (!blocks.empty() && blocks.back().first + blocks.back().second == r.offset) blocks.back().second += len;
+    else blocks.push_back({r.offset, len});
+  }
+  std::string out = std::to_string(blocks.size()) + (blocks.size() == 1 ? " block:" : " blocks:");
+  for (size_t i = 0; i < blocks.size() && i < 8; ++i)
+    out += " " + std::to_string(blocks[i].second) + "@" + std::to_string(blocks[i].first);
+  if (blocks.size() > 8) out += " ...";
+  return out + " (bytes@offset)";
+}
+
+// One datatype: a ruler of bytes, one character each (a letter per basic
+// type, . a hole, # bytes two entries share), | before the bytes at lb and
+// ub; then the legend and the numbers.
+std::string draw_type(const Description& d, int width) {
+  std::string out = d.text + "\n";
+  if (!d.has_bounds) return out;
+  auto [lo, hi] = type_span(d);
+  auto letters = type_letters(d);
+  constexpr long long kMaxDrawn = 4096;
+  bool overlap = false;
+  if (hi - lo <= kMaxDrawn) {
+    std::string bytes(size_t(hi - lo), '.');
+    for (const auto& r : d.runs)
+      for (long long b = 0; b < r.count * r.bytes; ++b) {
+        char& c = bytes[size_t(r.offset + b - lo)];
+        overlap = overlap || c != '.';
+        c = c == '.' ? letters[r.name] : '#';
+      }
+    long long per_line = std::max(16LL, (width - 12LL) / 8 * 8);
+    const long long ub = d.lb + d.extent;
+    for (long long start = lo; start < hi || start == lo; start += per_line) {
+      std::string line = rpad(std::to_string(start), 7) + " ";
+      for (long long o = start; o < std::min(hi, start + per_line); ++o) {
+        if (o == d.lb || o == ub) line += '|';
+        line += bytes[size_t(o - lo)];
+      }
+      long long end = std::min(hi, start + per_line);
+      if (end == hi && (hi == d.lb || hi == ub)) line += '|';
+      out += line + "\n";
+      if (hi == lo) break;
+    }
+    std::string legend = "  ";
+    for (const auto& [name, c] : letters) {
+      long long bytes_each = 0;
+      for (const auto& r : d.runs)
+        if (r.name == name) bytes_each = r.bytes;
+      legend += std::string(1, c) + " = " + name + " (" + std::to_string(bytes_each) +
+                (bytes_each == 1 ? " byte), " : " bytes), ");
+    }
+    out += legend + ". = hole, " + (overlap ? "# = bytes of two entries, " : "") + "| = lb and ub\n";
+  } else {
+    out += "  (spans " + std::to_string(hi - lo) + " bytes: too wide to draw byte by byte)\n";
+  }
+  out += "  lb " + std::to_string(d.lb) + ", extent " + std::to_string(d.extent) + " (ub " +
+         std::to_string(d.lb + d.extent) + "); true lb " + std::to_string(d.true_lb) + ", true extent " +
+         std::to_string(d.true_extent) + "; size " + std::to_string(d.type_size) + " bytes in " + type_blocks(d) +
+         "\n  count elements repeat this map every extent bytes\n";
+  for (const auto& n : d.notes) out += "  note: " + n + "\n";
+  return out;
+}
+
+// Every distinct datatype description, with the world ranks that hold it
+// when not all of them do.
+std::string draw_types(const std::map<int, Description>& per_rank, int width) {
+  std::map<std::string, std::vector<int>> ranks;  // drawing -> world ranks
+  for (const auto& [w, d] : per_rank)
+    if (d.kind == "type") ranks[draw_type(d, width)].push_back(w);
+  std::vector<std::pair<std::vector<int>, std::string>> in_rank_order;
+  for (const auto& [drawing, rs] : ranks) in_rank_order.push_back({rs, drawing});
+  std::sort(in_rank_order.begin(), in_rank_order.end());
+  std::string out;
+  for (const auto& [rs, drawing] : in_rank_order) {
+    if (ranks.size() > 1 || rs.size() != per_rank.size()) out += "world ranks " + format_ranks(rs) + ":\n";
+    out += drawing + "\n";
+  }
+  return out;
+}
+
 std::string dot_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -323,6 +444,7 @@ Description parse_description(const std::string& text) {
     else if (key == "world") d.world = std::atoi(rest.c_str());
     else if (key == "text") d.text = rest;
     else if (key == "name") d.name = rest;
+    else if (key == "class") d.cls = rest;
     else if (key == "rank") d.rank = std::atoi(rest.c_str());
     else if (key == "size") d.size = std::atoi(rest.c_str());
     else if (key == "inter") d.inter = rest == "1";
@@ -339,6 +461,14 @@ Description parse_description(const std::string& text) {
     else if (key == "sourceweights") d.sourceweights = int_list(rest), d.source_weighted = true;
     else if (key == "destweights") d.destweights = int_list(rest), d.dest_weighted = true;
     else if (key == "note") d.notes.push_back(rest);
+    else if (key == "bounds") {
+      std::istringstream in(rest);
+      d.has_bounds = bool(in >> d.type_size >> d.lb >> d.extent >> d.true_lb >> d.true_extent);
+    } else if (key == "run") {
+      Description::Run r;
+      std::istringstream in(rest);
+      if (in >> r.offset >> r.count >> r.bytes >> r.name) d.runs.push_back(r);
+    }
   }
   return d;
 }
@@ -359,7 +489,7 @@ std::string draw_text(const std::map<int, Description>& per_rank, int width) {
       std::string a = letter(rows.size()), b = letter(rows.size() + 1);
       rows.push_back(row_of(a, key.first));
       rows.push_back(row_of(b, key.second));
-      legend += "  " + a + " <==> " + b + ": intercommunicator " + quoted_name(d) + ", local group " + a + " (" +
+      legend += "  " + a + " <==> " + b + ": " + titled(d, "intercommunicator") + ", local group " + a + " (" +
                 std::to_string(key.first.size()) + " ranks), remote group " + b + " (" +
                 std::to_string(key.second.size()) + " ranks)\n";
     } else if (d.topo == "cart") {
@@ -371,7 +501,7 @@ std::string draw_text(const std::map<int, Description>& per_rank, int width) {
     } else {
       std::string l = letter(rows.size());
       rows.push_back(row_of(l, key.first));
-      legend += "  " + l + ": " + quoted_name(d) + " size " + std::to_string(key.first.size()) + "\n" + notes_of(in);
+      legend += "  " + l + ": " + titled(d, "") + " size " + std::to_string(key.first.size()) + "\n" + notes_of(in);
     }
   }
   for (const auto& [key, in] : groups) {
@@ -385,11 +515,12 @@ std::string draw_text(const std::map<int, Description>& per_rank, int width) {
   }
   if (auto nulls = ranks_of_kind(per_rank, "null"); !nulls.empty() && (!rows.empty() || !out.empty()))
     out += "  COMM_NULL (nil) on world ranks " + format_ranks(nulls) + "\n";
+  out += draw_types(per_rank, width);
   if (out.empty()) {
     std::map<int, std::string> texts;
     for (const auto& [w, d] : per_rank)
       texts[w] = d.kind == "other" ? d.text : d.kind == "null" ? "nil" : "(no description)";
-    out = "nothing to draw: not a communicator or group on any rank\n";
+    out = "nothing to draw: not a communicator, group or datatype on any rank\n";
     for (const auto& l : collate(texts)) out += l + "\n";
   }
   while (out.size() >= 2 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n') out.pop_back();
@@ -403,7 +534,7 @@ std::string draw_dot(const std::map<int, Description>& per_rank) {
   for (const auto& [key, in] : comms) {
     const Description& d = *in.any;
     std::string id = "c" + std::to_string(n++);
-    std::string title = dot_escape(quoted_name(d));
+    std::string title = dot_escape(titled(d, ""));
     auto node_id = [&](int r) { return id + "_" + std::to_string(r); };
     out += "  subgraph cluster_" + id + " {\n    label=\"" + title + "\";\n";
     for (const auto& [r, x] : in.by_rank) {

@@ -4,7 +4,8 @@
 // "key value..." lines, see lua/draw.lua); this file parses those texts and
 // draws them: the partition of COMM_WORLD into communicators (a split), a
 // Cartesian grid (1-D, 2-D, 3-D as slices), graph and distributed-graph
-// adjacency with weights, an intercommunicator's two groups. Text drawings
+// adjacency with weights, an intercommunicator's two groups, a datatype's
+// type map byte by byte (blocks, holes, lb and ub). Text drawings
 // fit an 80-column terminal at 24 ranks by wrapping; DOT is for Graphviz.
 // Pure: no world, no terminal.
 #pragma once
@@ -19,6 +20,7 @@ struct Description {
   std::string kind;  // "comm", "group", "null", "other", or "" if unreadable
   int world = -1;    // COMM_WORLD rank of the describing process
   std::string name, text;
+  std::string cls;   // the communicator's class: "Intracomm", "Cartcomm", ...
   int rank = -1, size = 0;
   bool inter = false;
   std::vector<int> members, remote;  // world ranks, in rank order
@@ -28,6 +30,14 @@ struct Description {
   std::vector<int> sources, dests, sourceweights, destweights;
   bool source_weighted = false, dest_weighted = false;
   std::vector<std::string> notes;
+  // kind "type": one element's bounds and type map (runs of one basic type)
+  struct Run {
+    long long offset = 0, count = 0, bytes = 0;
+    std::string name;
+  };
+  bool has_bounds = false;
+  long long type_size = 0, lb = 0, extent = 0, true_lb = 0, true_extent = 0;
+  std::vector<Run> runs;
 };
 
 Description parse_description(const std::string& text);

@@ -1,10 +1,14 @@
-// repl/repl.cpp: the interactive loop (API.md §12): reading chunks with line
+// repl/repl.cpp: the interactive loop (docs/repl.md): reading chunks with line
 // editing, history and completion, meta-commands, targets, drawings.
 //
 // Sections: reading lines (readline's callback interface, so that Ctrl-C at
 // the prompt ends the line at once, and type-ahead while a command runs);
-// completion; meta-commands; the loop. Running commands, interrupts and hang
-// reports belong to Session (repl/session.cpp); drawing to repl/draw.cpp.
+// completion; the REPL with its meta-command handlers; the meta-command
+// table (kMeta: name, aliases, arguments, one-line help, details, handler),
+// which both dispatches ":name ..." and writes ":help" and ":help :name";
+// the loop. Running commands, interrupts and hang reports belong to Session
+// (repl/session.cpp); drawing to repl/draw.cpp; the text of ":help NAME" to
+// the ranks (lua/help.lua).
 #include "repl/repl.hpp"
 
 #include <cerrno>
@@ -36,20 +40,10 @@
 namespace lumpi::repl {
 namespace {
 
-const char* kHelp = R"(lumpi REPL: each chunk of Lua runs on every target rank; results are collated.
-  :help                 this text
-  :on RANKS CODE        run CODE on RANKS only (e.g. :on 0,2-3 x = 1)
-  :target RANKS|all     run the following commands on RANKS
-  :timeout S|off        interrupt commands that run longer than S seconds
-  :status               what every rank is doing (also while a command runs)
-  :ranks                rank, host, pid and binding of every rank
-  :hw                   the machine's hardware tree with the ranks placed on it
-  :draw EXPR            draw the communicator (or group) EXPR of every rank
-  :dot EXPR [FILE]      the same as Graphviz DOT, to FILE or the screen
-  :load FILE            run a Lua file on the target ranks
-  :restart [N]          stop the world and start a fresh one (of N ranks)
-  :quit                 leave (also Ctrl-D)
-Ctrl-C interrupts the running command on every rank; Tab completes names.)";
+const char* kIntro = "lumpi REPL: each chunk of Lua runs on every target rank; results are collated.";
+const char* kOutro =
+    "Ctrl-C interrupts the running command on every rank; Tab completes names.\n"
+    "In Lua, help(x) explains x on the ranks (a name, or a function or object of mpi).";
 
 int terminal_width() {
   struct winsize ws {};
@@ -169,6 +163,9 @@ std::vector<int>* g_target = nullptr;
 #ifdef LUMPI_HAVE_READLINE
 std::vector<std::string> g_candidates;
 
+// Completions of a line that starts with ':' (defined with the table below).
+std::vector<std::string> meta_candidates(const std::string& before, const std::string& text);
+
 char* next_candidate(const char*, int state) {
   static size_t i;
   if (state == 0) i = 0;
@@ -181,7 +178,9 @@ char** on_complete(const char* text, int start, int) {
   std::string before(rl_line_buffer, size_t(start));
   before += text;
   g_candidates.clear();
-  if (g_session && g_target && !g_target->empty() && parse_completion(before, &q))
+  if (!before.empty() && before[0] == ':')
+    g_candidates = meta_candidates(before, text);
+  else if (g_session && g_target && !g_target->empty() && parse_completion(before, &q))
     g_candidates = complete(*g_session, g_target->front(), q);
   rl_completion_append_character = '\0';
   return rl_completion_matches(text, next_candidate);
@@ -283,7 +282,7 @@ struct Repl {
     return all;
   }
 
-  void ranks() {
+  void ranks(const std::string&) {
     std::map<int, std::string> cpusets;
     if (s.world().alive_count() > 0) {
       std::vector<int> alive;
@@ -301,7 +300,7 @@ struct Repl {
     }
   }
 
-  void hw() {
+  void hw(const std::string&) {
     std::map<int, std::string> cpusets;
     std::vector<int> alive;
     for (int r = 0; r < s.size(); ++r)
@@ -326,54 +325,66 @@ struct Repl {
     }
   }
 
-  // Returns false to quit.
-  bool meta(const std::string& line) {
-    std::istringstream in(line.substr(1));
-    std::string cmd;
-    in >> cmd;
-    std::string rest;
-    std::getline(in, rest);
-    rest = trim(rest);
+  // ---- meta-command handlers (see kMeta below) ----
+
+  bool quit = false;
+
+  void on(const std::string& rest) {
     std::string err;
-    if (cmd == "quit" || cmd == "q" || cmd == "exit") return false;
-    if (cmd == "help" || cmd == "h" || cmd == "?") {
-      std::puts(kHelp);
-    } else if (cmd == "on") {
-      size_t sp = rest.find_first_of(" \t");
-      auto ranks = parse_ranks(rest.substr(0, sp), s.size(), &err);
-      if (!ranks) std::printf("%s\n", err.c_str());
-      else if (sp == std::string::npos) std::puts("usage: :on RANKS CODE");
-      else run_code(*ranks, "repl", rest.substr(sp + 1));
-    } else if (cmd == "target") {
-      auto ranks = parse_ranks(rest.empty() ? "all" : rest, s.size(), &err);
-      if (!ranks) std::printf("%s\n", err.c_str());
-      else target = *ranks;
-    } else if (cmd == "timeout") {
-      if (rest == "off" || rest == "0") s.set_timeout(0), std::puts("no timeout");
-      else if (double t = std::atof(rest.c_str()); t > 0) s.set_timeout(t), std::printf("timeout %g s\n", t);
-      else std::puts("usage: :timeout SECONDS|off");
-    } else if (cmd == "status") {
-      for (const auto& l : s.status_lines()) std::puts(l.c_str());
-    } else if (cmd == "ranks") {
-      ranks();
-    } else if (cmd == "hw") {
-      hw();
-    } else if (cmd == "draw") {
-      draw(rest);
-    } else if (cmd == "dot") {
-      dot(rest);
-    } else if (cmd == "load") {
-      if (rest.empty()) std::puts("usage: :load FILE");
-      else if (!std::ifstream(rest)) std::printf("cannot open %s\n", rest.c_str());
-      else run_code(target, "script", rest);
-    } else if (cmd == "restart") {
-      restart(rest);
-    } else {
-      std::printf("unknown command :%s (try :help)\n", cmd.c_str());
-    }
-    std::fflush(stdout);
-    return true;
+    size_t sp = rest.find_first_of(" \t");
+    auto ranks = parse_ranks(rest.substr(0, sp), s.size(), &err);
+    if (!ranks) std::printf("%s\n", err.c_str());
+    else if (sp == std::string::npos) std::puts("usage: :on RANKS CODE");
+    else run_code(*ranks, "repl", rest.substr(sp + 1));
   }
+
+  void set_target(const std::string& rest) {
+    std::string err;
+    auto ranks = parse_ranks(rest.empty() ? "all" : rest, s.size(), &err);
+    if (!ranks) std::printf("%s\n", err.c_str());
+    else target = *ranks;
+  }
+
+  void timeout(const std::string& rest) {
+    if (rest == "off" || rest == "0") s.set_timeout(0), std::puts("no timeout");
+    else if (double t = std::atof(rest.c_str()); t > 0) s.set_timeout(t), std::printf("timeout %g s\n", t);
+    else std::puts("usage: :timeout SECONDS|off");
+  }
+
+  void status(const std::string&) {
+    for (const auto& l : s.status_lines()) std::puts(l.c_str());
+  }
+
+  void load(const std::string& rest) {
+    if (rest.empty()) std::puts("usage: :load FILE");
+    else if (!std::ifstream(rest)) std::printf("cannot open %s\n", rest.c_str());
+    else run_code(target, "script", rest);
+  }
+
+  void leave(const std::string&) { quit = true; }
+
+  // ":help", ":help :CMD", ":help NAME" (the last asked of a live rank).
+  void help(const std::string& rest);
+
+  // A live rank to ask: the first of the target, else the first alive; -1 if none.
+  int live_rank() const {
+    for (int r : target)
+      if (r < s.size() && s.world().alive(r)) return r;
+    for (int r = 0; r < s.size(); ++r)
+      if (s.world().alive(r)) return r;
+    return -1;
+  }
+
+  void help_on_name(const std::string& name) {
+    int r = live_rank();
+    if (r < 0) return (void)std::puts("the world has stopped; :restart starts a new one (help needs a live rank)");
+    auto text = ask_rank(s, r, "require('lumpi.help').text(" + lua_quote(name) + ")");
+    if (text) std::puts(text->c_str());
+    else std::printf("rank %d did not answer the help request\n", r);
+  }
+
+  // Runs the meta-command `line` (":name rest"); false to quit.
+  bool meta(const std::string& line);
 
   // One line of input; nullopt at end of input; "\x03" for Ctrl-C.
   std::optional<std::string> read_line(const std::string& p) {
@@ -440,6 +451,163 @@ struct Repl {
 #endif
   }
 };
+
+// ---- the meta-commands ----------------------------------------------------------------------
+
+struct MetaCommand {
+  const char* name;     // "draw": typed as ":draw"
+  const char* aliases;  // other names, space-separated ("q exit"), or ""
+  const char* args;     // "EXPR [FILE]", for the listing and usage
+  const char* summary;  // one line for ":help"
+  const char* detail;   // more for ":help :draw"
+  void (Repl::*run)(const std::string& rest);
+};
+
+const MetaCommand kMeta[] = {
+    {"help", "h ?", "[NAME|:CMD]", "this list; help on an mpi NAME; help on a meta-command",
+     "NAME is a function, method, constant or class of the mpi module, written as in Lua "
+     "(split, comm:split, Comm.split, mpi.dims_create, SUM), as in C++ (Cartcomm.shift) or as "
+     "in MPI (MPI_Cart_shift); the text (Lua call and results, MPI function, what it does, "
+     "errors, MPI section) comes from a live rank, the same as help(\"NAME\") in Lua. "
+     ":help :draw explains the meta-command :draw.",
+     &Repl::help},
+    {"on", "", "RANKS CODE", "run CODE on RANKS only (e.g. :on 0,2-3 x = 1)",
+     "RANKS is a list of ranks and ranges (0,2-3) or all; the target stays as it is.", &Repl::on},
+    {"target", "", "RANKS|all", "run the following commands on RANKS",
+     "The prompt shows the target. :target alone is :target all.", &Repl::set_target},
+    {"timeout", "", "S|off", "interrupt commands that run longer than S seconds",
+     "S may be a fraction (0.5). A command that runs longer is interrupted as by Ctrl-C. "
+     ":timeout off (or 0) removes the limit. The command line's --timeout sets it at start.",
+     &Repl::timeout},
+    {"status", "", "", "what every rank is doing (also while a command runs)",
+     "idle, running Lua code, or blocked in an MPI call with its communicator's name, peer or "
+     "root and tag; dead ranks with their exit status. Typed while a command runs, it is "
+     "answered at once.",
+     &Repl::status},
+    {"ranks", "", "", "rank, host, pid and binding of every rank",
+     "The binding is the set of PUs the rank may run on, with the hwloc object it is bound "
+     "to (see --bind).",
+     &Repl::ranks},
+    {"hw", "", "", "the machine's hardware tree with the ranks placed on it",
+     "The hwloc tree (packages, NUMA nodes, caches, cores, PUs); each rank is shown at the "
+     "smallest object that contains its binding.",
+     &Repl::hw},
+    {"draw", "", "EXPR", "draw the communicator (or group) EXPR of every rank",
+     "EXPR is evaluated on every target rank. A communicator that differs between ranks (a "
+     "split) is drawn as the partition of COMM_WORLD with each member's new rank; a Cartesian "
+     "communicator as its grid (world rank, cart rank, coordinates, ~ on periodic edges); "
+     "graph and distributed-graph communicators as adjacency with weights; an "
+     "intercommunicator as its two groups; a group as its members.",
+     &Repl::draw},
+    {"dot", "", "EXPR [FILE]", "the same as Graphviz DOT, to FILE or the screen",
+     "The last word is taken as FILE when it ends in .dot or .gv, starts with /, . or ~, or "
+     "the whole is not an expression. Render with dot -Tpng FILE -o out.png.",
+     &Repl::dot},
+    {"load", "", "FILE", "run a Lua file on the target ranks",
+     "The file runs as a chunk on every target rank; the globals it sets stay.", &Repl::load},
+    {"restart", "", "[N]", "stop the world and start a fresh one (of N ranks)",
+     "N from 1 to 1024; default: the same size. Globals and communicators are gone; the "
+     "target becomes every rank.",
+     &Repl::restart},
+    {"quit", "q exit", "", "leave (also Ctrl-D)",
+     "lumpi's exit status is then that of the ranks: 0 when every rank is alive and well.",
+     &Repl::leave},
+};
+
+// The command whose name or alias is `word`, or nullptr.
+const MetaCommand* find_meta(const std::string& word) {
+  for (const auto& m : kMeta) {
+    if (word == m.name) return &m;
+    std::istringstream aliases(m.aliases);
+    for (std::string a; aliases >> a;)
+      if (a == word) return &m;
+  }
+  return nullptr;
+}
+
+// ":name ARGS", as the listing and usage show it.
+std::string meta_usage(const MetaCommand& m) {
+  std::string u = std::string(":") + m.name;
+  if (*m.args) u += std::string(" ") + m.args;
+  return u;
+}
+
+void print_meta_list() {
+  std::puts(kIntro);
+  for (const auto& m : kMeta) std::printf("  %-21s %s\n", meta_usage(m).c_str(), m.summary);
+  std::puts(kOutro);
+}
+
+// Wraps text to 78 columns, each line indented by two spaces.
+std::string wrap78(const std::string& text) {
+  std::istringstream in(text);
+  std::string out, line = "  ";
+  for (std::string w; in >> w;) {
+    if (line.size() > 2 && line.size() + 1 + w.size() > 78) {
+      out += line + "\n";
+      line = "  ";
+    }
+    line += (line.size() > 2 ? " " : "") + w;
+  }
+  return out + line + "\n";
+}
+
+void print_meta_help(const MetaCommand& m) {
+  std::printf("%s   %s\n", meta_usage(m).c_str(), m.summary);
+  std::fputs(wrap78(m.detail).c_str(), stdout);
+  std::istringstream aliases(m.aliases);
+  std::string also;
+  for (std::string a; aliases >> a;) also += (also.empty() ? "  Also: :" : ", :") + a;
+  if (!also.empty()) std::puts(also.c_str());
+}
+
+void Repl::help(const std::string& rest) {
+  if (rest.empty()) return print_meta_list();
+  if (rest[0] != ':') return help_on_name(rest);
+  if (const MetaCommand* m = find_meta(rest.substr(1))) return print_meta_help(*m);
+  std::printf("no meta-command %s (:help lists them)\n", rest.c_str());
+}
+
+bool Repl::meta(const std::string& line) {
+  std::istringstream in(line.substr(1));
+  std::string cmd, rest;
+  in >> cmd;
+  std::getline(in, rest);
+  if (const MetaCommand* m = find_meta(cmd)) (this->*(m->run))(trim(rest));
+  else std::printf("unknown command :%s (try :help)\n", cmd.c_str());
+  std::fflush(stdout);
+  return !quit;
+}
+
+#ifdef LUMPI_HAVE_READLINE
+// Completes the name after ':' from the table; after ":help " an mpi name
+// (from a live rank: lumpi.help's names) or ":" and a meta-command.
+std::vector<std::string> meta_candidates(const std::string& before, const std::string& text) {
+  std::vector<std::string> out;
+  size_t sp = before.find(' ');
+  if (sp == std::string::npos) {  // ":dr" -> draw
+    for (const auto& m : kMeta)
+      if (std::string(m.name).starts_with(text)) out.push_back(m.name);
+    return out;
+  }
+  const MetaCommand* m = find_meta(before.substr(1, sp - 1));
+  if (!m || m->run != &Repl::help) return out;
+  size_t at = before.find_first_not_of(' ', sp);
+  std::string arg = at == std::string::npos ? "" : before.substr(at);
+  if (!arg.empty() && arg[0] == ':') {
+    for (const auto& c : kMeta)
+      if (std::string(c.name).starts_with(text)) out.push_back(c.name);
+    return out;
+  }
+  if (!g_session || !g_target || g_target->empty() || arg.size() < text.size()) return out;
+  auto names = ask_rank(*g_session, g_target->front(),
+                        "require('lumpi.help').complete(" + lua_quote(arg) + ")");
+  std::istringstream in(names ? *names : "");
+  for (std::string n; std::getline(in, n);)
+    if (n.size() >= arg.size()) out.push_back(n.substr(arg.size() - text.size()));
+  return out;
+}
+#endif
 
 }  // namespace
 

@@ -1,5 +1,5 @@
 // repl/repl.hpp: the interactive loop: reading chunks, meta-commands,
-// targets, and showing collated results (API.md §12).
+// targets, and showing collated results (docs/repl.md).
 #pragma once
 
 #include <string>

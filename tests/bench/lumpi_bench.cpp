@@ -109,13 +109,13 @@ void pingpong(Comm& c) {
     for (int i = -warm; i < iters; ++i) {
       if (i == 0) t0 = now();
       if (me == 0) {
-        c.send(zmq::message_t(buf.data(), buf.size()), peer, 0);
+        c.send(Body(std::string(buf.data(), buf.size())), peer, 0);
         Received got = c.recv(peer, 0);
         std::memcpy(buf.data(), got.body.data(), std::min(buf.size(), got.body.size()));
       } else {
         Received got = c.recv(peer, 0);
         std::memcpy(buf.data(), got.body.data(), std::min(buf.size(), got.body.size()));
-        c.send(zmq::message_t(buf.data(), buf.size()), peer, 0);
+        c.send(Body(std::string(buf.data(), buf.size())), peer, 0);
       }
     }
     double half = (now() - t0) / iters / 2;
@@ -159,14 +159,14 @@ void tree_barrier(Comm& c) {
   int mask = 1;
   for (; mask < n; mask <<= 1) {  // fan-in: receive from children, then report to the parent
     if (me & mask) {
-      c.lane_send(Lane::P2P, me - mask, tag, zmq::message_t());
+      c.lane_send(Lane::P2P, me - mask, tag, Body());
       break;
     }
     if (me + mask < n) c.lane_recv(Lane::P2P, me + mask, tag, what);
   }
   if (me != 0) c.lane_recv(Lane::P2P, me - mask, tag + 1, what);  // release from the parent
   for (mask >>= 1; mask > 0; mask >>= 1)
-    if (me + mask < n) c.lane_send(Lane::P2P, me + mask, tag + 1, zmq::message_t());
+    if (me + mask < n) c.lane_send(Lane::P2P, me + mask, tag + 1, Body());
 }
 
 void collectives(Comm& w) {

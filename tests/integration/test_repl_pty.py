@@ -202,6 +202,20 @@ def test_tab_completes_globals_fields_and_methods_from_rank_0(exe):
         l.expect(r"> mpi\.COMM_WORLD:all", 5, "line redisplayed after the list")
         l.ctrl_c()
         l.prompt(5)
+        # methods follow the communicator's class: Cartcomm's only on a Cartcomm
+        l.command("grid = mpi.COMM_WORLD:cart_create({2})")
+        l.send("grid:cart_s\t\t")
+        l.expect(r"cart_shift\s+cart_sub", 5, "Cartcomm methods listed")
+        l.expect(r"> grid:cart_s", 5, "line redisplayed after the list")
+        l.ctrl_c()
+        l.prompt(5)
+        start = l.pos
+        l.send("mpi.COMM_WORLD:cart_\t\t")
+        l.expect(r"cart_create\s+cart_map", 5, "Intracomm's cart_ methods listed")
+        l.expect(r"> mpi\.COMM_WORLD:cart_", 5, "line redisplayed after the list")
+        check("cart_shift" not in l.text()[start:l.pos], "an Intracomm offered cart_shift", l.text()[start:])
+        l.ctrl_c()
+        l.prompt(5)
         out = l.command("1+1")
         check("[0-1] 2" in out, "REPL unusable after completion", out)
 
@@ -220,6 +234,7 @@ def test_draw_shows_a_split_and_a_cartesian_grid_in_80_columns(exe):
             return  # topologies not built yet
         out = l.command(":draw mpi.COMM_WORLD:cart_create({4, 6}, {true, false})", 30)
         check("4x6" in out and "periodic: dim 0 yes, dim 1 no" in out, "no grid header", out)
+        check("Cartcomm (unnamed) 4x6" in out, "the grid header does not name the class", out)
         check("w23 c23" in out and "(3,5)" in out, "cells lack world rank, cart rank, coordinates", out)
         check(max(len(x) for x in out.splitlines()) <= 80, "grid wider than 80 columns", out)
 

@@ -37,7 +37,7 @@ t.case("intercomm_create: accessors see the local and the remote group", functio
   t.eq(inter:compare(inter), mpi.IDENT)
   t.eq(inter:compare(w), mpi.UNEQUAL)
   t.eq(inter:compare(loc), mpi.UNEQUAL)
-  t.eq(tostring(inter), "comm '' size=" .. #mine .. " rank=" .. loc:rank() ..
+  t.eq(tostring(inter), "Intercomm '' size=" .. #mine .. " rank=" .. loc:rank() ..
                         " inter remote_size=" .. #other)
   local d = inter:dup()
   t.eq(d:test_inter(), true)

@@ -9,6 +9,7 @@
 #include "core/comm.hpp"
 #include "core/constants.hpp"
 #include "core/error.hpp"
+#include "core/transport.hpp"
 
 using namespace lumpi::core;
 
@@ -49,20 +50,20 @@ std::string take(Engine& e, int source, int tag) {
   Waiting w;
   w.call = "test";
   e.wait([&] { return r.done; }, w);
-  return r.msg.body.to_string();
+  return r.msg.body.str();
 }
 
 }  // namespace
 
 TEST_CASE("a message crosses from one engine to another") {
   TwoEngines t;
-  t.a->send(1, env(0, 5), zmq::message_t(std::string("hello")));
+  t.a->send(1, env(0, 5), Body(std::string("hello")));
   CHECK(take(*t.b, 0, 5) == "hello");
 }
 
 TEST_CASE("a send to oneself is delivered without a socket") {
   TwoEngines t;
-  t.a->send(0, env(0, 1), zmq::message_t(std::string("me")));
+  t.a->send(0, env(0, 1), Body(std::string("me")));
   CHECK(t.a->matcher().unexpected_count() == 1);
   CHECK(take(*t.a, 0, 1) == "me");
 }
@@ -72,7 +73,7 @@ TEST_CASE("a synchronous send is acked when its receive matches") {
   Envelope e = env(0, 2);
   e.wants_ack = true;
   e.seq = t.a->next_seq();
-  t.a->send(1, e, zmq::message_t(std::string("sync")));
+  t.a->send(1, e, Body(std::string("sync")));
   CHECK(take(*t.b, 0, 2) == "sync");
   Waiting w;
   w.call = "test";
@@ -81,7 +82,7 @@ TEST_CASE("a synchronous send is acked when its receive matches") {
 
 TEST_CASE("malformed data messages are dropped and the engine keeps working") {
   TwoEngines t;
-  zmq::socket_t raw(t.a->zmq_context(), zmq::socket_type::push);
+  zmq::socket_t raw(t.a->transport().context(), zmq::socket_type::push);
   raw.set(zmq::sockopt::linger, 0);
   raw.connect(t.b->endpoint());
   raw.send(zmq::str_buffer("short"), zmq::send_flags::none);                  // one frame, no body
@@ -96,7 +97,7 @@ TEST_CASE("malformed data messages are dropped and the engine keeps working") {
   raw.send(zmq::str_buffer("b"), zmq::send_flags::none);
   for (int i = 0; i < 20; ++i) t.b->progress(5);
   CHECK(t.b->matcher().unexpected_count() == 0);
-  t.a->send(1, env(0, 4), zmq::message_t(std::string("after")));
+  t.a->send(1, env(0, 4), Body(std::string("after")));
   CHECK(take(*t.b, 0, 4) == "after");
   raw.close();
 }
@@ -125,7 +126,7 @@ TEST_CASE("an interrupted wait raises, and the epoch's messages are discarded") 
   TwoEngines t;
   t.b->begin_command(3);
   t.a->begin_command(3);
-  t.a->send(1, [] { Envelope e = env(0, 9); e.epoch = 3; return e; }(), zmq::message_t(std::string("stale")));
+  t.a->send(1, [] { Envelope e = env(0, 9); e.epoch = 3; return e; }(), Body(std::string("stale")));
   t.b->interrupt();
   Waiting w;
   w.call = "MPI_Recv";
@@ -135,7 +136,7 @@ TEST_CASE("an interrupted wait raises, and the epoch's messages are discarded") 
   CHECK(t.b->matcher().unexpected_count() == 0);
   Envelope late = env(0, 9);
   late.epoch = 3;
-  t.a->send(1, late, zmq::message_t(std::string("late")));
+  t.a->send(1, late, Body(std::string("late")));
   for (int i = 0; i < 10; ++i) t.b->progress(5);
   CHECK(t.b->matcher().unexpected_count() == 0);
 }

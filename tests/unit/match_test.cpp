@@ -14,7 +14,7 @@ Message msg(uint64_t ctx, int source, int tag, const std::string& body, uint32_t
   m.env.source = source;
   m.env.tag = tag;
   m.env.epoch = epoch;
-  m.body = zmq::message_t(body.data(), body.size());
+  m.body = Body(std::string(body));
   return m;
 }
 
@@ -26,7 +26,7 @@ PostedRecv recv(uint64_t ctx, int source, int tag) {
   return r;
 }
 
-std::string body(const PostedRecv& r) { return r.msg.body.to_string(); }
+std::string body(const PostedRecv& r) { return r.msg.body.str(); }
 
 }  // namespace
 

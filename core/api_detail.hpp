@@ -1,0 +1,131 @@
+// core/api_detail.hpp: what the files of the public C++ API (core/api_*.cpp)
+// share and no user sees: the opaque handles' contents, the one door into the
+// public classes (detail::Access), the translation of core errors into
+// lumpi::Exception under a communicator's error handler, and the few
+// cross-file hooks (attributes on Dup/Free, datatype and op mapping).
+// Every call into the core from the API goes through guarded(), so a core
+// error surfaces as a lumpi::Exception with the same class, function and
+// message.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/coll_typed.hpp"
+#include "core/comm.hpp"
+#include "core/error.hpp"
+#include "core/lumpi.hpp"
+
+namespace lumpi::detail {
+
+// A communicator of the core. Exactly one handle is made per core
+// communicator (when the API creates or adopts it); its destructor drops the
+// communicator's attributes without running callbacks once the last lumpi
+// handle is gone, as a communicator never freed cannot be reached again.
+struct CommHandle {
+  explicit CommHandle(core::CommPtr c) : comm(std::move(c)) {}
+  ~CommHandle();
+  core::CommPtr comm;
+};
+
+struct Access {
+  static const std::shared_ptr<CommHandle>& handle(const Comm& c) { return c.h_; }
+  static void reset(Comm& c) { c.h_.reset(); }
+  // A communicator of class C around p; COMM_NULL when p is null.
+  template <class C>
+  static C make(core::CommPtr p) {
+    if (!p) return C();
+    return C(std::make_shared<CommHandle>(std::move(p)));
+  }
+  template <class C>
+  static C wrap(std::shared_ptr<CommHandle> h) {
+    if (!h) return C();
+    return C(std::move(h));
+  }
+  static const std::shared_ptr<RequestHandle>& handle(const Request& r) { return r.h_; }
+  static void reset(Request& r) { r.h_.reset(); }
+  static Request request(std::shared_ptr<RequestHandle> h) { return Request(std::move(h)); }
+  static Prequest prequest(std::shared_ptr<RequestHandle> h) { return Prequest(std::move(h)); }
+  static Keyval keyval(int id) { return Keyval(id); }
+  static void reset(Keyval& k) { k.id_ = 0; }
+  static constexpr Datatype datatype(int id) { return Datatype(id); }
+  static constexpr Op op(int id) { return Op(id); }
+  static constexpr Errhandler errhandler(int id) { return Errhandler(id); }
+  static int id(const Errhandler& e) { return e.id_; }
+  static Group group(std::vector<int> world_ranks, int my_world_rank) {
+    return Group(std::move(world_ranks), my_world_rank);
+  }
+};
+
+// ---- errors (api_error.cpp) -----------------------------------------------------
+
+Exception to_exception(const core::Error& e);
+// Throws Exception(cls, func, message).
+[[noreturn]] void fail(int cls, std::string_view func, std::string message);
+// Applies c's error handler to e (null c: throw): throws, or ends the process.
+[[noreturn]] void deliver(const core::Comm* c, const Exception& e);
+
+// The usable core communicator of c, raising ERR_COMM naming func when c is
+// COMM_NULL, freed or still pending.
+core::Comm& core_of(const Comm& c, std::string_view func);
+
+// Runs f(core communicator of c), turning a core::Error or Exception into an
+// Exception delivered under c's error handler.
+template <class F>
+auto guarded(const Comm& c, std::string_view func, F&& f) -> decltype(f(core_of(c, func))) {
+  core::Comm* cc = nullptr;
+  try {
+    cc = &core_of(c, func);
+    return f(*cc);
+  } catch (const core::Error& e) {
+    deliver(cc, to_exception(e));
+  } catch (const Exception& e) {
+    deliver(cc, e);
+  }
+}
+
+// Runs f with no communicator: core errors become Exceptions.
+template <class F>
+auto guarded(F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const core::Error& e) {
+    throw to_exception(e);
+  }
+}
+
+// ---- communicators (api_comm.cpp) -------------------------------------------------
+
+// MPI_Comm_dup of c (any class) with its attributes copied, for each
+// class's Dup to wrap.
+std::shared_ptr<CommHandle> dup_handle(const Comm& c, std::string_view func);
+// COMM_WORLD and COMM_SELF of the process whose engine is e: what Init sets
+// up, and what the unit tests build one per thread.
+Intracomm world_of(core::Engine& e);
+Intracomm self_of(core::Engine& e);
+
+// ---- datatypes and ops (api_coll.cpp) --------------------------------------------
+
+// The core's element type of t; ERR_TYPE naming func if t is null or unknown.
+core::coll::typed::Type typed_type(const Datatype& t, std::string_view func);
+// The core's op for op on t; ERR_OP if op is null or undefined on t.
+core::coll::typed::Op typed_op(const Op& op, const Datatype& t, std::string_view func);
+// Checks a (buf, count, type) triple; returns count * size in bytes.
+size_t buffer_bytes(const void* buf, int count, const Datatype& t, std::string_view func,
+                    const char* what = "buf");
+
+// ---- attributes (api_attr.cpp) ---------------------------------------------------
+
+// The attributes of oldcomm as copied by the copy callbacks, for Dup to
+// attach to the new communicator (callbacks run before any communication).
+using AttrCopies = std::vector<std::pair<int, void*>>;
+AttrCopies copy_attrs(const Comm& oldcomm);
+void attach_attrs(const core::Comm& newcomm, const AttrCopies& copies);
+// Runs the delete callbacks of every attribute of c and drops them (Free).
+void delete_all_attrs(Comm& c);
+// Drops c's attributes without callbacks (the last handle went away).
+void forget_attrs(uint64_t serial);
+
+}  // namespace lumpi::detail

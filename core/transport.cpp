@@ -1,0 +1,101 @@
+// core/transport.cpp: ZeroMQ sockets of the data plane, and Bodies to and
+// from ZeroMQ messages without copying large ones.
+#include "core/transport.hpp"
+
+#include <chrono>
+
+#include "core/error.hpp"
+
+namespace lumpi::core {
+namespace {
+
+// Bodies this small are copied into the ZeroMQ message (libzmq keeps very
+// small ones inline); larger strings are handed over and freed by libzmq
+// once sent.
+constexpr size_t kCopyBelow = 4096;
+
+zmq::message_t to_message(Body body) {
+  if (!body.holds_string() || body.size() < kCopyBelow) return zmq::message_t(body.data(), body.size());
+  auto* owned = new std::string(std::move(body).take_string());
+  return zmq::message_t(owned->data(), owned->size(),
+                        [](void*, void* hint) { delete static_cast<std::string*>(hint); }, owned);
+}
+
+Body to_body(zmq::message_t m) {
+  auto* owned = new zmq::message_t(std::move(m));
+  return Body::adopt(static_cast<const char*>(owned->data()), owned->size(), owned,
+                     [](void* p) { delete static_cast<zmq::message_t*>(p); });
+}
+
+}  // namespace
+
+Transport::Transport(const std::string& bind_endpoint) : ctx_(1), in_(ctx_, zmq::socket_type::pull) {
+  in_.set(zmq::sockopt::rcvhwm, 0);
+  in_.set(zmq::sockopt::linger, 0);
+  in_.bind(bind_endpoint);
+  endpoint_ = in_.get(zmq::sockopt::last_endpoint);
+}
+
+Transport::~Transport() {
+  for (auto& s : out_)
+    if (s) s->close();
+  in_.close();
+}
+
+void Transport::set_peer_endpoints(std::vector<std::string> endpoints) {
+  peer_endpoints_ = std::move(endpoints);
+  out_.resize(peer_endpoints_.size());
+}
+
+zmq::socket_t& Transport::peer_socket(int dest) {
+  if (dest < 0 || dest >= int(peer_endpoints_.size()) || peer_endpoints_[size_t(dest)].empty())
+    fail(ErrClass::Intern, "send", "no endpoint known for rank " + std::to_string(dest));
+  auto& s = out_[size_t(dest)];
+  if (!s) {
+    s = std::make_unique<zmq::socket_t>(ctx_, zmq::socket_type::push);
+    s->set(zmq::sockopt::sndhwm, 0);
+    s->set(zmq::sockopt::linger, 2000);  // deliver what is queued at exit, but never hang
+    s->connect(peer_endpoints_[size_t(dest)]);
+  }
+  return *s;
+}
+
+void Transport::send(int dest, const std::string& header, Body body) {
+  zmq::socket_t& s = peer_socket(dest);
+  s.send(zmq::buffer(header), zmq::send_flags::sndmore);
+  s.send(to_message(std::move(body)), zmq::send_flags::none);
+}
+
+Transport::Got Transport::receive(std::string& header, Body& body) {
+  zmq::message_t h;
+  if (!in_.recv(h, zmq::recv_flags::dontwait)) return Got::None;
+  zmq::message_t b;
+  bool complete = h.more() && in_.recv(b, zmq::recv_flags::none) && !b.more();
+  while (in_.get(zmq::sockopt::rcvmore)) {  // drain frames of a malformed message
+    zmq::message_t extra;
+    (void)in_.recv(extra, zmq::recv_flags::none);
+    complete = false;
+  }
+  if (!complete) return Got::Malformed;
+  header.assign(static_cast<const char*>(h.data()), h.size());
+  body = to_body(std::move(b));
+  return Got::Message;
+}
+
+void Transport::watch(zmq::socket_ref s, std::function<void()> on_readable) {
+  watched_ = s;
+  on_watched_ = std::move(on_readable);
+}
+
+void Transport::poll(int timeout_ms, const std::function<void()>& on_data) {
+  zmq::pollitem_t items[2] = {{in_.handle(), 0, ZMQ_POLLIN, 0},
+                              {watched_.handle(), 0, ZMQ_POLLIN, 0}};
+  int n = watched_ ? 2 : 1;
+  zmq::poll(items, n, std::chrono::milliseconds(timeout_ms));
+  if (items[0].revents & ZMQ_POLLIN) on_data();
+  if (n == 2 && (items[1].revents & ZMQ_POLLIN) && on_watched_) on_watched_();
+}
+
+bool Transport::data_ready() { return in_.get(zmq::sockopt::events) & ZMQ_POLLIN; }
+
+}  // namespace lumpi::core

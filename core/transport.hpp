@@ -1,0 +1,69 @@
+// core/transport.hpp: the data plane's sockets, the only core file that
+// speaks ZeroMQ.
+//
+// One bound PULL endpoint takes in every peer's messages; one PUSH socket
+// per peer, connected the first time we talk to it, sends. A data message
+// is two frames: a header (core/wire.hpp's bytes, not looked at here) and a
+// Body. The transport also polls one extra socket for its owner (the rank
+// host's control channel), so a blocked wait still hears the coordinator.
+// The launcher includes this header to make that socket on the same
+// ZeroMQ context; nothing under lua/ and no other core header does.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+#include <zmq.hpp>
+
+#include "core/body.hpp"
+
+namespace lumpi::core {
+
+class Transport {
+ public:
+  // Binds the data endpoint ("ipc:///tmp/lumpi-x/rank-3", "tcp://127.0.0.1:*").
+  explicit Transport(const std::string& bind_endpoint);
+  ~Transport();
+  Transport(const Transport&) = delete;
+  Transport& operator=(const Transport&) = delete;
+
+  // The endpoint as bound (wildcard ports resolved).
+  const std::string& endpoint() const { return endpoint_; }
+  zmq::context_t& context() { return ctx_; }
+  void set_peer_endpoints(std::vector<std::string> endpoints);
+
+  // Queues header + body for peer `dest`; never blocks (unbounded queues).
+  // Throws core::Error(MPI_ERR_INTERN) if no endpoint is known for dest.
+  void send(int dest, const std::string& header, Body body);
+
+  // One message from the data socket, without waiting.
+  enum class Got { None, Message, Malformed };
+  // Message: header and body are set. Malformed: a message with the wrong
+  // number of frames was read and thrown away. None: nothing is waiting.
+  Got receive(std::string& header, Body& body);
+
+  // Waits at most timeout_ms for input on the data socket or the watched
+  // socket; then runs on_data if data input is waiting, and the watched
+  // socket's callback if it has input, in that order.
+  void poll(int timeout_ms, const std::function<void()>& on_data);
+  // True if data input is waiting, without blocking (asks ZMQ_EVENTS, which
+  // also makes libzmq process its pending commands).
+  bool data_ready();
+
+  // The owner's extra socket: on_readable runs from poll() when it has input.
+  void watch(zmq::socket_ref s, std::function<void()> on_readable);
+
+ private:
+  zmq::socket_t& peer_socket(int dest);
+
+  zmq::context_t ctx_;
+  zmq::socket_t in_;
+  std::string endpoint_;
+  std::vector<std::string> peer_endpoints_;
+  std::vector<std::unique_ptr<zmq::socket_t>> out_;
+  zmq::socket_ref watched_;
+  std::function<void()> on_watched_;
+};
+
+}  // namespace lumpi::core

@@ -1,0 +1,50 @@
+// lua/attr.hpp: attribute caching for every kind of object that carries
+// attributes (seed §6.7): keyvals, set/get/delete, and the copy and delete
+// callbacks, implemented once in lua/bind_attr.cpp. A keyval serves the kind
+// it was created for; using it on another kind raises MPI_ERR_KEYVAL.
+// Callbacks get the object's Lua value in place of the communicator:
+// copy f(oldobj, kv, extra_state, value) -> keep, newvalue;
+// delete f(obj, kv, value, extra_state).
+#pragma once
+
+#include <lua.hpp>
+
+namespace lumpi::lua {
+
+enum class AttrKind : int { Comm = 0, Type = 1 };
+
+// An object's attribute cache: its kind and a serial never reused in the
+// process (Comm::serial(), Datatype::serial()).
+struct AttrObj {
+  AttrKind kind;
+  lua_Integer serial;
+};
+
+// mpi.X_create_keyval{copy=, delete=, extra_state=} (table at argument 1):
+// pushes the keyval, returns 1.
+int create_keyval(lua_State* L, AttrKind k, const char* func);
+// mpi.X_free_keyval(kv) (keyval at argument 1): returns 0.
+int free_keyval(lua_State* L, AttrKind k, const char* func);
+
+// obj:set_attr(kv, v), obj:get_attr(kv), obj:delete_attr(kv): the object at
+// obj_idx, the keyval at argument 2, the value at argument 3. Raise
+// core::Error; a delete callback that raises leaves the attribute attached.
+void set_attr(lua_State* L, int obj_idx, AttrObj o, const char* func);
+int get_attr(lua_State* L, AttrObj o, const char* func);  // pushes value, found; returns 2
+void delete_attr(lua_State* L, int obj_idx, AttrObj o, const char* func);
+
+// Runs the copy callbacks of old's attributes (object at old_idx) and
+// attaches the kept values to new_obj (at new_idx); on a raising callback,
+// deletes the copies made so far and throws.
+void copy_attrs(lua_State* L, int old_idx, AttrObj old_obj, int new_idx, AttrObj new_obj, const char* func);
+// Runs every delete callback of o (object at idx) and removes its attributes;
+// throws at the first callback that raises, leaving the rest attached.
+void delete_attrs(lua_State* L, int idx, AttrObj o, const char* func);
+// Drops o's attributes without callbacks (its last handle is collected).
+void forget_attrs(lua_State* L, AttrObj o);
+
+// The predefined callbacks (X_NULL_COPY_FN, X_DUP_FN, X_NULL_DELETE_FN).
+enum class AttrCallback : int { NullCopy = 0, Dup = 1, NullDelete = 2 };
+void push_attr_callback(lua_State* L, AttrCallback which);
+
+}  // namespace lumpi::lua

@@ -1,0 +1,676 @@
+// tests/unit/api_test.cpp: the public C++ API (core/lumpi.hpp) on worlds of
+// 1, 2, 3, 4 and 7 ranks run as threads of this process, each thread with its
+// own Engine on an ipc endpoint and its own lumpi::Intracomm world: class
+// shape (what must not compile), split, dup and clone, topologies,
+// intercommunicators, point-to-point, collectives, attributes, exceptions on
+// bad arguments, and the C++ example programs of scripts/cxx/.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <numeric>
+#include <thread>
+#include <type_traits>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <vector>
+
+#include "core/api_detail.hpp"
+#include "core/engine.hpp"
+#include "core/lumpi.hpp"
+#include "scripts/cxx/examples.hpp"
+
+using namespace lumpi;
+
+namespace {
+
+const int kSizes[] = {1, 2, 3, 4, 7};
+
+// Runs fn(world) on n threads forming one world; returns how many ranks
+// failed (returned false or threw). doctest's CHECK is not thread-safe, so
+// ranks report through their return value, naming what failed on stderr.
+int run_world(int n, const std::function<bool(Intracomm&)>& fn) {
+  static std::atomic<int> serial{0};
+  const std::string dir =
+      "/tmp/lumpi-api-" + std::to_string(getpid()) + "-" + std::to_string(++serial);
+  std::filesystem::create_directories(dir);
+  std::vector<std::unique_ptr<core::Engine>> engines;
+  std::vector<std::string> endpoints;
+  for (int r = 0; r < n; ++r) {
+    engines.push_back(std::make_unique<core::Engine>(r, n, "ipc://" + dir + "/" + std::to_string(r)));
+    endpoints.push_back(engines.back()->endpoint());
+  }
+  for (auto& e : engines) e->set_peer_endpoints(endpoints);
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int r = 0; r < n; ++r) {
+    threads.emplace_back([&, r] {
+      Intracomm world = detail::world_of(*engines[size_t(r)]);
+      try {
+        if (!fn(world)) {
+          std::fprintf(stderr, "rank %d of %d: a check failed\n", r, n);
+          ++failures;
+        }
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "rank %d of %d: %s\n", r, n, e.what());
+        ++failures;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  engines.clear();
+  std::filesystem::remove_all(dir);
+  return failures;
+}
+
+// Runs f, which must throw a lumpi::Exception of class cls from func whose
+// message contains `words`.
+bool raises(int cls, const std::string& func, const std::string& words,
+            const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Exception& e) {
+    const bool ok = e.Get_error_class() == cls && e.Get_function() == func &&
+                    e.Get_message().find(words) != std::string::npos;
+    if (!ok) std::fprintf(stderr, "unexpected exception: %s\n", e.what());
+    return ok;
+  }
+  std::fprintf(stderr, "%s did not raise\n", func.c_str());
+  return false;
+}
+
+// After a Barrier, nothing may be waiting for this rank: the erroneous calls
+// before it sent nothing.
+bool nothing_pending(const Intracomm& c) {
+  c.Barrier();
+  return !c.Iprobe(ANY_SOURCE, ANY_TAG);
+}
+
+// ---- what must not compile (§16.1.7, Example 16.4) --------------------------------
+
+template <class C>
+concept HasShift = requires(const C& c, int& s, int& d) { c.Shift(0, 1, s, d); };
+template <class C>
+concept HasMerge = requires(const C& c) { c.Merge(true); };
+template <class C>
+concept HasScan = requires(const C& c, const int* in, int* out) { c.Scan(in, out, 1, INT, SUM); };
+template <class C>
+concept HasCreateCart = requires(const C& c, const int* d, const bool* p) { c.Create_cart(1, d, p, false); };
+template <class C>
+concept HasGetNeighbors = requires(const C& c, int* n) { c.Get_neighbors(0, 1, n); };
+template <class C>
+concept HasDistNeighbors = requires(const C& c, int& i, int& o, bool& w) { c.Get_dist_neighbors_count(i, o, w); };
+template <class C>
+concept HasRemoteSize = requires(const C& c) { c.Get_remote_size(); };
+template <class C>
+concept HasDup = requires(const C& c) { c.Dup(); };
+
+}  // namespace
+
+TEST_CASE("kind-specific operations exist only on their class") {
+  static_assert(HasShift<Cartcomm>);
+  static_assert(!HasShift<Intercomm> && !HasShift<Intracomm> && !HasShift<Graphcomm> &&
+                !HasShift<Distgraphcomm> && !HasShift<Comm>);
+  static_assert(HasMerge<Intercomm> && !HasMerge<Intracomm> && !HasMerge<Cartcomm>);
+  static_assert(HasScan<Intracomm> && HasScan<Cartcomm> && !HasScan<Intercomm> && !HasScan<Comm>);
+  static_assert(HasCreateCart<Intracomm> && !HasCreateCart<Intercomm>);
+  static_assert(HasGetNeighbors<Graphcomm> && !HasGetNeighbors<Cartcomm> && !HasGetNeighbors<Intercomm>);
+  static_assert(HasDistNeighbors<Distgraphcomm> && !HasDistNeighbors<Graphcomm>);
+  static_assert(HasRemoteSize<Intercomm> && !HasRemoteSize<Intracomm>);
+  // Dup is not on Comm (it is not virtual) and returns the class it is called on.
+  static_assert(!HasDup<Comm>);
+  static_assert(std::is_same_v<decltype(std::declval<Intracomm>().Dup()), Intracomm>);
+  static_assert(std::is_same_v<decltype(std::declval<Intercomm>().Dup()), Intercomm>);
+  static_assert(std::is_same_v<decltype(std::declval<Cartcomm>().Dup()), Cartcomm>);
+  static_assert(std::is_same_v<decltype(std::declval<Graphcomm>().Dup()), Graphcomm>);
+  static_assert(std::is_same_v<decltype(std::declval<Distgraphcomm>().Dup()), Distgraphcomm>);
+  // Comm is abstract; a derived class cannot be made from a base (Example 16.4).
+  static_assert(std::is_abstract_v<Comm>);
+  static_assert(!std::is_constructible_v<Cartcomm, Intracomm>);
+  static_assert(!std::is_constructible_v<Graphcomm, Intracomm>);
+  static_assert(!std::is_constructible_v<Intracomm, Intercomm>);
+  static_assert(!std::is_constructible_v<Intercomm, Intracomm>);
+  static_assert(std::is_constructible_v<Intracomm, Cartcomm>);  // the base from a derived one slices
+  // COMM_NULL initialises and compares with every class (Example 16.5).
+  Intercomm x = COMM_NULL;
+  Cartcomm c;
+  CHECK(x == COMM_NULL);
+  CHECK(COMM_NULL == c);
+  CHECK(HasShift<Cartcomm>);
+  CHECK_FALSE(HasShift<Intercomm>);
+}
+
+TEST_CASE("size, rank, names and errors on COMM_NULL") {
+  for (int n : kSizes) {
+    CAPTURE(n);
+    CHECK(run_world(n, [n](Intracomm& w) {
+            bool ok = w.Get_size() == n && w.Get_rank() >= 0 && w.Get_rank() < n && !w.Is_inter();
+            ok &= w.Get_name() == "MPI_COMM_WORLD" && w.Get_topology() == UNDEFINED;
+            w.Set_name("world   ");
+            ok &= w.Get_name() == "world";
+            ok &= Comm::Compare(w, w) == IDENT;
+            ok &= w.Get_errhandler() == ERRORS_THROW_EXCEPTIONS;
+            Intracomm none;
+            ok &= raises(ERR_COMM, "MPI_Comm_size", "COMM_NULL", [&] { none.Get_size(); });
+            ok &= raises(ERR_ARG, "MPI_Comm_set_errhandler", "ERRORS_RETURN",
+                         [&] { w.Set_errhandler(ERRORS_RETURN); });
+            return ok;
+          }) == 0);
+  }
+}
+
+TEST_CASE("split orders by key, gives COMM_NULL for UNDEFINED, and frees") {
+  for (int n : kSizes) {
+    CAPTURE(n);
+    CHECK(run_world(n, [n](Intracomm& w) {
+            const int me = w.Get_rank();
+            Intracomm half = w.Split(me % 2, -me);  // reversed order
+            int members = (n + 1 - me % 2) / 2;     // ranks with my parity
+            int above = 0;
+            for (int r = me + 2; r < n; r += 2) ++above;
+            bool ok = half.Get_size() == members && half.Get_rank() == above;
+            Intracomm some = w.Split(me == 0 ? UNDEFINED : 1, 0);
+            ok &= (me == 0) == (some == COMM_NULL);
+            if (me != 0) ok &= some.Get_size() == n - 1 && some.Get_rank() == me - 1;
+            Intracomm alias = half;  // a copy of the handle, the same communicator
+            half.Free();
+            ok &= half == COMM_NULL;
+            ok &= raises(ERR_COMM, "MPI_Comm_rank", "freed", [&] { alias.Get_rank(); });
+            return ok;
+          }) == 0);
+  }
+}
+
+TEST_CASE("Dup keeps the class; Clone keeps the dynamic class") {
+  for (int n : kSizes) {
+    CAPTURE(n);
+    CHECK(run_world(n, [n](Intracomm& w) {
+            int dims[1] = {n};
+            bool periods[1] = {true};
+            Cartcomm cart = w.Create_cart(1, dims, periods, false);
+            Cartcomm again = cart.Dup();
+            bool ok = again.Get_topology() == CART && Comm::Compare(cart, again) == CONGRUENT;
+            int src, dst;
+            again.Shift(0, 1, src, dst);
+            ok &= dst == (w.Get_rank() + 1) % n;
+            const Comm& base = cart;
+            std::unique_ptr<Comm> clone = base.Clone();
+            ok &= dynamic_cast<Cartcomm*>(clone.get()) != nullptr;
+            ok &= clone->Get_topology() == CART && Comm::Compare(*clone, cart) == CONGRUENT;
+            std::unique_ptr<Comm> plain = static_cast<const Comm&>(w).Clone();
+            ok &= dynamic_cast<Cartcomm*>(plain.get()) == nullptr &&
+                  dynamic_cast<Intracomm*>(plain.get()) != nullptr;
+            Intracomm sliced = cart;  // an Intracomm view keeps the topology
+            ok &= sliced.Get_topology() == CART;
+            again.Free();
+            clone->Free();
+            plain->Free();
+            return ok;
+          }) == 0);
+  }
+}
+
+TEST_CASE("Cartesian create, coordinates, shift and sub against the serial grid") {
+  for (int n : kSizes) {
+    CAPTURE(n);
+    CHECK(run_world(n, [n](Intracomm& w) {
+            int dims[2] = {0, 0};
+            Compute_dims(n, 2, dims);
+            bool periods[2] = {true, false};
+            Cartcomm g = w.Create_cart(2, dims, periods, false);
+            const int me = g.Get_rank();
+            bool ok = g.Get_dim() == 2 && dims[0] * dims[1] == n && dims[0] >= dims[1];
+            int d[2], c[2];
+            bool p[2];
+            g.Get_topo(2, d, p, c);
+            ok &= d[0] == dims[0] && d[1] == dims[1] && p[0] && !p[1];
+            ok &= c[0] == me / dims[1] && c[1] == me % dims[1];
+            ok &= g.Get_cart_rank(c) == me;
+            int src, dst;
+            g.Shift(0, 1, src, dst);  // periodic
+            ok &= dst == ((c[0] + 1) % dims[0]) * dims[1] + c[1];
+            ok &= src == ((c[0] + dims[0] - 1) % dims[0]) * dims[1] + c[1];
+            g.Shift(1, 1, src, dst);  // not periodic
+            ok &= dst == (c[1] + 1 < dims[1] ? me + 1 : PROC_NULL);
+            ok &= src == (c[1] > 0 ? me - 1 : PROC_NULL);
+            bool keep_cols[2] = {false, true};
+            Cartcomm row = g.Sub(keep_cols);
+            ok &= row.Get_size() == dims[1] && row.Get_rank() == c[1] && row.Get_dim() == 1;
+            int sum = 0, one = 1;
+            row.Allreduce(&one, &sum, 1, INT, SUM);
+            ok &= sum == dims[1];
+            // A grid smaller than the world leaves the others out.
+            int small[1] = {n - 1};
+            bool pp[1] = {false};
+            if (n > 1) {
+              Cartcomm part = w.Create_cart(1, small, pp, false);
+              ok &= (w.Get_rank() == n - 1) == (part == COMM_NULL);
+            }
+            ok &= raises(ERR_ARG, "MPI_Cart_shift", "direction", [&] { g.Shift(2, 1, src, dst); });
+            return ok;
+          }) == 0);
+  }
+}
+
+TEST_CASE("graph and distributed-graph communicators: neighbours and messages along edges") {
+  for (int n : kSizes) {
+    CAPTURE(n);
+    CHECK(run_world(n, [n](Intracomm& w) {
+            const int me = w.Get_rank(), right = (me + 1) % n, left = (me + n - 1) % n;
+            std::vector<int> index, edges;
+            for (int r = 0; r < n; ++r) {  // a ring: (r-1, r+1)
+              edges.push_back((r + n - 1) % n);
+              edges.push_back((r + 1) % n);
+              index.push_back(int(edges.size()));
+            }
+            Graphcomm g = w.Create_graph(n, index.data(), edges.data(), false);
+            int nn, ne;
+            g.Get_dims(&nn, &ne);
+            bool ok = g.Get_topology() == GRAPH && nn == n && ne == 2 * n;
+            ok &= g.Get_neighbors_count(me) == 2;
+            int nb[2];
+            g.Get_neighbors(me, 2, nb);
+            ok &= nb[0] == left && nb[1] == right;
+            int got = -1;
+            g.Sendrecv(&me, 1, INT, nb[1], 0, &got, 1, INT, nb[0], 0);
+            ok &= got == left;
+
+            int src[1] = {left}, dst[1] = {right}, ws[1] = {me + 1}, wd[1] = {right + 1};
+            Distgraphcomm d = w.Dist_graph_create_adjacent(1, src, ws, 1, dst, wd, INFO_NULL, false);
+            int in, out;
+            bool weighted;
+            d.Get_dist_neighbors_count(in, out, weighted);
+            ok &= in == 1 && out == 1 && weighted && d.Get_topology() == DIST_GRAPH;
+            int s[1], sw[1], t[1], tw[1];
+            d.Get_dist_neighbors(1, s, sw, 1, t, tw);
+            ok &= s[0] == left && t[0] == right && sw[0] == me + 1 && tw[0] == right + 1;
+            // Dist_graph_create: every edge given by its source.
+            int one[1] = {me}, deg[1] = {1};
+            Distgraphcomm e = w.Dist_graph_create(1, one, deg, dst, nullptr, INFO_NULL, false);
+            e.Get_dist_neighbors_count(in, out, weighted);
+            ok &= in == 1 && out == 1 && !weighted;
+            e.Get_dist_neighbors(1, s, nullptr, 1, t, nullptr);
+            ok &= s[0] == left && t[0] == right;
+            Distgraphcomm e2 = e.Dup();
+            ok &= e2.Get_topology() == DIST_GRAPH;
+            return ok;
+          }) == 0);
+  }
+}
+
+TEST_CASE("intercommunicator create, traffic, collectives, dup and merge") {
+  for (int n : kSizes) {
+    if (n < 2) continue;
+    CAPTURE(n);
+    CHECK(run_world(n, [n](Intracomm& w) {
+            const int me = w.Get_rank(), nlow = n / 2;
+            const bool low = me < nlow;
+            Intracomm local = w.Split(low ? 0 : 1, me);
+            Intercomm x = local.Create_intercomm(0, w, low ? nlow : 0, 99);
+            const int remote = low ? n - nlow : nlow;
+            bool ok = x.Is_inter() && x.Get_remote_size() == remote &&
+                      x.Get_size() == (low ? nlow : n - nlow) && x.Get_topology() == UNDEFINED;
+            Group rg = x.Get_remote_group();
+            ok &= rg.Get_size() == remote && rg.Get_rank() == UNDEFINED;
+            // Local rank 0 of each side sends to remote rank 0.
+            if (x.Get_rank() == 0) {
+              int v = low ? 111 : 222, got = 0;
+              x.Sendrecv(&v, 1, INT, 0, 5, &got, 1, INT, 0, 5);
+              ok &= got == (low ? 222 : 111);
+            }
+            // Bcast from the low group's rank 0 to the high group.
+            int val = low && x.Get_rank() == 0 ? 42 : 0;
+            int root = low ? (x.Get_rank() == 0 ? ROOT : PROC_NULL) : 0;
+            x.Bcast(&val, 1, INT, root);
+            if (!low) ok &= val == 42;
+            // Gather at the low group's rank 0 from every high rank.
+            std::vector<int> from(static_cast<size_t>(remote), -1);
+            x.Gather(&me, 1, INT, from.data(), 1, INT, root);
+            if (root == ROOT)
+              for (int i = 0; i < remote; ++i) ok &= from[size_t(i)] == nlow + i;
+            // Allreduce: each group gets the other group's sum.
+            int mine = me, other = 0, want = 0;
+            x.Allreduce(&mine, &other, 1, INT, SUM);
+            for (int r = 0; r < n; ++r)
+              if ((r < nlow) != low) want += r;
+            ok &= other == want;
+            Intercomm y = x.Dup();
+            std::unique_ptr<Comm> z = x.Clone();
+            ok &= dynamic_cast<Intercomm*>(z.get()) != nullptr && Comm::Compare(*z, x) == CONGRUENT;
+            Intracomm merged = y.Merge(!low);
+            ok &= merged.Get_size() == n && merged.Get_rank() == me && !merged.Is_inter();
+            ok &= Comm::Compare(merged, w) == CONGRUENT;
+            return ok;
+          }) == 0);
+  }
+}
+
+TEST_CASE("point-to-point: blocking, nonblocking, synchronous, probe, wildcards, truncation") {
+  for (int n : kSizes) {
+    CAPTURE(n);
+    CHECK(run_world(n, [n](Intracomm& w) {
+            const int me = w.Get_rank(), right = (me + 1) % n, left = (me + n - 1) % n;
+            bool ok = true;
+            std::vector<double> out(5), in(5, -1);
+            for (int i = 0; i < 5; ++i) out[size_t(i)] = me * 10 + i + 0.5;
+            Request reqs[2] = {w.Irecv(in.data(), 5, DOUBLE, left, 3),
+                               w.Isend(out.data(), 5, DOUBLE, right, 3)};
+            Status sts[2];
+            Request::Waitall(2, reqs, sts);
+            ok &= reqs[0].Is_null() && reqs[1].Is_null();
+            ok &= sts[0].Get_source() == left && sts[0].Get_tag() == 3 && sts[0].Get_count(DOUBLE) == 5;
+            for (int i = 0; i < 5; ++i) ok &= in[size_t(i)] == left * 10 + i + 0.5;
+            // Ssend completes once matched; Probe sees size and source first.
+            if (me == 0) {
+              for (int r = 1; r < n; ++r) {
+                Status st;
+                w.Probe(ANY_SOURCE, 8, st);
+                std::vector<int64_t> buf(size_t(st.Get_count(INT64_T)));
+                w.Recv(buf.data(), int(buf.size()), INT64_T, st.Get_source(), 8);
+                ok &= int(buf.size()) == st.Get_source() && (buf.empty() || buf.back() == st.Get_source());
+              }
+            } else {
+              std::vector<int64_t> buf(size_t(me), me);
+              w.Ssend(buf.data(), me, INT64_T, 0, 8);
+            }
+            // A message larger than the buffer: ERR_TRUNCATE at the receiver.
+            int two[2] = {1, 2}, one = 0;
+            w.Send(two, 2, INT, me, 9);
+            ok &= raises(ERR_TRUNCATE, "MPI_Recv", "room for 4", [&] { w.Recv(&one, 1, INT, me, 9); });
+            // Sendrecv_replace around the ring; PROC_NULL is a no-op.
+            int token = me;
+            Status st;
+            w.Sendrecv_replace(&token, 1, INT, right, 4, left, 4, st);
+            ok &= token == left && st.Get_source() == left;
+            w.Send(&token, 1, INT, PROC_NULL, 0);
+            w.Recv(&token, 1, INT, PROC_NULL, 0, st);
+            ok &= st.Get_source() == PROC_NULL && token == left;
+            // Test polls until done; Waitany on nulls is UNDEFINED.
+            Request r = w.Irecv(&token, 1, INT, me, 11);
+            ok &= !r.Test();
+            w.Send(&me, 1, UNSIGNED_CHAR, me, 11);  // 1 byte into an int buffer: allowed, count 1 byte
+            while (!r.Test(st)) {
+            }
+            ok &= st.Get_count(UNSIGNED_CHAR) == 1 && st.Get_count(INT) == UNDEFINED;
+            Request none[2];
+            ok &= Request::Waitany(2, none) == UNDEFINED;
+            return ok && nothing_pending(w);
+          }) == 0);
+  }
+}
+
+TEST_CASE("persistent requests: started, completed and restarted around a ring") {
+  for (int n : kSizes) {
+    CAPTURE(n);
+    CHECK(run_world(n, [n](Intracomm& w) {
+            const int me = w.Get_rank(), right = (me + 1) % n, left = (me + n - 1) % n;
+            int out = 0, in = -1;
+            Prequest reqs[2] = {w.Recv_init(&in, 1, INT, left, 6), w.Send_init(&out, 1, INT, right, 6)};
+            bool ok = !reqs[0].Is_null();
+            Status st;
+            reqs[0].Wait(st);  // inactive: an empty status at once
+            ok &= st.Get_source() == ANY_SOURCE;
+            for (int round = 0; round < 3; ++round) {
+              out = me * 10 + round;  // the send takes the buffer at Start
+              Prequest::Startall(2, reqs);
+              ok &= raises(ERR_REQUEST, "MPI_Start", "already active", [&] { reqs[0].Start(); });
+              Status sts[2];
+              Request::Waitall(2, reqs, sts);
+              ok &= in == left * 10 + round && sts[0].Get_source() == left;
+              ok &= !reqs[0].Is_null() && !reqs[1].Is_null();  // inactive, not null
+            }
+            Prequest s = w.Ssend_init(&out, 1, INT, me, 12);
+            Prequest r = w.Recv_init(&in, 1, INT, me, 12);
+            r.Start();
+            s.Start();
+            s.Wait();
+            r.Wait();
+            ok &= in == out;
+            ok &= raises(ERR_RANK, "MPI_Send_init", "destination", [&] { w.Send_init(&out, 1, INT, n, 0); });
+            for (auto& q : reqs) q.Free();
+            s.Free();
+            r.Free();
+            return ok && nothing_pending(w);
+          }) == 0);
+  }
+}
+
+TEST_CASE("ERRORS_ARE_FATAL ends the process with status 1 and the error on stderr") {
+  const std::string log = "/tmp/lumpi-api-fatal-" + std::to_string(getpid());
+  fflush(nullptr);
+  pid_t pid = fork();
+  if (pid == 0) {
+    if (!freopen(log.c_str(), "w", stderr)) _exit(2);
+    run_world(1, [](Intracomm& w) {
+      w.Set_errhandler(ERRORS_ARE_FATAL);
+      int x = 0;
+      w.Send(&x, 1, INT, 5, 0);  // ends the process
+      return true;
+    });
+    _exit(0);
+  }
+  REQUIRE(pid > 0);
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  // The child ended without cleaning up: remove its endpoints' directory.
+  const std::string prefix = "lumpi-api-" + std::to_string(pid) + "-";
+  for (const auto& entry : std::filesystem::directory_iterator("/tmp"))
+    if (entry.path().filename().string().rfind(prefix, 0) == 0) std::filesystem::remove_all(entry.path());
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 1);
+  std::ifstream in(log);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::filesystem::remove(log);
+  CHECK(text.find("MPI_ERR_RANK in MPI_Send: destination rank 5") != std::string::npos);
+  CHECK(text.find("ERRORS_ARE_FATAL") != std::string::npos);
+}
+
+TEST_CASE("collectives against their serial answers") {
+  for (int n : kSizes) {
+    CAPTURE(n);
+    CHECK(run_world(n, [n](Intracomm& w) {
+            const int me = w.Get_rank();
+            bool ok = true;
+            w.Barrier();
+            for (int root = 0; root < n; ++root) {
+              long b[3] = {0, 0, 0};
+              if (me == root) b[0] = root, b[1] = 7, b[2] = -root;
+              w.Bcast(b, 3, LONG, root);
+              ok &= b[0] == root && b[1] == 7 && b[2] == -root;
+              int mine[2] = {me, me * me}, sum[2] = {0, 0};
+              w.Reduce(mine, sum, 2, INT, SUM, root);
+              if (me == root) ok &= sum[0] == n * (n - 1) / 2 && sum[1] == (n - 1) * n * (2 * n - 1) / 6;
+              std::vector<int> all(size_t(2 * n), -1);
+              w.Gather(mine, 2, INT, all.data(), 2, INT, root);
+              if (me == root)
+                for (int r = 0; r < n; ++r) ok &= all[size_t(2 * r)] == r && all[size_t(2 * r + 1)] == r * r;
+              std::vector<float> parts(static_cast<size_t>(n));
+              for (int r = 0; r < n; ++r) parts[size_t(r)] = float(r) + 0.25f;
+              float part = 0;
+              w.Scatter(parts.data(), 1, FLOAT, &part, 1, FLOAT, root);
+              ok &= part == float(me) + 0.25f;
+            }
+            std::vector<int> ranks(size_t(n), -1);
+            w.Allgather(&me, 1, INT, ranks.data(), 1, INT);
+            for (int r = 0; r < n; ++r) ok &= ranks[size_t(r)] == r;
+            std::vector<int> to(static_cast<size_t>(n)), from(size_t(n), -1);
+            for (int r = 0; r < n; ++r) to[size_t(r)] = me * 100 + r;
+            w.Alltoall(to.data(), 1, INT, from.data(), 1, INT);
+            for (int r = 0; r < n; ++r) ok &= from[size_t(r)] == r * 100 + me;
+            double x = me + 1.0, mx = 0, prod = 0;
+            w.Allreduce(&x, &mx, 1, DOUBLE, MAX);
+            w.Allreduce(&x, &prod, 1, DOUBLE, PROD);
+            double fact = 1;
+            for (int r = 1; r <= n; ++r) fact *= r;
+            ok &= mx == n && prod == fact;
+            unsigned char bits = (unsigned char)(1u << (me % 8)), orred = 0;
+            w.Allreduce(&bits, &orred, 1, BYTE, BOR);
+            ok &= orred == (unsigned char)((1u << std::min(n, 8)) - 1);
+            int64_t v = me + 1, pre = 0, ex = -5;
+            w.Scan(&v, &pre, 1, INT64_T, SUM);
+            w.Exscan(&v, &ex, 1, INT64_T, SUM);
+            ok &= pre == int64_t(me + 1) * (me + 2) / 2;
+            ok &= me == 0 ? ex == -5 : ex == int64_t(me) * (me + 1) / 2;
+            std::vector<int> counts(static_cast<size_t>(n));
+            for (int r = 0; r < n; ++r) counts[size_t(r)] = r % 2 + 1;
+            const int total = std::accumulate(counts.begin(), counts.end(), 0);
+            std::vector<int> contrib(static_cast<size_t>(total), me);
+            std::vector<int> block(static_cast<size_t>(counts[size_t(me)]), -1);
+            w.Reduce_scatter(contrib.data(), block.data(), counts.data(), INT, SUM);
+            for (int b : block) ok &= b == n * (n - 1) / 2;
+            std::vector<int> blk(size_t(n * 2), 1);
+            int got2[2] = {0, 0};
+            w.Reduce_scatter_block(blk.data(), got2, 2, INT, SUM);
+            ok &= got2[0] == n && got2[1] == n;
+            int a[3] = {1, 5, 3}, b[3] = {4, 2, 6};
+            MIN.Reduce_local(a, b, 3, INT);
+            ok &= b[0] == 1 && b[1] == 2 && b[2] == 3;
+            return ok;
+          }) == 0);
+  }
+}
+
+TEST_CASE("bad arguments raise the right class, naming the argument, before any communication") {
+  for (int n : kSizes) {
+    CAPTURE(n);
+    CHECK(run_world(n, [n](Intracomm& w) {
+            int buf[2] = {0, 0};
+            bool ok = true;
+            ok &= raises(ERR_RANK, "MPI_Send", "destination rank " + std::to_string(n),
+                         [&] { w.Send(buf, 1, INT, n, 0); });
+            ok &= raises(ERR_TAG, "MPI_Send", "tag -5", [&] { w.Send(buf, 1, INT, 0, -5); });
+            ok &= raises(ERR_COUNT, "MPI_Send", "count -1", [&] { w.Send(buf, -1, INT, 0, 0); });
+            ok &= raises(ERR_BUFFER, "MPI_Isend", "buf is null", [&] { w.Isend(nullptr, 1, INT, 0, 0); });
+            ok &= raises(ERR_TYPE, "MPI_Send", "DATATYPE_NULL", [&] { w.Send(buf, 1, Datatype(), 0, 0); });
+            ok &= raises(ERR_RANK, "MPI_Recv", "source rank -7", [&] { w.Recv(buf, 1, INT, -7, 0); });
+            ok &= raises(ERR_ROOT, "MPI_Bcast", "root " + std::to_string(n), [&] { w.Bcast(buf, 1, INT, n); });
+            ok &= raises(ERR_OP, "MPI_Allreduce", "MPI_BYTE", [&] { w.Allreduce(buf, buf + 1, 1, BYTE, SUM); });
+            ok &= raises(ERR_OP, "MPI_Allreduce", "MPI_BAND", [&] {
+              double d = 0, e = 0;
+              w.Allreduce(&d, &e, 1, DOUBLE, BAND);
+            });
+            ok &= raises(ERR_OP, "MPI_Reduce", "OP_NULL", [&] { w.Reduce(buf, buf + 1, 1, INT, Op(), 0); });
+            ok &= raises(ERR_TYPE, "MPI_Gather", "differ", [&] { w.Gather(buf, 1, INT, buf, 1, LONG, w.Get_rank()); });
+            int dims[2] = {n + 1, 1};
+            bool periods[2] = {false, false};
+            ok &= raises(ERR_DIMS, "MPI_Cart_create", "ndims -1", [&] { w.Create_cart(-1, dims, periods, false); });
+            ok &= raises(ERR_ARG, "MPI_Cart_create", "periods is null", [&] { w.Create_cart(2, dims, nullptr, false); });
+            ok &= raises(ERR_ARG, "MPI_Comm_split", "color -3", [&] { w.Split(-3, 0); });
+            Keyval k;
+            void* v = nullptr;
+            ok &= raises(ERR_KEYVAL, "MPI_Comm_set_attr", "KEYVAL_INVALID", [&] { w.Set_attr(k, v); });
+            ok &= raises(ERR_KEYVAL, "MPI_Comm_delete_attr", "TAG_UB", [&] { w.Delete_attr(TAG_UB); });
+            ok &= raises(ERR_RANK, "MPI_Group_incl", "out of range", [&] {
+              int r[1] = {n};
+              w.Get_group().Incl(1, r);
+            });
+            Group none;
+            ok &= raises(ERR_GROUP, "MPI_Comm_create", "GROUP_NULL", [&] { w.Create(none); });
+            try {
+              w.Send(buf, 1, INT, -9, 0);
+              ok = false;
+            } catch (const Exception& e) {
+              ok &= std::string(e.what()) == "MPI_ERR_RANK in MPI_Send: " + e.Get_message() &&
+                    e.Get_error_code() == ERR_RANK && std::string(e.Get_class_name()) == "MPI_ERR_RANK";
+            }
+            return ok && nothing_pending(w);
+          }) == 0);
+  }
+}
+
+TEST_CASE("attributes: keyvals, copy and delete callbacks, TAG_UB") {
+  for (int n : kSizes) {
+    CAPTURE(n);
+    CHECK(run_world(n, [](Intracomm& w) {
+            int copies = 0, deletes = 0;
+            Keyval dup = Comm::Create_keyval(Comm::DUP_FN,
+                                             [&](Comm&, int, void*, void* extra) {
+                                               ++*static_cast<int*>(extra);
+                                               return SUCCESS;
+                                             },
+                                             &deletes);
+            Keyval nocopy = Comm::Create_keyval(
+                [&](const Comm&, int, void*, void*, void*&, bool& flag) {
+                  ++copies;
+                  flag = false;
+                  return SUCCESS;
+                },
+                Comm::NULL_DELETE_FN, nullptr);
+            int a = 1, b = 2;
+            Intracomm c = w.Dup();
+            c.Set_attr(dup, &a);
+            c.Set_attr(nocopy, &a);
+            c.Set_attr(dup, &b);  // replacing runs the delete callback
+            bool ok = deletes == 1;
+            void* v = nullptr;
+            ok &= c.Get_attr(dup, v) && v == &b;
+            Intracomm d = c.Dup();
+            ok &= copies == 1 && d.Get_attr(dup, v) && v == &b && !d.Get_attr(nocopy, v);
+            ok &= !w.Get_attr(dup, v);  // attributes stay on their communicator
+            d.Delete_attr(dup);
+            ok &= deletes == 2 && !d.Get_attr(dup, v);
+            c.Free();  // deletes dup (nocopy has the null delete)
+            ok &= deletes == 3;
+            d.Free();
+            ok &= deletes == 3;
+            ok &= w.Get_attr(TAG_UB, v) && *static_cast<int*>(v) >= 32767;
+            // A copy callback's error fails the Dup, before it communicates.
+            Keyval bad = Comm::Create_keyval(
+                [](const Comm&, int, void*, void*, void*&, bool&) { return ERR_OTHER; }, nullptr, nullptr);
+            Intracomm e = w.Dup();
+            e.Set_attr(bad, nullptr);
+            ok &= raises(ERR_OTHER, "MPI_Comm_dup", "copy callback", [&] { e.Dup(); });
+            e.Delete_attr(bad);
+            ok &= e.Dup().Get_size() == w.Get_size();
+            Keyval freed = dup;
+            Comm::Free_keyval(dup);
+            ok &= dup.Is_null();
+            ok &= raises(ERR_KEYVAL, "MPI_Comm_get_attr", "freed", [&] { w.Get_attr(freed, v); });
+            nocopy.Free();
+            bad.Free();
+            return ok && nothing_pending(w);
+          }) == 0);
+  }
+}
+
+TEST_CASE("groups and Create from a group") {
+  for (int n : kSizes) {
+    CAPTURE(n);
+    CHECK(run_world(n, [n](Intracomm& w) {
+            const int me = w.Get_rank();
+            Group all = w.Get_group();
+            bool ok = all.Get_size() == n && all.Get_rank() == me;
+            std::vector<int> evens;
+            for (int r = 0; r < n; r += 2) evens.push_back(r);
+            Group even = all.Incl(int(evens.size()), evens.data());
+            Group odd = Group::Difference(all, even);
+            ok &= even.Get_size() + odd.Get_size() == n;
+            ok &= Group::Compare(Group::Union(even, odd), all) == SIMILAR || n <= 2;
+            std::vector<int> back(evens.size());
+            Group::Translate_ranks(even, int(evens.size()), std::vector<int>(evens.size(), 0).data(), all, back.data());
+            ok &= back.empty() || back[0] == 0;
+            Intracomm ev = w.Create(even);
+            ok &= (me % 2 == 0) == !(ev == COMM_NULL);
+            if (me % 2 == 0) ok &= ev.Get_rank() == me / 2 && ev.Get_size() == int(evens.size());
+            ok &= GROUP_EMPTY.Get_size() == 0 && GROUP_EMPTY.Get_rank() == UNDEFINED;
+            Info info = Info::Create();
+            info.Set("mpi_assert_no_any_tag", "true");
+            w.Set_info(info);
+            std::string val;
+            ok &= w.Get_info().Get("mpi_assert_no_any_tag", val) && val == "true";
+            return ok;
+          }) == 0);
+  }
+}
+
+TEST_CASE("the C++ example programs are right at sizes 1, 2, 3, 4, 6, 7") {
+  for (int n : {1, 2, 3, 4, 6, 7}) {
+    CAPTURE(n);
+    CHECK(run_world(n, [](Intracomm& w) { return examples::ring(w) == 0; }) == 0);
+    CHECK(run_world(n, [](Intracomm& w) { return examples::rows_cols(w) == 0; }) == 0);
+    CHECK(run_world(n, [](Intracomm& w) { return examples::halo(w) == 0; }) == 0);
+  }
+}
