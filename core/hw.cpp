@@ -156,11 +156,15 @@ std::string cpuset_text() {
   return list_text(set.b);
 }
 
-Info info() {
-  Info i;
+std::string hostname() {
   char host[256] = {0};
   gethostname(host, sizeof host - 1);
-  i.host = host;
+  return host;
+}
+
+Info info() {
+  Info i;
+  i.host = hostname();
   i.pid = long(getpid());
   i.cores = count(Level::Core);
   i.pus = count(Level::PU);

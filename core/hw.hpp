@@ -29,6 +29,9 @@ const char* level_name(Level level);
 // Number of objects of `level` on this machine (at least 1 for Machine, PU).
 int count(Level level);
 
+// This machine's host name (MPI_Get_processor_name, the rank's hello).
+std::string hostname();
+
 struct Info {
   std::string host;
   long pid = 0;

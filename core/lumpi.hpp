@@ -612,14 +612,10 @@ void Compute_dims(int nnodes, int ndims, int dims[]);
 // callbacks), waits until every rank has reached it, sets COMM_WORLD and
 // COMM_SELF back to COMM_NULL and leaves the job; no communication may
 // follow. Both raise an Exception on failure (ERR_OTHER when the process was
-// not started by lumpi).
-//
-// Not yet implemented: they need the rank host's join entry (the launcher
-// work in progress); once the host has this rank's core::Engine, Init is
-// COMM_WORLD = detail::world_of(engine), COMM_SELF = detail::self_of(engine)
-// (core/api_detail.hpp). Until then a program links only if it supplies
-// them, and code written against `Intracomm&` (see scripts/cxx/) runs in the
-// unit harness on worlds built from engines in one process.
+// not started by lumpi). They are defined by the rank host
+// (launcher/api_init.cpp): a program that calls them links lumpi_host; code
+// written against `Intracomm&` (see scripts/cxx/) also runs in the unit
+// harness on worlds built from engines in one process.
 void Init(int& argc, char**& argv);
 void Init();
 void Finalize();

@@ -2,13 +2,16 @@
 #include "launcher/world.hpp"
 
 #include <cerrno>
-#include <chrono>
+#include <charconv>
 #include <csignal>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <stdexcept>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "launcher/clock.hpp"
 
 namespace lumpi::launcher {
 
@@ -32,9 +35,13 @@ std::string make_private_dir() {
   return tmpl;  // mkdtemp creates it 0700
 }
 
-int64_t now_ms() {
-  using namespace std::chrono;
-  return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
+// "rank-N" (the DEALER identity a host sets) -> N, if it is one of ours.
+std::optional<int> rank_of_identity(const std::string& id, int size) {
+  if (id.rfind("rank-", 0) != 0) return std::nullopt;
+  int r = -1;
+  auto [end, ec] = std::from_chars(id.data() + 5, id.data() + id.size(), r);
+  if (ec != std::errc() || end != id.data() + id.size() || r < 0 || r >= size) return std::nullopt;
+  return r;
 }
 
 }  // namespace
@@ -44,34 +51,41 @@ World::World(const Options& opts) : dir_(make_private_dir()), ranks_(size_t(opts
   control_.set(zmq::sockopt::router_mandatory, 0);
   control_.set(zmq::sockopt::sndhwm, 0);
   control_.set(zmq::sockopt::rcvhwm, 0);
-  control_.bind("ipc://" + dir_ + "/control");
+  control_.bind(control_endpoint());
   for (int r = 0; r < opts.size; ++r) spawn(r, opts);
+}
 
-  // Wait for every hello, then hand out the endpoint table.
-  int hellos = 0;
-  int64_t deadline = now_ms() + 15000;
-  while (hellos < opts.size) {
+void World::wait_wired(int timeout_ms) {
+  int64_t deadline = now_ms() + timeout_ms;
+  while (!wired_) {
     int64_t left = deadline - now_ms();
     if (left <= 0) {
       kill_all();
-      throw std::runtime_error("ranks did not start within 15 s");
+      throw std::runtime_error("ranks did not start within " + std::to_string(timeout_ms / 1000) + " s");
     }
     auto ev = next(int(left));
-    if (!ev) continue;
-    if (ev->kind == Event::Kind::Death) {
+    if (ev && ev->kind == Event::Kind::Death) {
       kill_all();
       throw std::runtime_error("rank " + std::to_string(ev->rank) + " died during start-up: " +
                                describe_wait_status(ranks_[size_t(ev->rank)].wait_status));
     }
-    if (ev->frames.size() == 5 && ev->frames[0] == "hello") {
-      ranks_[size_t(ev->rank)].host = ev->frames[3];
-      ranks_[size_t(ev->rank)].endpoint = ev->frames[4];
-      ++hellos;
-    }
   }
-  std::string table;
-  for (const auto& r : ranks_) table += r.endpoint + "\n";
-  for (int r = 0; r < opts.size; ++r) send(r, {"start", table});
+}
+
+// Once every rank has said hello, each gets the endpoint table.
+void World::on_hello(int r, const ControlMsg& m) {
+  RankInfo& info = ranks_[size_t(r)];
+  if (m.rank != r || info.joined)
+    return log_dropped("lumpi", "hello from rank-" + std::to_string(r) + " names rank " + std::to_string(m.rank) +
+                                    (info.joined ? " again" : ""));
+  info.host = m.text;
+  info.endpoint = m.endpoint;
+  info.joined = true;
+  if (++hellos_ < size()) return;
+  ControlMsg start = msg(Kind::Start);
+  for (const auto& ri : ranks_) start.list.push_back(ri.endpoint);
+  for (int q = 0; q < size(); ++q) send(q, start);
+  wired_ = true;
 }
 
 World::~World() {
@@ -80,9 +94,20 @@ World::~World() {
   std::filesystem::remove_all(dir_, ec);
 }
 
+// The host waits for this answer before it exits, so the finish is known
+// here before the exit is: a finished rank's exit is never announced as a death.
+void World::on_finished(int r) {
+  ranks_[size_t(r)].finished = true;
+  send(r, msg(Kind::Quit));
+}
+
 void World::spawn(int r, const Options& opts) {
   std::string rank_s = std::to_string(r), size_s = std::to_string(opts.size);
-  std::string control = "ipc://" + dir_ + "/control";
+  std::string control = control_endpoint();
+  std::vector<char*> argv;  // built before fork: the child only calls async-signal-safe functions
+  argv.push_back(const_cast<char*>(opts.exe.c_str()));
+  for (const auto& a : opts.args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
   pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork: " + std::string(strerror(errno)));
@@ -91,8 +116,8 @@ void World::spawn(int r, const Options& opts) {
     setenv(kEnvRank, rank_s.c_str(), 1);
     setenv(kEnvSize, size_s.c_str(), 1);
     setenv(kEnvDir, dir_.c_str(), 1);
-    setenv("LUMPI_PARENT", std::to_string(parent).c_str(), 1);
-    setenv("LUMPI_BIND", opts.bind.c_str(), 1);
+    setenv(kEnvParent, std::to_string(parent).c_str(), 1);
+    setenv(kEnvBind, opts.bind.c_str(), 1);
     // Large messages: glibc's malloc would mmap and munmap every buffer of
     // a few MiB (codec, libzmq, Lua strings), paying ~1000 page faults per
     // 4 MiB message; fixed thresholds keep such buffers in the heap (the 4 MiB
@@ -101,8 +126,12 @@ void World::spawn(int r, const Options& opts) {
     setenv("GLIBC_TUNABLES",
            "glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=67108864", 0);
     signal(SIGINT, SIG_IGN);  // Ctrl-C belongs to the coordinator, which interrupts us
-    execl(opts.rank_exe.c_str(), "lumpi-rank", (char*)nullptr);
-    std::fprintf(stderr, "lumpi: cannot run %s: %s\n", opts.rank_exe.c_str(), strerror(errno));
+    if (opts.stdin_rank >= 0 && r != opts.stdin_rank) {
+      int null = open("/dev/null", O_RDONLY);
+      if (null >= 0) dup2(null, 0), close(null);
+    }
+    execv(opts.exe.c_str(), argv.data());
+    std::fprintf(stderr, "lumpi: cannot run %s: %s\n", opts.exe.c_str(), strerror(errno));
     _exit(127);
   }
   ranks_[size_t(r)].pid = pid;
@@ -115,11 +144,16 @@ int World::alive_count() const {
   return n;
 }
 
-void World::send(int rank, const Frames& frames) {
-  if (!alive(rank)) return;
-  Frames f{"rank-" + std::to_string(rank)};
-  f.insert(f.end(), frames.begin(), frames.end());
+void World::send(int r, const ControlMsg& m) {
+  if (!alive(r)) return;
+  Frames f{"rank-" + std::to_string(r)};
+  Frames body = encode(m);
+  f.insert(f.end(), body.begin(), body.end());
   send_frames(control_, f);
+}
+
+void World::kill(int r) {
+  if (alive(r) && ranks_[size_t(r)].pid > 0) ::kill(ranks_[size_t(r)].pid, SIGKILL);
 }
 
 void World::reap() {
@@ -143,10 +177,21 @@ std::optional<World::Event> World::next(int timeout_ms) {
     // Messages first: a rank's last output must be shown before its death.
     Frames f = recv_frames(control_, false);
     if (!f.empty()) {
-      if (f.size() < 2 || f[0].rfind("rank-", 0) != 0) continue;
-      int r = std::atoi(f[0].c_str() + 5);
-      if (r < 0 || r >= size()) continue;
-      return Event{Event::Kind::Message, r, Frames(f.begin() + 1, f.end())};
+      auto r = rank_of_identity(f[0], size());
+      if (!r) {
+        log_dropped("lumpi", "unknown sender '" + f[0].substr(0, 40) + "'");
+        continue;
+      }
+      std::string why;
+      auto m = decode(Frames(f.begin() + 1, f.end()), &why);
+      if (!m) {
+        log_dropped("lumpi", "from rank " + std::to_string(*r) + ": " + why);
+        continue;
+      }
+      if (m->kind == Kind::Hello) on_hello(*r, *m);
+      else if (m->kind == Kind::Finished) on_finished(*r);
+      else return Event{Event::Kind::Message, *r, std::move(*m)};
+      return std::nullopt;  // consumed here: the caller may look at wired() or finished
     }
     reap();
     if (!pending_.empty()) {
@@ -166,7 +211,7 @@ std::optional<World::Event> World::next(int timeout_ms) {
 }
 
 void World::shutdown(int grace_ms) {
-  for (int r = 0; r < size(); ++r) send(r, {"quit"});
+  for (int r = 0; r < size(); ++r) send(r, msg(Kind::Quit));
   int64_t deadline = now_ms() + grace_ms;
   while (alive_count() > 0 && now_ms() < deadline) {
     reap();
@@ -177,7 +222,7 @@ void World::shutdown(int grace_ms) {
 
 void World::kill_all() {
   for (auto& r : ranks_)
-    if (r.alive && r.pid > 0) kill(r.pid, SIGKILL);
+    if (r.alive && r.pid > 0) ::kill(r.pid, SIGKILL);
   for (auto& r : ranks_) {
     if (!r.alive || r.pid <= 0) continue;
     int status = 0;

@@ -5,9 +5,9 @@
 
 #include <chrono>
 #include <cstring>
-#include <unistd.h>
 
 #include "core/constants.hpp"
+#include "core/hw.hpp"
 #include "lua/embedded.hpp"
 
 namespace lumpi::lua {
@@ -44,9 +44,7 @@ int l_wtick(lua_State* L) {
 }
 
 int l_get_processor_name(lua_State* L) {
-  char host[256] = {0};
-  gethostname(host, sizeof host - 1);
-  lua_pushstring(L, host);
+  lua_pushstring(L, core::hw::hostname().c_str());
   return 1;
 }
 

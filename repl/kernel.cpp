@@ -436,7 +436,7 @@ CellResult Kernel::meta(const std::string& line, const std::string& rest_of_cell
     return run_lua(*ranks, code, silent);
   }
   if (cmd == "draw") return draw(arg, false, silent);
-  if (cmd == "dot" && (arg.empty() || is_expression(arg))) return draw(arg, true, silent);
+  if (cmd == "dot" && (arg.empty() || is_expression(s_, arg))) return draw(arg, true, silent);
   if (cmd == "quit" || cmd == "q" || cmd == "exit")
     return failure("UsageError", "a kernel is stopped by its notebook (Kernel > Shut Down)");
   if (cmd == "load" && !arg.empty()) {  // results as the cell's result, not printed text
@@ -604,7 +604,7 @@ void Kernel::is_complete(zmq::socket_ref sock, const Message& m) {
     }
     rest = rest.substr(nl + 1);
   }
-  bool incomplete = !trim(rest).empty() && chunk_incomplete(rest);
+  bool incomplete = !trim(rest).empty() && world_usable() && s_.check(rest) == "incomplete";  // asked of a rank
   json reply = {{"status", incomplete ? "incomplete" : "complete"}};
   if (incomplete) reply["indent"] = "";
   w_.send(sock, m, "is_complete_reply", reply);

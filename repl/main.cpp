@@ -1,5 +1,5 @@
 // repl/main.cpp: the lumpi command line (API.md §11): REPL, script runner,
-// -e, -i, and `lumpi test`.
+// -e, -i, `lumpi test`, and `lumpi exec`.
 #include <climits>
 #include <cstdio>
 #include <cstring>
@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "repl/exec.hpp"
 #include "repl/kernel.hpp"
 #include "repl/repl.hpp"
 #include "repl/session.hpp"
@@ -19,17 +20,20 @@ using lumpi::repl::Session;
 const char* kUsage =
     "usage: lumpi [options] [script.lua [args...]]\n"
     "       lumpi test [options] [files or directories...]\n"
+    "       lumpi exec [-n N] [--bind L] [--timeout S] program [args...]   any executable as a world\n"
     "       lumpi kernel install [--user | --prefix DIR]   (Jupyter; see lumpi kernel --help)\n"
-    "  -n, --np N        number of ranks (default 4)\n"
+    "  -n, --np, -np N   number of ranks (default 4; 1 for exec)\n"
     "  -e CODE           run CODE on every rank, print results, exit\n"
     "  -i                enter the REPL after the script\n"
     "  --bind none|core|pu|numa|package   hwloc binding of ranks (default none)\n"
-    "  --timeout SECONDS per-command limit in the REPL, per case in `lumpi test`\n"
+    "  --timeout SECONDS per-command limit in the REPL, per case in `lumpi test`,\n"
+    "                    for the whole run in `lumpi exec` (else MPIEXEC_TIMEOUT)\n"
     "  --no-collate      print every rank's result separately\n"
     "  --junit FILE      (lumpi test) also write JUnit XML\n";
 
 struct Args {
   bool test = false;
+  bool exec = false;
   int np = 4;
   bool np_given = false;
   std::vector<std::string> exprs;
@@ -52,6 +56,10 @@ Args parse(int argc, char** argv) {
   if (i < argc && std::strcmp(argv[i], "test") == 0) {
     a.test = true;
     ++i;
+  } else if (i < argc && std::strcmp(argv[i], "exec") == 0) {
+    a.exec = true;
+    a.np = 1;
+    ++i;
   }
   auto value = [&](const char* opt) -> std::string {
     if (i + 1 >= argc) usage_error(std::string(opt) + " needs a value");
@@ -59,15 +67,18 @@ Args parse(int argc, char** argv) {
   };
   for (; i < argc; ++i) {
     std::string s = argv[i];
-    if (!a.positional.empty() && !a.test) {  // everything after the script is its args
+    if (!a.positional.empty() && !a.test) {  // everything after the script (program) is its args
       a.positional.push_back(s);
-    } else if (s == "-n" || s == "--np") {
+    } else if (s == "-n" || s == "--np" || (a.exec && s == "-np")) {
       std::string v = value("-n");
       char* end;
       long n = std::strtol(v.c_str(), &end, 10);
       if (*end || n < 1 || n > 1024) usage_error("-n needs a number of ranks from 1 to 1024");
       a.np = int(n);
       a.np_given = true;
+    } else if (a.exec && s != "--bind" && s != "--timeout" && s != "-h" && s != "--help" && s.size() > 1 &&
+               s[0] == '-') {
+      usage_error("lumpi exec takes -n, --bind and --timeout before the program; unknown option " + s);
     } else if (s == "-e") {
       a.exprs.push_back(value("-e"));
     } else if (s == "-i") {
@@ -104,7 +115,19 @@ std::string rank_exe() {
   return self.substr(0, self.rfind('/') + 1) + "lumpi-rank";
 }
 
+int run_exec(const Args& a) {
+  if (a.positional.empty()) usage_error("lumpi exec needs a program to run");
+  lumpi::repl::ExecOptions o;
+  o.size = a.np;
+  o.program = a.positional[0];
+  o.args.assign(a.positional.begin() + 1, a.positional.end());
+  o.bind = a.bind;
+  o.timeout = a.timeout;
+  return lumpi::repl::run_exec(o);
+}
+
 int run_main(const Args& a) {
+  if (a.exec) return run_exec(a);
   Session::Options o;
   o.size = a.np;
   o.rank_exe = rank_exe();

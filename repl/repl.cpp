@@ -25,7 +25,6 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "core/hw.hpp"
 #include "repl/chunk.hpp"
 #include "repl/collate.hpp"
 #include "repl/color.hpp"
@@ -260,7 +259,7 @@ struct Repl {
       std::string last = rest.substr(sp + 1), before = trim(rest.substr(0, sp));
       bool dot_name = last.size() > 3 && (last.ends_with(".dot") || last.ends_with(".gv"));
       bool path = last.find_first_of("/.~") == 0;
-      if (is_expression(before) && (dot_name || path || !is_expression(rest))) {
+      if (is_expression(s, before) && (dot_name || path || !is_expression(s, rest))) {
         file = last;
         expr = before;
       }
@@ -274,12 +273,6 @@ struct Repl {
     f << text;
     std::printf(f ? "wrote %s (render with: dot -Tpng %s -o out.png)\n" : "cannot write %s\n", file.c_str(),
                 file.c_str());
-  }
-
-  std::vector<int> all_ranks() const {
-    std::vector<int> all;
-    for (int r = 0; r < s.size(); ++r) all.push_back(r);
-    return all;
   }
 
   void ranks(const std::string&) {
@@ -306,7 +299,7 @@ struct Repl {
     for (int r = 0; r < s.size(); ++r)
       if (s.world().alive(r)) alive.push_back(r);
     if (!alive.empty()) cpusets = gather_text(alive, "mpi.hw.info().cpuset");
-    std::fputs(core::hw::tree_text(cpusets).c_str(), stdout);
+    std::fputs(s.hw_tree(cpusets).c_str(), stdout);
     std::puts("(a rank is shown at the smallest object containing its binding; --bind LEVEL binds)");
   }
 
@@ -418,28 +411,26 @@ struct Repl {
         if (!meta(*line)) break;
         continue;
       }
-      std::string chunk = *line;
-      bool eof = false, dropped = false;
-      while (chunk_incomplete(chunk)) {
-        std::optional<std::string> more = read_line("...> ");
-        if (!more) {
-          eof = true;
-          break;
-        }
-        if (*more == "\x03") {
-          dropped = true;
-          break;
-        }
-        chunk += "\n" + *more;
+      if (!run_typed(*line)) break;
+    }
+  }
+
+  // Runs a typed chunk, reading "...> " lines while the ranks find it
+  // incomplete (lua.c's rule: they answer so without running it). Returns
+  // false when input ended.
+  bool run_typed(std::string chunk) {
+    for (;;) {
+      if (chunk.find_first_not_of(" \t\n") == std::string::npos || !world_usable()) return true;
+      Outcome o = s.run(target, "repl", chunk);
+      std::optional<std::string> more;
+      if (o.incomplete()) more = read_line("...> ");
+      if (!o.incomplete() || !more) {  // complete, or input ended inside it: show the answers
+        add_history_line(chunk);
+        s.print_outcome(o);
+        return !o.incomplete();
       }
-      if (dropped) continue;
-      if (chunk.find_first_not_of(" \t\n") == std::string::npos) {
-        if (eof) break;
-        continue;
-      }
-      add_history_line(chunk);
-      run_code(target, "repl", chunk);
-      if (eof) break;
+      if (*more == "\x03") return true;  // Ctrl-C drops the chunk
+      chunk += "\n" + *more;
     }
   }
 

@@ -1,25 +1,29 @@
-// repl/session.cpp: the command loop between the coordinator and its world.
+// repl/session.cpp: the command loop between the coordinator and its world:
+// Exec out, output/status/results/deaths/aborts in (launcher/protocol.hpp).
 #include "repl/session.hpp"
 
-#include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <stdexcept>
 #include <utility>
 
+#include "launcher/clock.hpp"
 #include "repl/collate.hpp"
 #include "repl/color.hpp"
 
 namespace lumpi::repl {
+
+using launcher::ControlMsg;
+using launcher::Kind;
+using launcher::now_s;
+using Event = launcher::World::Event;
+using State = RankOutcome::State;
+
 namespace {
 
 volatile sig_atomic_t g_sigints = 0;
 
-void on_sigint(int) { g_sigints = g_sigints + 1; }
-
-double now_s() {
-  using namespace std::chrono;
-  return duration<double>(steady_clock::now().time_since_epoch()).count();
-}
+void count_sigint(int) { g_sigints = g_sigints + 1; }
 
 }  // namespace
 
@@ -31,7 +35,7 @@ std::string seconds_text(double s) {
 
 void install_sigint_handler() {
   struct sigaction sa {};
-  sa.sa_handler = on_sigint;
+  sa.sa_handler = count_sigint;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = 0;  // no SA_RESTART: a blocking read returns EINTR
   sigaction(SIGINT, &sa, nullptr);
@@ -45,6 +49,12 @@ bool Outcome::ok() const {
     if (o.state != RankOutcome::State::Ok && !exited_cleanly) return false;
   }
   return true;
+}
+
+bool Outcome::incomplete() const {
+  for (const auto& [r, o] : ranks)
+    if (o.incomplete) return true;
+  return false;
 }
 
 Session::Session(Options opts) : opts_(std::move(opts)) {
@@ -62,9 +72,10 @@ Session::~Session() {
 void Session::start() {
   launcher::World::Options w;
   w.size = opts_.size;
-  w.rank_exe = opts_.rank_exe;
+  w.exe = opts_.rank_exe;
   w.bind = opts_.bind;
   world_ = std::make_unique<launcher::World>(w);
+  world_->wait_wired(15000);
   killed_for_abort_.assign(size_t(opts_.size), false);
 }
 
@@ -103,7 +114,9 @@ void Session::report_death(int rank) {
   int status = world_->rank(rank).wait_status;
   if (!killed_for_abort_[size_t(rank)]) worst_exit_ = std::max(worst_exit_, launcher::exit_code_of(status));
   print_line("rank " + std::to_string(rank) + " died: " + launcher::describe_wait_status(status));
-  for (int r = 0; r < world_->size(); ++r) world_->send(r, {"dead", std::to_string(rank)});
+  ControlMsg dead = launcher::msg(Kind::Dead);
+  dead.rank = rank;
+  for (int r = 0; r < world_->size(); ++r) world_->send(r, dead);
 }
 
 // MPI_Abort: the other ranks are stopped; the job's exit status is the
@@ -113,130 +126,203 @@ void Session::abort_world(int rank, const std::string& message) {
   for (int q = 0; q < world_->size(); ++q) {
     if (q == rank || !world_->alive(q)) continue;
     killed_for_abort_[size_t(q)] = true;
-    kill(world_->rank(q).pid, SIGKILL);
+    world_->kill(q);
   }
 }
 
-Outcome Session::run(const std::vector<int>& ranks, const std::string& mode,
-                     const std::string& payload, const std::vector<std::string>& args) {
-  using State = RankOutcome::State;
-  Outcome o;
-  const uint32_t e = ++epoch_;
-  const std::string es = std::to_string(e);
-  launcher::Frames exec{"exec", es, mode, payload};
-  exec.insert(exec.end(), args.begin(), args.end());
-  int running = 0;
-  for (int r : ranks) {
-    if (world_ && r < world_->size() && world_->alive(r)) {
-      world_->send(r, exec);
-      o.ranks[r] = {State::Running, "", false};
-      ++running;
-    } else {
-      int code = world_ && r < world_->size() ? launcher::exit_code_of(world_->rank(r).wait_status) : 1;
-      o.ranks[r] = {State::Died, "not running", false, code};  // shown by print_outcome
-    }
+bool Session::show_background(const Event& ev) {
+  if (ev.kind == Event::Kind::Death) {
+    report_death(ev.rank);
+    return true;
   }
+  if (ev.msg.kind != Kind::Output) return false;
+  print_output(ev.rank, ev.msg.text);
+  return true;
+}
 
-  const double t0 = now_s();
+int Session::first_alive() const {
+  for (int r = 0; world_ && r < world_->size(); ++r)
+    if (world_->alive(r)) return r;
+  return -1;
+}
+
+// ---- running one command --------------------------------------------------------------
+
+// Status polls: the automatic hang report, ":status" typed meanwhile, and
+// the picture taken when a deadline strikes, just before the interrupt.
+struct Session::Run {
+  Outcome o;
+  uint32_t epoch = 0;
+  int running = 0;  // ranks that have not answered yet
+  double t0 = now_s();
   int sigints_seen = sigint_count();
-  // Status polls: the automatic hang report, ":status" typed meanwhile, and
-  // the picture taken when a deadline strikes, just before the interrupt.
-  enum class Poll { None, Hang, User, Deadline };
-  double next_hang = hang_after;
+  double next_hang = 0;  // when the (next) hang report is due
   Poll poll = Poll::None;
   double poll_asked_at = 0;
   std::map<int, std::string> statuses;
   std::string deadline_why;
-  auto ask_status = [&](Poll kind, double elapsed) {
-    statuses.clear();
-    poll = kind;
-    poll_asked_at = elapsed;
-    for (const auto& [r, ro] : o.ranks)
-      if (ro.state == State::Running) world_->send(r, {"status?"});
-  };
-  auto interrupt = [&](const std::string& why) {
-    print_line(why);
-    o.interrupted = true;
-    for (int r = 0; r < world_->size(); ++r) world_->send(r, {"interrupt", es});
-  };
+};
 
-  while (running > 0) {
+Outcome Session::run(const std::vector<int>& ranks, const std::string& mode, const std::string& payload,
+                     const std::vector<std::string>& args) {
+  auto m = launcher::parse_mode(mode);
+  if (!m) throw std::logic_error("Session::run: unknown mode " + mode);
+  ControlMsg exec = launcher::text_msg(Kind::Exec, payload);
+  exec.epoch = ++epoch_;
+  exec.mode = *m;
+  exec.list = args;
+  Run run;
+  run.epoch = exec.epoch;
+  run.next_hang = hang_after;
+  run.running = send_command(run, ranks, exec);
+  while (run.running > 0) {
     auto ev = world_->next(50);
-    double elapsed = now_s() - t0;
-    if (sigint_count() != sigints_seen) {
-      sigints_seen = sigint_count();
-      if (sigints_seen >= 3) {  // ranks that ignore interrupts are stopped for good
-        print_line("^C again: killing the ranks still running");
-        for (const auto& [r, ro] : o.ranks)
-          if (ro.state == State::Running) kill(world_->rank(r).pid, SIGKILL);
-      } else {
-        interrupt(sigints_seen == 1 ? "^C interrupting" : "^C still interrupting (once more kills the ranks still running)");
-      }
-    }
-    if (opts_.timeout > 0 && elapsed > opts_.timeout && !o.interrupted)
-      interrupt("timeout after " + seconds_text(opts_.timeout) + " s: interrupting");
-    if (check_deadline && !o.interrupted && deadline_why.empty()) {
-      deadline_why = check_deadline();  // interrupts once every rank's status is in
-      if (!deadline_why.empty()) ask_status(Poll::Deadline, elapsed);
-    }
-    if (elapsed > next_hang && poll == Poll::None) {
-      next_hang = hang_repeat > 0 ? elapsed + hang_repeat : 1e300;
-      ask_status(Poll::Hang, elapsed);
-    }
-    if (poll_input && poll_input() && poll == Poll::None) ask_status(Poll::User, elapsed);  // ":status" typed
-    if (poll != Poll::None) {
-      size_t still = 0, answered = 0;
-      for (const auto& [r, ro] : o.ranks)
-        if (ro.state == State::Running) ++still, answered += statuses.count(r);
-      if (still == 0 || answered == still || elapsed - poll_asked_at > 1.0) {
-        std::map<int, std::string> shown;
-        for (const auto& [r, ro] : o.ranks)
-          if (ro.state == State::Running) shown[r] = statuses.count(r) ? statuses[r] : "not answering";
-        for (const auto& [r, ro] : o.ranks)  // finished ranks, for a complete picture
-          if (poll != Poll::Hang && ro.state != State::Running)
-            shown[r] = ro.state == State::Died ? ro.text : poll == Poll::User ? "finished this command" : "idle";
-        Poll done = std::exchange(poll, Poll::None);
-        if (done == Poll::Hang && still > 0 && on_hang) on_hang(collate(shown));
-        if (done == Poll::User && still > 0) print_lines(collate(shown), stdout);
-        if (done == Poll::Deadline) {
-          if (on_deadline_status) on_deadline_status(collate(shown));
-          interrupt(deadline_why);
-        }
-      }
-    }
-    if (!ev) continue;
-    int r = ev->rank;
-    if (ev->kind == launcher::World::Event::Kind::Death) {
-      report_death(r);
-      if (o.ranks.count(r) && o.ranks[r].state == State::Running) {
-        int status = world_->rank(r).wait_status;
-        o.ranks[r] = {State::Died, "died: " + launcher::describe_wait_status(status), false,
-                      launcher::exit_code_of(status)};
-        --running;
-      }
-      continue;
-    }
-    const launcher::Frames& f = ev->frames;
-    const std::string& type = f[0];
-    if (type == "output" && f.size() == 2) {
-      print_output(r, f[1]);
-    } else if (type == "result" && f.size() >= 4 && f[1] == es && o.ranks.count(r) &&
-               o.ranks[r].state == State::Running) {
-      o.ranks[r] = {f[2] == "ok" ? State::Ok : State::Error, f[3], f.size() > 4 && f[4] == "1"};
-      --running;
-    } else if (type == "status" && f.size() == 2) {
-      statuses[r] = f[1];
-    } else if (type == "event") {
-      if (on_event) on_event(r, f);
-    } else if (type == "abort" && f.size() == 3) {
-      abort_world(r, f[2]);
+    double elapsed = now_s() - run.t0;
+    on_sigint(run);
+    check_limits(run, elapsed);
+    if (run.poll != Poll::None) finish_poll(run, elapsed);
+    if (ev) on_event_during(run, *ev);
+  }
+  return std::move(run.o);
+}
+
+// Sends exec to the live ranks of `ranks`; the others are "not running".
+int Session::send_command(Run& run, const std::vector<int>& ranks, const ControlMsg& exec) {
+  int sent = 0;
+  for (int r : ranks) {
+    if (world_ && r < world_->size() && world_->alive(r)) {
+      world_->send(r, exec);
+      run.o.ranks[r] = {State::Running, "", false};
+      ++sent;
+    } else {
+      int code = world_ && r < world_->size() ? launcher::exit_code_of(world_->rank(r).wait_status) : 1;
+      run.o.ranks[r] = {State::Died, "not running", false, code};  // shown by print_outcome
     }
   }
-  return o;
+  return sent;
+}
+
+// Ctrl-C: the first two interrupt; the third kills the ranks still running,
+// for ranks that ignore interrupts.
+void Session::on_sigint(Run& run) {
+  if (sigint_count() == run.sigints_seen) return;
+  run.sigints_seen = sigint_count();
+  if (run.sigints_seen >= 3) {
+    print_line("^C again: killing the ranks still running");
+    for (const auto& [r, ro] : run.o.ranks)
+      if (ro.state == State::Running) world_->kill(r);
+  } else {
+    interrupt(run, run.sigints_seen == 1 ? "^C interrupting"
+                                         : "^C still interrupting (once more kills the ranks still running)");
+  }
+}
+
+// The timeout, lumpi test's deadline, the hang report and ":status" typed meanwhile.
+void Session::check_limits(Run& run, double elapsed) {
+  if (opts_.timeout > 0 && elapsed > opts_.timeout && !run.o.interrupted)
+    interrupt(run, "timeout after " + seconds_text(opts_.timeout) + " s: interrupting");
+  if (check_deadline && !run.o.interrupted && run.deadline_why.empty()) {
+    run.deadline_why = check_deadline();  // interrupts once every rank's status is in
+    if (!run.deadline_why.empty()) ask_status(run, Poll::Deadline, elapsed);
+  }
+  if (elapsed > run.next_hang && run.poll == Poll::None) {
+    run.next_hang = hang_repeat > 0 ? elapsed + hang_repeat : 1e300;
+    ask_status(run, Poll::Hang, elapsed);
+  }
+  if (poll_input && poll_input() && run.poll == Poll::None) ask_status(run, Poll::User, elapsed);
+}
+
+void Session::ask_status(Run& run, Poll kind, double elapsed) {
+  run.statuses.clear();
+  run.poll = kind;
+  run.poll_asked_at = elapsed;
+  for (const auto& [r, ro] : run.o.ranks)
+    if (ro.state == State::Running) world_->send(r, launcher::msg(Kind::StatusQuery));
+}
+
+// Once every running rank answered (or a second passed), shows the picture.
+void Session::finish_poll(Run& run, double elapsed) {
+  size_t still = 0, answered = 0;
+  for (const auto& [r, ro] : run.o.ranks)
+    if (ro.state == State::Running) ++still, answered += run.statuses.count(r);
+  if (still != 0 && answered != still && elapsed - run.poll_asked_at <= 1.0) return;
+  std::map<int, std::string> shown;
+  for (const auto& [r, ro] : run.o.ranks)
+    if (ro.state == State::Running) shown[r] = run.statuses.count(r) ? run.statuses[r] : "not answering";
+  for (const auto& [r, ro] : run.o.ranks)  // finished ranks, for a complete picture
+    if (run.poll != Poll::Hang && ro.state != State::Running)
+      shown[r] = ro.state == State::Died ? ro.text : run.poll == Poll::User ? "finished this command" : "idle";
+  Poll done = std::exchange(run.poll, Poll::None);
+  if (done == Poll::Hang && still > 0 && on_hang) on_hang(collate(shown));
+  if (done == Poll::User && still > 0) print_lines(collate(shown), stdout);
+  if (done == Poll::Deadline) {
+    if (on_deadline_status) on_deadline_status(collate(shown));
+    interrupt(run, run.deadline_why);
+  }
+}
+
+void Session::interrupt(Run& run, const std::string& why) {
+  print_line(why);
+  run.o.interrupted = true;
+  ControlMsg m = launcher::msg(Kind::Interrupt);
+  m.epoch = run.epoch;
+  for (int r = 0; r < world_->size(); ++r) world_->send(r, m);
+}
+
+void Session::on_event_during(Run& run, const Event& ev) {
+  int r = ev.rank;
+  auto it = run.o.ranks.find(r);
+  bool waited = it != run.o.ranks.end() && it->second.state == State::Running;
+  if (ev.kind == Event::Kind::Death) {
+    report_death(r);
+    if (!waited) return;
+    int status = world_->rank(r).wait_status;
+    it->second = {State::Died, "died: " + launcher::describe_wait_status(status), false,
+                  launcher::exit_code_of(status)};
+    --run.running;
+    return;
+  }
+  const ControlMsg& m = ev.msg;
+  switch (m.kind) {
+    case Kind::Output: print_output(r, m.text); break;
+    case Kind::Status: run.statuses[r] = m.text; break;
+    case Kind::Event:
+      if (on_event) on_event(r, m.list);
+      break;
+    case Kind::Abort: abort_world(r, m.text); break;
+    case Kind::Result:
+      if (m.epoch != run.epoch || !waited) break;
+      it->second = {m.ok ? State::Ok : State::Error, m.text, m.values, 0, m.incomplete};
+      --run.running;
+      break;
+    default: break;
+  }
+}
+
+std::string Session::check(const std::string& code) {
+  int r = first_alive();
+  if (r < 0) return "";
+  Outcome o = run({r}, "check", code);
+  const RankOutcome& ro = o.ranks[r];
+  return ro.state == State::Ok ? ro.text : "";
+}
+
+std::string Session::hw_tree(const std::map<int, std::string>& cpusets) {
+  int r = first_alive();
+  if (r < 0) return "no rank is alive to describe the machine (:restart starts a new world)\n";
+  ControlMsg q = launcher::msg(Kind::TreeQuery);
+  for (const auto& [rank, set] : cpusets) q.list.push_back(std::to_string(rank) + "=" + set);
+  world_->send(r, q);
+  double t0 = now_s();
+  while (now_s() - t0 < 5.0) {
+    auto ev = world_->next(50);
+    if (!ev || show_background(*ev)) continue;
+    if (ev->rank == r && ev->msg.kind == Kind::Tree) return ev->msg.text;
+  }
+  return "rank " + std::to_string(r) + " did not describe the machine\n";
 }
 
 void Session::print_outcome(const Outcome& o, FILE* err_stream) const {
-  using State = RankOutcome::State;
   std::map<int, std::string> values, errors;
   std::vector<int> not_running;  // dead before the command (deaths during it were reported)
   for (const auto& [r, ro] : o.ranks) {
@@ -264,22 +350,18 @@ void Session::print_outcome(const Outcome& o, FILE* err_stream) const {
 std::vector<std::string> Session::status_lines() {
   std::map<int, std::string> st;
   if (!world_) return {"no world is running"};
+  auto dead_text = [&](int r) { return "dead (" + launcher::describe_wait_status(world_->rank(r).wait_status) + ")"; };
   for (int r = 0; r < world_->size(); ++r) {
-    if (world_->alive(r)) world_->send(r, {"status?"});
-    else st[r] = "dead (" + launcher::describe_wait_status(world_->rank(r).wait_status) + ")";
+    if (world_->alive(r)) world_->send(r, launcher::msg(Kind::StatusQuery));
+    else st[r] = dead_text(r);
   }
   double t0 = now_s();
   while (int(st.size()) < world_->size() && now_s() - t0 < 1.0) {
     auto ev = world_->next(50);
     if (!ev) continue;
-    if (ev->kind == launcher::World::Event::Kind::Death) {
-      report_death(ev->rank);
-      st[ev->rank] = "dead (" + launcher::describe_wait_status(world_->rank(ev->rank).wait_status) + ")";
-    } else if (ev->frames[0] == "status" && ev->frames.size() == 2) {
-      st[ev->rank] = ev->frames[1];
-    } else if (ev->frames[0] == "output" && ev->frames.size() == 2) {
-      print_output(ev->rank, ev->frames[1]);
-    }
+    if (ev->kind == Event::Kind::Death) st[ev->rank] = dead_text(ev->rank);
+    if (show_background(*ev)) continue;
+    if (ev->msg.kind == Kind::Status) st[ev->rank] = ev->msg.text;
   }
   for (int r = 0; r < world_->size(); ++r)
     if (!st.count(r)) st[r] = "not answering";
@@ -288,11 +370,7 @@ std::vector<std::string> Session::status_lines() {
 
 void Session::drain() {
   if (!world_) return;
-  while (auto ev = world_->next(0)) {
-    if (ev->kind == launcher::World::Event::Kind::Death) report_death(ev->rank);
-    else if (ev->frames[0] == "output" && ev->frames.size() == 2)
-      print_output(ev->rank, ev->frames[1]);
-  }
+  while (auto ev = world_->next(0)) show_background(*ev);
 }
 
 int Session::shutdown() {

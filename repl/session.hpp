@@ -8,6 +8,7 @@
 // REPL, the script runner and `lumpi test` alike.
 #pragma once
 
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <memory>
@@ -23,12 +24,14 @@ struct RankOutcome {
   std::string text;        // rendered values or error message
   bool has_value = false;  // the command returned values
   int exit_code = 0;       // Died: the rank's exit status (API.md §11)
+  bool incomplete = false; // Error: a "repl" chunk that ended too early; nothing ran
 };
 
 struct Outcome {
   std::map<int, RankOutcome> ranks;
   bool interrupted = false;  // by Ctrl-C or the timeout
   bool ok() const;           // every rank finished without error (os.exit(0) included)
+  bool incomplete() const;   // the chunk wants more lines (lua.c's rule); it ran nowhere
 };
 
 class Session {
@@ -53,9 +56,18 @@ class Session {
 
   // Stops the world and starts a fresh one of `size` ranks (0: same size).
   void restart(int size = 0);
-  // Runs one command (see launcher/control.hpp for modes) on `ranks`.
+  // Runs one command on `ranks`; mode is the name of a launcher::Mode
+  // ("repl", "script", "text", "check"; launcher/protocol.hpp).
   Outcome run(const std::vector<int>& ranks, const std::string& mode, const std::string& payload,
               const std::vector<std::string>& args = {});
+  // Compiles `code` on the first live rank without running it (Mode::Check):
+  // "expression", "statement", "incomplete", or "" when it does not compile
+  // or no rank is alive. The coordinator has no Lua of its own. (A typed
+  // chunk needs no check first: "repl" answers incomplete() itself.)
+  std::string check(const std::string& code);
+  // The machine's tree with the ranks placed by their cpusets, drawn by the
+  // first live rank (the coordinator has no hwloc), or a line saying why not.
+  std::string hw_tree(const std::map<int, std::string>& cpusets);
   // Prints results (and errors) collated, errors to `err_stream` if given.
   void print_outcome(const Outcome& o, FILE* err_stream = nullptr) const;
   // What every rank is doing now, collated ("[1,3] waiting in MPI_Recv(...)").
@@ -65,8 +77,8 @@ class Session {
   // Stops the world; returns the exit status of API.md §11 for its ranks.
   int shutdown();
 
-  // Called for "event" messages (used by lumpi test).
-  std::function<void(int rank, const launcher::Frames&)> on_event;
+  // Called for Event messages with their fields (used by lumpi test).
+  std::function<void(int rank, const std::vector<std::string>& fields)> on_event;
   // Called once a command has been running for `hang_after` seconds, with
   // the status lines; the default prints them.
   std::function<void(const std::vector<std::string>&)> on_hang;
@@ -89,7 +101,21 @@ class Session {
   std::function<bool()> poll_input;
 
  private:
+  struct Run;  // one command in flight (session.cpp)
+  enum class Poll { None, Hang, User, Deadline };
+
   void start();
+  int first_alive() const;
+  // The steps of run().
+  int send_command(Run& run, const std::vector<int>& ranks, const launcher::ControlMsg& exec);
+  void on_sigint(Run& run);
+  void check_limits(Run& run, double elapsed);
+  void ask_status(Run& run, Poll kind, double elapsed);
+  void finish_poll(Run& run, double elapsed);
+  void interrupt(Run& run, const std::string& why);
+  void on_event_during(Run& run, const launcher::World::Event& ev);
+  // Output and deaths that may come at any time; true if ev was one.
+  bool show_background(const launcher::World::Event& ev);
   void report_death(int rank);
   void abort_world(int rank, const std::string& message);
   void print_line(const std::string& line) const;

@@ -3,7 +3,6 @@
 #include "repl/test_runner.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +10,7 @@
 #include <optional>
 #include <sstream>
 
+#include "launcher/clock.hpp"
 #include "repl/collate.hpp"
 
 namespace lumpi::repl {
@@ -18,10 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-double now_s() {
-  using namespace std::chrono;
-  return duration<double>(steady_clock::now().time_since_epoch()).count();
-}
+using launcher::now_s;
 
 struct CaseResult {
   std::string name;
@@ -76,20 +73,21 @@ struct Tracker {
   std::vector<std::string> timeout_status;  // every rank's :status when it struck
   double quiet_since = now_s();  // the last case event (code outside cases runs after it)
 
-  void on_event(int rank, const launcher::Frames& f) {
+  // Fields of lumpi.host.event (lua/test.lua): np SIZES; begin KEY NAME; case KEY NAME STATUS DETAIL.
+  void on_event(int rank, const std::vector<std::string>& f) {
     quiet_since = now_s();
-    if (f.size() >= 2 && f[1] == "np" && f.size() == 3) declared = parse_sizes(f[2]);
+    if (f.size() == 2 && f[0] == "np") declared = parse_sizes(f[1]);
     // a case's key is its number in the file: two cases may share a name
-    if (f.size() == 4 && f[1] == "begin") {
-      if (!started.count(f[2])) {
-        order.push_back(f[2]);
-        names[f[2]] = f[3];
-        started[f[2]] = now_s();
+    if (f.size() == 3 && f[0] == "begin") {
+      if (!started.count(f[1])) {
+        order.push_back(f[1]);
+        names[f[1]] = f[2];
+        started[f[1]] = now_s();
       }
-      current[rank] = {f[2], now_s()};
+      current[rank] = {f[1], now_s()};
     }
-    if (f.size() == 6 && f[1] == "case") {
-      outcomes[f[2]][rank] = {f[4], f[5]};
+    if (f.size() == 5 && f[0] == "case") {
+      outcomes[f[1]][rank] = {f[3], f[4]};
       current.erase(rank);
     }
   }
@@ -181,7 +179,7 @@ FileRun run_once(Session::Options opts, const std::string& file, int size, doubl
   setenv("LUMPI_TEST_SKIP", std::to_string(skip).c_str(), 1);
   Session s(opts);
   s.hang_after = 1e9;  // a hang shows up as the case timeout's interrupt messages
-  s.on_event = [&](int r, const launcher::Frames& f) { tr.on_event(r, f); };
+  s.on_event = [&](int r, const std::vector<std::string>& f) { tr.on_event(r, f); };
   s.check_deadline = [&] { return tr.deadline(); };
   s.on_deadline_status = [&](const std::vector<std::string>& lines) { tr.timeout_status = lines; };
   std::vector<int> all;

@@ -176,6 +176,10 @@ check("an MPI error on one rank: its class as ename, its rank set",
       reply)
 check("... and the other ranks' results are shown", result_text(msgs) == "[0-1,3] fine", msgs)
 
+reply, msgs = run(kc, "function f()")
+check("an incomplete cell is a syntax error, run nowhere", reply["status"] == "error" and "<eof>" in reply["evalue"],
+      reply)
+
 # "Run All" after a failing cell: the cells queued behind it are aborted, not run
 # (as with ipykernel, "queued" means arrived before the failure: the failing cell takes 0.5 s)
 ids = [kc.execute("os.execute('sleep 0.5') error('first fails')"), kc.execute("ran_after_error = true"), kc.execute("return 2")]

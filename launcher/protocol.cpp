@@ -1,0 +1,230 @@
+// launcher/protocol.cpp: the control messages' frames, from one table.
+//
+// kSpecs lists, per Kind, its name on the wire and its fields in frame
+// order; encode() and decode() both walk it, so they cannot disagree.
+#include "launcher/protocol.hpp"
+
+#include <charconv>
+#include <cstdio>
+
+namespace lumpi::launcher {
+namespace {
+
+enum class Field : uint8_t { Rank, Pid, Epoch, Code, Ok, Values, Mode, Text, Endpoint, List };
+
+struct Spec {
+  Kind kind;
+  const char* name;
+  std::vector<Field> fields;  // List, when present, is last and takes the remaining frames
+  const char* doc;            // the fields' names, one word each (launcher/README.md's table)
+};
+
+const std::vector<Spec>& specs() {
+  using F = Field;
+  static const std::vector<Spec> s = {
+      {Kind::Hello, "hello", {F::Rank, F::Pid, F::Text, F::Endpoint}, "rank pid host endpoint"},
+      {Kind::Result, "result", {F::Epoch, F::Ok, F::Text, F::Values}, "epoch ok text values"},
+      {Kind::Output, "output", {F::Text}, "text"},
+      {Kind::Status, "status", {F::Text}, "text"},
+      {Kind::Tree, "tree", {F::Text}, "text"},
+      {Kind::Event, "event", {F::List}, "fields..."},
+      {Kind::Abort, "abort", {F::Code, F::Text}, "code text"},
+      {Kind::Finished, "finished", {F::Code}, "code"},
+      {Kind::Start, "start", {F::List}, "endpoints..."},
+      {Kind::Exec, "exec", {F::Epoch, F::Mode, F::Text, F::List}, "epoch mode payload args..."},
+      {Kind::Interrupt, "interrupt", {F::Epoch}, "epoch"},
+      {Kind::StatusQuery, "status?", {}, ""},
+      {Kind::TreeQuery, "tree?", {F::List}, "rank=cpuset..."},
+      {Kind::Dead, "dead", {F::Rank}, "rank"},
+      {Kind::Quit, "quit", {}, ""},
+  };
+  return s;
+}
+
+const Spec* spec_of(Kind k) {
+  for (const auto& s : specs())
+    if (s.kind == k) return &s;
+  return nullptr;
+}
+
+const Spec* spec_named(std::string_view name) {
+  for (const auto& s : specs())
+    if (name == s.name) return &s;
+  return nullptr;
+}
+
+constexpr const char* kModes[] = {"repl", "script", "text", "check"};
+
+// A decimal integer in [lo, hi], the whole frame and nothing else.
+bool parse_int(const std::string& f, long long lo, long long hi, long long* out) {
+  if (f.empty() || f.size() > 20) return false;
+  long long v = 0;
+  auto [end, ec] = std::from_chars(f.data(), f.data() + f.size(), v);
+  if (ec != std::errc() || end != f.data() + f.size() || v < lo || v > hi) return false;
+  *out = v;
+  return true;
+}
+
+bool fail(std::string* why, std::string text) {
+  if (why) *why = std::move(text);
+  return false;
+}
+
+// Reads field `f` from `frame` into m; false (with *why) if malformed.
+bool read_field(Field f, const std::string& frame, ControlMsg& m, std::string* why) {
+  long long v = 0;
+  switch (f) {
+    case Field::Rank:
+      if (!parse_int(frame, 0, 1 << 24, &v)) return fail(why, "bad rank '" + frame.substr(0, 40) + "'");
+      m.rank = int(v);
+      return true;
+    case Field::Pid:
+      if (!parse_int(frame, 1, 1LL << 40, &v)) return fail(why, "bad pid '" + frame.substr(0, 40) + "'");
+      m.pid = long(v);
+      return true;
+    case Field::Epoch:
+      if (!parse_int(frame, 0, UINT32_MAX, &v)) return fail(why, "bad epoch '" + frame.substr(0, 40) + "'");
+      m.epoch = uint32_t(v);
+      return true;
+    case Field::Code:
+      if (!parse_int(frame, -(1LL << 31), (1LL << 31) - 1, &v))
+        return fail(why, "bad exit code '" + frame.substr(0, 40) + "'");
+      m.code = int(v);
+      return true;
+    case Field::Ok:
+      if (frame != "ok" && frame != "error" && frame != "incomplete")
+        return fail(why, "result is neither ok, error nor incomplete");
+      m.ok = frame == "ok";
+      m.incomplete = frame == "incomplete";
+      return true;
+    case Field::Values:
+      if (frame != "0" && frame != "1") return fail(why, "values flag is neither 0 nor 1");
+      m.values = frame == "1";
+      return true;
+    case Field::Mode: {
+      auto mode = parse_mode(frame);
+      if (!mode) return fail(why, "unknown exec mode '" + frame.substr(0, 40) + "'");
+      m.mode = *mode;
+      return true;
+    }
+    case Field::Text:
+      m.text = frame;
+      return true;
+    case Field::Endpoint:
+      m.endpoint = frame;
+      return true;
+    case Field::List:
+      return true;  // handled by decode()
+  }
+  return fail(why, "unknown field");
+}
+
+std::string write_field(Field f, const ControlMsg& m) {
+  switch (f) {
+    case Field::Rank: return std::to_string(m.rank);
+    case Field::Pid: return std::to_string(m.pid);
+    case Field::Epoch: return std::to_string(m.epoch);
+    case Field::Code: return std::to_string(m.code);
+    case Field::Ok: return m.incomplete ? "incomplete" : m.ok ? "ok" : "error";
+    case Field::Values: return m.values ? "1" : "0";
+    case Field::Mode: return mode_name(m.mode);
+    case Field::Text: return m.text;
+    case Field::Endpoint: return m.endpoint;
+    case Field::List: return "";
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string field_doc(Kind k) {
+  const Spec* s = spec_of(k);
+  return s ? s->doc : "";
+}
+
+const char* kind_name(Kind k) {
+  const Spec* s = spec_of(k);
+  return s ? s->name : "?";
+}
+
+const char* mode_name(Mode m) {
+  size_t i = size_t(m);
+  return i < std::size(kModes) ? kModes[i] : "?";
+}
+
+std::optional<Mode> parse_mode(std::string_view name) {
+  for (size_t i = 0; i < std::size(kModes); ++i)
+    if (name == kModes[i]) return Mode(i);
+  return std::nullopt;
+}
+
+Frames encode(const ControlMsg& m) {
+  const Spec* s = spec_of(m.kind);
+  if (!s) return {};
+  Frames out{s->name};
+  for (Field f : s->fields) {
+    if (f == Field::List) out.insert(out.end(), m.list.begin(), m.list.end());
+    else out.push_back(write_field(f, m));
+  }
+  return out;
+}
+
+std::optional<ControlMsg> decode(const Frames& frames, std::string* why) {
+  if (frames.empty()) return fail(why, "empty message"), std::nullopt;
+  const Spec* s = spec_named(frames[0]);
+  if (!s) return fail(why, "unknown kind '" + frames[0].substr(0, 40) + "'"), std::nullopt;
+  bool has_list = !s->fields.empty() && s->fields.back() == Field::List;
+  size_t fixed = s->fields.size() - (has_list ? 1 : 0);
+  size_t got = frames.size() - 1;
+  if (got < fixed || (!has_list && got != fixed)) {
+    fail(why, std::string(s->name) + " needs " + (has_list ? "at least " : "") + std::to_string(fixed) +
+                  " field(s), got " + std::to_string(got));
+    return std::nullopt;
+  }
+  ControlMsg m;
+  m.kind = s->kind;
+  for (size_t i = 0; i < fixed; ++i)
+    if (!read_field(s->fields[i], frames[i + 1], m, why)) {
+      if (why) *why = std::string(s->name) + ": " + *why;
+      return std::nullopt;
+    }
+  if (has_list) m.list.assign(frames.begin() + 1 + long(fixed), frames.end());
+  return m;
+}
+
+ControlMsg msg(Kind k) {
+  ControlMsg m;
+  m.kind = k;
+  return m;
+}
+
+ControlMsg text_msg(Kind k, std::string text) {
+  ControlMsg m = msg(k);
+  m.text = std::move(text);
+  return m;
+}
+
+void send_frames(zmq::socket_ref s, const Frames& frames) {
+  for (size_t i = 0; i < frames.size(); ++i)
+    s.send(zmq::buffer(frames[i]),
+           i + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
+}
+
+Frames recv_frames(zmq::socket_ref s, bool wait) {
+  Frames out;
+  zmq::message_t m;
+  if (!s.recv(m, wait ? zmq::recv_flags::none : zmq::recv_flags::dontwait)) return out;
+  out.emplace_back(m.to_string());
+  while (m.more()) {
+    (void)s.recv(m, zmq::recv_flags::none);
+    out.emplace_back(m.to_string());
+  }
+  return out;
+}
+
+void log_dropped(std::string_view who, std::string_view why) {
+  std::fprintf(stderr, "%.*s: dropped malformed control message: %.*s\n", int(who.size()), who.data(),
+               int(why.size()), why.data());
+}
+
+}  // namespace lumpi::launcher

@@ -1,0 +1,113 @@
+// launcher/protocol.hpp: the control protocol between the coordinator
+// (one ZeroMQ ROUTER) and its rank hosts (one DEALER each), defined once.
+//
+// Every control message is a ControlMsg: a Kind and the fields that kind
+// uses (listed at each Kind). On the wire it is one multipart message: the
+// kind's name, then its fields as text frames in the order listed; the
+// ROUTER side also sees the DEALER's identity frame ("rank-N") in front,
+// which World strips. encode() and decode() are the only code that knows
+// the frames; decode() trusts nothing (a peer, a bug or a fuzzer may send
+// anything) and answers nullopt with the reason for any malformed message,
+// which the receiver drops with one line on stderr. launcher/README.md
+// holds the same table; tests/unit/protocol_test.cpp checks both agree.
+//
+// This header needs only cppzmq: the coordinator links it without the core.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+#include <zmq.hpp>
+
+namespace lumpi::launcher {
+
+using Frames = std::vector<std::string>;
+
+enum class Kind : uint8_t {
+  // rank host -> coordinator
+  Hello,     // rank pid host endpoint: joined, data endpoint bound
+  Result,    // epoch ok text values: a command's end; ok = no error ("ok", "error", or
+             //   "incomplete": a Repl chunk whose syntax error is at <eof>, not run);
+             //   text = rendered values or the error message; values = it returned any
+  Output,    // text: what the program printed (one line, or the rest before a result)
+  Status,    // text: answer to StatusQuery ("idle", "waiting in MPI_Recv(...)")
+  Tree,      // text: answer to TreeQuery, the machine's tree with ranks placed on it
+  Event,     // list: fields of a structured event (lumpi test's case reports)
+  Abort,     // code text: MPI_Abort was called; the rank exits with code
+  Finished,  // code: the program finished normally (Host::finish); it exits next
+  // coordinator -> rank host
+  Start,        // list: the data endpoint of every rank, in rank order
+  Exec,         // epoch mode text list: run a command; text = payload, list = args
+  Interrupt,    // epoch: stop that command (or drop it if not started)
+  StatusQuery,  // (no fields): answer with Status
+  TreeQuery,    // list: "rank=cpuset" of each rank to place; answer with Tree
+  Dead,         // rank: that rank died; waits that need it fail
+  Quit,         // (no fields): finish and exit
+};
+inline constexpr int kKindCount = int(Kind::Quit) + 1;
+
+// Exec modes: how the program treats the payload.
+enum class Mode : uint8_t {
+  Repl,    // a chunk; `return` is tried first so an expression's values come back rendered;
+           //   a chunk that ends too early (lua.c's rule) is answered "incomplete", not run
+  Script,  // payload is a file name; list holds the script's arguments
+  Text,    // like Repl, but the result is the first value as tostring gives it (REPL queries)
+  Check,   // compile only, run nothing: result text is "incomplete", "expression" or "statement",
+           //   or the syntax error (:dot's parse)
+};
+
+struct ControlMsg {
+  Kind kind = Kind::Quit;
+  int rank = 0;                 // Hello: the sender's world rank; Dead: the rank that died
+  long pid = 0;                 // Hello
+  uint32_t epoch = 0;           // Result, Exec, Interrupt
+  int code = 0;                 // Abort, Finished: the exit code
+  bool ok = false;              // Result
+  bool incomplete = false;      // Result: an error that more input may cure (never with ok)
+  bool values = false;          // Result
+  Mode mode = Mode::Repl;       // Exec
+  std::string text;             // Hello: host name; Exec: payload; Result, Output, Status, Tree, Abort
+  std::string endpoint;         // Hello
+  std::vector<std::string> list;  // Start, Exec, Event, TreeQuery
+
+  bool operator==(const ControlMsg&) const = default;
+};
+
+const char* kind_name(Kind k);
+// The kind's fields in frame order, one word each ("rank pid host endpoint";
+// "args..." takes the remaining frames): the table of launcher/README.md.
+std::string field_doc(Kind k);
+const char* mode_name(Mode m);
+std::optional<Mode> parse_mode(std::string_view name);
+
+// The message as frames (the kind's name first). Fields a kind does not use
+// are not sent.
+Frames encode(const ControlMsg& m);
+// The message the frames encode, or nullopt with the reason in *why (when
+// why is not null): unknown kind, wrong number of frames, a number that is
+// not one or out of range, an unknown mode or flag. Never throws on any input
+// other than std::bad_alloc.
+std::optional<ControlMsg> decode(const Frames& frames, std::string* why);
+
+// Short constructors for the common messages.
+ControlMsg msg(Kind k);
+ControlMsg text_msg(Kind k, std::string text);
+
+// Sends frames as one multipart message (never blocks: queues are unbounded).
+void send_frames(zmq::socket_ref s, const Frames& frames);
+// Receives one multipart message; empty if none is waiting.
+Frames recv_frames(zmq::socket_ref s, bool wait);
+// The one line a receiver writes to stderr before dropping a malformed message.
+void log_dropped(std::string_view who, std::string_view why);
+
+// Environment a rank host reads (set by World for each process it starts).
+inline constexpr const char* kEnvControl = "LUMPI_CONTROL";  // coordinator endpoint
+inline constexpr const char* kEnvRank = "LUMPI_RANK";
+inline constexpr const char* kEnvSize = "LUMPI_SIZE";
+inline constexpr const char* kEnvDir = "LUMPI_DIR";        // private ipc directory
+inline constexpr const char* kEnvParent = "LUMPI_PARENT";  // coordinator pid
+inline constexpr const char* kEnvBind = "LUMPI_BIND";      // --bind level
+
+}  // namespace lumpi::launcher

@@ -1,0 +1,198 @@
+// repl/exec.cpp: the supervision loop of `lumpi exec` (see exec.hpp).
+#include "repl/exec.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <stdexcept>
+#include <unistd.h>
+
+#include "launcher/clock.hpp"
+#include "launcher/world.hpp"
+#include "repl/collate.hpp"
+#include "repl/session.hpp"
+
+namespace lumpi::repl {
+namespace {
+
+using launcher::ControlMsg;
+using launcher::Kind;
+using launcher::now_s;
+using launcher::World;
+
+constexpr int kExitTimeout = 124;
+constexpr int kExitInterrupted = 130;
+
+// `program` itself when it names a path, else the first executable of that
+// name on PATH (as execvp would find it); "" if none.
+std::string find_program(const std::string& program) {
+  if (program.find('/') != std::string::npos) return program;
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  size_t pos = 0;
+  for (;;) {
+    size_t colon = dirs.find(':', pos);
+    std::string dir = dirs.substr(pos, colon == std::string::npos ? std::string::npos : colon - pos);
+    std::string full = (dir.empty() ? "." : dir) + "/" + program;
+    if (access(full.c_str(), X_OK) == 0) return full;
+    if (colon == std::string::npos) return "";
+    pos = colon + 1;
+  }
+}
+
+// --timeout, else MPIEXEC_TIMEOUT (whole seconds, as MPICH reads it).
+double timeout_of(const ExecOptions& o) {
+  if (o.timeout > 0) return o.timeout;
+  const char* env = std::getenv("MPIEXEC_TIMEOUT");
+  if (!env || !*env) return 0;
+  char* end = nullptr;
+  double t = std::strtod(env, &end);
+  if (*end || t < 0) throw std::runtime_error(std::string("MPIEXEC_TIMEOUT is not a number of seconds: ") + env);
+  return t;
+}
+
+void say(const std::string& line) {
+  std::fprintf(stderr, "lumpi exec: %s\n", line.c_str());
+  std::fflush(stderr);
+}
+
+class Exec {
+ public:
+  Exec(const ExecOptions& o, const std::string& exe) : world_(world_options(o, exe)), killed_(size_t(o.size)) {}
+
+  int run(double timeout) {
+    int sigints = sigint_count();
+    double t0 = now_s();
+    while (world_.alive_count() > 0) {
+      auto ev = world_.next(100);
+      if (ev) on_event(*ev);
+      abandon_unwired();
+      if (sigint_count() != sigints) return stop("interrupted (Ctrl-C)", kExitInterrupted);
+      if (timeout > 0 && now_s() - t0 > timeout)
+        return stop("timeout after " + seconds_text(timeout) + " s", kExitTimeout);
+    }
+    return worst_exit();
+  }
+
+ private:
+  static World::Options world_options(const ExecOptions& o, const std::string& exe) {
+    World::Options w;
+    w.size = o.size;
+    w.exe = exe;
+    w.args = o.args;
+    w.bind = o.bind;
+    w.stdin_rank = 0;
+    return w;
+  }
+
+  void on_event(const World::Event& ev) {
+    if (ev.kind == World::Event::Kind::Death) return on_death(ev.rank);
+    const ControlMsg& m = ev.msg;
+    if (m.kind == Kind::Status) statuses_[ev.rank] = m.text;
+    else if (m.kind == Kind::Output) std::printf("%s\n", m.text.c_str());
+    else if (m.kind == Kind::Abort) on_abort(ev.rank, m);
+  }
+
+  // A rank that ends without finishing fails the waits that need it.
+  void on_death(int rank) {
+    if (world_.rank(rank).finished || killed_[size_t(rank)]) return;
+    ControlMsg dead = launcher::msg(Kind::Dead);
+    dead.rank = rank;
+    for (int r = 0; r < world_.size(); ++r) world_.send(r, dead);
+  }
+
+  // MPI_Abort: the other ranks are stopped; the job's status is the code.
+  void on_abort(int rank, const ControlMsg& m) {
+    say("rank " + std::to_string(rank) + " called MPI_Abort(" + std::to_string(m.code) + "): " + m.text);
+    for (int r = 0; r < world_.size(); ++r) {
+      if (r == rank || !world_.alive(r)) continue;
+      killed_[size_t(r)] = true;
+      world_.kill(r);
+    }
+  }
+
+  // A rank that ends before joining can never give the others their
+  // endpoint table: the ranks already waiting for it are stopped. (Ranks
+  // that never join, such as `lumpi exec -n 2 hostname`, just run.)
+  void abandon_unwired() {
+    if (world_.wired()) return;
+    int gone = -1;
+    for (int r = 0; r < world_.size(); ++r)
+      if (!world_.alive(r) && !world_.rank(r).joined) gone = r;
+    if (gone < 0) return;
+    for (int r = 0; r < world_.size(); ++r) {
+      if (!world_.alive(r) || !world_.rank(r).joined) continue;
+      say("rank " + std::to_string(gone) + " ended before joining the world; stopping rank " + std::to_string(r) +
+          ", which waits for it");
+      killed_[size_t(r)] = true;
+      world_.kill(r);
+    }
+  }
+
+  // Ctrl-C or timeout: where every rank waits, then the world stops.
+  int stop(const std::string& why, int code) {
+    say(why + "; where every rank waits:");
+    for (const auto& line : collate(where_ranks_wait())) std::fprintf(stderr, "%s\n", line.c_str());
+    std::fflush(stderr);
+    for (int r = 0; r < world_.size(); ++r) killed_[size_t(r)] = true, world_.kill(r);
+    while (world_.alive_count() > 0) world_.next(20);
+    return code;
+  }
+
+  // Asks every joined rank; one second at most (a second Ctrl-C cuts it short).
+  std::map<int, std::string> where_ranks_wait() {
+    statuses_.clear();
+    for (int r = 0; r < world_.size(); ++r)
+      if (world_.alive(r) && world_.rank(r).joined) world_.send(r, launcher::msg(Kind::StatusQuery));
+    int sigints = sigint_count();
+    double t0 = now_s();
+    while (now_s() - t0 < 1.0 && sigint_count() == sigints && !all_answered())
+      if (auto ev = world_.next(50)) on_event(*ev);
+    std::map<int, std::string> shown;
+    for (int r = 0; r < world_.size(); ++r) shown[r] = where(r);
+    return shown;
+  }
+
+  bool all_answered() const {
+    for (int r = 0; r < world_.size(); ++r)
+      if (world_.alive(r) && world_.rank(r).joined && !statuses_.count(r)) return false;
+    return true;
+  }
+
+  std::string where(int r) const {
+    const auto& info = world_.rank(r);
+    if (!info.alive)
+      return std::string(info.finished ? "finished (" : "ended (") + launcher::describe_wait_status(info.wait_status) + ")";
+    if (!info.joined) return "has not joined the world (MPI_Init)";
+    auto it = statuses_.find(r);
+    return it != statuses_.end() ? it->second : "not answering";
+  }
+
+  int worst_exit() const {
+    int worst = 0;
+    for (int r = 0; r < world_.size(); ++r)
+      if (!killed_[size_t(r)]) worst = std::max(worst, launcher::exit_code_of(world_.rank(r).wait_status));
+    return worst;
+  }
+
+  World world_;
+  std::vector<bool> killed_;  // by us (MPI_Abort of another rank): not the job's status
+  std::map<int, std::string> statuses_;
+};
+
+}  // namespace
+
+int run_exec(const ExecOptions& opts) {
+  std::string exe = find_program(opts.program);
+  if (exe.empty()) {
+    say("program not found: " + opts.program);
+    return 127;
+  }
+  double timeout = timeout_of(opts);
+  install_sigint_handler();
+  reset_sigint();
+  Exec e(opts, exe);
+  return e.run(timeout);
+}
+
+}  // namespace lumpi::repl

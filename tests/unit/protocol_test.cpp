@@ -1,0 +1,175 @@
+// tests/unit/protocol_test.cpp: the control protocol (launcher/protocol.hpp):
+// every kind survives encode/decode, malformed frames are refused with a
+// reason (never a crash), and launcher/README.md's table matches the code.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "launcher/protocol.hpp"
+
+using namespace lumpi::launcher;
+
+namespace {
+
+// One message of each kind with every field it carries set to something
+// that is not its default.
+std::vector<ControlMsg> samples() {
+  std::vector<ControlMsg> v;
+  auto add = [&](Kind k, auto fill) {
+    ControlMsg m = msg(k);
+    fill(m);
+    v.push_back(m);
+  };
+  add(Kind::Hello, [](ControlMsg& m) {
+    m.rank = 6, m.pid = 4242, m.text = "node-1", m.endpoint = "ipc:///tmp/lumpi-x/rank-6";
+  });
+  add(Kind::Result, [](ControlMsg& m) { m.epoch = 4000000000u, m.ok = true, m.text = "[0] 1\n\t2", m.values = true; });
+  add(Kind::Result, [](ControlMsg& m) { m.epoch = 0, m.ok = false, m.text = "", m.values = false; });
+  add(Kind::Result, [](ControlMsg& m) { m.epoch = 5, m.incomplete = true, m.text = "'end' expected near <eof>"; });
+  add(Kind::Output, [](ControlMsg& m) { m.text = std::string("with\0nul", 8); });
+  add(Kind::Status, [](ControlMsg& m) { m.text = "waiting in MPI_Recv(source 1, tag 2)"; });
+  add(Kind::Tree, [](ControlMsg& m) { m.text = "Machine\n  Core L#0 [0]\n"; });
+  add(Kind::Event, [](ControlMsg& m) { m.list = {"case", "3", "name", "fail", ""}; });
+  add(Kind::Event, [](ControlMsg&) {});
+  add(Kind::Abort, [](ControlMsg& m) { m.code = -7, m.text = "gave up"; });
+  add(Kind::Finished, [](ControlMsg& m) { m.code = 3; });
+  add(Kind::Start, [](ControlMsg& m) { m.list = {"ipc:///a/rank-0", "ipc:///a/rank-1", "tcp://h:5"}; });
+  add(Kind::Exec, [](ControlMsg& m) { m.epoch = 9, m.mode = Mode::Script, m.text = "x.lua", m.list = {"a", ""}; });
+  add(Kind::Exec, [](ControlMsg& m) { m.epoch = 10, m.mode = Mode::Text, m.text = "return 1"; });
+  add(Kind::Exec, [](ControlMsg& m) { m.epoch = 11, m.mode = Mode::Check, m.text = "function f("; });
+  add(Kind::Exec, [](ControlMsg& m) { m.epoch = 12, m.mode = Mode::Repl, m.text = ""; });
+  add(Kind::Interrupt, [](ControlMsg& m) { m.epoch = 77; });
+  add(Kind::StatusQuery, [](ControlMsg&) {});
+  add(Kind::TreeQuery, [](ControlMsg& m) { m.list = {"0=0-1", "1=2"}; });
+  add(Kind::Dead, [](ControlMsg& m) { m.rank = 3; });
+  add(Kind::Quit, [](ControlMsg&) {});
+  return v;
+}
+
+bool refused(const Frames& f, const std::string& reason_part = "") {
+  std::string why;
+  auto m = decode(f, &why);
+  if (m) return false;
+  CHECK(!why.empty());
+  if (!reason_part.empty()) CHECK_MESSAGE(why.find(reason_part) != std::string::npos, why);
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("protocol: every kind round-trips through encode and decode") {
+  std::map<Kind, int> seen;
+  for (const ControlMsg& m : samples()) {
+    CAPTURE(kind_name(m.kind));
+    Frames f = encode(m);
+    REQUIRE(!f.empty());
+    CHECK(f[0] == kind_name(m.kind));
+    std::string why;
+    auto back = decode(f, &why);
+    REQUIRE_MESSAGE(back, why);
+    CHECK(*back == m);
+    ++seen[m.kind];
+  }
+  CHECK(int(seen.size()) == kKindCount);  // no kind without a sample
+}
+
+TEST_CASE("protocol: modes by name") {
+  for (Mode m : {Mode::Repl, Mode::Script, Mode::Text, Mode::Check}) CHECK(parse_mode(mode_name(m)) == m);
+  CHECK(!parse_mode("call"));  // never sent by anyone: not part of the protocol
+  CHECK(!parse_mode(""));
+  CHECK(!parse_mode("REPL"));
+}
+
+TEST_CASE("protocol: malformed messages are refused with a reason") {
+  CHECK(refused({}, "empty"));
+  CHECK(refused({""}, "unknown kind"));
+  CHECK(refused({"hello!"}, "unknown kind"));
+  CHECK(refused({"HELLO", "0", "1", "h", "e"}, "unknown kind"));
+  // wrong number of frames
+  CHECK(refused({"hello", "0", "1", "h"}, "needs 4"));
+  CHECK(refused({"hello", "0", "1", "h", "e", "extra"}, "needs 4"));
+  CHECK(refused({"quit", "now"}, "needs 0"));
+  CHECK(refused({"status?", ""}, "needs 0"));
+  CHECK(refused({"result", "1", "ok", "text"}, "needs 4"));
+  CHECK(refused({"exec", "1", "repl"}, "needs at least 3"));
+  CHECK(refused({"interrupt"}, "needs 1"));
+  CHECK(refused({"dead"}, "needs 1"));
+  // numbers
+  CHECK(refused({"dead", "-1"}, "bad rank"));
+  CHECK(refused({"dead", "1x"}, "bad rank"));
+  CHECK(refused({"dead", " 1"}, "bad rank"));
+  CHECK(refused({"dead", ""}, "bad rank"));
+  CHECK(refused({"dead", "99999999999999999999999"}, "bad rank"));
+  CHECK(refused({"dead", "16777217"}, "bad rank"));
+  CHECK(refused({"interrupt", "4294967296"}, "bad epoch"));
+  CHECK(refused({"interrupt", "-0"}, "bad epoch") == false);  // "-0" is 0: accepted
+  CHECK(refused({"interrupt", "+1"}, "bad epoch"));
+  CHECK(refused({"hello", "0", "0", "h", "e"}, "bad pid"));
+  CHECK(refused({"abort", "2147483648", "x"}, "bad exit code"));
+  CHECK(refused({"finished", "1.5"}, "bad exit code"));
+  // flags and modes
+  CHECK(refused({"result", "1", "OK", "t", "0"}, "neither ok, error nor incomplete"));
+  CHECK(refused({"result", "1", "ok", "t", "yes"}, "values flag"));
+  CHECK(refused({"exec", "1", "call", "x"}, "unknown exec mode"));
+  CHECK(refused({"exec", "1", "", "x"}, "unknown exec mode"));
+}
+
+TEST_CASE("protocol: decode never throws on arbitrary frames") {
+  // A small deterministic fuzz: every kind name followed by 0..6 frames drawn
+  // from awkward values. Nothing may throw or crash; anything accepted must
+  // re-encode to the same frames.
+  const std::vector<std::string> awkward = {"", "0", "1", "-1", "4294967295", "ok", "error", "repl",
+                                            "check", std::string(1, '\0'), "\xff\xfe", "rank-1",
+                                            std::string(300, '9'), "0=1", "x"};
+  const char* kinds[] = {"hello", "result", "output", "status", "tree", "event", "abort", "finished",
+                         "start", "exec", "interrupt", "status?", "tree?", "dead", "quit", "nope"};
+  uint32_t seed = 12345;
+  auto next = [&] { return seed = seed * 1103515245u + 12345u; };
+  int accepted = 0;
+  for (const char* k : kinds) {
+    for (int trial = 0; trial < 400; ++trial) {
+      Frames f{k};
+      int n = int(next() % 7);
+      for (int i = 0; i < n; ++i) f.push_back(awkward[next() % awkward.size()]);
+      std::string why;
+      std::optional<ControlMsg> m;
+      CHECK_NOTHROW(m = decode(f, &why));
+      if (m) {
+        ++accepted;
+        CHECK(encode(*m) == f);
+      } else {
+        CHECK(!why.empty());
+      }
+      CHECK_NOTHROW(decode(f, nullptr));
+    }
+  }
+  CHECK(accepted > 0);
+}
+
+TEST_CASE("protocol: launcher/README.md's table matches the code") {
+  std::ifstream in(std::string(LUMPI_SOURCE_DIR) + "/launcher/README.md");
+  REQUIRE(in);
+  // Rows look like: | `hello` | rank -> coordinator | `rank pid host endpoint` |
+  std::map<std::string, std::string> table;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("| `", 0) != 0) continue;
+    std::vector<std::string> cells;
+    std::stringstream ss(line.substr(1));
+    std::string cell;
+    while (std::getline(ss, cell, '|')) {
+      size_t a = cell.find_first_not_of(" `"), b = cell.find_last_not_of(" `");
+      cells.push_back(a == std::string::npos ? "" : cell.substr(a, b - a + 1));
+    }
+    if (cells.size() >= 3) table[cells[0]] = cells[2];
+  }
+  for (int k = 0; k < kKindCount; ++k) {
+    CAPTURE(kind_name(Kind(k)));
+    REQUIRE(table.count(kind_name(Kind(k))));
+    std::string doc = field_doc(Kind(k));
+    CHECK(table[kind_name(Kind(k))] == (doc.empty() ? "-" : doc));
+  }
+  CHECK(int(table.size()) == kKindCount);
+}
