@@ -367,10 +367,10 @@ CellResult Kernel::show_outcome(const Outcome& o, bool silent) {
         for (auto& l : collate({{r, text}})) lines.push_back(std::move(l));
     // rank sets for the table: one row per distinct value, by first rank
     std::vector<std::pair<std::string, std::vector<int>>> rows;
-    for (const auto& [r, text] : values) {
-      auto it = std::find_if(rows.begin(), rows.end(), [&](const auto& row) { return row.first == text; });
-      if (it == rows.end() || !s_.options().collate) rows.push_back({text, {r}});
-      else it->second.push_back(r);
+    for (const auto& entry : values) {  // (clang 14 cannot capture a structured binding)
+      auto it = std::find_if(rows.begin(), rows.end(), [&](const auto& row) { return row.first == entry.second; });
+      if (it == rows.end() || !s_.options().collate) rows.push_back({entry.second, {entry.first}});
+      else it->second.push_back(entry.first);
     }
     std::string html = "<table class=\"lumpi-result\"><thead><tr><th>ranks</th><th>value</th></tr></thead><tbody>";
     for (const auto& [text, ranks] : rows)

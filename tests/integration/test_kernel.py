@@ -359,7 +359,14 @@ check("... and it is reported as not running afterwards", reply["status"] == "er
       "not running" in reply["evalue"] and result_text(msgs) == "[0,2-3] y", (reply, msgs))
 reply, msgs = run(kc, ":restart 3\nreturn mpi.size()")
 check(":restart N starts a fresh world", result_text(msgs) == "[0-2] 3", msgs)
-rank_pids = [p for p in pids_with_tag(tag) if p != kpid]
+def exe_name(pid):
+    try:
+        return os.path.basename(os.readlink(f"/proc/{pid}/exe"))
+    except OSError:
+        return ""
+
+
+rank_pids = [p for p in pids_with_tag(tag) if exe_name(p) == "lumpi-rank"]
 check("the kernel runs 3 ranks after :restart 3", len(rank_pids) == 3, rank_pids)
 
 # ---- restart and shutdown ---------------------------------------------------------------
