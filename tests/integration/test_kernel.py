@@ -428,10 +428,11 @@ if console:
         p = subprocess.run([console, "--kernel", "lumpi", "--simple-prompt", "--no-confirm-exit"],
                            input="return mpi.size()\nprint('hello', mpi.rank())\n", capture_output=True, text=True,
                            timeout=90, env=env3)
-        out = p.stdout
+        out, err = p.stdout, p.stderr
     except subprocess.TimeoutExpired as e:
-        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
-    check("jupyter-console runs cells on the kernel", "[0-3] 4" in out and "[3] hello\t3" in out, out)
+        text = lambda b: b.decode(errors="replace") if isinstance(b, bytes) else (b or "")
+        out, err = text(e.stdout), "timed out\n" + text(e.stderr)
+    check("jupyter-console runs cells on the kernel", "[0-3] 4" in out and "[3] hello\t3" in out, out + err[-2000:])
     check("jupyter-console leaves no process", no_leftovers(tag3, within=5))
 else:
     print("note: jupyter-console is not installed; its check is skipped")
