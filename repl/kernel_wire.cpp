@@ -188,26 +188,19 @@ Wire::~Wire() {
   if (heartbeat_.joinable()) heartbeat_.join();
 }
 
-std::optional<Message> Wire::recv(zmq::socket_ref s) {
-  std::vector<std::string> frames;
-  zmq::message_t m;
-  if (!recv_frame(s, m, false)) return std::nullopt;
-  frames.push_back(m.to_string());
-  while (m.more()) {
-    recv_frame(s, m, true);
-    frames.push_back(m.to_string());
-  }
+std::optional<Message> decode(const std::vector<std::string>& frames, const std::string& key,
+                              std::string* why) {
   size_t d = 0;
   while (d < frames.size() && frames[d] != kDelimiter) ++d;
   if (d == frames.size() || frames.size() - d < 6) {
-    log("dropped a message without the <IDS|MSG> delimiter and four JSON frames");
+    *why = "a message without the <IDS|MSG> delimiter and four JSON frames";
     return std::nullopt;
   }
   const std::string& signature = frames[d + 1];
   std::vector<std::string> signed_parts(frames.begin() + long(d) + 2, frames.begin() + long(d) + 6);
-  std::string expected = sign(key_, signed_parts);
+  std::string expected = sign(key, signed_parts);
   if (expected.size() != signature.size() || CRYPTO_memcmp(expected.data(), signature.data(), expected.size()) != 0) {
-    log("dropped a message with a bad signature");
+    *why = "a message with a bad signature";
     return std::nullopt;
   }
   Message msg;
@@ -218,14 +211,30 @@ std::optional<Message> Wire::recv(zmq::socket_ref s) {
     msg.metadata = json::parse(frames[d + 4]);
     msg.content = json::parse(frames[d + 5]);
   } catch (const std::exception& e) {
-    log(std::string("dropped a message with bad JSON: ") + e.what());
+    *why = std::string("a message with bad JSON: ") + e.what();
     return std::nullopt;
   }
-  if (!msg.header.is_object() || !msg.content.is_object()) {
-    log("dropped a message whose header or content is not an object");
+  if (!msg.header.is_object() || !msg.parent_header.is_object() || !msg.metadata.is_object() ||
+      !msg.content.is_object()) {
+    *why = "a message whose header, parent header, metadata or content is not an object";
     return std::nullopt;
   }
   msg.buffers.assign(frames.begin() + long(d) + 6, frames.end());
+  return msg;
+}
+
+std::optional<Message> Wire::recv(zmq::socket_ref s) {
+  std::vector<std::string> frames;
+  zmq::message_t m;
+  if (!recv_frame(s, m, false)) return std::nullopt;
+  frames.push_back(m.to_string());
+  while (m.more()) {
+    recv_frame(s, m, true);
+    frames.push_back(m.to_string());
+  }
+  std::string why;
+  std::optional<Message> msg = decode(frames, key_, &why);
+  if (!msg) log("dropped " + why);
   return msg;
 }
 

@@ -45,6 +45,14 @@ struct Message {
   std::string type() const { return header.value("msg_type", ""); }
 };
 
+// The frames of one message as the shell or control socket received them
+// (identities, <IDS|MSG>, signature, header, parent header, metadata,
+// content, buffers): the message, or nullopt with `why` set when it is
+// malformed, badly signed (HMAC-SHA256 with `key`; none when key is empty)
+// or its JSON parts are not objects. Trusts nothing (tests/fuzz/fuzz_kernel).
+std::optional<Message> decode(const std::vector<std::string>& frames, const std::string& key,
+                              std::string* why);
+
 // A fresh version-4 UUID, as text.
 std::string new_uuid();
 

@@ -21,6 +21,7 @@
 
 #include "core/constants.hpp"
 #include "core/engine.hpp"
+#include "core/transport.hpp"
 #include "core/error.hpp"
 #include "core/wire.hpp"
 #include "tests/fuzz/frames.hpp"
@@ -127,7 +128,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     check(e.post(&r), "a well-formed message was not delivered");
     check(r.msg.env.seq == env.seq && r.msg.env.epoch == env.epoch,
           "messages overtook each other");
-    check(r.msg.body.to_string() == body, "a message's body changed on the way");
+    check(r.msg.body.str() == body, "a message's body changed on the way");
   }
   for (uint32_t ep : epochs) e.matcher().drop_epoch(ep);
   check(e.matcher().unexpected_count() == 0, "a message was delivered that should not have been");
