@@ -62,14 +62,17 @@ void release(Store& s, int id) {
 }
 
 // The record of a usable user keyval (copied out: callbacks run unlocked).
-KeyvalRec user_keyval(const Keyval& k, std::string_view func) {
+// A freed keyval still attached somewhere stays usable for reading and
+// deleting those attributes when in_use_ok (MPI-3.1 §6.7.2: the free does
+// not transpire until every reference is gone).
+KeyvalRec user_keyval(const Keyval& k, std::string_view func, bool in_use_ok = false) {
   if (k.Is_null()) detail::fail(ERR_KEYVAL, func, "keyval is KEYVAL_INVALID");
   if (k.Id() == kTagUbId)
     detail::fail(ERR_KEYVAL, func, "keyval TAG_UB is predefined and cannot be set, deleted or freed");
   Store& s = store();
   std::lock_guard<std::mutex> lock(s.mu);
   auto it = s.keyvals.find(k.Id());
-  if (it == s.keyvals.end() || it->second.freed)
+  if (it == s.keyvals.end() || (it->second.freed && !(in_use_ok && it->second.refs > 0)))
     detail::fail(ERR_KEYVAL, func, "keyval " + std::to_string(k.Id()) + " has been freed");
   return it->second;
 }
@@ -170,7 +173,7 @@ bool Comm::Get_attr(const Keyval& keyval, void*& value) const {
       value = const_cast<int*>(&kTagUbValue);
       return true;
     }
-    user_keyval(keyval, func);
+    user_keyval(keyval, func, true);
     Store& s = store();
     std::lock_guard<std::mutex> lock(s.mu);
     auto mine = s.attrs.find(c.serial());
@@ -185,7 +188,7 @@ bool Comm::Get_attr(const Keyval& keyval, void*& value) const {
 void Comm::Delete_attr(const Keyval& keyval) {
   const char* func = "MPI_Comm_delete_attr";
   detail::guarded(*this, func, [&](core::Comm& c) {
-    user_keyval(keyval, func);
+    user_keyval(keyval, func, true);
     Store& s = store();
     void* old = nullptr;
     {

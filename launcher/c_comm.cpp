@@ -41,11 +41,14 @@ void check_out(const void* p, const char* func, const char* what) {
   if (!p) fail(MPI_ERR_ARG, func, std::string(what) + " is NULL");
 }
 
-// MPI_UNWEIGHTED is null for the C++ API; MPI_WEIGHTS_EMPTY is an empty array.
-const int* weights(const int* w) {
+// MPI_UNWEIGHTED is null for the C++ API; MPI_WEIGHTS_EMPTY, and NULL for
+// no edges, are an empty weight array (a weighted graph); NULL with edges
+// is an ERR_ARG naming what.
+const int* weights(const int* w, int n, const char* func, const char* what) {
   static const int empty = 0;
   if (w == MPI_UNWEIGHTED) return nullptr;
-  if (w == MPI_WEIGHTS_EMPTY) return &empty;
+  if (w == MPI_WEIGHTS_EMPTY || (w == nullptr && n == 0)) return &empty;
+  if (!w) fail(MPI_ERR_ARG, func, std::string(what) + " is NULL for " + std::to_string(n) + " edges");
   return w;
 }
 
@@ -181,6 +184,7 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info* i) {
 // ---- communicators: constructors and free -------------------------------------------
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
+  if (newcomm) *newcomm = MPI_COMM_NULL;  // what a failed constructor leaves
   return call(comm, "MPI_Comm_dup", [&] {
     Intracomm c = as<Intracomm>(comm, "MPI_Comm_dup");
     *newcomm = add_comm(detail::dup_handle(c, "MPI_Comm_dup"), handler_of(comm));
@@ -188,6 +192,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
 }
 
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info i, MPI_Comm* newcomm) {
+  if (newcomm) *newcomm = MPI_COMM_NULL;  // what a failed constructor leaves
   const char* f = "MPI_Comm_dup_with_info";
   return call(comm, f, [&] {
     Intracomm c = as<Intracomm>(comm, f);
@@ -199,7 +204,37 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info i, MPI_Comm* newcomm) {
   });
 }
 
+// The new communicator exists at once but is pending (MPI_ERR_COMM if used)
+// until the request completes; attributes are copied as of the call.
+static int idup(MPI_Comm comm, const core::Hints* hints, MPI_Comm* newcomm, MPI_Request* request, const char* f) {
+  if (newcomm) *newcomm = MPI_COMM_NULL;
+  return call(comm, f, [&] {
+    check_out(newcomm, f, "newcomm");
+    check_out(request, f, "request");
+    Intracomm c = as<Intracomm>(comm, f);
+    detail::core_of(c, f);
+    const core::CommPtr& parent = Access::handle(c)->comm;
+    auto copies = detail::copy_attrs(c);
+    auto attach = [&](const core::CommPtr& n) { detail::attach_attrs(*n, copies); };
+    core::Idup r = hints ? core::comm_idup_with_info(parent, *hints, attach) : core::comm_idup(parent, attach);
+    *newcomm = add_comm(std::make_shared<CommHandle>(r.comm), handler_of(comm));
+    *request = add_request(detail::request_of(parent, r.request, f));
+  });
+}
+
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
+  return idup(comm, nullptr, newcomm, request, "MPI_Comm_idup");
+}
+
+int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info i, MPI_Comm* newcomm, MPI_Request* request) {
+  const char* f = "MPI_Comm_idup_with_info";
+  core::Hints hints;
+  int rc = call(comm, f, [&] { hints = hints_of(i, f); });
+  return rc != MPI_SUCCESS ? rc : idup(comm, &hints, newcomm, request, f);
+}
+
 int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm* newcomm) {
+  if (newcomm) *newcomm = MPI_COMM_NULL;  // what a failed constructor leaves
   return call(comm, "MPI_Comm_create", [&] {
     auto c = as<Intracomm>(comm, "MPI_Comm_create");
     const Group& gr = group(g, "MPI_Comm_create");
@@ -211,6 +246,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm* newcomm) {
 }
 
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
+  if (newcomm) *newcomm = MPI_COMM_NULL;  // what a failed constructor leaves
   return call(comm, "MPI_Comm_split", [&] {
     auto c = as<Intracomm>(comm, "MPI_Comm_split");
     if (c.Is_inter())
@@ -221,6 +257,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
 }
 
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group g, int tag, MPI_Comm* newcomm) {
+  if (newcomm) *newcomm = MPI_COMM_NULL;  // what a failed constructor leaves
   const char* f = "MPI_Comm_create_group";
   return call(comm, f, [&] {
     Intracomm c = intra(comm, f);
@@ -231,6 +268,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group g, int tag, MPI_Comm* newcomm
 }
 
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info i, MPI_Comm* newcomm) {
+  if (newcomm) *newcomm = MPI_COMM_NULL;  // what a failed constructor leaves
   const char* f = "MPI_Comm_split_type";
   return call(comm, f, [&] {
     Intracomm c = intra(comm, f);
@@ -333,15 +371,16 @@ int MPI_Comm_set_attr(MPI_Comm comm, int keyval, void* value) {
 
 // MPI_HOST: no host is special (MPI_PROC_NULL); MPI_IO: every rank can do
 // I/O (MPI_ANY_SOURCE); clocks are not synchronised (WTIME_IS_GLOBAL false);
-// one application was started (MPI_APPNUM 0); lumpi cannot spawn, so
+// one application was started (MPI_APPNUM 0); no error codes are added, so
+// MPI_LASTUSEDCODE is MPI_ERR_LASTCODE; lumpi cannot spawn, so
 // MPI_UNIVERSE_SIZE is not set (flag false), as MPI allows.
 int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* value, int* flag) {
   return call(comm, "MPI_Comm_get_attr", [&] {
     static int host = MPI_PROC_NULL, io = MPI_ANY_SOURCE, global = 0;
     Intracomm c = as<Intracomm>(comm, "MPI_Comm_get_attr");
-    static int appnum = 0;
+    static int appnum = 0, lastcode = MPI_ERR_LASTCODE;
     int* predefined = keyval == MPI_HOST ? &host : keyval == MPI_IO ? &io : keyval == MPI_WTIME_IS_GLOBAL ? &global
-                      : keyval == MPI_APPNUM ? &appnum : nullptr;
+                      : keyval == MPI_APPNUM ? &appnum : keyval == MPI_LASTUSEDCODE ? &lastcode : nullptr;
     if (keyval == MPI_UNIVERSE_SIZE) {
       *flag = 0;
       return;
@@ -477,8 +516,9 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm old, int indegree, const int sources
                                    int reorder, MPI_Comm* out) {
   const char* f = "MPI_Dist_graph_create_adjacent";
   return call(old, f, [&] {
-    *out = made(old, intra(old, f).Dist_graph_create_adjacent(indegree, sources, weights(sourceweights), outdegree,
-                                                              destinations, weights(destweights),
+    const int* sw = weights(sourceweights, indegree, f, "sourceweights");
+    const int* dw = weights(destweights, outdegree, f, "destweights");
+    *out = made(old, intra(old, f).Dist_graph_create_adjacent(indegree, sources, sw, outdegree, destinations, dw,
                                                               info_or_null(i, f), reorder != 0));
   });
 }
@@ -487,7 +527,10 @@ int MPI_Dist_graph_create(MPI_Comm old, int n, const int sources[], const int de
                           const int w[], MPI_Info i, int reorder, MPI_Comm* out) {
   const char* f = "MPI_Dist_graph_create";
   return call(old, f, [&] {
-    *out = made(old, intra(old, f).Dist_graph_create(n, sources, degrees, destinations, weights(w),
+    long edges = 0;
+    for (int k = 0; k < n && degrees; ++k) edges += degrees[k];
+    const int* ws = weights(w, int(edges), f, "weights");
+    *out = made(old, intra(old, f).Dist_graph_create(n, sources, degrees, destinations, ws,
                                                      info_or_null(i, f), reorder != 0));
   });
 }

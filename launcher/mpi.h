@@ -164,7 +164,8 @@ typedef struct MPI_Status {
 #define MPI_WTIME_IS_GLOBAL 4
 #define MPI_UNIVERSE_SIZE 5
 #define MPI_APPNUM 6
-#define LUMPI_LAST_PREDEFINED_KEYVAL 6
+#define MPI_LASTUSEDCODE 7
+#define LUMPI_LAST_PREDEFINED_KEYVAL 7
 
 typedef int MPI_Comm_copy_attr_function(MPI_Comm, int, void *, void *, void *, int *);
 typedef int MPI_Comm_delete_attr_function(MPI_Comm, int, void *, void *);
@@ -227,6 +228,8 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag);
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request);
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
