@@ -30,6 +30,7 @@ import sys
 import tempfile
 import time
 import xml.sax.saxutils as sax
+from concurrent.futures import ThreadPoolExecutor
 
 VERSION = "4.0.2"
 DIRS = ["group", "comm", "topo", "attr"]
@@ -144,21 +145,41 @@ CONF = """/* written by lumpi's tests/mpich/run_mpich.py: MPICH's test configura
 """
 
 
-def build_mtest(tree, out, cc):
+def newest_input(cc):
+    """The newest mtime among lumpi-cc and the libraries and header it uses, so
+    programs are rebuilt exactly when lumpi's C API changed."""
+    text = open(cc).read()
+    paths = [cc] + re.findall(r"(/\S+\.(?:a|so))\b", text)
+    inc = re.search(r'-I(/\S+?)"', text)
+    if inc:
+        paths.append(os.path.join(inc.group(1), "mpi.h"))
+    return max(os.path.getmtime(p) for p in paths if os.path.exists(p))
+
+
+def up_to_date(target, sources, stamp):
+    return os.path.exists(target) and os.path.getmtime(target) > max(
+        [stamp] + [os.path.getmtime(p) for p in sources])
+
+
+def build_mtest(tree, out, cc, stamp):
     inc = os.path.join(out, "include")
     os.makedirs(inc, exist_ok=True)
-    with open(os.path.join(inc, "mpitestconf.h"), "w") as f:
-        f.write(CONF)
+    conf = os.path.join(inc, "mpitestconf.h")
+    if not os.path.exists(conf) or open(conf).read() != CONF:
+        with open(conf, "w") as f:
+            f.write(CONF)
     flags = ["-I" + inc, "-I" + os.path.join(tree, "include"), "-O1", "-w"]
     objs = []
     # libmtest_single (Makefile_single.mtest): MTest without a thread package.
     for src in ("mtest.c", "mtest_common.c", "mtest_single.c"):
         obj = os.path.join(out, src[:-2] + ".o")
+        objs.append(obj)
+        if up_to_date(obj, [os.path.join(tree, "util", src), conf], stamp):
+            continue
         r = subprocess.run([cc, "-c", "-o", obj, os.path.join(tree, "util", src)] + flags,
                            capture_output=True, text=True)
         if r.returncode != 0:
             raise RuntimeError(f"building MTest's {src} failed:\n{r.stderr[-2000:]}")
-        objs.append(obj)
     return flags, objs
 
 
@@ -169,12 +190,12 @@ def first_error(text):
     return text.strip().splitlines()[-1] if text.strip() else "no output"
 
 
-def build_program(tree, out, cc, flags, objs, d, name):
+def build_program(tree, out, cc, flags, objs, stamp, d, name):
     """(path, None) or (None, reason)."""
     os.makedirs(os.path.join(out, d), exist_ok=True)
     exe = os.path.join(out, d, name)
     src = os.path.join(tree, d, name + ".c")
-    if os.path.exists(exe) and os.path.getmtime(exe) > max(os.path.getmtime(p) for p in [src, cc] + objs):
+    if up_to_date(exe, [src] + objs, stamp):
         return exe, None
     r = subprocess.run([cc, "-o", exe, src] + objs + flags, capture_output=True, text=True)
     if r.returncode != 0:
@@ -272,6 +293,7 @@ def main():
     ap.add_argument("--only", nargs="*", default=None)
     ap.add_argument("--expected", default=os.path.join(HERE, "expected-failures.txt"))
     ap.add_argument("--timeout", type=int, default=60, help="default per-test limit, s")
+    ap.add_argument("--jobs", type=int, default=2, help="programs built or run at once")
     a = ap.parse_args()
     lumpi, cc, work = (os.path.abspath(p) for p in (a.lumpi, a.cc, a.work))
     t0 = time.monotonic()
@@ -281,14 +303,15 @@ def main():
         print(f"SKIP: MPICH {VERSION}'s source package cannot be fetched: {e}")
         return SKIP
     out = os.path.join(work, "build")
+    stamp = newest_input(cc)
     try:
-        flags, objs = build_mtest(tree, out, cc)
+        flags, objs = build_mtest(tree, out, cc, stamp)
     except RuntimeError as e:
         print(f"FAIL: {e}")
         return 1
     exp = read_expected(a.expected)
     used = set()
-    results = []  # (dir, name, np, ok, expected, detail, seconds, output)
+    entries = []  # (dir, name, np, opts, args, reason)
     for d in a.dirs.split(","):
         for name, np, opts, args in read_testlist(tree, d):
             if a.only and name not in a.only:
@@ -296,13 +319,28 @@ def main():
             reason = expected_reason(exp, d, name, np)
             if reason:
                 used.add(f"{d}/{name} {np}" if f"{d}/{name} {np}" in exp else f"{d}/{name}")
-            exe, why = build_program(tree, out, cc, flags, objs, d, name)
-            if exe is None:
-                ok, detail, secs, output = False, why, 0.0, why
-            else:
-                limit = int(opts.get("timeLimit", a.timeout))
-                rc, output, secs = run_test(lumpi, exe, np, args, limit, os.path.join(tree, d))
-                ok, detail = passes(rc, output)
+            entries.append((d, name, np, opts, args, reason))
+    # Build every program once (in parallel), then run the entries, at most
+    # --jobs at a time, reporting in testlist order.
+    programs = sorted({(e[0], e[1]) for e in entries})
+    with ThreadPoolExecutor(a.jobs) as pool:
+        built = dict(zip(programs, pool.map(
+            lambda p: build_program(tree, out, cc, flags, objs, stamp, *p), programs)))
+
+    def one(e):
+        d, name, np, opts, args, reason = e
+        exe, why = built[(d, name)]
+        if exe is None:
+            return False, why, 0.0, why
+        limit = int(opts.get("timeLimit", a.timeout))
+        rc, output, secs = run_test(lumpi, exe, np, args, limit, os.path.join(tree, d))
+        ok, detail = passes(rc, output)
+        return ok, detail, secs, output
+
+    results = []  # (dir, name, np, ok, expected, detail, seconds, output)
+    with ThreadPoolExecutor(a.jobs) as pool:
+        for e, (ok, detail, secs, output) in zip(entries, pool.map(one, entries)):
+            d, name, np, _, _, reason = e
             results.append((d, name, np, ok, reason, detail, secs, output))
             if ok and not reason:
                 tag = "pass"
