@@ -199,6 +199,47 @@ int MPI_Waitsome(int incount, MPI_Request rs[], int* outcount, int indices[], MP
   });
 }
 
+int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype t, int dest, int sendtag, int source, int recvtag,
+                         MPI_Comm comm, MPI_Status* status) {
+  const char* f = "MPI_Sendrecv_replace";
+  return call(comm, f, [&] {
+    Status s;
+    as<Intracomm>(comm, f).Sendrecv_replace(buf, bytes(count, t, f), BYTE, dest, sendtag, source, recvtag, s);
+    to_c(s, status);
+  });
+}
+
+int MPI_Testany(int count, MPI_Request rs[], int* index, int* flag, MPI_Status* status) {
+  return call("MPI_Testany", [&] {
+    check_count(count, "MPI_Testany");
+    bool any = false;
+    for (int i = 0; i < count; ++i) {
+      if (rs[i] == MPI_REQUEST_NULL) continue;
+      any = true;
+      if (test_one(&rs[i], status, "MPI_Testany")) {
+        *index = i;
+        *flag = 1;
+        return;
+      }
+    }
+    *index = MPI_UNDEFINED;
+    *flag = !any;  // true when every request is null
+    if (!any) empty_status(status);
+  });
+}
+
+// The request stays valid: it still has to be completed (Wait, Test) or freed.
+int MPI_Cancel(MPI_Request* r) {
+  return call("MPI_Cancel", [&] { request(*r, "MPI_Cancel").Cancel(); });
+}
+
+int MPI_Test_cancelled(const MPI_Status* status, int* flag) {
+  return call("MPI_Test_cancelled", [&] {
+    if (!status) fail(MPI_ERR_ARG, "MPI_Test_cancelled", "status is MPI_STATUS_IGNORE");
+    *flag = status->lumpi_cancelled;
+  });
+}
+
 int MPI_Request_free(MPI_Request* r) {
   return call("MPI_Request_free", [&] {
     request(*r, "MPI_Request_free").Free();
@@ -342,6 +383,41 @@ int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MP
       sendbuf = own.data();
     }
     c.Exscan(sendbuf, recvbuf, count, dt, op_of(op, f));
+  });
+}
+
+int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype t, MPI_Op op,
+                             MPI_Comm comm) {
+  const char* f = "MPI_Reduce_scatter_block";
+  return call(comm, f, [&] {
+    Intracomm c = as<Intracomm>(comm, f);
+    Datatype dt = reduce_type(t, f);
+    check_count(recvcount, f, "recvcount");
+    std::vector<char> own;
+    if (sendbuf == MPI_IN_PLACE) {  // recvbuf holds the whole input
+      size_t n = size_t(c.Get_size()) * size_t(recvcount) * size_t(type_size(t, f));
+      own.assign((char*)recvbuf, (char*)recvbuf + n);
+      sendbuf = own.data();
+    }
+    c.Reduce_scatter_block(sendbuf, recvbuf, recvcount, dt, op_of(op, f));
+  });
+}
+
+int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype t, MPI_Op op,
+                       MPI_Comm comm) {
+  const char* f = "MPI_Reduce_scatter";
+  return call(comm, f, [&] {
+    Intracomm c = as<Intracomm>(comm, f);
+    Datatype dt = reduce_type(t, f);
+    if (!recvcounts) fail(MPI_ERR_ARG, f, "recvcounts is NULL");
+    std::vector<char> own;
+    if (sendbuf == MPI_IN_PLACE) {  // recvbuf holds the whole input
+      size_t total = 0;
+      for (int i = 0; i < c.Get_size(); ++i) total += size_t(recvcounts[i] > 0 ? recvcounts[i] : 0);
+      own.assign((char*)recvbuf, (char*)recvbuf + total * size_t(type_size(t, f)));
+      sendbuf = own.data();
+    }
+    c.Reduce_scatter(sendbuf, recvbuf, recvcounts, dt, op_of(op, f));
   });
 }
 

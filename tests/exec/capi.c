@@ -58,6 +58,22 @@ int main(int argc, char **argv) {
   report(rank, "sendrecv round a periodic ring, with its status",
          got == left && st.MPI_SOURCE == left && st.MPI_TAG == 7 && count == 1);
 
+  got = rank;
+  MPI_Sendrecv_replace(&got, 1, MPI_INT, right, 8, left, 8, ring, MPI_STATUS_IGNORE);
+  {
+    int in[64], out = -1, i;
+    MPI_Request r;
+    for (i = 0; i < size; ++i) in[i] = i + rank;
+    MPI_Reduce_scatter_block(in, &out, 1, MPI_INT, MPI_SUM, ring);
+    report(rank, "sendrecv_replace and reduce_scatter_block",
+           got == left && out == size * rank + size * (size - 1) / 2);
+    MPI_Irecv(&out, 1, MPI_INT, MPI_ANY_SOURCE, 99, ring, &r);
+    MPI_Cancel(&r);
+    MPI_Wait(&r, &st);
+    MPI_Test_cancelled(&st, &flag);
+    report(rank, "a cancelled receive completes cancelled", flag && r == MPI_REQUEST_NULL);
+  }
+
   MPI_Comm_create_keyval(MPI_COMM_DUP_FN, count_delete, &key, NULL);
   MPI_Comm_set_attr(ring, key, &deletes);
   MPI_Comm_dup(ring, &dup);

@@ -39,7 +39,7 @@ with tempfile.TemporaryDirectory(prefix="lumpi-capi-") as tmp:
         lines = out.splitlines()
         check(f"the C program passes its checks at {n} ranks",
               rc == 0 and lines and lines[-1] == "done" and not any(l.startswith("FAIL") for l in lines)
-              and len(lines) == 10, f"rc={rc} out={out!r} err={err!r}")
+              and len(lines) == 12, f"rc={rc} out={out!r} err={err!r}")
         check(f"no process left at {n} ranks", no_leftovers(tag))
 
     rc, out, err, tag = run(LUMPI, ["exec", "-n", "3", exe, "fatal"], timeout=60)
