@@ -66,6 +66,9 @@ void check_count(int count, const char* func, const char* what = "count");
 
 void to_c(const Status& s, MPI_Status* out);
 
+// An ERR_ARG naming what when the output (or input) pointer p is NULL.
+inline void check_out(const void* p, const char* func, const char* what);
+
 // ---- errors -----------------------------------------------------------------------
 [[noreturn]] void fail(int cls, const char* func, std::string message);
 // The handler in force for comm (MPI_COMM_WORLD's when comm is not usable).
@@ -73,6 +76,10 @@ int handler_of(MPI_Comm comm);
 // Applies the handler to the error: returns its class, or aborts the world.
 int deliver(int handler, int cls, const std::string& what);
 void check_initialized(const char* func);
+
+inline void check_out(const void* p, const char* func, const char* what) {
+  if (!p) fail(MPI_ERR_ARG, func, std::string(what) + " is NULL");
+}
 
 // Runs body(); any error is delivered under comm's handler.
 template <class F>

@@ -37,10 +37,6 @@ std::vector<bool> flags(int n, const int* v) {
   return out;
 }
 
-void check_out(const void* p, const char* func, const char* what) {
-  if (!p) fail(MPI_ERR_ARG, func, std::string(what) + " is NULL");
-}
-
 // MPI_UNWEIGHTED is null for the C++ API; MPI_WEIGHTS_EMPTY, and NULL for
 // no edges, are an empty weight array (a weighted graph); NULL with edges
 // is an ERR_ARG naming what.
@@ -59,11 +55,17 @@ extern "C" {
 // ---- groups ------------------------------------------------------------------------
 
 int MPI_Group_size(MPI_Group g, int* size) {
-  return call("MPI_Group_size", [&] { *size = group(g, "MPI_Group_size").Get_size(); });
+  return call("MPI_Group_size", [&] {
+    check_out(size, "MPI_Group_size", "size");
+    *size = group(g, "MPI_Group_size").Get_size();
+  });
 }
 
 int MPI_Group_rank(MPI_Group g, int* rank) {
-  return call("MPI_Group_rank", [&] { *rank = group(g, "MPI_Group_rank").Get_rank(); });
+  return call("MPI_Group_rank", [&] {
+    check_out(rank, "MPI_Group_rank", "rank");
+    *rank = group(g, "MPI_Group_rank").Get_rank();
+  });
 }
 
 int MPI_Group_translate_ranks(MPI_Group g1, int n, const int ranks1[], MPI_Group g2, int ranks2[]) {
@@ -75,18 +77,21 @@ int MPI_Group_translate_ranks(MPI_Group g1, int n, const int ranks1[], MPI_Group
 
 int MPI_Group_compare(MPI_Group g1, MPI_Group g2, int* result) {
   return call("MPI_Group_compare", [&] {
+    check_out(result, "MPI_Group_compare", "result");
     *result = Group::Compare(group(g1, "MPI_Group_compare"), group(g2, "MPI_Group_compare"));
   });
 }
 
 int MPI_Group_union(MPI_Group g1, MPI_Group g2, MPI_Group* out) {
   return call("MPI_Group_union", [&] {
+    check_out(out, "MPI_Group_union", "newgroup");
     *out = add_group(Group::Union(group(g1, "MPI_Group_union"), group(g2, "MPI_Group_union")));
   });
 }
 
 int MPI_Group_intersection(MPI_Group g1, MPI_Group g2, MPI_Group* out) {
   return call("MPI_Group_intersection", [&] {
+    check_out(out, "MPI_Group_intersection", "newgroup");
     const char* f = "MPI_Group_intersection";
     *out = add_group(Group::Intersect(group(g1, f), group(g2, f)));
   });
@@ -94,27 +99,40 @@ int MPI_Group_intersection(MPI_Group g1, MPI_Group g2, MPI_Group* out) {
 
 int MPI_Group_difference(MPI_Group g1, MPI_Group g2, MPI_Group* out) {
   return call("MPI_Group_difference", [&] {
+    check_out(out, "MPI_Group_difference", "newgroup");
     const char* f = "MPI_Group_difference";
     *out = add_group(Group::Difference(group(g1, f), group(g2, f)));
   });
 }
 
 int MPI_Group_incl(MPI_Group g, int n, const int ranks[], MPI_Group* out) {
-  return call("MPI_Group_incl", [&] { *out = add_group(group(g, "MPI_Group_incl").Incl(n, ranks)); });
+  return call("MPI_Group_incl", [&] {
+    check_out(out, "MPI_Group_incl", "newgroup");
+    *out = add_group(group(g, "MPI_Group_incl").Incl(n, ranks));
+  });
 }
 
 int MPI_Group_excl(MPI_Group g, int n, const int ranks[], MPI_Group* out) {
-  return call("MPI_Group_excl", [&] { *out = add_group(group(g, "MPI_Group_excl").Excl(n, ranks)); });
+  return call("MPI_Group_excl", [&] {
+    check_out(out, "MPI_Group_excl", "newgroup");
+    *out = add_group(group(g, "MPI_Group_excl").Excl(n, ranks));
+  });
 }
 
 int MPI_Group_range_incl(MPI_Group g, int n, int ranges[][3], MPI_Group* out) {
   return call("MPI_Group_range_incl",
-              [&] { *out = add_group(group(g, "MPI_Group_range_incl").Range_incl(n, ranges)); });
+              [&] {
+    check_out(out, "MPI_Group_range_incl", "newgroup");
+    *out = add_group(group(g, "MPI_Group_range_incl").Range_incl(n, ranges));
+  });
 }
 
 int MPI_Group_range_excl(MPI_Group g, int n, int ranges[][3], MPI_Group* out) {
   return call("MPI_Group_range_excl",
-              [&] { *out = add_group(group(g, "MPI_Group_range_excl").Range_excl(n, ranges)); });
+              [&] {
+    check_out(out, "MPI_Group_range_excl", "newgroup");
+    *out = add_group(group(g, "MPI_Group_range_excl").Range_excl(n, ranges));
+  });
 }
 
 int MPI_Group_free(MPI_Group* g) {
@@ -129,33 +147,52 @@ int MPI_Group_free(MPI_Group* g) {
 // ---- communicators: queries -------------------------------------------------------
 
 int MPI_Comm_size(MPI_Comm comm, int* size) {
-  return call(comm, "MPI_Comm_size", [&] { *size = as<Intracomm>(comm, "MPI_Comm_size").Get_size(); });
+  return call(comm, "MPI_Comm_size", [&] {
+    check_out(size, "MPI_Comm_size", "size");
+    *size = as<Intracomm>(comm, "MPI_Comm_size").Get_size();
+  });
 }
 
 int MPI_Comm_rank(MPI_Comm comm, int* rank) {
-  return call(comm, "MPI_Comm_rank", [&] { *rank = as<Intracomm>(comm, "MPI_Comm_rank").Get_rank(); });
+  return call(comm, "MPI_Comm_rank", [&] {
+    check_out(rank, "MPI_Comm_rank", "rank");
+    *rank = as<Intracomm>(comm, "MPI_Comm_rank").Get_rank();
+  });
 }
 
 int MPI_Comm_group(MPI_Comm comm, MPI_Group* g) {
-  return call(comm, "MPI_Comm_group", [&] { *g = add_group(as<Intracomm>(comm, "MPI_Comm_group").Get_group()); });
+  return call(comm, "MPI_Comm_group", [&] {
+    check_out(g, "MPI_Comm_group", "group");
+    *g = add_group(as<Intracomm>(comm, "MPI_Comm_group").Get_group());
+  });
 }
 
 int MPI_Comm_remote_size(MPI_Comm comm, int* size) {
   return call(comm, "MPI_Comm_remote_size",
-              [&] { *size = inter(comm, "MPI_Comm_remote_size").Get_remote_size(); });
+              [&] {
+    check_out(size, "MPI_Comm_remote_size", "size");
+    *size = inter(comm, "MPI_Comm_remote_size").Get_remote_size();
+  });
 }
 
 int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group* g) {
   return call(comm, "MPI_Comm_remote_group",
-              [&] { *g = add_group(inter(comm, "MPI_Comm_remote_group").Get_remote_group()); });
+              [&] {
+    check_out(g, "MPI_Comm_remote_group", "group");
+    *g = add_group(inter(comm, "MPI_Comm_remote_group").Get_remote_group());
+  });
 }
 
 int MPI_Comm_test_inter(MPI_Comm comm, int* flag) {
-  return call(comm, "MPI_Comm_test_inter", [&] { *flag = as<Intracomm>(comm, "MPI_Comm_test_inter").Is_inter(); });
+  return call(comm, "MPI_Comm_test_inter", [&] {
+    check_out(flag, "MPI_Comm_test_inter", "flag");
+    *flag = as<Intracomm>(comm, "MPI_Comm_test_inter").Is_inter();
+  });
 }
 
 int MPI_Comm_compare(MPI_Comm c1, MPI_Comm c2, int* result) {
   return call(c1, "MPI_Comm_compare", [&] {
+    check_out(result, "MPI_Comm_compare", "result");
     *result = Comm::Compare(as<Intracomm>(c1, "MPI_Comm_compare"), as<Intracomm>(c2, "MPI_Comm_compare"));
   });
 }
@@ -169,16 +206,24 @@ int MPI_Comm_set_name(MPI_Comm comm, const char* name) {
 
 int MPI_Comm_get_name(MPI_Comm comm, char* name, int* resultlen) {
   return call(comm, "MPI_Comm_get_name",
-              [&] { copy_name(as<Intracomm>(comm, "MPI_Comm_get_name").Get_name(), name, resultlen); });
+              [&] {
+    check_out(name, "MPI_Comm_get_name", "name");
+    check_out(resultlen, "MPI_Comm_get_name", "resultlen");
+    copy_name(as<Intracomm>(comm, "MPI_Comm_get_name").Get_name(), name, resultlen);
+  });
 }
 
 int MPI_Comm_set_info(MPI_Comm comm, MPI_Info i) {
   return call(comm, "MPI_Comm_set_info",
-              [&] { as<Intracomm>(comm, "MPI_Comm_set_info").Set_info(info(i, "MPI_Comm_set_info")); });
+              [&] { as<Intracomm>(comm, "MPI_Comm_set_info").Set_info(info(i, "MPI_Comm_set_info"));
+            });
 }
 
 int MPI_Comm_get_info(MPI_Comm comm, MPI_Info* i) {
-  return call(comm, "MPI_Comm_get_info", [&] { *i = add_info(as<Intracomm>(comm, "MPI_Comm_get_info").Get_info()); });
+  return call(comm, "MPI_Comm_get_info", [&] {
+    check_out(i, "MPI_Comm_get_info", "info");
+    *i = add_info(as<Intracomm>(comm, "MPI_Comm_get_info").Get_info());
+  });
 }
 
 // ---- communicators: constructors and free -------------------------------------------
@@ -186,6 +231,7 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info* i) {
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   if (newcomm) *newcomm = MPI_COMM_NULL;  // what a failed constructor leaves
   return call(comm, "MPI_Comm_dup", [&] {
+    check_out(newcomm, "MPI_Comm_dup", "newcomm");
     Intracomm c = as<Intracomm>(comm, "MPI_Comm_dup");
     *newcomm = add_comm(detail::dup_handle(c, "MPI_Comm_dup"), handler_of(comm));
   });
@@ -195,6 +241,7 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info i, MPI_Comm* newcomm) {
   if (newcomm) *newcomm = MPI_COMM_NULL;  // what a failed constructor leaves
   const char* f = "MPI_Comm_dup_with_info";
   return call(comm, f, [&] {
+    check_out(newcomm, "MPI_Comm_dup_with_info", "newcomm");
     Intracomm c = as<Intracomm>(comm, f);
     core::Hints hints = hints_of(i, f);
     auto copies = detail::copy_attrs(c);
@@ -229,13 +276,15 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
 int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info i, MPI_Comm* newcomm, MPI_Request* request) {
   const char* f = "MPI_Comm_idup_with_info";
   core::Hints hints;
-  int rc = call(comm, f, [&] { hints = hints_of(i, f); });
+  int rc = call(comm, f, [&] { hints = hints_of(i, f);
+});
   return rc != MPI_SUCCESS ? rc : idup(comm, &hints, newcomm, request, f);
 }
 
 int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm* newcomm) {
   if (newcomm) *newcomm = MPI_COMM_NULL;  // what a failed constructor leaves
   return call(comm, "MPI_Comm_create", [&] {
+    check_out(newcomm, "MPI_Comm_create", "newcomm");
     auto c = as<Intracomm>(comm, "MPI_Comm_create");
     const Group& gr = group(g, "MPI_Comm_create");
     if (c.Is_inter())
@@ -248,6 +297,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm* newcomm) {
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   if (newcomm) *newcomm = MPI_COMM_NULL;  // what a failed constructor leaves
   return call(comm, "MPI_Comm_split", [&] {
+    check_out(newcomm, "MPI_Comm_split", "newcomm");
     auto c = as<Intracomm>(comm, "MPI_Comm_split");
     if (c.Is_inter())
       *newcomm = made(comm, Access::wrap<Intercomm>(Access::handle(c)).Split(color, key));
@@ -260,6 +310,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group g, int tag, MPI_Comm* newcomm
   if (newcomm) *newcomm = MPI_COMM_NULL;  // what a failed constructor leaves
   const char* f = "MPI_Comm_create_group";
   return call(comm, f, [&] {
+    check_out(newcomm, "MPI_Comm_create_group", "newcomm");
     Intracomm c = intra(comm, f);
     const Group& gr = group(g, f);
     core::CommPtr p = core::comm_create_group(detail::core_of(c, f), gr.World_ranks(), tag);
@@ -271,6 +322,7 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info i, MPI_
   if (newcomm) *newcomm = MPI_COMM_NULL;  // what a failed constructor leaves
   const char* f = "MPI_Comm_split_type";
   return call(comm, f, [&] {
+    check_out(newcomm, "MPI_Comm_split_type", "newcomm");
     Intracomm c = intra(comm, f);
     if (split_type != MPI_UNDEFINED && split_type != MPI_COMM_TYPE_SHARED)
       fail(MPI_ERR_ARG, f, "split_type " + std::to_string(split_type) +
@@ -297,6 +349,7 @@ int MPI_Intercomm_create(MPI_Comm local, int local_leader, MPI_Comm peer, int re
                          MPI_Comm* newcomm) {
   const char* f = "MPI_Intercomm_create";
   return call(local, f, [&] {
+    check_out(newcomm, "MPI_Intercomm_create", "newintercomm");
     Intracomm c = intra(local, f);
     // The peer matters only at the local leader; elsewhere it may be anything.
     bool leader = c.Get_rank() == local_leader;
@@ -309,7 +362,10 @@ int MPI_Intercomm_create(MPI_Comm local, int local_leader, MPI_Comm peer, int re
 
 int MPI_Intercomm_merge(MPI_Comm comm, int high, MPI_Comm* newcomm) {
   return call(comm, "MPI_Intercomm_merge",
-              [&] { *newcomm = made(comm, inter(comm, "MPI_Intercomm_merge").Merge(high != 0)); });
+              [&] {
+    check_out(newcomm, "MPI_Intercomm_merge", "newintracomm");
+    *newcomm = made(comm, inter(comm, "MPI_Intercomm_merge").Merge(high != 0));
+  });
 }
 
 // ---- attributes --------------------------------------------------------------------
@@ -376,6 +432,8 @@ int MPI_Comm_set_attr(MPI_Comm comm, int keyval, void* value) {
 // MPI_UNIVERSE_SIZE is not set (flag false), as MPI allows.
 int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* value, int* flag) {
   return call(comm, "MPI_Comm_get_attr", [&] {
+    check_out(value, "MPI_Comm_get_attr", "attribute_val");
+    check_out(flag, "MPI_Comm_get_attr", "flag");
     static int host = MPI_PROC_NULL, io = MPI_ANY_SOURCE, global = 0;
     Intracomm c = as<Intracomm>(comm, "MPI_Comm_get_attr");
     static int appnum = 0, lastcode = MPI_ERR_LASTCODE;
@@ -417,12 +475,14 @@ int MPI_Attr_delete(MPI_Comm comm, int keyval) { return MPI_Comm_delete_attr(com
 // ---- topologies --------------------------------------------------------------------
 
 int MPI_Dims_create(int nnodes, int ndims, int dims[]) {
-  return call("MPI_Dims_create", [&] { Compute_dims(nnodes, ndims, dims); });
+  return call("MPI_Dims_create", [&] { Compute_dims(nnodes, ndims, dims);
+});
 }
 
 int MPI_Cart_create(MPI_Comm old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm* out) {
   const char* f = "MPI_Cart_create";
   return call(old, f, [&] {
+    check_out(out, "MPI_Cart_create", "comm_cart");
     if (ndims < 0) fail(MPI_ERR_DIMS, f, "ndims is negative: " + std::to_string(ndims));
     auto p = flags(ndims, periods);
     std::unique_ptr<bool[]> pb(new bool[size_t(ndims) + 1]);
@@ -432,7 +492,10 @@ int MPI_Cart_create(MPI_Comm old, int ndims, const int dims[], const int periods
 }
 
 int MPI_Cartdim_get(MPI_Comm comm, int* ndims) {
-  return call(comm, "MPI_Cartdim_get", [&] { *ndims = as<Cartcomm>(comm, "MPI_Cartdim_get").Get_dim(); });
+  return call(comm, "MPI_Cartdim_get", [&] {
+    check_out(ndims, "MPI_Cartdim_get", "ndims");
+    *ndims = as<Cartcomm>(comm, "MPI_Cartdim_get").Get_dim();
+  });
 }
 
 int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) {
@@ -445,21 +508,30 @@ int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coor
 }
 
 int MPI_Cart_rank(MPI_Comm comm, const int coords[], int* rank) {
-  return call(comm, "MPI_Cart_rank", [&] { *rank = as<Cartcomm>(comm, "MPI_Cart_rank").Get_cart_rank(coords); });
+  return call(comm, "MPI_Cart_rank", [&] {
+    check_out(rank, "MPI_Cart_rank", "rank");
+    *rank = as<Cartcomm>(comm, "MPI_Cart_rank").Get_cart_rank(coords);
+  });
 }
 
 int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
   return call(comm, "MPI_Cart_coords",
-              [&] { as<Cartcomm>(comm, "MPI_Cart_coords").Get_coords(rank, maxdims, coords); });
+              [&] { as<Cartcomm>(comm, "MPI_Cart_coords").Get_coords(rank, maxdims, coords);
+            });
 }
 
 int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* src, int* dst) {
   return call(comm, "MPI_Cart_shift",
-              [&] { as<Cartcomm>(comm, "MPI_Cart_shift").Shift(direction, disp, *src, *dst); });
+              [&] {
+    check_out(src, "MPI_Cart_shift", "rank_source");
+    check_out(dst, "MPI_Cart_shift", "rank_dest");
+    as<Cartcomm>(comm, "MPI_Cart_shift").Shift(direction, disp, *src, *dst);
+  });
 }
 
 int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* out) {
   return call(comm, "MPI_Cart_sub", [&] {
+    check_out(out, "MPI_Cart_sub", "newcomm");
     Cartcomm c = as<Cartcomm>(comm, "MPI_Cart_sub");
     int n = c.Get_dim();
     std::unique_ptr<bool[]> rb(new bool[size_t(n) + 1]);
@@ -470,6 +542,7 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* out) {
 
 int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int* newrank) {
   return call(comm, "MPI_Cart_map", [&] {
+    check_out(newrank, "MPI_Cart_map", "newrank");
     if (ndims < 0) fail(MPI_ERR_DIMS, "MPI_Cart_map", "ndims is negative");
     std::unique_ptr<bool[]> pb(new bool[size_t(ndims) + 1]);
     for (int i = 0; i < ndims; ++i) pb[i] = periods[i] != 0;
@@ -479,36 +552,52 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[]
 
 int MPI_Graph_create(MPI_Comm old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm* out) {
   return call(old, "MPI_Graph_create", [&] {
+    check_out(out, "MPI_Graph_create", "comm_graph");
     *out = made(old, intra(old, "MPI_Graph_create").Create_graph(nnodes, index, edges, reorder != 0));
   });
 }
 
 int MPI_Graphdims_get(MPI_Comm comm, int* nnodes, int* nedges) {
-  return call(comm, "MPI_Graphdims_get", [&] { as<Graphcomm>(comm, "MPI_Graphdims_get").Get_dims(nnodes, nedges); });
+  return call(comm, "MPI_Graphdims_get", [&] {
+    check_out(nnodes, "MPI_Graphdims_get", "nnodes");
+    check_out(nedges, "MPI_Graphdims_get", "nedges");
+    as<Graphcomm>(comm, "MPI_Graphdims_get").Get_dims(nnodes, nedges);
+  });
 }
 
 int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]) {
   return call(comm, "MPI_Graph_get",
-              [&] { as<Graphcomm>(comm, "MPI_Graph_get").Get_topo(maxindex, maxedges, index, edges); });
+              [&] { as<Graphcomm>(comm, "MPI_Graph_get").Get_topo(maxindex, maxedges, index, edges);
+            });
 }
 
 int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int* n) {
   return call(comm, "MPI_Graph_neighbors_count",
-              [&] { *n = as<Graphcomm>(comm, "MPI_Graph_neighbors_count").Get_neighbors_count(rank); });
+              [&] {
+    check_out(n, "MPI_Graph_neighbors_count", "nneighbors");
+    *n = as<Graphcomm>(comm, "MPI_Graph_neighbors_count").Get_neighbors_count(rank);
+  });
 }
 
 int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxn, int neighbors[]) {
   return call(comm, "MPI_Graph_neighbors",
-              [&] { as<Graphcomm>(comm, "MPI_Graph_neighbors").Get_neighbors(rank, maxn, neighbors); });
+              [&] { as<Graphcomm>(comm, "MPI_Graph_neighbors").Get_neighbors(rank, maxn, neighbors);
+            });
 }
 
 int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int* newrank) {
   return call(comm, "MPI_Graph_map",
-              [&] { *newrank = as<Graphcomm>(comm, "MPI_Graph_map").Map(nnodes, index, edges); });
+              [&] {
+    check_out(newrank, "MPI_Graph_map", "newrank");
+    *newrank = as<Graphcomm>(comm, "MPI_Graph_map").Map(nnodes, index, edges);
+  });
 }
 
 int MPI_Topo_test(MPI_Comm comm, int* status) {
-  return call(comm, "MPI_Topo_test", [&] { *status = as<Intracomm>(comm, "MPI_Topo_test").Get_topology(); });
+  return call(comm, "MPI_Topo_test", [&] {
+    check_out(status, "MPI_Topo_test", "status");
+    *status = as<Intracomm>(comm, "MPI_Topo_test").Get_topology();
+  });
 }
 
 int MPI_Dist_graph_create_adjacent(MPI_Comm old, int indegree, const int sources[], const int sourceweights[],
@@ -516,6 +605,7 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm old, int indegree, const int sources
                                    int reorder, MPI_Comm* out) {
   const char* f = "MPI_Dist_graph_create_adjacent";
   return call(old, f, [&] {
+    check_out(out, "MPI_Dist_graph_create_adjacent", "comm_dist_graph");
     const int* sw = weights(sourceweights, indegree, f, "sourceweights");
     const int* dw = weights(destweights, outdegree, f, "destweights");
     *out = made(old, intra(old, f).Dist_graph_create_adjacent(indegree, sources, sw, outdegree, destinations, dw,
@@ -527,6 +617,7 @@ int MPI_Dist_graph_create(MPI_Comm old, int n, const int sources[], const int de
                           const int w[], MPI_Info i, int reorder, MPI_Comm* out) {
   const char* f = "MPI_Dist_graph_create";
   return call(old, f, [&] {
+    check_out(out, "MPI_Dist_graph_create", "comm_dist_graph");
     long edges = 0;
     for (int k = 0; k < n && degrees; ++k) edges += degrees[k];
     const int* ws = weights(w, int(edges), f, "weights");
@@ -537,6 +628,9 @@ int MPI_Dist_graph_create(MPI_Comm old, int n, const int sources[], const int de
 
 int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int* indegree, int* outdegree, int* weighted) {
   return call(comm, "MPI_Dist_graph_neighbors_count", [&] {
+    check_out(indegree, "MPI_Dist_graph_neighbors_count", "indegree");
+    check_out(outdegree, "MPI_Dist_graph_neighbors_count", "outdegree");
+    check_out(weighted, "MPI_Dist_graph_neighbors_count", "weighted");
     bool w = false;
     as<Distgraphcomm>(comm, "MPI_Dist_graph_neighbors_count").Get_dist_neighbors_count(*indegree, *outdegree, w);
     *weighted = w;
