@@ -18,6 +18,7 @@
 // or freed (ERR_KEYVAL). A keyval freed while attributes use it stays valid
 // for them until the last one is deleted. An empty std::function given as a
 // callback acts as NULL_COPY_FN / NULL_DELETE_FN.
+#include <algorithm>
 #include <map>
 #include <mutex>
 
@@ -46,6 +47,10 @@ struct Store {
   std::mutex mu;
   std::map<int, KeyvalRec> keyvals;
   std::map<uint64_t, std::map<int, void*>> attrs;  // comm serial -> keyval id -> value
+  // (comm serial, keyval id) -> when the attribute was last set: Free and
+  // Finalize delete in the reverse order of setting (MPI-3.1 §8.7.1).
+  std::map<std::pair<uint64_t, int>, uint64_t> when;
+  uint64_t clock = 0;
   int next_id = kFirstUserKeyval;
 };
 
@@ -62,14 +67,17 @@ void release(Store& s, int id) {
 }
 
 // The record of a usable user keyval (copied out: callbacks run unlocked).
-KeyvalRec user_keyval(const Keyval& k, std::string_view func) {
+// A freed keyval still attached somewhere stays usable for reading and
+// deleting those attributes when in_use_ok (MPI-3.1 §6.7.2: the free does
+// not transpire until every reference is gone).
+KeyvalRec user_keyval(const Keyval& k, std::string_view func, bool in_use_ok = false) {
   if (k.Is_null()) detail::fail(ERR_KEYVAL, func, "keyval is KEYVAL_INVALID");
   if (k.Id() == kTagUbId)
     detail::fail(ERR_KEYVAL, func, "keyval TAG_UB is predefined and cannot be set, deleted or freed");
   Store& s = store();
   std::lock_guard<std::mutex> lock(s.mu);
   auto it = s.keyvals.find(k.Id());
-  if (it == s.keyvals.end() || it->second.freed)
+  if (it == s.keyvals.end() || (it->second.freed && !(in_use_ok && it->second.refs > 0)))
     detail::fail(ERR_KEYVAL, func, "keyval " + std::to_string(k.Id()) + " has been freed");
   return it->second;
 }
@@ -159,6 +167,7 @@ void Comm::Set_attr(const Keyval& keyval, void* value) {
     if (had) run_delete(*this, keyval.Id(), old, func);  // replacing runs the delete callback
     std::lock_guard<std::mutex> lock(s.mu);
     auto [it, fresh] = s.attrs[c.serial()].insert_or_assign(keyval.Id(), value);
+    s.when[{c.serial(), keyval.Id()}] = ++s.clock;
     if (fresh) ++s.keyvals[keyval.Id()].refs;
   });
 }
@@ -170,7 +179,7 @@ bool Comm::Get_attr(const Keyval& keyval, void*& value) const {
       value = const_cast<int*>(&kTagUbValue);
       return true;
     }
-    user_keyval(keyval, func);
+    user_keyval(keyval, func, true);
     Store& s = store();
     std::lock_guard<std::mutex> lock(s.mu);
     auto mine = s.attrs.find(c.serial());
@@ -185,7 +194,7 @@ bool Comm::Get_attr(const Keyval& keyval, void*& value) const {
 void Comm::Delete_attr(const Keyval& keyval) {
   const char* func = "MPI_Comm_delete_attr";
   detail::guarded(*this, func, [&](core::Comm& c) {
-    user_keyval(keyval, func);
+    user_keyval(keyval, func, true);
     Store& s = store();
     void* old = nullptr;
     {
@@ -199,6 +208,7 @@ void Comm::Delete_attr(const Keyval& keyval) {
     run_delete(*this, keyval.Id(), old, func);  // a failing callback keeps the attribute
     std::lock_guard<std::mutex> lock(s.mu);
     if (s.attrs[c.serial()].erase(keyval.Id())) release(s, keyval.Id());
+    s.when.erase({c.serial(), keyval.Id()});
   });
 }
 
@@ -243,6 +253,7 @@ void attach_attrs(const core::Comm& newcomm, const AttrCopies& copies) {
   for (const auto& [id, value] : copies) {
     mine[id] = value;
     ++s.keyvals[id].refs;
+    s.when[{newcomm.serial(), id}] = ++s.clock;
   }
 }
 
@@ -255,12 +266,19 @@ void delete_all_attrs(Comm& c) {
     auto mine = s.attrs.find(serial);
     if (mine == s.attrs.end()) return;
     items.assign(mine->second.begin(), mine->second.end());
+    auto at = [&](int id) {
+      auto w = s.when.find({serial, id});
+      return w == s.when.end() ? 0 : w->second;
+    };
+    std::stable_sort(items.begin(), items.end(),
+                     [&](const auto& a, const auto& b) { return at(a.first) > at(b.first); });
   }
   for (const auto& [id, value] : items) {
     run_delete(c, id, value, "MPI_Comm_free");  // a failing one stops the free here
     Store& s = store();
     std::lock_guard<std::mutex> lock(s.mu);
     if (s.attrs[serial].erase(id)) release(s, id);
+    s.when.erase({serial, id});
   }
   Store& s = store();
   std::lock_guard<std::mutex> lock(s.mu);
@@ -272,7 +290,10 @@ void forget_attrs(uint64_t serial) {
   std::lock_guard<std::mutex> lock(s.mu);
   auto mine = s.attrs.find(serial);
   if (mine == s.attrs.end()) return;
-  for (const auto& [id, value] : mine->second) release(s, id);
+  for (const auto& [id, value] : mine->second) {
+    release(s, id);
+    s.when.erase({serial, id});
+  }
   s.attrs.erase(mine);
 }
 

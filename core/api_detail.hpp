@@ -106,6 +106,13 @@ std::shared_ptr<CommHandle> dup_handle(const Comm& c, std::string_view func);
 Intracomm world_of(core::Engine& e);
 Intracomm self_of(core::Engine& e);
 
+// ---- requests (api_p2p.cpp) -------------------------------------------------------
+
+// A Request for a pending core operation that moves no user data (MPI_Comm_idup
+// in the C API): Wait/Test complete it with an empty status; errors go
+// under comm's handler as func.
+Request request_of(core::CommPtr comm, std::shared_ptr<core::Request> req, const char* func);
+
 // ---- datatypes and ops (api_coll.cpp) --------------------------------------------
 
 // The core's element type of t; ERR_TYPE naming func if t is null or unknown.

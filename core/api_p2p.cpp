@@ -88,6 +88,16 @@ struct RequestHandle {
 
 }  // namespace detail
 
+namespace detail {
+Request request_of(core::CommPtr comm, std::shared_ptr<core::Request> req, const char* func) {
+  auto h = std::make_shared<RequestHandle>();
+  h->comm = std::move(comm);
+  h->req = std::move(req);
+  h->func = func;
+  return Access::request(std::move(h));
+}
+}  // namespace detail
+
 extern const Request REQUEST_NULL = Request();
 
 namespace {

@@ -1,0 +1,105 @@
+// launcher/c_api.hpp: what the files of the C API (launcher/c_*.cpp, the
+// library libmpi behind launcher/mpi.h) share: the handle tables that turn
+// C ints into the public C++ API's objects (core/lumpi.hpp), and call(), the
+// one way a C function runs its body: a lumpi::Exception or core::Error
+// becomes an error code under the communicator's C error handler
+// (MPI_ERRORS_ARE_FATAL: message and abort of the world; MPI_ERRORS_RETURN:
+// the code is returned).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/api_detail.hpp"
+#include "core/lumpi.hpp"
+#include "launcher/mpi.h"
+
+namespace lumpi::capi {
+
+using detail::Access;
+using detail::CommHandle;
+
+// ---- communicators --------------------------------------------------------------
+struct CommEntry {
+  std::shared_ptr<CommHandle> h;  // null: free slot or COMM_NULL
+  int errhandler = MPI_ERRORS_ARE_FATAL;
+};
+// The table; slots 0 (NULL), 1 (WORLD), 2 (SELF) are fixed.
+std::vector<CommEntry>& comms();
+// A new handle for h (inheriting errhandler); MPI_COMM_NULL for a null h.
+MPI_Comm add_comm(std::shared_ptr<CommHandle> h, int errhandler);
+// The C handle of a C++ communicator (attribute callbacks), MPI_COMM_NULL if unknown.
+MPI_Comm handle_of(const Comm& c);
+// The entry of comm; ERR_COMM naming func when it is not a live communicator.
+CommEntry& entry(MPI_Comm comm, const char* func);
+template <class C>
+C as(MPI_Comm comm, const char* func) {
+  return Access::wrap<C>(entry(comm, func).h);
+}
+// As as<>, for a communicator that must (not) be an intercommunicator.
+Intracomm intra(MPI_Comm comm, const char* func);
+// Drops the table's slot for comm (after MPI_Comm_free).
+void forget_comm(MPI_Comm comm);
+Intercomm inter(MPI_Comm comm, const char* func);
+
+// ---- groups, infos, requests ----------------------------------------------------
+Group& group(MPI_Group g, const char* func);
+MPI_Group add_group(Group g);
+void free_group(MPI_Group g);  // no-op for the predefined groups
+MPI_Info add_info(Info i);
+Info& info(MPI_Info i, const char* func);  // MPI_INFO_NULL is an ERR_INFO
+Info info_or_null(MPI_Info i, const char* func);
+Request& request(MPI_Request r, const char* func);
+MPI_Request add_request(Request r);
+void drop_request(MPI_Request r);
+
+// ---- datatypes and ops ----------------------------------------------------------
+// Bytes of one element of t; ERR_TYPE naming func for an unknown type.
+int type_size(MPI_Datatype t, const char* func);
+// The C++ API's element type for reductions on t; ERR_TYPE if the core does
+// not compute on it.
+Datatype reduce_type(MPI_Datatype t, const char* func);
+Op op_of(MPI_Op op, const char* func);
+// A count check: ERR_COUNT naming func for a negative count.
+void check_count(int count, const char* func, const char* what = "count");
+
+void to_c(const Status& s, MPI_Status* out);
+
+// An ERR_ARG naming what when the output (or input) pointer p is NULL.
+inline void check_out(const void* p, const char* func, const char* what);
+
+// ---- errors -----------------------------------------------------------------------
+[[noreturn]] void fail(int cls, const char* func, std::string message);
+// The handler in force for comm (MPI_COMM_WORLD's when comm is not usable).
+int handler_of(MPI_Comm comm);
+// Applies the handler to the error: returns its class, or aborts the world.
+int deliver(int handler, int cls, const std::string& what);
+void check_initialized(const char* func);
+
+inline void check_out(const void* p, const char* func, const char* what) {
+  if (!p) fail(MPI_ERR_ARG, func, std::string(what) + " is NULL");
+}
+
+// Runs body(); any error is delivered under comm's handler.
+template <class F>
+int call(MPI_Comm comm, const char* func, F&& body) {
+  try {
+    check_initialized(func);
+    body();
+    return MPI_SUCCESS;
+  } catch (const Exception& e) {
+    return deliver(handler_of(comm), e.Get_error_class(), e.what());
+  } catch (const core::Error& e) {
+    return deliver(handler_of(comm), int(e.cls()), detail::to_exception(e).what());
+  } catch (const std::bad_alloc&) {
+    return deliver(handler_of(comm), MPI_ERR_NO_MEM, std::string("MPI_ERR_NO_MEM in ") + func);
+  }
+}
+// The same for calls tied to no communicator (MPI_COMM_WORLD's handler).
+template <class F>
+int call(const char* func, F&& body) {
+  return call(MPI_COMM_WORLD, func, std::forward<F>(body));
+}
+
+}  // namespace lumpi::capi

@@ -1,0 +1,531 @@
+// launcher/c_env.cpp: the C API's environment and shared machinery: the
+// handle tables, error delivery, MPI_Init/Finalize through the rank host,
+// clocks and names, error strings, info objects, and the predefined datatypes.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+#include "core/constants.hpp"
+#include "core/error.hpp"
+#include "launcher/c_api.hpp"
+#include "launcher/host.hpp"
+
+namespace lumpi::capi {
+
+// ---- tables --------------------------------------------------------------------
+
+std::vector<CommEntry>& comms() {
+  static std::vector<CommEntry> t(3);
+  return t;
+}
+
+namespace {
+std::map<const CommHandle*, MPI_Comm>& reverse() {
+  static std::map<const CommHandle*, MPI_Comm> m;
+  return m;
+}
+std::vector<Group>& groups() {
+  static std::vector<Group> t{GROUP_NULL, GROUP_EMPTY};
+  return t;
+}
+std::vector<Info>& infos() {
+  static std::vector<Info> t(2);  // MPI_INFO_NULL, MPI_INFO_ENV
+  return t;
+}
+std::vector<Request>& requests() {
+  static std::vector<Request> t(1);
+  return t;
+}
+std::vector<int>& free_requests() {
+  static std::vector<int> f;
+  return f;
+}
+bool g_finalized = false;
+}  // namespace
+
+MPI_Comm add_comm(std::shared_ptr<CommHandle> h, int errhandler) {
+  if (!h) return MPI_COMM_NULL;
+  auto& t = comms();
+  MPI_Comm id = int(t.size());
+  for (size_t i = 3; i < t.size(); ++i)
+    if (!t[i].h) {
+      id = int(i);
+      break;
+    }
+  if (id == int(t.size())) t.emplace_back();
+  reverse()[h.get()] = id;
+  t[id] = CommEntry{std::move(h), errhandler};
+  return id;
+}
+
+MPI_Comm handle_of(const Comm& c) {
+  auto it = reverse().find(Access::handle(c).get());
+  return it == reverse().end() ? MPI_COMM_NULL : it->second;
+}
+
+CommEntry& entry(MPI_Comm comm, const char* func) {
+  auto& t = comms();
+  if (comm == MPI_COMM_NULL) fail(MPI_ERR_COMM, func, "comm is MPI_COMM_NULL");
+  if (comm < 0 || comm >= int(t.size()) || !t[comm].h)
+    fail(MPI_ERR_COMM, func, "comm " + std::to_string(comm) + " is not a communicator");
+  return t[comm];
+}
+
+void forget_comm(MPI_Comm comm) {
+  auto& t = comms();
+  reverse().erase(t[comm].h.get());
+  t[comm].h.reset();
+}
+
+Intracomm intra(MPI_Comm comm, const char* func) {
+  auto c = as<Intracomm>(comm, func);
+  if (c.Is_inter()) fail(MPI_ERR_COMM, func, "comm is an intercommunicator");
+  return c;
+}
+
+Intercomm inter(MPI_Comm comm, const char* func) {
+  auto c = as<Intercomm>(comm, func);
+  if (!c.Is_inter()) fail(MPI_ERR_COMM, func, "comm is not an intercommunicator");
+  return c;
+}
+
+Group& group(MPI_Group g, const char* func) {
+  auto& t = groups();
+  if (g == MPI_GROUP_NULL) fail(MPI_ERR_GROUP, func, "group is MPI_GROUP_NULL");
+  if (g < 0 || g >= int(t.size()) || t[g].Is_null())
+    fail(MPI_ERR_GROUP, func, "group " + std::to_string(g) + " is not a group");
+  return t[g];
+}
+
+// An empty result is MPI_GROUP_EMPTY itself, as MPI's examples compare it.
+MPI_Group add_group(Group g) {
+  auto& t = groups();
+  if (g.Get_size() == 0) return MPI_GROUP_EMPTY;
+  for (size_t i = 2; i < t.size(); ++i)
+    if (t[i].Is_null()) {
+      t[i] = std::move(g);
+      return int(i);
+    }
+  t.push_back(std::move(g));
+  return int(t.size()) - 1;
+}
+
+void free_group(MPI_Group g) {
+  if (g > MPI_GROUP_EMPTY) groups()[g] = GROUP_NULL;
+}
+
+Info& info(MPI_Info i, const char* func) {
+  auto& t = infos();
+  if (i == MPI_INFO_NULL) fail(MPI_ERR_INFO, func, "info is MPI_INFO_NULL");
+  if (i == MPI_INFO_ENV && t[1].Is_null()) t[1] = Info::Create();
+  if (i < 0 || i >= int(t.size()) || t[i].Is_null())
+    fail(MPI_ERR_INFO, func, "info " + std::to_string(i) + " is not an info object");
+  return t[i];
+}
+
+Info info_or_null(MPI_Info i, const char* func) {
+  return i == MPI_INFO_NULL ? INFO_NULL : info(i, func);
+}
+
+MPI_Info add_info(Info i) {
+  auto& t = infos();
+  for (size_t k = 2; k < t.size(); ++k)
+    if (t[k].Is_null()) {
+      t[k] = std::move(i);
+      return int(k);
+    }
+  t.push_back(std::move(i));
+  return int(t.size()) - 1;
+}
+
+Request& request(MPI_Request r, const char* func) {
+  auto& t = requests();
+  if (r <= 0 || r >= int(t.size()) || t[r].Is_null())
+    fail(MPI_ERR_REQUEST, func, "request " + std::to_string(r) + " is not a request");
+  return t[r];
+}
+
+MPI_Request add_request(Request r) {
+  auto& t = requests();
+  auto& f = free_requests();
+  if (!f.empty()) {
+    int id = f.back();
+    f.pop_back();
+    t[id] = std::move(r);
+    return id;
+  }
+  t.push_back(std::move(r));
+  return int(t.size()) - 1;
+}
+
+void drop_request(MPI_Request r) {
+  requests()[r] = Request();
+  free_requests().push_back(r);
+}
+
+// ---- errors -------------------------------------------------------------------------
+
+void fail(int cls, const char* func, std::string message) { throw Exception(cls, func, std::move(message)); }
+
+int handler_of(MPI_Comm comm) {
+  auto& t = comms();
+  if (comm > 0 && comm < int(t.size()) && t[comm].h) return t[comm].errhandler;
+  return t[MPI_COMM_WORLD].errhandler;
+}
+
+int deliver(int handler, int cls, const std::string& what) {
+  if (handler == MPI_ERRORS_RETURN) return cls;
+  std::fflush(stdout);
+  if (launcher::Host::joined() && !launcher::Host::finished())
+    launcher::Host::join().abort(cls, what + " (MPI_ERRORS_ARE_FATAL)");
+  std::fprintf(stderr, "lumpi: %s (MPI_ERRORS_ARE_FATAL)\n", what.c_str());
+  std::_Exit(1);
+}
+
+void check_initialized(const char* func) {
+  if (!launcher::Host::joined() || launcher::Host::finished())
+    fail(MPI_ERR_OTHER, func, "MPI_Init was not called, or MPI_Finalize already was");
+}
+
+void check_count(int count, const char* func, const char* what) {
+  if (count < 0) fail(MPI_ERR_COUNT, func, std::string(what) + " is negative: " + std::to_string(count));
+}
+
+// ---- datatypes ---------------------------------------------------------------------
+
+namespace {
+struct TypeInfo {
+  const char* name;
+  int size;
+  const Datatype* reduce;  // null: no reductions on it
+};
+const TypeInfo kTypes[] = {
+    {"MPI_DATATYPE_NULL", 0, nullptr},
+    {"MPI_CHAR", 1, nullptr},
+    {"MPI_SIGNED_CHAR", 1, nullptr},
+    {"MPI_UNSIGNED_CHAR", 1, &UNSIGNED_CHAR},
+    {"MPI_BYTE", 1, &BYTE},
+    {"MPI_SHORT", 2, nullptr},
+    {"MPI_UNSIGNED_SHORT", 2, nullptr},
+    {"MPI_INT", 4, &INT},
+    {"MPI_UNSIGNED", 4, nullptr},
+    {"MPI_LONG", 8, &LONG},
+    {"MPI_UNSIGNED_LONG", 8, nullptr},
+    {"MPI_LONG_LONG_INT", 8, &INT64_T},
+    {"MPI_UNSIGNED_LONG_LONG", 8, nullptr},
+    {"MPI_FLOAT", 4, &FLOAT},
+    {"MPI_DOUBLE", 8, &DOUBLE},
+    {"MPI_INT8_T", 1, nullptr},
+    {"MPI_UINT8_T", 1, &UNSIGNED_CHAR},
+    {"MPI_INT16_T", 2, nullptr},
+    {"MPI_UINT16_T", 2, nullptr},
+    {"MPI_INT32_T", 4, &INT},
+    {"MPI_UINT32_T", 4, nullptr},
+    {"MPI_INT64_T", 8, &INT64_T},
+    {"MPI_UINT64_T", 8, nullptr},
+    {"MPI_AINT", 8, &INT64_T},
+    {"MPI_WCHAR", 4, nullptr},
+    {"MPI_C_BOOL", 1, nullptr},
+};
+constexpr int kNTypes = int(sizeof kTypes / sizeof kTypes[0]);
+static_assert(sizeof(long) == 8 && sizeof(wchar_t) == 4 && sizeof(MPI_Aint) == 8);
+
+const TypeInfo& type_info(MPI_Datatype t, const char* func) {
+  if (t == MPI_DATATYPE_NULL) fail(MPI_ERR_TYPE, func, "datatype is MPI_DATATYPE_NULL");
+  if (t < 0 || t >= kNTypes) fail(MPI_ERR_TYPE, func, "datatype " + std::to_string(t) + " is not a datatype");
+  return kTypes[t];
+}
+}  // namespace
+
+int type_size(MPI_Datatype t, const char* func) { return type_info(t, func).size; }
+
+Datatype reduce_type(MPI_Datatype t, const char* func) {
+  const TypeInfo& i = type_info(t, func);
+  if (!i.reduce)
+    fail(MPI_ERR_TYPE, func, std::string("lumpi does not reduce on ") + i.name +
+                                 " (the core computes on int, long, int64_t, unsigned char, byte, float, double)");
+  return *i.reduce;
+}
+
+Op op_of(MPI_Op op, const char* func) {
+  static const Op* ops[] = {nullptr, &SUM, &PROD, &MAX, &MIN, &LAND, &LOR, &LXOR, &BAND, &BOR, &BXOR};
+  if (op == MPI_OP_NULL) fail(MPI_ERR_OP, func, "op is MPI_OP_NULL");
+  if (op < 0 || op > 10) fail(MPI_ERR_OP, func, "op " + std::to_string(op) + " is not an op");
+  return *ops[op];
+}
+
+void to_c(const Status& s, MPI_Status* out) {
+  if (!out) return;
+  out->MPI_SOURCE = s.Get_source();
+  out->MPI_TAG = s.Get_tag();
+  out->MPI_ERROR = s.Get_error();
+  out->lumpi_cancelled = s.Is_cancelled();
+  out->lumpi_bytes = (long long)s.Bytes();
+}
+
+}  // namespace lumpi::capi
+
+using namespace lumpi;
+using namespace lumpi::capi;
+
+namespace {
+void copy_out(const std::string& s, char* buf, int* len, int max) {
+  int n = int(s.size()) < max - 1 ? int(s.size()) : max - 1;
+  std::memcpy(buf, s.data(), size_t(n));
+  buf[n] = '\0';
+  if (len) *len = n;
+}
+int g_thread_level = MPI_THREAD_SINGLE;
+}  // namespace
+
+extern "C" {
+
+// ---- environment ---------------------------------------------------------------
+
+int MPI_Init_thread(int*, char***, int required, int* provided) {
+  const char* func = "MPI_Init";
+  try {
+    if (launcher::Host::joined() || launcher::Host::finished())
+      fail(MPI_ERR_OTHER, func, "MPI_Init was already called in this process");
+    launcher::Host& host = launcher::Host::join();
+    COMM_WORLD = detail::world_of(host.engine());
+    COMM_SELF = detail::self_of(host.engine());
+    auto& t = comms();
+    t[MPI_COMM_WORLD] = CommEntry{Access::handle(COMM_WORLD), MPI_ERRORS_ARE_FATAL};
+    t[MPI_COMM_SELF] = CommEntry{Access::handle(COMM_SELF), MPI_ERRORS_ARE_FATAL};
+    reverse()[t[1].h.get()] = MPI_COMM_WORLD;
+    reverse()[t[2].h.get()] = MPI_COMM_SELF;
+    // One thread calls MPI in a lumpi rank (the host's engine is not shared).
+    g_thread_level = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
+    if (provided) *provided = g_thread_level;
+    return MPI_SUCCESS;
+  } catch (const Exception& e) {
+    return deliver(MPI_ERRORS_ARE_FATAL, e.Get_error_class(), e.what());
+  } catch (const core::Error& e) {
+    return deliver(MPI_ERRORS_ARE_FATAL, int(e.cls()), detail::to_exception(e).what());
+  } catch (const std::exception& e) {  // not started by lumpi exec
+    return deliver(MPI_ERRORS_ARE_FATAL, MPI_ERR_OTHER, std::string("MPI_ERR_OTHER in MPI_Init: ") + e.what());
+  }
+}
+
+int MPI_Init(int* argc, char*** argv) { return MPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, nullptr); }
+
+int MPI_Query_thread(int* provided) {
+  return call("MPI_Query_thread", [&] { *provided = g_thread_level; });
+}
+
+int MPI_Is_thread_main(int* flag) {
+  return call("MPI_Is_thread_main", [&] { *flag = 1; });
+}
+
+// COMM_SELF's attributes go first (their delete callbacks run), then every
+// rank waits for the others, then the host reports a normal finish.
+int MPI_Finalize(void) {
+  return call("MPI_Finalize", [&] {
+    Intracomm self = Access::wrap<Intracomm>(comms()[MPI_COMM_SELF].h);
+    detail::delete_all_attrs(self);
+    COMM_WORLD.Barrier();
+    COMM_WORLD = Intracomm();
+    COMM_SELF = Intracomm();
+    for (size_t i = 1; i < comms().size(); ++i) forget_comm(int(i));
+    g_finalized = true;
+    launcher::Host::join().finish(0);
+  });
+}
+
+int MPI_Initialized(int* flag) {
+  *flag = launcher::Host::joined() || launcher::Host::finished() || g_finalized;
+  return MPI_SUCCESS;
+}
+
+int MPI_Finalized(int* flag) {
+  *flag = launcher::Host::finished() || g_finalized;
+  return MPI_SUCCESS;
+}
+
+int MPI_Abort(MPI_Comm, int errorcode) {
+  std::fflush(stdout);
+  if (launcher::Host::joined() && !launcher::Host::finished())
+    launcher::Host::join().abort(errorcode, "MPI_Abort called with code " + std::to_string(errorcode));
+  std::_Exit(errorcode ? errorcode : 1);
+}
+
+double MPI_Wtime(void) {
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+double MPI_Wtick(void) { return 1e-9; }
+
+int MPI_Get_processor_name(char* name, int* resultlen) {
+  char host[MPI_MAX_PROCESSOR_NAME] = "";
+  gethostname(host, sizeof host - 1);
+  copy_out(host, name, resultlen, MPI_MAX_PROCESSOR_NAME);
+  return MPI_SUCCESS;
+}
+
+int MPI_Get_version(int* version, int* subversion) {
+  *version = MPI_VERSION;
+  *subversion = MPI_SUBVERSION;
+  return MPI_SUCCESS;
+}
+
+int MPI_Get_library_version(char* version, int* resultlen) {
+  copy_out("lumpi (MPI 3.1 C API over lumpi's core, ZeroMQ transport)", version, resultlen,
+           MPI_MAX_LIBRARY_VERSION_STRING);
+  return MPI_SUCCESS;
+}
+
+int MPI_Alloc_mem(MPI_Aint size, MPI_Info, void* baseptr) {
+  return call("MPI_Alloc_mem", [&] {
+    if (size < 0) fail(MPI_ERR_ARG, "MPI_Alloc_mem", "size is negative");
+    void* p = std::malloc(size_t(size ? size : 1));
+    if (!p) fail(MPI_ERR_NO_MEM, "MPI_Alloc_mem", "out of memory for " + std::to_string(size) + " bytes");
+    *static_cast<void**>(baseptr) = p;
+  });
+}
+
+int MPI_Free_mem(void* base) {
+  std::free(base);
+  return MPI_SUCCESS;
+}
+
+// ---- errors ----------------------------------------------------------------------
+
+int MPI_Error_string(int errorcode, char* string, int* resultlen) {
+  return call("MPI_Error_string", [&] {
+    if (errorcode < 0 || errorcode > MPI_ERR_LASTCODE)
+      fail(MPI_ERR_ARG, "MPI_Error_string", "errorcode " + std::to_string(errorcode) + " is not an error code");
+    auto c = core::ErrClass(errorcode);
+    copy_out(std::string(core::class_name(c)) + ": " + core::class_description(c), string, resultlen,
+             MPI_MAX_ERROR_STRING);
+  });
+}
+
+int MPI_Error_class(int errorcode, int* errorclass) {
+  return call("MPI_Error_class", [&] {
+    if (errorcode < 0 || errorcode > MPI_ERR_LASTCODE)
+      fail(MPI_ERR_ARG, "MPI_Error_class", "errorcode " + std::to_string(errorcode) + " is not an error code");
+    *errorclass = errorcode;
+  });
+}
+
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
+  return call(comm, "MPI_Comm_set_errhandler", [&] {
+    CommEntry& e = entry(comm, "MPI_Comm_set_errhandler");
+    if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN)
+      fail(MPI_ERR_ARG, "MPI_Comm_set_errhandler",
+           "errhandler is not MPI_ERRORS_ARE_FATAL or MPI_ERRORS_RETURN (user handlers: not implemented)");
+    e.errhandler = errhandler;
+  });
+}
+
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) {
+  return call(comm, "MPI_Comm_get_errhandler",
+              [&] { *errhandler = entry(comm, "MPI_Comm_get_errhandler").errhandler; });
+}
+
+int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler e) { return MPI_Comm_set_errhandler(comm, e); }
+int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler* e) { return MPI_Comm_get_errhandler(comm, e); }
+
+// The predefined handlers are never deallocated: the handle becomes null.
+int MPI_Errhandler_free(MPI_Errhandler* errhandler) {
+  return call("MPI_Errhandler_free", [&] {
+    if (*errhandler != MPI_ERRORS_ARE_FATAL && *errhandler != MPI_ERRORS_RETURN)
+      fail(MPI_ERR_ARG, "MPI_Errhandler_free", "errhandler is not an error handler");
+    *errhandler = MPI_ERRHANDLER_NULL;
+  });
+}
+
+// ---- info ------------------------------------------------------------------------
+
+int MPI_Info_create(MPI_Info* i) {
+  return call("MPI_Info_create", [&] { *i = add_info(Info::Create()); });
+}
+
+int MPI_Info_set(MPI_Info i, const char* key, const char* value) {
+  return call("MPI_Info_set", [&] { info(i, "MPI_Info_set").Set(key, value); });
+}
+
+int MPI_Info_get(MPI_Info i, const char* key, int valuelen, char* value, int* flag) {
+  return call("MPI_Info_get", [&] {
+    std::string v;
+    *flag = info(i, "MPI_Info_get").Get(key, v);
+    if (valuelen < 0) fail(MPI_ERR_ARG, "MPI_Info_get", "valuelen is negative");
+    if (*flag) copy_out(v, value, nullptr, valuelen + 1);
+  });
+}
+
+int MPI_Info_get_valuelen(MPI_Info i, const char* key, int* valuelen, int* flag) {
+  return call("MPI_Info_get_valuelen", [&] {
+    std::string v;
+    *flag = info(i, "MPI_Info_get_valuelen").Get(key, v);
+    if (*flag) *valuelen = int(v.size());
+  });
+}
+
+int MPI_Info_delete(MPI_Info i, const char* key) {
+  return call("MPI_Info_delete", [&] { info(i, "MPI_Info_delete").Delete(key); });
+}
+
+int MPI_Info_get_nkeys(MPI_Info i, int* nkeys) {
+  return call("MPI_Info_get_nkeys", [&] { *nkeys = info(i, "MPI_Info_get_nkeys").Get_nkeys(); });
+}
+
+int MPI_Info_get_nthkey(MPI_Info i, int n, char* key) {
+  return call("MPI_Info_get_nthkey", [&] {
+    copy_out(info(i, "MPI_Info_get_nthkey").Get_nthkey(n), key, nullptr, MPI_MAX_INFO_KEY + 1);
+  });
+}
+
+int MPI_Info_dup(MPI_Info i, MPI_Info* newinfo) {
+  return call("MPI_Info_dup", [&] { *newinfo = add_info(info(i, "MPI_Info_dup").Dup()); });
+}
+
+int MPI_Info_free(MPI_Info* i) {
+  return call("MPI_Info_free", [&] {
+    info(*i, "MPI_Info_free");
+    if (*i == MPI_INFO_ENV) fail(MPI_ERR_INFO, "MPI_Info_free", "MPI_INFO_ENV cannot be freed");
+    infos()[*i] = Info();
+    *i = MPI_INFO_NULL;
+  });
+}
+
+// ---- datatypes ---------------------------------------------------------------------
+
+int MPI_Type_size(MPI_Datatype t, int* size) {
+  return call("MPI_Type_size", [&] { *size = type_size(t, "MPI_Type_size"); });
+}
+
+int MPI_Type_get_name(MPI_Datatype t, char* name, int* resultlen) {
+  return call("MPI_Type_get_name",
+              [&] { copy_out(type_info(t, "MPI_Type_get_name").name, name, resultlen, MPI_MAX_OBJECT_NAME); });
+}
+
+// Every lumpi datatype is predefined (named): no integers, addresses or types.
+int MPI_Type_get_envelope(MPI_Datatype t, int* ni, int* na, int* nd, int* combiner) {
+  return call("MPI_Type_get_envelope", [&] {
+    type_info(t, "MPI_Type_get_envelope");
+    *ni = *na = *nd = 0;
+    *combiner = MPI_COMBINER_NAMED;
+  });
+}
+
+int MPI_Get_count(const MPI_Status* status, MPI_Datatype t, int* count) {
+  return call("MPI_Get_count", [&] {
+    int size = type_size(t, "MPI_Get_count");
+    if (!status) fail(MPI_ERR_ARG, "MPI_Get_count", "status is MPI_STATUS_IGNORE");
+    *count = size == 0 ? 0 : status->lumpi_bytes % size ? MPI_UNDEFINED : int(status->lumpi_bytes / size);
+  });
+}
+
+int MPI_Get_address(const void* location, MPI_Aint* address) {
+  *address = MPI_Aint(reinterpret_cast<intptr_t>(location));
+  return MPI_SUCCESS;
+}
+
+}  // extern "C"

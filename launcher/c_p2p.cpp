@@ -1,0 +1,432 @@
+// launcher/c_p2p.cpp: the C API's point-to-point operations, request
+// completion and blocking collectives, over the public C++ API. Data moves
+// as bytes (count times the type's size), so every basic type can be sent,
+// received, broadcast, gathered and scattered; reductions go through the
+// core's typed operations (launcher/c_env.cpp says which types). MPI_IN_PLACE
+// is turned into an explicit copy of the caller's own contribution.
+#include <cstring>
+#include <vector>
+
+#include "launcher/c_api.hpp"
+
+using namespace lumpi;
+using namespace lumpi::capi;
+
+namespace {
+
+// Bytes of count elements of t (the count checked first).
+int bytes(int count, MPI_Datatype t, const char* func, const char* what = "count") {
+  check_count(count, func, what);
+  return count * type_size(t, func);
+}
+
+void empty_status(MPI_Status* s) {
+  if (!s) return;
+  s->MPI_SOURCE = MPI_ANY_SOURCE;
+  s->MPI_TAG = MPI_ANY_TAG;
+  s->MPI_ERROR = MPI_SUCCESS;
+  s->lumpi_cancelled = 0;
+  s->lumpi_bytes = 0;
+}
+
+// Completes the table's request *r (Wait), drops it, sets *r to MPI_REQUEST_NULL.
+void wait_one(MPI_Request* r, MPI_Status* status, const char* func) {
+  if (*r == MPI_REQUEST_NULL) return empty_status(status);
+  Status s;
+  request(*r, func).Wait(s);
+  to_c(s, status);
+  drop_request(*r);
+  *r = MPI_REQUEST_NULL;
+}
+
+bool test_one(MPI_Request* r, MPI_Status* status, const char* func) {
+  if (*r == MPI_REQUEST_NULL) {
+    empty_status(status);
+    return true;
+  }
+  Status s;
+  if (!request(*r, func).Test(s)) return false;
+  to_c(s, status);
+  drop_request(*r);
+  *r = MPI_REQUEST_NULL;
+  return true;
+}
+
+bool is_root(const Intracomm& c, int root) { return c.Is_inter() ? root == MPI_ROOT : c.Get_rank() == root; }
+
+}  // namespace
+
+extern "C" {
+
+// ---- point-to-point ------------------------------------------------------------------
+
+int MPI_Send(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
+  return call(comm, "MPI_Send", [&] {
+    as<Intracomm>(comm, "MPI_Send").Send(buf, bytes(count, t, "MPI_Send"), BYTE, dest, tag);
+  });
+}
+
+int MPI_Ssend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
+  return call(comm, "MPI_Ssend", [&] {
+    as<Intracomm>(comm, "MPI_Ssend").Ssend(buf, bytes(count, t, "MPI_Ssend"), BYTE, dest, tag);
+  });
+}
+
+int MPI_Recv(void* buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm comm, MPI_Status* status) {
+  return call(comm, "MPI_Recv", [&] {
+    Status s;
+    as<Intracomm>(comm, "MPI_Recv").Recv(buf, bytes(count, t, "MPI_Recv"), BYTE, source, tag, s);
+    to_c(s, status);
+  });
+}
+
+int MPI_Isend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
+  return call(comm, "MPI_Isend", [&] {
+    *r = add_request(as<Intracomm>(comm, "MPI_Isend").Isend(buf, bytes(count, t, "MPI_Isend"), BYTE, dest, tag));
+  });
+}
+
+int MPI_Issend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
+  return call(comm, "MPI_Issend", [&] {
+    *r = add_request(as<Intracomm>(comm, "MPI_Issend").Issend(buf, bytes(count, t, "MPI_Issend"), BYTE, dest, tag));
+  });
+}
+
+int MPI_Irecv(void* buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm comm, MPI_Request* r) {
+  return call(comm, "MPI_Irecv", [&] {
+    *r = add_request(as<Intracomm>(comm, "MPI_Irecv").Irecv(buf, bytes(count, t, "MPI_Irecv"), BYTE, source, tag));
+  });
+}
+
+int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
+  const char* f = "MPI_Sendrecv";
+  return call(comm, f, [&] {
+    Status s;
+    as<Intracomm>(comm, f).Sendrecv(sendbuf, bytes(sendcount, sendtype, f, "sendcount"), BYTE, dest, sendtag,
+                                    recvbuf, bytes(recvcount, recvtype, f, "recvcount"), BYTE, source, recvtag, s);
+    to_c(s, status);
+  });
+}
+
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
+  return call(comm, "MPI_Probe", [&] {
+    Status s;
+    as<Intracomm>(comm, "MPI_Probe").Probe(source, tag, s);
+    to_c(s, status);
+  });
+}
+
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {
+  return call(comm, "MPI_Iprobe", [&] {
+    Status s;
+    *flag = as<Intracomm>(comm, "MPI_Iprobe").Iprobe(source, tag, s);
+    if (*flag) to_c(s, status);
+  });
+}
+
+int MPI_Wait(MPI_Request* r, MPI_Status* status) {
+  return call("MPI_Wait", [&] { wait_one(r, status, "MPI_Wait"); });
+}
+
+int MPI_Test(MPI_Request* r, int* flag, MPI_Status* status) {
+  return call("MPI_Test", [&] { *flag = test_one(r, status, "MPI_Test"); });
+}
+
+int MPI_Waitall(int count, MPI_Request rs[], MPI_Status ss[]) {
+  return call("MPI_Waitall", [&] {
+    check_count(count, "MPI_Waitall");
+    for (int i = 0; i < count; ++i) wait_one(&rs[i], ss ? &ss[i] : nullptr, "MPI_Waitall");
+  });
+}
+
+int MPI_Testall(int count, MPI_Request rs[], int* flag, MPI_Status ss[]) {
+  return call("MPI_Testall", [&] {
+    check_count(count, "MPI_Testall");
+    for (int i = 0; i < count; ++i)
+      if (rs[i] != MPI_REQUEST_NULL) request(rs[i], "MPI_Testall");
+    std::vector<Request> copies;
+    for (int i = 0; i < count; ++i) copies.push_back(rs[i] == MPI_REQUEST_NULL ? Request() : request(rs[i], "MPI_Testall"));
+    std::vector<Status> st(size_t(count) + 1);
+    *flag = Request::Testall(count, copies.data(), st.data());
+    if (!*flag) return;
+    for (int i = 0; i < count; ++i) {
+      if (rs[i] == MPI_REQUEST_NULL) {
+        if (ss) empty_status(&ss[i]);
+        continue;
+      }
+      if (ss) to_c(st[i], &ss[i]);
+      drop_request(rs[i]);
+      rs[i] = MPI_REQUEST_NULL;
+    }
+  });
+}
+
+int MPI_Waitany(int count, MPI_Request rs[], int* index, MPI_Status* status) {
+  return call("MPI_Waitany", [&] {
+    check_count(count, "MPI_Waitany");
+    std::vector<Request> copies;
+    for (int i = 0; i < count; ++i) copies.push_back(rs[i] == MPI_REQUEST_NULL ? Request() : request(rs[i], "MPI_Waitany"));
+    Status s;
+    int k = Request::Waitany(count, copies.data(), s);
+    *index = k == UNDEFINED ? MPI_UNDEFINED : k;
+    if (k == UNDEFINED) return empty_status(status);
+    to_c(s, status);
+    drop_request(rs[k]);
+    rs[k] = MPI_REQUEST_NULL;
+  });
+}
+
+int MPI_Waitsome(int incount, MPI_Request rs[], int* outcount, int indices[], MPI_Status ss[]) {
+  return call("MPI_Waitsome", [&] {
+    int first = 0;
+    MPI_Status s;
+    int rc = MPI_Waitany(incount, rs, &first, &s);
+    if (rc != MPI_SUCCESS) fail(rc, "MPI_Waitsome", "a request failed");
+    if (first == MPI_UNDEFINED) {
+      *outcount = MPI_UNDEFINED;
+      return;
+    }
+    int n = 0;
+    indices[n] = first;
+    if (ss) ss[n] = s;
+    ++n;
+    for (int i = 0; i < incount; ++i) {
+      if (i == first || rs[i] == MPI_REQUEST_NULL) continue;
+      if (test_one(&rs[i], ss ? &ss[n] : nullptr, "MPI_Waitsome")) indices[n++] = i;
+    }
+    *outcount = n;
+  });
+}
+
+int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype t, int dest, int sendtag, int source, int recvtag,
+                         MPI_Comm comm, MPI_Status* status) {
+  const char* f = "MPI_Sendrecv_replace";
+  return call(comm, f, [&] {
+    Status s;
+    as<Intracomm>(comm, f).Sendrecv_replace(buf, bytes(count, t, f), BYTE, dest, sendtag, source, recvtag, s);
+    to_c(s, status);
+  });
+}
+
+int MPI_Testany(int count, MPI_Request rs[], int* index, int* flag, MPI_Status* status) {
+  return call("MPI_Testany", [&] {
+    check_count(count, "MPI_Testany");
+    bool any = false;
+    for (int i = 0; i < count; ++i) {
+      if (rs[i] == MPI_REQUEST_NULL) continue;
+      any = true;
+      if (test_one(&rs[i], status, "MPI_Testany")) {
+        *index = i;
+        *flag = 1;
+        return;
+      }
+    }
+    *index = MPI_UNDEFINED;
+    *flag = !any;  // true when every request is null
+    if (!any) empty_status(status);
+  });
+}
+
+// The request stays valid: it still has to be completed (Wait, Test) or freed.
+int MPI_Cancel(MPI_Request* r) {
+  return call("MPI_Cancel", [&] { request(*r, "MPI_Cancel").Cancel(); });
+}
+
+int MPI_Test_cancelled(const MPI_Status* status, int* flag) {
+  return call("MPI_Test_cancelled", [&] {
+    if (!status) fail(MPI_ERR_ARG, "MPI_Test_cancelled", "status is MPI_STATUS_IGNORE");
+    *flag = status->lumpi_cancelled;
+  });
+}
+
+int MPI_Request_free(MPI_Request* r) {
+  return call("MPI_Request_free", [&] {
+    request(*r, "MPI_Request_free").Free();
+    drop_request(*r);
+    *r = MPI_REQUEST_NULL;
+  });
+}
+
+// ---- collectives ---------------------------------------------------------------------
+
+int MPI_Barrier(MPI_Comm comm) {
+  return call(comm, "MPI_Barrier", [&] { as<Intracomm>(comm, "MPI_Barrier").Barrier(); });
+}
+
+int MPI_Bcast(void* buf, int count, MPI_Datatype t, int root, MPI_Comm comm) {
+  return call(comm, "MPI_Bcast",
+              [&] { as<Intracomm>(comm, "MPI_Bcast").Bcast(buf, bytes(count, t, "MPI_Bcast"), BYTE, root); });
+}
+
+int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+               MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const char* f = "MPI_Gather";
+  return call(comm, f, [&] {
+    Intracomm c = as<Intracomm>(comm, f);
+    bool r = is_root(c, root);
+    int rb = r ? bytes(recvcount, recvtype, f, "recvcount") : 0;
+    std::vector<char> own;
+    if (sendbuf == MPI_IN_PLACE) {  // the root's block is already in place
+      own.assign((char*)recvbuf + size_t(c.Get_rank()) * rb, (char*)recvbuf + size_t(c.Get_rank() + 1) * rb);
+      c.Gather(own.data(), rb, BYTE, recvbuf, rb, BYTE, root);
+      return;
+    }
+    int sb = root == MPI_ROOT ? 0 : bytes(sendcount, sendtype, f, "sendcount");
+    c.Gather(sendbuf, sb, BYTE, recvbuf, rb, BYTE, root);
+  });
+}
+
+int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  const char* f = "MPI_Scatter";
+  return call(comm, f, [&] {
+    Intracomm c = as<Intracomm>(comm, f);
+    bool r = is_root(c, root);
+    int sb = r ? bytes(sendcount, sendtype, f, "sendcount") : 0;
+    if (recvbuf == MPI_IN_PLACE) {  // the root keeps its block where it is
+      std::vector<char> sink(size_t(sb) + 1);
+      c.Scatter(sendbuf, sb, BYTE, sink.data(), sb, BYTE, root);
+      return;
+    }
+    int rb = root == MPI_ROOT ? 0 : bytes(recvcount, recvtype, f, "recvcount");
+    c.Scatter(sendbuf, sb, BYTE, recvbuf, rb, BYTE, root);
+  });
+}
+
+int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm) {
+  const char* f = "MPI_Allgather";
+  return call(comm, f, [&] {
+    Intracomm c = as<Intracomm>(comm, f);
+    int rb = bytes(recvcount, recvtype, f, "recvcount");
+    if (sendbuf == MPI_IN_PLACE) {
+      std::vector<char> own((char*)recvbuf + size_t(c.Get_rank()) * rb,
+                            (char*)recvbuf + size_t(c.Get_rank() + 1) * rb);
+      c.Allgather(own.data(), rb, BYTE, recvbuf, rb, BYTE);
+      return;
+    }
+    c.Allgather(sendbuf, bytes(sendcount, sendtype, f, "sendcount"), BYTE, recvbuf, rb, BYTE);
+  });
+}
+
+int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                 MPI_Datatype recvtype, MPI_Comm comm) {
+  const char* f = "MPI_Alltoall";
+  return call(comm, f, [&] {
+    Intracomm c = as<Intracomm>(comm, f);
+    int rb = bytes(recvcount, recvtype, f, "recvcount");
+    if (sendbuf == MPI_IN_PLACE) {
+      int n = c.Is_inter() ? Access::wrap<Intercomm>(Access::handle(c)).Get_remote_size() : c.Get_size();
+      std::vector<char> copy((char*)recvbuf, (char*)recvbuf + size_t(n) * rb);
+      c.Alltoall(copy.data(), rb, BYTE, recvbuf, rb, BYTE);
+      return;
+    }
+    c.Alltoall(sendbuf, bytes(sendcount, sendtype, f, "sendcount"), BYTE, recvbuf, rb, BYTE);
+  });
+}
+
+int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm) {
+  const char* f = "MPI_Reduce";
+  return call(comm, f, [&] {
+    Intracomm c = as<Intracomm>(comm, f);
+    Datatype dt = reduce_type(t, f);
+    check_count(count, f);
+    std::vector<char> own;
+    if (sendbuf == MPI_IN_PLACE) {
+      own.assign((char*)recvbuf, (char*)recvbuf + size_t(count) * size_t(type_size(t, f)));
+      sendbuf = own.data();
+    }
+    c.Reduce(sendbuf, recvbuf, count, dt, op_of(op, f), root);
+  });
+}
+
+int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
+  const char* f = "MPI_Allreduce";
+  return call(comm, f, [&] {
+    Intracomm c = as<Intracomm>(comm, f);
+    Datatype dt = reduce_type(t, f);
+    check_count(count, f);
+    std::vector<char> own;
+    if (sendbuf == MPI_IN_PLACE) {
+      own.assign((char*)recvbuf, (char*)recvbuf + size_t(count) * size_t(type_size(t, f)));
+      sendbuf = own.data();
+    }
+    c.Allreduce(sendbuf, recvbuf, count, dt, op_of(op, f));
+  });
+}
+
+int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
+  const char* f = "MPI_Scan";
+  return call(comm, f, [&] {
+    Intracomm c = intra(comm, f);
+    Datatype dt = reduce_type(t, f);
+    check_count(count, f);
+    std::vector<char> own;
+    if (sendbuf == MPI_IN_PLACE) {
+      own.assign((char*)recvbuf, (char*)recvbuf + size_t(count) * size_t(type_size(t, f)));
+      sendbuf = own.data();
+    }
+    c.Scan(sendbuf, recvbuf, count, dt, op_of(op, f));
+  });
+}
+
+int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
+  const char* f = "MPI_Exscan";
+  return call(comm, f, [&] {
+    Intracomm c = intra(comm, f);
+    Datatype dt = reduce_type(t, f);
+    check_count(count, f);
+    std::vector<char> own;
+    if (sendbuf == MPI_IN_PLACE) {
+      own.assign((char*)recvbuf, (char*)recvbuf + size_t(count) * size_t(type_size(t, f)));
+      sendbuf = own.data();
+    }
+    c.Exscan(sendbuf, recvbuf, count, dt, op_of(op, f));
+  });
+}
+
+int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype t, MPI_Op op,
+                             MPI_Comm comm) {
+  const char* f = "MPI_Reduce_scatter_block";
+  return call(comm, f, [&] {
+    Intracomm c = as<Intracomm>(comm, f);
+    Datatype dt = reduce_type(t, f);
+    check_count(recvcount, f, "recvcount");
+    std::vector<char> own;
+    if (sendbuf == MPI_IN_PLACE) {  // recvbuf holds the whole input
+      size_t n = size_t(c.Get_size()) * size_t(recvcount) * size_t(type_size(t, f));
+      own.assign((char*)recvbuf, (char*)recvbuf + n);
+      sendbuf = own.data();
+    }
+    c.Reduce_scatter_block(sendbuf, recvbuf, recvcount, dt, op_of(op, f));
+  });
+}
+
+int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype t, MPI_Op op,
+                       MPI_Comm comm) {
+  const char* f = "MPI_Reduce_scatter";
+  return call(comm, f, [&] {
+    Intracomm c = as<Intracomm>(comm, f);
+    Datatype dt = reduce_type(t, f);
+    if (!recvcounts) fail(MPI_ERR_ARG, f, "recvcounts is NULL");
+    std::vector<char> own;
+    if (sendbuf == MPI_IN_PLACE) {  // recvbuf holds the whole input
+      size_t total = 0;
+      for (int i = 0; i < c.Get_size(); ++i) total += size_t(recvcounts[i] > 0 ? recvcounts[i] : 0);
+      own.assign((char*)recvbuf, (char*)recvbuf + total * size_t(type_size(t, f)));
+      sendbuf = own.data();
+    }
+    c.Reduce_scatter(sendbuf, recvbuf, recvcounts, dt, op_of(op, f));
+  });
+}
+
+int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype t, MPI_Op op) {
+  const char* f = "MPI_Reduce_local";
+  return call(f, [&] {
+    check_count(count, f);
+    op_of(op, f).Reduce_local(inbuf, inoutbuf, count, reduce_type(t, f));
+  });
+}
+
+}  // extern "C"
