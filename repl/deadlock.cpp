@@ -19,6 +19,11 @@ constexpr int kAnyTag = -4;
 
 bool is_collective(const RankView& v) { return !v.wait.group.empty(); }
 
+// A receive or probe from ANY_SOURCE: a message from a rank outside the
+// graph's view (in flight) could still match it, so its deadlock is only
+// possible. (MPI_Waitany also waits for any one rank, but for given ones.)
+bool wildcard(const RankView& v) { return v.wait.any && v.where.find("ANY_SOURCE") != std::string::npos; }
+
 // The ranks `r` waits for: a collective's members that are not in the same
 // call on the same communicator (if every member is, the peer it waits on
 // now); otherwise the ranks of its wait (a source, a destination).
@@ -155,7 +160,7 @@ std::string cycle_line(const Graph& g, const std::vector<int>& cyc) {
   std::string arrows, parts;
   for (int r : cyc) {
     const RankView& v = g.all.at(r);
-    possible = possible || v.wait.any;
+    possible = possible || wildcard(v);
     arrows += std::to_string(r) + " -> ";
     parts += std::string(parts.empty() ? "" : ", ") + "rank " + std::to_string(r) + " in " + call_text(v) +
              " waits for " + ranks_text(g.edges.at(r), v.wait.any) + unmatched_hint(r, v);
@@ -178,7 +183,7 @@ std::vector<std::string> terminal_lines(const Graph& g) {
     const RankView& v = g.all.at(r);
     auto key = std::make_pair(call_text(v), w);
     groups[key].push_back(r);
-    possible[key] = possible[key] || v.wait.any;
+    possible[key] = possible[key] || wildcard(v);
     hints[key] += unmatched_hint(r, v);
   }
   std::vector<std::string> out;
@@ -192,7 +197,7 @@ std::vector<std::string> terminal_lines(const Graph& g) {
                   state_text(g.all, t);
     out.push_back(std::string(possible.at(key) ? "possible deadlock (a wildcard receive): " : "deadlock: ") +
                   (many ? "ranks " : "rank ") + format_ranks(ranks) + " in " + call + (many ? " wait" : " waits") +
-                  " for " + ranks_text(w, possible.at(key)) + ": " + states + hints.at(key));
+                  " for " + ranks_text(w, g.all.at(ranks.front()).wait.any) + ": " + states + hints.at(key));
   }
   return out;
 }

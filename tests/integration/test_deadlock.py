@@ -81,10 +81,27 @@ hang("skipped-barrier", 2, "if r ~= 1 then w:barrier() end",
 hang("finished-peer", 3, "local c = w:dup(); c:set_name('w')\nif r == 0 then c:recv(2, 9) end",
      ["deadlock: rank 0 in MPI_Recv(source=2, tag=9) on 'w' waits for 2: rank 2 is idle (finished the command)"])
 
+# a peer whose program finished (lumpi exec: MPI_Finalize), said on the timeout
+ring = os.path.join(os.path.dirname(os.path.abspath(LUMPI)), "lumpi-exec-ring")
+rc, out, err, tag = run(LUMPI, ["exec", "-n", "3", "--timeout", "1", ring, "hang"], timeout=30)
+check("lumpi exec: a wait for a finished program is diagnosed on the timeout",
+      rc == 124 and f"deadlock: rank 0 in MPI_Recv(source=2, tag=99) on {W} waits for 2: rank 2 is finished "
+      "(its program ended)" in err, f"rc={rc} {err}")
+check("lumpi exec: nothing left behind", no_leftovers(tag))
+
 # a wildcard receive: only a possible deadlock
 hang("wildcard", 3, "if r == 0 then w:recv(mpi.ANY_SOURCE, 1) else w:recv(0, 2) end",
      ["possible deadlock", "rank 0 in MPI_Recv(source=ANY_SOURCE, tag=1)", "waits for any of 1-2"],
      absent=["\ndeadlock:"])
+
+# a wait on requests: MPI_Waitany waits for any of its requests' sources
+hang("waitany", 3, "if r == 0 then mpi.waitany({w:irecv(1, 1), w:irecv(2, 1)}) else w:recv(0, 3) end",
+     ["deadlock: 0 -> 1 -> 0: rank 0 in MPI_Waitany waits for any of 1-2, "
+      f"rank 1 in MPI_Recv(source=0, tag=3) on {W} waits for 0"], absent=["possible"])
+
+# a wait on one request
+hang("wait", 2, "local q = w:irecv(1 - r, 2); q:wait()",
+     [f"deadlock: 0 -> 1 -> 0: rank 0 in MPI_Wait"])
 
 # no diagnosis while the waited-for rank computes
 hang("busy-peer", 2, "if r == 0 then w:recv(1, 1) else local t = os.time() + 30; while os.time() < t do end end",
