@@ -127,30 +127,42 @@ Graph build(const std::map<int, RankView>& all) {
   return g;
 }
 
-// The cycles among stuck ranks: from each, follow the smallest stuck rank
-// it waits for until a rank repeats. Each cycle once, from its smallest rank.
+// The shortest cycle through `r` among stuck ranks (breadth first, smaller
+// ranks first), empty if none.
+std::vector<int> cycle_through(const Graph& g, int r) {
+  std::map<int, int> parent;
+  std::vector<int> frontier{r};
+  while (!frontier.empty()) {
+    std::vector<int> next;
+    for (int u : frontier)
+      for (int t : g.edges.at(u)) {
+        if (!g.stuck.count(t)) continue;
+        if (t == r) {  // closed: walk back from u to r
+          std::vector<int> cyc{u};
+          while (cyc.back() != r) cyc.push_back(parent.at(cyc.back()));
+          std::reverse(cyc.begin(), cyc.end());
+          return cyc;
+        }
+        if (parent.count(t)) continue;
+        parent[t] = u;
+        next.push_back(t);
+      }
+    frontier = std::move(next);
+  }
+  return {};
+}
+
+// Every stuck rank's shortest cycle, each cycle once, from its smallest rank.
 std::vector<std::vector<int>> cycles(const Graph& g) {
   std::set<std::vector<int>> found;
-  for (int start : g.stuck) {
-    std::vector<int> path;
-    for (int r = start;;) {
-      auto at = std::find(path.begin(), path.end(), r);
-      if (at != path.end()) {  // back to r: the path from r on is a cycle
-        std::vector<int> cyc(at, path.end());
-        std::rotate(cyc.begin(), std::min_element(cyc.begin(), cyc.end()), cyc.end());
-        found.insert(cyc);
-        break;
-      }
-      path.push_back(r);
-      int next = -1;
-      for (int t : g.edges.at(r))
-        if (g.stuck.count(t)) {
-          next = t;
-          break;
-        }
-      if (next < 0) break;
-      r = next;
-    }
+  std::set<int> on_cycle;
+  for (int r : g.stuck) {
+    if (on_cycle.count(r)) continue;
+    std::vector<int> cyc = cycle_through(g, r);
+    if (cyc.empty()) continue;
+    on_cycle.insert(cyc.begin(), cyc.end());
+    std::rotate(cyc.begin(), std::min_element(cyc.begin(), cyc.end()), cyc.end());
+    found.insert(cyc);
   }
   return {found.begin(), found.end()};
 }

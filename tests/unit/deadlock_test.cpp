@@ -177,6 +177,14 @@ TEST_CASE("deadlock: a wildcard receive makes a possible deadlock, and a live se
   CHECK(idle[0].find("rank 1 is idle (finished the command), rank 2 is idle") != std::string::npos);
 }
 
+TEST_CASE("deadlock: every rank on a cycle is shown on one, the others as also stuck") {
+  auto d = diagnose({{0, any_recv({1, 2})}, {1, recv_from(0, 3)}, {2, recv_from(0, 3)}, {3, recv_from(2, 3)}});
+  REQUIRE(d.size() == 3);
+  CHECK(d[0].find(": 0 -> 1 -> 0: ") != std::string::npos);
+  CHECK(d[1].find(": 0 -> 2 -> 0: ") != std::string::npos);
+  CHECK(d[2] == "also stuck: rank 3 in MPI_Recv(source=2, tag=3) on 'w' waits for 2");
+}
+
 TEST_CASE("deadlock: a longer cycle at an odd size, and two separate cycles") {
   auto d = diagnose({{0, recv_from(2, 0)}, {1, recv_from(0, 0)}, {2, recv_from(1, 0)}});
   REQUIRE(d.size() == 1);
