@@ -266,6 +266,9 @@ void Host::finish_interrupt() {
   discard_.reset();
 }
 
+// At most this many queue entries go with a status reply (:queue shows the oldest).
+constexpr size_t kMaxQueueEntries = 1000;
+
 // The text as before, the state, the blocked call's structured wait and
 // the message queues (launcher/protocol.hpp's WaitInfo and QueueEntry).
 void Host::answer_status() {
@@ -282,8 +285,10 @@ void Host::answer_status() {
     m.wait.waits = w->needs;
     m.wait.group = w->group;
   }
-  for (const core::QueueItem& q : engine_->matcher().snapshot())
+  for (const core::QueueItem& q : engine_->matcher().snapshot()) {
+    if (m.queue.size() == kMaxQueueEntries) break;  // a flood must not make every status reply huge
     m.queue.push_back({q.posted, q.source, q.tag, q.context, q.bytes, engine_->context_name(q.context / 4)});
+  }
   send(m);
 }
 

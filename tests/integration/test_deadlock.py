@@ -131,6 +131,15 @@ def pty_checks():
         check("the queued message is still there to receive", "[2] 8" in out, out)
 
 
+# :queue on stdin; a flood of unmatched messages is shown up to the oldest 1000
+rc, out, err, tag = run(LUMPI, ["-n", "2"], stdin="w = mpi.COMM_WORLD\n"
+                        "if mpi.rank() == 0 then for i = 1, 1200 do w:send(i, 1, 7) end end; w:barrier()\n"
+                        ":queue\n", timeout=60)
+shown = out.count("unmatched message: from 0, tag=7 on 'MPI_COMM_WORLD'")
+check(":queue shows the oldest 1000 of a flood", shown == 1000 and "[0] no posted receives" in out,
+      f"{shown} shown\n{out[:2000]}\n{err}")
+check(":queue on stdin leaves nothing behind", no_leftovers(tag))
+
 try:
     pty_checks()
     check("pty: :status and :queue", True)
