@@ -103,6 +103,11 @@ hang("waitany", 3, "if r == 0 then mpi.waitany({w:irecv(1, 1), w:irecv(2, 1)}) e
 hang("wait", 2, "local q = w:irecv(1 - r, 2); q:wait()",
      [f"deadlock: 0 -> 1 -> 0: rank 0 in MPI_Wait"])
 
+# probes waiting for each other, at an odd size
+hang("probe-probe", 3, "if r == 0 then w:probe(1, 2) elseif r == 1 then w:probe(0, 2) end",
+     [f"deadlock: 0 -> 1 -> 0: rank 0 in MPI_Probe(source=1, tag=2) on {W} waits for 1, "
+      f"rank 1 in MPI_Probe(source=0, tag=2) on {W} waits for 0"])
+
 # no diagnosis while the waited-for rank computes
 hang("busy-peer", 2, "if r == 0 then w:recv(1, 1) else local t = os.time() + 30; while os.time() < t do end end",
      [f"[0] waiting in MPI_Recv(source=1, tag=1) on {W}"], absent=["deadlock"])
