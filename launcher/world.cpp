@@ -29,12 +29,6 @@ int exit_code_of(int status) {
 
 namespace {
 
-std::string make_private_dir() {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "lumpi-XXXXXX").string();
-  if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp: " + std::string(strerror(errno)));
-  return tmpl;  // mkdtemp creates it 0700
-}
-
 // "rank-N" (the DEALER identity a host sets) -> N, if it is one of ours.
 std::optional<int> rank_of_identity(const std::string& id, int size) {
   if (id.rfind("rank-", 0) != 0) return std::nullopt;
@@ -46,7 +40,7 @@ std::optional<int> rank_of_identity(const std::string& id, int size) {
 
 }  // namespace
 
-World::World(const Options& opts) : dir_(make_private_dir()), ranks_(size_t(opts.size)) {
+World::World(const Options& opts) : dir_(rundir_.path()), ranks_(size_t(opts.size)) {
   control_.set(zmq::sockopt::linger, 0);
   control_.set(zmq::sockopt::router_mandatory, 0);
   control_.set(zmq::sockopt::sndhwm, 0);
@@ -136,6 +130,7 @@ void World::spawn(int r, const Options& opts) {
   }
   ranks_[size_t(r)].pid = pid;
   ranks_[size_t(r)].alive = true;
+  rundir_.add_rank(pid);
 }
 
 int World::alive_count() const {

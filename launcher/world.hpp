@@ -19,6 +19,7 @@
 #include <zmq.hpp>
 
 #include "launcher/protocol.hpp"
+#include "launcher/rundir.hpp"
 
 namespace lumpi::launcher {
 
@@ -92,6 +93,7 @@ class World {
   void on_hello(int r, const ControlMsg& m);
   void on_finished(int r);
 
+  RunDir rundir_;  // removes the directory however the coordinator ends
   std::string dir_;
   zmq::context_t ctx_{1};
   zmq::socket_t control_{ctx_, zmq::socket_type::router};

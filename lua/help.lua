@@ -52,19 +52,34 @@ local classes = {
   Op = {what = "a reduction operation (MPI::Op): the predefined mpi.SUM ... mpi.MINLOC, "
     .. "or a Lua function made into an op by mpi.op_create. Collectives also accept an op's "
     .. "name as a string (\"SUM\" or \"MPI_SUM\")."},
+  Datatype = {what = "an MPI datatype (MPI::Datatype): a layout of typed bytes. The "
+    .. "predefined handles mpi.INT ... mpi.TWO_INT, or a new type from the constructors "
+    .. "mpi.type_contiguous ... mpi.type_create_subarray, t:dup() and t:create_resized(); "
+    .. "commit it before communicating with it, free it with t:free(). Point-to-point takes "
+    .. "(buf, count, datatype) in place of a value, buf being an mpi.buffer. tostring: "
+    .. "datatype MPI_INT, datatype vector size=32 lb=0 extent=128 (not committed), "
+    .. "datatype (freed); == holds for the same type. The REPL's :draw shows a type's map. "
+    .. "Errors of these calls answer to COMM_WORLD's handler. User guide: docs/datatypes.md."},
+  Buffer = {what = "typed memory made by mpi.buffer(datatype, count [, values]): count "
+    .. "elements of a predefined type laid out as a C array, the buf of MPI's (buf, count, "
+    .. "datatype) in send, recv and their relatives. buf[i] reads and writes element i "
+    .. "(1-based), #buf is count, tostring(buf) is \"buffer DOUBLE[4]\". It has no methods."},
   Info = {what = "info hints (MPI::Info) are plain Lua tables of string keys to string "
     .. "values: comm:set_info{mpi_assert_no_any_tag = \"true\"}, comm:get_info(), "
     .. "comm:dup_with_info(t), comm:split_type(type, key, t). A non-string key or value "
     .. "raises MPI_ERR_INFO."},
   Keyval = {what = "an attribute key (the int keyval of MPI's caching, §6.7): made by "
-    .. "mpi.comm_create_keyval, freed by mpi.comm_free_keyval; predefined: mpi.TAG_UB, "
+    .. "mpi.comm_create_keyval (for communicators) or mpi.type_create_keyval (for "
+    .. "datatypes), freed by mpi.comm_free_keyval / mpi.type_free_keyval; a keyval serves "
+    .. "only the kind of object it was made for (MPI_ERR_KEYVAL). Predefined: mpi.TAG_UB, "
     .. "mpi.HOST, mpi.IO, mpi.WTIME_IS_GLOBAL (read-only) and mpi.KEYVAL_INVALID. "
     .. "Shown as keyval 17, keyval (freed), keyval (invalid)."},
   Status = {what = "the status of a receive (MPI::Status) is a table "
     .. "{source=, tag=, error=} (and cancelled=true for a cancelled request), returned by "
     .. "recv, sendrecv, probe, iprobe and the request completions. On an intercommunicator "
     .. "source is a rank of the remote group. A receive from mpi.PROC_NULL gives "
-    .. "{source=mpi.PROC_NULL, tag=mpi.ANY_TAG, error=0}."},
+    .. "{source=mpi.PROC_NULL, tag=mpi.ANY_TAG, error=0}. Its methods get_count(datatype) "
+    .. "and get_elements(datatype) measure the message (after probe: size the receive)."},
   Errhandler = {what = "error handlers (MPI::Errhandler) are the strings "
     .. "mpi.ERRORS_RAISE (\"errors_raise\", the default: a Lua error is raised), "
     .. "mpi.ERRORS_RETURN (\"errors_return\": the call returns nil, err) and "
@@ -81,7 +96,8 @@ local classes = {
     .. "died). See mpi.error_class, mpi.error_string."},
 }
 local class_order = {"Comm", "Intracomm", "Intercomm", "Cartcomm", "Graphcomm",
-  "Distgraphcomm", "Group", "Request", "Op", "Info", "Keyval", "Status", "Errhandler", "Error"}
+  "Distgraphcomm", "Group", "Request", "Op", "Datatype", "Buffer", "Info", "Keyval", "Status",
+  "Errhandler", "Error"}
 M.classes = classes
 M.class_order = class_order
 
@@ -118,6 +134,13 @@ local TAG_SEND = {"MPI_ERR_TAG", "tag is negative or above the TAG_UB attribute"
 local TAG_RECV = {"MPI_ERR_TAG", "tag is neither mpi.ANY_TAG nor in 0..TAG_UB"}
 local ROOT = {"MPI_ERR_ROOT", "root is not a rank of comm (on an intercommunicator: not "
   .. "mpi.ROOT, mpi.PROC_NULL or a remote rank)"}
+-- The (buf, count, datatype) forms of point-to-point (checked before anything is sent).
+local TYPED = {{"MPI_ERR_TYPE", "datatype is not a datatype, was freed or is not committed"},
+  {"MPI_ERR_COUNT", "count is negative"},
+  {"MPI_ERR_BUFFER", "count elements of datatype touch bytes outside buf (a negative lb "
+    .. "reaches below it)"}}
+local TRUNCATE = {"MPI_ERR_TRUNCATE", "typed: the message is longer than count elements of "
+  .. "datatype"}
 local OP = {"MPI_ERR_OP", "op is not an op (or its name), was freed, or is not defined for "
   .. "the operand (a string given to mpi.SUM, a float to mpi.BAND ...)"}
 local OPERANDS = {"MPI_ERR_COUNT / MPI_ERR_TYPE", "operands of different lengths or shapes "
@@ -281,6 +304,117 @@ def("mpi.testall", {call = "mpi.testall(requests) -> false | true, values, statu
   errors = {{"MPI_ERR_ARG", "requests is not a sequence"},
     {"MPI_ERR_REQUEST", "an element is not a request"}},
   see = {"mpi.waitall", "Request.test"}})
+
+-- Datatypes (MPI-3.1 chapter 4, outside the seeds; attributes seed §6.7.4) -------------------
+
+local DTYPE_OLD = {"MPI_ERR_TYPE", "oldtype is not a datatype or was freed"}
+local DCOUNT = {"MPI_ERR_COUNT", "count is negative"}
+local DARG = {"MPI_ERR_ARG", "an argument is not an integer (or a sequence of integers), a "
+  .. "blocklength is negative, or the sequences have different lengths (the message names the "
+  .. "entry with Lua's 1-based index: blocklengths[2] = -3 is negative)"}
+local function ctor(name, t)
+  t.kind = "local"
+  t.seeds = false
+  t.see = t.see or {"Datatype.commit", "Datatype.get_extent", "Datatype.get_contents", "Datatype"}
+  return def("mpi." .. name, t)
+end
+ctor("type_contiguous", {call = "mpi.type_contiguous(count, oldtype) -> newtype",
+  mpi = "MPI_Type_contiguous", cxx = "Datatype::Create_contiguous", sec = "MPI-3.1 §4.1.2",
+  does = "count copies of oldtype, each extent(oldtype) bytes after the previous (a negative "
+    .. "extent lays them downwards). Returns a new, uncommitted type (combiner "
+    .. "mpi.COMBINER_CONTIGUOUS).",
+  errors = {DCOUNT, {"MPI_ERR_ARG", "count is not an integer"}, DTYPE_OLD}})
+ctor("type_vector", {call = "mpi.type_vector(count, blocklength, stride, oldtype) -> newtype",
+  mpi = "MPI_Type_vector", cxx = "Datatype::Create_vector", sec = "MPI-3.1 §4.1.2",
+  does = "count blocks of blocklength copies of oldtype, the blocks stride elements "
+    .. "(multiples of extent(oldtype)) apart; stride may be negative. "
+    .. "mpi.type_vector(4, 1, 5, mpi.DOUBLE) is a column of a 4x5 row-major matrix.",
+  errors = {DCOUNT, DARG, DTYPE_OLD}})
+ctor("type_create_hvector", {call = "mpi.type_create_hvector(count, blocklength, stride_bytes, "
+  .. "oldtype) -> newtype", mpi = "MPI_Type_create_hvector", cxx = "Datatype::Create_hvector",
+  sec = "MPI-3.1 §4.1.2",
+  does = "As mpi.type_vector, with the stride in bytes.",
+  errors = {DCOUNT, DARG, DTYPE_OLD}})
+ctor("type_indexed", {call = "mpi.type_indexed(blocklengths, displacements, oldtype) -> "
+  .. "newtype", mpi = "MPI_Type_indexed", cxx = "Datatype::Create_indexed",
+  sec = "MPI-3.1 §4.1.2",
+  does = "One block per entry: blocklengths[i] copies of oldtype at displacements[i] "
+    .. "(multiples of extent(oldtype)). The count is the sequences' length. A block of "
+    .. "length 0 adds nothing, not even bounds.",
+  errors = {DARG, DTYPE_OLD}})
+ctor("type_create_hindexed", {call = "mpi.type_create_hindexed(blocklengths, byte_displacements, "
+  .. "oldtype) -> newtype", mpi = "MPI_Type_create_hindexed", cxx = "Datatype::Create_hindexed",
+  sec = "MPI-3.1 §4.1.2",
+  does = "As mpi.type_indexed, with the displacements in bytes.",
+  errors = {DARG, DTYPE_OLD}})
+ctor("type_create_indexed_block", {call = "mpi.type_create_indexed_block(blocklength, "
+  .. "displacements, oldtype) -> newtype", mpi = "MPI_Type_create_indexed_block",
+  cxx = "Datatype::Create_indexed_block", sec = "MPI-3.1 §4.1.2",
+  does = "As mpi.type_indexed with every block blocklength long.",
+  errors = {DARG, DTYPE_OLD}})
+ctor("type_create_hindexed_block", {call = "mpi.type_create_hindexed_block(blocklength, "
+  .. "byte_displacements, oldtype) -> newtype", mpi = "MPI_Type_create_hindexed_block",
+  sec = "MPI-3.1 §4.1.2",
+  does = "As mpi.type_create_indexed_block, with the displacements in bytes (MPI-3.0: no C++ "
+    .. "binding). create_hindexed_block(1, {bytes}, t) shifts t by bytes, e.g. to bring a "
+    .. "negative lb back inside a buffer.",
+  errors = {DARG, DTYPE_OLD}})
+ctor("type_create_struct", {call = "mpi.type_create_struct(blocklengths, byte_displacements, "
+  .. "types) -> newtype", mpi = "MPI_Type_create_struct", cxx = "Datatype::Create_struct",
+  sec = "MPI-3.1 §4.1.2",
+  does = "One block per entry: blocklengths[i] copies of types[i] at byte_displacements[i]. "
+    .. "Without explicit bounds the extent is rounded up to the largest alignment in the map, "
+    .. "as a C struct: type_create_struct({1, 1}, {0, 8}, {mpi.DOUBLE, mpi.CHAR}) has size 9, "
+    .. "extent 16.",
+  errors = {DARG, {"MPI_ERR_ARG", "types has another length than blocklengths"},
+    {"MPI_ERR_TYPE", "an entry of types is not a datatype or was freed"}}})
+ctor("type_create_subarray", {call = "mpi.type_create_subarray(sizes, subsizes, starts, order, "
+  .. "oldtype) -> newtype", mpi = "MPI_Type_create_subarray", cxx = "Datatype::Create_subarray",
+  sec = "MPI-3.1 §4.1.3",
+  does = "The block subsizes at starts (0-based) of an array of sizes elements of oldtype, "
+    .. "stored in order mpi.ORDER_C (row-major) or mpi.ORDER_FORTRAN (column-major). Its lb is "
+    .. "0 and its extent the whole array's; get_true_extent tells where the block lies.",
+  errors = {{"MPI_ERR_ARG", "sizes, subsizes and starts differ in length or are empty, an "
+      .. "entry is not an integer, subsizes[i] is not in 1..sizes[i], starts[i] not in "
+      .. "0..sizes[i]-subsizes[i], or order is not mpi.ORDER_C / mpi.ORDER_FORTRAN"}, DTYPE_OLD},
+  see = {"mpi.ORDER_C", "Datatype.get_true_extent", "Datatype.commit"}})
+def("mpi.type_create_keyval", {
+  call = "mpi.type_create_keyval{copy = f, delete = f, extra_state = v} -> kv",
+  mpi = "MPI_Type_create_keyval", cxx = "Datatype::Create_keyval", kind = "local",
+  sec = "§6.7.4",
+  does = "A new attribute key for t:set_attr/get_attr/delete_attr, with the table of "
+    .. "mpi.comm_create_keyval. copy(oldtype, kv, extra_state, value) -> keep, newvalue runs "
+    .. "on t:dup() (default mpi.TYPE_NULL_COPY_FN: not copied; mpi.TYPE_DUP_FN copies the "
+    .. "value); delete(type, kv, value, extra_state) runs on t:free(), t:delete_attr(kv) and "
+    .. "when set_attr replaces the value. A callback that raises makes that call fail with its "
+    .. "error (a Lua error that is not an MPI error: MPI_ERR_OTHER). The keyval serves "
+    .. "datatypes only. The table may be omitted.",
+  errors = {{"MPI_ERR_ARG", "the argument is not a table, or copy/delete is not a function"}},
+  see = {"Datatype.set_attr", "mpi.type_free_keyval", "Keyval"}})
+def("mpi.type_free_keyval", {call = "mpi.type_free_keyval(kv)", mpi = "MPI_Type_free_keyval",
+  cxx = "Datatype::Free_keyval", kind = "local", sec = "§6.7.4",
+  does = "Frees a datatype keyval: every reference to it becomes a freed handle. Attributes "
+    .. "still attached keep working (and their delete callbacks still run) until they go.",
+  errors = {KEYVAL, {"MPI_ERR_KEYVAL", "kv was made for communicators (mpi.comm_create_keyval, "
+    .. "mpi.TAG_UB ...)"}},
+  see = {"mpi.type_create_keyval"}})
+def("mpi.buffer", {call = "mpi.buffer(datatype, count [, values]) -> buf",
+  mpi = "(lumpi: the buf of MPI's (buf, count, datatype))", kind = "local",
+  sec = "MPI-3.1 §3.2.2", seeds = false,
+  does = "count zeroed elements of a predefined type, laid out as a C array of it; the first "
+    .. "#values are set from the sequence values. buf[i] (1-based) reads element i: an integer "
+    .. "for the integer types (CHAR, BYTE ... too), a float for FLOAT, DOUBLE, LONG_DOUBLE, a "
+    .. "boolean for C_BOOL, {value, index} for the pair types; nil out of range, so ipairs "
+    .. "works. #buf is count; tostring(buf) is \"buffer INT[3]\". buf[i] = v raises (even under "
+    .. "mpi.ERRORS_RETURN) for i outside 1..count, a value that does not fit (300 into a CHAR) "
+    .. "or a float for an integer type. Send and receive it as comm:send(buf, count, datatype, "
+    .. "dest, tag), with any committed datatype that stays inside it.",
+  errors = {{"MPI_ERR_TYPE", "datatype is not a datatype, was freed, is not committed, or is "
+      .. "not predefined (a derived type or mpi.PACKED)"}, {"MPI_ERR_COUNT", "count is negative"},
+    {"MPI_ERR_ARG", "count is not an integer, values is not a sequence, or one of its elements "
+      .. "does not fit the element type"},
+    {"MPI_ERR_NO_MEM", "count elements would take more than 2^40 bytes"}},
+  see = {"Comm.send", "Comm.recv", "Status.get_count", "mpi.INT"}})
 
 -- mpi.hw ------------------------------------------------------------------------------------
 
@@ -449,6 +583,106 @@ for _, c in ipairs({
     see = {"mpi.comm_create_keyval"}})
 end
 
+-- Predefined datatypes (MPI-3.1 §3.2.2, §5.9.4 for the pairs, §4.2 for PACKED) ----------------
+
+-- {Lua name, C type (or what it is), C++ name or false, section, note}
+local INTS = "integers"
+local predefined = {
+  {"CHAR", "char", "CHAR", INTS},
+  {"SIGNED_CHAR", "signed char", "SIGNED_CHAR", INTS},
+  {"UNSIGNED_CHAR", "unsigned char", "UNSIGNED_CHAR", INTS},
+  {"BYTE", "an uninterpreted byte", "BYTE", INTS},
+  {"SHORT", "short", "SHORT", INTS},
+  {"UNSIGNED_SHORT", "unsigned short", "UNSIGNED_SHORT", INTS},
+  {"INT", "int", "INT", INTS},
+  {"UNSIGNED", "unsigned int", "UNSIGNED", INTS},
+  {"LONG", "long", "LONG", INTS},
+  {"UNSIGNED_LONG", "unsigned long", "UNSIGNED_LONG", INTS .. " (above 2^63: negative)"},
+  {"LONG_LONG", "long long", "LONG_LONG", INTS},
+  {"UNSIGNED_LONG_LONG", "unsigned long long", "UNSIGNED_LONG_LONG",
+    INTS .. " (above 2^63: negative)"},
+  {"FLOAT", "float", "FLOAT", "floats"},
+  {"DOUBLE", "double", "DOUBLE", "floats"},
+  {"LONG_DOUBLE", "long double (16 bytes on x86-64)", "LONG_DOUBLE",
+    "floats, through a double"},
+  {"WCHAR", "wchar_t", "WCHAR", INTS},
+  {"C_BOOL", "_Bool", false, "booleans"},
+  {"INT8_T", "int8_t", false, INTS}, {"INT16_T", "int16_t", false, INTS},
+  {"INT32_T", "int32_t", false, INTS}, {"INT64_T", "int64_t", false, INTS},
+  {"UINT8_T", "uint8_t", false, INTS}, {"UINT16_T", "uint16_t", false, INTS},
+  {"UINT32_T", "uint32_t", false, INTS},
+  {"UINT64_T", "uint64_t", false, INTS .. " (above 2^63: negative)"},
+  {"PACKED", "packed bytes (no Lua MPI_Pack here; mpi.buffer refuses it)", "PACKED", nil,
+    "MPI-3.1 §4.2"},
+  {"FLOAT_INT", "struct {float; int} (x86-64: size 8, extent 8)", "FLOAT_INT", nil,
+    "MPI-3.1 §5.9.4"},
+  {"DOUBLE_INT", "struct {double; int} (x86-64: size 12, extent 16)", "DOUBLE_INT", nil,
+    "MPI-3.1 §5.9.4"},
+  {"LONG_INT", "struct {long; int} (x86-64: size 12, extent 16)", "LONG_INT", nil,
+    "MPI-3.1 §5.9.4"},
+  {"TWO_INT", "struct {int; int} (x86-64: size 8), MPI's MPI_2INT: a Lua name cannot start "
+    .. "with a digit",
+    "TWOINT", nil, "MPI-3.1 §5.9.4"},
+  {"SHORT_INT", "struct {short; int} (x86-64: size 6, extent 8)", "SHORT_INT", nil,
+    "MPI-3.1 §5.9.4"},
+  {"LONG_DOUBLE_INT", "struct {long double; int} (x86-64: size 20, extent 32)",
+    "LONG_DOUBLE_INT", nil,
+    "MPI-3.1 §5.9.4"},
+}
+for _, p in ipairs(predefined) do
+  local pair = p[5] == "MPI-3.1 §5.9.4"
+  local note = p[4] or (pair and "{value, index} pairs (MPI's operand type "
+    .. "for MAXLOC/MINLOC; lumpi's reductions take Lua pairs, not buffers)" or nil)
+  const(p[1], {mpi = p[1] == "TWO_INT" and "MPI_2INT" or nil, cxx = p[3] or nil,
+    sec = p[5] or "MPI-3.1 §3.2.2", seeds = false,
+    does = "Predefined datatype: " .. p[2] .. ". Committed, named \""
+      .. (p[1] == "TWO_INT" and "MPI_2INT" or "MPI_" .. p[1]) .. "\", combiner "
+      .. "mpi.COMBINER_NAMED; freeing it is MPI_ERR_TYPE. Sizes are the C compiler's."
+      .. (note and (" The elements of an mpi.buffer of it read as " .. note .. ".") or ""),
+    see = {"Datatype", "mpi.buffer", "Datatype.size"}})
+end
+const("ORDER_C", {cxx = "ORDER_C", sec = "MPI-3.1 §4.1.3", seeds = false,
+  does = "\"c\": the order argument of mpi.type_create_subarray for row-major arrays (the last "
+    .. "index varies fastest); also the last integer of such a type's get_contents.",
+  see = {"mpi.type_create_subarray", "mpi.ORDER_FORTRAN"}})
+const("ORDER_FORTRAN", {cxx = "ORDER_FORTRAN", sec = "MPI-3.1 §4.1.3", seeds = false,
+  does = "\"fortran\": the order argument of mpi.type_create_subarray for column-major arrays "
+    .. "(the first index varies fastest).", see = {"mpi.type_create_subarray", "mpi.ORDER_C"}})
+for _, c in ipairs({
+    {"NAMED", "a predefined type (mpi.INT ...); get_contents raises MPI_ERR_TYPE", nil},
+    {"DUP", "t:dup()", "{}, {}, {oldtype}"},
+    {"CONTIGUOUS", "mpi.type_contiguous", "{count}, {}, {oldtype}"},
+    {"VECTOR", "mpi.type_vector", "{count, blocklength, stride}, {}, {oldtype}"},
+    {"HVECTOR", "mpi.type_create_hvector", "{count, blocklength}, {stride}, {oldtype}"},
+    {"INDEXED", "mpi.type_indexed", "{count, blocklengths..., displacements...}, {}, {oldtype}"},
+    {"HINDEXED", "mpi.type_create_hindexed", "{count, blocklengths...}, {displacements...}, "
+      .. "{oldtype}"},
+    {"INDEXED_BLOCK", "mpi.type_create_indexed_block", "{count, blocklength, "
+      .. "displacements...}, {}, {oldtype}"},
+    {"HINDEXED_BLOCK", "mpi.type_create_hindexed_block", "{count, blocklength}, "
+      .. "{displacements...}, {oldtype}"},
+    {"STRUCT", "mpi.type_create_struct", "{count, blocklengths...}, {displacements...}, "
+      .. "{types...}"},
+    {"SUBARRAY", "mpi.type_create_subarray", "{ndims, sizes..., subsizes..., starts..., "
+      .. "order}, {}, {oldtype}"},
+    {"RESIZED", "t:create_resized", "{}, {lb, extent}, {oldtype}"}}) do
+  const("COMBINER_" .. c[1], {cxx = c[1] ~= "HINDEXED_BLOCK" and ("COMBINER_" .. c[1]) or nil,
+    sec = "MPI-3.1 §4.1.13", seeds = false,
+    does = "\"" .. c[1]:lower() .. "\": the combiner t:get_envelope() returns for " .. c[2]
+      .. (c[3] and ("; t:get_contents() then returns " .. c[3]) or "") .. ".",
+    see = {"Datatype.get_envelope", "Datatype.get_contents"}})
+end
+for _, c in ipairs({
+    {"TYPE_NULL_COPY_FN", "a copy callback that never copies the attribute (the default)"},
+    {"TYPE_DUP_FN", "a copy callback that copies the value unchanged"},
+    {"TYPE_NULL_DELETE_FN", "a delete callback that does nothing"}}) do
+  const(c[1], {cxx = "MPI_" .. c[1], sec = "§6.7.4", kind = "callback",
+    does = "For mpi.type_create_keyval{copy = ..., delete = ...}: " .. c[2] .. " (the same "
+      .. "function as mpi.COMM_" .. c[1]:sub(6) .. "). Its C++ name is the C name (seed Annex "
+      .. "A.1.1).",
+    see = {"mpi.type_create_keyval"}})
+end
+
 -- Comm: every communicator ------------------------------------------------------------------
 
 local function method(class, name, t)
@@ -591,54 +825,75 @@ method("Comm", "free", {call = "comm:free()", mpi = "MPI_Comm_free", cxx = "Comm
     .. "never frees a communicator for you.", see = {"Comm.dup"}})
 
 -- Point-to-point
-method("Comm", "send", {call = "comm:send(value, dest [, tag])", mpi = "MPI_Send",
+method("Comm", "send", {call = "comm:send(value, dest [, tag]) | comm:send(buf, count, "
+  .. "datatype, dest [, tag])", mpi = "MPI_Send",
   cxx = "Comm::Send", sec = "MPI-2.2 §3.2.1", seeds = false, kind = "blocking",
-  errors = {COMM, RANK_DEST, TAG_SEND, TYPE, ARG},
+  errors = errs({COMM, RANK_DEST, TAG_SEND, TYPE, ARG}, TYPED),
   does = "Sends value to rank dest (tag default 0). value may be nil, a boolean, a number "
     .. "(integer and float kept apart), a string (binary-safe) or a table of these, nested, "
     .. "without cycles. The value is copied at the call, so send returns at once "
     .. "(buffered); messages between a pair on one communicator never overtake. "
-    .. "dest mpi.PROC_NULL does nothing.",
-  see = {"Comm.recv", "Comm.ssend", "Comm.isend", "Comm.sendrecv"}})
-method("Comm", "ssend", {call = "comm:ssend(value, dest [, tag])", mpi = "MPI_Ssend",
+    .. "dest mpi.PROC_NULL does nothing. Typed: MPI's (buf, count, datatype), buf an "
+    .. "mpi.buffer and datatype any committed type; the bytes it selects travel packed, with "
+    .. "no header, and must be received typed, into a datatype of the same type signature "
+    .. "(MPI-3.1 §3.3.1; a mismatch is not detected).",
+  see = {"Comm.recv", "Comm.ssend", "Comm.isend", "Comm.sendrecv", "mpi.buffer"}})
+method("Comm", "ssend", {call = "comm:ssend(value, dest [, tag]) | comm:ssend(buf, count, "
+  .. "datatype, dest [, tag])", mpi = "MPI_Ssend",
   cxx = "Comm::Ssend", sec = "MPI-2.2 §3.4", seeds = false, kind = "blocking",
-  errors = {COMM, RANK_DEST, TAG_SEND, TYPE, ARG, INTR, DEAD},
+  errors = errs({COMM, RANK_DEST, TAG_SEND, TYPE, ARG}, errs(TYPED, {INTR, DEAD})),
   does = "As send, but returns only once the receiver has matched the message "
     .. "(synchronous mode): two processes that ssend to each other first deadlock.",
   see = {"Comm.send", "Comm.issend"}})
-method("Comm", "isend", {call = "comm:isend(value, dest [, tag]) -> request",
+method("Comm", "isend", {call = "comm:isend(value, dest [, tag]) -> request | "
+  .. "comm:isend(buf, count, datatype, dest [, tag]) -> request",
   mpi = "MPI_Isend", cxx = "Comm::Isend", sec = "MPI-2.2 §3.7.2", seeds = false,
-  kind = "nonblocking", errors = {COMM, RANK_DEST, TAG_SEND, TYPE, ARG},
+  kind = "nonblocking", errors = errs({COMM, RANK_DEST, TAG_SEND, TYPE, ARG}, TYPED),
   does = "Starts a send and returns its request; complete it with request:wait() or "
-    .. "mpi.waitall.", see = {"Comm.send", "Request.wait"}})
-method("Comm", "issend", {call = "comm:issend(value, dest [, tag]) -> request",
+    .. "mpi.waitall. The message (value, or the bytes datatype selects from buf) is copied at "
+    .. "the call.", see = {"Comm.send", "Request.wait"}})
+method("Comm", "issend", {call = "comm:issend(value, dest [, tag]) -> request | "
+  .. "comm:issend(buf, count, datatype, dest [, tag]) -> request",
   mpi = "MPI_Issend", cxx = "Comm::Issend", sec = "MPI-2.2 §3.7.2", seeds = false,
-  kind = "nonblocking", errors = {COMM, RANK_DEST, TAG_SEND, TYPE, ARG},
+  kind = "nonblocking", errors = errs({COMM, RANK_DEST, TAG_SEND, TYPE, ARG}, TYPED),
   does = "Starts a synchronous send: its request completes once the receiver has matched "
     .. "the message.", see = {"Comm.ssend", "Request.test"}})
-method("Comm", "recv", {call = "comm:recv([source [, tag]]) -> value, status",
+method("Comm", "recv", {call = "comm:recv([source [, tag]]) -> value, status | "
+  .. "comm:recv(buf, count, datatype [, source [, tag]]) -> buf, status",
   mpi = "MPI_Recv", cxx = "Comm::Recv", sec = "MPI-2.2 §3.2.4", seeds = false,
-  kind = "blocking", errors = {COMM, RANK_SRC, TAG_RECV, ARG, INTR, DEAD},
+  kind = "blocking", errors = errs({COMM, RANK_SRC, TAG_RECV, ARG}, errs(TYPED,
+    {TRUNCATE, INTR, DEAD})),
   does = "Waits for a message from source (default mpi.ANY_SOURCE) with tag (default "
     .. "mpi.ANY_TAG) and returns its value and status {source=, tag=, error=}. From "
-    .. "mpi.PROC_NULL: nil at once.", see = {"Comm.send", "Comm.irecv", "Status"}})
-method("Comm", "irecv", {call = "comm:irecv([source [, tag]]) -> request",
+    .. "mpi.PROC_NULL: nil at once. Typed: the message's bytes are scattered into the "
+    .. "mpi.buffer buf through datatype (up to count elements) and buf is returned; "
+    .. "status:get_count(datatype) says how many arrived. From mpi.PROC_NULL buf is left as "
+    .. "it was.", see = {"Comm.send", "Comm.irecv", "Status", "Status.get_count"}})
+method("Comm", "irecv", {call = "comm:irecv([source [, tag]]) -> request | "
+  .. "comm:irecv(buf, count, datatype [, source [, tag]]) -> request",
   mpi = "MPI_Irecv", cxx = "Comm::Irecv", sec = "MPI-2.2 §3.7.2", seeds = false,
-  kind = "nonblocking", errors = {COMM, RANK_SRC, TAG_RECV, ARG},
-  does = "Posts a receive and returns its request; request:wait() returns value, status.",
+  kind = "nonblocking", errors = errs({COMM, RANK_SRC, TAG_RECV, ARG}, TYPED),
+  does = "Posts a receive and returns its request; request:wait() returns value, status "
+    .. "(typed: buf, status, buf filled at completion; a message longer than count elements "
+    .. "makes the completion raise MPI_ERR_TRUNCATE).",
   see = {"Comm.recv", "Request.wait", "Request.cancel"}})
 method("Comm", "sendrecv", {call = "comm:sendrecv(value, dest, sendtag [, source [, "
-  .. "recvtag]]) -> value, status", mpi = "MPI_Sendrecv", cxx = "Comm::Sendrecv",
-  sec = "MPI-2.2 §3.10", seeds = false, kind = "blocking",
-  errors = {COMM, RANK_DEST, RANK_SRC, TAG_SEND, TAG_RECV, TYPE, ARG, INTR, DEAD},
+  .. "recvtag]]) -> value, status | comm:sendrecv(sbuf, scount, stype, dest, sendtag, rbuf, "
+  .. "rcount, rtype [, source [, recvtag]]) -> rbuf, status", mpi = "MPI_Sendrecv",
+  cxx = "Comm::Sendrecv", sec = "MPI-2.2 §3.10", seeds = false, kind = "blocking",
+  errors = errs({COMM, RANK_DEST, RANK_SRC, TAG_SEND, TAG_RECV, TYPE, ARG}, errs(TYPED,
+    {TRUNCATE, INTR, DEAD})),
   does = "Sends value to dest and receives from source (default mpi.ANY_SOURCE, recvtag "
     .. "default mpi.ANY_TAG) in one call, so a ring of sendrecv cannot deadlock. Returns the "
-    .. "received value and status.", see = {"Comm.send", "Comm.recv", "Cartcomm.cart_shift"}})
+    .. "received value and status. Typed (sbuf an mpi.buffer): MPI's whole argument list, "
+    .. "both halves typed; rbuf must be a buffer too (else MPI_ERR_BUFFER).",
+  see = {"Comm.send", "Comm.recv", "Cartcomm.cart_shift"}})
 method("Comm", "probe", {call = "comm:probe([source [, tag]]) -> status", mpi = "MPI_Probe",
   cxx = "Comm::Probe", sec = "MPI-2.2 §3.8", seeds = false, kind = "blocking",
   errors = {COMM, RANK_SRC, TAG_RECV, ARG, INTR, DEAD},
   does = "Waits until a matching message has arrived and returns its status without "
-    .. "receiving it.", see = {"Comm.iprobe", "Comm.recv"}})
+    .. "receiving it; status:get_count(datatype) then sizes the receive's buffer.",
+  see = {"Comm.iprobe", "Comm.recv", "Status.get_count"}})
 method("Comm", "iprobe", {call = "comm:iprobe([source [, tag]]) -> false | true, status",
   mpi = "MPI_Iprobe", cxx = "Comm::Iprobe", sec = "MPI-2.2 §3.8", seeds = false,
   errors = {COMM, RANK_SRC, TAG_RECV, ARG},
@@ -989,8 +1244,9 @@ method("Request", "wait", {call = "request:wait() -> value, status", mpi = "MPI_
   cxx = "Request::Wait", sec = "MPI-2.2 §3.7.3", seeds = false, kind = "blocking",
   errors = {{"MPI_ERR_REQUEST", "request is not a request"},
     {"(class of the operation)", "the operation failed"}, INTR, DEAD},
-  does = "Waits for the operation; returns the received value (nil for sends and idup) "
-    .. "and its status. A completed request returns the same again.",
+  does = "Waits for the operation; returns the received value (the buffer of a typed "
+    .. "irecv, nil for sends and idup) and its status. A completed request returns the same "
+    .. "again.",
   see = {"Request.test", "mpi.waitall"}})
 method("Request", "test", {call = "request:test() -> false | true, value, status",
   mpi = "MPI_Test", cxx = "Request::Test", sec = "MPI-2.2 §3.7.3", seeds = false,
@@ -1016,6 +1272,135 @@ method("Op", "free", {call = "op:free()", mpi = "MPI_Op_free", cxx = "Op::Free",
   sec = "MPI-2.2 §5.9.5", seeds = false,
   errors = {{"MPI_ERR_OP", "op was already freed, or is predefined"}},
   does = "Frees a user op (the same as mpi.op_free(op)).", see = {"mpi.op_free"}})
+
+-- Datatype ----------------------------------------------------------------------------------
+
+local TFREED = {"MPI_ERR_TYPE", "t is not a datatype or was freed"}
+local TKEYVAL = {"MPI_ERR_KEYVAL", "kv is not a keyval, is mpi.KEYVAL_INVALID, was freed, or "
+  .. "was made for communicators (mpi.comm_create_keyval, mpi.TAG_UB ...)"}
+local function dmethod(name, t)
+  if t.seeds == nil then t.seeds = false end
+  return method("Datatype", name, t)
+end
+dmethod("commit", {call = "t:commit()", mpi = "MPI_Type_commit", cxx = "Datatype::Commit",
+  sec = "MPI-3.1 §4.1.9",
+  errors = {TFREED, {"MPI_ERR_NO_MEM", "the map flattens into more than 4194304 separate "
+    .. "blocks (adjacent blocks merge)"}},
+  does = "Makes t usable in communication (the datatype of a send or receive, "
+    .. "status:get_count). Committing again does nothing; predefined types are committed. "
+    .. "Types built from t do not need t committed.",
+  see = {"Datatype.free", "Comm.send"}})
+dmethod("free", {call = "t:free()", mpi = "MPI_Type_free", cxx = "Datatype::Free",
+  sec = "MPI-3.1 §4.1.9",
+  errors = {TFREED, {"MPI_ERR_TYPE", "t is predefined"},
+    {"(class of the error)", "a delete callback raised (t stays alive with its remaining "
+      .. "attributes)"}},
+  does = "Runs the delete callbacks of t's attributes, then turns every reference to t into "
+    .. "a freed handle (tostring: datatype (freed)). Types built from t earlier keep working.",
+  see = {"Datatype.commit", "mpi.type_create_keyval"}})
+dmethod("dup", {call = "t:dup() -> newtype", mpi = "MPI_Type_dup", cxx = "Datatype::Dup",
+  sec = "MPI-3.1 §4.1.10",
+  errors = {TFREED, {"(class of the error)", "a copy callback raised (no type is returned)"}},
+  does = "A new type with t's map and committed state (combiner mpi.COMBINER_DUP). "
+    .. "Attributes are copied by their keyvals' copy callbacks; the name is not copied.",
+  see = {"Datatype.create_resized", "mpi.TYPE_DUP_FN"}})
+dmethod("create_resized", {call = "t:create_resized(lb, extent) -> newtype",
+  mpi = "MPI_Type_create_resized", cxx = "Datatype::Create_resized", sec = "MPI-3.1 §4.1.7",
+  errors = {TFREED, {"MPI_ERR_ARG", "lb or extent is not an integer"}},
+  does = "t with explicit bounds: lower bound lb and upper bound lb + extent (bytes; extent may "
+    .. "be negative or 0). Count copies of the result lie extent bytes apart, so "
+    .. "mpi.INT:create_resized(0, 8) sends every other int. In types built on it the markers "
+    .. "decide the bounds and no alignment rounding applies.",
+  see = {"Datatype.get_extent", "mpi.type_contiguous"}})
+dmethod("size", {call = "t:size() -> bytes", mpi = "MPI_Type_size", cxx = "Datatype::Get_size",
+  sec = "MPI-3.1 §4.1.5", errors = {TFREED},
+  does = "The bytes of data in one element of t (holes not counted).",
+  see = {"Datatype.get_extent"}})
+dmethod("get_extent", {call = "t:get_extent() -> lb, extent", mpi = "MPI_Type_get_extent",
+  cxx = "Datatype::Get_extent", sec = "MPI-3.1 §4.1.7", errors = {TFREED},
+  does = "The lower bound and extent (ub - lb) in bytes: lb is the lowest and ub the highest "
+    .. "byte of the map, the extent rounded up to the largest alignment of its basic types, "
+    .. "unless create_resized set them. mpi.type_vector(3, 2, -4, mpi.INT) has lb -32, "
+    .. "extent 40.",
+  see = {"Datatype.get_true_extent", "Datatype.create_resized"}})
+dmethod("get_true_extent", {call = "t:get_true_extent() -> true_lb, true_extent",
+  mpi = "MPI_Type_get_true_extent", cxx = "Datatype::Get_true_extent", sec = "MPI-3.1 §4.1.8",
+  errors = {TFREED},
+  does = "The bytes the data really spans, ignoring create_resized's markers and alignment "
+    .. "rounding (a subarray's true_lb is where its first element sits).",
+  see = {"Datatype.get_extent"}})
+dmethod("get_envelope", {call = "t:get_envelope() -> num_integers, num_addresses, "
+  .. "num_datatypes, combiner", mpi = "MPI_Type_get_envelope", cxx = "Datatype::Get_envelope",
+  sec = "MPI-3.1 §4.1.13", errors = {TFREED},
+  does = "How t was made: the combiner (a string, mpi.COMBINER_VECTOR == \"vector\" ...) and "
+    .. "the lengths of the three sequences get_contents returns. A predefined type gives 0, 0, "
+    .. "0, \"named\".",
+  see = {"Datatype.get_contents", "mpi.COMBINER_NAMED"}})
+dmethod("get_contents", {call = "t:get_contents() -> integers, addresses, datatypes",
+  mpi = "MPI_Type_get_contents", cxx = "Datatype::Get_contents", sec = "MPI-3.1 §4.1.13",
+  errors = {TFREED, {"MPI_ERR_TYPE", "t is predefined (combiner \"named\")"}},
+  does = "The constructor's arguments as MPI lists them, in three sequences (see each "
+    .. "mpi.COMBINER_* for the layout; a subarray's order is mpi.ORDER_C or mpi.ORDER_FORTRAN), "
+    .. "so t can be rebuilt. A predefined type in datatypes is that handle itself; a derived "
+    .. "one is a new handle on an equal type, valid even if the original was freed.",
+  see = {"Datatype.get_envelope"}})
+dmethod("typemap", {call = "t:typemap() -> {{offset, basic, count, bytes}, ...}",
+  mpi = "(lumpi: one element's type map)", sec = "MPI-3.1 §4.1", errors = {TFREED},
+  does = "One element's type map as runs of one basic type in map order, adjacent entries "
+    .. "merged: offset in bytes, the basic type's name, how many, bytes each. "
+    .. "mpi.type_vector(3, 2, -4, mpi.INT):typemap() is {{0, \"MPI_INT\", 2, 4}, {-16, "
+    .. "\"MPI_INT\", 2, 4}, {-32, \"MPI_INT\", 2, 4}}. Needs no commit. The REPL's :draw "
+    .. "pictures it.",
+  see = {"Datatype.get_extent"}})
+dmethod("get_name", {call = "t:get_name() -> name", mpi = "MPI_Type_get_name",
+  cxx = "Datatype::Get_name", sec = "§6.8", seeds = true, errors = {TFREED},
+  does = "The type's name: MPI's for a predefined type (mpi.TWO_INT:get_name() is "
+    .. "\"MPI_2INT\"), what set_name gave it, or \"\". dup does not copy names.",
+  see = {"Datatype.set_name"}})
+dmethod("set_name", {call = "t:set_name(name)", mpi = "MPI_Type_set_name",
+  cxx = "Datatype::Set_name", sec = "§6.8", seeds = true,
+  errors = {TFREED, {"MPI_ERR_ARG", "name is not a string"}},
+  does = "Names the type on the calling process only. Longer names are cut to "
+    .. "mpi.MAX_OBJECT_NAME - 1 characters; trailing spaces are dropped. tostring shows it.",
+  see = {"Datatype.get_name"}})
+dmethod("set_attr", {call = "t:set_attr(kv, value)", mpi = "MPI_Type_set_attr",
+  cxx = "Datatype::Set_attr", sec = "§6.7.4", seeds = true,
+  errors = {TFREED, TKEYVAL,
+    {"(class of the error)", "the delete callback of the value being replaced raised"}},
+  does = "Attaches value (any Lua value) to t under a keyval of mpi.type_create_keyval; "
+    .. "replacing a value runs the old value's delete callback first. Predefined types take "
+    .. "attributes too.",
+  see = {"Datatype.get_attr", "Datatype.delete_attr", "mpi.type_create_keyval"}})
+dmethod("get_attr", {call = "t:get_attr(kv) -> value, found", mpi = "MPI_Type_get_attr",
+  cxx = "Datatype::Get_attr", sec = "§6.7.4", seeds = true, errors = {TFREED, TKEYVAL},
+  does = "The value attached under kv and true, or nil, false when none is.",
+  see = {"Datatype.set_attr"}})
+dmethod("delete_attr", {call = "t:delete_attr(kv)", mpi = "MPI_Type_delete_attr",
+  cxx = "Datatype::Delete_attr", sec = "§6.7.4", seeds = true,
+  errors = {TFREED, TKEYVAL, {"(class of the error)", "the delete callback raised (the "
+    .. "attribute stays)"}},
+  does = "Removes the attribute, running its delete callback; nothing attached is a no-op.",
+  see = {"Datatype.set_attr"}})
+
+-- Status ------------------------------------------------------------------------------------
+
+local STATUS = {"MPI_ERR_ARG", "status is not a status returned by recv, sendrecv, probe, "
+  .. "iprobe or a request's completion"}
+local UTYPE = {"MPI_ERR_TYPE", "datatype is not a datatype, was freed, or is not committed"}
+method("Status", "get_count", {call = "status:get_count(datatype) -> count | mpi.UNDEFINED",
+  mpi = "MPI_Get_count", cxx = "Status::Get_count", sec = "MPI-3.1 §3.2.5", seeds = false,
+  errors = {STATUS, UTYPE},
+  does = "The number of whole datatype elements in the message, or mpi.UNDEFINED when its "
+    .. "bytes are not a whole number of them. After probe it sizes the receive: "
+    .. "mpi.buffer(mpi.INT, st:get_count(mpi.INT)). For a Lua-value message it counts the "
+    .. "encoded bytes (get_count(mpi.BYTE) is its size on the wire); from mpi.PROC_NULL, 0.",
+  see = {"Status.get_elements", "Comm.probe", "mpi.buffer"}})
+method("Status", "get_elements", {call = "status:get_elements(datatype) -> count | "
+  .. "mpi.UNDEFINED", mpi = "MPI_Get_elements", cxx = "Status::Get_elements",
+  sec = "MPI-3.1 §4.1.11", seeds = false, errors = {STATUS, UTYPE},
+  does = "The number of basic elements in the message, counting those of a partial last "
+    .. "datatype element too; mpi.UNDEFINED when the bytes end inside a basic element.",
+  see = {"Status.get_count"}})
 
 -- ---- look-up ----------------------------------------------------------------------------------
 

@@ -66,7 +66,8 @@ std::optional<std::vector<int>> parse_ranks(const std::string& text, int size, s
 std::vector<std::string> collate(const std::map<int, std::string>& by_rank) {
   std::vector<std::pair<std::string, std::vector<int>>> groups;  // in first-rank order
   for (const auto& [rank, text] : by_rank) {
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == text; });
+    const std::string& t = text;  // clang 14 cannot capture a structured binding
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == t; });
     if (it == groups.end()) groups.push_back({text, {rank}});
     else it->second.push_back(rank);
   }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "repl/exec.hpp"
+#include "repl/kernel.hpp"
 #include "repl/repl.hpp"
 #include "repl/session.hpp"
 #include "repl/test_runner.hpp"
@@ -20,6 +21,7 @@ const char* kUsage =
     "usage: lumpi [options] [script.lua [args...]]\n"
     "       lumpi test [options] [files or directories...]\n"
     "       lumpi exec [-n N] [--bind L] [--timeout S] program [args...]   any executable as a world\n"
+    "       lumpi kernel install [--user | --prefix DIR]   (Jupyter; see lumpi kernel --help)\n"
     "  -n, --np, -np N   number of ranks (default 4; 1 for exec)\n"
     "  -e CODE           run CODE on every rank, print results, exit\n"
     "  -i                enter the REPL after the script\n"
@@ -161,6 +163,8 @@ int run_main(const Args& a) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  if (argc > 1 && std::strcmp(argv[1], "kernel") == 0)
+    return lumpi::repl::kernel_command(argc - 1, argv + 1, rank_exe());
   Args a = parse(argc, argv);
   try {
     return run_main(a);

@@ -620,6 +620,13 @@ std::vector<std::string> meta_candidates(const std::string& before, const std::s
 
 }  // namespace
 
+bool run_meta_command(Session& s, std::vector<int>& target, const std::string& line) {
+  Repl r{s, target, false, {}};
+  bool go_on = r.meta(line);
+  target = r.target;
+  return go_on;
+}
+
 void run_repl(Session& s) {
   Repl r{s, {}, bool(isatty(0)), {}};
   install_sigint_handler();

@@ -88,12 +88,22 @@ void Session::restart(int size) {
 }
 
 void Session::print_line(const std::string& line) const {
+  if (on_output) return on_output(-1, line);
   std::fputs(line.c_str(), stdout);
   std::fputc('\n', stdout);
   std::fflush(stdout);
 }
 
+void Session::print_output(int rank, const std::string& text) const {
+  if (on_output) return on_output(rank, text);
+  print_line("[" + std::to_string(rank) + "] " + text);
+}
+
 void Session::print_lines(const std::vector<std::string>& lines, FILE* f) const {
+  if (on_output && f == stdout) {
+    for (const auto& l : lines) on_output(-1, l);
+    return;
+  }
   for (const auto& l : lines) {
     std::fputs(l.c_str(), f);
     std::fputc('\n', f);
@@ -127,7 +137,7 @@ bool Session::show_background(const Event& ev) {
     return true;
   }
   if (ev.msg.kind != Kind::Output) return false;
-  print_line("[" + std::to_string(ev.rank) + "] " + ev.msg.text);
+  print_output(ev.rank, ev.msg.text);
   return true;
 }
 
@@ -147,7 +157,7 @@ struct Session::Run {
   int running = 0;  // ranks that have not answered yet
   double t0 = now_s();
   int sigints_seen = sigint_count();
-  bool hang_asked = false;
+  double next_hang = 0;  // when the (next) hang report is due
   Poll poll = Poll::None;
   double poll_asked_at = 0;
   std::map<int, ControlMsg> statuses;  // the status replies of this poll
@@ -164,6 +174,7 @@ Outcome Session::run(const std::vector<int>& ranks, const std::string& mode, con
   exec.list = args;
   Run run;
   run.epoch = exec.epoch;
+  run.next_hang = hang_after;
   run.running = send_command(run, ranks, exec);
   while (run.running > 0) {
     auto ev = world_->next(50);
@@ -215,8 +226,8 @@ void Session::check_limits(Run& run, double elapsed) {
     run.deadline_why = check_deadline();  // interrupts once every rank's status is in
     if (!run.deadline_why.empty()) ask_status(run, Poll::Deadline, elapsed);
   }
-  if (!run.hang_asked && elapsed > hang_after && run.poll == Poll::None) {
-    run.hang_asked = true;
+  if (elapsed > run.next_hang && run.poll == Poll::None) {
+    run.next_hang = hang_repeat > 0 ? elapsed + hang_repeat : 1e300;
     ask_status(run, Poll::Hang, elapsed);
   }
   if (poll_input && poll_input() && run.poll == Poll::None) ask_status(run, Poll::User, elapsed);
@@ -312,7 +323,7 @@ void Session::on_event_during(Run& run, const Event& ev) {
   }
   const ControlMsg& m = ev.msg;
   switch (m.kind) {
-    case Kind::Output: print_line("[" + std::to_string(r) + "] " + m.text); break;
+    case Kind::Output: print_output(r, m.text); break;
     case Kind::Status: run.statuses[r] = m; break;
     case Kind::Event:
       if (on_event) on_event(r, m.list);

@@ -87,6 +87,13 @@ class Session {
   // the status lines; the default prints them.
   std::function<void(const std::vector<std::string>&)> on_hang;
   double hang_after = 2.0;
+  // > 0: the hang report is taken again every `hang_repeat` seconds while
+  // the command still runs (the Jupyter kernel updates it live).
+  double hang_repeat = 0;
+  // When set, receives every line the Session would print on stdout
+  // instead: a rank's output (rank >= 0, text without the "[r] " prefix)
+  // and the Session's own notices (rank -1). The Jupyter kernel sets it.
+  std::function<void(int rank, const std::string& text)> on_output;
   // Polled while a command runs: a non-empty answer interrupts the command
   // with that message (lumpi test's per-case timeout).
   std::function<std::string()> check_deadline;
@@ -120,6 +127,7 @@ class Session {
   void report_death(int rank);
   void abort_world(int rank, const std::string& message);
   void print_line(const std::string& line) const;
+  void print_output(int rank, const std::string& text) const;
   void print_lines(const std::vector<std::string>& lines, FILE* f) const;
 
   Options opts_;

@@ -10,6 +10,9 @@
 //   lumpi-bench coll N [target_s]   COLL <name> <N> <iters> <us_per_call>
 //   lumpi-bench commfree N [cycles [batches]]
 //                                   MEM <phase> <rank> <rss_kib>
+//   lumpi-bench soakmsg N [messages [batches]]
+//                                   MEM <phase> <rank> <rss_kib>, then
+//                                   MSGS <total> <seconds>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -223,8 +226,42 @@ void commfree(Comm& w, int cycles) {
   }
 }
 
+// RSS at idle and after each batch while small messages stream around a ring:
+// each rank sends a window of 64 eight-byte messages to the next rank, then
+// receives 64 from the previous one; `messages` counts all ranks' sends.
+void soakmsg(Comm& w, long messages) {
+  const int n = w.size(), me = w.rank(), window = 64;
+  const long per_batch = messages / g_batches / n / window;  // windows per rank per batch
+  auto report = [&](const std::string& phase) {
+    long mine = rss_kib();
+    std::vector<long> all(static_cast<size_t>(n));
+    typed::allgather(w, &mine, all.data(), 1, typed::Type::Int64);
+    if (me == 0)
+      for (int r = 0; r < n; ++r) std::printf("MEM %s %d %ld\n", phase.c_str(), r, all[size_t(r)]);
+    std::fflush(stdout);
+  };
+  report("idle");
+  double t0 = now();
+  long sent = 0;
+  for (int b = 1; b <= g_batches; ++b) {
+    for (long k = 0; k < per_batch; ++k) {
+      for (int i = 0; i < window; ++i) {
+        int64_t v = sent++;
+        w.send(Body(std::string(reinterpret_cast<const char*>(&v), sizeof v)), (me + 1) % n, 3);
+      }
+      for (int i = 0; i < window; ++i) (void)w.recv((me + n - 1) % n, 3);
+    }
+    report(b == 1 ? "after" : "after" + std::to_string(b));
+  }
+  long total = sent;
+  long all_sent = 0;
+  typed::allreduce(w, &total, &all_sent, 1, typed::Type::Int64, typed::Op::Sum);
+  if (me == 0) std::printf("MSGS %ld %.2f\n", all_sent, now() - t0);
+}
+
 int usage() {
-  std::fprintf(stderr, "usage: lumpi-bench pingpong [divisor] | coll N [target_s] | commfree N [cycles [batches]]\n");
+  std::fprintf(stderr, "usage: lumpi-bench pingpong [divisor] | coll N [target_s] | commfree N [cycles [batches]]"
+                       " | soakmsg N [messages [batches]]\n");
   return 2;
 }
 
@@ -245,6 +282,11 @@ int main(int argc, char** argv) {
     int cycles = argc >= 4 ? std::atoi(argv[3]) : 1000;
     if (argc >= 5) g_batches = std::atoi(argv[4]);
     return run_ranks(std::atoi(argv[2]), [cycles](Comm& w) { commfree(w, cycles); });
+  }
+  if (what == "soakmsg" && argc >= 3) {
+    long messages = argc >= 4 ? std::atol(argv[3]) : 1000000;
+    if (argc >= 5) g_batches = std::atoi(argv[4]);
+    return run_ranks(std::atoi(argv[2]), [messages](Comm& w) { soakmsg(w, messages); });
   }
   return usage();
 }

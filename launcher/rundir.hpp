@@ -1,0 +1,39 @@
+// launcher/rundir.hpp: the world's private run directory, which never
+// outlives the coordinator however it ends.
+//
+// The directory (mkdtemp, 0700) holds the ipc sockets of one world. It is
+// removed by the World's destructor on a normal exit; on SIGTERM or SIGHUP
+// by a signal handler that kills and reaps the ranks by pid, removes every
+// live run directory and exits with 128+signal; and on SIGKILL (which no
+// handler sees) by a watchdog: a small forked process that blocks reading a
+// pipe whose only writer is the coordinator, and removes the directory when
+// the read ends (ranks die with the coordinator through PR_SET_PDEATHSIG).
+#pragma once
+
+#include <string>
+#include <sys/types.h>
+
+namespace lumpi::launcher {
+
+class RunDir {
+ public:
+  // Creates the directory, starts its watchdog, and installs the SIGTERM and
+  // SIGHUP handlers (once per process). Throws std::runtime_error.
+  RunDir();
+  // Removes the directory and stops the watchdog (reaping it).
+  ~RunDir();
+  RunDir(const RunDir&) = delete;
+  RunDir& operator=(const RunDir&) = delete;
+
+  const std::string& path() const { return path_; }
+  // A rank process of this world: the SIGTERM/SIGHUP handler kills it.
+  void add_rank(pid_t pid);
+
+ private:
+  std::string path_;
+  int slot_ = -1;         // entry in the signal handler's table
+  int watchdog_fd_ = -1;  // write end of the watchdog's pipe
+  pid_t watchdog_ = -1;
+};
+
+}  // namespace lumpi::launcher
