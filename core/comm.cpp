@@ -55,6 +55,7 @@ Waiting Comm::waiting(std::string call, std::string role, int peer) const {
   Waiting w;
   w.call = std::move(call);
   w.comm = name_;
+  w.context = base_;
   w.peer_role = std::move(role);
   w.peer = peer;
   return w;
@@ -136,6 +137,7 @@ void Comm::lane_send(Lane lane, int dest, int tag, Body body, bool local) {
 RequestPtr Comm::post_recv(Lane lane, int source_world, int tag, Waiting what, bool local) {
   const group::Members* g = local ? &local_ : &peer_group();
   what.needs = source_world == ANY_SOURCE ? *g : std::vector<int>{source_world};
+  what.any = source_world == ANY_SOURCE;
   return Request::recv(*engine_, context(lane), source_world, tag,
                        [g](int w) { return group::rank_of(*g, w); }, std::move(what));
 }
@@ -219,6 +221,7 @@ Status Comm::probe(int source, int tag) {
   what.has_tag = true;
   what.tag = tag;
   what.needs = source == ANY_SOURCE ? peer_group() : std::vector<int>{w};
+  what.any = source == ANY_SOURCE;
   const Message* m = nullptr;
   engine_->wait(
       [&] { return (m = engine_->matcher().probe(context(Lane::P2P), w, tag)) != nullptr; },

@@ -67,7 +67,10 @@ class Comm {
   // The group point-to-point ranks refer to: remote for inter, local for intra.
   const group::Members& peer_group() const { return inter_ ? remote_ : local_; }
   const std::string& name() const { return name_; }
-  void set_name(std::string n) { name_ = std::move(n); }
+  void set_name(std::string n) {
+    name_ = std::move(n);
+    engine_->name_context(base_, name_);
+  }
   std::map<std::string, std::string>& info() { return info_; }
   const std::map<std::string, std::string>& info() const { return info_; }
   Errhandler errhandler() const { return errhandler_; }

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -24,11 +25,13 @@ namespace lumpi::core {
 struct Waiting {
   std::string call;        // "MPI_Recv"
   std::string comm;        // communicator name ("" if unnamed)
+  uint64_t context = 0;    // the communicator's context base, its identity in the job (0: none)
   std::string peer_role;   // "source", "dest", "root" or ""
   int peer = 0;            // rank in the communicator (may be ANY_SOURCE)
   int tag = 0;
   bool has_tag = false;
   std::vector<int> needs;  // world ranks whose death fails the wait
+  bool any = false;        // any one of needs will do (ANY_SOURCE), not each
   // For collectives and constructors: every member of the communicator. A
   // member's death fails the wait even when this rank waits for a live one,
   // which may itself have given up (so no survivor hangs).
@@ -90,6 +93,13 @@ class Engine {
 
   // A fresh context base, unique in the job: creator's rank and a counter.
   uint64_t propose_context();
+  // Communicator names by context base, for the message-queue display
+  // (Comm::set_name records them; "" if none was given).
+  void name_context(uint64_t base, std::string name) { context_names_[base] = std::move(name); }
+  std::string context_name(uint64_t base) const {
+    auto it = context_names_.find(base);
+    return it == context_names_.end() ? "" : it->second;
+  }
 
  private:
   void deliver(Message m);
@@ -105,6 +115,7 @@ class Engine {
   std::set<uint64_t> acks_;
   std::set<uint32_t> discarded_epochs_;
   std::set<int> dead_;
+  std::map<uint64_t, std::string> context_names_;
   uint64_t seq_ = 0;
   uint64_t context_counter_ = 0;
   uint32_t epoch_ = 0;

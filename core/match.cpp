@@ -53,6 +53,14 @@ const Message* Matcher::probe(uint64_t context, int source, int tag) const {
   return nullptr;
 }
 
+std::vector<QueueItem> Matcher::snapshot() const {
+  std::vector<QueueItem> out;
+  for (const PostedRecv* r : posted_) out.push_back({true, r->source, r->tag, r->context, -1});
+  for (const Message& m : unexpected_)
+    out.push_back({false, m.env.source, m.env.tag, m.env.context, (long long)m.body.size()});
+  return out;
+}
+
 void Matcher::drop_epoch(uint32_t epoch) {
   unexpected_.remove_if([epoch](const Message& m) { return m.env.epoch == epoch; });
 }

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <list>
+#include <vector>
 
 #include "core/body.hpp"
 #include "core/wire.hpp"
@@ -35,6 +36,15 @@ struct PostedRecv {
 
 bool matches(uint64_t context, int source, int tag, const Envelope& e);
 
+// One entry of a snapshot of the queues (read-only, for :queue).
+struct QueueItem {
+  bool posted = false;  // a posted receive; else an unexpected message
+  int source = 0;       // COMM_WORLD rank, or ANY_SOURCE for a posted receive
+  int tag = 0;          // or ANY_TAG for a posted receive
+  uint64_t context = 0; // matching context (base * 4 + lane)
+  long long bytes = -1; // unexpected: the body's size
+};
+
 class Matcher {
  public:
   // A message arrived. It completes the oldest posted receive it matches
@@ -55,6 +65,9 @@ class Matcher {
   void abandon_posted(uint32_t epoch);
   size_t unexpected_count() const { return unexpected_.size(); }
   size_t posted_count() const { return posted_.size(); }
+  // The posted receives in posting order, then the unexpected messages in
+  // arrival order. Reads only.
+  std::vector<QueueItem> snapshot() const;
 
  private:
   std::list<Message> unexpected_;

@@ -62,6 +62,8 @@ class Request {
   // (MPI_Wait, MPI_Testall ...).
   void set_call(std::string call) { what_.call = std::move(call); }
   const std::string& call() const { return what_.call; }
+  // What a wait on it waits for (hang reports, the deadlock diagnosis).
+  const Waiting& what() const { return what_; }
 
  private:
   Request(Kind kind, Engine* e, Waiting what) : kind_(kind), engine_(e), what_(std::move(what)) {}

@@ -157,7 +157,11 @@ void Host::await_quit(int timeout_ms) {
       continue;
     }
     if (m->kind == Kind::Quit) return;
-    if (m->kind == Kind::StatusQuery) send(text_msg(Kind::Status, "finishing"));
+    if (m->kind == Kind::StatusQuery) {
+      ControlMsg st = text_msg(Kind::Status, "finishing");
+      st.state = RankState::Finishing;
+      send(st);
+    }
   }
 }
 
@@ -262,9 +266,30 @@ void Host::finish_interrupt() {
   discard_.reset();
 }
 
+// At most this many queue entries go with a status reply (:queue shows the oldest).
+constexpr size_t kMaxQueueEntries = 1000;
+
+// The text as before, the state, the blocked call's structured wait and
+// the message queues (launcher/protocol.hpp's WaitInfo and QueueEntry).
 void Host::answer_status() {
-  std::string s = !running_ ? "idle" : engine_->blocked() ? engine_->blocked()->describe() : busy_text_;
-  send(text_msg(Kind::Status, s));
+  const core::Waiting* w = running_ ? engine_->blocked() : nullptr;
+  ControlMsg m = text_msg(Kind::Status, !running_ ? "idle" : w ? w->describe() : busy_text_);
+  m.state = !running_ ? RankState::Idle : w ? RankState::Blocked : RankState::Running;
+  if (w) {
+    m.wait.call = w->call;
+    m.wait.comm = w->comm;
+    m.wait.context = w->context;
+    m.wait.has_tag = w->has_tag;
+    m.wait.tag = w->tag;
+    m.wait.any = w->any;
+    m.wait.waits = w->needs;
+    m.wait.group = w->group;
+  }
+  for (const core::QueueItem& q : engine_->matcher().snapshot()) {
+    if (m.queue.size() == kMaxQueueEntries) break;  // a flood must not make every status reply huge
+    m.queue.push_back({q.posted, q.source, q.tag, q.context, q.bytes, engine_->context_name(q.context / 4)});
+  }
+  send(m);
 }
 
 // "rank=cpuset" entries -> the machine's tree with those ranks placed (:hw).

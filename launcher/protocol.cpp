@@ -10,12 +10,16 @@
 namespace lumpi::launcher {
 namespace {
 
-enum class Field : uint8_t { Rank, Pid, Epoch, Code, Ok, Values, Mode, Text, Endpoint, List };
+enum class Field : uint8_t {
+  Rank, Pid, Epoch, Code, Ok, Values, Mode, Text, Endpoint, List,
+  // Status: the state and the structured wait; Queue, like List, takes the remaining frames
+  State, Call, Comm, Context, Tag, Any, Waits, Group, Queue,
+};
 
 struct Spec {
   Kind kind;
   const char* name;
-  std::vector<Field> fields;  // List, when present, is last and takes the remaining frames
+  std::vector<Field> fields;  // List or Queue, when present, is last and takes the remaining frames
   const char* doc;            // the fields' names, one word each (launcher/README.md's table)
 };
 
@@ -25,7 +29,8 @@ const std::vector<Spec>& specs() {
       {Kind::Hello, "hello", {F::Rank, F::Pid, F::Text, F::Endpoint}, "rank pid host endpoint"},
       {Kind::Result, "result", {F::Epoch, F::Ok, F::Text, F::Values}, "epoch ok text values"},
       {Kind::Output, "output", {F::Text}, "text"},
-      {Kind::Status, "status", {F::Text}, "text"},
+      {Kind::Status, "status", {F::Text, F::State, F::Call, F::Comm, F::Context, F::Tag, F::Any, F::Waits, F::Group, F::Queue},
+       "text state call comm context tag any waits group queue..."},
       {Kind::Tree, "tree", {F::Text}, "text"},
       {Kind::Event, "event", {F::List}, "fields..."},
       {Kind::Abort, "abort", {F::Code, F::Text}, "code text"},
@@ -54,6 +59,8 @@ const Spec* spec_named(std::string_view name) {
 }
 
 constexpr const char* kModes[] = {"repl", "script", "text", "check"};
+constexpr const char* kStates[] = {"idle", "running", "blocked", "finishing"};
+constexpr size_t kQueueFrames = 6;  // posted|arrived source tag context bytes comm
 
 // A decimal integer in [lo, hi], the whole frame and nothing else.
 bool parse_int(const std::string& f, long long lo, long long hi, long long* out) {
@@ -62,6 +69,64 @@ bool parse_int(const std::string& f, long long lo, long long hi, long long* out)
   auto [end, ec] = std::from_chars(f.data(), f.data() + f.size(), v);
   if (ec != std::errc() || end != f.data() + f.size() || v < lo || v > hi) return false;
   *out = v;
+  return true;
+}
+
+// A decimal unsigned 64-bit integer, the whole frame.
+bool parse_u64(const std::string& f, uint64_t* out) {
+  if (f.empty() || f.size() > 20) return false;
+  uint64_t v = 0;
+  auto [end, ec] = std::from_chars(f.data(), f.data() + f.size(), v);
+  if (ec != std::errc() || end != f.data() + f.size()) return false;
+  *out = v;
+  return true;
+}
+
+// "0,2,5" (or "" for none): ranks from 0 to 2^24.
+bool parse_ranks(const std::string& f, std::vector<int>* out) {
+  out->clear();
+  if (f.empty()) return true;
+  size_t start = 0;
+  for (;;) {
+    size_t comma = f.find(',', start);
+    long long v = 0;
+    if (!parse_int(f.substr(start, comma - start), 0, 1 << 24, &v)) return false;
+    out->push_back(int(v));
+    if (comma == std::string::npos) return true;
+    start = comma + 1;
+  }
+}
+
+std::string write_ranks(const std::vector<int>& ranks) {
+  std::string s;
+  for (int r : ranks) s += (s.empty() ? "" : ",") + std::to_string(r);
+  return s;
+}
+
+// Tags on the wire: "-" for none, else from ANY_TAG (-4) up.
+bool parse_tag(const std::string& f, bool* has, int* tag) {
+  long long v = 0;
+  if (f == "-") return *has = false, *tag = 0, true;
+  if (!parse_int(f, -4, INT32_MAX, &v)) return false;
+  *has = true;
+  *tag = int(v);
+  return true;
+}
+
+bool fail(std::string* why, std::string text);
+
+// One queue entry from its kQueueFrames frames.
+bool read_queue_entry(const std::string* f, QueueEntry* e, std::string* why) {
+  if (f[0] != "posted" && f[0] != "arrived") return fail(why, "queue entry is neither posted nor arrived");
+  e->posted = f[0] == "posted";
+  long long v = 0;
+  if (!parse_int(f[1], -2, 1 << 24, &v)) return fail(why, "bad queue source '" + f[1].substr(0, 40) + "'");
+  e->source = int(v);
+  bool has = false;
+  if (!parse_tag(f[2], &has, &e->tag) || !has) return fail(why, "bad queue tag '" + f[2].substr(0, 40) + "'");
+  if (!parse_u64(f[3], &e->context)) return fail(why, "bad queue context '" + f[3].substr(0, 40) + "'");
+  if (!parse_int(f[4], -1, 1LL << 50, &e->bytes)) return fail(why, "bad queue size '" + f[4].substr(0, 40) + "'");
+  e->comm = f[5];
   return true;
 }
 
@@ -113,7 +178,35 @@ bool read_field(Field f, const std::string& frame, ControlMsg& m, std::string* w
     case Field::Endpoint:
       m.endpoint = frame;
       return true;
+    case Field::State: {
+      for (size_t i = 0; i < std::size(kStates); ++i)
+        if (frame == kStates[i]) return m.state = RankState(i), true;
+      return fail(why, "unknown state '" + frame.substr(0, 40) + "'");
+    }
+    case Field::Call:
+      m.wait.call = frame;
+      return true;
+    case Field::Comm:
+      m.wait.comm = frame;
+      return true;
+    case Field::Context:
+      if (!parse_u64(frame, &m.wait.context)) return fail(why, "bad context '" + frame.substr(0, 40) + "'");
+      return true;
+    case Field::Tag:
+      if (!parse_tag(frame, &m.wait.has_tag, &m.wait.tag)) return fail(why, "bad tag '" + frame.substr(0, 40) + "'");
+      return true;
+    case Field::Any:
+      if (frame != "0" && frame != "1") return fail(why, "any flag is neither 0 nor 1");
+      m.wait.any = frame == "1";
+      return true;
+    case Field::Waits:
+      if (!parse_ranks(frame, &m.wait.waits)) return fail(why, "bad rank list '" + frame.substr(0, 40) + "'");
+      return true;
+    case Field::Group:
+      if (!parse_ranks(frame, &m.wait.group)) return fail(why, "bad rank list '" + frame.substr(0, 40) + "'");
+      return true;
     case Field::List:
+    case Field::Queue:
       return true;  // handled by decode()
   }
   return fail(why, "unknown field");
@@ -130,7 +223,16 @@ std::string write_field(Field f, const ControlMsg& m) {
     case Field::Mode: return mode_name(m.mode);
     case Field::Text: return m.text;
     case Field::Endpoint: return m.endpoint;
-    case Field::List: return "";
+    case Field::State: return state_name(m.state);
+    case Field::Call: return m.wait.call;
+    case Field::Comm: return m.wait.comm;
+    case Field::Context: return std::to_string(m.wait.context);
+    case Field::Tag: return m.wait.has_tag ? std::to_string(m.wait.tag) : "-";
+    case Field::Any: return m.wait.any ? "1" : "0";
+    case Field::Waits: return write_ranks(m.wait.waits);
+    case Field::Group: return write_ranks(m.wait.group);
+    case Field::List:
+    case Field::Queue: return "";
   }
   return "";
 }
@@ -152,6 +254,11 @@ const char* mode_name(Mode m) {
   return i < std::size(kModes) ? kModes[i] : "?";
 }
 
+const char* state_name(RankState s) {
+  size_t i = size_t(s);
+  return i < std::size(kStates) ? kStates[i] : "?";
+}
+
 std::optional<Mode> parse_mode(std::string_view name) {
   for (size_t i = 0; i < std::size(kModes); ++i)
     if (name == kModes[i]) return Mode(i);
@@ -164,6 +271,10 @@ Frames encode(const ControlMsg& m) {
   Frames out{s->name};
   for (Field f : s->fields) {
     if (f == Field::List) out.insert(out.end(), m.list.begin(), m.list.end());
+    else if (f == Field::Queue)
+      for (const QueueEntry& e : m.queue)
+        out.insert(out.end(), {e.posted ? "posted" : "arrived", std::to_string(e.source), std::to_string(e.tag),
+                               std::to_string(e.context), std::to_string(e.bytes), e.comm});
     else out.push_back(write_field(f, m));
   }
   return out;
@@ -173,7 +284,7 @@ std::optional<ControlMsg> decode(const Frames& frames, std::string* why) {
   if (frames.empty()) return fail(why, "empty message"), std::nullopt;
   const Spec* s = spec_named(frames[0]);
   if (!s) return fail(why, "unknown kind '" + frames[0].substr(0, 40) + "'"), std::nullopt;
-  bool has_list = !s->fields.empty() && s->fields.back() == Field::List;
+  bool has_list = !s->fields.empty() && (s->fields.back() == Field::List || s->fields.back() == Field::Queue);
   size_t fixed = s->fields.size() - (has_list ? 1 : 0);
   size_t got = frames.size() - 1;
   if (got < fixed || (!has_list && got != fixed)) {
@@ -188,7 +299,23 @@ std::optional<ControlMsg> decode(const Frames& frames, std::string* why) {
       if (why) *why = std::string(s->name) + ": " + *why;
       return std::nullopt;
     }
-  if (has_list) m.list.assign(frames.begin() + 1 + long(fixed), frames.end());
+  if (has_list && s->fields.back() == Field::List) m.list.assign(frames.begin() + 1 + long(fixed), frames.end());
+  if (has_list && s->fields.back() == Field::Queue) {
+    size_t rest = got - fixed;
+    if (rest % kQueueFrames != 0) {
+      fail(why, std::string(s->name) + ": queue frames come in groups of " + std::to_string(kQueueFrames) +
+                    ", got " + std::to_string(rest));
+      return std::nullopt;
+    }
+    for (size_t i = 1 + fixed; i < frames.size(); i += kQueueFrames) {
+      QueueEntry e;
+      if (!read_queue_entry(&frames[i], &e, why)) {
+        if (why) *why = std::string(s->name) + ": " + *why;
+        return std::nullopt;
+      }
+      m.queue.push_back(std::move(e));
+    }
+  }
   return m;
 }
 

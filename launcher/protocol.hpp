@@ -32,7 +32,9 @@ enum class Kind : uint8_t {
              //   "incomplete": a Repl chunk whose syntax error is at <eof>, not run);
              //   text = rendered values or the error message; values = it returned any
   Output,    // text: what the program printed (one line, or the rest before a result)
-  Status,    // text: answer to StatusQuery ("idle", "waiting in MPI_Recv(...)")
+  Status,    // text state call comm context tag any waits group queue...: answer to StatusQuery:
+             //   the text ("idle", "waiting in MPI_Recv(...)"), the state, the blocked call's
+             //   structured wait (WaitInfo) and the rank's message queues (QueueEntry, 6 frames each)
   Tree,      // text: answer to TreeQuery, the machine's tree with ranks placed on it
   Event,     // list: fields of a structured event (lumpi test's case reports)
   Abort,     // code text: MPI_Abort was called; the rank exits with code
@@ -58,6 +60,36 @@ enum class Mode : uint8_t {
            //   or the syntax error (:dot's parse)
 };
 
+// Status: what a rank is doing. Blocked: inside an MPI wait (WaitInfo says
+// which); Running: computing outside MPI; Finishing: its program ended
+// (lumpi exec) and it waits for quit.
+enum class RankState : uint8_t { Idle, Running, Blocked, Finishing };
+
+// Status, when blocked: the structured form of core::Waiting, for the
+// coordinator's wait-for graph (repl/deadlock.hpp). Ranks are COMM_WORLD ranks.
+struct WaitInfo {
+  std::string call;         // "MPI_Recv", "MPI_Barrier"
+  std::string comm;         // the communicator's name ("" if unnamed)
+  uint64_t context = 0;     // the communicator's context base: its identity in the job (0: none)
+  bool has_tag = false;
+  int tag = 0;              // when has_tag (may be ANY_TAG, -4)
+  bool any = false;         // waits for any one of `waits` (ANY_SOURCE), else for each
+  std::vector<int> waits;   // the ranks this wait needs
+  std::vector<int> group;   // collectives and constructors: every member of the communicator
+  bool operator==(const WaitInfo&) const = default;
+};
+
+// Status: one entry of a rank's message queues (core::Matcher).
+struct QueueEntry {
+  bool posted = false;    // a posted receive (else a message arrived but not matched)
+  int source = 0;         // COMM_WORLD rank, or ANY_SOURCE (-2) for a posted receive
+  int tag = 0;            // may be ANY_TAG (-4) for a posted receive
+  uint64_t context = 0;   // matching context: base * 4 + lane (0 user, 1 collective, 2 internal)
+  long long bytes = -1;   // arrived: the body's size; posted: -1
+  std::string comm;       // the communicator's name, "" if unknown or unnamed
+  bool operator==(const QueueEntry&) const = default;
+};
+
 struct ControlMsg {
   Kind kind = Kind::Quit;
   int rank = 0;                 // Hello: the sender's world rank; Dead: the rank that died
@@ -71,6 +103,9 @@ struct ControlMsg {
   std::string text;             // Hello: host name; Exec: payload; Result, Output, Status, Tree, Abort
   std::string endpoint;         // Hello
   std::vector<std::string> list;  // Start, Exec, Event, TreeQuery
+  RankState state = RankState::Idle;  // Status
+  WaitInfo wait;                      // Status (when state is Blocked)
+  std::vector<QueueEntry> queue;      // Status
 
   bool operator==(const ControlMsg&) const = default;
 };
@@ -80,6 +115,7 @@ const char* kind_name(Kind k);
 // "args..." takes the remaining frames): the table of launcher/README.md.
 std::string field_doc(Kind k);
 const char* mode_name(Mode m);
+const char* state_name(RankState s);
 std::optional<Mode> parse_mode(std::string_view name);
 
 // The message as frames (the kind's name first). Fields a kind does not use

@@ -5,6 +5,7 @@
 // isend, issend, recv, irecv and sendrecv also take MPI's (buffer, count,
 // datatype) in place of the value (lua/typed.hpp): c:send(buf, count, type,
 // dest, tag), c:recv(buf, count, type, source, tag) -> buf, status.
+#include <algorithm>
 #include <exception>
 
 #include "core/constants.hpp"
@@ -364,6 +365,11 @@ int l_waitany(lua_State* L) {
   core::Engine& e = *runtime(L).engine;
   core::Waiting what;
   what.call = "MPI_Waitany";
+  what.any = true;  // any one request will do: it waits for any of their ranks
+  for (const auto* b : boxes)
+    if (!b->finished)
+      for (int r : b->req->what().needs)
+        if (std::find(what.needs.begin(), what.needs.end(), r) == what.needs.end()) what.needs.push_back(r);
   int found = -1;
   e.wait(
       [&] {

@@ -10,6 +10,7 @@
 #include "launcher/clock.hpp"
 #include "launcher/world.hpp"
 #include "repl/collate.hpp"
+#include "repl/deadlock.hpp"
 #include "repl/session.hpp"
 
 namespace lumpi::repl {
@@ -88,7 +89,7 @@ class Exec {
   void on_event(const World::Event& ev) {
     if (ev.kind == World::Event::Kind::Death) return on_death(ev.rank);
     const ControlMsg& m = ev.msg;
-    if (m.kind == Kind::Status) statuses_[ev.rank] = m.text;
+    if (m.kind == Kind::Status) statuses_[ev.rank] = m;
     else if (m.kind == Kind::Output) std::printf("%s\n", m.text.c_str());
     else if (m.kind == Kind::Abort) on_abort(ev.rank, m);
   }
@@ -132,7 +133,9 @@ class Exec {
   // Ctrl-C or timeout: where every rank waits, then the world stops.
   int stop(const std::string& why, int code) {
     say(why + "; where every rank waits:");
-    for (const auto& line : collate(where_ranks_wait())) std::fprintf(stderr, "%s\n", line.c_str());
+    std::vector<std::string> lines = collate(where_ranks_wait());
+    for (auto& l : diagnose(views())) lines.push_back(std::move(l));
+    for (const auto& line : lines) std::fprintf(stderr, "%s\n", line.c_str());
     std::fflush(stderr);
     for (int r = 0; r < world_.size(); ++r) killed_[size_t(r)] = true, world_.kill(r);
     while (world_.alive_count() > 0) world_.next(20);
@@ -165,7 +168,25 @@ class Exec {
       return std::string(info.finished ? "finished (" : "ended (") + launcher::describe_wait_status(info.wait_status) + ")";
     if (!info.joined) return "has not joined the world (MPI_Init)";
     auto it = statuses_.find(r);
-    return it != statuses_.end() ? it->second : "not answering";
+    return it != statuses_.end() ? it->second.text : "not answering";
+  }
+
+  // Every rank as the deadlock diagnosis sees it (repl/deadlock.hpp).
+  std::map<int, RankView> views() const {
+    std::map<int, RankView> v;
+    for (int r = 0; r < world_.size(); ++r) {
+      const auto& info = world_.rank(r);
+      auto it = statuses_.find(r);
+      if (!info.alive) {
+        v[r].state = info.finished ? RankView::State::Finishing : RankView::State::Dead;
+        v[r].why = launcher::describe_wait_status(info.wait_status);
+      } else if (!info.joined) {
+        v[r].state = RankView::State::Running;
+      } else if (it != statuses_.end()) {
+        v[r] = view_of_status(it->second);
+      }
+    }
+    return v;
   }
 
   int worst_exit() const {
@@ -177,7 +198,7 @@ class Exec {
 
   World world_;
   std::vector<bool> killed_;  // by us (MPI_Abort of another rank): not the job's status
-  std::map<int, std::string> statuses_;
+  std::map<int, ControlMsg> statuses_;
 };
 
 }  // namespace

@@ -24,6 +24,7 @@
 #include <sstream>
 #include <sys/ioctl.h>
 #include <unistd.h>
+#include <utility>
 
 #include "repl/chunk.hpp"
 #include "repl/collate.hpp"
@@ -77,9 +78,13 @@ int terminal_in() {
 std::deque<std::string> g_typeahead;
 std::string g_partial_typeahead;
 
+// ":queue" typed while a command ran, not yet answered (Session::poll_queue).
+bool g_queue_asked = false;
+
 // Reads what the user typed while a command runs, without blocking. Returns
-// true if one of the lines was ":status" (answered at once by the Session);
-// other lines wait their turn in g_typeahead.
+// true if one of the lines was ":status" (answered at once by the Session;
+// ":queue" likewise, through g_queue_asked); other lines wait their turn in
+// g_typeahead.
 bool poll_typeahead() {
   bool status = false;
   for (;;) {
@@ -95,6 +100,7 @@ bool poll_typeahead() {
     std::string line = g_partial_typeahead.substr(0, nl);
     g_partial_typeahead.erase(0, nl + 1);
     if (trim(line) == ":status") status = true;
+    else if (trim(line) == ":queue") g_queue_asked = true;
     else g_typeahead.push_back(line);
   }
   return status;
@@ -348,6 +354,10 @@ struct Repl {
     for (const auto& l : s.status_lines()) std::puts(l.c_str());
   }
 
+  void queue(const std::string&) {
+    for (const auto& l : s.queue_lines()) std::puts(l.c_str());
+  }
+
   void load(const std::string& rest) {
     if (rest.empty()) std::puts("usage: :load FILE");
     else if (!std::ifstream(rest)) std::printf("cannot open %s\n", rest.c_str());
@@ -473,8 +483,16 @@ const MetaCommand kMeta[] = {
     {"status", "", "", "what every rank is doing (also while a command runs)",
      "idle, running Lua code, or blocked in an MPI call with its communicator's name, peer or "
      "root and tag; dead ranks with their exit status. Typed while a command runs, it is "
-     "answered at once.",
+     "answered at once, with the deadlock diagnosis when blocked ranks can never go on: "
+     "the ranks that wait for each other in a cycle, or for ranks that are idle, finished "
+     "or dead (the hang report after 2 s says the same).",
      &Repl::status},
+    {"queue", "", "", "every rank's posted receives and unmatched messages",
+     "Per rank, the receives posted and not yet matched (source, tag, communicator) and the "
+     "messages that arrived but match no receive yet (source, tag, communicator, size), as "
+     "a debugger's message-queue window shows them; ranks are COMM_WORLD ranks, and ranks "
+     "with the same queues are collated. Typed while a command runs, it is answered at once.",
+     &Repl::queue},
     {"ranks", "", "", "rank, host, pid and binding of every rank",
      "The binding is the set of PUs the rank may run on, with the hwloc object it is bound "
      "to (see --bind).",
@@ -614,7 +632,10 @@ void run_repl(Session& s) {
   install_sigint_handler();
   g_session = &s;
   g_target = &r.target;
-  if (r.interactive) s.poll_input = poll_typeahead;
+  if (r.interactive) {
+    s.poll_input = poll_typeahead;
+    s.poll_queue = [] { return std::exchange(g_queue_asked, false); };
+  }
 #ifdef LUMPI_HAVE_READLINE
   if (r.interactive) {
     rl_catch_signals = 0;  // Ctrl-C is ours: getc_or_ctrl_c sees read() interrupted
@@ -636,6 +657,7 @@ void run_repl(Session& s) {
   }
 #endif
   s.poll_input = nullptr;
+  s.poll_queue = nullptr;
   g_session = nullptr;
   g_target = nullptr;
   if (r.interactive) std::puts("");

@@ -10,6 +10,7 @@
 #include "launcher/clock.hpp"
 #include "repl/collate.hpp"
 #include "repl/color.hpp"
+#include "repl/deadlock.hpp"
 
 namespace lumpi::repl {
 
@@ -159,7 +160,7 @@ struct Session::Run {
   double next_hang = 0;  // when the (next) hang report is due
   Poll poll = Poll::None;
   double poll_asked_at = 0;
-  std::map<int, std::string> statuses;
+  std::map<int, ControlMsg> statuses;  // the status replies of this poll
   std::string deadline_why;
 };
 
@@ -230,6 +231,7 @@ void Session::check_limits(Run& run, double elapsed) {
     ask_status(run, Poll::Hang, elapsed);
   }
   if (poll_input && poll_input() && run.poll == Poll::None) ask_status(run, Poll::User, elapsed);
+  if (poll_queue && poll_queue() && run.poll == Poll::None) ask_status(run, Poll::Queue, elapsed);
 }
 
 void Session::ask_status(Run& run, Poll kind, double elapsed) {
@@ -240,25 +242,62 @@ void Session::ask_status(Run& run, Poll kind, double elapsed) {
     if (ro.state == State::Running) world_->send(r, launcher::msg(Kind::StatusQuery));
 }
 
-// Once every running rank answered (or a second passed), shows the picture.
+// Once every running rank answered (or a second passed), shows the picture:
+// the collated statuses and the deadlock diagnosis, or the message queues.
 void Session::finish_poll(Run& run, double elapsed) {
   size_t still = 0, answered = 0;
   for (const auto& [r, ro] : run.o.ranks)
     if (ro.state == State::Running) ++still, answered += run.statuses.count(r);
   if (still != 0 && answered != still && elapsed - run.poll_asked_at <= 1.0) return;
+  Poll done = std::exchange(run.poll, Poll::None);
+  if (done == Poll::Queue) {
+    if (still > 0) print_lines(queue_collated(run.statuses), stdout);
+    return;
+  }
   std::map<int, std::string> shown;
   for (const auto& [r, ro] : run.o.ranks)
-    if (ro.state == State::Running) shown[r] = run.statuses.count(r) ? run.statuses[r] : "not answering";
+    if (ro.state == State::Running) shown[r] = run.statuses.count(r) ? run.statuses[r].text : "not answering";
   for (const auto& [r, ro] : run.o.ranks)  // finished ranks, for a complete picture
-    if (run.poll != Poll::Hang && ro.state != State::Running)
-      shown[r] = ro.state == State::Died ? ro.text : run.poll == Poll::User ? "finished this command" : "idle";
-  Poll done = std::exchange(run.poll, Poll::None);
-  if (done == Poll::Hang && still > 0 && on_hang) on_hang(collate(shown));
-  if (done == Poll::User && still > 0) print_lines(collate(shown), stdout);
+    if (done != Poll::Hang && ro.state != State::Running)
+      shown[r] = ro.state == State::Died ? ro.text : done == Poll::User ? "finished this command" : "idle";
+  std::vector<std::string> lines = collate(shown);
+  for (auto& l : diagnose(views_of(run))) lines.push_back(std::move(l));
+  if (done == Poll::Hang && still > 0 && on_hang) on_hang(lines);
+  if (done == Poll::User && still > 0) print_lines(lines, stdout);
   if (done == Poll::Deadline) {
-    if (on_deadline_status) on_deadline_status(collate(shown));
+    if (on_deadline_status) on_deadline_status(lines);
     interrupt(run, run.deadline_why);
   }
+}
+
+// Every rank of the world as the deadlock diagnosis sees it: the command's
+// running ranks by their answers, the others idle (finished the command or
+// not in it) or dead.
+std::map<int, RankView> Session::views_of(const Run& run) const {
+  std::map<int, RankView> views;
+  for (int r = 0; r < world_->size(); ++r) {
+    RankView v;
+    auto it = run.o.ranks.find(r);
+    auto st = run.statuses.find(r);
+    if (!world_->alive(r) || (it != run.o.ranks.end() && it->second.state == State::Died)) {
+      v.state = RankView::State::Dead;
+      v.why = launcher::describe_wait_status(world_->rank(r).wait_status);
+    } else if (it != run.o.ranks.end() && it->second.state == State::Running) {
+      if (st != run.statuses.end()) v = view_of_status(st->second);
+    } else {
+      v.state = RankView::State::Idle;
+      v.why = it != run.o.ranks.end() ? "finished the command" : "not running this command";
+    }
+    views[r] = std::move(v);
+  }
+  return views;
+}
+
+// The queues of the ranks that answered, collated ("[0,2] no posted receives, ...").
+std::vector<std::string> Session::queue_collated(const std::map<int, ControlMsg>& statuses) const {
+  std::map<int, std::string> shown;
+  for (const auto& [r, m] : statuses) shown[r] = queue_text(m.queue);
+  return collate(shown);
 }
 
 void Session::interrupt(Run& run, const std::string& why) {
@@ -285,7 +324,7 @@ void Session::on_event_during(Run& run, const Event& ev) {
   const ControlMsg& m = ev.msg;
   switch (m.kind) {
     case Kind::Output: print_output(r, m.text); break;
-    case Kind::Status: run.statuses[r] = m.text; break;
+    case Kind::Status: run.statuses[r] = m; break;
     case Kind::Event:
       if (on_event) on_event(r, m.list);
       break;
@@ -366,6 +405,28 @@ std::vector<std::string> Session::status_lines() {
   for (int r = 0; r < world_->size(); ++r)
     if (!st.count(r)) st[r] = "not answering";
   return collate(st);
+}
+
+std::vector<std::string> Session::queue_lines() {
+  if (!world_) return {"no world is running"};
+  std::map<int, ControlMsg> st;
+  std::map<int, std::string> missing;
+  for (int r = 0; r < world_->size(); ++r) {
+    if (world_->alive(r)) world_->send(r, launcher::msg(Kind::StatusQuery));
+    else missing[r] = "dead";
+  }
+  double t0 = now_s();
+  while (int(st.size() + missing.size()) < world_->size() && now_s() - t0 < 1.0) {
+    auto ev = world_->next(50);
+    if (!ev) continue;
+    if (ev->kind == Event::Kind::Death) missing[ev->rank] = "dead";
+    if (show_background(*ev)) continue;
+    if (ev->msg.kind == Kind::Status) st[ev->rank] = ev->msg;
+  }
+  std::map<int, std::string> shown;
+  for (int r = 0; r < world_->size(); ++r)
+    shown[r] = st.count(r) ? queue_text(st[r].queue) : missing.count(r) ? missing[r] : "not answering";
+  return collate(shown);
 }
 
 void Session::drain() {

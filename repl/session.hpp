@@ -19,6 +19,8 @@
 
 namespace lumpi::repl {
 
+struct RankView;  // repl/deadlock.hpp
+
 struct RankOutcome {
   enum class State { Running, Ok, Error, Died } state = State::Running;
   std::string text;        // rendered values or error message
@@ -72,6 +74,8 @@ class Session {
   void print_outcome(const Outcome& o, FILE* err_stream = nullptr) const;
   // What every rank is doing now, collated ("[1,3] waiting in MPI_Recv(...)").
   std::vector<std::string> status_lines();
+  // Every rank's posted receives and unmatched messages, collated (:queue).
+  std::vector<std::string> queue_lines();
   // Shows what happened while no command ran (deaths, late output).
   void drain();
   // Stops the world; returns the exit status of API.md §11 for its ranks.
@@ -99,10 +103,12 @@ class Session {
   // Polled while a command runs: true when the user asked for ":status"
   // meanwhile (the REPL reads type-ahead from the terminal).
   std::function<bool()> poll_input;
+  // Polled likewise: true when the user asked for ":queue" meanwhile.
+  std::function<bool()> poll_queue;
 
  private:
   struct Run;  // one command in flight (session.cpp)
-  enum class Poll { None, Hang, User, Deadline };
+  enum class Poll { None, Hang, User, Deadline, Queue };
 
   void start();
   int first_alive() const;
@@ -113,6 +119,8 @@ class Session {
   void ask_status(Run& run, Poll kind, double elapsed);
   void finish_poll(Run& run, double elapsed);
   void interrupt(Run& run, const std::string& why);
+  std::map<int, RankView> views_of(const Run& run) const;
+  std::vector<std::string> queue_collated(const std::map<int, launcher::ControlMsg>& statuses) const;
   void on_event_during(Run& run, const launcher::World::Event& ev);
   // Output and deaths that may come at any time; true if ev was one.
   bool show_background(const launcher::World::Event& ev);

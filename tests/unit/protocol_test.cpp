@@ -30,6 +30,20 @@ std::vector<ControlMsg> samples() {
   add(Kind::Result, [](ControlMsg& m) { m.epoch = 5, m.incomplete = true, m.text = "'end' expected near <eof>"; });
   add(Kind::Output, [](ControlMsg& m) { m.text = std::string("with\0nul", 8); });
   add(Kind::Status, [](ControlMsg& m) { m.text = "waiting in MPI_Recv(source 1, tag 2)"; });
+  add(Kind::Status, [](ControlMsg& m) {
+    m.text = "waiting in MPI_Recv(source=ANY_SOURCE, tag=ANY_TAG) on 'a b'";
+    m.state = RankState::Blocked;
+    m.wait = WaitInfo{"MPI_Recv", "a b", (1ull << 40) + 3, true, -4, true, {0, 2, 16777216}, {}};
+    m.queue = {QueueEntry{true, -2, -4, 4, -1, "MPI_COMM_WORLD"},
+               QueueEntry{false, 3, 2147483647, (1ull << 62) + 1, 1ll << 40, std::string("n\0ul", 4)}};
+  });
+  add(Kind::Status, [](ControlMsg& m) {
+    m.text = "waiting in MPI_Barrier() on 'w'";
+    m.state = RankState::Blocked;
+    m.wait = WaitInfo{"MPI_Barrier", "w", 1, false, 0, false, {2}, {0, 1, 2}};
+  });
+  add(Kind::Status, [](ControlMsg& m) { m.text = "finishing", m.state = RankState::Finishing; });
+  add(Kind::Status, [](ControlMsg& m) { m.text = "running Lua code", m.state = RankState::Running; });
   add(Kind::Tree, [](ControlMsg& m) { m.text = "Machine\n  Core L#0 [0]\n"; });
   add(Kind::Event, [](ControlMsg& m) { m.list = {"case", "3", "name", "fail", ""}; });
   add(Kind::Event, [](ControlMsg&) {});
@@ -114,6 +128,38 @@ TEST_CASE("protocol: malformed messages are refused with a reason") {
   CHECK(refused({"result", "1", "ok", "t", "yes"}, "values flag"));
   CHECK(refused({"exec", "1", "call", "x"}, "unknown exec mode"));
   CHECK(refused({"exec", "1", "", "x"}, "unknown exec mode"));
+  // status: state, structured wait, queue entries
+  const Frames st = {"status", "t", "blocked", "MPI_Recv", "w", "1", "5", "0", "1", "0,1"};
+  CHECK(!refused(st));
+  CHECK(refused({"status", "t"}, "needs at least 9"));
+  auto with = [&](size_t i, std::string v) {
+    Frames f = st;
+    f[i] = std::move(v);
+    return f;
+  };
+  CHECK(refused(with(2, "asleep"), "unknown state"));
+  CHECK(refused(with(5, "-1"), "bad context"));
+  CHECK(refused(with(5, "18446744073709551616"), "bad context"));
+  CHECK(refused(with(6, "-5"), "bad tag"));
+  CHECK(refused(with(6, ""), "bad tag"));
+  CHECK(refused(with(7, "2"), "any flag"));
+  CHECK(refused(with(8, "1,"), "bad rank list"));
+  CHECK(refused(with(9, "a"), "bad rank list"));
+  CHECK(refused(with(9, "0,-1"), "bad rank list"));
+  Frames q = st;
+  q.insert(q.end(), {"posted", "-2", "-4", "4", "-1", "w"});
+  CHECK(!refused(q));
+  CHECK(refused(Frames(q.begin(), q.end() - 1), "groups of 6"));
+  auto entry = [&](size_t i, std::string v) {
+    Frames f = q;
+    f[st.size() + i] = std::move(v);
+    return f;
+  };
+  CHECK(refused(entry(0, "queued"), "neither posted nor arrived"));
+  CHECK(refused(entry(1, "-3"), "bad queue source"));
+  CHECK(refused(entry(2, "-"), "bad queue tag"));
+  CHECK(refused(entry(3, "x"), "bad queue context"));
+  CHECK(refused(entry(4, "-2"), "bad queue size"));
 }
 
 TEST_CASE("protocol: decode never throws on arbitrary frames") {
