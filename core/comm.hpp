@@ -50,6 +50,8 @@ inline constexpr uint64_t kSelfBase = 2;
 class Comm {
  public:
   Comm(Engine& e, uint64_t base, group::Members local, group::Members remote, bool inter);
+  Comm(const Comm&) = delete;
+  Comm& operator=(const Comm&) = delete;
 
   static CommPtr world(Engine& e);
   static CommPtr self(Engine& e);
@@ -69,7 +71,8 @@ class Comm {
   const std::string& name() const { return name_; }
   void set_name(std::string n) {
     name_ = std::move(n);
-    engine_->name_context(base_, name_);
+    shared_name_ = std::make_shared<const std::string>(name_);
+    engine_->name_context(base_, shared_name_);
   }
   std::map<std::string, std::string>& info() { return info_; }
   const std::map<std::string, std::string>& info() const { return info_; }
@@ -86,7 +89,10 @@ class Comm {
   // is pending (unusable, check_usable raises) until complete_pending().
   bool pending() const { return pending_; }
   void set_pending() { pending_ = true; }
-  void complete_pending(uint64_t base) { base_ = base, pending_ = false; }
+  void complete_pending(uint64_t base) {
+    base_ = base, pending_ = false;
+    if (shared_name_) engine_->name_context(base_, shared_name_);
+  }
   // "comm 'name' size=4 rank=1 intra"
   std::string describe() const;
 
@@ -131,6 +137,7 @@ class Comm {
   bool inter_;
   int rank_;
   std::string name_;
+  std::shared_ptr<const std::string> shared_name_;  // what the engine's name table holds weakly
   std::map<std::string, std::string> info_;
   Errhandler errhandler_ = Errhandler::Raise;
   std::shared_ptr<const Topology> topo_;

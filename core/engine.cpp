@@ -177,6 +177,21 @@ void Engine::discard_epoch(uint32_t epoch) {
 
 void Engine::mark_dead(int world_rank) { dead_.insert(world_rank); }
 
+void Engine::name_context(uint64_t base, std::shared_ptr<const std::string> name) {
+  if (context_names_.size() >= prune_names_at_) {  // drop the names of communicators now gone
+    std::erase_if(context_names_, [](const auto& kv) { return kv.second.expired(); });
+    prune_names_at_ = 2 * context_names_.size() + 64;
+  }
+  context_names_[base] = std::move(name);
+}
+
+std::string Engine::context_name(uint64_t base) const {
+  auto it = context_names_.find(base);
+  if (it == context_names_.end()) return "";
+  auto name = it->second.lock();
+  return name ? *name : "";
+}
+
 uint64_t Engine::propose_context() {
   // COMM_WORLD's and COMM_SELF's bases are small (core/comm.hpp); proposals live above 2^32.
   return (uint64_t(rank_ + 1) << 32) | ++context_counter_;

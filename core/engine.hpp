@@ -94,12 +94,10 @@ class Engine {
   // A fresh context base, unique in the job: creator's rank and a counter.
   uint64_t propose_context();
   // Communicator names by context base, for the message-queue display
-  // (Comm::set_name records them; "" if none was given).
-  void name_context(uint64_t base, std::string name) { context_names_[base] = std::move(name); }
-  std::string context_name(uint64_t base) const {
-    auto it = context_names_.find(base);
-    return it == context_names_.end() ? "" : it->second;
-  }
+  // (Comm::set_name records them; "" if none was given or the communicator
+  // is gone). Held weakly, so a freed communicator's name goes with it.
+  void name_context(uint64_t base, std::shared_ptr<const std::string> name);
+  std::string context_name(uint64_t base) const;
 
  private:
   void deliver(Message m);
@@ -115,7 +113,8 @@ class Engine {
   std::set<uint64_t> acks_;
   std::set<uint32_t> discarded_epochs_;
   std::set<int> dead_;
-  std::map<uint64_t, std::string> context_names_;
+  std::map<uint64_t, std::weak_ptr<const std::string>> context_names_;
+  size_t prune_names_at_ = 64;
   uint64_t seq_ = 0;
   uint64_t context_counter_ = 0;
   uint32_t epoch_ = 0;

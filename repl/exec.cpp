@@ -103,7 +103,11 @@ class Exec {
   }
 
   // MPI_Abort: the other ranks are stopped; the job's status is the code.
+  // A rank already stopped for an earlier abort lost the race (its own
+  // abort crossed the kill): ignored, so the first abort's rank keeps its
+  // status (MPICH's errors/comm/subcomm_abort2 aborts on two ranks at once).
   void on_abort(int rank, const ControlMsg& m) {
+    if (killed_[size_t(rank)]) return;
     say("rank " + std::to_string(rank) + " called MPI_Abort(" + std::to_string(m.code) + "): " + m.text);
     for (int r = 0; r < world_.size(); ++r) {
       if (r == rank || !world_.alive(r)) continue;

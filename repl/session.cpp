@@ -123,6 +123,7 @@ void Session::report_death(int rank) {
 // MPI_Abort: the other ranks are stopped; the job's exit status is the
 // aborting rank's error code (MPI text: "return errorcode" from main).
 void Session::abort_world(int rank, const std::string& message) {
+  if (killed_for_abort_[size_t(rank)]) return;  // stopped for an earlier abort: that one's code stands
   print_line("rank " + std::to_string(rank) + " called MPI_Abort: " + message);
   for (int q = 0; q < world_->size(); ++q) {
     if (q == rank || !world_->alive(q)) continue;
