@@ -20,6 +20,14 @@ int bytes(int count, MPI_Datatype t, const char* func, const char* what = "count
   return count * type_size(t, func);
 }
 
+// MPI_IN_PLACE: the input is the first n bytes recvbuf holds, copied aside
+// into `own` because the core reads its input while it writes recvbuf.
+const void* input_of(const void* sendbuf, void* recvbuf, size_t n, std::vector<char>& own) {
+  if (sendbuf != MPI_IN_PLACE) return sendbuf;
+  own.assign(static_cast<char*>(recvbuf), static_cast<char*>(recvbuf) + n);
+  return own.data();
+}
+
 void empty_status(MPI_Status* s) {
   if (!s) return;
   s->MPI_SOURCE = MPI_ANY_SOURCE;
@@ -333,10 +341,7 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MP
     Datatype dt = reduce_type(t, f);
     check_count(count, f);
     std::vector<char> own;
-    if (sendbuf == MPI_IN_PLACE) {
-      own.assign((char*)recvbuf, (char*)recvbuf + size_t(count) * size_t(type_size(t, f)));
-      sendbuf = own.data();
-    }
+    sendbuf = input_of(sendbuf, recvbuf, size_t(count) * size_t(type_size(t, f)), own);
     c.Reduce(sendbuf, recvbuf, count, dt, op_of(op, f), root);
   });
 }
@@ -348,10 +353,7 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t,
     Datatype dt = reduce_type(t, f);
     check_count(count, f);
     std::vector<char> own;
-    if (sendbuf == MPI_IN_PLACE) {
-      own.assign((char*)recvbuf, (char*)recvbuf + size_t(count) * size_t(type_size(t, f)));
-      sendbuf = own.data();
-    }
+    sendbuf = input_of(sendbuf, recvbuf, size_t(count) * size_t(type_size(t, f)), own);
     c.Allreduce(sendbuf, recvbuf, count, dt, op_of(op, f));
   });
 }
@@ -363,10 +365,7 @@ int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_
     Datatype dt = reduce_type(t, f);
     check_count(count, f);
     std::vector<char> own;
-    if (sendbuf == MPI_IN_PLACE) {
-      own.assign((char*)recvbuf, (char*)recvbuf + size_t(count) * size_t(type_size(t, f)));
-      sendbuf = own.data();
-    }
+    sendbuf = input_of(sendbuf, recvbuf, size_t(count) * size_t(type_size(t, f)), own);
     c.Scan(sendbuf, recvbuf, count, dt, op_of(op, f));
   });
 }
@@ -378,10 +377,7 @@ int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MP
     Datatype dt = reduce_type(t, f);
     check_count(count, f);
     std::vector<char> own;
-    if (sendbuf == MPI_IN_PLACE) {
-      own.assign((char*)recvbuf, (char*)recvbuf + size_t(count) * size_t(type_size(t, f)));
-      sendbuf = own.data();
-    }
+    sendbuf = input_of(sendbuf, recvbuf, size_t(count) * size_t(type_size(t, f)), own);
     c.Exscan(sendbuf, recvbuf, count, dt, op_of(op, f));
   });
 }
@@ -393,12 +389,8 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
     Intracomm c = as<Intracomm>(comm, f);
     Datatype dt = reduce_type(t, f);
     check_count(recvcount, f, "recvcount");
-    std::vector<char> own;
-    if (sendbuf == MPI_IN_PLACE) {  // recvbuf holds the whole input
-      size_t n = size_t(c.Get_size()) * size_t(recvcount) * size_t(type_size(t, f));
-      own.assign((char*)recvbuf, (char*)recvbuf + n);
-      sendbuf = own.data();
-    }
+    std::vector<char> own;  // in place, recvbuf holds the whole input
+    sendbuf = input_of(sendbuf, recvbuf, size_t(c.Get_size()) * size_t(recvcount) * size_t(type_size(t, f)), own);
     c.Reduce_scatter_block(sendbuf, recvbuf, recvcount, dt, op_of(op, f));
   });
 }
@@ -410,13 +402,11 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
     Intracomm c = as<Intracomm>(comm, f);
     Datatype dt = reduce_type(t, f);
     if (!recvcounts) fail(MPI_ERR_ARG, f, "recvcounts is NULL");
-    std::vector<char> own;
-    if (sendbuf == MPI_IN_PLACE) {  // recvbuf holds the whole input
-      size_t total = 0;
+    size_t total = 0;  // in place, recvbuf holds the whole input
+    if (sendbuf == MPI_IN_PLACE)
       for (int i = 0; i < c.Get_size(); ++i) total += size_t(recvcounts[i] > 0 ? recvcounts[i] : 0);
-      own.assign((char*)recvbuf, (char*)recvbuf + total * size_t(type_size(t, f)));
-      sendbuf = own.data();
-    }
+    std::vector<char> own;
+    sendbuf = input_of(sendbuf, recvbuf, total * size_t(type_size(t, f)), own);
     c.Reduce_scatter(sendbuf, recvbuf, recvcounts, dt, op_of(op, f));
   });
 }
