@@ -91,13 +91,10 @@ int Comm::Compare(const Comm& comm1, const Comm& comm2) {
   });
 }
 
-// Names longer than MAX_OBJECT_NAME - 1 are truncated and trailing spaces are
-// not significant (§6.8), as in the Lua binding.
+// The name as core::object_name keeps it (§6.8), as in the Lua binding.
 void Comm::Set_name(const std::string& name) {
   guarded(*this, "MPI_Comm_set_name", [&](core::Comm& c) {
-    std::string n = name.substr(0, size_t(MAX_OBJECT_NAME - 1));
-    while (!n.empty() && n.back() == ' ') n.pop_back();
-    c.set_name(std::move(n));
+    c.set_name(core::object_name(name));
   });
 }
 

@@ -4,6 +4,9 @@
 // told apart from each of them by value alone.
 #pragma once
 
+#include <string>
+#include <string_view>
+
 namespace lumpi::core {
 
 inline constexpr int PROC_NULL = -1;
@@ -13,5 +16,14 @@ inline constexpr int ANY_TAG = -4;
 inline constexpr int UNDEFINED = -32766;
 inline constexpr int TAG_UB = (1 << 30) - 1;  // largest user tag
 inline constexpr int MAX_OBJECT_NAME = 128;
+
+// An object's name as MPI keeps it (seed §6.8): truncated to
+// MAX_OBJECT_NAME - 1 characters; trailing spaces are not significant and
+// dropped, leading spaces are kept.
+inline std::string object_name(std::string_view given) {
+  std::string n(given.substr(0, size_t(MAX_OBJECT_NAME - 1)));
+  while (!n.empty() && n.back() == ' ') n.pop_back();
+  return n;
+}
 
 }  // namespace lumpi::core

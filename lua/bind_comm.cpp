@@ -75,14 +75,10 @@ int c_get_name(lua_State* L) {
   return 1;
 }
 
-// Names longer than MAX_OBJECT_NAME - 1 are truncated and trailing spaces
-// are not significant (seed §6.8); leading spaces are kept. Local only.
+// The name as core::object_name keeps it (seed §6.8). Local only.
 int c_set_name(lua_State* L) {
   core::Comm& c = check_comm(L, 1, "MPI_Comm_set_name");
-  std::string n = check_string(L, 2, "name", "MPI_Comm_set_name");
-  if (n.size() > size_t(core::MAX_OBJECT_NAME - 1)) n.resize(size_t(core::MAX_OBJECT_NAME - 1));
-  while (!n.empty() && n.back() == ' ') n.pop_back();
-  c.set_name(std::move(n));
+  c.set_name(core::object_name(check_string(L, 2, "name", "MPI_Comm_set_name")));
   return 0;
 }
 

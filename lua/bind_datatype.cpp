@@ -340,13 +340,10 @@ int t_get_name(lua_State* L) {
   return 1;
 }
 
-// As c:set_name: truncated to MAX_OBJECT_NAME - 1, trailing spaces dropped.
+// As c:set_name (core::object_name).
 int t_set_name(lua_State* L) {
   core::Datatype& t = check_type(L, 1, "MPI_Type_set_name");
-  std::string n = check_string(L, 2, "name", "MPI_Type_set_name");
-  if (n.size() > size_t(core::MAX_OBJECT_NAME - 1)) n.resize(size_t(core::MAX_OBJECT_NAME - 1));
-  while (!n.empty() && n.back() == ' ') n.pop_back();
-  t.set_name(std::move(n));
+  t.set_name(core::object_name(check_string(L, 2, "name", "MPI_Type_set_name")));
   return 0;
 }
 
