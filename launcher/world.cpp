@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <charconv>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
@@ -95,37 +96,55 @@ void World::on_finished(int r) {
   send(r, msg(Kind::Quit));
 }
 
+// The environment a rank starts with: ours, plus the world's variables.
+// Large messages: glibc's malloc would mmap and munmap every buffer of a few
+// MiB (codec, libzmq, Lua strings), paying ~1000 page faults per 4 MiB
+// message; fixed thresholds keep such buffers in the heap (the 4 MiB Lua
+// ping-pong made 20x fewer page faults and used 27% less CPU, see
+// tests/bench/README.md). A user's own GLIBC_TUNABLES wins.
+std::vector<std::string> World::rank_environment(int r, const Options& opts) const {
+  std::vector<std::pair<std::string, std::string>> ours = {
+      {kEnvControl, control_endpoint()}, {kEnvRank, std::to_string(r)},
+      {kEnvSize, std::to_string(opts.size)}, {kEnvDir, dir_},
+      {kEnvParent, std::to_string(getpid())}, {kEnvBind, opts.bind}};
+  if (!std::getenv("GLIBC_TUNABLES"))
+    ours.emplace_back("GLIBC_TUNABLES", "glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=67108864");
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e) {
+    std::string_view kv(*e);
+    bool replaced = false;
+    for (const auto& [k, v] : ours)
+      replaced |= kv.size() > k.size() && kv.compare(0, k.size(), k) == 0 && kv[k.size()] == '=';
+    if (!replaced) env.emplace_back(kv);
+  }
+  for (const auto& [k, v] : ours) env.push_back(k + "=" + v);
+  return env;
+}
+
+// Everything the child needs is built before fork: ZeroMQ's threads may hold
+// malloc's lock at that moment, so the child only makes async-signal-safe
+// calls (no setenv, no printf) until execve.
 void World::spawn(int r, const Options& opts) {
-  std::string rank_s = std::to_string(r), size_s = std::to_string(opts.size);
-  std::string control = control_endpoint();
-  std::vector<char*> argv;  // built before fork: the child only calls async-signal-safe functions
+  std::vector<std::string> env = rank_environment(r, opts);
+  std::vector<char*> envp, argv;
+  for (auto& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
   argv.push_back(const_cast<char*>(opts.exe.c_str()));
   for (const auto& a : opts.args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
-  pid_t parent = getpid();
+  std::string cannot_run = "lumpi: cannot run " + opts.exe + "\n";
+  bool quiet_stdin = opts.stdin_rank >= 0 && r != opts.stdin_rank;
   pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork: " + std::string(strerror(errno)));
   if (pid == 0) {
-    setenv(kEnvControl, control.c_str(), 1);
-    setenv(kEnvRank, rank_s.c_str(), 1);
-    setenv(kEnvSize, size_s.c_str(), 1);
-    setenv(kEnvDir, dir_.c_str(), 1);
-    setenv(kEnvParent, std::to_string(parent).c_str(), 1);
-    setenv(kEnvBind, opts.bind.c_str(), 1);
-    // Large messages: glibc's malloc would mmap and munmap every buffer of
-    // a few MiB (codec, libzmq, Lua strings), paying ~1000 page faults per
-    // 4 MiB message; fixed thresholds keep such buffers in the heap (the 4 MiB
-    // Lua ping-pong made 20x fewer page faults and used 27% less CPU, see
-    // tests/bench/README.md). A user's own GLIBC_TUNABLES wins.
-    setenv("GLIBC_TUNABLES",
-           "glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=67108864", 0);
     signal(SIGINT, SIG_IGN);  // Ctrl-C belongs to the coordinator, which interrupts us
-    if (opts.stdin_rank >= 0 && r != opts.stdin_rank) {
+    if (quiet_stdin) {
       int null = open("/dev/null", O_RDONLY);
       if (null >= 0) dup2(null, 0), close(null);
     }
-    execv(opts.exe.c_str(), argv.data());
-    std::fprintf(stderr, "lumpi: cannot run %s: %s\n", opts.exe.c_str(), strerror(errno));
+    execve(opts.exe.c_str(), argv.data(), envp.data());
+    ssize_t ignored = write(STDERR_FILENO, cannot_run.data(), cannot_run.size());
+    (void)ignored;
     _exit(127);
   }
   ranks_[size_t(r)].pid = pid;

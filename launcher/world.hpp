@@ -88,6 +88,7 @@ class World {
 
  private:
   void spawn(int r, const Options& opts);
+  std::vector<std::string> rank_environment(int r, const Options& opts) const;
   void reap();
   void kill_all();
   void on_hello(int r, const ControlMsg& m);

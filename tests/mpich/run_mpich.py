@@ -380,6 +380,10 @@ def main():
     for d in a.dirs.split(","):
         rs = [r for r in results if r[0] == d]
         print(f"{d}: {sum(1 for r in rs if r[3])} passed, {sum(1 for r in rs if not r[3])} failed")
+    for r in unexpected_fail:
+        print(f"unexpected failure: {r[0]}/{r[1]} -n {r[2]} ({r[5]})")
+    for r in unexpected_pass:
+        print(f"unexpected pass: {r[0]}/{r[1]} -n {r[2]} (remove its expected-failures entry)")
     print(f"{passed} passed, {failed} failed ({len(unexpected_fail)} unexpected failures, "
           f"{len(unexpected_pass)} unexpected passes) in {time.monotonic() - t0:.0f} s")
     return 0 if not unexpected_fail and not unexpected_pass and not stale else 1
