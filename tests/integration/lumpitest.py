@@ -4,14 +4,24 @@ Every run is bounded in time and tagged with a unique environment marker,
 so a test can find every process it started (ranks included, even after
 their parent died) and kill them by pid. Standard library only.
 """
+import atexit
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 
 FAILURES = []
+
+
+def scratch_dir(prefix):
+    """A private temporary directory, removed when the test process exits."""
+    d = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(shutil.rmtree, d, True)
+    return d
 
 
 def marker_env():

@@ -13,10 +13,10 @@ import tempfile
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lumpitest import check, finish, no_leftovers, run  # noqa: E402
+from lumpitest import check, finish, no_leftovers, run, scratch_dir  # noqa: E402
 
 LUMPI = sys.argv[1]
-tmp = tempfile.mkdtemp(prefix="lumpi-audit-cli-")
+tmp = scratch_dir("lumpi-audit-cli-")
 
 
 def write(name, text):

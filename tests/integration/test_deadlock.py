@@ -10,11 +10,11 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lumpitest import check, finish, no_leftovers, run  # noqa: E402
+from lumpitest import check, finish, no_leftovers, run, scratch_dir  # noqa: E402
 import ptyrun  # noqa: E402
 
 LUMPI = sys.argv[1]
-TMP = tempfile.mkdtemp(prefix="lumpi-deadlock-")
+TMP = scratch_dir("lumpi-deadlock-")
 W = "'MPI_COMM_WORLD'"
 
 

@@ -8,6 +8,7 @@
 import os, re, signal, subprocess, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lumpitest import scratch_dir  # noqa: E402
 from ptyrun import Failure, Lumpi, run_tests, zombie  # noqa: E402
 
 
@@ -120,7 +121,7 @@ def test_sigkill_of_the_coordinator_leaves_no_rank(exe):
 
 def test_script_exit_status_follows_the_ranks(exe):
     import tempfile
-    d = tempfile.mkdtemp(prefix="lumpi-fail-")
+    d = scratch_dir("lumpi-fail-")
     path = os.path.join(d, "exit3.lua")
     with open(path, "w") as f:
         f.write("if mpi.rank() == 1 then os.exit(3) end\n")

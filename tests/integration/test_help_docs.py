@@ -9,13 +9,13 @@
 import os, re, shutil, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lumpitest import check, finish, no_leftovers, run  # noqa: E402
+from lumpitest import check, finish, no_leftovers, run, scratch_dir  # noqa: E402
 from ptyrun import Lumpi  # noqa: E402
 
 LUMPI = os.path.abspath(sys.argv[1])
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 DOCS = os.path.join(ROOT, "docs")
-tmp = tempfile.mkdtemp(prefix="lumpi-help-docs-")
+tmp = scratch_dir("lumpi-help-docs-")
 
 
 def read(path):

@@ -34,10 +34,10 @@ from jupyter_client import KernelManager  # noqa: E402
 from jupyter_client.kernelspec import KernelSpecManager  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lumpitest import check, finish, kill_tagged, marker_env, no_leftovers, pids_with_tag  # noqa: E402
+from lumpitest import check, finish, kill_tagged, marker_env, no_leftovers, pids_with_tag, scratch_dir  # noqa: E402
 
 LUMPI = os.path.abspath(sys.argv[1])
-TMP = tempfile.mkdtemp(prefix="lumpi-kernel-test-")
+TMP = scratch_dir("lumpi-kernel-test-")
 TAGS = []
 
 # ---- the command line and the kernelspec ------------------------------------------------

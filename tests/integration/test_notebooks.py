@@ -32,12 +32,12 @@ from nbclient import NotebookClient  # noqa: E402
 from nbclient.exceptions import CellExecutionError  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lumpitest import check, finish, kill_tagged, marker_env, no_leftovers  # noqa: E402
+from lumpitest import check, finish, kill_tagged, marker_env, no_leftovers, scratch_dir  # noqa: E402
 
 LUMPI = os.path.abspath(sys.argv[1])
 HERE = os.path.dirname(os.path.abspath(__file__))
 NOTEBOOKS = sorted(glob.glob(os.path.join(HERE, "..", "..", "scripts", "notebooks", "*.ipynb")))
-TMP = tempfile.mkdtemp(prefix="lumpi-notebooks-test-")
+TMP = scratch_dir("lumpi-notebooks-test-")
 
 p = subprocess.run([LUMPI, "kernel", "install", "--prefix", TMP], capture_output=True, text=True, timeout=30)
 check("the kernelspec installs", p.returncode == 0, p.stderr)

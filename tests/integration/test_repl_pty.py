@@ -5,6 +5,7 @@
 import os, re, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lumpitest import scratch_dir  # noqa: E402
 from ptyrun import Failure, Lumpi, run_tests  # noqa: E402
 
 # sum over a communicator: allreduce when it exists, else allgather (issue 4 adds allreduce)
@@ -173,7 +174,7 @@ def test_timeout_interrupts_automatically(exe):
 
 
 def test_history_persists_between_sessions(exe):
-    home = tempfile.mkdtemp(prefix="lumpi-home-")
+    home = scratch_dir("lumpi-home-")
     with Lumpi(exe, ["-n", "1"], env={"HOME": home}) as l:
         l.prompt()
         l.command("unique_var_4711 = 1")
@@ -240,7 +241,7 @@ def test_draw_shows_a_split_and_a_cartesian_grid_in_80_columns(exe):
 
 
 def test_dot_writes_graphviz(exe):
-    d = tempfile.mkdtemp(prefix="lumpi-dot-")
+    d = scratch_dir("lumpi-dot-")
     path = os.path.join(d, "split.dot")
     with Lumpi(exe, ["-n", "4"]) as l:
         l.prompt()
@@ -275,7 +276,7 @@ def test_colours_only_on_a_terminal(exe):
 
 
 def test_no_collate_and_load(exe):
-    d = tempfile.mkdtemp(prefix="lumpi-load-")
+    d = scratch_dir("lumpi-load-")
     path = os.path.join(d, "f.lua")
     with open(path, "w") as f:
         f.write("loaded_value = 40 + mpi.rank()\n")
