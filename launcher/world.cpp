@@ -39,6 +39,17 @@ std::optional<int> rank_of_identity(const std::string& id, int size) {
   return r;
 }
 
+std::string read_small_file(const std::string& path) {
+  std::string text(512, '\0');
+  int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return "";
+  ssize_t n = read(fd, text.data(), text.size());
+  close(fd);
+  text.resize(n > 0 ? size_t(n) : 0);
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\0')) text.pop_back();
+  return text;
+}
+
 }  // namespace
 
 World::World(const Options& opts) : dir_(rundir_.path()), ranks_(size_t(opts.size)) {
@@ -55,8 +66,10 @@ void World::wait_wired(int timeout_ms) {
   while (!wired_) {
     int64_t left = deadline - now_ms();
     if (left <= 0) {
+      std::string silent = silent_ranks();
       kill_all();
-      throw std::runtime_error("ranks did not start within " + std::to_string(timeout_ms / 1000) + " s");
+      throw std::runtime_error("ranks did not start within " + std::to_string(timeout_ms / 1000) + " s (" +
+                               silent + ")");
     }
     auto ev = next(int(left));
     if (ev && ev->kind == Event::Kind::Death) {
@@ -65,6 +78,23 @@ void World::wait_wired(int timeout_ms) {
                                describe_wait_status(ranks_[size_t(ev->rank)].wait_status));
     }
   }
+}
+
+// "no hello from rank 2 (pid 123, state S in do_epoll_wait)": what the ranks
+// that did not join are doing, read from /proc before they are killed.
+std::string World::silent_ranks() const {
+  std::string out;
+  for (int r = 0; r < size(); ++r) {
+    const RankInfo& ri = ranks_[size_t(r)];
+    if (ri.joined) continue;
+    std::string proc = "/proc/" + std::to_string(ri.pid) + "/";
+    std::string stat = read_small_file(proc + "stat"), wchan = read_small_file(proc + "wchan");
+    size_t paren = stat.rfind(") ");
+    std::string state = paren == std::string::npos ? "gone" : stat.substr(paren + 2, 1);
+    out += (out.empty() ? "no hello from rank " : "; rank ") + std::to_string(r) + " (pid " +
+           std::to_string(ri.pid) + ", state " + state + (wchan.empty() ? "" : " in " + wchan) + ")";
+  }
+  return out.empty() ? "every rank said hello" : out;
 }
 
 // Once every rank has said hello, each gets the endpoint table.

@@ -89,6 +89,7 @@ class World {
  private:
   void spawn(int r, const Options& opts);
   std::vector<std::string> rank_environment(int r, const Options& opts) const;
+  std::string silent_ranks() const;
   void reap();
   void kill_all();
   void on_hello(int r, const ControlMsg& m);
