@@ -20,8 +20,8 @@ local M = {}
 local classes = {
   Comm = {what = "every communicator (MPI::Comm, the abstract base class): accessors, names, "
     .. "info, error handlers, attributes, point-to-point, the collectives that MPI defines on "
-    .. "intra- and intercommunicators, dup/create/split and free. Shown as "
-    .. "comm 'name' size=4 rank=1 intra (plus topo=cart 2x3 etc.)."},
+    .. "intra- and intercommunicators, dup/create/split and free. Shown by "
+    .. "its class: Intracomm 'name' size=4 rank=1 intra (Cartcomm ... topo=cart 2x3 etc.)."},
   Intracomm = {parent = "Comm", what = "a communicator with one group (MPI::Intracomm): "
     .. "COMM_WORLD, COMM_SELF and whatever dup, split, create and merge make of them. "
     .. "Adds the calls MPI defines on intracommunicators only: scan and exscan, "
