@@ -54,7 +54,7 @@ std::string team_bcast(Team& t, std::string data, int root, int tag);
 std::vector<std::string> team_gather(Team& t, std::string mine, int root, int tag);
 // Binomial scatter: parts (t.n of them, significant at root) -> my part.
 std::string team_scatter(Team& t, std::vector<std::string> parts, int root, int tag);
-// Gather to 0, then broadcast (tags tag, tag + 1): every member gets all.
+// Bruck dissemination (ceil(log2 n) rounds, tag only): every member gets all, in team order.
 std::vector<std::string> team_allgather(Team& t, std::string mine, int tag);
 
 // ---- intercommunicator leaders ---------------------------------------------------

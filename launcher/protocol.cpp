@@ -103,11 +103,13 @@ std::string write_ranks(const std::vector<int>& ranks) {
   return s;
 }
 
-// Tags on the wire: "-" for none, else from ANY_TAG (-4) up.
+// Tags on the wire: "-" for none, else any int: a user's tag, ANY_TAG (-4),
+// or the negative tag of collective and constructor traffic, which a status
+// report carries in its queue and in a constructor's wait.
 bool parse_tag(const std::string& f, bool* has, int* tag) {
   long long v = 0;
   if (f == "-") return *has = false, *tag = 0, true;
-  if (!parse_int(f, -4, INT32_MAX, &v)) return false;
+  if (!parse_int(f, INT32_MIN, INT32_MAX, &v)) return false;
   *has = true;
   *tag = int(v);
   return true;

@@ -37,6 +37,12 @@ std::vector<ControlMsg> samples() {
     m.queue = {QueueEntry{true, -2, -4, 4, -1, "MPI_COMM_WORLD"},
                QueueEntry{false, 3, 2147483647, (1ull << 62) + 1, 1ll << 40, std::string("n\0ul", 4)}};
   });
+  add(Kind::Status, [](ControlMsg& m) {  // a split's message arrived early: constructor traffic
+    m.text = "waiting in MPI_Comm_split() on 'w'";
+    m.state = RankState::Blocked;
+    m.wait = WaitInfo{"MPI_Comm_split", "w", 1, true, -(1 << 20) - 24, false, {1}, {}};
+    m.queue = {QueueEntry{false, 2, -(1 << 20) - 24, 6, 21, "w"}, QueueEntry{false, 1, INT32_MIN, 6, 0, "w"}};
+  });
   add(Kind::Status, [](ControlMsg& m) {
     m.text = "waiting in MPI_Barrier() on 'w'";
     m.state = RankState::Blocked;
@@ -140,7 +146,7 @@ TEST_CASE("protocol: malformed messages are refused with a reason") {
   CHECK(refused(with(2, "asleep"), "unknown state"));
   CHECK(refused(with(5, "-1"), "bad context"));
   CHECK(refused(with(5, "18446744073709551616"), "bad context"));
-  CHECK(refused(with(6, "-5"), "bad tag"));
+  CHECK(refused(with(6, "-2147483649"), "bad tag"));  // any int is a tag (internal ones are negative)
   CHECK(refused(with(6, ""), "bad tag"));
   CHECK(refused(with(7, "2"), "any flag"));
   CHECK(refused(with(8, "1,"), "bad rank list"));
