@@ -295,7 +295,14 @@ def main():
     ap.add_argument("--dirs", default=",".join(DIRS))
     ap.add_argument("--only", nargs="*", default=None)
     ap.add_argument("--expected", default=os.path.join(HERE, "expected-failures.txt"))
-    ap.add_argument("--timeout", type=int, default=60, help="default per-test limit, s")
+    # MPICH's runtests reads the same two variables: MPITEST_TIMEOUT replaces
+    # the default limit, MPITEST_TIMEOUT_MULTIPLIER scales every limit (slow
+    # builds: the sanitized run sets it, see scripts/dev).
+    ap.add_argument("--timeout", type=int, default=int(os.environ.get("MPITEST_TIMEOUT", "60")),
+                    help="default per-test limit, s (MPITEST_TIMEOUT)")
+    ap.add_argument("--timeout-multiplier", type=float,
+                    default=float(os.environ.get("MPITEST_TIMEOUT_MULTIPLIER", "1")),
+                    help="scales every limit (MPITEST_TIMEOUT_MULTIPLIER)")
     ap.add_argument("--jobs", type=int, default=2, help="programs built or run at once")
     a = ap.parse_args()
     lumpi, cc, work = (os.path.abspath(p) for p in (a.lumpi, a.cc, a.work))
@@ -337,7 +344,7 @@ def main():
         exe, why = built[(d, name)]
         if exe is None:
             return False, why, 0.0, why
-        limit = int(opts.get("timeLimit", a.timeout))
+        limit = int(int(opts.get("timeLimit", a.timeout)) * a.timeout_multiplier)
         rc, output, secs = run_test(lumpi, exe, np, args, limit, os.path.join(tree, d))
         rule = opts.get("resultTest")
         if rule == "TestStatus":
