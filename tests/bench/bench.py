@@ -5,7 +5,7 @@ repetition so that the load of a shared machine hits every system alike.
 
     bench.py [--build DIR] [--reps N] [--json FILE] [SUITE ...]
 
-SUITE is any of p2p, coll, repl, startup, memory (default: all). Each suite
+SUITE is any of p2p, coll, repl, startup, memory, mpich (default: all). Each suite
 prints a Markdown table (median over repetitions, and the ratio to the
 anchor the issue names) and one machine-readable line per figure:
 
@@ -469,8 +469,91 @@ def suite_memory(a, anchors, lumpi, bench_exe):
 
 # ---- main ------------------------------------------------------------------------------
 
+# ---- 6. MPICH's test programs under three launchers ---------------------------------------
+
+MPICC_MPICH = "/usr/bin/mpicc.mpich"
+MPIEXEC_MPICH = "/usr/bin/mpiexec.mpich"
+
+
+def suite_mpich(a, anchors, lumpi, bench_exe):
+    """The programs of test/mpi/{group,comm,topo,attr} that lumpi passes, each
+    built with lumpi-cc, MPICH's mpicc and Open MPI's mpicc, run one at a time
+    (as MPICH's runtests does) with lumpi exec, mpiexec.mpich and mpirun,
+    interleaved entry by entry. Wall time per entry, summed."""
+    sys.path.insert(0, os.path.join(ROOT, "tests", "mpich"))
+    import run_mpich as rm
+    work = os.path.join(a.build, "mpich")
+    try:
+        tree = rm.fetch_source(work)
+    except (RuntimeError, OSError, subprocess.SubprocessError) as e:
+        return note(f"mpich suite skipped: MPICH's source cannot be fetched: {e}")
+    compilers = {"lumpi": os.path.join(a.build, "lumpi-cc")}
+    if os.path.exists(MPICC_MPICH) and os.path.exists(MPIEXEC_MPICH):
+        compilers["mpich"] = MPICC_MPICH
+    else:
+        note("MPICH (package mpich) not installed: its column is empty")
+    if have_openmpi():
+        compilers["ompi"] = MPICC
+    exp = rm.read_expected(os.path.join(ROOT, "tests", "mpich", "expected-failures.txt"))
+    entries = [(d, name, np, opts, args) for d in a.mpich_dirs.split(",")
+               for name, np, opts, args in rm.read_testlist(tree, d)
+               if not rm.expected_reason(exp, d, name, np)]
+    built = {}  # (system, d, name) -> exe
+    for system, cc in compilers.items():
+        out = os.path.join(ANCHOR_BUILD, "mpich-" + system)
+        stamp = rm.newest_input(cc) if system == "lumpi" else 0
+        flags, objs = rm.build_mtest(tree, out, cc, stamp)
+        for d, name in sorted({(e[0], e[1]) for e in entries}):
+            exe, why = rm.build_program(tree, out, cc, flags, objs, stamp, d, name)
+            if exe:
+                built[(system, d, name)] = exe
+            else:
+                note(f"{system}: {d}/{name} not built: {why}")
+
+    def command(system, exe, np, args):
+        if system == "lumpi":
+            return [lumpi, "exec", "-n", str(np), exe] + args
+        if system == "mpich":
+            return [MPIEXEC_MPICH, "-n", str(np), exe] + args
+        return [MPIRUN, "-np", str(np), "--oversubscribe"] + [exe] + args
+
+    totals = {s: [] for s in compilers}
+    for rep in range(a.mpich_reps):
+        t = {s: 0.0 for s in compilers}
+        ran = 0
+        for d, name, np, opts, args in entries:
+            if not all((s, d, name) in built for s in compilers):
+                continue
+            times = {}
+            for system in compilers:
+                limit = int(opts.get("timeLimit", 60)) + 30
+                times[system] = wall(command(system, built[(system, d, name)], np, args),
+                                     env=OMPI_ENV, timeout=limit)
+            if any(v is None for v in times.values()):
+                note(f"{d}/{name} -n {np} failed or timed out on " +
+                     ", ".join(s for s, v in times.items() if v is None) + ": left out of the sums")
+                continue
+            ran += 1
+            for s, v in times.items():
+                t[s] += v
+        for s in compilers:
+            totals[s].append(t[s])
+        print(f"mpich rep {rep + 1}/{a.mpich_reps}: {ran} runs", flush=True)
+    print("\n### 6. MPICH's test programs (%s), total wall time in s (median of %d), "
+          "%d entries, one at a time\n" % (a.mpich_dirs, a.mpich_reps, ran))
+    print("| system | total (s) | lumpi / system |")
+    print("|---|---|---|")
+    lum = med(totals["lumpi"])
+    for s, label in (("lumpi", "lumpi exec"), ("mpich", "MPICH mpiexec (hydra)"), ("ompi", "Open MPI mpirun")):
+        if s in totals:
+            v = med(totals[s])
+            record("mpich", s, "suite total", ran, v, "s")
+            print(f"| {label} | {fmt(v, 2)} | {ratio(lum, v)} |")
+    print("\nTarget: lumpi ≤ 0.5 × each of the others.")
+
+
 SUITES = {"p2p": suite_p2p, "coll": suite_coll, "repl": suite_repl, "startup": suite_startup,
-          "memory": suite_memory}
+          "memory": suite_memory, "mpich": suite_mpich}
 
 
 def main():
@@ -493,6 +576,8 @@ def main():
     ap.add_argument("--mem-np", type=int, default=4)
     ap.add_argument("--mem-cycles", type=int, default=1000)
     ap.add_argument("--mem-batches", type=int, default=4)
+    ap.add_argument("--mpich-dirs", default="group,comm,topo,attr")
+    ap.add_argument("--mpich-reps", type=int, default=1, help="the suite takes minutes per repetition")
     a = ap.parse_args()
     global QUIET
     QUIET = a.quiet
