@@ -254,14 +254,18 @@ std::optional<World::Event> World::next(int timeout_ms) {
   }
 }
 
-void World::shutdown(int grace_ms) {
+std::vector<int> World::shutdown(int grace_ms) {
   for (int r = 0; r < size(); ++r) send(r, msg(Kind::Quit));
   int64_t deadline = now_ms() + grace_ms;
   while (alive_count() > 0 && now_ms() < deadline) {
     reap();
     if (alive_count() > 0) usleep(2000);
   }
+  std::vector<int> killed;
+  for (int r = 0; r < size(); ++r)
+    if (ranks_[size_t(r)].alive) killed.push_back(r);
   kill_all();
+  return killed;
 }
 
 void World::kill_all() {

@@ -83,8 +83,9 @@ class World {
   std::optional<Event> next(int timeout_ms);
   // Kills rank r (SIGKILL); its Death event follows from next().
   void kill(int r);
-  // Asks every rank to quit, waits up to grace_ms, then kills what is left.
-  void shutdown(int grace_ms = 2000);
+  // Asks every rank to quit, waits up to grace_ms, then kills what is left
+  // and returns those ranks.
+  std::vector<int> shutdown(int grace_ms = 2000);
 
  private:
   void spawn(int r, const Options& opts);

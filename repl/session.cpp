@@ -435,9 +435,13 @@ void Session::drain() {
   while (auto ev = world_->next(0)) show_background(*ev);
 }
 
+// The ranks get 10 s to quit: delete callbacks on COMM_SELF run then, and a
+// sanitized rank checks for leaks. One that takes longer is killed and said so.
 int Session::shutdown() {
   if (!world_) return worst_exit_;
-  world_->shutdown(2000);
+  std::vector<int> killed = world_->shutdown(10000);
+  for (int r : killed)
+    std::fprintf(stderr, "lumpi: rank %d did not quit within 10 s and was killed\n", r);
   int worst = worst_exit_;
   for (int r = 0; r < world_->size(); ++r)
     if (!killed_for_abort_[size_t(r)])
