@@ -85,8 +85,9 @@ KeyvalRec user_keyval(const Keyval& k, std::string_view func, bool in_use_ok = f
 // A callback's non-zero return as an Exception of that class.
 void check_callback(int rc, std::string_view func, const char* which, int id) {
   if (rc == SUCCESS) return;
-  int cls = rc > 0 && rc < ERR_LASTCODE ? rc : ERR_OTHER;
-  detail::fail(cls, func, std::string("the ") + which + " callback of keyval " + std::to_string(id) +
+  // An added code (MPI_Add_error_code) stays what it is (MPICH's errors/comm/userdup).
+  int code = rc > 0 && core::is_error_code(rc) ? rc : ERR_OTHER;
+  detail::fail(code, func, std::string("the ") + which + " callback of keyval " + std::to_string(id) +
                               " returned error " + std::to_string(rc));
 }
 

@@ -52,8 +52,15 @@ struct Access {
   static void reset(Keyval& k) { k.id_ = 0; }
   static constexpr Datatype datatype(int id) { return Datatype(id); }
   static constexpr Op op(int id) { return Op(id); }
-  static constexpr Errhandler errhandler(int id) { return Errhandler(id); }
+  static Errhandler errhandler(int id) { return Errhandler(id); }
+  static Errhandler errhandler(std::shared_ptr<UserHandler> u) {
+    Errhandler h;
+    h.user_ = std::move(u);
+    return h;
+  }
   static int id(const Errhandler& e) { return e.id_; }
+  static const std::shared_ptr<UserHandler>& user(const Errhandler& e) { return e.user_; }
+  static void reset(Errhandler& e) { e = Errhandler(); }
   static Group group(std::vector<int> world_ranks, int my_world_rank) {
     return Group(std::move(world_ranks), my_world_rank);
   }
@@ -61,11 +68,21 @@ struct Access {
 
 // ---- errors (api_error.cpp) -----------------------------------------------------
 
+// A handler made by Comm::Create_errhandler.
+struct UserHandler : core::UserErrhandler {
+  explicit UserHandler(Comm_errhandler_function f)
+      : core::UserErrhandler(core::HandlerObject::Comm), fn(std::move(f)) {}
+  Comm_errhandler_function fn;
+};
+
 Exception to_exception(const core::Error& e);
 // Throws Exception(cls, func, message).
 [[noreturn]] void fail(int cls, std::string_view func, std::string message);
-// Applies c's error handler to e (null c: throw): throws, or ends the process.
-[[noreturn]] void deliver(const core::Comm* c, const Exception& e);
+// Applies c's error handler to e (null c: throw): throws, or ends the
+// process. A user-defined handler is called first when api (the C++ handle
+// of c) is given.
+[[noreturn]] void deliver(const core::Comm* c, const Exception& e,
+                          const std::shared_ptr<CommHandle>* api = nullptr);
 
 // The usable core communicator of c, raising ERR_COMM naming func when c is
 // COMM_NULL, freed or still pending.
@@ -80,9 +97,9 @@ auto guarded(const Comm& c, std::string_view func, F&& f) -> decltype(f(core_of(
     cc = &core_of(c, func);
     return f(*cc);
   } catch (const core::Error& e) {
-    deliver(cc, to_exception(e));
+    deliver(cc, to_exception(e), &Access::handle(c));
   } catch (const Exception& e) {
-    deliver(cc, e);
+    deliver(cc, e, &Access::handle(c));
   }
 }
 

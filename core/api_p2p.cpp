@@ -66,6 +66,7 @@ namespace detail {
 // inactive its `req` is null.
 struct RequestHandle {
   core::CommPtr comm;  // for its error handler, and kept alive while pending
+  std::shared_ptr<CommHandle> owner;  // the C++ handle it was started on (user handlers)
   std::shared_ptr<core::Request> req;
   const char* func = "MPI_Wait";
   bool receive = false;
@@ -108,9 +109,9 @@ auto on_request(detail::RequestHandle& h, F&& f) -> decltype(f()) {
   try {
     return f();
   } catch (const core::Error& e) {
-    detail::deliver(h.comm.get(), detail::to_exception(e));
+    detail::deliver(h.comm.get(), detail::to_exception(e), h.owner ? &h.owner : nullptr);
   } catch (const Exception& e) {
-    detail::deliver(h.comm.get(), e);
+    detail::deliver(h.comm.get(), e, h.owner ? &h.owner : nullptr);
   }
 }
 
@@ -118,6 +119,7 @@ std::shared_ptr<detail::RequestHandle> new_handle(const Comm& self, const char* 
                                                   bool receive, void* buf, size_t cap) {
   auto h = std::make_shared<detail::RequestHandle>();
   h->comm = Access::handle(self)->comm;
+  h->owner = Access::handle(self);
   h->func = func;
   h->receive = receive;
   h->buf = buf;

@@ -18,6 +18,7 @@
 
 #include "core/constants.hpp"
 #include "core/engine.hpp"
+#include "core/errhandler.hpp"
 #include "core/group.hpp"
 #include "core/request.hpp"
 #include "core/topo.hpp"
@@ -30,8 +31,6 @@ struct Topology {
   topo::Graph graph;
   topo::DistGraph dist;
 };
-
-enum class Errhandler { Raise, Return, Fatal };
 
 // A received message: its body bytes and status.
 struct Received {
@@ -76,8 +75,8 @@ class Comm {
   }
   std::map<std::string, std::string>& info() { return info_; }
   const std::map<std::string, std::string>& info() const { return info_; }
-  Errhandler errhandler() const { return errhandler_; }
-  void set_errhandler(Errhandler h) { errhandler_ = h; }
+  const Errhandler& errhandler() const { return errhandler_; }
+  void set_errhandler(Errhandler h) { errhandler_ = std::move(h); }
   const std::shared_ptr<const Topology>& topology() const { return topo_; }
   void set_topology(std::shared_ptr<const Topology> t) { topo_ = std::move(t); }
   bool freed() const { return freed_; }
@@ -139,7 +138,7 @@ class Comm {
   std::string name_;
   std::shared_ptr<const std::string> shared_name_;  // what the engine's name table holds weakly
   std::map<std::string, std::string> info_;
-  Errhandler errhandler_ = Errhandler::Raise;
+  Errhandler errhandler_;  // Raise
   std::shared_ptr<const Topology> topo_;
   bool freed_ = false;
   bool pending_ = false;

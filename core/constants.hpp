@@ -16,6 +16,13 @@ inline constexpr int ANY_TAG = -4;
 inline constexpr int UNDEFINED = -32766;
 inline constexpr int TAG_UB = (1 << 30) - 1;  // largest user tag
 inline constexpr int MAX_OBJECT_NAME = 128;
+// The limits of the C API (launcher/mpi.h), also given to Lua and C++.
+inline constexpr int MAX_PROCESSOR_NAME = 256;
+inline constexpr int MAX_INFO_KEY = 255;
+inline constexpr int MAX_INFO_VAL = 1024;
+// The MPI version lumpi follows (MPI_Get_version).
+inline constexpr int kMpiVersion = 3;
+inline constexpr int kMpiSubversion = 1;
 
 // An object's name as MPI keeps it (seed §6.8): truncated to
 // MAX_OBJECT_NAME - 1 characters; trailing spaces are not significant and

@@ -1,5 +1,6 @@
 // core/error.cpp: names and descriptions of the error classes.
 #include "core/error.hpp"
+#include "core/errhandler.hpp"
 
 namespace lumpi::core {
 namespace {
@@ -48,20 +49,50 @@ const ClassInfo& info(ErrClass c) {
 
 }  // namespace
 
-const char* class_name(ErrClass c) { return info(c).name; }
+const char* user_class_name(int cls);  // error_codes.cpp
+
+const char* class_name(ErrClass c) {
+  if (int(c) > int(ErrClass::LastCode)) return user_class_name(int(c));
+  return info(c).name;
+}
 const char* class_description(ErrClass c) { return info(c).description; }
 
 ErrClass class_from_name(std::string_view name) {
   for (int i = 0; i < int(ErrClass::LastCode); ++i)
     if (name == kClasses[i].name) return ErrClass(i);
+  constexpr std::string_view user = "LUMPI_ERR_USER_";
+  if (name.starts_with(user)) {
+    int n = 0;
+    for (char ch : name.substr(user.size())) {
+      if (ch < '0' || ch > '9' || n > 100000000) return ErrClass::Unknown;
+      n = n * 10 + (ch - '0');
+    }
+    if (is_error_code(n) && error_class_of(n) == n && n > int(ErrClass::LastCode)) return ErrClass(n);
+  }
   return ErrClass::Unknown;
 }
 
 Error::Error(ErrClass cls, std::string func, std::string message)
     : std::runtime_error(std::string(class_name(cls)) + " in " + func + ": " + message),
       cls_(cls),
+      code_(int(cls)),
       func_(std::move(func)),
       message_(std::move(message)) {}
+
+Error Error::with_code(int code, std::string func, std::string message) {
+  Error e(ErrClass(error_class_of(code, func)), std::move(func), std::move(message));
+  e.code_ = code;
+  return e;
+}
+
+const char* handler_object_name(HandlerObject o) {
+  switch (o) {
+    case HandlerObject::Comm: return "communicator";
+    case HandlerObject::Win: return "window";
+    case HandlerObject::File: return "file";
+  }
+  return "object";
+}
 
 void fail(ErrClass cls, std::string_view func, std::string message) {
   throw Error(cls, std::string(func), std::move(message));

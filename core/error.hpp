@@ -43,7 +43,8 @@ enum class ErrClass : int {
   LastCode = 27,
 };
 
-// "MPI_ERR_RANK", "LUMPI_ERR_INTERRUPTED", ...
+// "MPI_ERR_RANK", "LUMPI_ERR_INTERRUPTED", ...; a class added by
+// add_error_class is "LUMPI_ERR_USER_<n>".
 const char* class_name(ErrClass c);
 // The class whose name is `name`, or Unknown.
 ErrClass class_from_name(std::string_view name);
@@ -53,15 +54,48 @@ const char* class_description(ErrClass c);
 class Error : public std::runtime_error {
  public:
   Error(ErrClass cls, std::string func, std::string message);
+  // An error with a code added by add_error_code (or any valid code): its
+  // class is error_class_of(code). MPI_ERR_ARG... if code is not valid.
+  static Error with_code(int code, std::string func, std::string message);
   ErrClass cls() const { return cls_; }
+  // The error code: the class itself unless made by with_code.
+  int code() const { return code_; }
   const std::string& func() const { return func_; }
   const std::string& message() const { return message_; }
 
  private:
   ErrClass cls_;
+  int code_;
   std::string func_;
   std::string message_;
 };
+
+// ---- user-defined error classes, codes and strings (core/error_codes.cpp) ----------
+// MPI-3.1 §8.5: process-local. Codes 0..LastCode are predefined (each is its
+// own class); added classes and codes are numbered from LastCode + 1 up, in
+// one sequence, never reused until reset_error_codes().
+
+inline constexpr int MAX_ERROR_STRING = 512;
+// MPI_Add_error_class: a new class (also a valid code, its own class).
+int add_error_class();
+// MPI_Add_error_code: a new code of error_class (predefined other than
+// SUCCESS, or added); MPI_ERR_ARG naming it otherwise.
+int add_error_code(int error_class);
+// MPI_Add_error_string: the string of an added class or code (replacing an
+// earlier one). MPI_ERR_ARG for a predefined or unknown code, or a string of
+// MAX_ERROR_STRING characters or more.
+void add_error_string(int code, std::string text);
+// Is code a predefined or added error code (or class)?
+bool is_error_code(int code);
+// MPI_Error_class: the class of code; MPI_ERR_ARG naming func if not a code.
+int error_class_of(int code, std::string_view func = "MPI_Error_class");
+// MPI_Error_string: "MPI_ERR_RANK: invalid rank" for a predefined code, the
+// added string for an added one ("" if none was added).
+std::string error_string_of(int code, std::string_view func = "MPI_Error_string");
+// The value of the MPI_LASTUSEDCODE attribute: the largest code in use.
+int last_used_code();
+// Forgets every added class, code and string (a new world in this process).
+void reset_error_codes();
 
 // Throws Error(cls, func, message). For "validate, then act" code paths.
 [[noreturn]] void fail(ErrClass cls, std::string_view func, std::string message);

@@ -37,6 +37,7 @@ namespace detail {
 struct Access;        // the implementation's door into the handles
 struct CommHandle;    // a communicator of the core
 struct RequestHandle; // a pending operation of the core
+struct UserHandler;   // a user-defined error handler (api_error.cpp)
 }  // namespace detail
 
 // ---- constants (the same values as the core and the Lua binding) -----------------
@@ -47,6 +48,11 @@ inline constexpr int ROOT = -3;
 inline constexpr int ANY_TAG = -4;
 inline constexpr int UNDEFINED = -32766;
 inline constexpr int MAX_OBJECT_NAME = 128;
+inline constexpr int MAX_ERROR_STRING = 512;
+inline constexpr int MAX_PROCESSOR_NAME = 256;
+inline constexpr int MAX_INFO_KEY = 255;
+inline constexpr int MAX_INFO_VAL = 1024;
+inline constexpr int VERSION = 3, SUBVERSION = 1;
 
 // Comm::Compare and Group::Compare results.
 inline constexpr int IDENT = 0, CONGRUENT = 1, SIMILAR = 2, UNEQUAL = 3;
@@ -64,43 +70,69 @@ inline constexpr int SUCCESS = 0, ERR_BUFFER = 1, ERR_COUNT = 2, ERR_TYPE = 3, E
 
 // ---- Exception ---------------------------------------------------------------------
 
-// The one error type. Get_error_code equals Get_error_class (lumpi has no
-// error codes beyond the classes). what() is "MPI_ERR_RANK in MPI_Send: ...".
+// The one error type. what() is "MPI_ERR_RANK in MPI_Send: ...". The code is
+// the class unless the error carries a code added by Add_error_code (or a
+// callback returned one); Get_error_class is then the class of that code.
 class Exception : public std::exception {
  public:
-  Exception(int error_class, std::string function, std::string message);
-  int Get_error_code() const { return class_; }
+  // error_code: a predefined class or an added class or code.
+  Exception(int error_code, std::string function, std::string message);
+  int Get_error_code() const { return code_; }
   int Get_error_class() const { return class_; }
-  // The class's description, as MPI_Error_string gives it.
-  const char* Get_error_string() const;
-  // "MPI_ERR_RANK"
+  // The code's string, as MPI_Error_string gives it (an added code: the
+  // string given to Add_error_string).
+  std::string Get_error_string() const;
+  // "MPI_ERR_RANK" ("LUMPI_ERR_USER_<n>" for an added class)
   const char* Get_class_name() const;
   const std::string& Get_function() const { return function_; }
   const std::string& Get_message() const { return message_; }
   const char* what() const noexcept override { return what_.c_str(); }
 
  private:
-  int class_;
+  int code_, class_;
   std::string function_, message_, what_;
 };
 
+// Error classes, codes and strings a program adds (MPI-3.1 §8.5), local.
+int Add_error_class();
+int Add_error_code(int errorclass);  // ERR_ARG unless errorclass is a class
+void Add_error_string(int errorcode, const std::string& string);  // added codes only
+int Get_error_class(int errorcode);  // ERR_ARG for an unknown code
+std::string Get_error_string(int errorcode);
+// The largest error code in use (the MPI_LASTUSEDCODE attribute of COMM_WORLD).
+int Get_last_used_code();
+// MPI_Get_version: 3, 1.
+void Get_version(int& version, int& subversion);
+std::string Get_processor_name();
+// MPI_Finalized: Finalize has run in this process.
+bool Is_finalized();
+
 // ---- Errhandler --------------------------------------------------------------------
 
-// The predefined error handlers. ERRORS_THROW_EXCEPTIONS is the default on
+// An error handler (MPI-3.1 §8.3). ERRORS_THROW_EXCEPTIONS is the default on
 // every communicator of this API. ERRORS_ARE_FATAL prints the error and ends
 // the process with exit status 1. ERRORS_RETURN cannot be set: a C++ call
 // returns its result, not an error code, so there is nothing to return the
-// error in (Set_errhandler raises ERR_ARG). User-defined handlers: not yet.
+// error in (Set_errhandler raises ERR_ARG). A user-defined handler
+// (Comm::Create_errhandler) is called with the communicator and the error
+// code; when it returns, the call throws the Exception (again: nothing to
+// return a code in). New communicators inherit their parent's handler.
+class Comm;
+using Comm_errhandler_function = std::function<void(Comm& comm, int error_code)>;
 class Errhandler {
  public:
   Errhandler() = default;  // ERRHANDLER_NULL
-  bool Is_null() const { return id_ == 0; }
+  bool Is_null() const { return id_ == 0 && !user_; }
+  // MPI_Errhandler_free: this handle becomes ERRHANDLER_NULL; communicators
+  // using the handler keep it. ERR_ARG for a predefined or null handler.
+  void Free();
   bool operator==(const Errhandler&) const = default;
 
  private:
   friend struct detail::Access;
-  explicit constexpr Errhandler(int id) : id_(id) {}
+  explicit Errhandler(int id) : id_(id) {}
   int id_ = 0;
+  std::shared_ptr<detail::UserHandler> user_;
 };
 extern const Errhandler ERRHANDLER_NULL;
 extern const Errhandler ERRORS_THROW_EXCEPTIONS;
@@ -364,6 +396,12 @@ class Comm {
   Info Get_info() const;
   void Set_errhandler(const Errhandler& handler);
   Errhandler Get_errhandler() const;
+  // MPI_Comm_create_errhandler: a handler for communicators.
+  static Errhandler Create_errhandler(Comm_errhandler_function function);
+  // MPI_Comm_call_errhandler: delivers an error of errorcode on this
+  // communicator as a failing call would (a user handler runs, then the
+  // Exception is thrown; ERR_ARG for an unknown code).
+  void Call_errhandler(int errorcode) const;
 
   // ---- attributes (§6.7) ----
   static Keyval Create_keyval(Copy_attr_function copy, Delete_attr_function del,

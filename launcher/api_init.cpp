@@ -42,4 +42,6 @@ void Finalize() {
   launcher::Host::join().finish(0);
 }
 
+bool Is_finalized() { return launcher::Host::finished(); }
+
 }  // namespace lumpi

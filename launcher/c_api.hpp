@@ -4,7 +4,7 @@
 // one way a C function runs its body: a lumpi::Exception or core::Error
 // becomes an error code under the communicator's C error handler
 // (MPI_ERRORS_ARE_FATAL: message and abort of the world; MPI_ERRORS_RETURN:
-// the code is returned).
+// the code is returned; a user handler is called, then the code returned).
 #pragma once
 
 #include <memory>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/api_detail.hpp"
+#include "core/datatype.hpp"
 #include "core/lumpi.hpp"
 #include "launcher/mpi.h"
 
@@ -54,12 +55,46 @@ Request& request(MPI_Request r, const char* func);
 MPI_Request add_request(Request r);
 void drop_request(MPI_Request r);
 
-// ---- datatypes and ops ----------------------------------------------------------
-// Bytes of one element of t; ERR_TYPE naming func for an unknown type.
+// ---- datatypes (c_type.cpp, c_type_attr.cpp) and ops ------------------------------
+// The core object of handle t; ERR_TYPE naming what in func for NULL or an
+// unknown handle.
+core::TypePtr& type_of(MPI_Datatype t, const char* func, const char* what = "datatype");
+MPI_Datatype add_type(core::TypePtr t);
+void forget_type(MPI_Datatype t);  // no-op for the predefined handles
+// Bytes of one element of t, for calls that move count * size contiguous
+// bytes: ERR_TYPE naming func for an unknown, uncommitted or freed type, or a
+// derived type with holes.
 int type_size(MPI_Datatype t, const char* func);
 // The C++ API's element type for reductions on t; ERR_TYPE if the core does
 // not compute on it.
 Datatype reduce_type(MPI_Datatype t, const char* func);
+// count elements of t at buf as the contiguous bytes a message carries: the
+// user's memory itself for a basic or hole-free type, else a staging copy
+// (pack() fills it from buf; stage() gives room to receive into and
+// unpack(n) scatters n received bytes into buf). Checks count and that t is
+// committed and not freed.
+class TypeBytes {
+ public:
+  TypeBytes(const void* buf, int count, MPI_Datatype t, const char* func, const char* what = "count");
+  size_t size() const { return size_; }
+  bool staged() const { return bool(type_); }
+  void* pack(const char* func);
+  void* stage();
+  void unpack(size_t received, const char* func);
+
+ private:
+  void* data_ = nullptr;
+  size_t size_ = 0;
+  std::shared_ptr<core::Datatype> type_;  // set when staged
+  void* buf_ = nullptr;
+  int count_ = 0;
+  std::string staging_;
+};
+// Datatype attributes: runs the copy callbacks of old's attributes onto
+// newtype (MPI_Type_dup), and the delete callbacks of t's (MPI_Type_free);
+// a failing callback throws with its code.
+void type_copy_attrs(MPI_Datatype old, MPI_Datatype newtype, const char* func);
+void type_delete_attrs(MPI_Datatype t, const char* func);
 Op op_of(MPI_Op op, const char* func);
 // A count check: ERR_COUNT naming func for a negative count.
 void check_count(int count, const char* func, const char* what = "count");
@@ -71,10 +106,13 @@ inline void check_out(const void* p, const char* func, const char* what);
 
 // ---- errors -----------------------------------------------------------------------
 [[noreturn]] void fail(int cls, const char* func, std::string message);
-// The handler in force for comm (MPI_COMM_WORLD's when comm is not usable).
+// The handler in force for comm (MPI_COMM_WORLD's when comm is not usable)
+// (c_errh.cpp).
 int handler_of(MPI_Comm comm);
-// Applies the handler to the error: returns its class, or aborts the world.
-int deliver(int handler, int cls, const std::string& what);
+// Applies the handler to the error of `code` on comm: calls a user handler
+// (with comm, or MPI_COMM_WORLD when comm is not usable) and returns the
+// code, returns it under MPI_ERRORS_RETURN, or aborts the world.
+int deliver(MPI_Comm comm, int handler, int code, const std::string& what);
 void check_initialized(const char* func);
 
 inline void check_out(const void* p, const char* func, const char* what) {
@@ -89,11 +127,11 @@ int call(MPI_Comm comm, const char* func, F&& body) {
     body();
     return MPI_SUCCESS;
   } catch (const Exception& e) {
-    return deliver(handler_of(comm), e.Get_error_class(), e.what());
+    return deliver(comm, handler_of(comm), e.Get_error_code(), e.what());
   } catch (const core::Error& e) {
-    return deliver(handler_of(comm), int(e.cls()), detail::to_exception(e).what());
+    return deliver(comm, handler_of(comm), e.code(), detail::to_exception(e).what());
   } catch (const std::bad_alloc&) {
-    return deliver(handler_of(comm), MPI_ERR_NO_MEM, std::string("MPI_ERR_NO_MEM in ") + func);
+    return deliver(comm, handler_of(comm), MPI_ERR_NO_MEM, std::string("MPI_ERR_NO_MEM in ") + func);
   }
 }
 // The same for calls tied to no communicator (MPI_COMM_WORLD's handler).

@@ -428,7 +428,7 @@ int MPI_Comm_set_attr(MPI_Comm comm, int keyval, void* value) {
 // MPI_HOST: no host is special (MPI_PROC_NULL); MPI_IO: every rank can do
 // I/O (MPI_ANY_SOURCE); clocks are not synchronised (WTIME_IS_GLOBAL false);
 // one application was started (MPI_APPNUM 0); no error codes are added, so
-// MPI_LASTUSEDCODE is MPI_ERR_LASTCODE; lumpi cannot spawn, so
+// MPI_LASTUSEDCODE is the largest code in use; lumpi cannot spawn, so
 // MPI_UNIVERSE_SIZE is not set (flag false), as MPI allows.
 int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* value, int* flag) {
   return call(comm, "MPI_Comm_get_attr", [&] {
@@ -437,6 +437,7 @@ int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* value, int* flag) {
     static int host = MPI_PROC_NULL, io = MPI_ANY_SOURCE, global = 0;
     Intracomm c = as<Intracomm>(comm, "MPI_Comm_get_attr");
     static int appnum = 0, lastcode = MPI_ERR_LASTCODE;
+    lastcode = core::last_used_code();  // grows with MPI_Add_error_class/code (§8.5)
     int* predefined = keyval == MPI_HOST ? &host : keyval == MPI_IO ? &io : keyval == MPI_WTIME_IS_GLOBAL ? &global
                       : keyval == MPI_APPNUM ? &appnum : keyval == MPI_LASTUSEDCODE ? &lastcode : nullptr;
     if (keyval == MPI_UNIVERSE_SIZE) {

@@ -1,6 +1,7 @@
 // launcher/c_env.cpp: the C API's environment and shared machinery: the
-// handle tables, error delivery, MPI_Init/Finalize through the rank host,
-// clocks and names, error strings, info objects, and the predefined datatypes.
+// handle tables, MPI_Init/Finalize through the rank host, clocks and names,
+// and info objects. Errors and error handlers: launcher/c_errh.cpp;
+// datatypes: launcher/c_type.cpp.
 #include <unistd.h>
 
 #include <chrono>
@@ -171,21 +172,6 @@ void drop_request(MPI_Request r) {
 
 void fail(int cls, const char* func, std::string message) { throw Exception(cls, func, std::move(message)); }
 
-int handler_of(MPI_Comm comm) {
-  auto& t = comms();
-  if (comm > 0 && comm < int(t.size()) && t[comm].h) return t[comm].errhandler;
-  return t[MPI_COMM_WORLD].errhandler;
-}
-
-int deliver(int handler, int cls, const std::string& what) {
-  if (handler == MPI_ERRORS_RETURN) return cls;
-  std::fflush(stdout);
-  if (launcher::Host::joined() && !launcher::Host::finished())
-    launcher::Host::join().abort(cls, what + " (MPI_ERRORS_ARE_FATAL)");
-  std::fprintf(stderr, "lumpi: %s (MPI_ERRORS_ARE_FATAL)\n", what.c_str());
-  std::_Exit(1);
-}
-
 void check_initialized(const char* func) {
   if (!launcher::Host::joined() || launcher::Host::finished())
     fail(MPI_ERR_OTHER, func, "MPI_Init was not called, or MPI_Finalize already was");
@@ -193,62 +179,6 @@ void check_initialized(const char* func) {
 
 void check_count(int count, const char* func, const char* what) {
   if (count < 0) fail(MPI_ERR_COUNT, func, std::string(what) + " is negative: " + std::to_string(count));
-}
-
-// ---- datatypes ---------------------------------------------------------------------
-
-namespace {
-struct TypeInfo {
-  const char* name;
-  int size;
-  const Datatype* reduce;  // null: no reductions on it
-};
-const TypeInfo kTypes[] = {
-    {"MPI_DATATYPE_NULL", 0, nullptr},
-    {"MPI_CHAR", 1, nullptr},
-    {"MPI_SIGNED_CHAR", 1, nullptr},
-    {"MPI_UNSIGNED_CHAR", 1, &UNSIGNED_CHAR},
-    {"MPI_BYTE", 1, &BYTE},
-    {"MPI_SHORT", 2, nullptr},
-    {"MPI_UNSIGNED_SHORT", 2, nullptr},
-    {"MPI_INT", 4, &INT},
-    {"MPI_UNSIGNED", 4, nullptr},
-    {"MPI_LONG", 8, &LONG},
-    {"MPI_UNSIGNED_LONG", 8, nullptr},
-    {"MPI_LONG_LONG_INT", 8, &INT64_T},
-    {"MPI_UNSIGNED_LONG_LONG", 8, nullptr},
-    {"MPI_FLOAT", 4, &FLOAT},
-    {"MPI_DOUBLE", 8, &DOUBLE},
-    {"MPI_INT8_T", 1, nullptr},
-    {"MPI_UINT8_T", 1, &UNSIGNED_CHAR},
-    {"MPI_INT16_T", 2, nullptr},
-    {"MPI_UINT16_T", 2, nullptr},
-    {"MPI_INT32_T", 4, &INT},
-    {"MPI_UINT32_T", 4, nullptr},
-    {"MPI_INT64_T", 8, &INT64_T},
-    {"MPI_UINT64_T", 8, nullptr},
-    {"MPI_AINT", 8, &INT64_T},
-    {"MPI_WCHAR", 4, nullptr},
-    {"MPI_C_BOOL", 1, nullptr},
-};
-constexpr int kNTypes = int(sizeof kTypes / sizeof kTypes[0]);
-static_assert(sizeof(long) == 8 && sizeof(wchar_t) == 4 && sizeof(MPI_Aint) == 8);
-
-const TypeInfo& type_info(MPI_Datatype t, const char* func) {
-  if (t == MPI_DATATYPE_NULL) fail(MPI_ERR_TYPE, func, "datatype is MPI_DATATYPE_NULL");
-  if (t < 0 || t >= kNTypes) fail(MPI_ERR_TYPE, func, "datatype " + std::to_string(t) + " is not a datatype");
-  return kTypes[t];
-}
-}  // namespace
-
-int type_size(MPI_Datatype t, const char* func) { return type_info(t, func).size; }
-
-Datatype reduce_type(MPI_Datatype t, const char* func) {
-  const TypeInfo& i = type_info(t, func);
-  if (!i.reduce)
-    fail(MPI_ERR_TYPE, func, std::string("lumpi does not reduce on ") + i.name +
-                                 " (the core computes on int, long, int64_t, unsigned char, byte, float, double)");
-  return *i.reduce;
 }
 
 Op op_of(MPI_Op op, const char* func) {
@@ -304,11 +234,11 @@ int MPI_Init_thread(int*, char***, int required, int* provided) {
     if (provided) *provided = g_thread_level;
     return MPI_SUCCESS;
   } catch (const Exception& e) {
-    return deliver(MPI_ERRORS_ARE_FATAL, e.Get_error_class(), e.what());
+    return deliver(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL, e.Get_error_code(), e.what());
   } catch (const core::Error& e) {
-    return deliver(MPI_ERRORS_ARE_FATAL, int(e.cls()), detail::to_exception(e).what());
+    return deliver(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL, e.code(), detail::to_exception(e).what());
   } catch (const std::exception& e) {  // not started by lumpi exec
-    return deliver(MPI_ERRORS_ARE_FATAL, MPI_ERR_OTHER, std::string("MPI_ERR_OTHER in MPI_Init: ") + e.what());
+    return deliver(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL, MPI_ERR_OTHER, std::string("MPI_ERR_OTHER in MPI_Init: ") + e.what());
   }
 }
 
@@ -394,53 +324,6 @@ int MPI_Free_mem(void* base) {
   return MPI_SUCCESS;
 }
 
-// ---- errors ----------------------------------------------------------------------
-
-int MPI_Error_string(int errorcode, char* string, int* resultlen) {
-  return call("MPI_Error_string", [&] {
-    if (errorcode < 0 || errorcode > MPI_ERR_LASTCODE)
-      fail(MPI_ERR_ARG, "MPI_Error_string", "errorcode " + std::to_string(errorcode) + " is not an error code");
-    auto c = core::ErrClass(errorcode);
-    copy_out(std::string(core::class_name(c)) + ": " + core::class_description(c), string, resultlen,
-             MPI_MAX_ERROR_STRING);
-  });
-}
-
-int MPI_Error_class(int errorcode, int* errorclass) {
-  return call("MPI_Error_class", [&] {
-    if (errorcode < 0 || errorcode > MPI_ERR_LASTCODE)
-      fail(MPI_ERR_ARG, "MPI_Error_class", "errorcode " + std::to_string(errorcode) + " is not an error code");
-    *errorclass = errorcode;
-  });
-}
-
-int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
-  return call(comm, "MPI_Comm_set_errhandler", [&] {
-    CommEntry& e = entry(comm, "MPI_Comm_set_errhandler");
-    if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN)
-      fail(MPI_ERR_ARG, "MPI_Comm_set_errhandler",
-           "errhandler is not MPI_ERRORS_ARE_FATAL or MPI_ERRORS_RETURN (user handlers: not implemented)");
-    e.errhandler = errhandler;
-  });
-}
-
-int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) {
-  return call(comm, "MPI_Comm_get_errhandler",
-              [&] { *errhandler = entry(comm, "MPI_Comm_get_errhandler").errhandler; });
-}
-
-int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler e) { return MPI_Comm_set_errhandler(comm, e); }
-int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler* e) { return MPI_Comm_get_errhandler(comm, e); }
-
-// The predefined handlers are never deallocated: the handle becomes null.
-int MPI_Errhandler_free(MPI_Errhandler* errhandler) {
-  return call("MPI_Errhandler_free", [&] {
-    if (*errhandler != MPI_ERRORS_ARE_FATAL && *errhandler != MPI_ERRORS_RETURN)
-      fail(MPI_ERR_ARG, "MPI_Errhandler_free", "errhandler is not an error handler");
-    *errhandler = MPI_ERRHANDLER_NULL;
-  });
-}
-
 // ---- info ------------------------------------------------------------------------
 
 int MPI_Info_create(MPI_Info* i) {
@@ -495,33 +378,7 @@ int MPI_Info_free(MPI_Info* i) {
   });
 }
 
-// ---- datatypes ---------------------------------------------------------------------
-
-int MPI_Type_size(MPI_Datatype t, int* size) {
-  return call("MPI_Type_size", [&] { *size = type_size(t, "MPI_Type_size"); });
-}
-
-int MPI_Type_get_name(MPI_Datatype t, char* name, int* resultlen) {
-  return call("MPI_Type_get_name",
-              [&] { copy_out(type_info(t, "MPI_Type_get_name").name, name, resultlen, MPI_MAX_OBJECT_NAME); });
-}
-
-// Every lumpi datatype is predefined (named): no integers, addresses or types.
-int MPI_Type_get_envelope(MPI_Datatype t, int* ni, int* na, int* nd, int* combiner) {
-  return call("MPI_Type_get_envelope", [&] {
-    type_info(t, "MPI_Type_get_envelope");
-    *ni = *na = *nd = 0;
-    *combiner = MPI_COMBINER_NAMED;
-  });
-}
-
-int MPI_Get_count(const MPI_Status* status, MPI_Datatype t, int* count) {
-  return call("MPI_Get_count", [&] {
-    int size = type_size(t, "MPI_Get_count");
-    if (!status) fail(MPI_ERR_ARG, "MPI_Get_count", "status is MPI_STATUS_IGNORE");
-    *count = size == 0 ? 0 : status->lumpi_bytes % size ? MPI_UNDEFINED : int(status->lumpi_bytes / size);
-  });
-}
+// ---- addresses ------------------------------------------------------------------
 
 int MPI_Get_address(const void* location, MPI_Aint* address) {
   *address = MPI_Aint(reinterpret_cast<intptr_t>(location));

@@ -1,7 +1,10 @@
 // launcher/c_p2p.cpp: the C API's point-to-point operations, request
 // completion and blocking collectives, over the public C++ API. Data moves
 // as bytes (count times the type's size), so every basic type can be sent,
-// received, broadcast, gathered and scattered; reductions go through the
+// received, broadcast, gathered and scattered; blocking point-to-point,
+// MPI_Isend/MPI_Issend and MPI_Bcast pack and unpack any committed derived
+// type (TypeBytes, launcher/c_type.cpp), the rest take derived types without
+// holes; reductions go through the
 // core's typed operations (launcher/c_env.cpp says which types). MPI_IN_PLACE
 // is turned into an explicit copy of the caller's own contribution.
 #include <cstring>
@@ -70,33 +73,40 @@ extern "C" {
 
 int MPI_Send(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
   return call(comm, "MPI_Send", [&] {
-    as<Intracomm>(comm, "MPI_Send").Send(buf, bytes(count, t, "MPI_Send"), BYTE, dest, tag);
+    TypeBytes b(buf, count, t, "MPI_Send");
+    as<Intracomm>(comm, "MPI_Send").Send(b.pack("MPI_Send"), int(b.size()), BYTE, dest, tag);
   });
 }
 
 int MPI_Ssend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
   return call(comm, "MPI_Ssend", [&] {
-    as<Intracomm>(comm, "MPI_Ssend").Ssend(buf, bytes(count, t, "MPI_Ssend"), BYTE, dest, tag);
+    TypeBytes b(buf, count, t, "MPI_Ssend");
+    as<Intracomm>(comm, "MPI_Ssend").Ssend(b.pack("MPI_Ssend"), int(b.size()), BYTE, dest, tag);
   });
 }
 
 int MPI_Recv(void* buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm comm, MPI_Status* status) {
   return call(comm, "MPI_Recv", [&] {
     Status s;
-    as<Intracomm>(comm, "MPI_Recv").Recv(buf, bytes(count, t, "MPI_Recv"), BYTE, source, tag, s);
+    TypeBytes b(buf, count, t, "MPI_Recv");
+    as<Intracomm>(comm, "MPI_Recv").Recv(b.stage(), int(b.size()), BYTE, source, tag, s);
+    b.unpack(s.Bytes(), "MPI_Recv");
     to_c(s, status);
   });
 }
 
 int MPI_Isend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
   return call(comm, "MPI_Isend", [&] {
-    *r = add_request(as<Intracomm>(comm, "MPI_Isend").Isend(buf, bytes(count, t, "MPI_Isend"), BYTE, dest, tag));
+    TypeBytes b(buf, count, t, "MPI_Isend");  // a staged copy is sent at once
+    *r = add_request(as<Intracomm>(comm, "MPI_Isend").Isend(b.pack("MPI_Isend"), int(b.size()), BYTE, dest, tag));
   });
 }
 
 int MPI_Issend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
   return call(comm, "MPI_Issend", [&] {
-    *r = add_request(as<Intracomm>(comm, "MPI_Issend").Issend(buf, bytes(count, t, "MPI_Issend"), BYTE, dest, tag));
+    TypeBytes b(buf, count, t, "MPI_Issend");
+    *r = add_request(
+        as<Intracomm>(comm, "MPI_Issend").Issend(b.pack("MPI_Issend"), int(b.size()), BYTE, dest, tag));
   });
 }
 
@@ -111,8 +121,11 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
   const char* f = "MPI_Sendrecv";
   return call(comm, f, [&] {
     Status s;
-    as<Intracomm>(comm, f).Sendrecv(sendbuf, bytes(sendcount, sendtype, f, "sendcount"), BYTE, dest, sendtag,
-                                    recvbuf, bytes(recvcount, recvtype, f, "recvcount"), BYTE, source, recvtag, s);
+    TypeBytes out(sendbuf, sendcount, sendtype, f, "sendcount");
+    TypeBytes in(recvbuf, recvcount, recvtype, f, "recvcount");
+    as<Intracomm>(comm, f).Sendrecv(out.pack(f), int(out.size()), BYTE, dest, sendtag, in.stage(), int(in.size()),
+                                    BYTE, source, recvtag, s);
+    in.unpack(s.Bytes(), f);
     to_c(s, status);
   });
 }
@@ -263,8 +276,15 @@ int MPI_Barrier(MPI_Comm comm) {
 }
 
 int MPI_Bcast(void* buf, int count, MPI_Datatype t, int root, MPI_Comm comm) {
-  return call(comm, "MPI_Bcast",
-              [&] { as<Intracomm>(comm, "MPI_Bcast").Bcast(buf, bytes(count, t, "MPI_Bcast"), BYTE, root); });
+  const char* f = "MPI_Bcast";
+  return call(comm, f, [&] {
+    Intracomm c = as<Intracomm>(comm, f);
+    TypeBytes b(buf, count, t, f);
+    if (is_root(c, root)) return c.Bcast(b.pack(f), int(b.size()), BYTE, root);
+    bool receives = !(c.Is_inter() && root == MPI_PROC_NULL);
+    c.Bcast(receives ? b.stage() : buf, int(b.size()), BYTE, root);
+    if (receives) b.unpack(b.size(), f);
+  });
 }
 
 int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,

@@ -328,6 +328,7 @@ int Host::serve(CommandRunner& runner) {
     queue_.pop_front();
     run_command(runner, exec);
   }
+  runner.shutdown();
   flush_output();
   return 0;
 }

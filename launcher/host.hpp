@@ -48,6 +48,9 @@ class CommandRunner {
   // epoch; the runner calls poll_control() now and then when it runs long
   // outside MPI calls, and stops early once interrupt_pending().
   virtual CommandResult run(const ControlMsg& exec) = 0;
+  // Called once when serve() ends (the coordinator said quit), while the
+  // world is still wired: the program's finalize (MPI-3.1 §8.7.1).
+  virtual void shutdown() {}
 };
 
 class Host {

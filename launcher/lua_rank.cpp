@@ -66,6 +66,7 @@ void close_lua() {
 int l_os_exit(lua_State* L) {
   int code = lua_isboolean(L, 1) ? (lua_toboolean(L, 1) ? EXIT_SUCCESS : EXIT_FAILURE)
                                  : int(luaL_optinteger(L, 1, EXIT_SUCCESS));
+  lumpi::lua::finalize(L);  // COMM_SELF's delete callbacks, as at every shutdown
   if (lua_toboolean(L, 2)) close_lua();
   g_host->exit_now(code);
 }
@@ -188,6 +189,12 @@ class LuaProgram final : public CommandRunner {
     g_L = open_state(&rt_);
   }
   ~LuaProgram() override { close_lua(); }
+
+  // The rank is shutting down (end of the program, :quit, :restart):
+  // COMM_SELF's attributes go first (MPI-3.1 §8.7.1).
+  void shutdown() override {
+    if (g_L) lua::finalize(g_L);
+  }
 
   CommandResult run(const ControlMsg& exec) override {
     lua_State* L = g_L;

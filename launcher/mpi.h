@@ -111,9 +111,12 @@ typedef struct MPI_Status {
 #define MPI_ERRORS_ARE_FATAL 1
 #define MPI_ERRORS_RETURN 2
 
-/* Datatypes: the basic C types. Point-to-point and the data-moving
- * collectives take any of them; reductions take the integer and floating
- * types the core computes on (MPI_ERR_TYPE otherwise). */
+/* Datatypes: the basic C types at fixed handles; derived types get handles
+ * above LUMPI_LAST_PREDEFINED_TYPE. Point-to-point (but MPI_Irecv) and
+ * MPI_Bcast take any committed type; MPI_Irecv and the other data-moving
+ * collectives take the basic types and derived types without holes;
+ * reductions take the integer and floating types the core computes on
+ * (MPI_ERR_TYPE otherwise). */
 #define MPI_DATATYPE_NULL 0
 #define MPI_CHAR 1
 #define MPI_SIGNED_CHAR 2
@@ -141,8 +144,23 @@ typedef struct MPI_Status {
 #define MPI_AINT 23
 #define MPI_WCHAR 24
 #define MPI_C_BOOL 25
+#define LUMPI_LAST_PREDEFINED_TYPE 25
 
+/* Datatype combiners (MPI_Type_get_envelope), in the core's order. */
 #define MPI_COMBINER_NAMED 1
+#define MPI_COMBINER_DUP 2
+#define MPI_COMBINER_CONTIGUOUS 3
+#define MPI_COMBINER_VECTOR 4
+#define MPI_COMBINER_HVECTOR 5
+#define MPI_COMBINER_INDEXED 6
+#define MPI_COMBINER_HINDEXED 7
+#define MPI_COMBINER_INDEXED_BLOCK 8
+#define MPI_COMBINER_HINDEXED_BLOCK 9
+#define MPI_COMBINER_STRUCT 10
+#define MPI_COMBINER_SUBARRAY 11
+#define MPI_COMBINER_RESIZED 12
+#define MPI_ORDER_C 0
+#define MPI_ORDER_FORTRAN 1
 
 #define MPI_OP_NULL 0
 #define MPI_SUM 1
@@ -203,6 +221,18 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *errhandler);
 int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler errhandler);
 int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler *errhandler);
 int MPI_Errhandler_free(MPI_Errhandler *errhandler);
+
+/* ---- user-defined error handlers and error classes (launcher/c_errh.cpp) ---- */
+typedef void MPI_Comm_errhandler_function(MPI_Comm *, int *, ...);
+typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
+typedef MPI_Comm_errhandler_function MPI_Handler_function;
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *comm_errhandler_fn, MPI_Errhandler *errhandler);
+int MPI_Errhandler_create(MPI_Handler_function *function, MPI_Errhandler *errhandler);
+int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode);
+int MPI_Add_error_class(int *errorclass);
+int MPI_Add_error_code(int errorclass, int *errorcode);
+int MPI_Add_error_string(int errorcode, const char *string);
+/* ---- end of user-defined error handlers ---- */
 
 /* ---- groups ---- */
 int MPI_Group_size(MPI_Group group, int *size);
@@ -265,11 +295,42 @@ int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
 int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
 int MPI_Info_free(MPI_Info *info);
 
-/* ---- datatypes (predefined) ---- */
+/* ---- datatypes (launcher/c_type.cpp, c_type_attr.cpp) ---- */
+int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[], const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype);
+int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
+int MPI_Type_commit(MPI_Datatype *datatype);
+int MPI_Type_free(MPI_Datatype *datatype);
 int MPI_Type_size(MPI_Datatype datatype, int *size);
-int MPI_Type_get_name(MPI_Datatype datatype, char *name, int *resultlen);
+int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
+int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent);
 int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses, int *num_datatypes, int *combiner);
+int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]);
+int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
+int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
 int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
+int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
+
+typedef int MPI_Type_copy_attr_function(MPI_Datatype, int, void *, void *, void *, int *);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype, int, void *, void *);
+int MPI_TYPE_NULL_COPY_FN(MPI_Datatype, int, void *, void *, void *, int *);
+int MPI_TYPE_DUP_FN(MPI_Datatype, int, void *, void *, void *, int *);
+int MPI_TYPE_NULL_DELETE_FN(MPI_Datatype, int, void *, void *);
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn, MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval, void *extra_state);
+int MPI_Type_free_keyval(int *type_keyval);
+int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
+int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
+int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+/* ---- end of datatypes ---- */
+
 int MPI_Get_address(const void *location, MPI_Aint *address);
 
 /* ---- point-to-point ---- */

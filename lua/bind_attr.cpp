@@ -18,7 +18,8 @@
 // attributes without callbacks (forget_attrs), so nothing piles up.
 //
 // Choices the seed leaves open: deleting an attribute that is not attached is
-// a no-op; predefined attributes (TAG_UB, HOST, IO, WTIME_IS_GLOBAL) are
+// a no-op; predefined attributes (TAG_UB, HOST, IO, WTIME_IS_GLOBAL, and
+// LASTUSEDCODE on COMM_WORLD only) are
 // readable on every communicator and cannot be set, deleted or freed
 // (MPI_ERR_KEYVAL); callbacks run in keyval creation order.
 #include <algorithm>
@@ -45,7 +46,7 @@ const KindInfo kKinds[] = {{"lumpi.attrs", "communicators"}, {"lumpi.attrs.type"
 const KindInfo& kind_info(AttrKind k) { return kKinds[int(k)]; }
 
 // Predefined keyvals have ids below kFirstUserKeyval; 0 is KEYVAL_INVALID.
-enum Predefined : int { kInvalid = 0, kTagUb = 1, kHost = 2, kIo = 3, kWtimeIsGlobal = 4 };
+enum Predefined : int { kInvalid = 0, kTagUb = 1, kHost = 2, kIo = 3, kWtimeIsGlobal = 4, kLastUsedCode = 5 };
 constexpr int kFirstUserKeyval = 16;
 
 struct KeyvalBox {
@@ -54,6 +55,7 @@ struct KeyvalBox {
 };
 
 int g_next_keyval = kFirstUserKeyval;  // ids are never reused in a process
+lua_Integer g_set_clock = 0;             // orders attributes by when they were set
 
 // ---- registry tables -------------------------------------------------------------
 
@@ -102,9 +104,33 @@ std::vector<int> attached_ids(lua_State* L, AttrObj c) {
   return ids;
 }
 
+// The keyval ids attached to c, the most recently set first (box[2] is the
+// time of setting).
+std::vector<int> attached_ids_newest_first(lua_State* L, AttrObj c) {
+  std::vector<std::pair<lua_Integer, int>> when;
+  push_attrs(L, c, false);
+  if (lua_istable(L, -1)) {
+    lua_pushnil(L);
+    while (lua_next(L, -2)) {  // stack: attrs key box
+      lua_rawgeti(L, -1, 2);
+      when.emplace_back(lua_tointeger(L, -1), int(lua_tointeger(L, -3)));
+      lua_pop(L, 2);  // pop the time and the box, keep the key
+    }
+  }
+  lua_pop(L, 1);  // attrs (or nil)
+  std::sort(when.begin(), when.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::vector<int> ids;
+  for (const auto& w : when) ids.push_back(w.second);
+  return ids;
+}
+
 // Stores value box (at top, popped) as attribute id of c, or removes it when
-// the top is nil.
+// the top is nil; a stored box gets the time of setting as box[2].
 void store_attr(lua_State* L, AttrObj c, int id) {
+  if (lua_istable(L, -1)) {
+    lua_pushinteger(L, ++g_set_clock);
+    lua_rawseti(L, -2, 2);  // box[2] = now
+  }
   push_attrs(L, c, true);
   lua_insert(L, -2);      // attrs box
   lua_rawseti(L, -2, id);  // attrs[id] = box, pops box
@@ -334,6 +360,7 @@ void push_predefined(lua_State* L, int id) {
     case kHost: lua_pushinteger(L, core::PROC_NULL); break;   // no host process
     case kIo: lua_pushinteger(L, core::ANY_SOURCE); break;    // every rank can do I/O
     case kWtimeIsGlobal: lua_pushboolean(L, 0); break;        // clocks are per host
+    case kLastUsedCode: lua_pushinteger(L, core::last_used_code()); break;
     default: lua_pushnil(L);
   }
 }
@@ -401,6 +428,13 @@ void set_attr(lua_State* L, int obj_idx, AttrObj o, const char* func) {
 // obj:get_attr(kv): pushes value, found.
 int get_attr(lua_State* L, AttrObj o, const char* func) {
   KeyvalBox& kv = check_keyval_for(L, 2, o.kind, func);
+  // MPI_LASTUSEDCODE is an attribute of COMM_WORLD only (MPI-3.1 §8.5).
+  if (kv.id == kLastUsedCode && !(o.kind == AttrKind::Comm && runtime(L).world &&
+                                  o.serial == lua_Integer(runtime(L).world->serial()))) {
+    lua_pushnil(L);
+    lua_pushboolean(L, 0);
+    return 2;
+  }
   if (kv.id < kFirstUserKeyval) {
     push_predefined(L, kv.id);
     lua_pushboolean(L, 1);
@@ -480,6 +514,11 @@ void delete_attrs(lua_State* L, int comm_idx, AttrObj c, const char* func) {
   for (int id : attached_ids(L, c)) delete_one(L, comm_idx, c, id, func);
 }
 
+void delete_attrs_newest_first(lua_State* L, int obj_idx, AttrObj c, const char* func) {
+  obj_idx = lua_absindex(L, obj_idx);
+  for (int id : attached_ids_newest_first(L, c)) delete_one(L, obj_idx, c, id, func);
+}
+
 // A communicator that was never freed loses its last Lua handle: nothing can
 // reach its attributes again, so their values go (no delete callback runs:
 // the communicator was not freed, and a finalizer must not raise).
@@ -500,6 +539,9 @@ void delete_attrs(lua_State* L, int comm_idx, const core::Comm& c, const char* f
   delete_attrs(L, comm_idx, comm_obj(c), func);
 }
 void forget_attrs(lua_State* L, const core::Comm& c) { forget_attrs(L, comm_obj(c)); }
+void delete_attrs_newest_first(lua_State* L, int comm_idx, const core::Comm& c, const char* func) {
+  delete_attrs_newest_first(L, comm_idx, comm_obj(c), func);
+}
 
 void open_attr(lua_State* L) {
   // Stack: mpi at -3, Comm methods at -2, Group methods at -1.
@@ -516,7 +558,7 @@ void open_attr(lua_State* L) {
   set_funcs(L, kModuleFuncs);
   const std::pair<const char*, int> predefined[] = {
       {"KEYVAL_INVALID", kInvalid}, {"TAG_UB", kTagUb}, {"HOST", kHost}, {"IO", kIo},
-      {"WTIME_IS_GLOBAL", kWtimeIsGlobal}};
+      {"WTIME_IS_GLOBAL", kWtimeIsGlobal}, {"LASTUSEDCODE", kLastUsedCode}};
   for (auto [name, id] : predefined) {
     push_keyval(L, id);
     lua_setfield(L, -2, name);

@@ -111,29 +111,6 @@ int c_set_info(lua_State* L) {
   return 0;
 }
 
-core::Errhandler check_errhandler(lua_State* L, int idx, const char* func) {
-  std::string h = check_string(L, idx, "errhandler", func);
-  if (h == "errors_raise") return core::Errhandler::Raise;
-  if (h == "errors_return") return core::Errhandler::Return;
-  if (h == "errors_are_fatal") return core::Errhandler::Fatal;
-  fail(ErrClass::Arg, func, "unknown error handler '" + h + "'");
-}
-
-int c_set_errhandler(lua_State* L) {
-  core::Comm& c = check_comm(L, 1, "MPI_Comm_set_errhandler");
-  c.set_errhandler(check_errhandler(L, 2, "MPI_Comm_set_errhandler"));
-  return 0;
-}
-
-int c_get_errhandler(lua_State* L) {
-  switch (check_comm(L, 1, "MPI_Comm_get_errhandler").errhandler()) {
-    case core::Errhandler::Raise: lua_pushliteral(L, "errors_raise"); break;
-    case core::Errhandler::Return: lua_pushliteral(L, "errors_return"); break;
-    case core::Errhandler::Fatal: lua_pushliteral(L, "errors_are_fatal"); break;
-  }
-  return 1;
-}
-
 int c_abort(lua_State* L) {
   check_comm(L, 1, "MPI_Abort");
   lua_Integer code = opt_integer(L, 2, 1, "errorcode", "MPI_Abort");
@@ -154,8 +131,6 @@ const Reg kMethods[] = {
     {"set_name", wrap<c_set_name>},
     {"get_info", wrap<c_get_info>},
     {"set_info", wrap<c_set_info>},
-    {"set_errhandler", wrap<c_set_errhandler>},
-    {"get_errhandler", wrap<c_get_errhandler>},
     {"abort", wrap<c_abort>},
     {nullptr, nullptr},
 };

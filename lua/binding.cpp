@@ -34,7 +34,7 @@ void push_error(lua_State* L, const core::Error& e) {
   lua_createtable(L, 0, 4);
   lua_pushstring(L, core::class_name(e.cls()));
   lua_setfield(L, -2, "class");
-  lua_pushinteger(L, int(e.cls()));
+  lua_pushinteger(L, e.code());
   lua_setfield(L, -2, "code");
   lua_pushstring(L, e.func().c_str());
   lua_setfield(L, -2, "func");
@@ -53,12 +53,21 @@ bool test_error(lua_State* L, int idx, core::Error* e) {
   lua_getfield(L, idx, "class");
   lua_getfield(L, idx, "func");
   lua_getfield(L, idx, "message");
+  lua_getfield(L, idx, "code");
   auto str = [&](int i) {
     const char* s = lua_tostring(L, i);
     return std::string(s ? s : "");
   };
-  *e = core::Error(core::class_from_name(str(-3)), str(-2), str(-1));
-  lua_pop(L, 3);
+  core::ErrClass cls = core::class_from_name(str(-4));
+  int isnum = 0;
+  lua_Integer code = lua_tointegerx(L, -1, &isnum);
+  // The code stays when it is a valid code of that class (an added one).
+  if (isnum && code > int(ErrClass::LastCode) && code < INT32_MAX && core::is_error_code(int(code)) &&
+      core::error_class_of(int(code)) == int(cls))
+    *e = core::Error::with_code(int(code), str(-3), str(-2));
+  else
+    *e = core::Error(cls, str(-3), str(-2));
+  lua_pop(L, 4);
   return true;
 }
 
@@ -71,7 +80,7 @@ int error_tostring(lua_State* L) {
 }
 }  // namespace
 
-core::Errhandler push_current_exception(lua_State* L) {
+core::HandlerKind push_current_exception(lua_State* L) {
   try {
     throw;
   } catch (const core::Error& e) {
@@ -83,15 +92,33 @@ core::Errhandler push_current_exception(lua_State* L) {
   }
   // A call not made on a communicator (groups, ops, dims_create...) answers
   // to COMM_WORLD's handler, as MPI says and Open MPI does.
-  core::Comm* c = test_comm(L, 1);
-  if (!c) c = runtime(L).world.get();
-  core::Errhandler h = c ? c->errhandler() : core::Errhandler::Raise;
-  if (h == core::Errhandler::Fatal) {
+  bool on_arg = test_comm(L, 1) != nullptr;
+  core::Comm* c = on_arg ? test_comm(L, 1) : runtime(L).world.get();
+  core::HandlerKind h = c ? c->errhandler().kind() : core::HandlerKind::Raise;
+  if (h == core::HandlerKind::Fatal) {
     core::Error e(ErrClass::Unknown, "", "");
     test_error(L, -1, &e);
     runtime(L).abort(1, std::string("MPI_ERRORS_ARE_FATAL: ") + e.what());
   }
+  if (h == core::HandlerKind::User) {
+    push_errhandler_fn(L, c->errhandler().user().get());
+    if (lua_isnil(L, -1)) {  // made by another state or binding: raise
+      lua_pop(L, 1);
+      return core::HandlerKind::Raise;
+    }
+    if (on_arg) lua_pushvalue(L, 1);
+    else push_comm(L, runtime(L).world);
+  }
   return h;
+}
+
+int call_user_errhandler(lua_State* L) {
+  // stack: ... err fn comm
+  lua_getfield(L, -3, "code");
+  lua_call(L, 2, 0);  // fn(comm, code)
+  lua_pushnil(L);
+  lua_insert(L, -2);  // nil, err
+  return 2;
 }
 
 // ---- argument checks -------------------------------------------------------------------

@@ -41,26 +41,61 @@ bool test_error(lua_State* L, int idx, core::Error* e);
 // ---- the boundary ----------------------------------------------------------------
 
 // Converts the exception in flight into a pushed error object; returns the
-// errhandler that applies: that of the communicator at argument 1, else
-// COMM_WORLD's.
-core::Errhandler push_current_exception(lua_State* L);
+// kind of errhandler that applies: that of the communicator at argument 1,
+// else COMM_WORLD's. ERRORS_ARE_FATAL does not return. For a user-defined
+// handler (HandlerKind::User) it also pushes the handler's function and the
+// communicator value (stack: err, fn, comm) for call_user_errhandler.
+core::HandlerKind push_current_exception(lua_State* L);
+// Calls fn(comm, code) with the stack push_current_exception left for a user
+// handler, then leaves nil, err on top and returns 2 (MPI-3.1 §8.3: the
+// handler returns and so does the call). An error the handler raises
+// propagates.
+int call_user_errhandler(lua_State* L);
 
 template <int (*F)(lua_State*)>
 int wrap(lua_State* L) {
-  core::Errhandler h;
+  core::HandlerKind h;
   try {
     return F(L);
   } catch (...) {
     h = push_current_exception(L);
   }
   // No C++ object with a destructor is alive below this line.
-  if (h == core::Errhandler::Return) {
+  if (h == core::HandlerKind::User) return call_user_errhandler(L);
+  if (h == core::HandlerKind::Return) {
     lua_pushnil(L);
     lua_insert(L, -2);  // nil, err
     return 2;
   }
   return lua_error(L);
 }
+
+// ---- error handlers (lua/bind_errh.cpp) --------------------------------------------
+
+// A handler made by mpi.comm_create_errhandler: its function sits in the
+// registry of the Lua state L, keyed by this object's address.
+struct LuaErrhandler : core::UserErrhandler {
+  LuaErrhandler(core::HandlerObject o, lua_State* main) : UserErrhandler(o), L(main) {}
+  lua_State* L;  // the main thread of the state that holds the function
+};
+// The errhandler argument at idx: one of the strings "errors_raise",
+// "errors_return", "errors_are_fatal", or an Errhandler value made for
+// `object` (MPI_ERR_ARG otherwise, or if freed).
+core::Errhandler check_errhandler(lua_State* L, int idx, core::HandlerObject object, const char* func);
+// Pushes h as comm:get_errhandler gives it: the string of a predefined one,
+// an Errhandler value for a user-defined one.
+void push_errhandler(lua_State* L, const core::Errhandler& h);
+// Pushes the function of the user handler h of this state (nil if none).
+void push_errhandler_fn(lua_State* L, const core::UserErrhandler* h);
+void open_errh(lua_State* L);
+
+// ---- shutdown (lua/bind_errh.cpp) ---------------------------------------------------
+
+// At rank shutdown (end of the program, :quit, :restart, os.exit): deletes
+// COMM_SELF's attributes in the reverse order of setting, running their
+// delete callbacks (MPI-3.1 §8.7.1; a callback's error is printed, not
+// raised), then makes mpi.finalized() true. Runs once; later calls do nothing.
+void finalize(lua_State* L);
 
 // ---- argument checks (throw core::Error with MPI_ERR_ARG unless noted) ------------
 
@@ -135,6 +170,8 @@ void copy_attrs(lua_State* L, int old_idx, const core::Comm& oldc, int new_idx, 
                 const char* func);
 // Runs every delete callback of c (userdata at comm_idx) and removes its attributes.
 void delete_attrs(lua_State* L, int comm_idx, const core::Comm& c, const char* func);
+// The same in the reverse order of setting (COMM_SELF at finalize, §8.7.1).
+void delete_attrs_newest_first(lua_State* L, int comm_idx, const core::Comm& c, const char* func);
 // Drops c's attributes without callbacks: its last Lua handle is being collected.
 void forget_attrs(lua_State* L, const core::Comm& c);
 

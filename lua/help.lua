@@ -83,9 +83,12 @@ local classes = {
   Errhandler = {what = "error handlers (MPI::Errhandler) are the strings "
     .. "mpi.ERRORS_RAISE (\"errors_raise\", the default: a Lua error is raised), "
     .. "mpi.ERRORS_RETURN (\"errors_return\": the call returns nil, err) and "
-    .. "mpi.ERRORS_ARE_FATAL (\"errors_are_fatal\": the job is aborted), set per "
-    .. "communicator by comm:set_errhandler. Calls not made on a communicator (groups, ops, "
-    .. "mpi.dims_create ...) answer to COMM_WORLD's handler."},
+    .. "mpi.ERRORS_ARE_FATAL (\"errors_are_fatal\": the job is aborted), or a user-defined "
+    .. "handler made by mpi.comm_create_errhandler(fn): fn(comm, code) is called, and when it "
+    .. "returns the failing call returns nil, err. Set per communicator by "
+    .. "comm:set_errhandler; new communicators (dup, split, create, topologies, "
+    .. "intercommunicators) inherit their parent's. Calls not made on a communicator (groups, "
+    .. "ops, mpi.dims_create ...) answer to COMM_WORLD's handler. Method: eh:free()."},
   Error = {what = "an MPI error (as MPI::Exception is in C++) is raised as a Lua table "
     .. "{class=, code=, func=, message=}: "
     .. "class is the error class name (\"MPI_ERR_RANK\"), code its integer, func the MPI "
@@ -217,21 +220,69 @@ def("mpi.get_processor_name", {call = "mpi.get_processor_name() -> name",
   sec = "MPI-2.2 §8.1.2", seeds = false,
   does = "The host name of the machine the calling process runs on.",
   see = {"mpi.hw.info"}})
-def("mpi.error_class", {call = "mpi.error_class(code | err) -> class name",
+def("mpi.error_class", {call = "mpi.error_class(code | class name | err) -> class name, class",
   mpi = "MPI_Error_class", cxx = "Get_error_class", kind = "local", sec = "MPI-2.2 §8.4",
   seeds = false,
-  does = "The error class name (\"MPI_ERR_RANK\") of an error object or of an integer "
-    .. "error code (err.code).",
+  does = "The error class name (\"MPI_ERR_RANK\") and number of an error object or of an "
+    .. "integer error code (err.code), predefined or added by mpi.add_error_code (a class "
+    .. "added by mpi.add_error_class is named \"LUMPI_ERR_USER_<n>\").",
   errors = {{"MPI_ERR_ARG", "code is not an error object nor a known integer code"}},
   see = {"mpi.error_string", "Error"}})
 def("mpi.error_string", {call = "mpi.error_string(code | class name | err) -> text",
   mpi = "MPI_Error_string", cxx = "Get_error_string", kind = "local", sec = "MPI-2.2 §8.4",
   seeds = false,
-  does = "Describes an error: for an error object its full text (as tostring), for a code "
-    .. "or a class name \"CLASS: description\" (mpi.error_string(\"MPI_ERR_RANK\") is "
-    .. "\"MPI_ERR_RANK: invalid rank\").",
+  does = "Describes an error: for an error object its full text (as tostring), for a "
+    .. "predefined code or a class name \"CLASS: description\" (mpi.error_string(\"MPI_ERR_RANK\") "
+    .. "is \"MPI_ERR_RANK: invalid rank\"), for an added class or code the string given to "
+    .. "mpi.add_error_string (\"\" if none).",
   errors = {{"MPI_ERR_ARG", "unknown code or class name"}},
   see = {"mpi.error_class", "Error"}})
+def("mpi.add_error_class", {call = "mpi.add_error_class() -> class",
+  mpi = "MPI_Add_error_class", cxx = "Add_error_class", kind = "local", sec = "MPI-3.1 §8.5",
+  seeds = false,
+  does = "A new error class (an integer above mpi.ERR_LASTCODE; also a code of its own class). "
+    .. "Local: each process numbers its own; COMM_WORLD's attribute mpi.LASTUSEDCODE is the "
+    .. "largest code in use.",
+  see = {"mpi.add_error_code", "mpi.add_error_string", "Comm.call_errhandler"}})
+def("mpi.add_error_code", {call = "mpi.add_error_code(class) -> code",
+  mpi = "MPI_Add_error_code", cxx = "Add_error_code", kind = "local", sec = "MPI-3.1 §8.5",
+  seeds = false,
+  does = "A new error code of class (an integer class, predefined or added, or a class name "
+    .. "such as \"MPI_ERR_OTHER\"). mpi.error_class(code) gives the class back.",
+  errors = {{"MPI_ERR_ARG", "class is not an error class other than MPI_SUCCESS"}},
+  see = {"mpi.add_error_class", "mpi.add_error_string"}})
+def("mpi.add_error_string", {call = "mpi.add_error_string(code, text)",
+  mpi = "MPI_Add_error_string", cxx = "Add_error_string", kind = "local", sec = "MPI-3.1 §8.5",
+  seeds = false,
+  does = "The text mpi.error_string gives for an added class or code; a later call replaces it.",
+  errors = {{"MPI_ERR_ARG", "code is predefined or unknown, or text has mpi.MAX_ERROR_STRING "
+    .. "characters or more"}},
+  see = {"mpi.add_error_class", "mpi.error_string"}})
+def("mpi.comm_create_errhandler", {call = "mpi.comm_create_errhandler(fn) -> errhandler",
+  mpi = "MPI_Comm_create_errhandler", cxx = "Comm::Create_errhandler", kind = "local",
+  sec = "MPI-3.1 §8.3.1", seeds = false,
+  does = "A user-defined error handler for communicators: when a call on a communicator "
+    .. "using it fails, fn(comm, code) is called with that communicator and the error code; "
+    .. "when fn returns, the call returns nil, err (an error fn raises propagates instead). "
+    .. "Set it with comm:set_errhandler; release the handle with eh:free().",
+  errors = {{"MPI_ERR_ARG", "fn is not a function"}},
+  see = {"Comm.set_errhandler", "Comm.call_errhandler", "Errhandler.free", "Errhandler"}})
+def("Errhandler.free", {call = "eh:free()", mpi = "MPI_Errhandler_free", cxx = "Errhandler::Free",
+  kind = "local", sec = "MPI-3.1 §8.3.4", seeds = false,
+  does = "Releases the handle: it can no longer be set, while communicators that use the "
+    .. "handler keep it.",
+  errors = {{"MPI_ERR_ARG", "eh was already freed"}},
+  see = {"mpi.comm_create_errhandler"}})
+def("mpi.finalized", {call = "mpi.finalized() -> boolean", mpi = "MPI_Finalized",
+  cxx = "Is_finalized", kind = "local", sec = "MPI-3.1 §8.7", seeds = false,
+  does = "true once the rank has finalized: at its shutdown (end of the program, :quit, "
+    .. ":restart, os.exit) COMM_SELF's attributes are deleted first, newest first, their "
+    .. "delete callbacks running while MPI still works (mpi.finalized() is false in them).",
+  see = {"Comm.set_attr"}})
+def("mpi.get_version", {call = "mpi.get_version() -> version, subversion",
+  mpi = "MPI_Get_version", cxx = "Get_version", kind = "local", sec = "MPI-3.1 §8.1.1",
+  seeds = false, does = "3, 1: the version of the MPI standard lumpi follows.",
+  see = {"mpi.get_processor_name"}})
 def("mpi.dims_create", {call = "mpi.dims_create(nnodes, dims | ndims) -> dims",
   mpi = "MPI_Dims_create", cxx = "Compute_dims", kind = "local", sec = "§7.5.2",
   does = "A balanced grid of nnodes processes: dims is a sequence whose zero entries are "
@@ -541,6 +592,26 @@ const("COMM_TYPE_HW_GUIDED", {sec = "§6.4.2 (MPI-4.0)",
 const("COMM_TYPE_HW_DOMAIN", {sec = "§6.4.2 (the 2019 draft)",
   does = "\"hw_domain\": the seed's draft split type, with info.mpi_hw_domain_type; kept "
     .. "beside hw_guided.", see = {"Intracomm.split_type"}})
+const("ERR_LASTCODE", {cxx = "ERR_LASTCODE", sec = "MPI-3.1 §8.4", seeds = false,
+  does = "27: the largest predefined error code; added classes and codes are above it.",
+  see = {"mpi.add_error_class"}})
+const("MAX_ERROR_STRING", {cxx = "MAX_ERROR_STRING", sec = "MPI-3.1 §8.4", seeds = false,
+  does = "512: strings given to mpi.add_error_string are shorter than this.",
+  see = {"mpi.add_error_string"}})
+const("MAX_PROCESSOR_NAME", {cxx = "MAX_PROCESSOR_NAME", sec = "MPI-3.1 §8.1.2", seeds = false,
+  does = "256: mpi.get_processor_name's result is shorter than this.",
+  see = {"mpi.get_processor_name"}})
+const("MAX_INFO_KEY", {cxx = "MAX_INFO_KEY", sec = "MPI-3.1 §9", seeds = false,
+  does = "255: the longest info key.", see = {"Comm.set_info"}})
+const("MAX_INFO_VAL", {cxx = "MAX_INFO_VAL", sec = "MPI-3.1 §9", seeds = false,
+  does = "1024: the longest info value of the C API (MPI_MAX_INFO_VAL).", see = {"Comm.set_info"}})
+const("GROUP_NULL", {cxx = "GROUP_NULL", sec = "§6.2.1", absent = true,
+  does = "nil, as mpi.COMM_NULL: a freed group handle answers MPI_ERR_GROUP.",
+  see = {"Group.free"}})
+const("LASTUSEDCODE", {cxx = "Get_last_used_code", sec = "MPI-3.1 §8.5", seeds = false,
+  does = "Keyval of the predefined attribute of COMM_WORLD (only) whose value is the largest "
+    .. "error code in use: mpi.ERR_LASTCODE until mpi.add_error_class/code add more.",
+  see = {"mpi.add_error_class", "Comm.get_attr"}})
 const("ERRORS_RAISE", {mpi = "MPI::ERRORS_THROW_EXCEPTIONS", cxx = "ERRORS_THROW_EXCEPTIONS",
   sec = "MPI-2.2 §8.3, §16.1.8", seeds = false,
   does = "\"errors_raise\": error handler for comm:set_errhandler: an error raises a Lua "
@@ -737,16 +808,27 @@ method("Comm", "set_info", {call = "comm:set_info(info)", mpi = "MPI_Comm_set_in
     .. "ignored, hints not in the table keep their values.", see = {"Comm.get_info", "Info"}})
 method("Comm", "set_errhandler", {call = "comm:set_errhandler(handler)",
   mpi = "MPI_Comm_set_errhandler", cxx = "Comm::Set_errhandler", sec = "MPI-2.2 §8.3.1",
-  seeds = false, errors = {COMM, {"MPI_ERR_ARG", "handler is not one of the three names"}},
+  seeds = false, errors = {COMM, {"MPI_ERR_ARG", "handler is not one of the three names nor "
+    .. "an errhandler for communicators, or was freed"}},
   does = "How comm's calls report errors: mpi.ERRORS_RAISE (raise, the default), "
-    .. "mpi.ERRORS_RETURN (return nil, err) or mpi.ERRORS_ARE_FATAL (abort the job). "
+    .. "mpi.ERRORS_RETURN (return nil, err), mpi.ERRORS_ARE_FATAL (abort the job) or a "
+    .. "handler from mpi.comm_create_errhandler (called with comm and the code, then the call "
+    .. "returns nil, err). Communicators made from comm later inherit it. "
     .. "COMM_WORLD's handler also governs calls not made on a communicator.",
   see = {"Comm.get_errhandler", "Errhandler"}})
 method("Comm", "get_errhandler", {call = "comm:get_errhandler() -> handler",
   mpi = "MPI_Comm_get_errhandler", cxx = "Comm::Get_errhandler", sec = "MPI-2.2 §8.3.1",
   seeds = false, errors = {COMM},
-  does = "The communicator's error handler: \"errors_raise\", \"errors_return\" or "
-    .. "\"errors_are_fatal\".", see = {"Comm.set_errhandler"}})
+  does = "The communicator's error handler: \"errors_raise\", \"errors_return\", "
+    .. "\"errors_are_fatal\" or the user-defined errhandler (== the one set).",
+  see = {"Comm.set_errhandler"}})
+method("Comm", "call_errhandler", {call = "comm:call_errhandler(code)",
+  mpi = "MPI_Comm_call_errhandler", cxx = "Comm::Call_errhandler", sec = "MPI-3.1 §8.3.6",
+  seeds = false, errors = {COMM, {"MPI_ERR_ARG", "code is not an error code other than 0"}},
+  does = "Delivers an error of code on comm as a failing call would: a user handler is "
+    .. "called with (comm, code) and the call returns nil, err; ERRORS_RETURN returns nil, "
+    .. "err; ERRORS_RAISE raises; ERRORS_ARE_FATAL aborts.",
+  see = {"mpi.comm_create_errhandler", "mpi.add_error_code"}})
 method("Comm", "abort", {call = "comm:abort([errorcode])", mpi = "MPI_Abort",
   cxx = "Comm::Abort", sec = "MPI-2.2 §8.7", seeds = false, errors = {COMM, ARG},
   does = "Ends every process of the job; errorcode (default 1) becomes lumpi's exit status. "

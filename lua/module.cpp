@@ -48,41 +48,11 @@ int l_get_processor_name(lua_State* L) {
   return 1;
 }
 
-// mpi.error_class(code_or_errobj) -> class name
-int l_error_class(lua_State* L) {
-  core::Error e(ErrClass::Unknown, "", "");
-  if (test_error(L, 1, &e)) {
-    lua_pushstring(L, core::class_name(e.cls()));
-    return 1;
-  }
-  lua_Integer code = check_integer(L, 1, "code", "MPI_Error_class");
-  if (code < 0 || code >= lua_Integer(ErrClass::LastCode))
-    core::fail(ErrClass::Arg, "MPI_Error_class", "unknown error code " + std::to_string(code));
-  lua_pushstring(L, core::class_name(ErrClass(code)));
-  return 1;
-}
-
-// mpi.error_string(code_or_class_or_errobj) -> description
-int l_error_string(lua_State* L) {
-  core::Error e(ErrClass::Unknown, "", "");
-  if (test_error(L, 1, &e)) {
-    lua_pushstring(L, e.what());
-    return 1;
-  }
-  ErrClass c;
-  if (lua_type(L, 1) == LUA_TSTRING) {
-    std::string name = lua_tostring(L, 1);
-    c = core::class_from_name(name);
-    if (name != core::class_name(c))
-      core::fail(ErrClass::Arg, "MPI_Error_string", "unknown error class '" + name + "'");
-  } else {
-    lua_Integer code = check_integer(L, 1, "code", "MPI_Error_string");
-    if (code < 0 || code >= lua_Integer(ErrClass::LastCode))
-      core::fail(ErrClass::Arg, "MPI_Error_string", "unknown error code " + std::to_string(code));
-    c = ErrClass(code);
-  }
-  lua_pushstring(L, (std::string(core::class_name(c)) + ": " + core::class_description(c)).c_str());
-  return 1;
+// mpi.get_version() -> 3, 1: the MPI version the binding follows.
+int l_get_version(lua_State* L) {
+  lua_pushinteger(L, core::kMpiVersion);
+  lua_pushinteger(L, core::kMpiSubversion);
+  return 2;
 }
 
 const Reg kModuleFuncs[] = {
@@ -91,8 +61,7 @@ const Reg kModuleFuncs[] = {
     {"wtime", wrap<l_wtime>},
     {"wtick", wrap<l_wtick>},
     {"get_processor_name", wrap<l_get_processor_name>},
-    {"error_class", wrap<l_error_class>},
-    {"error_string", wrap<l_error_string>},
+    {"get_version", wrap<l_get_version>},
     {nullptr, nullptr},
 };
 
@@ -113,6 +82,9 @@ void set_constants(lua_State* L) {
   set_int(L, "ROOT", core::ROOT);
   set_int(L, "UNDEFINED", core::UNDEFINED);
   set_int(L, "MAX_OBJECT_NAME", core::MAX_OBJECT_NAME);
+  set_int(L, "MAX_PROCESSOR_NAME", core::MAX_PROCESSOR_NAME);
+  set_int(L, "MAX_INFO_KEY", core::MAX_INFO_KEY);
+  set_int(L, "MAX_INFO_VAL", core::MAX_INFO_VAL);
   set_str(L, "IDENT", "ident");
   set_str(L, "CONGRUENT", "congruent");
   set_str(L, "SIMILAR", "similar");
@@ -181,6 +153,7 @@ void open_mpi(lua_State* L, Runtime* rt) {
   open_group(L);
   open_topo(L);
   open_hw(L);
+  open_errh(L);
   open_comm_classes(L, -2);
   lua_pop(L, 2);  // the method tables
   push_comm(L, rt->world);

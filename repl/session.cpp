@@ -81,7 +81,7 @@ void Session::start() {
 }
 
 void Session::restart(int size) {
-  if (world_) world_->shutdown(500);
+  if (world_) world_->shutdown(2000);
   world_.reset();
   if (size > 0) opts_.size = size;
   start();

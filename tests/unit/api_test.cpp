@@ -674,3 +674,53 @@ TEST_CASE("the C++ example programs are right at sizes 1, 2, 3, 4, 6, 7") {
     CHECK(run_world(n, [](Intracomm& w) { return examples::halo(w) == 0; }) == 0);
   }
 }
+
+// MPI-3.1 §8.3: a user handler is called with the communicator and the code,
+// then the call throws; dup and split inherit it (§6.4.2); §8.5 added codes.
+TEST_CASE("user-defined error handlers, inheritance and added error codes") {
+  for (int n : kSizes) {
+    CAPTURE(n);
+    CHECK(run_world(n, [n](Intracomm& w) {
+            int calls = 0, last = 0;
+            const Comm* seen = nullptr;
+            Errhandler eh = Comm::Create_errhandler([&](Comm& c, int code) {
+              ++calls, last = code, seen = &c;
+              (void)seen;
+            });
+            Intracomm d = w.Dup();
+            d.Set_errhandler(eh);
+            bool ok = d.Get_errhandler() == eh;
+            ok &= raises(ERR_RANK, "MPI_Send", "out of range", [&] { d.Send(&n, 1, INT, n, 0); });
+            ok &= calls == 1 && last == ERR_RANK;
+            Intracomm child = d.Dup(), part = d.Split(w.Get_rank() % 2, 0);
+            ok &= child.Get_errhandler() == eh && part.Get_errhandler() == eh;
+            ok &= raises(ERR_RANK, "MPI_Send", "", [&] { part.Send(&n, 1, INT, -9, 0); });
+            ok &= calls == 2;
+            const int cls = Add_error_class();
+            const int code = Add_error_code(cls);
+            Add_error_string(code, "ours");
+            ok &= Get_error_class(code) == cls && Get_error_string(code) == "ours" && Get_last_used_code() >= code;
+            try {
+              child.Call_errhandler(code);
+              ok = false;
+            } catch (const Exception& e) {
+              ok &= e.Get_error_code() == code && e.Get_error_class() == cls && e.Get_error_string() == "ours";
+            }
+            ok &= calls == 3 && last == code;
+            ok &= raises(ERR_ARG, "MPI_Comm_call_errhandler", "not an error code", [&] { child.Call_errhandler(-5); });
+            eh.Free();
+            ok &= eh.Is_null();
+            ok &= raises(ERR_RANK, "MPI_Send", "", [&] { child.Send(&n, 1, INT, n, 0); });
+            ok &= calls == 5;  // (the ERR_ARG above went through the handler too)
+            ok &= raises(ERR_ARG, "MPI_Errhandler_free", "predefined", [&] {
+              Errhandler p = ERRORS_ARE_FATAL;
+              p.Free();
+            });
+            int v = 0, s = 0;
+            Get_version(v, s);
+            ok &= v == 3 && s == 1 && !Get_processor_name().empty();
+            part.Free(), child.Free(), d.Free();
+            return ok;
+          }) == 0);
+  }
+}
