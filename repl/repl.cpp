@@ -31,6 +31,7 @@
 #include "repl/color.hpp"
 #include "repl/complete.hpp"
 #include "repl/draw.hpp"
+#include "repl/trace_view.hpp"
 
 #ifdef LUMPI_HAVE_READLINE
 #include <readline/history.h>
@@ -358,6 +359,34 @@ struct Repl {
     for (const auto& l : s.queue_lines()) std::puts(l.c_str());
   }
 
+  // ":trace on|off|clear", ":trace" (draw), ":trace svg FILE", ":trace json FILE".
+  void trace(const std::string& rest) {
+    std::istringstream in(rest);
+    std::string what, file, extra;
+    in >> what >> file >> extra;
+    const char* usage = "usage: :trace [on|off|clear|svg FILE|json FILE]";
+    if (!extra.empty() || ((what == "svg" || what == "json") == file.empty())) return (void)std::puts(usage);
+    if (what == "on" || what == "off" || what == "clear") {
+      s.trace_action(what);
+      if (what == "on") std::puts("tracing on: each command's MPI events are kept; :trace draws the last command's");
+      if (what == "off") std::puts("tracing off");
+      if (what == "clear") std::puts("trace cleared");
+      return;
+    }
+    if (!what.empty() && what != "svg" && what != "json") return (void)std::puts(usage);
+    if (!world_usable()) return;
+    TraceModel m = build_trace(s.size(), s.collect_trace());
+    if (what.empty()) {
+      if (!s.tracing() && m.rows.empty()) return (void)std::puts("tracing is off: :trace on, run a command, then :trace");
+      return (void)std::fputs(trace_text(m, std::min(terminal_width(), 80)).c_str(), stdout);
+    }
+    std::ofstream f(file);
+    f << (what == "svg" ? trace_svg(m) : trace_json(m));
+    if (!f) return (void)std::printf("cannot write %s\n", file.c_str());
+    std::printf("wrote %s: %zu events on %d ranks%s\n", file.c_str(), m.events, m.size,
+                what == "json" ? " (open in ui.perfetto.dev or chrome://tracing)" : "");
+  }
+
   void load(const std::string& rest) {
     if (rest.empty()) std::puts("usage: :load FILE");
     else if (!std::ifstream(rest)) std::printf("cannot open %s\n", rest.c_str());
@@ -493,6 +522,17 @@ const MetaCommand kMeta[] = {
      "a debugger's message-queue window shows them; ranks are COMM_WORLD ranks, and ranks "
      "with the same queues are collated. Typed while a command runs, it is answered at once.",
      &Repl::queue},
+    {"trace", "", "[on|off|clear|svg FILE|json FILE]", "record MPI events; draw the last command's",
+     ":trace on records every rank's MPI events (sends, receives, probes, waits, collectives "
+     "and communicator constructors) from the next command on; each command starts a fresh "
+     "trace. :trace draws the last command's as a space-time diagram: one lane per rank, time "
+     "flowing down in causal order (Lamport clocks carried on every message, so a receive is "
+     "always below its send), S a send, R its receive with an arrow from the sender's lane, "
+     "the message's number, tag and communicator on the right, *==* a collective over the "
+     "ranks that took part, W a wait, P a probe. :trace svg FILE draws the same as SVG (lanes "
+     "across, arrows between them); :trace json FILE writes Chrome/Perfetto trace-event JSON "
+     "(timestamps are the logical clocks). :trace off stops recording; :trace clear forgets.",
+     &Repl::trace},
     {"ranks", "", "", "rank, host, pid and binding of every rank",
      "The binding is the set of PUs the rank may run on, with the hwloc object it is bound "
      "to (see --bind).",

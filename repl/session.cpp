@@ -3,6 +3,7 @@
 #include "repl/session.hpp"
 
 #include <csignal>
+#include <set>
 #include <cstdio>
 #include <stdexcept>
 #include <utility>
@@ -78,6 +79,7 @@ void Session::start() {
   world_ = std::make_unique<launcher::World>(w);
   world_->wait_wired(15000);
   killed_for_abort_.assign(size_t(opts_.size), false);
+  if (tracing_) trace_action("on");
 }
 
 void Session::restart(int size) {
@@ -428,6 +430,31 @@ std::vector<std::string> Session::queue_lines() {
   for (int r = 0; r < world_->size(); ++r)
     shown[r] = st.count(r) ? queue_text(st[r].queue) : missing.count(r) ? missing[r] : "not answering";
   return collate(shown);
+}
+
+void Session::trace_action(const std::string& action) {
+  if (action == "on" || action == "off") tracing_ = action == "on";
+  if (!world_) return;
+  ControlMsg m = launcher::text_msg(Kind::TraceQuery, action);
+  for (int r = 0; r < world_->size(); ++r)
+    if (world_->alive(r)) world_->send(r, m);
+}
+
+std::map<int, ControlMsg> Session::collect_trace() {
+  std::map<int, ControlMsg> got;
+  if (!world_) return got;
+  std::set<int> asked;
+  for (int r = 0; r < world_->size(); ++r)
+    if (world_->alive(r)) world_->send(r, launcher::text_msg(Kind::TraceQuery, "get")), asked.insert(r);
+  double t0 = now_s();
+  while (got.size() < asked.size() && now_s() - t0 < 5.0) {
+    auto ev = world_->next(50);
+    if (!ev) continue;
+    if (ev->kind == Event::Kind::Death) asked.erase(ev->rank);
+    if (show_background(*ev)) continue;
+    if (ev->msg.kind == Kind::Trace && asked.count(ev->rank)) got[ev->rank] = ev->msg;
+  }
+  return got;
 }
 
 void Session::drain() {

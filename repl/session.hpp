@@ -76,6 +76,12 @@ class Session {
   std::vector<std::string> status_lines();
   // Every rank's posted receives and unmatched messages, collated (:queue).
   std::vector<std::string> queue_lines();
+  // Tracing (:trace, core/trace.hpp): "on", "off" or "clear" on every live rank.
+  // Tracing stays on across :restart.
+  void trace_action(const std::string& action);
+  bool tracing() const { return tracing_; }
+  // Every live rank's trace (the last command's events): rank -> its Trace reply.
+  std::map<int, launcher::ControlMsg> collect_trace();
   // Shows what happened while no command ran (deaths, late output).
   void drain();
   // Stops the world; returns the exit status of API.md §11 for its ranks.
@@ -134,6 +140,7 @@ class Session {
   std::unique_ptr<launcher::World> world_;
   uint32_t epoch_ = 0;
   int worst_exit_ = 0;
+  bool tracing_ = false;
   // Ranks this Session killed because another rank called MPI_Abort: their
   // signal is not the job's exit status, the abort's error code is.
   std::vector<bool> killed_for_abort_;
