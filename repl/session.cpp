@@ -61,7 +61,9 @@ bool Outcome::incomplete() const {
 
 Session::Session(Options opts) : opts_(std::move(opts)) {
   on_hang = [this](const std::vector<std::string>& lines) {
-    print_line("still running after " + seconds_text(hang_after) + " s (Ctrl-C interrupts):");
+    print_line(std::exchange(hang_shown_, true) ? "still running; now (Ctrl-C interrupts):"
+                                                : "still running after " + seconds_text(hang_after) +
+                                                      " s (Ctrl-C interrupts):");
     print_lines(lines, stdout);
   };
   start();
@@ -164,6 +166,7 @@ struct Session::Run {
   Poll poll = Poll::None;
   double poll_asked_at = 0;
   std::map<int, ControlMsg> statuses;  // the status replies of this poll
+  std::vector<std::string> last_hang;  // the hang report shown last (repeated only when it changed)
   std::string deadline_why;
 };
 
@@ -176,6 +179,7 @@ Outcome Session::run(const std::vector<int>& ranks, const std::string& mode, con
   exec.mode = *m;
   exec.list = args;
   Run run;
+  hang_shown_ = false;
   run.epoch = exec.epoch;
   run.next_hang = hang_after;
   run.running = send_command(run, ranks, exec);
@@ -265,7 +269,10 @@ void Session::finish_poll(Run& run, double elapsed) {
       shown[r] = ro.state == State::Died ? ro.text : done == Poll::User ? "finished this command" : "idle";
   std::vector<std::string> lines = collate(shown);
   for (auto& l : diagnose(views_of(run))) lines.push_back(std::move(l));
-  if (done == Poll::Hang && still > 0 && on_hang) on_hang(lines);
+  if (done == Poll::Hang && still > 0 && on_hang && lines != run.last_hang) {
+    on_hang(lines);
+    run.last_hang = lines;
+  }
   if (done == Poll::User && still > 0) print_lines(lines, stdout);
   if (done == Poll::Deadline) {
     if (on_deadline_status) on_deadline_status(lines);

@@ -94,8 +94,9 @@ class Session {
   std::function<void(const std::vector<std::string>&)> on_hang;
   double hang_after = 2.0;
   // > 0: the hang report is taken again every `hang_repeat` seconds while
-  // the command still runs (the Jupyter kernel updates it live).
-  double hang_repeat = 0;
+  // the command still runs, and shown again only when it changed (a rank
+  // moved on, died, or blocks elsewhere).
+  double hang_repeat = 2.0;
   // When set, receives every line the Session would print on stdout
   // instead: a rank's output (rank >= 0, text without the "[r] " prefix)
   // and the Session's own notices (rank -1). The Jupyter kernel sets it.
@@ -141,6 +142,7 @@ class Session {
   uint32_t epoch_ = 0;
   int worst_exit_ = 0;
   bool tracing_ = false;
+  bool hang_shown_ = false;  // this command's hang report was shown once already
   // Ranks this Session killed because another rank called MPI_Abort: their
   // signal is not the job's exit status, the abort's error code is.
   std::vector<bool> killed_for_abort_;

@@ -7,6 +7,7 @@
 // the anchors. Output lines are machine-readable, in the anchors' formats:
 //
 //   lumpi-bench pingpong [divisor]  PP <bytes> <iters> <half_rtt_us> <MBps>
+//   (LUMPI_BENCH_TRACE=1 in the environment: every rank records its trace, as after :trace on)
 //   lumpi-bench coll N [target_s]   COLL <name> <N> <iters> <us_per_call>
 //   lumpi-bench commfree N [cycles [batches]]
 //                                   MEM <phase> <rank> <rss_kib>
@@ -71,6 +72,7 @@ int run_ranks(int n, const std::function<void(Comm&)>& body) {
       int rc = 0;
       try {
         Engine e(r, n, table[size_t(r)]);
+        if (std::getenv("LUMPI_BENCH_TRACE")) e.tracer().set_on(true);  // :trace on (core/trace.hpp)
         e.set_peer_endpoints(table);
         CommPtr world = Comm::world(e);
         body(*world);
