@@ -20,13 +20,14 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-SIZES = (8, 1024, 65536)
+SIZES = (8, 1024, 65536, 9, 1025)  # 9 and 1025: selfmsg's 8 B and 1 KiB (µs per message to itself)
 
 
 def pingpong(cmd, env=None):
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=dict(os.environ, **(env or {})),
                          cwd=ROOT).stdout
-    return {int(m.group(1)): float(m.group(2)) for m in re.finditer(r"^(?:\[0\] )?PP (\d+) \d+ ([\d.]+)", out, re.M)}
+    return {int(m.group(2)) + (1 if m.group(1) == "SELF" else 0): float(m.group(3)) / (1000 if m.group(1) == "SELF" else 1)
+            for m in re.finditer(r"^(?:\[0\] )?(PP|SELF) (\d+) \d+ ([\d.]+)", out, re.M)}
 
 
 def main():
@@ -40,8 +41,10 @@ def main():
     lumpi = os.path.join(a.build, "lumpi")
     trace_file = os.path.join(tempfile.mkdtemp(), "pp.txt")
     runs = {
-        "core, off": lambda: pingpong([bench, "pingpong", str(a.divisor)]),
-        "core, on": lambda: pingpong([bench, "pingpong", str(a.divisor)], {"LUMPI_BENCH_TRACE": "1"}),
+        "core, off": lambda: {**pingpong([bench, "pingpong", str(a.divisor)]),
+                              **pingpong([bench, "selfmsg", str(a.divisor)])},
+        "core, on": lambda: {**pingpong([bench, "pingpong", str(a.divisor)], {"LUMPI_BENCH_TRACE": "1"}),
+                             **pingpong([bench, "selfmsg", str(a.divisor)], {"LUMPI_BENCH_TRACE": "1"})},
         "Lua, off": lambda: pingpong([lumpi, "-n", "2", "tests/bench/pingpong.lua", str(a.divisor * 4)]),
         "Lua, on": lambda: pingpong([lumpi, "-n", "2", "--trace", trace_file, "tests/bench/pingpong.lua",
                                      str(a.divisor * 4)]),
@@ -58,15 +61,17 @@ def main():
                 if s in r:
                     got[k][s].append(r[s])
     med = {k: {s: statistics.median(v) if v else float("nan") for s, v in d.items()} for k, d in got.items()}
-    print("| half round trip (µs, median of %d) | %s |" % (a.reps, " | ".join("%d B" % s for s in SIZES)))
+    print("| half round trip (µs, median of %d) | %s |" % (a.reps, " | ".join(("self %d B" % (s - 1)) if s % 2 else "%d B" % s for s in SIZES)))
     print("|---|" + "---|" * len(SIZES))
     for k in runs:
         print("| %s | %s |" % (k, " | ".join("%.2f" % med[k][s] for s in SIZES)))
     for layer in ("core", "Lua"):
         print("| %s on/off | %s |" % (layer, " | ".join("%.2fx" % (med[layer + ", on"][s] / med[layer + ", off"][s])
+                                                    if med[layer + ", off"][s] == med[layer + ", off"][s] else "-"
                                                     for s in SIZES)))
     if a.before:
         print("| core off/before | %s |" % " | ".join("%.2fx" % (med["core, off"][s] / med["core, before"][s])
+                                                    if med["core, before"][s] == med["core, before"][s] else "-"
                                                     for s in SIZES))
 
 
