@@ -209,6 +209,7 @@ std::optional<Status> Comm::iprobe(int source, int tag) {
   int w = source == ANY_SOURCE ? ANY_SOURCE : world_of(source);
   const Message* m = engine_->matcher().probe(context(Lane::P2P), w, tag);
   if (!m) return std::nullopt;
+  if (engine_->tracing()) trace_probe("MPI_Iprobe", *m);
   return Status{peer_rank_of_world(m->env.source), m->env.tag, 0, m->body.size()};
 }
 
@@ -226,7 +227,20 @@ Status Comm::probe(int source, int tag) {
   engine_->wait(
       [&] { return (m = engine_->matcher().probe(context(Lane::P2P), w, tag)) != nullptr; },
       what);
+  if (engine_->tracing()) trace_probe("MPI_Probe", *m);
   return Status{peer_rank_of_world(m->env.source), m->env.tag, 0, m->body.size()};
+}
+
+void Comm::trace_probe(const char* call, const Message& m) const {
+  TraceEvent t;
+  t.kind = TraceEvent::Kind::Probe;
+  t.peer = m.env.source;
+  t.tag = m.env.tag;
+  t.context = base_;
+  t.msg = m.env.clock;
+  t.bytes = (long long)m.body.size();
+  t.call = call;
+  engine_->trace(std::move(t));
 }
 
 }  // namespace lumpi::core

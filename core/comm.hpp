@@ -129,6 +129,7 @@ class Comm {
 
  private:
   RequestPtr post_recv(Lane lane, int source_world, int tag, Waiting what, bool local);
+  void trace_probe(const char* call, const Message& m) const;
 
   Engine* engine_;
   uint64_t base_;

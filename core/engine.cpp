@@ -40,7 +40,24 @@ void Engine::set_peer_endpoints(std::vector<std::string> endpoints) {
   transport_->set_peer_endpoints(std::move(endpoints));
 }
 
-void Engine::send(int dest, const Envelope& env, Body body) {
+void Engine::send(int dest, const Envelope& sent, Body body) {
+  Envelope env = sent;
+  env.clock = ++clock_;
+  if (tracing() && env.kind == MsgKind::Data && env.context % 4 == uint64_t(Lane::P2P)) {
+    TraceEvent t;
+    t.kind = TraceEvent::Kind::Send;
+    t.clock = env.clock;
+    t.peer = dest;
+    t.tag = env.tag;
+    t.context = env.context / 4;
+    t.msg = env.clock;
+    t.bytes = (long long)body.size();
+    t.call = env.wants_ack ? "MPI_Ssend" : "MPI_Send";
+    t.comm = context_name(t.context);
+    t.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                    std::chrono::steady_clock::now().time_since_epoch()).count();
+    tracer_.record(std::move(t));
+  }
   if (dest == rank_) {  // to self: skip the socket, order is kept trivially
     deliver(Message{env, std::move(body)});
     return;
@@ -49,9 +66,18 @@ void Engine::send(int dest, const Envelope& env, Body body) {
   transport_->send(dest, encode_header(env), std::move(body));
 }
 
+void Engine::trace(TraceEvent e) {
+  e.clock = ++clock_;
+  e.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                  std::chrono::steady_clock::now().time_since_epoch()).count();
+  if (e.comm.empty() && e.context) e.comm = context_name(e.context);
+  tracer_.record(std::move(e));
+}
+
 bool Engine::take_ack(uint64_t seq) { return acks_.erase(seq) != 0; }
 
 void Engine::deliver(Message m) {
+  clock_ = std::max(clock_, m.env.clock) + 1;  // Lamport: an arrival comes after its send
   if (m.env.kind == MsgKind::SsendAck) {
     acks_.insert(m.env.seq);
     return;

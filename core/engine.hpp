@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/match.hpp"
+#include "core/trace.hpp"
 
 namespace lumpi::core {
 
@@ -91,6 +92,16 @@ class Engine {
   // (wait() checks it each round; Request::test() too, so polling fails alike).
   void check_peers(const Waiting& what) const;
 
+  // ---- tracing (core/trace.hpp) ----
+  // The Lamport clock: every send carries it (Envelope::clock); every
+  // arrival advances it past the sender's.
+  uint64_t clock() const { return clock_; }
+  Tracer& tracer() { return tracer_; }
+  // True while events are recorded; one test of a bool when off.
+  bool tracing() const { return tracer_.on(); }
+  // Records an event at a fresh clock tick (call only when tracing()).
+  void trace(TraceEvent e);
+
   // A fresh context base, unique in the job: creator's rank and a counter.
   uint64_t propose_context();
   // Communicator names by context base, for the message-queue display
@@ -116,6 +127,8 @@ class Engine {
   std::map<uint64_t, std::weak_ptr<const std::string>> context_names_;
   size_t prune_names_at_ = 64;
   uint64_t seq_ = 0;
+  uint64_t clock_ = 0;
+  Tracer tracer_;
   uint64_t context_counter_ = 0;
   uint32_t epoch_ = 0;
   bool interrupted_ = false;

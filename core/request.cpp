@@ -53,6 +53,7 @@ bool Request::poll_complete() {
         status_.tag = recv_.msg.env.tag;
         status_.bytes = recv_.msg.body.size();
         complete_ = true;
+        if (engine_->tracing() && recv_.context % 4 == uint64_t(Lane::P2P)) trace_recv();
       }
       break;
     case Kind::Ssend:
@@ -73,9 +74,33 @@ bool Request::test() {
   return false;
 }
 
+void Request::trace_recv() {
+  TraceEvent t;
+  t.kind = TraceEvent::Kind::Recv;
+  t.peer = recv_.msg.env.source;
+  t.tag = recv_.msg.env.tag;
+  t.context = recv_.context / 4;
+  t.msg = recv_.msg.env.clock;
+  t.bytes = (long long)recv_.msg.body.size();
+  t.call = what_.call;
+  engine_->trace(std::move(t));
+}
+
 void Request::wait() {
   if (poll_complete()) return;  // also a cancelled request, and one made complete (no engine)
+  // A user's wait on a request (MPI_Wait, MPI_Waitall ...) is a span in the trace.
+  bool traced = engine_->tracing() && what_.call.starts_with("MPI_Wait");
+  if (traced) trace_wait(TraceEvent::Kind::Begin);
   engine_->wait([this] { return poll_complete(); }, what_);
+  if (traced) trace_wait(TraceEvent::Kind::End);
+}
+
+void Request::trace_wait(TraceEvent::Kind k) {
+  TraceEvent t;
+  t.kind = k;
+  t.context = what_.context;
+  t.call = what_.call;
+  engine_->trace(std::move(t));
 }
 
 bool Request::cancel() {

@@ -68,6 +68,8 @@ class Request {
  private:
   Request(Kind kind, Engine* e, Waiting what) : kind_(kind), engine_(e), what_(std::move(what)) {}
   bool poll_complete();
+  void trace_recv();
+  void trace_wait(TraceEvent::Kind k);
 
   Kind kind_;
   Engine* engine_;

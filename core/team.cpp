@@ -8,12 +8,35 @@
 
 namespace lumpi::core {
 
+TeamSpan::TeamSpan(Engine& e, const Waiting& what) {
+  if (!e.tracing()) return;
+  e_ = &e;
+  call_ = what.call;
+  context_ = what.context;
+  root_ = what.peer_role == "root" ? what.peer : -1;
+  record(TraceEvent::Kind::Begin);
+}
+
+TeamSpan::~TeamSpan() {
+  if (e_) record(TraceEvent::Kind::End);
+}
+
+void TeamSpan::record(TraceEvent::Kind k) {
+  TraceEvent t;
+  t.kind = k;
+  t.call = call_;
+  t.context = context_;
+  t.peer = root_;
+  e_->trace(std::move(t));
+}
+
 Team::Team(Comm& comm, Lane lane, Waiting w)
-    : c(comm), n(comm.size()), me(comm.rank()), what(std::move(w)), lane_(lane) {}
+    : c(comm), n(comm.size()), me(comm.rank()), what(std::move(w)), lane_(lane),
+      span_(comm.engine(), what) {}
 
 Team::Team(Comm& comm, Lane lane, std::vector<int> ranks, int index, Waiting w)
     : c(comm), n(int(ranks.size())), me(index), what(std::move(w)), lane_(lane),
-      ranks_(std::move(ranks)) {}
+      ranks_(std::move(ranks)), span_(comm.engine(), what) {}
 
 void Team::send(int index, int tag, std::string b) {
   c.lane_send(lane_, local_rank(index), tag, Body(std::move(b)), /*local=*/true);

@@ -19,6 +19,26 @@
 
 namespace lumpi::core {
 
+// A collective or constructor as a span of the trace (core/trace.hpp): its
+// begin when the Team is made, its end when the Team goes. Only when tracing.
+class TeamSpan {
+ public:
+  TeamSpan(Engine& e, const Waiting& what);
+  TeamSpan(TeamSpan&& o) noexcept : e_(o.e_), call_(std::move(o.call_)), context_(o.context_), root_(o.root_) {
+    o.e_ = nullptr;
+  }
+  TeamSpan(const TeamSpan&) = delete;
+  TeamSpan& operator=(const TeamSpan&) = delete;
+  ~TeamSpan();
+
+ private:
+  void record(TraceEvent::Kind k);
+  Engine* e_ = nullptr;
+  std::string call_;
+  uint64_t context_ = 0;
+  int root_ = -1;
+};
+
 class Team {
  public:
   // The whole local group of c, talking on `lane`.
@@ -44,6 +64,7 @@ class Team {
   int local_rank(int index) const { return ranks_.empty() ? index : ranks_[size_t(index)]; }
   Lane lane_;
   std::vector<int> ranks_;  // empty: the whole group, index = rank
+  TeamSpan span_;
 };
 
 // ---- trees (logarithmic depth; roots are team indices) --------------------------

@@ -3,6 +3,7 @@
 //   0  u16 magic 0x4C4D ("LM")   2 u8 kind   3 u8 flags (bit 0: wants ack)
 //   4  i32 source                8 i32 tag   12 u32 epoch
 //   16 u64 context               24 u64 seq
+//   32 u64 Lamport clock (causal order of :trace; core/trace.hpp)
 #include "core/wire.hpp"
 
 #include <cstring>
@@ -36,6 +37,7 @@ std::string encode_header(const Envelope& e) {
   put<uint32_t>(out, 12, e.epoch);
   put<uint64_t>(out, 16, e.context);
   put<uint64_t>(out, 24, e.seq);
+  put<uint64_t>(out, 32, e.clock);
   return out;
 }
 
@@ -67,6 +69,7 @@ std::optional<Envelope> decode_header(std::string_view in, std::string* why) {
   e.epoch = get<uint32_t>(in, 12);
   e.context = get<uint64_t>(in, 16);
   e.seq = get<uint64_t>(in, 24);
+  e.clock = get<uint64_t>(in, 32);
   if (e.source < 0) {
     *why = "negative source " + std::to_string(e.source);
     return std::nullopt;

@@ -30,9 +30,10 @@ struct Envelope {
   MsgKind kind = MsgKind::Data;
   bool wants_ack = false;  // synchronous send: the receiver acks on match
   uint64_t seq = 0;        // sender-local id, echoed by the ack
+  uint64_t clock = 0;      // the sender's Lamport clock at the send (Engine::send sets it)
 };
 
-inline constexpr size_t kHeaderSize = 32;
+inline constexpr size_t kHeaderSize = 40;
 
 std::string encode_header(const Envelope& e);
 // The envelope, or nullopt with `why` set when the bytes are not a header.

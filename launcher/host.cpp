@@ -201,6 +201,12 @@ void Host::flush_output() {
 
 void Host::send_event(std::vector<std::string> fields) {
   flush_output();  // keep the order of prints and events
+  if (engine_->tracing() && fields.size() >= 2 && fields[0] == "begin") {  // lumpi test --trace: cases apart
+    core::TraceEvent t;
+    t.kind = core::TraceEvent::Kind::Mark;
+    t.call = "case " + fields[1];
+    engine_->trace(std::move(t));
+  }
   ControlMsg m = msg(Kind::Event);
   m.list = std::move(fields);
   send(m);
@@ -225,6 +231,7 @@ void Host::poll_control() {
       case Kind::Interrupt: on_interrupt(m->epoch); break;
       case Kind::StatusQuery: answer_status(); break;
       case Kind::TreeQuery: answer_tree(m->list); break;
+      case Kind::TraceQuery: on_trace(m->text); break;
       case Kind::Dead:
         if (m->rank < size_) engine_->mark_dead(m->rank);
         break;
@@ -314,6 +321,21 @@ void Host::answer_tree(const std::vector<std::string>& list) {
   send(text_msg(Kind::Tree, text));
 }
 
+// trace? on|off|clear|get (launcher/README.md): the engine's Tracer.
+void Host::on_trace(const std::string& action) {
+  core::Tracer& t = engine_->tracer();
+  if (action == "on") t.set_on(true);
+  if (action == "off") t.set_on(false);
+  if (action == "clear") t.clear();
+  if (action != "get") return;
+  ControlMsg m = msg(Kind::Trace);
+  m.dropped = t.dropped();
+  for (const core::TraceEvent& e : t.events())
+    m.trace.push_back({core::trace_kind_name(e.kind), e.clock, (long long)e.wall_ns, e.peer, e.tag, e.context, e.msg,
+                       e.bytes, e.call, e.comm});
+  send(m);
+}
+
 // ---- commands -----------------------------------------------------------------------------
 
 int Host::serve(CommandRunner& runner) {
@@ -336,9 +358,14 @@ int Host::serve(CommandRunner& runner) {
 void Host::run_command(CommandRunner& runner, const ControlMsg& exec) {
   epoch_ = exec.epoch;
   engine_->begin_command(epoch_);
+  // The trace is the last command's; the REPL's own queries (text, check) leave it alone.
+  bool user_command = exec.mode == Mode::Repl || exec.mode == Mode::Script;
+  if (user_command && engine_->tracer().enabled()) engine_->tracer().clear();
+  engine_->tracer().set_paused(!user_command);
   running_ = true;
   CommandResult res = runner.run(exec);
   running_ = false;
+  engine_->tracer().set_paused(false);
   flush_output();
   finish_interrupt();
   ControlMsg r = text_msg(Kind::Result, std::move(res.text));

@@ -112,6 +112,7 @@ class Host {
   void on_interrupt(uint32_t epoch);
   void answer_status();
   void answer_tree(const std::vector<std::string>& list);
+  void on_trace(const std::string& action);
   void run_command(CommandRunner& runner, const ControlMsg& exec);
   void finish_interrupt();
   void await_quit(int timeout_ms);

@@ -14,12 +14,14 @@ enum class Field : uint8_t {
   Rank, Pid, Epoch, Code, Ok, Values, Mode, Text, Endpoint, List,
   // Status: the state and the structured wait; Queue, like List, takes the remaining frames
   State, Call, Comm, Context, Tag, Any, Waits, Group, Queue,
+  // Trace: Events, like Queue, takes the remaining frames; TraceQuery's Action
+  Dropped, Events, Action,
 };
 
 struct Spec {
   Kind kind;
   const char* name;
-  std::vector<Field> fields;  // List or Queue, when present, is last and takes the remaining frames
+  std::vector<Field> fields;  // List, Queue or Events, when present, is last and takes the remaining frames
   const char* doc;            // the fields' names, one word each (launcher/README.md's table)
 };
 
@@ -33,6 +35,7 @@ const std::vector<Spec>& specs() {
        "text state call comm context tag any waits group queue..."},
       {Kind::Tree, "tree", {F::Text}, "text"},
       {Kind::Event, "event", {F::List}, "fields..."},
+      {Kind::Trace, "trace", {F::Dropped, F::Events}, "dropped events..."},
       {Kind::Abort, "abort", {F::Code, F::Text}, "code text"},
       {Kind::Finished, "finished", {F::Code}, "code"},
       {Kind::Start, "start", {F::List}, "endpoints..."},
@@ -40,6 +43,7 @@ const std::vector<Spec>& specs() {
       {Kind::Interrupt, "interrupt", {F::Epoch}, "epoch"},
       {Kind::StatusQuery, "status?", {}, ""},
       {Kind::TreeQuery, "tree?", {F::List}, "rank=cpuset..."},
+      {Kind::TraceQuery, "trace?", {F::Action}, "action"},
       {Kind::Dead, "dead", {F::Rank}, "rank"},
       {Kind::Quit, "quit", {}, ""},
   };
@@ -61,6 +65,9 @@ const Spec* spec_named(std::string_view name) {
 constexpr const char* kModes[] = {"repl", "script", "text", "check"};
 constexpr const char* kStates[] = {"idle", "running", "blocked", "finishing"};
 constexpr size_t kQueueFrames = 6;  // posted|arrived source tag context bytes comm
+constexpr size_t kTraceFrames = 10;  // kind clock wall_ns peer tag context msg bytes call comm
+constexpr const char* kTraceKinds[] = {"send", "recv", "probe", "begin", "end", "mark"};
+constexpr const char* kTraceActions[] = {"on", "off", "clear", "get"};
 
 // A decimal integer in [lo, hi], the whole frame and nothing else.
 bool parse_int(const std::string& f, long long lo, long long hi, long long* out) {
@@ -129,6 +136,27 @@ bool read_queue_entry(const std::string* f, QueueEntry* e, std::string* why) {
   if (!parse_u64(f[3], &e->context)) return fail(why, "bad queue context '" + f[3].substr(0, 40) + "'");
   if (!parse_int(f[4], -1, 1LL << 50, &e->bytes)) return fail(why, "bad queue size '" + f[4].substr(0, 40) + "'");
   e->comm = f[5];
+  return true;
+}
+
+// One trace event from its kTraceFrames frames.
+bool read_trace_entry(const std::string* f, TraceEntry* e, std::string* why) {
+  bool known = false;
+  for (const char* k : kTraceKinds) known = known || f[0] == k;
+  if (!known) return fail(why, "unknown trace event '" + f[0].substr(0, 40) + "'");
+  e->kind = f[0];
+  long long v = 0;
+  if (!parse_u64(f[1], &e->clock)) return fail(why, "bad trace clock '" + f[1].substr(0, 40) + "'");
+  if (!parse_int(f[2], -(1LL << 62), 1LL << 62, &e->wall_ns)) return fail(why, "bad trace time '" + f[2].substr(0, 40) + "'");
+  if (!parse_int(f[3], -2, 1 << 24, &v)) return fail(why, "bad trace peer '" + f[3].substr(0, 40) + "'");
+  e->peer = int(v);
+  if (!parse_int(f[4], -4, INT32_MAX, &v)) return fail(why, "bad trace tag '" + f[4].substr(0, 40) + "'");
+  e->tag = int(v);
+  if (!parse_u64(f[5], &e->context)) return fail(why, "bad trace context '" + f[5].substr(0, 40) + "'");
+  if (!parse_u64(f[6], &e->msg)) return fail(why, "bad trace message '" + f[6].substr(0, 40) + "'");
+  if (!parse_int(f[7], -1, 1LL << 50, &e->bytes)) return fail(why, "bad trace size '" + f[7].substr(0, 40) + "'");
+  e->call = f[8];
+  e->comm = f[9];
   return true;
 }
 
@@ -207,8 +235,16 @@ bool read_field(Field f, const std::string& frame, ControlMsg& m, std::string* w
     case Field::Group:
       if (!parse_ranks(frame, &m.wait.group)) return fail(why, "bad rank list '" + frame.substr(0, 40) + "'");
       return true;
+    case Field::Dropped:
+      if (!parse_u64(frame, &m.dropped)) return fail(why, "bad dropped count '" + frame.substr(0, 40) + "'");
+      return true;
+    case Field::Action:
+      for (const char* a : kTraceActions)
+        if (frame == a) return m.text = frame, true;
+      return fail(why, "unknown trace action '" + frame.substr(0, 40) + "'");
     case Field::List:
     case Field::Queue:
+    case Field::Events:
       return true;  // handled by decode()
   }
   return fail(why, "unknown field");
@@ -233,8 +269,11 @@ std::string write_field(Field f, const ControlMsg& m) {
     case Field::Any: return m.wait.any ? "1" : "0";
     case Field::Waits: return write_ranks(m.wait.waits);
     case Field::Group: return write_ranks(m.wait.group);
+    case Field::Dropped: return std::to_string(m.dropped);
+    case Field::Action: return m.text;
     case Field::List:
-    case Field::Queue: return "";
+    case Field::Queue:
+    case Field::Events: return "";
   }
   return "";
 }
@@ -277,6 +316,11 @@ Frames encode(const ControlMsg& m) {
       for (const QueueEntry& e : m.queue)
         out.insert(out.end(), {e.posted ? "posted" : "arrived", std::to_string(e.source), std::to_string(e.tag),
                                std::to_string(e.context), std::to_string(e.bytes), e.comm});
+    else if (f == Field::Events)
+      for (const TraceEntry& e : m.trace)
+        out.insert(out.end(), {e.kind, std::to_string(e.clock), std::to_string(e.wall_ns), std::to_string(e.peer),
+                               std::to_string(e.tag), std::to_string(e.context), std::to_string(e.msg),
+                               std::to_string(e.bytes), e.call, e.comm});
     else out.push_back(write_field(f, m));
   }
   return out;
@@ -286,7 +330,8 @@ std::optional<ControlMsg> decode(const Frames& frames, std::string* why) {
   if (frames.empty()) return fail(why, "empty message"), std::nullopt;
   const Spec* s = spec_named(frames[0]);
   if (!s) return fail(why, "unknown kind '" + frames[0].substr(0, 40) + "'"), std::nullopt;
-  bool has_list = !s->fields.empty() && (s->fields.back() == Field::List || s->fields.back() == Field::Queue);
+  bool has_list = !s->fields.empty() && (s->fields.back() == Field::List || s->fields.back() == Field::Queue ||
+                                         s->fields.back() == Field::Events);
   size_t fixed = s->fields.size() - (has_list ? 1 : 0);
   size_t got = frames.size() - 1;
   if (got < fixed || (!has_list && got != fixed)) {
@@ -316,6 +361,22 @@ std::optional<ControlMsg> decode(const Frames& frames, std::string* why) {
         return std::nullopt;
       }
       m.queue.push_back(std::move(e));
+    }
+  }
+  if (has_list && s->fields.back() == Field::Events) {
+    size_t rest = got - fixed;
+    if (rest % kTraceFrames != 0) {
+      fail(why, std::string(s->name) + ": trace frames come in groups of " + std::to_string(kTraceFrames) +
+                    ", got " + std::to_string(rest));
+      return std::nullopt;
+    }
+    for (size_t i = 1 + fixed; i < frames.size(); i += kTraceFrames) {
+      TraceEntry e;
+      if (!read_trace_entry(&frames[i], &e, why)) {
+        if (why) *why = std::string(s->name) + ": " + *why;
+        return std::nullopt;
+      }
+      m.trace.push_back(std::move(e));
     }
   }
   return m;

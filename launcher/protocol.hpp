@@ -37,6 +37,8 @@ enum class Kind : uint8_t {
              //   structured wait (WaitInfo) and the rank's message queues (QueueEntry, 6 frames each)
   Tree,      // text: answer to TreeQuery, the machine's tree with ranks placed on it
   Event,     // list: fields of a structured event (lumpi test's case reports)
+  Trace,     // dropped events...: answer to TraceQuery "get": the rank's trace (TraceEntry,
+             //   10 frames each) and how many older events the full ring buffer overwrote
   Abort,     // code text: MPI_Abort was called; the rank exits with code
   Finished,  // code: the program finished normally (Host::finish); it exits next
   // coordinator -> rank host
@@ -45,6 +47,7 @@ enum class Kind : uint8_t {
   Interrupt,    // epoch: stop that command (or drop it if not started)
   StatusQuery,  // (no fields): answer with Status
   TreeQuery,    // list: "rank=cpuset" of each rank to place; answer with Tree
+  TraceQuery,   // action: "on", "off", "clear" (tracing, core/trace.hpp) or "get" (answer with Trace)
   Dead,         // rank: that rank died; waits that need it fail
   Quit,         // (no fields): finish and exit
 };
@@ -90,6 +93,21 @@ struct QueueEntry {
   bool operator==(const QueueEntry&) const = default;
 };
 
+// Trace: one event of a rank's trace (core::TraceEvent). Ranks are COMM_WORLD ranks.
+struct TraceEntry {
+  std::string kind;       // "send", "recv", "probe", "begin", "end", "mark" (call: "case KEY" of lumpi test)
+  uint64_t clock = 0;     // the rank's Lamport clock at the event
+  long long wall_ns = 0;  // the rank's steady clock
+  int peer = -1;          // send: destination; recv, probe: source; begin: a rooted collective's root
+  int tag = 0;
+  uint64_t context = 0;   // the communicator's context base
+  uint64_t msg = 0;       // send: its clock; recv, probe: the clock the message was sent at
+  long long bytes = -1;
+  std::string call;       // "MPI_Send", "MPI_Barrier", "MPI_Wait" ...
+  std::string comm;       // the communicator's name, "" if unnamed
+  bool operator==(const TraceEntry&) const = default;
+};
+
 struct ControlMsg {
   Kind kind = Kind::Quit;
   int rank = 0;                 // Hello: the sender's world rank; Dead: the rank that died
@@ -100,12 +118,15 @@ struct ControlMsg {
   bool incomplete = false;      // Result: an error that more input may cure (never with ok)
   bool values = false;          // Result
   Mode mode = Mode::Repl;       // Exec
-  std::string text;             // Hello: host name; Exec: payload; Result, Output, Status, Tree, Abort
+  std::string text;             // Hello: host name; Exec: payload; Result, Output, Status, Tree, Abort;
+                                //   TraceQuery: the action
   std::string endpoint;         // Hello
   std::vector<std::string> list;  // Start, Exec, Event, TreeQuery
   RankState state = RankState::Idle;  // Status
   WaitInfo wait;                      // Status (when state is Blocked)
   std::vector<QueueEntry> queue;      // Status
+  uint64_t dropped = 0;               // Trace
+  std::vector<TraceEntry> trace;      // Trace
 
   bool operator==(const ControlMsg&) const = default;
 };

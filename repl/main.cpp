@@ -3,6 +3,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -12,6 +13,7 @@
 #include "repl/repl.hpp"
 #include "repl/session.hpp"
 #include "repl/test_runner.hpp"
+#include "repl/trace_view.hpp"
 
 namespace {
 
@@ -29,7 +31,9 @@ const char* kUsage =
     "  --timeout SECONDS per-command limit in the REPL, per case in `lumpi test`,\n"
     "                    for the whole run in `lumpi exec` (else MPIEXEC_TIMEOUT)\n"
     "  --no-collate      print every rank's result separately\n"
-    "  --junit FILE      (lumpi test) also write JUnit XML\n";
+    "  --junit FILE      (lumpi test) also write JUnit XML\n"
+    "  --trace FILE      (script) write the script's MPI trace: .svg, .json (Perfetto), else text\n"
+    "  --trace DIR       (lumpi test) write the trace diagram of every failing case into DIR\n";
 
 struct Args {
   bool test = false;
@@ -42,6 +46,7 @@ struct Args {
   double timeout = 0;
   bool collate = true;
   std::string junit;
+  std::string trace;  // --trace FILE (script) or DIR (lumpi test)
   std::vector<std::string> positional;  // script and its args, or test paths
 };
 
@@ -92,6 +97,8 @@ Args parse(int argc, char** argv) {
       if (a.timeout <= 0) usage_error("--timeout needs a positive number of seconds");
     } else if (s == "--no-collate") {
       a.collate = false;
+    } else if (s == "--trace" && !a.exec) {
+      a.trace = value("--trace");
     } else if (s == "--junit" && a.test) {
       a.junit = value("--junit");
     } else if (s == "-h" || s == "--help") {
@@ -126,6 +133,17 @@ int run_exec(const Args& a) {
   return lumpi::repl::run_exec(o);
 }
 
+// --trace FILE: the script's trace, drawn by the file's extension.
+bool write_trace(Session& s, const std::string& path) {
+  using namespace lumpi::repl;
+  TraceModel m = build_trace(s.size(), s.collect_trace());
+  std::ofstream f(path);
+  f << (path.ends_with(".svg") ? trace_svg(m) : path.ends_with(".json") ? trace_json(m) : trace_text(m, 80));
+  if (f) return true;
+  std::fprintf(stderr, "lumpi: cannot write the trace to %s\n", path.c_str());
+  return false;
+}
+
 int run_main(const Args& a) {
   if (a.exec) return run_exec(a);
   Session::Options o;
@@ -134,7 +152,8 @@ int run_main(const Args& a) {
   o.bind = a.bind;
   o.timeout = a.timeout;
   o.collate = a.collate;
-  if (a.test) return lumpi::repl::run_tests(o, a.positional, a.np_given, a.junit);
+  if (a.test) return lumpi::repl::run_tests(o, a.positional, a.np_given, a.junit, a.trace);
+  if (!a.trace.empty() && a.positional.empty()) usage_error("--trace FILE needs a script to trace");
 
   Session s(o);
   bool failed = false;
@@ -142,9 +161,11 @@ int run_main(const Args& a) {
   for (int r = 0; r < a.np; ++r) all.push_back(r);
   if (!a.positional.empty()) {
     std::vector<std::string> args(a.positional.begin() + 1, a.positional.end());
+    if (!a.trace.empty()) s.trace_action("on");
     auto out = s.run(all, "script", a.positional[0], args);
     s.print_outcome(out, stderr);
     failed = !out.ok();
+    if (!a.trace.empty() && !write_trace(s, a.trace)) failed = true;
   }
   for (const auto& code : a.exprs) {
     auto out = s.run(all, "repl", code);

@@ -23,6 +23,7 @@
 #include <iostream>
 #include <sstream>
 #include <sys/ioctl.h>
+#include <termios.h>
 #include <unistd.h>
 #include <utility>
 
@@ -31,6 +32,7 @@
 #include "repl/color.hpp"
 #include "repl/complete.hpp"
 #include "repl/draw.hpp"
+#include "repl/trace_view.hpp"
 
 #ifdef LUMPI_HAVE_READLINE
 #include <readline/history.h>
@@ -115,6 +117,10 @@ bool g_ctrl_c = false;
 // that comes while readline is busy is seen at the next wait, never lost.
 sigset_t g_sigint_unblocked;
 
+// Called every 200 ms while readline waits for a key: shows what happened
+// meanwhile (a rank's death) above the prompt and redraws it.
+void (*g_at_prompt)() = nullptr;
+
 int getc_or_ctrl_c(FILE* f) {
   for (;;) {
     if (sigint_count() > 0) {
@@ -125,9 +131,15 @@ int getc_or_ctrl_c(FILE* f) {
       return '\n';
     }
     pollfd p{fileno(f) == 0 ? terminal_in() : fileno(f), POLLIN, 0};
-    if (ppoll(&p, 1, nullptr, &g_sigint_unblocked) < 0) {
+    timespec tick{0, 200 * 1000 * 1000};
+    int ready = ppoll(&p, 1, &tick, &g_sigint_unblocked);
+    if (ready < 0) {
       if (errno == EINTR) continue;
       return EOF;
+    }
+    if (ready == 0) {
+      if (g_at_prompt) g_at_prompt();
+      continue;
     }
     unsigned char c;
     ssize_t n = read(p.fd, &c, 1);
@@ -159,6 +171,19 @@ std::optional<std::string> readline_line(const std::string& prompt) {
   return line;
 }
 #endif
+
+// The terminal's echo: off while a command runs, so that a line typed
+// ahead is shown once, with its prompt, when its turn comes (readline saves
+// and restores the mode it finds, so it is switched on before reading).
+void set_echo(bool on) {
+  termios t{};
+  if (tcgetattr(0, &t) != 0) return;
+  bool is_on = t.c_lflag & ECHO;
+  if (is_on == on) return;
+  if (on) t.c_lflag |= ECHO;
+  else t.c_lflag &= ~tcflag_t(ECHO);
+  tcsetattr(0, TCSANOW, &t);
+}
 
 // ---- completion ----------------------------------------------------------------------------
 
@@ -204,8 +229,16 @@ struct Repl {
     target.clear();
     for (int r = 0; r < s.size(); ++r) target.push_back(r);
   }
+  // The target's live ranks; all of them while every one lives.
+  std::vector<int> live_target() const {
+    std::vector<int> live;
+    for (int r : target)
+      if (r < s.size() && s.world().alive(r)) live.push_back(r);
+    return live;
+  }
   std::string prompt() const {
-    std::string p = "lumpi[" + format_ranks(target) + "]> ";
+    std::vector<int> live = s.size() > 0 ? live_target() : target;
+    std::string p = "lumpi[" + (live.empty() && !target.empty() ? std::string("none alive") : format_ranks(live)) + "]> ";
 #ifdef LUMPI_HAVE_READLINE
     // \001 \002 tell readline that the colour codes take no room
     if (color::enabled()) return "\001\x1b[1;32m\002" + p + "\001\x1b[0m\002";
@@ -358,6 +391,34 @@ struct Repl {
     for (const auto& l : s.queue_lines()) std::puts(l.c_str());
   }
 
+  // ":trace on|off|clear", ":trace" (draw), ":trace svg FILE", ":trace json FILE".
+  void trace(const std::string& rest) {
+    std::istringstream in(rest);
+    std::string what, file, extra;
+    in >> what >> file >> extra;
+    const char* usage = "usage: :trace [on|off|clear|svg FILE|json FILE]";
+    if (!extra.empty() || ((what == "svg" || what == "json") == file.empty())) return (void)std::puts(usage);
+    if (what == "on" || what == "off" || what == "clear") {
+      s.trace_action(what);
+      if (what == "on") std::puts("tracing on: each command's MPI events are kept; :trace draws the last command's");
+      if (what == "off") std::puts("tracing off");
+      if (what == "clear") std::puts("trace cleared");
+      return;
+    }
+    if (!what.empty() && what != "svg" && what != "json") return (void)std::puts(usage);
+    if (!world_usable()) return;
+    TraceModel m = build_trace(s.size(), s.collect_trace());
+    if (what.empty()) {
+      if (!s.tracing() && m.rows.empty()) return (void)std::puts("tracing is off: :trace on, run a command, then :trace");
+      return (void)std::fputs(trace_text(m, std::min(terminal_width(), 80)).c_str(), stdout);
+    }
+    std::ofstream f(file);
+    f << (what == "svg" ? trace_svg(m) : trace_json(m));
+    if (!f) return (void)std::printf("cannot write %s\n", file.c_str());
+    std::printf("wrote %s: %zu events on %d ranks%s\n", file.c_str(), m.events, m.size,
+                what == "json" ? " (open in ui.perfetto.dev or chrome://tracing)" : "");
+  }
+
   void load(const std::string& rest) {
     if (rest.empty()) std::puts("usage: :load FILE");
     else if (!std::ifstream(rest)) std::printf("cannot open %s\n", rest.c_str());
@@ -391,14 +452,19 @@ struct Repl {
 
   // One line of input; nullopt at end of input; "\x03" for Ctrl-C.
   std::optional<std::string> read_line(const std::string& p) {
-    if (interactive && !g_typeahead.empty()) {  // typed while the last command ran
+    if (interactive && !g_typeahead.empty()) {  // typed while the last command ran: shown once, here
       std::string line = g_typeahead.front();
       g_typeahead.pop_front();
       std::printf("%s%s\n", p.c_str(), line.c_str());
       return line;
     }
 #ifdef LUMPI_HAVE_READLINE
-    if (interactive) return readline_line(p);
+    if (interactive) {
+      set_echo(true);
+      auto line = readline_line(p);
+      set_echo(false);  // the command runs: type-ahead is echoed when it is read
+      return line;
+    }
 #endif
     if (interactive) {
       std::fputs(p.c_str(), stdout);
@@ -431,7 +497,8 @@ struct Repl {
   bool run_typed(std::string chunk) {
     for (;;) {
       if (chunk.find_first_not_of(" \t\n") == std::string::npos || !world_usable()) return true;
-      Outcome o = s.run(target, "repl", chunk);
+      std::vector<int> live = live_target();  // the prompt's ranks: dead ones are not asked
+      Outcome o = s.run(live.empty() ? target : live, "repl", chunk);
       std::optional<std::string> more;
       if (o.incomplete()) more = read_line("...> ");
       if (!o.incomplete() || !more) {  // complete, or input ended inside it: show the answers
@@ -443,6 +510,27 @@ struct Repl {
       chunk += "\n" + *more;
     }
   }
+
+#ifdef LUMPI_HAVE_READLINE
+  // While readline waits: deaths and late output, printed above the prompt,
+  // which is redrawn (with the live ranks) and keeps what was typed.
+  void notices_at_prompt() {
+    std::vector<std::string> lines;
+    auto saved = std::move(s.on_output);
+    s.on_output = [&](int r, const std::string& t) {
+      lines.push_back(r < 0 ? t : "[" + std::to_string(r) + "] " + t);
+    };
+    s.drain();
+    s.on_output = std::move(saved);
+    if (lines.empty()) return;
+    std::fputs("\r\x1b[K", rl_outstream);
+    for (const auto& l : lines) std::fprintf(rl_outstream, "%s\n", l.c_str());
+    std::fflush(rl_outstream);
+    rl_set_prompt(prompt().c_str());
+    rl_on_new_line();
+    rl_redisplay();
+  }
+#endif
 
   void add_history_line(const std::string& l) {
 #ifdef LUMPI_HAVE_READLINE
@@ -493,6 +581,17 @@ const MetaCommand kMeta[] = {
      "a debugger's message-queue window shows them; ranks are COMM_WORLD ranks, and ranks "
      "with the same queues are collated. Typed while a command runs, it is answered at once.",
      &Repl::queue},
+    {"trace", "", "[on|off|clear|svg FILE|json FILE]", "record MPI events; draw the last command's",
+     ":trace on records every rank's MPI events (sends, receives, probes, waits, collectives "
+     "and communicator constructors) from the next command on; each command starts a fresh "
+     "trace. :trace draws the last command's as a space-time diagram: one lane per rank, time "
+     "flowing down in causal order (Lamport clocks carried on every message, so a receive is "
+     "always below its send), S a send, R its receive with an arrow from the sender's lane, "
+     "the message's number, tag and communicator on the right, *==* a collective over the "
+     "ranks that took part, W a wait, P a probe. :trace svg FILE draws the same as SVG (lanes "
+     "across, arrows between them); :trace json FILE writes Chrome/Perfetto trace-event JSON "
+     "(timestamps are the logical clocks). :trace off stops recording; :trace clear forgets.",
+     &Repl::trace},
     {"ranks", "", "", "rank, host, pid and binding of every rank",
      "The binding is the set of PUs the rank may run on, with the hwloc object it is bound "
      "to (see --bind).",
@@ -637,7 +736,10 @@ void run_repl(Session& s) {
     s.poll_queue = [] { return std::exchange(g_queue_asked, false); };
   }
 #ifdef LUMPI_HAVE_READLINE
+  static Repl* g_repl = nullptr;
+  g_repl = &r;
   if (r.interactive) {
+    g_at_prompt = [] { g_repl->notices_at_prompt(); };
     rl_catch_signals = 0;  // Ctrl-C is ours: getc_or_ctrl_c sees read() interrupted
     rl_getc_function = getc_or_ctrl_c;
     rl_readline_name = "lumpi";
@@ -651,6 +753,8 @@ void run_repl(Session& s) {
 #endif
   r.loop();
 #ifdef LUMPI_HAVE_READLINE
+  g_at_prompt = nullptr;
+  if (r.interactive) set_echo(true);
   if (r.interactive && !r.history_file.empty()) {
     write_history(r.history_file.c_str());
     history_truncate_file(r.history_file.c_str(), 1000);

@@ -3,6 +3,7 @@
 #include "repl/session.hpp"
 
 #include <csignal>
+#include <set>
 #include <cstdio>
 #include <stdexcept>
 #include <utility>
@@ -60,7 +61,9 @@ bool Outcome::incomplete() const {
 
 Session::Session(Options opts) : opts_(std::move(opts)) {
   on_hang = [this](const std::vector<std::string>& lines) {
-    print_line("still running after " + seconds_text(hang_after) + " s (Ctrl-C interrupts):");
+    print_line(std::exchange(hang_shown_, true) ? "still running; now (Ctrl-C interrupts):"
+                                                : "still running after " + seconds_text(hang_after) +
+                                                      " s (Ctrl-C interrupts):");
     print_lines(lines, stdout);
   };
   start();
@@ -78,6 +81,7 @@ void Session::start() {
   world_ = std::make_unique<launcher::World>(w);
   world_->wait_wired(15000);
   killed_for_abort_.assign(size_t(opts_.size), false);
+  if (tracing_) trace_action("on");
 }
 
 void Session::restart(int size) {
@@ -162,6 +166,7 @@ struct Session::Run {
   Poll poll = Poll::None;
   double poll_asked_at = 0;
   std::map<int, ControlMsg> statuses;  // the status replies of this poll
+  std::vector<std::string> last_hang;  // the hang report shown last (repeated only when it changed)
   std::string deadline_why;
 };
 
@@ -174,6 +179,7 @@ Outcome Session::run(const std::vector<int>& ranks, const std::string& mode, con
   exec.mode = *m;
   exec.list = args;
   Run run;
+  hang_shown_ = false;
   run.epoch = exec.epoch;
   run.next_hang = hang_after;
   run.running = send_command(run, ranks, exec);
@@ -263,7 +269,10 @@ void Session::finish_poll(Run& run, double elapsed) {
       shown[r] = ro.state == State::Died ? ro.text : done == Poll::User ? "finished this command" : "idle";
   std::vector<std::string> lines = collate(shown);
   for (auto& l : diagnose(views_of(run))) lines.push_back(std::move(l));
-  if (done == Poll::Hang && still > 0 && on_hang) on_hang(lines);
+  if (done == Poll::Hang && still > 0 && on_hang && lines != run.last_hang) {
+    on_hang(lines);
+    run.last_hang = lines;
+  }
   if (done == Poll::User && still > 0) print_lines(lines, stdout);
   if (done == Poll::Deadline) {
     if (on_deadline_status) on_deadline_status(lines);
@@ -428,6 +437,31 @@ std::vector<std::string> Session::queue_lines() {
   for (int r = 0; r < world_->size(); ++r)
     shown[r] = st.count(r) ? queue_text(st[r].queue) : missing.count(r) ? missing[r] : "not answering";
   return collate(shown);
+}
+
+void Session::trace_action(const std::string& action) {
+  if (action == "on" || action == "off") tracing_ = action == "on";
+  if (!world_) return;
+  ControlMsg m = launcher::text_msg(Kind::TraceQuery, action);
+  for (int r = 0; r < world_->size(); ++r)
+    if (world_->alive(r)) world_->send(r, m);
+}
+
+std::map<int, ControlMsg> Session::collect_trace() {
+  std::map<int, ControlMsg> got;
+  if (!world_) return got;
+  std::set<int> asked;
+  for (int r = 0; r < world_->size(); ++r)
+    if (world_->alive(r)) world_->send(r, launcher::text_msg(Kind::TraceQuery, "get")), asked.insert(r);
+  double t0 = now_s();
+  while (got.size() < asked.size() && now_s() - t0 < 5.0) {
+    auto ev = world_->next(50);
+    if (!ev) continue;
+    if (ev->kind == Event::Kind::Death) asked.erase(ev->rank);
+    if (show_background(*ev)) continue;
+    if (ev->msg.kind == Kind::Trace && asked.count(ev->rank)) got[ev->rank] = ev->msg;
+  }
+  return got;
 }
 
 void Session::drain() {

@@ -76,6 +76,12 @@ class Session {
   std::vector<std::string> status_lines();
   // Every rank's posted receives and unmatched messages, collated (:queue).
   std::vector<std::string> queue_lines();
+  // Tracing (:trace, core/trace.hpp): "on", "off" or "clear" on every live rank.
+  // Tracing stays on across :restart.
+  void trace_action(const std::string& action);
+  bool tracing() const { return tracing_; }
+  // Every live rank's trace (the last command's events): rank -> its Trace reply.
+  std::map<int, launcher::ControlMsg> collect_trace();
   // Shows what happened while no command ran (deaths, late output).
   void drain();
   // Stops the world; returns the exit status of API.md §11 for its ranks.
@@ -88,8 +94,9 @@ class Session {
   std::function<void(const std::vector<std::string>&)> on_hang;
   double hang_after = 2.0;
   // > 0: the hang report is taken again every `hang_repeat` seconds while
-  // the command still runs (the Jupyter kernel updates it live).
-  double hang_repeat = 0;
+  // the command still runs, and shown again only when it changed (a rank
+  // moved on, died, or blocks elsewhere).
+  double hang_repeat = 2.0;
   // When set, receives every line the Session would print on stdout
   // instead: a rank's output (rank >= 0, text without the "[r] " prefix)
   // and the Session's own notices (rank -1). The Jupyter kernel sets it.
@@ -134,6 +141,8 @@ class Session {
   std::unique_ptr<launcher::World> world_;
   uint32_t epoch_ = 0;
   int worst_exit_ = 0;
+  bool tracing_ = false;
+  bool hang_shown_ = false;  // this command's hang report was shown once already
   // Ranks this Session killed because another rank called MPI_Abort: their
   // signal is not the job's exit status, the abort's error code is.
   std::vector<bool> killed_for_abort_;

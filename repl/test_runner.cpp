@@ -3,6 +3,7 @@
 #include "repl/test_runner.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,7 @@
 
 #include "launcher/clock.hpp"
 #include "repl/collate.hpp"
+#include "repl/trace_view.hpp"
 
 namespace lumpi::repl {
 namespace {
@@ -170,8 +172,22 @@ int abort_index(const Tracker& tr, const Outcome& o) {
 
 // Runs `file` once on a fresh world of `size`, skipping its first `skip`
 // cases (lumpi.test reads LUMPI_TEST_SKIP, inherited by the ranks).
+// --trace DIR: the diagram of case `key` (failed) into DIR, named after the file, size and case.
+void write_case_trace(const std::string& dir, const std::string& file, int size, const std::string& key,
+                      const std::string& name, const std::map<int, launcher::ControlMsg>& replies) {
+  std::string base = fs::path(file).stem().string() + "-np" + std::to_string(size) + "-" + key + "-";
+  for (char ch : name) base += std::isalnum((unsigned char)ch) ? ch : '_';
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  std::string path = (fs::path(dir) / (base.substr(0, 120) + ".txt")).string();
+  std::ofstream out(path);
+  out << "case '" << name << "' of " << file << " on " << size << " ranks\n"
+      << trace_text(build_trace(size, replies, key), 80);
+  if (!out) std::fprintf(stderr, "lumpi: cannot write %s\n", path.c_str());
+}
+
 FileRun run_once(Session::Options opts, const std::string& file, int size, double case_timeout,
-                 int skip) {
+                 int skip, const std::string& trace_dir) {
   opts.size = size;
   opts.timeout = 0;  // the per-case deadline below replaces the per-command one
   Tracker tr{size, case_timeout, {}, {}, {}, {}, {}, {}, false, {}, {}};
@@ -184,7 +200,17 @@ FileRun run_once(Session::Options opts, const std::string& file, int size, doubl
   s.on_deadline_status = [&](const std::vector<std::string>& lines) { tr.timeout_status = lines; };
   std::vector<int> all;
   for (int r = 0; r < size; ++r) all.push_back(r);
+  if (!trace_dir.empty()) s.trace_action("on");
   Outcome o = s.run(all, "script", file);
+  if (!trace_dir.empty()) {  // one diagram per failing case, from the events after its mark
+    std::map<int, launcher::ControlMsg> replies;
+    for (const auto& key : tr.order) {
+      CaseResult c = judge(key, tr, o);
+      if (c.status != "fail") continue;
+      if (replies.empty()) replies = s.collect_trace();
+      write_case_trace(trace_dir, file, size, key, c.name, replies);
+    }
+  }
   s.shutdown();
   fr.declared = tr.declared;
   if (fr.declared && std::find(fr.declared->begin(), fr.declared->end(), size) == fr.declared->end())
@@ -214,11 +240,12 @@ FileRun run_once(Session::Options opts, const std::string& file, int size, doubl
 }
 
 // Runs `file` at `size` to its end, on a fresh world after each hang or death.
-FileRun run_file(const Session::Options& opts, const std::string& file, int size, double case_timeout) {
+FileRun run_file(const Session::Options& opts, const std::string& file, int size, double case_timeout,
+                 const std::string& trace_dir) {
   FileRun all;
   int skip = 0;
   for (;;) {
-    FileRun part = run_once(opts, file, size, case_timeout, skip);
+    FileRun part = run_once(opts, file, size, case_timeout, skip, trace_dir);
     all.declared = part.declared;
     all.cases.insert(all.cases.end(), part.cases.begin(), part.cases.end());
     if (part.resume_at < 0) return all;
@@ -245,7 +272,7 @@ std::string xml_escape(const std::string& s) {
 }  // namespace
 
 int run_tests(const Session::Options& opts, const std::vector<std::string>& paths_in, bool np_given,
-              const std::string& junit) {
+              const std::string& junit, const std::string& trace_dir) {
   (void)np_given;
   const double case_timeout = opts.timeout > 0 ? opts.timeout : 60;
   std::vector<std::string> paths = paths_in.empty() ? std::vector<std::string>{"tests/scenarios"} : paths_in;
@@ -253,10 +280,10 @@ int run_tests(const Session::Options& opts, const std::vector<std::string>& path
   std::ostringstream xml;
   for (const auto& file : expand(paths)) {
     std::vector<std::pair<int, FileRun>> runs;
-    FileRun first = run_file(opts, file, opts.size, case_timeout);
+    FileRun first = run_file(opts, file, opts.size, case_timeout, trace_dir);
     if (first.declared) {
       for (int n : *first.declared)
-        runs.push_back({n, n == opts.size ? first : run_file(opts, file, n, case_timeout)});
+        runs.push_back({n, n == opts.size ? first : run_file(opts, file, n, case_timeout, trace_dir)});
     } else {
       runs.push_back({opts.size, first});
     }

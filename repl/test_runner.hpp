@@ -11,8 +11,10 @@ namespace lumpi::repl {
 // Runs every scenario file under `paths` (files, or directories searched for
 // *.lua) at the world sizes each declares in t.np (default: opts.size).
 // Prints one line per case and "N passed, N failed[, N skipped]"; returns
-// the exit status (0 when nothing failed). Writes JUnit XML if `junit` is set.
+// the exit status (0 when nothing failed). Writes JUnit XML if `junit` is set,
+// and with `trace_dir` the trace diagram of every failing case into that
+// directory (FILE-npN-KEY-NAME.txt; repl/trace_view.hpp).
 int run_tests(const Session::Options& opts, const std::vector<std::string>& paths, bool np_given,
-              const std::string& junit);
+              const std::string& junit, const std::string& trace_dir = "");
 
 }  // namespace lumpi::repl

@@ -7,6 +7,8 @@
 // the anchors. Output lines are machine-readable, in the anchors' formats:
 //
 //   lumpi-bench pingpong [divisor]  PP <bytes> <iters> <half_rtt_us> <MBps>
+//   lumpi-bench selfmsg [divisor]   SELF <bytes> <messages> <ns_per_message> (one rank, to itself)
+//   (LUMPI_BENCH_TRACE=1 in the environment: every rank records its trace, as after :trace on)
 //   lumpi-bench coll N [target_s]   COLL <name> <N> <iters> <us_per_call>
 //   lumpi-bench commfree N [cycles [batches]]
 //                                   MEM <phase> <rank> <rss_kib>
@@ -71,6 +73,7 @@ int run_ranks(int n, const std::function<void(Comm&)>& body) {
       int rc = 0;
       try {
         Engine e(r, n, table[size_t(r)]);
+        if (std::getenv("LUMPI_BENCH_TRACE")) e.tracer().set_on(true);  // :trace on (core/trace.hpp)
         e.set_peer_endpoints(table);
         CommPtr world = Comm::world(e);
         body(*world);
@@ -123,6 +126,31 @@ void pingpong(Comm& c) {
     }
     double half = (now() - t0) / iters / 2;
     if (me == 0) std::printf("PP %zu %d %.3f %.1f\n", s.bytes, iters, half * 1e6, s.bytes / half / 1e6);
+    std::fflush(stdout);
+  }
+}
+
+// ---- per-message bookkeeping -------------------------------------------------------
+
+// Messages to itself on one rank: the engine's and matcher's work per
+// message without sockets or another process's scheduling (what tracing adds
+// to each message, measurable on a loaded machine). Prints
+//   SELF <bytes> <messages> <ns_per_message>
+void selfmsg(Comm& c) {
+  for (size_t bytes : {size_t(8), size_t(1024)}) {
+    std::string payload(bytes, 'x');
+    const int n = 200000 / g_divisor;
+    double best = 1e300;
+    for (int rep = 0; rep < 5; ++rep) {  // the best of 5: the least disturbed by other processes
+      double t0 = now();
+      for (int i = 0; i < n; ++i) {
+        c.send(Body(std::string(payload)), 0, 1);
+        Received got = c.recv(0, 1);
+        if (got.body.size() != bytes) std::abort();
+      }
+      best = std::min(best, (now() - t0) / n);
+    }
+    std::printf("SELF %zu %d %.1f\n", bytes, n, best * 1e9);
     std::fflush(stdout);
   }
 }
@@ -260,7 +288,7 @@ void soakmsg(Comm& w, long messages) {
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: lumpi-bench pingpong [divisor] | coll N [target_s] | commfree N [cycles [batches]]"
+  std::fprintf(stderr, "usage: lumpi-bench pingpong [divisor] | selfmsg [divisor] | coll N [target_s] | commfree N [cycles [batches]]"
                        " | soakmsg N [messages [batches]]\n");
   return 2;
 }
@@ -270,6 +298,10 @@ int usage() {
 int main(int argc, char** argv) {
   if (argc < 2) return usage();
   std::string what = argv[1];
+  if (what == "selfmsg") {
+    if (argc >= 3) g_divisor = std::max(1, std::atoi(argv[2]));
+    return run_ranks(1, selfmsg);
+  }
   if (what == "pingpong") {
     if (argc >= 3) g_divisor = std::max(1, std::atoi(argv[2]));
     return run_ranks(2, pingpong);

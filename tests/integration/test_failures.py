@@ -143,8 +143,11 @@ def test_a_third_ctrl_c_kills_a_rank_that_ignores_interrupts(exe):
         l.expect(r"killing the ranks still running", 5)
         l.expect(r"rank 1 died: signal 9", 5)
         l.prompt(5)
-        out = l.command("mpi.rank()")
-        check("[1] not running" in out and "[2] 2" in out, "the killed rank is not reported", out)
+        check(l.text()[:l.pos].endswith("lumpi[0,2]> "), "the prompt does not show the live ranks", l.text()[-300:])
+        out = l.command("mpi.rank()")  # runs on the live ranks the prompt shows
+        check("[1]" not in out and "[0] 0" in out and "[2] 2" in out, "the command did not run on the live ranks", out)
+        out = l.command(":on 1 return 1")  # asked by name, the dead rank is reported
+        check("[1] not running" in out, "the killed rank is not reported", out)
         fresh_world_works(l, 3)
 
 

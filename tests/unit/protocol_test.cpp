@@ -53,6 +53,15 @@ std::vector<ControlMsg> samples() {
   add(Kind::Tree, [](ControlMsg& m) { m.text = "Machine\n  Core L#0 [0]\n"; });
   add(Kind::Event, [](ControlMsg& m) { m.list = {"case", "3", "name", "fail", ""}; });
   add(Kind::Event, [](ControlMsg&) {});
+  add(Kind::Trace, [](ControlMsg& m) {
+    m.dropped = 3;
+    m.trace = {TraceEntry{"send", 7, 123456789, 2, 5, 1, 7, 12, "MPI_Send", "MPI_COMM_WORLD"},
+               TraceEntry{"begin", (1ull << 63), -5, 0, 0, (1ull << 40) + 1, 0, -1, "MPI_Bcast", std::string("a\0b", 3)},
+               TraceEntry{"recv", 9, 0, 16777216, -4, 2, 3, 1ll << 40, "MPI_Wait", ""}};
+  });
+  add(Kind::Trace, [](ControlMsg&) {});
+  add(Kind::TraceQuery, [](ControlMsg& m) { m.text = "get"; });
+  add(Kind::TraceQuery, [](ControlMsg& m) { m.text = "clear"; });
   add(Kind::Abort, [](ControlMsg& m) { m.code = -7, m.text = "gave up"; });
   add(Kind::Finished, [](ControlMsg& m) { m.code = 3; });
   add(Kind::Start, [](ControlMsg& m) { m.list = {"ipc:///a/rank-0", "ipc:///a/rank-1", "tcp://h:5"}; });
@@ -166,6 +175,28 @@ TEST_CASE("protocol: malformed messages are refused with a reason") {
   CHECK(refused(entry(2, "-"), "bad queue tag"));
   CHECK(refused(entry(3, "x"), "bad queue context"));
   CHECK(refused(entry(4, "-2"), "bad queue size"));
+  // trace? and trace
+  CHECK(refused({"trace?"}, "needs 1"));
+  CHECK(refused({"trace?", "dump"}, "unknown trace action"));
+  CHECK(refused({"trace?", "ON"}, "unknown trace action"));
+  const Frames tr = {"trace", "0", "send", "1", "2", "3", "4", "5", "6", "7", "MPI_Send", "w"};
+  CHECK(!refused(tr));
+  CHECK(refused({"trace"}, "needs at least 1"));
+  CHECK(refused({"trace", "-1"}, "bad dropped count"));
+  CHECK(refused(Frames(tr.begin(), tr.end() - 1), "groups of 10"));
+  auto ev = [&](size_t i, std::string v) {
+    Frames f = tr;
+    f[2 + i] = std::move(v);
+    return f;
+  };
+  CHECK(refused(ev(0, "sent"), "unknown trace event"));
+  CHECK(refused(ev(1, "-1"), "bad trace clock"));
+  CHECK(refused(ev(2, "x"), "bad trace time"));
+  CHECK(refused(ev(3, "-3"), "bad trace peer"));
+  CHECK(refused(ev(4, "-5"), "bad trace tag"));
+  CHECK(refused(ev(5, ""), "bad trace context"));
+  CHECK(refused(ev(6, "1.5"), "bad trace message"));
+  CHECK(refused(ev(7, "-2"), "bad trace size"));
 }
 
 TEST_CASE("protocol: decode never throws on arbitrary frames") {
@@ -176,7 +207,8 @@ TEST_CASE("protocol: decode never throws on arbitrary frames") {
                                             "check", std::string(1, '\0'), "\xff\xfe", "rank-1",
                                             std::string(300, '9'), "0=1", "x"};
   const char* kinds[] = {"hello", "result", "output", "status", "tree", "event", "abort", "finished",
-                         "start", "exec", "interrupt", "status?", "tree?", "dead", "quit", "nope"};
+                         "start", "exec", "interrupt", "status?", "tree?", "dead", "quit", "trace",
+                         "trace?", "nope"};
   uint32_t seed = 12345;
   auto next = [&] { return seed = seed * 1103515245u + 12345u; };
   int accepted = 0;

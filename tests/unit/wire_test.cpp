@@ -30,7 +30,7 @@ TEST_CASE("headers of the wrong size are rejected with a reason") {
   std::string good = encode_header(Envelope{});
   std::string why;
   for (size_t n = 0; n < good.size(); ++n) CHECK_FALSE(decode_header(good.substr(0, n), &why));
-  CHECK(why.find("expected 32") != std::string::npos);
+  CHECK(why.find("expected 40") != std::string::npos);
   CHECK_FALSE(decode_header(good + "x", &why));
 }
 
