@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/api_detail.hpp"
+#include "core/coll.hpp"
 #include "core/lumpi.hpp"
 #include "launcher/mpi.h"
 
@@ -53,6 +54,13 @@ Info info_or_null(MPI_Info i, const char* func);
 Request& request(MPI_Request r, const char* func);
 MPI_Request add_request(Request r);
 void drop_request(MPI_Request r);
+// Persistent requests (MPI_Send_init ...): a handle in the same table that
+// completing leaves inactive instead of freeing.
+MPI_Request add_persistent(Prequest r);
+Prequest& prequest(MPI_Request r, const char* func);  // ERR_REQUEST if not persistent
+// After *r completed (Wait, Test ...): frees it and sets MPI_REQUEST_NULL,
+// unless it is persistent.
+void completed(MPI_Request* r);
 
 // ---- datatypes and ops ----------------------------------------------------------
 // Bytes of one element of t; ERR_TYPE naming func for an unknown type.
@@ -61,6 +69,13 @@ int type_size(MPI_Datatype t, const char* func);
 // not compute on it.
 Datatype reduce_type(MPI_Datatype t, const char* func);
 Op op_of(MPI_Op op, const char* func);
+// User-defined ops (launcher/c_op.cpp). A reduction whose op is one runs
+// over the core's byte collectives with user_combine (the C function,
+// called as MPI says: inoutvec = invec op inoutvec, invec the lower ranks').
+bool is_user_op(MPI_Op op);
+bool user_op_commutes(MPI_Op op, const char* func);  // ERR_OP if not a live user op
+core::coll::Combine user_combine(MPI_Op op, MPI_Datatype t, const char* func);
+
 // A count check: ERR_COUNT naming func for a negative count.
 void check_count(int count, const char* func, const char* what = "count");
 
