@@ -122,10 +122,15 @@ void Engine::run_background() {
     bool& flag;
     ~Reset() { flag = false; }
   } reset{in_background_};
-  for (size_t i = 0; i < background_.size();) {
-    if (background_[i]()) background_.erase(background_.begin() + long(i));
-    else ++i;
-  }
+  // Steps run on a list of their own: a step that starts a collective (a C
+  // user op may, though MPI forbids it) adds to background_ meanwhile.
+  std::vector<std::function<bool()>> round;
+  round.swap(background_);
+  std::vector<std::function<bool()>> still;
+  for (auto& step : round)
+    if (!step()) still.push_back(std::move(step));
+  for (auto& step : background_) still.push_back(std::move(step));
+  background_.swap(still);
 }
 
 void Engine::check_abort(const Waiting& what) {
