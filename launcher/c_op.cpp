@@ -136,11 +136,9 @@ void user_reduce_scatter(const void* send, void* recv, const std::vector<int>& c
   core::CommPtr c = core_comm(comm, f);
   const size_t es = size_t(type_size(t, f));
   std::vector<size_t> sizes;
-  size_t total = 0;
   for (int k : counts) {
     if (k < 0) fail(MPI_ERR_COUNT, f, "a count is negative (" + std::to_string(k) + ")");
     sizes.push_back(size_t(k) * es);
-    total += size_t(k) * es;
   }
   if (send == MPI_IN_PLACE) send = recv;
   // The input has one block per rank of the group that reduces it: this one
