@@ -132,6 +132,8 @@ Regroup byte_regroup(std::vector<size_t> sizes, std::string func) {
 
 }  // namespace
 
+Combine make_combiner(Type t, Op op, std::string func) { return combiner(t, op, std::move(func)); }
+
 size_t type_size(Type t) {
   switch (t) {
     case Type::Int32: return 4;

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "core/coll.hpp"
 #include "core/comm.hpp"
 
 namespace lumpi::core::coll::typed {
@@ -26,6 +27,10 @@ const char* type_name(Type t);  // "MPI_INT64_T"
 const char* op_name(Op op);     // "MPI_SUM"
 // Raises MPI_ERR_OP unless op is defined on t (bitwise ops: integers only).
 void check_op_type(Op op, Type t, std::string_view func);
+
+// The Combine of op on elements of t (raising MPI_ERR_COUNT naming func
+// when the operands' lengths differ), for core/nbc_typed.cpp.
+coll::Combine make_combiner(Type t, Op op, std::string func);
 
 // inout[i] = in[i] op inout[i], i < count. Local.
 void reduce_local(const void* in, void* inout, int count, Type t, Op op);

@@ -142,12 +142,16 @@ RequestPtr Comm::post_recv(Lane lane, int source_world, int tag, Waiting what, b
                        [g](int w) { return group::rank_of(*g, w); }, std::move(what));
 }
 
-Body Comm::lane_recv(Lane lane, int source, int tag, const Waiting& what, bool local) {
+RequestPtr Comm::lane_irecv(Lane lane, int source, int tag, const Waiting& what, bool local) {
   int w = local ? local_[size_t(source)] : world_of(source);
   Waiting collective = what;  // a death anywhere in the communicator fails it
   collective.group = local_;
   collective.group.insert(collective.group.end(), remote_.begin(), remote_.end());
-  auto r = post_recv(lane, w, tag, std::move(collective), local);
+  return post_recv(lane, w, tag, std::move(collective), local);
+}
+
+Body Comm::lane_recv(Lane lane, int source, int tag, const Waiting& what, bool local) {
+  auto r = lane_irecv(lane, source, tag, what, local);
   r->wait();
   return std::move(r->body());
 }

@@ -125,6 +125,12 @@ class Comm {
   // (for the intra-group phases of intercommunicator algorithms).
   void lane_send(Lane lane, int dest, int tag, Body body, bool local = false);
   Body lane_recv(Lane lane, int source, int tag, const Waiting& what, bool local = false);
+  // The same receive, posted without waiting (nonblocking collectives).
+  RequestPtr lane_irecv(Lane lane, int source, int tag, const Waiting& what, bool local = false);
+  // The number of the next nonblocking collective started on this
+  // communicator: every member starts them in the same order (MPI-3.1
+  // §5.12), so the number identifies one collective on every member.
+  uint32_t next_nbc() { return nbc_count_++; }
   Waiting waiting(std::string call, std::string role = "", int peer = 0) const;
 
  private:
@@ -143,6 +149,7 @@ class Comm {
   std::shared_ptr<const Topology> topo_;
   bool freed_ = false;
   bool pending_ = false;
+  uint32_t nbc_count_ = 0;
   static inline std::atomic<uint64_t> serial_counter_{0};
   uint64_t serial_ = ++serial_counter_;
 };

@@ -131,6 +131,32 @@ void Engine::receive_available() {
 
 void Engine::progress(int timeout_ms) {
   transport_->poll(timeout_ms, [this] { receive_available(); });
+  run_background();
+}
+
+void Engine::add_background(std::function<bool()> step) {
+  if (!step()) background_.push_back(std::move(step));
+}
+
+// Steps every background task once; a task that finishes (or fails: its
+// step stores the error for its request) leaves the list. Not reentrant: a
+// user op run by a step that calls back into MPI does not step them again.
+void Engine::run_background() {
+  if (in_background_ || background_.empty()) return;
+  in_background_ = true;
+  struct Reset {
+    bool& flag;
+    ~Reset() { flag = false; }
+  } reset{in_background_};
+  // Steps run on a list of their own: a step that starts a collective (a C
+  // user op may, though MPI forbids it) adds to background_ meanwhile.
+  std::vector<std::function<bool()>> round;
+  round.swap(background_);
+  std::vector<std::function<bool()>> still;
+  for (auto& step : round)
+    if (!step()) still.push_back(std::move(step));
+  for (auto& step : background_) still.push_back(std::move(step));
+  background_.swap(still);
 }
 
 void Engine::check_abort(const Waiting& what) {
@@ -184,6 +210,7 @@ void Engine::wait(const std::function<bool()>& done, const Waiting& what) {
     ~Restore() { slot = value; }
   } restore{blocked_, outer};
   receive_available();
+  run_background();
   while (!done()) {
     check_abort(what);
     // progress(0) also serves the control socket, so a flood of data never

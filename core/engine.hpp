@@ -73,6 +73,11 @@ class Engine {
   // Runs progress until done() is true. Throws Error(Interrupted) after
   // interrupt(), Error(ProcFailed) if a rank in what.needs died.
   void wait(const std::function<bool()>& done, const Waiting& what);
+  // Background work (nonblocking collectives, core/nbc.*): step() runs
+  // after each delivery round of progress() and wait(), whichever call is
+  // blocked, until it returns true (finished or failed). It must not block
+  // nor call progress/wait itself.
+  void add_background(std::function<bool()> step);
   // The call currently blocked in wait(), if any.
   const Waiting* blocked() const { return blocked_; }
 
@@ -117,6 +122,7 @@ class Engine {
   // between asks; true as soon as data input is ready (see wait()).
   bool spin_for_input(int budget_us);
   void check_abort(const Waiting& what);
+  void run_background();
 
   int rank_, size_;
   std::unique_ptr<Transport> transport_;
@@ -133,6 +139,8 @@ class Engine {
   uint32_t epoch_ = 0;
   bool interrupted_ = false;
   const Waiting* blocked_ = nullptr;
+  std::vector<std::function<bool()>> background_;
+  bool in_background_ = false;
 };
 
 }  // namespace lumpi::core

@@ -474,6 +474,25 @@ class Comm {
                       const Datatype& type, const Op& op) const;
   void Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                             const Datatype& type, const Op& op) const;
+  // ---- nonblocking collectives (§5.12), intra- and intercommunicators ----
+  // Arguments as in the blocking forms; the send data is copied at the call,
+  // the receive buffer is filled when the request completes (Wait, Test).
+  // Collectives on one communicator match in the order they are started, and
+  // never match blocking ones. See core/nbc.hpp for the algorithms.
+  Request Ibarrier() const;
+  Request Ibcast(void* buf, int count, const Datatype& type, int root) const;
+  Request Igather(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                  int recvcount, const Datatype& recvtype, int root) const;
+  Request Iscatter(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                   int recvcount, const Datatype& recvtype, int root) const;
+  Request Iallgather(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                     int recvcount, const Datatype& recvtype) const;
+  Request Ialltoall(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                    int recvcount, const Datatype& recvtype) const;
+  Request Ireduce(const void* sendbuf, void* recvbuf, int count, const Datatype& type,
+                  const Op& op, int root) const;
+  Request Iallreduce(const void* sendbuf, void* recvbuf, int count, const Datatype& type,
+                     const Op& op) const;
 
   // ---- COMM_NULL ----
   bool Is_null() const { return !h_; }
@@ -538,6 +557,11 @@ class Intracomm : public Comm {
   // recvbuf is left untouched on rank 0.
   void Exscan(const void* sendbuf, void* recvbuf, int count, const Datatype& type,
               const Op& op) const;
+  // Nonblocking Scan and Exscan (§5.12.7, §5.12.8).
+  Request Iscan(const void* sendbuf, void* recvbuf, int count, const Datatype& type,
+                const Op& op) const;
+  Request Iexscan(const void* sendbuf, void* recvbuf, int count, const Datatype& type,
+                  const Op& op) const;
 
  protected:
   friend struct detail::Access;

@@ -18,8 +18,10 @@ enum class MsgKind : uint8_t { Data = 0, SsendAck = 1 };
 
 // Context ids: a communicator owns one base id; each kind of traffic on it
 // gets its own matching context (base * 4 + lane), so a user's wildcard
-// receive can never match collective or internal traffic.
-enum class Lane : uint8_t { P2P = 0, Coll = 1, Internal = 2 };
+// receive can never match collective or internal traffic. Nonblocking
+// collectives (core/nbc.*) have a lane of their own, so they never match a
+// blocking collective's messages (MPI-3.1 §5.12: the two never match).
+enum class Lane : uint8_t { P2P = 0, Coll = 1, Internal = 2, Nbc = 3 };
 inline uint64_t context_of(uint64_t base, Lane lane) { return base * 4 + uint64_t(lane); }
 
 struct Envelope {

@@ -13,6 +13,7 @@
 
 #include "core/api_detail.hpp"
 #include "core/datatype.hpp"
+#include "core/coll.hpp"
 #include "core/lumpi.hpp"
 #include "launcher/mpi.h"
 
@@ -54,6 +55,13 @@ Info info_or_null(MPI_Info i, const char* func);
 Request& request(MPI_Request r, const char* func);
 MPI_Request add_request(Request r);
 void drop_request(MPI_Request r);
+// Persistent requests (MPI_Send_init ...): a handle in the same table that
+// completing leaves inactive instead of freeing.
+MPI_Request add_persistent(Prequest r);
+Prequest& prequest(MPI_Request r, const char* func);  // ERR_REQUEST if not persistent
+// After *r completed (Wait, Test ...): frees it and sets MPI_REQUEST_NULL,
+// unless it is persistent.
+void completed(MPI_Request* r);
 
 // ---- datatypes (c_type.cpp, c_type_attr.cpp) and ops ------------------------------
 // The core object of handle t; ERR_TYPE naming what in func for NULL or an
@@ -96,6 +104,13 @@ class TypeBytes {
 void type_copy_attrs(MPI_Datatype old, MPI_Datatype newtype, const char* func);
 void type_delete_attrs(MPI_Datatype t, const char* func);
 Op op_of(MPI_Op op, const char* func);
+// User-defined ops (launcher/c_op.cpp). A reduction whose op is one runs
+// over the core's byte collectives with user_combine (the C function,
+// called as MPI says: inoutvec = invec op inoutvec, invec the lower ranks').
+bool is_user_op(MPI_Op op);
+bool user_op_commutes(MPI_Op op, const char* func);  // ERR_OP if not a live user op
+core::coll::Combine user_combine(MPI_Op op, MPI_Datatype t, const char* func);
+
 // A count check: ERR_COUNT naming func for a negative count.
 void check_count(int count, const char* func, const char* what = "count");
 

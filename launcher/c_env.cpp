@@ -163,9 +163,36 @@ MPI_Request add_request(Request r) {
   return int(t.size()) - 1;
 }
 
+// The persistent requests among them (MPI_Send_init ...), by handle.
+std::map<int, Prequest>& prequests() {
+  static std::map<int, Prequest> t;
+  return t;
+}
+
 void drop_request(MPI_Request r) {
   requests()[r] = Request();
+  prequests().erase(r);
   free_requests().push_back(r);
+}
+
+MPI_Request add_persistent(Prequest r) {
+  MPI_Request id = add_request(r);
+  prequests()[id] = std::move(r);
+  return id;
+}
+
+Prequest& prequest(MPI_Request r, const char* func) {
+  request(r, func);
+  auto it = prequests().find(r);
+  if (it == prequests().end())
+    fail(MPI_ERR_REQUEST, func, "request " + std::to_string(r) + " is not a persistent request");
+  return it->second;
+}
+
+void completed(MPI_Request* r) {
+  if (prequests().count(*r)) return;  // inactive again, still allocated (§3.9)
+  drop_request(*r);
+  *r = MPI_REQUEST_NULL;
 }
 
 // ---- errors -------------------------------------------------------------------------

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "launcher/c_api.hpp"
+#include "launcher/c_user_reduce.hpp"
 
 using namespace lumpi;
 using namespace lumpi::capi;
@@ -40,14 +41,14 @@ void empty_status(MPI_Status* s) {
   s->lumpi_bytes = 0;
 }
 
-// Completes the table's request *r (Wait), drops it, sets *r to MPI_REQUEST_NULL.
+// Completes the table's request *r (Wait), drops it, sets *r to MPI_REQUEST_NULL
+// (a persistent one stays, inactive).
 void wait_one(MPI_Request* r, MPI_Status* status, const char* func) {
   if (*r == MPI_REQUEST_NULL) return empty_status(status);
   Status s;
   request(*r, func).Wait(s);
   to_c(s, status);
-  drop_request(*r);
-  *r = MPI_REQUEST_NULL;
+  completed(r);
 }
 
 bool test_one(MPI_Request* r, MPI_Status* status, const char* func) {
@@ -58,9 +59,16 @@ bool test_one(MPI_Request* r, MPI_Status* status, const char* func) {
   Status s;
   if (!request(*r, func).Test(s)) return false;
   to_c(s, status);
-  drop_request(*r);
-  *r = MPI_REQUEST_NULL;
+  completed(r);
   return true;
+}
+
+// The size of comm's local group (the blocks of a reduce-scatter).
+int intra_size(MPI_Comm comm, const char* f) { return as<Intracomm>(comm, f).Get_size(); }
+
+std::vector<int> counts_of(MPI_Comm comm, const int recvcounts[], const char* f) {
+  if (!recvcounts) fail(MPI_ERR_ARG, f, "recvcounts is NULL");
+  return std::vector<int>(recvcounts, recvcounts + intra_size(comm, f));
 }
 
 bool is_root(const Intracomm& c, int root) { return c.Is_inter() ? root == MPI_ROOT : c.Get_rank() == root; }
@@ -177,8 +185,7 @@ int MPI_Testall(int count, MPI_Request rs[], int* flag, MPI_Status ss[]) {
         continue;
       }
       if (ss) to_c(st[i], &ss[i]);
-      drop_request(rs[i]);
-      rs[i] = MPI_REQUEST_NULL;
+      completed(&rs[i]);
     }
   });
 }
@@ -193,8 +200,7 @@ int MPI_Waitany(int count, MPI_Request rs[], int* index, MPI_Status* status) {
     *index = k == UNDEFINED ? MPI_UNDEFINED : k;
     if (k == UNDEFINED) return empty_status(status);
     to_c(s, status);
-    drop_request(rs[k]);
-    rs[k] = MPI_REQUEST_NULL;
+    completed(&rs[k]);
   });
 }
 
@@ -357,6 +363,7 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm) {
   const char* f = "MPI_Reduce";
   return call(comm, f, [&] {
+    if (is_user_op(op)) return user_reduce(sendbuf, recvbuf, count, t, op, root, comm);
     Intracomm c = as<Intracomm>(comm, f);
     Datatype dt = reduce_type(t, f);
     check_count(count, f);
@@ -369,6 +376,7 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MP
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
   const char* f = "MPI_Allreduce";
   return call(comm, f, [&] {
+    if (is_user_op(op)) return user_allreduce(sendbuf, recvbuf, count, t, op, comm);
     Intracomm c = as<Intracomm>(comm, f);
     Datatype dt = reduce_type(t, f);
     check_count(count, f);
@@ -381,6 +389,7 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t,
 int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
   const char* f = "MPI_Scan";
   return call(comm, f, [&] {
+    if (is_user_op(op)) return user_scan(sendbuf, recvbuf, count, t, op, comm, false);
     Intracomm c = intra(comm, f);
     Datatype dt = reduce_type(t, f);
     check_count(count, f);
@@ -393,6 +402,7 @@ int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
   const char* f = "MPI_Exscan";
   return call(comm, f, [&] {
+    if (is_user_op(op)) return user_scan(sendbuf, recvbuf, count, t, op, comm, true);
     Intracomm c = intra(comm, f);
     Datatype dt = reduce_type(t, f);
     check_count(count, f);
@@ -406,6 +416,7 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
                              MPI_Comm comm) {
   const char* f = "MPI_Reduce_scatter_block";
   return call(comm, f, [&] {
+    if (is_user_op(op)) return user_reduce_scatter(sendbuf, recvbuf, std::vector<int>(size_t(intra_size(comm, f)), recvcount), t, op, comm, f);
     Intracomm c = as<Intracomm>(comm, f);
     Datatype dt = reduce_type(t, f);
     check_count(recvcount, f, "recvcount");
@@ -419,6 +430,7 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
                        MPI_Comm comm) {
   const char* f = "MPI_Reduce_scatter";
   return call(comm, f, [&] {
+    if (is_user_op(op)) return user_reduce_scatter(sendbuf, recvbuf, counts_of(comm, recvcounts, f), t, op, comm, f);
     Intracomm c = as<Intracomm>(comm, f);
     Datatype dt = reduce_type(t, f);
     if (!recvcounts) fail(MPI_ERR_ARG, f, "recvcounts is NULL");
@@ -434,6 +446,7 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
 int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype t, MPI_Op op) {
   const char* f = "MPI_Reduce_local";
   return call(f, [&] {
+    if (is_user_op(op)) return user_reduce_local(inbuf, inoutbuf, count, t, op);
     check_count(count, f);
     op_of(op, f).Reduce_local(inbuf, inoutbuf, count, reduce_type(t, f));
   });

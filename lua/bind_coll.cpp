@@ -14,6 +14,7 @@
 #include "lua/bind_op.hpp"
 #include "lua/binding.hpp"
 #include "lua/codec.hpp"
+#include "lua/coll_args.hpp"
 
 namespace lumpi::lua {
 
@@ -21,7 +22,6 @@ using core::ErrClass;
 using core::fail;
 using core::coll::Bytes;
 
-namespace {
 
 // ---- helpers --------------------------------------------------------------------------
 
@@ -72,8 +72,8 @@ auto or_poisoned(std::optional<core::Error>& failed, Make make, Poison poison) -
 }
 
 // Poisons for or_poisoned: the encoded error itself, or n copies of it.
-Bytes one(Bytes error) { return error; }
-auto each(size_t n) {
+inline Bytes one(Bytes error) { return error; }
+inline auto each(size_t n) {
   return [n](const Bytes& error) { return std::vector<Bytes>(n, error); };
 }
 
@@ -122,6 +122,21 @@ int root_arg(lua_State* L, int idx, core::Comm& c, const char* func) {
   c.check_root(root, func);
   return root;
 }
+
+// The operand at idx, checked against op and encoded; or the error that
+// either step raised, then also stored in `failed`.
+Bytes operand_or_error(lua_State* L, int idx, const OpBox& op, const char* func,
+                       std::optional<core::Error>& failed) {
+  return or_poisoned(
+      failed,
+      [&] {
+        check_op_operand(L, idx, op, func);
+        return encode(L, idx, func);
+      },
+      one);
+}
+
+namespace {
 
 // ---- data movement ---------------------------------------------------------------------
 
@@ -205,19 +220,6 @@ int c_alltoall(lua_State* L) {
 // raises too instead of waiting for a rank that never came. Arguments that
 // MPI requires to be the same on every rank (comm, op, root, counts) raise
 // at once.
-
-// The operand at idx, checked against op and encoded; or the error that
-// either step raised, then also stored in `failed`.
-Bytes operand_or_error(lua_State* L, int idx, const OpBox& op, const char* func,
-                       std::optional<core::Error>& failed) {
-  return or_poisoned(
-      failed,
-      [&] {
-        check_op_operand(L, idx, op, func);
-        return encode(L, idx, func);
-      },
-      one);
-}
 
 // Runs a collective to which this rank may have contributed an error: that
 // error, rather than the copy the collective carried back, is what this

@@ -32,6 +32,7 @@ struct RequestBox {
   bool finished = false;
   bool typed = false;
   Typed target;
+  PushValue push_value;  // nonblocking collectives: pushes the result
 };
 
 // The request at idx, now in the hands of `func`: its errors and hang
@@ -58,6 +59,8 @@ void finish(lua_State* L, int idx, RequestBox& box) {
     }
   } else if (box.typed) {
     lua_getiuservalue(L, idx, 4);  // a receive from PROC_NULL leaves the buffer as it was
+  } else if (box.push_value) {
+    box.push_value(L);
   } else {
     lua_pushnil(L);
   }
@@ -424,12 +427,17 @@ const Reg kModuleFuncs[] = {
 
 void push_request(lua_State* L, std::shared_ptr<core::Request> r, bool is_recv) {
   void* mem = lua_newuserdatauv(L, sizeof(RequestBox), 4);
-  new (mem) RequestBox{std::move(r), is_recv, false, false, {}};
+  new (mem) RequestBox{std::move(r), is_recv, false, false, {}, {}};
   luaL_setmetatable(L, kRequestMeta);
   if (test_comm(L, 1)) {  // every request starts in a method of the communicator at 1
     lua_pushvalue(L, 1);
     lua_setiuservalue(L, -2, 3);
   }
+}
+
+void push_request_with(lua_State* L, std::shared_ptr<core::Request> r, PushValue push_value) {
+  push_request(L, std::move(r), false);
+  static_cast<RequestBox*>(lua_touserdata(L, -1))->push_value = std::move(push_value);
 }
 
 void open_p2p(lua_State* L) {

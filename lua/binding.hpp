@@ -10,6 +10,7 @@
 #pragma once
 
 #include <lua.hpp>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -151,6 +152,10 @@ void open_comm_classes(lua_State* L, int idx);
 // Pushes a request userdata (methods wait/test/cancel). With is_recv, its
 // completion decodes the received message as the request's value.
 void push_request(lua_State* L, std::shared_ptr<core::Request> r, bool is_recv);
+// Pushes a request whose value, once complete, push_value pushes (it may
+// raise core::Error): the nonblocking collectives (lua/bind_nbc.cpp).
+using PushValue = std::function<void(lua_State*)>;
+void push_request_with(lua_State* L, std::shared_ptr<core::Request> r, PushValue push_value);
 
 // ---- groups -------------------------------------------------------------------------
 
@@ -181,6 +186,7 @@ void forget_attrs(lua_State* L, const core::Comm& c);
 void open_comm(lua_State* L);
 void open_p2p(lua_State* L);
 void open_coll(lua_State* L);
+void open_nbc(lua_State* L);  // lua/bind_nbc.cpp
 void open_group(lua_State* L);
 void open_topo(lua_State* L);
 void open_hw(lua_State* L);  // mpi.hw (lua/bind_hw.cpp)

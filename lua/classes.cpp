@@ -65,6 +65,8 @@ struct Placed {
 constexpr Placed kPlaced[] = {
     {"scan", bit(kIntra), "MPI_Scan"},
     {"exscan", bit(kIntra), "MPI_Exscan"},
+    {"iscan", bit(kIntra), "MPI_Iscan"},
+    {"iexscan", bit(kIntra), "MPI_Iexscan"},
     {"create_group", bit(kIntra), "MPI_Comm_create_group"},
     {"split_type", bit(kIntra), "MPI_Comm_split_type"},
     {"intercomm_create", bit(kIntra), "MPI_Intercomm_create"},

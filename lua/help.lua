@@ -1050,6 +1050,51 @@ method("Comm", "reduce_scatter", {call = "comm:reduce_scatter(values, counts, op
     .. "over all processes; rank i gets the counts[i+1] elements of its slice, as a "
     .. "sequence.", see = {"Comm.reduce_scatter_block"}})
 
+-- Nonblocking collectives (lua/bind_nbc.cpp) ---------------------------------------------------
+
+local NBC_DOES = " Returns a request at once; request:wait() (or mpi.waitall ...) returns the "
+  .. "result the blocking form returns, and a status. Collectives on a communicator match "
+  .. "in the order they are started and never match blocking ones or point-to-point "
+  .. "messages; any number may be pending; a rank blocked in another call still does its part."
+local NBC = {COMM, ARG, OTHERS, IN_OP}
+local function nbc(class, name, call, mpi_name, cxx, blocking, errors, does)
+  method(class, name, {call = call, mpi = mpi_name, cxx = cxx, sec = "MPI-3.1 §5.12",
+    seeds = false, kind = "collective (nonblocking)", errors = errs(errors, NBC),
+    does = does .. NBC_DOES, see = {class .. "." .. blocking, "Request.wait", "mpi.waitall"}})
+end
+nbc("Comm", "ibarrier", "comm:ibarrier() -> request", "MPI_Ibarrier", "Comm::Ibarrier",
+  "barrier", {}, "Nonblocking barrier: completes once every process (of both groups on an "
+  .. "intercommunicator) has started it; the value is nil.")
+nbc("Comm", "ibcast", "comm:ibcast(value, root) -> request", "MPI_Ibcast", "Comm::Ibcast",
+  "bcast", {ROOT, TYPE}, "Nonblocking bcast: the value is root's value (nil in the root's "
+  .. "group of an intercommunicator).")
+nbc("Comm", "igather", "comm:igather(value, root) -> request", "MPI_Igather", "Comm::Igather",
+  "gather", {ROOT, TYPE}, "Nonblocking gather: the value is the sequence of every rank's "
+  .. "value at root, nil elsewhere.")
+nbc("Comm", "iscatter", "comm:iscatter(values, root) -> request", "MPI_Iscatter",
+  "Comm::Iscatter", "scatter", {ROOT, TYPE, {"MPI_ERR_COUNT", "values at root does not have "
+  .. "one element per rank"}}, "Nonblocking scatter: the value is root's values[rank+1].")
+nbc("Comm", "iallgather", "comm:iallgather(value) -> request", "MPI_Iallgather",
+  "Comm::Iallgather", "allgather", {TYPE}, "Nonblocking allgather: the value is the "
+  .. "sequence of every rank's value (the remote group's on an intercommunicator).")
+nbc("Comm", "ialltoall", "comm:ialltoall(values) -> request", "MPI_Ialltoall",
+  "Comm::Ialltoall", "alltoall", {TYPE, {"MPI_ERR_COUNT", "values does not have one element "
+  .. "per rank"}}, "Nonblocking alltoall: the value is the sequence whose element j is "
+  .. "rank j's values[rank+1].")
+nbc("Comm", "ireduce", "comm:ireduce(value, op, root) -> request", "MPI_Ireduce",
+  "Comm::Ireduce", "reduce", {ROOT, OP, OPERANDS, USER_OP}, "Nonblocking reduce: the value "
+  .. "is the reduction in rank order at root, nil elsewhere.")
+nbc("Comm", "iallreduce", "comm:iallreduce(value, op) -> request", "MPI_Iallreduce",
+  "Comm::Iallreduce", "allreduce", {OP, OPERANDS, USER_OP}, "Nonblocking allreduce: the "
+  .. "value is the reduction of every process's value (the remote group's on an "
+  .. "intercommunicator).")
+nbc("Intracomm", "iscan", "comm:iscan(value, op) -> request", "MPI_Iscan", "Intracomm::Iscan",
+  "scan", {INTRA_ONLY, OP, OPERANDS, USER_OP}, "Nonblocking scan: rank i's value is "
+  .. "value(0) ∘ ... ∘ value(i).")
+nbc("Intracomm", "iexscan", "comm:iexscan(value, op) -> request", "MPI_Iexscan",
+  "Intracomm::Iexscan", "exscan", {INTRA_ONLY, OP, OPERANDS, USER_OP}, "Nonblocking exscan: "
+  .. "rank i's value is value(0) ∘ ... ∘ value(i-1), nil on rank 0.")
+
 -- Intracomm -----------------------------------------------------------------------------------
 
 method("Intracomm", "scan", {call = "comm:scan(value, op) -> result", mpi = "MPI_Scan",

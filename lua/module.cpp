@@ -150,6 +150,7 @@ void open_mpi(lua_State* L, Runtime* rt) {
   open_comm(L);
   open_p2p(L);
   open_coll(L);
+  open_nbc(L);
   open_group(L);
   open_topo(L);
   open_hw(L);

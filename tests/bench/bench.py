@@ -171,6 +171,22 @@ def parse_coll(text):
 
 # ---- 1. point-to-point -----------------------------------------------------------------
 
+def build_c_pingpong(lumpi):
+    """tests/bench/c_pingpong.c built with lumpi-cc (next to lumpi), or None."""
+    cc = os.path.join(os.path.dirname(lumpi), "lumpi-cc")
+    src = os.path.join(HERE, "c_pingpong.c")
+    if not os.path.exists(cc):
+        note("no lumpi-cc next to lumpi: the C ping-pong skipped")
+        return None
+    os.makedirs(ANCHOR_BUILD, exist_ok=True)
+    out = os.path.join(ANCHOR_BUILD, "lumpi_c_pingpong")
+    p = subprocess.run([cc, "-O2", "-o", out, src], capture_output=True, text=True)
+    if p.returncode != 0:
+        note(f"cannot build the C ping-pong: {p.stderr.strip()[-300:]}")
+        return None
+    return out
+
+
 SIZES = [(1, "int"), (1024, "1 KiB"), (65536, "64 KiB"), (1 << 20, "1 MiB"), (4 << 20, "4 MiB")]
 
 
@@ -182,6 +198,9 @@ def suite_p2p(a, anchors, lumpi, bench_exe):
         systems["ompi shm"] = [MPIRUN, "-np", "2", anchors["mpi_pingpong"]]
         systems["ompi tcp"] = [MPIRUN, "-np", "2"] + OMPI_TCP + [anchors["mpi_pingpong"]]
     systems["lumpi C++"] = [bench_exe, "pingpong"]
+    c_exe = build_c_pingpong(lumpi)
+    if c_exe:
+        systems["lumpi C"] = [lumpi, "exec", "-n", "2", c_exe]
     systems["lumpi Lua"] = [lumpi, "-n", "2", os.path.join(HERE, "pingpong.lua")]
     if a.before:
         systems["before C++"] = [BEFORE["bench"], "pingpong"]
@@ -217,6 +236,19 @@ def suite_p2p(a, anchors, lumpi, bench_exe):
         unit = "MB/s" if big else "µs"
         print(f"| {label} ({unit}) | " + " | ".join(cells) + f" | {r1} | {r2} |")
     print("\nTargets: small values ≤ 1.5 × zmq ipc (ratio ≤ 1.5); 4 MiB bandwidth ≥ 0.8 × zmq ipc.")
+    if "lumpi C" in names:
+        print("\nC API (mpi.h) against the C++ core (issue 13 target: within 1.1x):\n")
+        print("| value | lumpi C | lumpi C++ | C / C++ |")
+        print("|---|---|---|---|")
+        for b, label in SIZES:
+            big = b >= (1 << 20)
+            vc, vx = got["lumpi C"].get(b), got["lumpi C++"].get(b)
+            if not vc or not vx:
+                continue
+            c = med([x[1] if big else x[0] for x in vc])
+            x = med([x[1] if big else x[0] for x in vx])
+            r = ratio(x, c) if big else ratio(c, x)  # > 1: C slower
+            print(f"| {label} ({'MB/s' if big else 'µs'}) | {fmt(c)} | {fmt(x)} | {r} |")
 
 
 # ---- 2. collectives ---------------------------------------------------------------------

@@ -1,0 +1,162 @@
+// core/nbc_typed.cpp: the nonblocking collectives on typed buffers
+// (core/nbc.hpp, namespace typed): checks and copies in at the start, and a
+// Deliver that copies the result out at completion, over the byte-level
+// collectives of core/nbc.cpp.
+#include <cstring>
+
+#include "core/error.hpp"
+#include "core/nbc.hpp"
+
+namespace lumpi::core::nbc::typed {
+
+namespace {
+
+void check_count(int count, std::string_view func) {
+  if (count < 0) fail(ErrClass::Count, func, "count " + std::to_string(count) + " is negative");
+}
+
+void check_buffer(const void* p, int count, const char* what, std::string_view func) {
+  if (!p && count > 0) fail(ErrClass::Buffer, func, std::string(what) + " is null");
+}
+
+Bytes bytes_of(const void* p, size_t n) { return n ? Bytes(static_cast<const char*>(p), n) : Bytes(); }
+
+void put(void* dst, const Bytes& b, size_t want, std::string_view func) {
+  if (b.size() != want)
+    fail(ErrClass::Truncate, func,
+         "received " + std::to_string(b.size()) + " bytes where " + std::to_string(want) +
+             " were expected (counts differ between ranks)");
+  if (want) std::memcpy(dst, b.data(), want);
+}
+
+void put_all(void* dst, const std::vector<Bytes>& parts, size_t each, std::string_view func) {
+  for (size_t i = 0; i < parts.size(); ++i) put(static_cast<char*>(dst) + i * each, parts[i], each, func);
+}
+
+int peers(const Comm& c) { return c.is_inter() ? c.remote_size() : c.size(); }
+
+std::vector<Bytes> blocks(const void* p, int k, size_t each) {
+  std::vector<Bytes> out;
+  for (int i = 0; i < k; ++i) out.push_back(bytes_of(static_cast<const char*>(p) + size_t(i) * each, each));
+  return out;
+}
+
+// Copies the one result into buf (n bytes) where there is one.
+Deliver one_into(void* buf, size_t n, std::string func) {
+  return [buf, n, func](Out& o) {
+    if (o.has_data) put(buf, o.data, n, func);
+  };
+}
+
+Deliver all_into(void* buf, size_t each, std::string func) {
+  return [buf, each, func](Out& o) {
+    if (o.has_data) put_all(buf, o.parts, each, func);
+  };
+}
+
+// The checks every reduction makes before it starts.
+size_t reduction_bytes(const Comm& c, const void* send, void* recv, int count, Type t, Op op,
+                       bool sends, bool receives, std::string_view func) {
+  c.check_usable(func);
+  check_count(count, func);
+  coll::typed::check_op_type(op, t, func);
+  if (sends) check_buffer(send, count, "sendbuf", func);
+  if (receives) check_buffer(recv, count, "recvbuf", func);
+  return size_t(count) * coll::typed::type_size(t);
+}
+
+}  // namespace
+
+RequestPtr ibcast(const CommPtr& c, void* buf, int count, Type t, int root) {
+  const char* func = "MPI_Ibcast";
+  c->check_root(root, func);
+  check_count(count, func);
+  check_buffer(buf, count, "buffer", func);
+  const size_t n = size_t(count) * coll::typed::type_size(t);
+  const bool sends = c->is_root(root);
+  const bool receives = c->is_inter() ? root >= 0 : root != c->rank();
+  return nbc::ibcast(c, sends ? bytes_of(buf, n) : Bytes(), root,
+                     receives ? one_into(buf, n, func) : Deliver())
+      .request;
+}
+
+RequestPtr igather(const CommPtr& c, const void* send, void* recv, int count, Type t, int root) {
+  const char* func = "MPI_Igather";
+  c->check_root(root, func);
+  check_count(count, func);
+  const size_t n = size_t(count) * coll::typed::type_size(t);
+  const bool sends = !c->is_inter() || root >= 0;
+  const bool receives = c->is_root(root);
+  if (sends) check_buffer(send, count, "sendbuf", func);
+  if (receives) check_buffer(recv, count, "recvbuf", func);
+  return nbc::igather(c, sends ? bytes_of(send, n) : Bytes(), root, all_into(recv, n, func)).request;
+}
+
+RequestPtr iscatter(const CommPtr& c, const void* send, void* recv, int count, Type t, int root) {
+  const char* func = "MPI_Iscatter";
+  c->check_root(root, func);
+  check_count(count, func);
+  const size_t n = size_t(count) * coll::typed::type_size(t);
+  const bool sends = c->is_root(root);
+  const bool receives = !c->is_inter() || root >= 0;
+  if (sends) check_buffer(send, count, "sendbuf", func);
+  if (receives) check_buffer(recv, count, "recvbuf", func);
+  std::vector<Bytes> parts;
+  if (sends) parts = blocks(send, peers(*c), n);
+  return nbc::iscatter(c, std::move(parts), root, one_into(recv, n, func)).request;
+}
+
+RequestPtr iallgather(const CommPtr& c, const void* send, void* recv, int count, Type t) {
+  const char* func = "MPI_Iallgather";
+  c->check_usable(func);
+  check_count(count, func);
+  check_buffer(send, count, "sendbuf", func);
+  check_buffer(recv, count, "recvbuf", func);
+  const size_t n = size_t(count) * coll::typed::type_size(t);
+  return nbc::iallgather(c, bytes_of(send, n), all_into(recv, n, func)).request;
+}
+
+RequestPtr ialltoall(const CommPtr& c, const void* send, void* recv, int count, Type t) {
+  const char* func = "MPI_Ialltoall";
+  c->check_usable(func);
+  check_count(count, func);
+  check_buffer(send, count, "sendbuf", func);
+  check_buffer(recv, count, "recvbuf", func);
+  const size_t n = size_t(count) * coll::typed::type_size(t);
+  return nbc::ialltoall(c, blocks(send, peers(*c), n), all_into(recv, n, func)).request;
+}
+
+RequestPtr ireduce(const CommPtr& c, const void* send, void* recv, int count, Type t, Op op, int root) {
+  const char* func = "MPI_Ireduce";
+  c->check_root(root, func);
+  const bool sends = !c->is_inter() || root >= 0;
+  const bool receives = c->is_root(root);
+  const size_t n = reduction_bytes(*c, send, recv, count, t, op, sends, receives, func);
+  return nbc::ireduce(c, sends ? bytes_of(send, n) : Bytes(), coll::typed::make_combiner(t, op, func),
+                      true, root, receives ? one_into(recv, n, func) : Deliver())
+      .request;
+}
+
+RequestPtr iallreduce(const CommPtr& c, const void* send, void* recv, int count, Type t, Op op) {
+  const char* func = "MPI_Iallreduce";
+  const size_t n = reduction_bytes(*c, send, recv, count, t, op, true, true, func);
+  return nbc::iallreduce(c, bytes_of(send, n), coll::typed::make_combiner(t, op, func),
+                         one_into(recv, n, func))
+      .request;
+}
+
+RequestPtr iscan(const CommPtr& c, const void* send, void* recv, int count, Type t, Op op) {
+  const char* func = "MPI_Iscan";
+  const size_t n = reduction_bytes(*c, send, recv, count, t, op, true, true, func);
+  return nbc::iscan(c, bytes_of(send, n), coll::typed::make_combiner(t, op, func), one_into(recv, n, func))
+      .request;
+}
+
+RequestPtr iexscan(const CommPtr& c, const void* send, void* recv, int count, Type t, Op op) {
+  const char* func = "MPI_Iexscan";
+  const size_t n = reduction_bytes(*c, send, recv, count, t, op, true, c->rank() != 0, func);
+  return nbc::iexscan(c, bytes_of(send, n), coll::typed::make_combiner(t, op, func), one_into(recv, n, func))
+      .request;
+}
+
+}  // namespace lumpi::core::nbc::typed

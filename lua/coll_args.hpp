@@ -1,0 +1,36 @@
+// lua/coll_args.hpp: the argument helpers the collective bindings share
+// (defined in lua/bind_coll.cpp; used by it and lua/bind_nbc.cpp): the
+// communicator and root checks, and the encoders that let a rank whose own
+// data fails its check still take part, its error travelling in place of
+// the data (see lua/bind_coll.cpp).
+#pragma once
+
+#include <lua.hpp>
+#include <optional>
+#include <vector>
+
+#include "core/coll.hpp"
+#include "core/error.hpp"
+#include "lua/bind_op.hpp"
+
+namespace lumpi::lua {
+
+// Pushes a sequence of the decoded values.
+void push_list(lua_State* L, const std::vector<core::coll::Bytes>& all);
+// The value at idx encoded, or its error's encoding (then stored in failed).
+core::coll::Bytes encode_or_error(lua_State* L, int idx, const char* func, std::optional<core::Error>& failed);
+// The sequence at idx encoded element by element (want of them); a bad element poisons its part.
+std::vector<core::coll::Bytes> encode_each_or_error(lua_State* L, int idx, int want, const char* func,
+                                                    std::optional<core::Error>& failed);
+// The operand at idx checked against op and encoded, or its error's encoding.
+core::coll::Bytes operand_or_error(lua_State* L, int idx, const OpBox& op, const char* func,
+                                   std::optional<core::Error>& failed);
+void raise_if(const std::optional<core::Error>& failed);
+// The communicator at 1 of a collective (raises inside a user op's function).
+core::Comm& coll_comm(lua_State* L, const char* func);
+// On an intercommunicator, does this rank contribute to a rooted call?
+bool inter_contributes(int root);
+// The root at idx, checked against c.
+int root_arg(lua_State* L, int idx, core::Comm& c, const char* func);
+
+}  // namespace lumpi::lua
