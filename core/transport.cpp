@@ -29,9 +29,11 @@ Body to_body(zmq::message_t m) {
 
 }  // namespace
 
-Transport::Transport(const std::string& bind_endpoint) : ctx_(1), in_(ctx_, zmq::socket_type::pull) {
+Transport::Transport(const std::string& bind_endpoint, std::optional<CurveKeys> curve)
+    : ctx_(1), curve_(std::move(curve)), in_(ctx_, zmq::socket_type::pull) {
   in_.set(zmq::sockopt::rcvhwm, 0);
   in_.set(zmq::sockopt::linger, 0);
+  if (curve_) curve_server(in_, *curve_);
   in_.bind(bind_endpoint);
   endpoint_ = in_.get(zmq::sockopt::last_endpoint);
 }
@@ -55,6 +57,7 @@ zmq::socket_t& Transport::peer_socket(int dest) {
     s = std::make_unique<zmq::socket_t>(ctx_, zmq::socket_type::push);
     s->set(zmq::sockopt::sndhwm, 0);
     s->set(zmq::sockopt::linger, 2000);  // deliver what is queued at exit, but never hang
+    if (curve_) curve_client(*s, *curve_);
     s->connect(peer_endpoints_[size_t(dest)]);
   }
   return *s;

@@ -8,22 +8,50 @@
 // host's control channel), so a blocked wait still hears the coordinator.
 // The launcher includes this header to make that socket on the same
 // ZeroMQ context; nothing under lua/ and no other core header does.
+//
+// Across hosts (tcp://) every socket speaks CURVE with the job's one key
+// pair: the bound PULL is a CURVE server, each PUSH a client presenting the
+// job's public key; the launcher's ZAP handler on the same context admits
+// only that key (launcher/curve.hpp). Over ipc (one host) nothing changes.
 #pragma once
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 #include <zmq.hpp>
 
 #include "core/body.hpp"
+#include "core/curve_keys.hpp"
 
 namespace lumpi::core {
 
+// Makes s a CURVE server (bound side: its peers must pass the ZAP handler
+// of s's context, domain "lumpi") or a client (connecting side) of the job's
+// keys. Inline: the coordinator uses them without linking the core.
+inline void curve_server(zmq::socket_t& s, const CurveKeys& k) {
+  s.set(zmq::sockopt::curve_server, 1);
+  s.set(zmq::sockopt::curve_secretkey, k.secret_key);
+  s.set(zmq::sockopt::zap_domain, "lumpi");
+  // No ZAP handler running: refuse, never admit everyone (libzmq's legacy
+  // default). ZMQ_ZAP_ENFORCE_DOMAIN (93) is a draft name in cppzmq, but
+  // Debian's libzmq 4.3 implements it.
+  int one = 1;
+  s.set(zmq::sockopt::zap_domain, "lumpi");
+  if (zmq_setsockopt(s.handle(), 93, &one, sizeof one) != 0) throw zmq::error_t();
+}
+inline void curve_client(zmq::socket_t& s, const CurveKeys& k) {
+  s.set(zmq::sockopt::curve_serverkey, k.public_key);
+  s.set(zmq::sockopt::curve_publickey, k.public_key);
+  s.set(zmq::sockopt::curve_secretkey, k.secret_key);
+}
+
 class Transport {
  public:
-  // Binds the data endpoint ("ipc:///tmp/lumpi-x/rank-3", "tcp://127.0.0.1:*").
-  explicit Transport(const std::string& bind_endpoint);
+  // Binds the data endpoint ("ipc:///tmp/lumpi-x/rank-3", "tcp://127.0.0.1:*"),
+  // with CURVE when `curve` holds the job's keys (every tcp world).
+  explicit Transport(const std::string& bind_endpoint, std::optional<CurveKeys> curve = std::nullopt);
   ~Transport();
   Transport(const Transport&) = delete;
   Transport& operator=(const Transport&) = delete;
@@ -58,6 +86,7 @@ class Transport {
   zmq::socket_t& peer_socket(int dest);
 
   zmq::context_t ctx_;
+  std::optional<CurveKeys> curve_;
   zmq::socket_t in_;
   std::string endpoint_;
   std::vector<std::string> peer_endpoints_;

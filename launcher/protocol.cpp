@@ -35,6 +35,7 @@ const std::vector<Spec>& specs() {
       {Kind::Event, "event", {F::List}, "fields..."},
       {Kind::Abort, "abort", {F::Code, F::Text}, "code text"},
       {Kind::Finished, "finished", {F::Code}, "code"},
+      {Kind::Bye, "bye", {F::Code}, "code"},
       {Kind::Start, "start", {F::List}, "endpoints..."},
       {Kind::Exec, "exec", {F::Epoch, F::Mode, F::Text, F::List}, "epoch mode payload args..."},
       {Kind::Interrupt, "interrupt", {F::Epoch}, "epoch"},
