@@ -71,6 +71,7 @@ std::vector<std::string> mpirun_command(const LaunchSpec& s) {
   if (p.hosts.empty() && p.hostfile.empty()) a.push_back("--oversubscribe");  // this machine: as many ranks as asked
   if (!p.rsh.empty()) a.insert(a.end(), {"--mca", "plm_rsh_agent", p.rsh});
   if (geteuid() == 0) a.push_back("--allow-run-as-root");
+  a.push_back("--enable-recovery");  // a rank's death is lumpi's to report (MPI_ERR_PROC_FAILED), not a job abort
   a.insert(a.end(), {"-x", std::string(kJoinVar) + "=" + s.join_path, "-x", "GLIBC_TUNABLES", "--wdir", s.cwd});
   a.push_back(s.exe);
   a.insert(a.end(), s.args.begin(), s.args.end());
@@ -85,6 +86,7 @@ std::vector<std::string> mpiexec_command(const LaunchSpec& s) {
   if (!p.hostfile.empty()) a.insert(a.end(), {"-f", p.hostfile});
   if (!p.rsh.empty()) a.insert(a.end(), {"-launcher", "ssh", "-launcher-exec", p.rsh});
   a.insert(a.end(), {"-genv", kJoinVar, s.join_path, "-wdir", s.cwd});
+  a.push_back("-disable-auto-cleanup");  // a rank's death is lumpi's to report, not a job abort
   a.push_back(s.exe);
   a.insert(a.end(), s.args.begin(), s.args.end());
   return a;

@@ -130,6 +130,7 @@ class World {
   void mark_dead(int r, int status);
   void kill_remote();
   void reap_launcher(pid_t pid, int status);
+  void reap_launchers_for(int ms);
 
   bool remote_ = false;
   RunDir rundir_;  // removes the directory however the coordinator ends

@@ -160,6 +160,19 @@ void World::check_beats() {
   }
 }
 
+// Reaps launchers that end within ms.
+void World::reap_launchers_for(int ms) {
+  int64_t deadline = now_ms() + ms;
+  do {
+    std::vector<pid_t> left = launchers_;
+    for (pid_t pid : left) {
+      int status = 0;
+      if (waitpid(pid, &status, WNOHANG) == pid) reap_launcher(pid, status);
+    }
+    if (!launchers_.empty() && now_ms() < deadline) usleep(20000);
+  } while (!launchers_.empty() && now_ms() < deadline);
+}
+
 // Every rank still alive is asked to end through its heartbeat; then the
 // launchers' process groups get SIGTERM, and SIGKILL a moment later; every
 // launcher is reaped. Ranks that a cut-off host keeps end by themselves
@@ -177,16 +190,9 @@ void World::kill_remote() {
     check_beats();
     usleep(20000);
   }
+  reap_launchers_for(joined_alive() ? 0 : 3000);  // with their ranks gone, they end by themselves
   for (pid_t pid : launchers_) ::kill(-pid, SIGTERM);
-  deadline = now_ms() + 2000;
-  while (!launchers_.empty() && now_ms() < deadline) {
-    std::vector<pid_t> left = launchers_;
-    for (pid_t pid : left) {
-      int status = 0;
-      if (waitpid(pid, &status, WNOHANG) == pid) reap_launcher(pid, status);
-    }
-    if (!launchers_.empty()) usleep(20000);
-  }
+  reap_launchers_for(2000);
   for (pid_t pid : launchers_) {
     ::kill(-pid, SIGKILL);
     int status = 0;
