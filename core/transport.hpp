@@ -27,26 +27,6 @@
 
 namespace lumpi::core {
 
-// Makes s a CURVE server (bound side: its peers must pass the ZAP handler
-// of s's context, domain "lumpi") or a client (connecting side) of the job's
-// keys. Inline: the coordinator uses them without linking the core.
-inline void curve_server(zmq::socket_t& s, const CurveKeys& k) {
-  s.set(zmq::sockopt::curve_server, 1);
-  s.set(zmq::sockopt::curve_secretkey, k.secret_key);
-  s.set(zmq::sockopt::zap_domain, "lumpi");
-  // No ZAP handler running: refuse, never admit everyone (libzmq's legacy
-  // default). ZMQ_ZAP_ENFORCE_DOMAIN (93) is a draft name in cppzmq, but
-  // Debian's libzmq 4.3 implements it.
-  int one = 1;
-  s.set(zmq::sockopt::zap_domain, "lumpi");
-  if (zmq_setsockopt(s.handle(), 93, &one, sizeof one) != 0) throw zmq::error_t();
-}
-inline void curve_client(zmq::socket_t& s, const CurveKeys& k) {
-  s.set(zmq::sockopt::curve_serverkey, k.public_key);
-  s.set(zmq::sockopt::curve_publickey, k.public_key);
-  s.set(zmq::sockopt::curve_secretkey, k.secret_key);
-}
-
 class Transport {
  public:
   // Binds the data endpoint ("ipc:///tmp/lumpi-x/rank-3", "tcp://127.0.0.1:*"),

@@ -24,11 +24,19 @@
 #include <thread>
 #include <zmq.hpp>
 
-#include "core/curve_keys.hpp"
-
 namespace lumpi::launcher {
 
-using core::CurveKeys;
+// The job's key pair, Z85 text (40 characters each). (The core has its own
+// core::CurveKeys for the data plane: the coordinator links no core.)
+struct CurveKeys {
+  std::string public_key, secret_key;
+};
+
+// Makes s a CURVE server (bound side; its peers must pass the ZAP handler
+// of s's context, and with no handler every peer is refused) or a client
+// (connecting side) of the job's keys; as core/transport.cpp does for data.
+void curve_server(zmq::socket_t& s, const CurveKeys& k);
+void curve_client(zmq::socket_t& s, const CurveKeys& k);
 
 // True when this libzmq was built with CURVE.
 bool curve_available();

@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <unistd.h>
 
-#include "core/transport.hpp"
 #include "launcher/clock.hpp"
 
 namespace lumpi::launcher {
@@ -23,7 +22,7 @@ int rank_of_identity(const std::string& id, int size) {
 
 // ---- coordinator side ----------------------------------------------------------------
 
-BeatServer::BeatServer(zmq::context_t& ctx, const std::string& endpoint, const core::CurveKeys& keys, int size)
+BeatServer::BeatServer(zmq::context_t& ctx, const std::string& endpoint, const CurveKeys& keys, int size)
     : sock_(ctx, zmq::socket_type::router),
       seen_(new std::atomic<int64_t>[size_t(size)]),
       killed_at_(new std::atomic<int64_t>[size_t(size)]),
@@ -32,7 +31,7 @@ BeatServer::BeatServer(zmq::context_t& ctx, const std::string& endpoint, const c
   for (int r = 0; r < size; ++r) seen_[size_t(r)] = 0, killed_at_[size_t(r)] = 0, kill_[size_t(r)] = false;
   sock_.set(zmq::sockopt::linger, 0);
   sock_.set(zmq::sockopt::router_mandatory, 0);
-  core::curve_server(sock_, keys);
+  curve_server(sock_, keys);
   sock_.bind(endpoint);
   endpoint_ = sock_.get(zmq::sockopt::last_endpoint);
   thread_ = std::thread([this] { run(); });
@@ -63,12 +62,12 @@ void BeatServer::run() {
 
 // ---- rank side -----------------------------------------------------------------------
 
-BeatClient::BeatClient(zmq::context_t& ctx, const std::string& endpoint, const core::CurveKeys& keys,
+BeatClient::BeatClient(zmq::context_t& ctx, const std::string& endpoint, const CurveKeys& keys,
                        const std::string& identity, int rank)
     : sock_(ctx, zmq::socket_type::dealer), rank_(rank) {
   sock_.set(zmq::sockopt::routing_id, identity);
   sock_.set(zmq::sockopt::linger, 0);
-  core::curve_client(sock_, keys);
+  curve_client(sock_, keys);
   sock_.connect(endpoint);
   thread_ = std::thread([this] { run(); });
 }

@@ -21,7 +21,7 @@
 #include <vector>
 #include <zmq.hpp>
 
-#include "core/curve_keys.hpp"
+#include "launcher/curve.hpp"
 
 namespace lumpi::launcher {
 
@@ -35,7 +35,7 @@ int rank_of_identity(const std::string& id, int size);
 class BeatServer {
  public:
   // Binds a CURVE ROUTER at `endpoint` (tcp://addr:*) on ctx, whose ZAP handler must run.
-  BeatServer(zmq::context_t& ctx, const std::string& endpoint, const core::CurveKeys& keys, int size);
+  BeatServer(zmq::context_t& ctx, const std::string& endpoint, const CurveKeys& keys, int size);
   ~BeatServer();
   BeatServer(const BeatServer&) = delete;
   BeatServer& operator=(const BeatServer&) = delete;
@@ -62,7 +62,7 @@ class BeatServer {
 class BeatClient {
  public:
   // Connects to the coordinator's BeatServer as `identity` and starts beating.
-  BeatClient(zmq::context_t& ctx, const std::string& endpoint, const core::CurveKeys& keys,
+  BeatClient(zmq::context_t& ctx, const std::string& endpoint, const CurveKeys& keys,
              const std::string& identity, int rank);
   ~BeatClient();
   BeatClient(const BeatClient&) = delete;

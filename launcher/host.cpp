@@ -153,7 +153,8 @@ void Host::join_remote(const char* path) {
   bind_from_env(local ? local->second : rank_, j.bind.c_str());
   const char* addr_env = std::getenv(kEnvAddress);
   std::string addr = addr_env && *addr_env ? addr_env : address_towards(host_of_endpoint(j.control));
-  engine_ = std::make_unique<core::Engine>(rank_, size_, "tcp://" + addr + ":*", j.keys);
+  engine_ = std::make_unique<core::Engine>(rank_, size_, "tcp://" + addr + ":*",
+                                           core::CurveKeys{j.keys.public_key, j.keys.secret_key});
   zmq::context_t& ctx = engine_->transport().context();
   zap_ = std::make_unique<ZapHandler>(ctx, j.keys.public_key, "lumpi-rank " + std::to_string(rank_));
   std::string identity = "rank-" + std::to_string(rank_) + "@" + core::hw::hostname() + "/" + std::to_string(getpid());
@@ -162,7 +163,7 @@ void Host::join_remote(const char* path) {
   control_->set(zmq::sockopt::linger, 1000);
   control_->set(zmq::sockopt::sndhwm, 0);
   control_->set(zmq::sockopt::rcvhwm, 0);
-  core::curve_client(*control_, j.keys);
+  curve_client(*control_, j.keys);
   control_->connect(j.control);
   beat_ = std::make_unique<BeatClient>(ctx, j.beat, j.keys, identity, rank_);
   ControlMsg hello = msg(Kind::Hello);
@@ -188,8 +189,8 @@ void Host::report_bad_rank(const JoinInfo& j) {
   zmq::socket_t s(ctx, zmq::socket_type::dealer);
   s.set(zmq::sockopt::routing_id, "rank-" + std::to_string(rank->second) + "@" + core::hw::hostname() + "/" +
                                       std::to_string(getpid()));
-  s.set(zmq::sockopt::linger, 2000);
-  core::curve_client(s, j.keys);
+  s.set(zmq::sockopt::linger, 10000);  // the handshake may be slow on a loaded host
+  curve_client(s, j.keys);
   s.connect(j.control);
   s.send(zmq::str_buffer("hello"), zmq::send_flags::none);
   s.close();

@@ -11,7 +11,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/transport.hpp"
 #include "launcher/clock.hpp"
 #include "launcher/world.hpp"
 
@@ -58,7 +57,7 @@ void World::start_remote(const Options& opts) {
   CurveKeys keys = make_keys();
   std::string addr = default_address(p);
   zap_ = std::make_unique<ZapHandler>(ctx_, keys.public_key, "lumpi");
-  core::curve_server(control_, keys);
+  curve_server(control_, keys);
   control_.bind("tcp://" + addr + ":*");
   control_endpoint_ = control_.get(zmq::sockopt::last_endpoint);
   beat_ = std::make_unique<BeatServer>(ctx_, "tcp://" + addr + ":*", keys, size());

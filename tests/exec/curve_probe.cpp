@@ -14,7 +14,6 @@
 #include <string>
 #include <zmq.hpp>
 
-#include "core/transport.hpp"
 #include "launcher/curve.hpp"
 
 int main(int argc, char** argv) {
@@ -28,9 +27,9 @@ int main(int argc, char** argv) {
   s.set(zmq::sockopt::linger, 0);
   s.set(zmq::sockopt::routing_id, "rank-0");
   if (mode == "job" || mode == "wrong") {
-    lumpi::core::CurveKeys job = mode == "job" && argc > 3 ? lumpi::launcher::read_join_file(argv[3]).keys
-                                                            : lumpi::core::CurveKeys{};
-    lumpi::core::CurveKeys mine = lumpi::launcher::make_keys();
+    lumpi::launcher::CurveKeys job = mode == "job" && argc > 3 ? lumpi::launcher::read_join_file(argv[3]).keys
+                                                            : lumpi::launcher::CurveKeys{};
+    lumpi::launcher::CurveKeys mine = lumpi::launcher::make_keys();
     if (mode == "wrong" && argc > 3) job = lumpi::launcher::read_join_file(argv[3]).keys;
     if (mode == "wrong") {
       // The right server key (so the server is known) but a client key of our own.
@@ -38,7 +37,7 @@ int main(int argc, char** argv) {
       s.set(zmq::sockopt::curve_publickey, mine.public_key);
       s.set(zmq::sockopt::curve_secretkey, mine.secret_key);
     } else {
-      lumpi::core::curve_client(s, job);
+      lumpi::launcher::curve_client(s, job);
     }
   }
   zmq_socket_monitor(s.handle(), "inproc://probe-monitor", ZMQ_EVENT_ALL);
