@@ -191,9 +191,8 @@ def t2_failures(launcher, args=None, peers_survive=True):
         if peers_survive:
             l.expect(r"MPI_ERR_PROC_FAILED", 10)
             check(f"T2 {launcher}: its peer's recv fails with MPI_ERR_PROC_FAILED", True)
-        else:
-            l.expect(r"rank \d died", 10)
-            check(f"T2 {launcher}: the launcher ended the job; the peers are reported dead", True)
+        else:  # the command ends with rank 0's death; deaths found after it show at the next command
+            check(f"T2 {launcher}: the launcher ended the job; the command ends, the REPL lives", True)
         l.prompt(20)
         if not peers_survive:
             out = l.command(":restart", 60)
