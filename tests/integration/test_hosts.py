@@ -248,6 +248,8 @@ if __name__ == "__main__":
     import tempfile
     with tempfile.TemporaryDirectory() as tmp:
         TMP = tmp
+        jobs = os.path.join(tmp, "jobs")
+        os.environ["LUMPI_JOBDIR"] = jobs  # job files here, not in ~/.lumpi/jobs
         only = os.environ.get("TEST_HOSTS_ONLY", "")  # "t1" or "t2" while iterating
         if only != "t2":
             t1_results_hosts_and_shared()
@@ -258,4 +260,6 @@ if __name__ == "__main__":
         if only != "t1":
             t2_launcher("mpirun", "mpirun.openmpi", "Debian: openmpi-bin")
             t2_launcher("mpiexec", "mpiexec.mpich", "Debian: mpich")
+        left = os.listdir(jobs) if os.path.isdir(jobs) else []
+        check("every job directory is removed (also after a coordinator's SIGKILL)", not left, str(left))
     finish()

@@ -155,6 +155,7 @@ if __name__ == "__main__":
         sys.exit(0)
     try:
         with tempfile.TemporaryDirectory() as tmp:
+            os.environ["LUMPI_JOBDIR"] = os.path.join(tmp, "jobs")
             main(tmp)
     finally:
         teardown()
