@@ -29,8 +29,8 @@ std::string Waiting::describe() const {
   return s;
 }
 
-Engine::Engine(int world_rank, int world_size, const std::string& bind_endpoint)
-    : rank_(world_rank), size_(world_size), transport_(std::make_unique<Transport>(bind_endpoint)) {}
+Engine::Engine(int world_rank, int world_size, const std::string& bind_endpoint, std::optional<CurveKeys> curve)
+    : rank_(world_rank), size_(world_size), transport_(std::make_unique<Transport>(bind_endpoint, std::move(curve))) {}
 
 Engine::~Engine() = default;
 

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "core/curve_keys.hpp"
 #include "core/match.hpp"
 #include "core/trace.hpp"
 
@@ -45,7 +46,8 @@ class Transport;
 class Engine {
  public:
   // Binds the data endpoint (e.g. "ipc:///tmp/lumpi-x/3" or "tcp://127.0.0.1:*").
-  Engine(int world_rank, int world_size, const std::string& bind_endpoint);
+  Engine(int world_rank, int world_size, const std::string& bind_endpoint,
+         std::optional<CurveKeys> curve = std::nullopt);
   ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;

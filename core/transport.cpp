@@ -27,11 +27,33 @@ Body to_body(zmq::message_t m) {
                      [](void* p) { delete static_cast<zmq::message_t*>(p); });
 }
 
+// CURVE with the job's keys: the bound PULL is a server whose peers must
+// pass the ZAP handler of our context (domain "lumpi"; with no handler
+// running every peer is refused: ZMQ_ZAP_ENFORCE_DOMAIN, 93, a draft name in
+// cppzmq that Debian's libzmq 4.3 implements); each PUSH is a client
+// presenting the job's public key. launcher/curve.cpp sets up the control
+// sockets the same way.
+void curve_server(zmq::socket_t& s, const CurveKeys& k) {
+  int one = 1;
+  s.set(zmq::sockopt::curve_server, 1);
+  s.set(zmq::sockopt::curve_secretkey, k.secret_key);
+  s.set(zmq::sockopt::zap_domain, "lumpi");
+  if (zmq_setsockopt(s.handle(), 93, &one, sizeof one) != 0) throw zmq::error_t();
+}
+
+void curve_client(zmq::socket_t& s, const CurveKeys& k) {
+  s.set(zmq::sockopt::curve_serverkey, k.public_key);
+  s.set(zmq::sockopt::curve_publickey, k.public_key);
+  s.set(zmq::sockopt::curve_secretkey, k.secret_key);
+}
+
 }  // namespace
 
-Transport::Transport(const std::string& bind_endpoint) : ctx_(1), in_(ctx_, zmq::socket_type::pull) {
+Transport::Transport(const std::string& bind_endpoint, std::optional<CurveKeys> curve)
+    : ctx_(1), curve_(std::move(curve)), in_(ctx_, zmq::socket_type::pull) {
   in_.set(zmq::sockopt::rcvhwm, 0);
   in_.set(zmq::sockopt::linger, 0);
+  if (curve_) curve_server(in_, *curve_);
   in_.bind(bind_endpoint);
   endpoint_ = in_.get(zmq::sockopt::last_endpoint);
 }
@@ -55,6 +77,7 @@ zmq::socket_t& Transport::peer_socket(int dest) {
     s = std::make_unique<zmq::socket_t>(ctx_, zmq::socket_type::push);
     s->set(zmq::sockopt::sndhwm, 0);
     s->set(zmq::sockopt::linger, 2000);  // deliver what is queued at exit, but never hang
+    if (curve_) curve_client(*s, *curve_);
     s->connect(peer_endpoints_[size_t(dest)]);
   }
   return *s;

@@ -8,22 +8,30 @@
 // host's control channel), so a blocked wait still hears the coordinator.
 // The launcher includes this header to make that socket on the same
 // ZeroMQ context; nothing under lua/ and no other core header does.
+//
+// Across hosts (tcp://) every socket speaks CURVE with the job's one key
+// pair: the bound PULL is a CURVE server, each PUSH a client presenting the
+// job's public key; the launcher's ZAP handler on the same context admits
+// only that key (launcher/curve.hpp). Over ipc (one host) nothing changes.
 #pragma once
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 #include <zmq.hpp>
 
 #include "core/body.hpp"
+#include "core/curve_keys.hpp"
 
 namespace lumpi::core {
 
 class Transport {
  public:
-  // Binds the data endpoint ("ipc:///tmp/lumpi-x/rank-3", "tcp://127.0.0.1:*").
-  explicit Transport(const std::string& bind_endpoint);
+  // Binds the data endpoint ("ipc:///tmp/lumpi-x/rank-3", "tcp://127.0.0.1:*"),
+  // with CURVE when `curve` holds the job's keys (every tcp world).
+  explicit Transport(const std::string& bind_endpoint, std::optional<CurveKeys> curve = std::nullopt);
   ~Transport();
   Transport(const Transport&) = delete;
   Transport& operator=(const Transport&) = delete;
@@ -58,6 +66,7 @@ class Transport {
   zmq::socket_t& peer_socket(int dest);
 
   zmq::context_t ctx_;
+  std::optional<CurveKeys> curve_;
   zmq::socket_t in_;
   std::string endpoint_;
   std::vector<std::string> peer_endpoints_;

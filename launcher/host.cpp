@@ -14,6 +14,8 @@
 #include "core/hw.hpp"
 #include "core/transport.hpp"
 #include "launcher/clock.hpp"
+#include "launcher/curve.hpp"
+#include "launcher/heartbeat.hpp"
 
 namespace lumpi::launcher {
 namespace {
@@ -37,11 +39,41 @@ int env_int(const char* name, int lo, int hi) {
   return v;
 }
 
+// The first of `names` set in the environment: its name and value.
+std::optional<std::pair<const char*, int>> first_env_int(std::initializer_list<const char*> names, int lo, int hi) {
+  for (const char* n : names)
+    if (std::getenv(n)) return std::make_pair(n, env_int(n, lo, hi));
+  return std::nullopt;
+}
+
+constexpr std::initializer_list<const char*> kRankVars = {kEnvRank, "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
+                                                          "SLURM_PROCID"};
+constexpr std::initializer_list<const char*> kSizeVars = {kEnvSize, "OMPI_COMM_WORLD_SIZE", "PMI_SIZE",
+                                                          "SLURM_NTASKS"};
+constexpr std::initializer_list<const char*> kLocalVars = {kEnvLocalRank, "OMPI_COMM_WORLD_LOCAL_RANK",
+                                                           "MPI_LOCALRANKID", "SLURM_LOCALID"};
+
+// A rank started by a launcher: its rank from the launcher's environment,
+// checked against the world's size (the job file's) and the launcher's own count.
+int rank_from_launcher(int size) {
+  auto rank = first_env_int(kRankVars, INT32_MIN, INT32_MAX);
+  if (!rank)
+    throw std::runtime_error("no rank in the environment (LUMPI_RANK, OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK "
+                             "or SLURM_PROCID): start lumpi-rank with lumpi's --launcher");
+  if (rank->second < 0 || rank->second >= size)
+    throw std::runtime_error(std::string(rank->first) + "=" + std::to_string(rank->second) + " is outside the world's " +
+                             std::to_string(size) + " ranks (0 to " + std::to_string(size - 1) + ")");
+  if (auto n = first_env_int(kSizeVars, INT32_MIN, INT32_MAX); n && n->second != size)
+    throw std::runtime_error(std::string(n->first) + "=" + std::to_string(n->second) + ", but the world has " +
+                             std::to_string(size) + " ranks: the launcher started another number of processes");
+  return rank->second;
+}
+
 // --bind LEVEL (passed as LUMPI_BIND): rank r takes object r mod count of
-// that level, so ranks spread over the machine before they wrap around.
+// that level, so ranks spread over the machine before they wrap around
+// (across hosts r is the rank on its host, when the launcher says it).
 // A binding the machine cannot give is reported and skipped, never fatal.
-void bind_from_env(int rank) {
-  const char* level_name = std::getenv(kEnvBind);
+void bind_from_env(int rank, const char* level_name) {
   if (!level_name || !*level_name || std::string(level_name) == "none") return;
   try {
     auto level = core::hw::parse_level(level_name);
@@ -68,6 +100,10 @@ bool Host::joined() { return g_host != nullptr; }
 bool Host::finished() { return g_finished; }
 
 Host::Host() {
+  if (const char* join = std::getenv(kEnvJoin)) {
+    join_remote(join);
+    return;
+  }
   rank_ = env_int(kEnvRank, 0, (1 << 24) - 1);
   size_ = env_int(kEnvSize, rank_ + 1, 1 << 24);
   std::string control = env_or_throw(kEnvControl);
@@ -77,7 +113,7 @@ Host::Host() {
   if (const char* parent = std::getenv(kEnvParent))
     if (getppid() != std::atoi(parent)) std::_Exit(0);  // it died before prctl took effect
   signal(SIGINT, SIG_IGN);  // Ctrl-C belongs to the coordinator, which interrupts us
-  bind_from_env(rank_);     // before any thread starts, so ZeroMQ's threads inherit it
+  bind_from_env(rank_, std::getenv(kEnvBind));  // before any thread starts, so ZeroMQ's threads inherit it
 
   engine_ = std::make_unique<core::Engine>(rank_, size_, "ipc://" + dir + "/rank-" + std::to_string(rank_));
   control_ = std::make_unique<zmq::socket_t>(engine_->transport().context(), zmq::socket_type::dealer);
@@ -96,6 +132,83 @@ Host::Host() {
   world_ = core::Comm::world(*engine_);
   self_ = core::Comm::self(*engine_);
   running_ = true;  // a joined program runs until it finishes; serve() says otherwise
+}
+
+// A rank started by a launcher: the job file (LUMPI_JOIN) gives the world,
+// the launcher's environment the rank. Every socket is tcp with CURVE; the
+// ZAP handler on our context admits only the job's key; the heartbeat
+// replaces PR_SET_PDEATHSIG (our parent is the launcher, maybe on another host).
+void Host::join_remote(const char* path) {
+  JoinInfo j = read_join_file(path);
+  size_ = j.size;
+  try {
+    rank_ = rank_from_launcher(size_);
+  } catch (const std::runtime_error&) {
+    report_bad_rank(j);
+    throw;
+  }
+  remote_ = true;
+  signal(SIGINT, SIG_IGN);
+  auto local = first_env_int(kLocalVars, 0, 1 << 24);
+  bind_from_env(local ? local->second : rank_, j.bind.c_str());
+  const char* addr_env = std::getenv(kEnvAddress);
+  std::string addr = addr_env && *addr_env ? addr_env : address_towards(host_of_endpoint(j.control));
+  engine_ = std::make_unique<core::Engine>(rank_, size_, "tcp://" + addr + ":*",
+                                           core::CurveKeys{j.keys.public_key, j.keys.secret_key});
+  zmq::context_t& ctx = engine_->transport().context();
+  zap_ = std::make_unique<ZapHandler>(ctx, j.keys.public_key, "lumpi-rank " + std::to_string(rank_));
+  std::string identity = "rank-" + std::to_string(rank_) + "@" + core::hw::hostname() + "/" + std::to_string(getpid());
+  control_ = std::make_unique<zmq::socket_t>(ctx, zmq::socket_type::dealer);
+  control_->set(zmq::sockopt::routing_id, identity);
+  control_->set(zmq::sockopt::linger, 1000);
+  control_->set(zmq::sockopt::sndhwm, 0);
+  control_->set(zmq::sockopt::rcvhwm, 0);
+  curve_client(*control_, j.keys);
+  control_->connect(j.control);
+  beat_ = std::make_unique<BeatClient>(ctx, j.beat, j.keys, identity, rank_);
+  ControlMsg hello = msg(Kind::Hello);
+  hello.rank = rank_;
+  hello.pid = long(getpid());
+  hello.text = core::hw::hostname();
+  hello.endpoint = engine_->endpoint();
+  send(hello);
+  wire();
+  world_ = core::Comm::world(*engine_);
+  self_ = core::Comm::self(*engine_);
+  running_ = true;
+}
+
+// A rank outside the world still knocks, as "rank-N@host/pid", so the
+// coordinator reports the join error at once instead of waiting for a
+// world that cannot fill.
+void Host::report_bad_rank(const JoinInfo& j) {
+  auto rank = first_env_int(kRankVars, INT32_MIN, INT32_MAX);
+  if (!rank || (rank->second >= 0 && rank->second < j.size)) return;  // a size mismatch: each rank says so itself
+  zmq::context_t ctx(1);
+  ZapHandler zap(ctx, j.keys.public_key, "lumpi-rank");
+  zmq::socket_t s(ctx, zmq::socket_type::dealer);
+  s.set(zmq::sockopt::routing_id, "rank-" + std::to_string(rank->second) + "@" + core::hw::hostname() + "/" +
+                                      std::to_string(getpid()));
+  s.set(zmq::sockopt::linger, 10000);  // the handshake may be slow on a loaded host
+  curve_client(s, j.keys);
+  s.connect(j.control);
+  s.send(zmq::str_buffer("hello"), zmq::send_flags::none);
+  s.close();
+  zap.stop();
+}
+
+// The threads that use our context end before it does.
+void Host::stop_threads() {
+  if (beat_) beat_->stop();
+  if (zap_) zap_->stop();
+}
+
+// Across hosts the coordinator cannot waitpid: our exit status goes to it.
+void Host::send_bye(int code) {
+  if (!remote_ || !control_) return;
+  ControlMsg m = msg(Kind::Bye);
+  m.code = code;
+  send(m);
 }
 
 // Waits for the endpoint table (malformed control messages before it are
@@ -123,6 +236,7 @@ Host::~Host() {
   if (control_) control_->close();
   world_.reset();
   self_.reset();
+  stop_threads();
   engine_.reset();
 }
 
@@ -136,6 +250,7 @@ int Host::finish(int code) {
   self_.reset();
   control_->close();  // lingers until the notice and the output are out
   control_.reset();
+  stop_threads();
   engine_.reset();  // lingers until queued data messages are out
   g_finished = true;
   return code;
@@ -175,6 +290,7 @@ void Host::abort(int code, const std::string& why) {
 
 void Host::exit_now(int code) {
   flush_output();
+  send_bye(code);
   if (control_) control_->close();  // lingers until queued output (and an abort notice) is out
   engine_.reset();                  // lingers until queued data messages are out
   std::_Exit(code);
@@ -239,6 +355,7 @@ void Host::poll_control() {
         quit_ = true;
         if (running_ && serving_) {  // nobody waits for this command any more
           flush_output();
+          send_bye(0);
           control_->close();
           std::_Exit(0);
         }
@@ -352,6 +469,7 @@ int Host::serve(CommandRunner& runner) {
   }
   runner.shutdown();
   flush_output();
+  send_bye(0);
   return 0;
 }
 

@@ -28,6 +28,8 @@
 
 #include "core/comm.hpp"
 #include "core/engine.hpp"
+#include "launcher/curve.hpp"
+#include "launcher/heartbeat.hpp"
 #include "launcher/protocol.hpp"
 
 namespace lumpi::launcher {
@@ -57,7 +59,9 @@ class Host {
  public:
   // The entry for programs: joins the world this process was started in
   // (reads LUMPI_RANK, LUMPI_SIZE, LUMPI_CONTROL, LUMPI_DIR, LUMPI_BIND from
-  // the environment that World sets), binds the process if --bind asked,
+  // the environment that World sets; or, started by a launcher, the job file
+  // LUMPI_JOIN names and the rank the launcher's environment gives:
+  // OMPI_COMM_WORLD_RANK, PMIX_RANK, PMI_RANK, SLURM_PROCID), binds the process if --bind asked,
   // says hello, waits for the endpoint table and wires the data plane.
   // Returns the process's one Host; later calls return the same one.
   // Blocks until every rank of the world has joined (the coordinator bounds
@@ -107,6 +111,10 @@ class Host {
 
  private:
   Host();
+  void join_remote(const char* join_file);
+  static void report_bad_rank(const JoinInfo& j);
+  void stop_threads();
+  void send_bye(int code);
   void send(const ControlMsg& m);
   void wire();
   void on_interrupt(uint32_t epoch);
@@ -118,7 +126,10 @@ class Host {
   void await_quit(int timeout_ms);
 
   int rank_ = 0, size_ = 0;
+  bool remote_ = false;  // joined over tcp (a launcher started us)
   std::unique_ptr<core::Engine> engine_;
+  std::unique_ptr<ZapHandler> zap_;     // remote: admits only the job's key to our data socket
+  std::unique_ptr<BeatClient> beat_;    // remote: our heartbeat; exits when the coordinator is gone
   std::unique_ptr<zmq::socket_t> control_;
   core::CommPtr world_, self_;
   std::deque<ControlMsg> queue_;  // commands not started yet

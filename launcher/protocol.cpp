@@ -38,6 +38,7 @@ const std::vector<Spec>& specs() {
       {Kind::Trace, "trace", {F::Dropped, F::Events}, "dropped events..."},
       {Kind::Abort, "abort", {F::Code, F::Text}, "code text"},
       {Kind::Finished, "finished", {F::Code}, "code"},
+      {Kind::Bye, "bye", {F::Code}, "code"},
       {Kind::Start, "start", {F::List}, "endpoints..."},
       {Kind::Exec, "exec", {F::Epoch, F::Mode, F::Text, F::List}, "epoch mode payload args..."},
       {Kind::Interrupt, "interrupt", {F::Epoch}, "epoch"},

@@ -41,6 +41,8 @@ enum class Kind : uint8_t {
              //   10 frames each) and how many older events the full ring buffer overwrote
   Abort,     // code text: MPI_Abort was called; the rank exits with code
   Finished,  // code: the program finished normally (Host::finish); it exits next
+  Bye,       // code: (worlds over tcp) the process exits now with code: its exit status,
+             //   which the coordinator cannot waitpid for
   // coordinator -> rank host
   Start,        // list: the data endpoint of every rank, in rank order
   Exec,         // epoch mode text list: run a command; text = payload, list = args
@@ -113,7 +115,7 @@ struct ControlMsg {
   int rank = 0;                 // Hello: the sender's world rank; Dead: the rank that died
   long pid = 0;                 // Hello
   uint32_t epoch = 0;           // Result, Exec, Interrupt
-  int code = 0;                 // Abort, Finished: the exit code
+  int code = 0;                 // Abort, Finished, Bye: the exit code
   bool ok = false;              // Result
   bool incomplete = false;      // Result: an error that more input may cure (never with ok)
   bool values = false;          // Result
@@ -166,5 +168,9 @@ inline constexpr const char* kEnvSize = "LUMPI_SIZE";
 inline constexpr const char* kEnvDir = "LUMPI_DIR";        // private ipc directory
 inline constexpr const char* kEnvParent = "LUMPI_PARENT";  // coordinator pid
 inline constexpr const char* kEnvBind = "LUMPI_BIND";      // --bind level
+// Worlds started by a launcher (launcher/launch.hpp) instead of World's fork:
+inline constexpr const char* kEnvJoin = "LUMPI_JOIN";        // path of the 0600 job file
+inline constexpr const char* kEnvLocalRank = "LUMPI_LOCAL_RANK";  // rank on its host (ssh launcher)
+inline constexpr const char* kEnvAddress = "LUMPI_ADDRESS";  // address to bind the data endpoint on
 
 }  // namespace lumpi::launcher

@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <stdexcept>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <termios.h>
@@ -143,8 +144,17 @@ int take_slot(const std::string& path) {
 
 }  // namespace
 
-RunDir::RunDir() {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "lumpi-XXXXXX").string();
+RunDir::RunDir(const std::string& base) {
+  if (!base.empty()) {
+    std::error_code ec;
+    std::filesystem::create_directories(base, ec);
+    if (ec) throw std::runtime_error("cannot create " + base + ": " + ec.message());
+    struct stat st {};
+    if (stat(base.c_str(), &st) != 0 || st.st_uid != geteuid() || (st.st_mode & 022))
+      throw std::runtime_error(base + " must be a directory of this user that others cannot write");
+  }
+  std::string tmpl = ((base.empty() ? std::filesystem::temp_directory_path() : std::filesystem::path(base)) /
+                      "lumpi-XXXXXX").string();
   if (!mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp: " + std::string(strerror(errno)));
   path_ = tmpl;  // mkdtemp creates it 0700
   install_termination_handlers();

@@ -17,9 +17,11 @@ namespace lumpi::launcher {
 
 class RunDir {
  public:
-  // Creates the directory, starts its watchdog, and installs the SIGTERM and
-  // SIGHUP handlers (once per process). Throws std::runtime_error.
-  RunDir();
+  // Creates the directory (under `base`, created 0700 if missing; the
+  // system's temporary directory when empty), starts its watchdog, and
+  // installs the SIGTERM and SIGHUP handlers (once per process). Throws
+  // std::runtime_error.
+  explicit RunDir(const std::string& base = "");
   // Removes the directory and stops the watchdog (reaping it).
   ~RunDir();
   RunDir(const RunDir&) = delete;

@@ -17,27 +17,20 @@
 namespace lumpi::launcher {
 
 std::string describe_wait_status(int status) {
+  if (status == kStatusLost) return "lost (no heartbeat for " + std::to_string(kLostMs / 1000) + " s)";
   if (WIFEXITED(status)) return "exit " + std::to_string(WEXITSTATUS(status));
   if (WIFSIGNALED(status)) return "signal " + std::to_string(WTERMSIG(status));
   return "status " + std::to_string(status);
 }
 
 int exit_code_of(int status) {
+  if (status == kStatusLost) return 255;
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return 1;
 }
 
 namespace {
-
-// "rank-N" (the DEALER identity a host sets) -> N, if it is one of ours.
-std::optional<int> rank_of_identity(const std::string& id, int size) {
-  if (id.rfind("rank-", 0) != 0) return std::nullopt;
-  int r = -1;
-  auto [end, ec] = std::from_chars(id.data() + 5, id.data() + id.size(), r);
-  if (ec != std::errc() || end != id.data() + id.size() || r < 0 || r >= size) return std::nullopt;
-  return r;
-}
 
 std::string read_small_file(const std::string& path) {
   std::string text(512, '\0');
@@ -52,12 +45,22 @@ std::string read_small_file(const std::string& path) {
 
 }  // namespace
 
-World::World(const Options& opts) : dir_(rundir_.path()), ranks_(size_t(opts.size)) {
+World::World(const Options& opts)
+    : remote_(opts.placement.remote()),
+      rundir_(remote_ ? remote_job_base() : ""),
+      dir_(rundir_.path()),
+      ranks_(size_t(opts.size)) {
   control_.set(zmq::sockopt::linger, 0);
   control_.set(zmq::sockopt::router_mandatory, 0);
   control_.set(zmq::sockopt::sndhwm, 0);
   control_.set(zmq::sockopt::rcvhwm, 0);
-  control_.bind(control_endpoint());
+  for (int r = 0; r < opts.size; ++r) ranks_[size_t(r)].identity = "rank-" + std::to_string(r);
+  if (remote_) {
+    start_remote(opts);
+    return;
+  }
+  control_endpoint_ = "ipc://" + dir_ + "/control";
+  control_.bind(control_endpoint_);
   for (int r = 0; r < opts.size; ++r) spawn(r, opts);
 }
 
@@ -65,13 +68,20 @@ void World::wait_wired(int timeout_ms) {
   int64_t deadline = now_ms() + timeout_ms;
   while (!wired_) {
     int64_t left = deadline - now_ms();
-    if (left <= 0) {
-      std::string silent = silent_ranks();
+    if (!join_error_.empty()) {
       kill_all();
-      throw std::runtime_error("ranks did not start within " + std::to_string(timeout_ms / 1000) + " s (" +
-                               silent + ")");
+      throw std::runtime_error(join_error_);
+    }
+    if (left <= 0) {
+      std::string missing;
+      for (int r = 0; r < size(); ++r)
+        if (!ranks_[size_t(r)].joined) missing += (missing.empty() ? "" : ",") + std::to_string(r);
+      std::string why = remote_ ? "ranks " + missing + " never joined; started by " + launcher_name_ : silent_ranks();
+      kill_all();
+      throw std::runtime_error("ranks did not start within " + std::to_string(timeout_ms / 1000) + " s (" + why + ")");
     }
     auto ev = next(int(left));
+    if (ev && ev->kind == Event::Kind::Death && !join_error_.empty()) continue;  // reported above
     if (ev && ev->kind == Event::Kind::Death) {
       kill_all();
       throw std::runtime_error("rank " + std::to_string(ev->rank) + " died during start-up: " +
@@ -98,11 +108,20 @@ std::string World::silent_ranks() const {
 }
 
 // Once every rank has said hello, each gets the endpoint table.
-void World::on_hello(int r, const ControlMsg& m) {
+void World::on_hello(int r, const ControlMsg& m, const std::string& identity) {
   RankInfo& info = ranks_[size_t(r)];
+  if (remote_ && info.joined && identity != info.identity) {
+    join_error_ = "two processes joined as rank " + std::to_string(r) + " (on " + info.host + " pid " +
+                  std::to_string(info.pid) + ", and on " + m.text + " pid " + std::to_string(m.pid) +
+                  "): the launcher's environment gave the same rank twice";
+    return;
+  }
   if (m.rank != r || info.joined)
     return log_dropped("lumpi", "hello from rank-" + std::to_string(r) + " names rank " + std::to_string(m.rank) +
                                     (info.joined ? " again" : ""));
+  info.identity = identity;
+  info.joined_at = now_ms();
+  if (remote_) info.pid = pid_t(m.pid);
   info.host = m.text;
   info.endpoint = m.endpoint;
   info.joined = true;
@@ -121,9 +140,10 @@ World::~World() {
 
 // The host waits for this answer before it exits, so the finish is known
 // here before the exit is: a finished rank's exit is never announced as a death.
-void World::on_finished(int r) {
+void World::on_finished(int r, int code) {
   ranks_[size_t(r)].finished = true;
   send(r, msg(Kind::Quit));
+  if (remote_) mark_dead(r, (code & 0xff) << 8);  // it exits next; no waitpid will tell
 }
 
 // The environment a rank starts with: ours, plus the world's variables.
@@ -190,13 +210,15 @@ int World::alive_count() const {
 
 void World::send(int r, const ControlMsg& m) {
   if (!alive(r)) return;
-  Frames f{"rank-" + std::to_string(r)};
+  Frames f{ranks_[size_t(r)].identity};
   Frames body = encode(m);
   f.insert(f.end(), body.begin(), body.end());
   send_frames(control_, f);
 }
 
 void World::kill(int r) {
+  if (remote_ && alive(r) && !ranks_[size_t(r)].joined) return mark_dead(r, SIGKILL);  // its launcher goes last
+  if (remote_ && alive(r)) return beat_->request_kill(r);
   if (alive(r) && ranks_[size_t(r)].pid > 0) ::kill(ranks_[size_t(r)].pid, SIGKILL);
 }
 
@@ -205,6 +227,10 @@ void World::reap() {
     int status = 0;
     pid_t pid = waitpid(-1, &status, WNOHANG);
     if (pid <= 0) return;
+    if (remote_) {
+      reap_launcher(pid, status);
+      continue;
+    }
     for (size_t r = 0; r < ranks_.size(); ++r) {
       if (ranks_[r].pid == pid && ranks_[r].alive) {
         ranks_[r].alive = false;
@@ -221,23 +247,29 @@ std::optional<World::Event> World::next(int timeout_ms) {
     // Messages first: a rank's last output must be shown before its death.
     Frames f = recv_frames(control_, false);
     if (!f.empty()) {
-      auto r = rank_of_identity(f[0], size());
-      if (!r) {
-        log_dropped("lumpi", "unknown sender '" + f[0].substr(0, 40) + "'");
+      int r = rank_of_identity(f[0], size());
+      if (remote_ && r >= 0 && ranks_[size_t(r)].joined && f[0] != ranks_[size_t(r)].identity && f.size() > 1 &&
+          f[1] != "hello")
+        r = -1;  // a second process of that rank: only its hello counts (a join error)
+      if (r < 0) {
+        if (!remote_ || !on_unknown_sender(f[0])) log_dropped("lumpi", "unknown sender '" + f[0].substr(0, 40) + "'");
         continue;
       }
       std::string why;
       auto m = decode(Frames(f.begin() + 1, f.end()), &why);
       if (!m) {
-        log_dropped("lumpi", "from rank " + std::to_string(*r) + ": " + why);
+        log_dropped("lumpi", "from rank " + std::to_string(r) + ": " + why);
         continue;
       }
-      if (m->kind == Kind::Hello) on_hello(*r, *m);
-      else if (m->kind == Kind::Finished) on_finished(*r);
-      else return Event{Event::Kind::Message, *r, std::move(*m)};
+      if (m->kind == Kind::Hello) on_hello(r, *m, f[0]);
+      else if (m->kind == Kind::Finished) on_finished(r, m->code);
+      else if (m->kind == Kind::Bye && remote_) mark_dead(r, (m->code & 0xff) << 8);
+      else if (m->kind == Kind::Bye) log_dropped("lumpi", "bye from a local rank");
+      else return Event{Event::Kind::Message, r, std::move(*m)};
       return std::nullopt;  // consumed here: the caller may look at wired() or finished
     }
     reap();
+    if (remote_) check_beats();
     if (!pending_.empty()) {
       Event e = std::move(pending_.front());
       pending_.erase(pending_.begin());
@@ -257,7 +289,11 @@ std::optional<World::Event> World::next(int timeout_ms) {
 std::vector<int> World::shutdown(int grace_ms) {
   for (int r = 0; r < size(); ++r) send(r, msg(Kind::Quit));
   int64_t deadline = now_ms() + grace_ms;
-  while (alive_count() > 0 && now_ms() < deadline) {
+  if (remote_) {  // their byes (or silence) tell when they are gone
+    while (alive_count() > 0 && now_ms() < deadline) next(20);
+    pending_.clear();
+  }
+  while (!remote_ && alive_count() > 0 && now_ms() < deadline) {
     reap();
     if (alive_count() > 0) usleep(2000);
   }
@@ -269,6 +305,7 @@ std::vector<int> World::shutdown(int grace_ms) {
 }
 
 void World::kill_all() {
+  if (remote_) return kill_remote();
   for (auto& r : ranks_)
     if (r.alive && r.pid > 0) ::kill(r.pid, SIGKILL);
   for (auto& r : ranks_) {

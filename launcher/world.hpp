@@ -9,32 +9,51 @@
 // (PR_SET_PDEATHSIG, set by the host), so none is left behind even after a
 // SIGKILL. World is the only code that starts or kills a rank.
 //
+// Across hosts (a Placement whose launcher is not `local`): World binds its
+// control and heartbeat sockets on tcp with CURVE (the job's keys, a ZAP
+// handler admitting only them; launcher/curve.hpp), writes the 0600 job
+// file, and runs the launcher (mpirun, mpiexec, srun, or one ssh per host)
+// as child processes in their own process groups. Ranks join with the rank
+// their launcher's environment gives; a duplicate, out-of-range or missing
+// rank fails wait_wired with a clear error. A rank's end is its `bye`, or
+// the silence of its heartbeat (launcher/heartbeat.hpp); World::kill asks its
+// heartbeat to end it, and the launchers' process groups are killed last.
+//
 // Coordinator side: links cppzmq only, never the core or Lua.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <sys/types.h>
 #include <vector>
 #include <zmq.hpp>
 
+#include "launcher/curve.hpp"
+#include "launcher/heartbeat.hpp"
+#include "launcher/launch.hpp"
 #include "launcher/protocol.hpp"
 #include "launcher/rundir.hpp"
 
 namespace lumpi::launcher {
 
 struct RankInfo {
-  pid_t pid = -1;
+  pid_t pid = -1;              // our child (local), or the pid on its host (from its hello)
   std::string host, endpoint;  // from its hello
+  std::string identity;        // its control DEALER's identity
   bool joined = false;         // said hello
   bool finished = false;       // said finished (Host::finish): its exit is no failure
   bool alive = false;
-  int wait_status = 0;  // as waitpid reports it, once dead
+  int wait_status = 0;  // as waitpid reports it, once dead (or kStatusLost)
+  int64_t joined_at = 0;  // now_ms() of its hello
 };
 
-// "exit 3", "signal 11"
+// The wait status of a remote rank whose heartbeat stopped.
+inline constexpr int kStatusLost = -2;
+
+// "exit 3", "signal 11", "lost (no heartbeat for 3 s)"
 std::string describe_wait_status(int status);
-// 0, the exit code, or 128 + signal.
+// 0, the exit code, or 128 + signal; 255 for a lost rank.
 int exit_code_of(int status);
 
 class World {
@@ -45,6 +64,7 @@ class World {
     std::vector<std::string> args;  // its arguments (argv[1]...)
     std::string bind = "none";      // --bind level, passed to the host
     int stdin_rank = -1;            // the one rank that keeps stdin (others read /dev/null); -1: all keep it
+    Placement placement;            // where ranks run: local (fork, ipc) or a launcher (tcp, CURVE)
   };
 
   struct Event {
@@ -65,10 +85,18 @@ class World {
   // timeout_ms passes.
   void wait_wired(int timeout_ms);
   bool wired() const { return wired_; }
+  // Why the ranks cannot all join (a duplicate or out-of-range rank, the
+  // launcher ended first); "" while nothing is wrong. wait_wired throws it.
+  const std::string& join_error() const { return join_error_; }
 
   int size() const { return int(ranks_.size()); }
   // Where ranks connect their control DEALER (also what LUMPI_CONTROL says).
-  std::string control_endpoint() const { return "ipc://" + dir_ + "/control"; }
+  std::string control_endpoint() const { return control_endpoint_; }
+  bool remote() const { return remote_; }
+  // The job file ranks started by a launcher join with ("" for local worlds).
+  const std::string& join_path() const { return join_path_; }
+  // Connections the ZAP handler refused (0 for local worlds).
+  int refused() const { return zap_ ? zap_->refused() : 0; }
   const RankInfo& rank(int r) const { return ranks_[size_t(r)]; }
   bool alive(int r) const { return ranks_[size_t(r)].alive; }
   int alive_count() const;
@@ -93,13 +121,30 @@ class World {
   std::string silent_ranks() const;
   void reap();
   void kill_all();
-  void on_hello(int r, const ControlMsg& m);
-  void on_finished(int r);
+  void on_hello(int r, const ControlMsg& m, const std::string& identity);
+  void on_finished(int r, int code);
+  // ---- worlds started by a launcher (world_remote.cpp) ----
+  static std::string remote_job_base();
+  void start_remote(const Options& opts);
+  void spawn_launcher(const std::vector<std::string>& argv);
+  bool on_unknown_sender(const std::string& id);
+  void check_beats();
+  void mark_dead(int r, int status);
+  void kill_remote();
+  void reap_launcher(pid_t pid, int status);
+  void reap_launchers_for(int ms);
 
+  bool remote_ = false;
   RunDir rundir_;  // removes the directory however the coordinator ends
   std::string dir_;
+  std::string control_endpoint_, join_path_, launcher_name_;
+  std::string join_error_;         // a rank that could not join (remote): wait_wired reports it
+  std::vector<pid_t> launchers_;   // launcher processes still running (remote)
+  std::string launcher_end_;       // how the last launcher ended, if before wiring
   zmq::context_t ctx_{1};
+  std::unique_ptr<ZapHandler> zap_;  // before the sockets it guards, after the context
   zmq::socket_t control_{ctx_, zmq::socket_type::router};
+  std::unique_ptr<BeatServer> beat_;
   std::vector<RankInfo> ranks_;
   std::vector<Event> pending_;  // deaths found while reaping
   int hellos_ = 0;

@@ -68,6 +68,7 @@ class Exec {
       auto ev = world_.next(100);
       if (ev) on_event(*ev);
       abandon_unwired();
+      if (!world_.join_error().empty()) return stop(world_.join_error(), 1);
       if (sigint_count() != sigints) return stop("interrupted (Ctrl-C)", kExitInterrupted);
       if (timeout > 0 && now_s() - t0 > timeout)
         return stop("timeout after " + seconds_text(timeout) + " s", kExitTimeout);
@@ -83,6 +84,7 @@ class Exec {
     w.args = o.args;
     w.bind = o.bind;
     w.stdin_rank = 0;
+    w.placement = o.placement;
     return w;
   }
 

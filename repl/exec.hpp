@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "launcher/launch.hpp"
+
 namespace lumpi::repl {
 
 struct ExecOptions {
@@ -24,6 +26,7 @@ struct ExecOptions {
   std::vector<std::string> args;  // the program's arguments
   std::string bind = "none";
   double timeout = 0;  // seconds; 0: MPIEXEC_TIMEOUT if set, else none
+  launcher::Placement placement;  // --launcher, --hosts...
 };
 
 // Runs the world to its end; returns the exit status described above.

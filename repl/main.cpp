@@ -22,7 +22,7 @@ using lumpi::repl::Session;
 const char* kUsage =
     "usage: lumpi [options] [script.lua [args...]]\n"
     "       lumpi test [options] [files or directories...]\n"
-    "       lumpi exec [-n N] [--bind L] [--timeout S] program [args...]   any executable as a world\n"
+    "       lumpi exec [-n N] [--bind L] [--timeout S] [--launcher L ...] program [args...]   any executable as a world\n"
     "       lumpi kernel install [--user | --prefix DIR]   (Jupyter; see lumpi kernel --help)\n"
     "  -n, --np, -np N   number of ranks (default 4; 1 for exec)\n"
     "  -e CODE           run CODE on every rank, print results, exit\n"
@@ -31,6 +31,11 @@ const char* kUsage =
     "  --timeout SECONDS per-command limit in the REPL, per case in `lumpi test`,\n"
     "                    for the whole run in `lumpi exec` (else MPIEXEC_TIMEOUT)\n"
     "  --no-collate      print every rank's result separately\n"
+    "  --launcher local|mpirun|mpiexec|srun|ssh   what starts the ranks (default local:\n"
+    "                    forked here, over ipc; the others: tcp with CURVE, docs/hosts.md)\n"
+    "  --hosts H1:N,H2:N / --hostfile FILE   where the launcher puts ranks\n"
+    "  --rsh CMD         remote shell instead of ssh (ssh launcher; mpirun's and mpiexec's agent)\n"
+    "  --iface IF        interface (name or address) the coordinator listens on\n"
     "  --junit FILE      (lumpi test) also write JUnit XML\n"
     "  --trace FILE      (script) write the script's MPI trace: .svg, .json (Perfetto), else text\n"
     "  --trace DIR       (lumpi test) write the trace diagram of every failing case into DIR\n";
@@ -47,12 +52,17 @@ struct Args {
   bool collate = true;
   std::string junit;
   std::string trace;  // --trace FILE (script) or DIR (lumpi test)
+  lumpi::launcher::Placement placement;
   std::vector<std::string> positional;  // script and its args, or test paths
 };
 
 [[noreturn]] void usage_error(const std::string& msg) {
   std::fprintf(stderr, "lumpi: %s\n%s", msg.c_str(), kUsage);
   std::exit(2);
+}
+
+bool placement_option(const std::string& s) {
+  return s == "--launcher" || s == "--hosts" || s == "--hostfile" || s == "--rsh" || s == "--iface";
 }
 
 Args parse(int argc, char** argv) {
@@ -81,9 +91,24 @@ Args parse(int argc, char** argv) {
       if (*end || n < 1 || n > 1024) usage_error("-n needs a number of ranks from 1 to 1024");
       a.np = int(n);
       a.np_given = true;
-    } else if (a.exec && s != "--bind" && s != "--timeout" && s != "-h" && s != "--help" && s.size() > 1 &&
-               s[0] == '-') {
-      usage_error("lumpi exec takes -n, --bind and --timeout before the program; unknown option " + s);
+    } else if (a.exec && s != "--bind" && s != "--timeout" && s != "-h" && s != "--help" && !placement_option(s) &&
+               s.size() > 1 && s[0] == '-') {
+      usage_error("lumpi exec takes -n, --bind, --timeout, --launcher, --hosts, --hostfile, --rsh and --iface "
+                  "before the program; unknown option " + s);
+    } else if (s == "--launcher") {
+      a.placement.launcher = value("--launcher");
+    } else if (s == "--hosts") {
+      try {
+        a.placement.hosts = lumpi::launcher::parse_hosts(value("--hosts"));
+      } catch (const std::invalid_argument& e) {
+        usage_error(e.what());
+      }
+    } else if (s == "--hostfile") {
+      a.placement.hostfile = value("--hostfile");
+    } else if (s == "--rsh") {
+      a.placement.rsh = value("--rsh");
+    } else if (s == "--iface") {
+      a.placement.iface = value("--iface");
     } else if (s == "-e") {
       a.exprs.push_back(value("-e"));
     } else if (s == "-i") {
@@ -110,6 +135,11 @@ Args parse(int argc, char** argv) {
       a.positional.push_back(s);
     }
   }
+  try {
+    lumpi::launcher::check_placement(a.placement, a.np);
+  } catch (const std::invalid_argument& e) {
+    usage_error(e.what());
+  }
   return a;
 }
 
@@ -130,6 +160,7 @@ int run_exec(const Args& a) {
   o.args.assign(a.positional.begin() + 1, a.positional.end());
   o.bind = a.bind;
   o.timeout = a.timeout;
+  o.placement = a.placement;
   return lumpi::repl::run_exec(o);
 }
 
@@ -152,6 +183,7 @@ int run_main(const Args& a) {
   o.bind = a.bind;
   o.timeout = a.timeout;
   o.collate = a.collate;
+  o.placement = a.placement;
   if (a.test) return lumpi::repl::run_tests(o, a.positional, a.np_given, a.junit, a.trace);
   if (!a.trace.empty() && a.positional.empty()) usage_error("--trace FILE needs a script to trace");
 

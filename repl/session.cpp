@@ -5,6 +5,7 @@
 #include <csignal>
 #include <set>
 #include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 #include <utility>
 
@@ -22,6 +23,14 @@ using Event = launcher::World::Event;
 using State = RankOutcome::State;
 
 namespace {
+
+// A world started by a launcher may take longer (ssh, mpirun's daemons):
+// 60 s, or LUMPI_START_TIMEOUT seconds.
+int remote_start_ms() {
+  const char* env = std::getenv("LUMPI_START_TIMEOUT");
+  double s = env && *env ? std::atof(env) : 0;
+  return s > 0 ? int(s * 1000) : 60000;
+}
 
 volatile sig_atomic_t g_sigints = 0;
 
@@ -78,8 +87,9 @@ void Session::start() {
   w.size = opts_.size;
   w.exe = opts_.rank_exe;
   w.bind = opts_.bind;
+  w.placement = opts_.placement;
   world_ = std::make_unique<launcher::World>(w);
-  world_->wait_wired(15000);
+  world_->wait_wired(opts_.placement.remote() ? remote_start_ms() : 15000);
   killed_for_abort_.assign(size_t(opts_.size), false);
   if (tracing_) trace_action("on");
 }

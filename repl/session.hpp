@@ -44,6 +44,7 @@ class Session {
     std::string bind = "none";
     double timeout = 0;  // seconds per command, 0 = none
     bool collate = true;
+    launcher::Placement placement;  // --launcher, --hosts...: local (fork) by default
   };
 
   explicit Session(Options opts);

@@ -64,6 +64,7 @@ std::vector<ControlMsg> samples() {
   add(Kind::TraceQuery, [](ControlMsg& m) { m.text = "clear"; });
   add(Kind::Abort, [](ControlMsg& m) { m.code = -7, m.text = "gave up"; });
   add(Kind::Finished, [](ControlMsg& m) { m.code = 3; });
+  add(Kind::Bye, [](ControlMsg& m) { m.code = 255; });
   add(Kind::Start, [](ControlMsg& m) { m.list = {"ipc:///a/rank-0", "ipc:///a/rank-1", "tcp://h:5"}; });
   add(Kind::Exec, [](ControlMsg& m) { m.epoch = 9, m.mode = Mode::Script, m.text = "x.lua", m.list = {"a", ""}; });
   add(Kind::Exec, [](ControlMsg& m) { m.epoch = 10, m.mode = Mode::Text, m.text = "return 1"; });

@@ -1,0 +1,164 @@
+# tests/integration/test_hosts_netns.py: T3 of issue 14: "hosts" that are
+# Linux network namespaces, joined by veth pairs to a bridge in a hub
+# namespace (10.77.0.0/24: the coordinator's namespace .1, hosts .2 and .3;
+# the machine's own network is never touched), ranks started by lumpi's ssh
+# launcher with a remote shell that enters the host's namespace.
+# - an allreduce over 4 ranks on the 2 hosts, each on its host's address;
+# - a process in another namespace with a wrong key or none is refused;
+# - a host's link cut in the middle of a loop of collectives: the cut-off
+#   ranks are reported lost within 5 s, their peers get MPI_ERR_PROC_FAILED
+#   instead of hanging, and the cut-off ranks exit by themselves.
+# Needs root and `ip netns`; skips with the reason otherwise. Every
+# namespace it makes is deleted and every process it starts killed by pid.
+#
+# Usage: python3 test_hosts_netns.py /path/to/build/lumpi
+import os, re, shutil, signal, subprocess, sys, tempfile, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lumpitest import check, finish, kill_tagged, marker_env, pids_with_tag  # noqa: E402
+from ptyrun import Failure, Lumpi  # noqa: E402
+
+LUMPI = os.path.abspath(sys.argv[1])
+BUILD = os.path.dirname(LUMPI)
+PROBE = os.path.join(BUILD, "lumpi-curve-probe")
+TAG = "lt3%d" % os.getpid()  # namespace and link names of this run
+NS = {"hub": TAG + "hub", "c": TAG + "c", "10.77.0.2": TAG + "h2", "10.77.0.3": TAG + "h3"}
+ADDR = {"c": "10.77.0.1", "10.77.0.2": "10.77.0.2", "10.77.0.3": "10.77.0.3"}
+
+
+def sh(*cmd, check_rc=True):
+    p = subprocess.run(list(cmd), capture_output=True, text=True, timeout=30)
+    if check_rc and p.returncode != 0:
+        raise RuntimeError(" ".join(cmd) + ": " + p.stderr.strip())
+    return p.stdout
+
+
+def link_name(key):
+    return TAG + {"c": "c", "10.77.0.2": "2", "10.77.0.3": "3"}[key]
+
+
+def setup():
+    sh("ip", "netns", "add", NS["hub"])
+    sh("ip", "-n", NS["hub"], "link", "add", "br0", "type", "bridge")
+    sh("ip", "-n", NS["hub"], "link", "set", "br0", "up")
+    for key in ("c", "10.77.0.2", "10.77.0.3"):
+        ns, hub_end, host_end = NS[key], link_name(key), link_name(key) + "p"
+        sh("ip", "netns", "add", ns)
+        sh("ip", "link", "add", hub_end, "netns", NS["hub"], "type", "veth", "peer", "name", host_end, "netns", ns)
+        sh("ip", "-n", NS["hub"], "link", "set", hub_end, "master", "br0", "up")
+        sh("ip", "-n", ns, "addr", "add", ADDR[key] + "/24", "dev", host_end)
+        sh("ip", "-n", ns, "link", "set", host_end, "up")
+        sh("ip", "-n", ns, "link", "set", "lo", "up")
+
+
+def teardown():
+    for ns in NS.values():
+        subprocess.run(["ip", "netns", "del", ns], capture_output=True, timeout=30)
+
+
+def write_rsh(tmp):
+    """The remote shell: HOST COMMAND -> COMMAND in HOST's namespace, named after it."""
+    path = os.path.join(tmp, "netns_rsh.sh")
+    cases = "".join(f"  {h}) ns={NS[h]} ;;\n" for h in ("10.77.0.2", "10.77.0.3"))
+    with open(path, "w") as f:
+        f.write("#!/bin/sh\nwhile [ $# -gt 0 ]; do case \"$1\" in -*) shift ;; *) break ;; esac; done\n"
+                "h=\"$1\"; shift\ncase \"$h\" in\n" + cases + "  *) echo \"no such host $h\" >&2; exit 255 ;;\nesac\n"
+                "exec ip netns exec \"$ns\" unshare --uts sh -c 'hostname \"$0\" && exec sh -c \"$1\"' \"host-$h\" \"$*\"\n")
+    os.chmod(path, 0o755)
+    return path
+
+
+def lumpi_in_ns(args, env):
+    """lumpi in the coordinator's namespace (ip netns exec execs: same pid)."""
+    return Lumpi("/usr/sbin/ip" if os.path.exists("/usr/sbin/ip") else shutil.which("ip"),
+                 ["netns", "exec", NS["c"], LUMPI] + args, env=env)
+
+
+def main(tmp):
+    rsh = write_rsh(tmp)
+    args = ["--launcher", "ssh", "--hosts", "10.77.0.2:2,10.77.0.3:2", "--rsh", rsh, "-n", "4"]
+    tag, env = marker_env()
+    l = lumpi_in_ns(args, env)
+    try:
+        l.prompt(60)
+        out = l.command("return mpi.get_processor_name(), mpi.COMM_WORLD:allreduce(mpi.COMM_WORLD:rank(), mpi.SUM)")
+        check("T3 allreduce over 2 namespaces", "[0-1] host-10.77.0.2\t6" in out and "[2-3] host-10.77.0.3\t6" in out,
+              out)
+        out = l.command("return os.getenv('LUMPI_JOIN')")
+        job = re.search(r"\] (/\S+)", out).group(1)
+        control = dict(x.split("=", 1) for x in open(job).read().splitlines())["control"]
+        check("T3 the coordinator listens on its namespace's address", control.startswith("tcp://10.77.0.1:"), control)
+        for mode in ("wrong", "plain"):
+            p = subprocess.run(["ip", "netns", "exec", NS["10.77.0.3"], PROBE, control, mode, job],
+                               capture_output=True, text=True, timeout=30)
+            check(f"T3 a process in another namespace with a {mode} key is refused", p.stdout.strip() == "refused",
+                  p.stdout + p.stderr)
+        p = subprocess.run(["ip", "netns", "exec", NS["10.77.0.3"], PROBE, control, "job", job],
+                           capture_output=True, text=True, timeout=30)
+        check("T3 ... and the job's key is admitted from there", p.stdout.strip() == "admitted", p.stdout + p.stderr)
+        l.line("local w = mpi.COMM_WORLD for i = 1, 1e9 do w:allreduce(i, mpi.SUM) end")
+        time.sleep(1.0)
+        t0 = time.time()
+        sh("ip", "-n", NS["hub"], "link", "set", link_name("10.77.0.3"), "down")
+        l.expect(r"rank [23] died: lost", 10, "cut-off ranks reported")
+        took = time.time() - t0
+        check(f"T3 a cut link: its ranks reported lost within 5 s ({took:.1f} s)", took <= 5.0)
+        l.expect(r"\[0-1\] error: MPI_ERR_PROC_FAILED", 10, "peers fail instead of hanging")
+        check("T3 a cut link in a collective: the peers get MPI_ERR_PROC_FAILED, no hang", True)
+        l.prompt(20)
+        deadline = time.time() + 12
+        cut_off = []
+        while time.time() < deadline:
+            cut_off = [p for p in pids_with_tag(tag) if "lumpi-rank" in _cmd(p) and _in_ns(p, NS["10.77.0.3"])]
+            if not cut_off:
+                break
+            time.sleep(0.2)
+        check("T3 the cut-off ranks exit by themselves (no coordinator heard)", not cut_off, str(cut_off))
+    except (Failure, AttributeError) as e:
+        check("T3", False, str(e))
+    finally:
+        try:
+            os.kill(l.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        l.wait(5)
+        kill_tagged(tag)
+        try:
+            os.close(l.fd)
+        except OSError:
+            pass
+
+
+def _cmd(pid):
+    try:
+        return open(f"/proc/{pid}/cmdline").read()
+    except OSError:
+        return ""
+
+
+def _in_ns(pid, ns):
+    try:
+        return os.stat(f"/proc/{pid}/ns/net").st_ino == os.stat(f"/run/netns/{ns}").st_ino
+    except OSError:
+        return False
+
+
+if __name__ == "__main__":
+    if os.geteuid() != 0 or not shutil.which("ip") or not shutil.which("unshare"):
+        print("skip T3: needs root, ip (iproute2) and unshare (util-linux)")
+        sys.exit(0)
+    try:
+        setup()
+    except (RuntimeError, subprocess.TimeoutExpired) as e:
+        teardown()
+        print(f"skip T3: network namespaces are not available here: {e}")
+        sys.exit(0)
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            os.environ["LUMPI_JOBDIR"] = os.path.join(tmp, "jobs")
+            main(tmp)
+    finally:
+        teardown()
+    left = [ns for ns in sh("ip", "netns", "list").split() if ns.startswith(TAG)]
+    check("T3 every namespace it made is deleted", not left, str(left))
+    finish()
