@@ -60,7 +60,10 @@ inline constexpr int SUCCESS = 0, ERR_BUFFER = 1, ERR_COUNT = 2, ERR_TYPE = 3, E
                      ERR_UNKNOWN = 14, ERR_TRUNCATE = 15, ERR_OTHER = 16, ERR_INTERN = 17,
                      ERR_IN_STATUS = 18, ERR_PENDING = 19, ERR_KEYVAL = 20, ERR_INFO = 21,
                      ERR_INFO_KEY = 22, ERR_INFO_VALUE = 23, ERR_NO_MEM = 24,
-                     ERR_PROC_FAILED = 25, ERR_INTERRUPTED = 26, ERR_LASTCODE = 27;
+                     ERR_PROC_FAILED = 25, ERR_INTERRUPTED = 26, ERR_WIN = 27,
+                     ERR_BASE = 28, ERR_SIZE = 29, ERR_DISP = 30, ERR_LOCKTYPE = 31,
+                     ERR_ASSERT = 32, ERR_RMA_CONFLICT = 33, ERR_RMA_SYNC = 34,
+                     ERR_RMA_RANGE = 35, ERR_RMA_FLAVOR = 36, ERR_LASTCODE = 37;
 
 // ---- Exception ---------------------------------------------------------------------
 

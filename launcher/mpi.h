@@ -96,7 +96,17 @@ typedef struct MPI_Status {
 #define MPI_ERR_NO_MEM 24
 #define MPI_ERR_PROC_FAILED 25
 #define LUMPI_ERR_INTERRUPTED 26
-#define MPI_ERR_LASTCODE 27
+#define MPI_ERR_WIN 27
+#define MPI_ERR_BASE 28
+#define MPI_ERR_SIZE 29
+#define MPI_ERR_DISP 30
+#define MPI_ERR_LOCKTYPE 31
+#define MPI_ERR_ASSERT 32
+#define MPI_ERR_RMA_CONFLICT 33
+#define MPI_ERR_RMA_SYNC 34
+#define MPI_ERR_RMA_RANGE 35
+#define MPI_ERR_RMA_FLAVOR 36
+#define MPI_ERR_LASTCODE 37
 
 /* ---- handles ---- */
 #define MPI_COMM_NULL 0

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "core/win.hpp"
+
 namespace lumpi::lua {
 
 using core::ErrClass;
@@ -83,9 +85,14 @@ core::Errhandler push_current_exception(lua_State* L) {
   }
   // A call not made on a communicator (groups, ops, dims_create...) answers
   // to COMM_WORLD's handler, as MPI says and Open MPI does.
-  core::Comm* c = test_comm(L, 1);
-  if (!c) c = runtime(L).world.get();
-  core::Errhandler h = c ? c->errhandler() : core::Errhandler::Raise;
+  core::Errhandler h = core::Errhandler::Raise;
+  if (core::Win* w = test_win(L, 1)) {
+    h = w->errhandler();
+  } else {
+    core::Comm* c = test_comm(L, 1);
+    if (!c) c = runtime(L).world.get();
+    if (c) h = c->errhandler();
+  }
   if (h == core::Errhandler::Fatal) {
     core::Error e(ErrClass::Unknown, "", "");
     test_error(L, -1, &e);

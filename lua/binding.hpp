@@ -19,6 +19,10 @@
 #include "core/error.hpp"
 #include "core/group.hpp"
 
+namespace lumpi::core {
+class Win;
+}
+
 namespace lumpi::lua {
 
 // What the binding needs from the process it runs in.
@@ -41,8 +45,8 @@ bool test_error(lua_State* L, int idx, core::Error* e);
 // ---- the boundary ----------------------------------------------------------------
 
 // Converts the exception in flight into a pushed error object; returns the
-// errhandler that applies: that of the communicator at argument 1, else
-// COMM_WORLD's.
+// errhandler that applies: that of the communicator or window at argument
+// 1, else COMM_WORLD's.
 core::Errhandler push_current_exception(lua_State* L);
 
 template <int (*F)(lua_State*)>
@@ -147,6 +151,11 @@ void open_coll(lua_State* L);
 void open_group(lua_State* L);
 void open_topo(lua_State* L);
 void open_hw(lua_State* L);  // mpi.hw (lua/bind_hw.cpp)
+void open_win(lua_State* L);  // windows: comm:win_create, Win methods (lua/bind_win.cpp)
+
+// The window at idx (freed or not), or nullptr if idx holds none: the
+// boundary applies a window's error handler to errors of its methods.
+core::Win* test_win(lua_State* L, int idx);
 
 // Registers fns into the table at -1, each through wrap<>.
 struct Reg {
