@@ -189,7 +189,7 @@ void Win::State::serve_request(Message& m) {
     case kPut: case kGet: case kAcc: {
       Shape s = unpack_shape(u);
       std::uint64_t op = m.env.tag == kAcc ? u.u64() : 0;
-      std::string data = m.env.tag == kGet ? std::string() : u.bytes();
+      std::string_view data = m.env.tag == kGet ? std::string_view() : u.bytes_view();
       u.end();
       std::int64_t lo = 0, hi = 0;
       if (shape_span(s, &lo, &hi) && (lo < 0 || hi > size))
@@ -503,16 +503,28 @@ bool Win::check_access(std::int64_t count, const TypePtr& otype, int target, std
 }
 
 void Win::send_op(int op, int target, std::int64_t disp, std::int64_t tcount, const TypePtr& ttype,
-                  std::string extra, std::uint64_t seq) {
+                  const void* origin, std::int64_t count, const TypePtr& otype, int rma_op, std::uint64_t seq,
+                  std::string_view func) {
   State& st = *state_;
   Shape s;
   s.disp = disp * std::int64_t(units_[size_t(target)]);
   s.count = tcount;
   s.extent = ttype->extent();
   s.runs = ttype->runs();
+  // A contiguous type (one run filling its extent from 0): all the elements
+  // are one run, so the target copies them with one memcpy, not one per element.
+  if (s.runs.size() == 1 && s.runs[0].offset == 0 &&
+      s.runs[0].count * std::int64_t(basic_info(s.runs[0].basic).size) == s.extent) {
+    s.runs[0].count *= tcount;
+    s.extent *= tcount;
+    s.count = tcount > 0 ? 1 : 0;
+  }
   Packer p;
   pack_shape(p, s);
-  std::string body = p.take() + extra;
+  if (rma_op >= 0) p.u64(uint64_t(rma_op));
+  if (op != kGet) p.u64(uint64_t(otype->size() * count));
+  std::string body = p.take();
+  if (op != kGet && count > 0) otype->pack(origin, count, body, func);  // the data, packed straight into the message
   st.reply(comm_->world_of(target), op, seq, std::move(body));
   st.touched.insert(target);
   if (st.fence == State::Fence::Issued) st.fence = State::Fence::Active;
@@ -522,9 +534,7 @@ void Win::put(const void* origin, std::int64_t count, const TypePtr& otype, int 
               std::int64_t tcount, const TypePtr& ttype) {
   const char* func = "MPI_Put";
   if (!check_access(count, otype, target, disp, tcount, ttype, func)) return;
-  std::string data;
-  otype->pack(origin, count, data, func);
-  send_op(kPut, target, disp, tcount, ttype, Packer().bytes(data).take(), 0);
+  send_op(kPut, target, disp, tcount, ttype, origin, count, otype, -1, 0, func);
 }
 
 void Win::get(void* origin, std::int64_t count, const TypePtr& otype, int target, std::int64_t disp,
@@ -535,7 +545,7 @@ void Win::get(void* origin, std::int64_t count, const TypePtr& otype, int target
   std::uint64_t seq = st.engine->next_seq();
   st.awaiting.insert(seq);
   st.gets[seq] = State::PendingGet{origin, count, otype};
-  send_op(kGet, target, disp, tcount, ttype, {}, seq);
+  send_op(kGet, target, disp, tcount, ttype, nullptr, 0, nullptr, -1, seq, func);
 }
 
 void Win::accumulate(const void* origin, std::int64_t count, const TypePtr& otype, int target,
@@ -554,9 +564,7 @@ void Win::accumulate(const void* origin, std::int64_t count, const TypePtr& otyp
     check_rma_op(op, tb, func);
   }
   if (!check_access(count, otype, target, disp, tcount, ttype, func)) return;
-  std::string data;
-  otype->pack(origin, count, data, func);
-  send_op(kAcc, target, disp, tcount, ttype, Packer().u64(uint64_t(op)).bytes(data).take(), 0);
+  send_op(kAcc, target, disp, tcount, ttype, origin, count, otype, int(op), 0, func);
 }
 
 }  // namespace lumpi::core

@@ -133,9 +133,12 @@ class Win {
   // Checks every argument of put/get/accumulate; false for PROC_NULL.
   bool check_access(std::int64_t count, const TypePtr& otype, int target, std::int64_t disp,
                     std::int64_t tcount, const TypePtr& ttype, std::string_view func) const;
-  // Sends one operation (data may be empty) and notes the target as touched.
+  // Sends one operation and notes the target as touched: the target shape,
+  // then the accumulate op if rma_op >= 0 and (put, accumulate) the packed
+  // origin data.
   void send_op(int op, int target, std::int64_t disp, std::int64_t tcount, const TypePtr& ttype,
-               std::string extra, std::uint64_t seq);
+               const void* origin, std::int64_t count, const TypePtr& otype, int rma_op, std::uint64_t seq,
+               std::string_view func);
   // Sends a request answered by the target, and waits for its answer.
   void request(int op, int target, std::string body, std::string_view func);
   void wait_for(const std::set<std::uint64_t>& seqs, int target, std::string_view func);
