@@ -43,6 +43,12 @@ T combine(RmaOp op, T a, T t) {  // a: the origin's, t: the target's
       default: return a;  // REPLACE
     }
   } else {
+    if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+      // wrap around as the hardware does, without C++'s undefined signed overflow
+      using U = std::make_unsigned_t<T>;
+      if (op == RmaOp::Sum) return T(U(U(t) + U(a)));
+      if (op == RmaOp::Prod) return T(U(U(t) * U(a)));
+    }
     switch (op) {
       case RmaOp::Sum: return T(t + a);
       case RmaOp::Prod: return T(t * a);
