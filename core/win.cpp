@@ -310,9 +310,10 @@ WinPtr Win::allocate(Comm& comm, std::int64_t size, int disp_unit, std::string_v
   return w;
 }
 
-Win::~Win() {
-  if (!freed_ && state_) state_->engine->stop_rma(state_->id);
-}
+// A window dropped without free leaves its (weak) service in the engine,
+// which then ignores the window's messages: the engine may already be gone
+// (a C++ program's Win outliving Finalize), so it is not touched here.
+Win::~Win() = default;
 
 void Win::check_usable(std::string_view func) const {
   if (freed_) fail(ErrClass::Win, func, "the window has been freed");
