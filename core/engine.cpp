@@ -82,6 +82,17 @@ void Engine::deliver(Message m) {
     acks_.insert(m.env.seq);
     return;
   }
+  if (m.env.kind == MsgKind::Rma) {
+    auto it = rma_services_.find(m.env.context);
+    if (it == rma_services_.end()) {
+      std::fprintf(stderr, "lumpi-rank %d: dropped an RMA message for window %llu, which is not open here\n",
+                   rank_, (unsigned long long)m.env.context);
+      return;
+    }
+    RmaService service = it->second;  // the service may stop itself (free) while it runs
+    service(m);
+    return;
+  }
   if (discarded_epochs_.count(m.env.epoch)) return;
   bool wants_ack = m.env.wants_ack;
   int source = m.env.source;

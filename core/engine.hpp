@@ -109,6 +109,17 @@ class Engine {
   // Records an event at a fresh clock tick (call only when tracing()).
   void trace(TraceEvent e);
 
+  // One-sided communication (core/win.cpp): messages of kind Rma whose
+  // context is `id` go to `service`, from whichever loop progresses the
+  // engine: a blocked wait, or the rank host's idle loop (so a passive
+  // target answers while its user sits at the prompt). They bypass the
+  // Matcher and the interrupt epochs (a lock must be released even after
+  // the command that took it was interrupted). Rma messages for an id
+  // with no service are dropped with a note on stderr.
+  using RmaService = std::function<void(Message&)>;
+  void serve_rma(uint64_t id, RmaService service) { rma_services_[id] = std::move(service); }
+  void stop_rma(uint64_t id) { rma_services_.erase(id); }
+
   // A fresh context base, unique in the job: creator's rank and a counter.
   uint64_t propose_context();
   // Communicator names by context base, for the message-queue display
@@ -133,6 +144,7 @@ class Engine {
   std::set<uint32_t> discarded_epochs_;
   std::set<int> dead_;
   std::map<uint64_t, std::weak_ptr<const std::string>> context_names_;
+  std::map<uint64_t, RmaService> rma_services_;
   size_t prune_names_at_ = 64;
   uint64_t seq_ = 0;
   uint64_t clock_ = 0;

@@ -38,6 +38,16 @@ constexpr ClassInfo kClasses[] = {
     {"MPI_ERR_NO_MEM", "out of memory"},
     {"MPI_ERR_PROC_FAILED", "a process needed by this call has failed"},
     {"LUMPI_ERR_INTERRUPTED", "the call was interrupted by the user"},
+    {"MPI_ERR_WIN", "invalid window"},
+    {"MPI_ERR_BASE", "invalid base address"},
+    {"MPI_ERR_SIZE", "invalid size argument"},
+    {"MPI_ERR_DISP", "invalid displacement argument"},
+    {"MPI_ERR_LOCKTYPE", "invalid lock type"},
+    {"MPI_ERR_ASSERT", "invalid assert argument"},
+    {"MPI_ERR_RMA_CONFLICT", "conflicting accesses to a window"},
+    {"MPI_ERR_RMA_SYNC", "wrong synchronization of RMA calls"},
+    {"MPI_ERR_RMA_RANGE", "target memory is not part of the window"},
+    {"MPI_ERR_RMA_FLAVOR", "passed window has the wrong flavor for the called function"},
 };
 static_assert(sizeof kClasses / sizeof kClasses[0] == int(ErrClass::LastCode));
 

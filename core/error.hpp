@@ -40,7 +40,18 @@ enum class ErrClass : int {
   NoMem = 24,
   ProcFailed = 25,
   Interrupted = 26,
-  LastCode = 27,
+  // One-sided communication (seed chapter 11; core/win.hpp).
+  Win = 27,
+  Base = 28,
+  Size = 29,
+  Disp = 30,
+  Locktype = 31,
+  Assert = 32,
+  RmaConflict = 33,
+  RmaSync = 34,
+  RmaRange = 35,
+  RmaFlavor = 36,
+  LastCode = 37,
 };
 
 // "MPI_ERR_RANK", "LUMPI_ERR_INTERRUPTED", ...; a class added by

@@ -66,7 +66,10 @@ inline constexpr int SUCCESS = 0, ERR_BUFFER = 1, ERR_COUNT = 2, ERR_TYPE = 3, E
                      ERR_UNKNOWN = 14, ERR_TRUNCATE = 15, ERR_OTHER = 16, ERR_INTERN = 17,
                      ERR_IN_STATUS = 18, ERR_PENDING = 19, ERR_KEYVAL = 20, ERR_INFO = 21,
                      ERR_INFO_KEY = 22, ERR_INFO_VALUE = 23, ERR_NO_MEM = 24,
-                     ERR_PROC_FAILED = 25, ERR_INTERRUPTED = 26, ERR_LASTCODE = 27;
+                     ERR_PROC_FAILED = 25, ERR_INTERRUPTED = 26, ERR_WIN = 27,
+                     ERR_BASE = 28, ERR_SIZE = 29, ERR_DISP = 30, ERR_LOCKTYPE = 31,
+                     ERR_ASSERT = 32, ERR_RMA_CONFLICT = 33, ERR_RMA_SYNC = 34,
+                     ERR_RMA_RANGE = 35, ERR_RMA_FLAVOR = 36, ERR_LASTCODE = 37;
 
 // ---- Exception ---------------------------------------------------------------------
 
@@ -664,6 +667,74 @@ class Distgraphcomm : public Intracomm {
 // MPI_Dims_create: fills the zero entries of dims[0..ndims) so that their
 // product is nnodes, as balanced as possible.
 void Compute_dims(int nnodes, int ndims, int dims[]);
+
+
+// ---- Win: one-sided communication (MPI-3.1 chapter 11; core/win.hpp) -------------
+
+struct WinHandle;  // a window of the core (core/api_win.cpp)
+class Win;
+using Win_copy_attr_function = std::function<int(const Win& oldwin, int keyval, void* extra_state,
+                                                 void* attribute_val_in, void*& attribute_val_out,
+                                                 bool& flag)>;
+using Win_delete_attr_function =
+    std::function<int(Win& win, int keyval, void* attribute_val, void* extra_state)>;
+
+inline constexpr int LOCK_EXCLUSIVE = 234, LOCK_SHARED = 235;
+inline constexpr int MODE_NOCHECK = 1024, MODE_NOSTORE = 2048, MODE_NOPUT = 4096,
+                     MODE_NOPRECEDE = 8192, MODE_NOSUCCEED = 16384;
+inline constexpr int WIN_FLAVOR_CREATE = 1, WIN_FLAVOR_ALLOCATE = 2, WIN_SEPARATE = 1,
+                     WIN_UNIFIED = 2;
+// The predefined window attributes (Get_attr gives a pointer to the value:
+// void* for WIN_BASE, Aint for WIN_SIZE, int for the others).
+extern const Keyval WIN_BASE, WIN_SIZE, WIN_DISP_UNIT, WIN_CREATE_FLAVOR, WIN_MODEL;
+// MPI_REPLACE for Accumulate (an Op no reduction takes).
+extern const Op REPLACE;
+
+// A window: a handle (copies share the window); WIN_NULL is the default.
+// Errors are thrown as Exception, or end the process under ERRORS_ARE_FATAL.
+// The datatypes are the predefined ones of this API (contiguous buffers).
+class Win {
+ public:
+  Win() = default;  // WIN_NULL
+  bool Is_null() const { return h_ == nullptr; }
+  // Collective over comm: size bytes at base, displacements in disp_unit bytes.
+  static Win Create(const void* base, long size, int disp_unit, const Info& info, const Intracomm& comm);
+  // Collective: size new zeroed bytes owned by the window; *baseptr is set to them.
+  static Win Allocate(long size, int disp_unit, const Info& info, const Intracomm& comm, void* baseptr);
+  void Free();  // collective; the handle becomes WIN_NULL
+  void Fence(int assert) const;
+  void Lock(int lock_type, int rank, int assert) const;
+  void Unlock(int rank) const;
+  void Flush(int rank) const;
+  void Put(const void* origin, int origin_count, const Datatype& origin_type, int target_rank,
+           long target_disp, int target_count, const Datatype& target_type) const;
+  void Get(void* origin, int origin_count, const Datatype& origin_type, int target_rank,
+           long target_disp, int target_count, const Datatype& target_type) const;
+  void Accumulate(const void* origin, int origin_count, const Datatype& origin_type, int target_rank,
+                  long target_disp, int target_count, const Datatype& target_type, const Op& op) const;
+  Group Get_group() const;
+  void Set_name(const std::string& name);
+  std::string Get_name() const;
+  void Set_errhandler(const Errhandler& handler);
+  Errhandler Get_errhandler() const;
+  // Caching (§6.7.3): keyvals of their own kind (ERR_KEYVAL on communicators).
+  static Keyval Create_keyval(Win_copy_attr_function copy, Win_delete_attr_function del, void* extra_state);
+  static void Free_keyval(Keyval& keyval);
+  void Set_attr(const Keyval& keyval, void* value);
+  bool Get_attr(const Keyval& keyval, void*& value) const;
+  void Delete_attr(const Keyval& keyval);
+  static int NULL_COPY_FN(const Win&, int, void*, void*, void*&, bool& flag);
+  static int DUP_FN(const Win&, int, void*, void* in, void*& out, bool& flag);
+  static int NULL_DELETE_FN(Win&, int, void*, void*);
+  bool operator==(const Win& o) const { return h_ == o.h_; }
+  // The implementation's object (for the C API's handle table).
+  const std::shared_ptr<WinHandle>& Handle() const { return h_; }
+  static Win From_handle(std::shared_ptr<WinHandle> h) { Win w; w.h_ = std::move(h); return w; }
+
+ private:
+  std::shared_ptr<WinHandle> h_;
+};
+extern const Win WIN_NULL;
 
 // ---- the process's world ---------------------------------------------------------
 

@@ -79,6 +79,13 @@ class Unpacker {
     pos_ += n;
     return s;
   }
+  // A byte string without copying it: a view into the input.
+  std::string_view bytes_view() {
+    size_t n = count();
+    std::string_view v = in_.substr(pos_, n);
+    pos_ += n;
+    return v;
+  }
   std::vector<std::string> list() {
     std::vector<std::string> v(count());
     for (auto& s : v) s = bytes();

@@ -13,8 +13,11 @@
 
 namespace lumpi::core {
 
-// What a data message is for. Acks answer synchronous sends.
-enum class MsgKind : uint8_t { Data = 0, SsendAck = 1 };
+// What a data message is for. Acks answer synchronous sends. Rma messages
+// are one-sided communication on a window (core/win.cpp): the context is
+// the window's id, the tag the RMA operation; the engine hands them to the
+// window's service whenever it progresses, never to the Matcher.
+enum class MsgKind : uint8_t { Data = 0, SsendAck = 1, Rma = 2 };
 
 // Context ids: a communicator owns one base id; each kind of traffic on it
 // gets its own matching context (base * 4 + lane), so a user's wildcard

@@ -96,7 +96,17 @@ typedef struct MPI_Status {
 #define MPI_ERR_NO_MEM 24
 #define MPI_ERR_PROC_FAILED 25
 #define LUMPI_ERR_INTERRUPTED 26
-#define MPI_ERR_LASTCODE 27
+#define MPI_ERR_WIN 27
+#define MPI_ERR_BASE 28
+#define MPI_ERR_SIZE 29
+#define MPI_ERR_DISP 30
+#define MPI_ERR_LOCKTYPE 31
+#define MPI_ERR_ASSERT 32
+#define MPI_ERR_RMA_CONFLICT 33
+#define MPI_ERR_RMA_SYNC 34
+#define MPI_ERR_RMA_RANGE 35
+#define MPI_ERR_RMA_FLAVOR 36
+#define MPI_ERR_LASTCODE 37
 
 /* ---- handles ---- */
 #define MPI_COMM_NULL 0
@@ -442,6 +452,57 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
 int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
 int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request);
 /* ==== end of nonblocking collectives ==== */
+
+/* ==== windows: one-sided communication (launcher/c_win.cpp; MPI-3.1 chapter 11) ==== */
+typedef int MPI_Win;
+#define MPI_WIN_NULL 0
+#define MPI_LOCK_EXCLUSIVE 234
+#define MPI_LOCK_SHARED 235
+#define MPI_MODE_NOCHECK 1024
+#define MPI_MODE_NOSTORE 2048
+#define MPI_MODE_NOPUT 4096
+#define MPI_MODE_NOPRECEDE 8192
+#define MPI_MODE_NOSUCCEED 16384
+#define MPI_WIN_FLAVOR_CREATE 1
+#define MPI_WIN_FLAVOR_ALLOCATE 2
+#define MPI_WIN_FLAVOR_DYNAMIC 3
+#define MPI_WIN_FLAVOR_SHARED 4
+#define MPI_WIN_SEPARATE 1
+#define MPI_WIN_UNIFIED 2
+/* predefined window attributes (keyvals) */
+#define MPI_WIN_BASE 8
+#define MPI_WIN_SIZE 9
+#define MPI_WIN_DISP_UNIT 10
+#define MPI_WIN_CREATE_FLAVOR 11
+#define MPI_WIN_MODEL 12
+/* the op only MPI_Accumulate takes */
+#define MPI_REPLACE 100
+typedef int MPI_Win_copy_attr_function(MPI_Win, int, void *, void *, void *, int *);
+typedef int MPI_Win_delete_attr_function(MPI_Win, int, void *, void *);
+int MPI_WIN_NULL_COPY_FN(MPI_Win, int, void *, void *, void *, int *);
+int MPI_WIN_DUP_FN(MPI_Win, int, void *, void *, void *, int *);
+int MPI_WIN_NULL_DELETE_FN(MPI_Win, int, void *, void *);
+int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win);
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win);
+int MPI_Win_free(MPI_Win *win);
+int MPI_Win_fence(int assert, MPI_Win win);
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win);
+int MPI_Win_unlock(int rank, MPI_Win win);
+int MPI_Win_flush(int rank, MPI_Win win);
+int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win);
+int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win);
+int MPI_Win_get_group(MPI_Win win, MPI_Group *group);
+int MPI_Win_set_name(MPI_Win win, const char *win_name);
+int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen);
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler);
+int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler);
+int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn, MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval, void *extra_state);
+int MPI_Win_free_keyval(int *win_keyval);
+int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
+int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag);
+int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
+/* ==== end of windows ==== */
 
 #ifdef __cplusplus
 }

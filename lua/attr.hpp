@@ -11,7 +11,7 @@
 
 namespace lumpi::lua {
 
-enum class AttrKind : int { Comm = 0, Type = 1 };
+enum class AttrKind : int { Comm = 0, Type = 1, Win = 2 };
 
 // An object's attribute cache: its kind and a serial never reused in the
 // process (Comm::serial(), Datatype::serial()).
@@ -42,6 +42,11 @@ void copy_attrs(lua_State* L, int old_idx, AttrObj old_obj, int new_idx, AttrObj
 void delete_attrs(lua_State* L, int idx, AttrObj o, const char* func);
 // Drops o's attributes without callbacks (its last handle is collected).
 void forget_attrs(lua_State* L, AttrObj o);
+
+// The window attribute the keyval at idx stands for: 0 WIN_BASE, 1
+// WIN_SIZE, 2 WIN_DISP_UNIT, 3 WIN_CREATE_FLAVOR, 4 WIN_MODEL; -1 for any
+// other value (lua/bind_win.cpp answers these, the store holds none).
+int predefined_win_attr(lua_State* L, int idx);
 
 // The predefined callbacks (X_NULL_COPY_FN, X_DUP_FN, X_NULL_DELETE_FN).
 enum class AttrCallback : int { NullCopy = 0, Dup = 1, NullDelete = 2 };

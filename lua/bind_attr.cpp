@@ -42,11 +42,16 @@ struct KindInfo {
   const char* attrs_key;
   const char* objects;  // "communicators"
 };
-const KindInfo kKinds[] = {{"lumpi.attrs", "communicators"}, {"lumpi.attrs.type", "datatypes"}};
+const KindInfo kKinds[] = {{"lumpi.attrs", "communicators"},
+                           {"lumpi.attrs.type", "datatypes"},
+                           {"lumpi.attrs.win", "windows"}};
 const KindInfo& kind_info(AttrKind k) { return kKinds[int(k)]; }
 
 // Predefined keyvals have ids below kFirstUserKeyval; 0 is KEYVAL_INVALID.
-enum Predefined : int { kInvalid = 0, kTagUb = 1, kHost = 2, kIo = 3, kWtimeIsGlobal = 4, kLastUsedCode = 5 };
+enum Predefined : int { kInvalid = 0, kTagUb = 1, kHost = 2, kIo = 3, kWtimeIsGlobal = 4, kLastUsedCode = 5,
+                        // the window attributes (seed §6.7.3), read by lua/bind_win.cpp
+                        kWinBase = 8, kWinSize = 9, kWinDispUnit = 10, kWinCreateFlavor = 11,
+                        kWinModel = 12 };
 constexpr int kFirstUserKeyval = 16;
 
 struct KeyvalBox {
@@ -181,8 +186,10 @@ void check_user_keyval(const KeyvalBox& kv, const char* func) {
     fail(ErrClass::Keyval, func, "keyval is a predefined attribute, which cannot be set, deleted or freed");
 }
 
-// The kind of object keyval id was created for (predefined ones: communicators).
+// The kind of object keyval id was created for (predefined ones:
+// communicators, but the window attributes).
 AttrKind keyval_kind(lua_State* L, int id) {
+  if (id >= kWinBase && id <= kWinModel) return AttrKind::Win;
   if (id < kFirstUserKeyval) return AttrKind::Comm;
   push_record(L, id);
   AttrKind k = AttrKind::Comm;
@@ -409,6 +416,12 @@ const Reg kMethods[] = {
 
 // ---- the generic machinery (lua/attr.hpp) -------------------------------------------------
 
+int predefined_win_attr(lua_State* L, int idx) {
+  KeyvalBox* kv = test_keyval(L, idx);
+  if (!kv || kv->id < kWinBase || kv->id > kWinModel) return -1;
+  return kv->id - kWinBase;
+}
+
 int create_keyval(lua_State* L, AttrKind k, const char* func) { return create_keyval_impl(L, k, func); }
 int free_keyval(lua_State* L, AttrKind k, const char* func) { return free_keyval_impl(L, k, func); }
 
@@ -558,7 +571,9 @@ void open_attr(lua_State* L) {
   set_funcs(L, kModuleFuncs);
   const std::pair<const char*, int> predefined[] = {
       {"KEYVAL_INVALID", kInvalid}, {"TAG_UB", kTagUb}, {"HOST", kHost}, {"IO", kIo},
-      {"WTIME_IS_GLOBAL", kWtimeIsGlobal}, {"LASTUSEDCODE", kLastUsedCode}};
+      {"WTIME_IS_GLOBAL", kWtimeIsGlobal}, {"LASTUSEDCODE", kLastUsedCode}, {"WIN_BASE", kWinBase},
+      {"WIN_SIZE", kWinSize}, {"WIN_DISP_UNIT", kWinDispUnit}, {"WIN_CREATE_FLAVOR", kWinCreateFlavor},
+      {"WIN_MODEL", kWinModel}};
   for (auto [name, id] : predefined) {
     push_keyval(L, id);
     lua_setfield(L, -2, name);

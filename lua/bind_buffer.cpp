@@ -137,6 +137,16 @@ void store_element(lua_State* L, BufferBox& b, std::int64_t i, int idx) {
 
 // ---- the buffer object ---------------------------------------------------------------
 
+// Pushes a buffer of count zeroed elements of t (checked by the caller).
+BufferBox* new_buffer(lua_State* L, const core::TypePtr& t, std::int64_t count) {
+  std::int64_t bytes = count * t->extent();
+  void* mem = lua_newuserdatauv(L, sizeof(BufferBox) + size_t(bytes), 0);
+  auto* box = new (mem) BufferBox{t, count, bytes};
+  std::memset(box->data(), 0, size_t(bytes));
+  luaL_setmetatable(L, kBufferMeta);
+  return box;
+}
+
 // mpi.buffer(datatype, count [, values]): count zeroed elements of a
 // predefined type, the first #values set from the sequence values.
 int l_buffer(lua_State* L) {
@@ -152,11 +162,7 @@ int l_buffer(lua_State* L) {
     fail(ErrClass::NoMem, func, "count = " + std::to_string(count) + " elements is too large");
   if (!lua_isnoneornil(L, 3) && !lua_istable(L, 3))
     fail(ErrClass::Arg, func, std::string("values must be a sequence, got ") + luaL_typename(L, 3));
-  std::int64_t bytes = count * t->extent();
-  void* mem = lua_newuserdatauv(L, sizeof(BufferBox) + size_t(bytes), 0);
-  auto* box = new (mem) BufferBox{t, count, bytes};
-  std::memset(box->data(), 0, size_t(bytes));
-  luaL_setmetatable(L, kBufferMeta);
+  BufferBox* box = new_buffer(L, t, count);
   if (lua_istable(L, 3)) {
     lua_Integer n = std::min<lua_Integer>(lua_Integer(lua_rawlen(L, 3)), count);
     for (lua_Integer i = 1; i <= n; ++i) {
@@ -262,6 +268,18 @@ const Reg kStatusMethods[] = {
 // ---- the triples -----------------------------------------------------------------------------
 
 bool is_buffer(lua_State* L, int idx) { return test_buffer(L, idx) != nullptr; }
+
+bool test_buffer_memory(lua_State* L, int idx, BufferMemory* out) {
+  BufferBox* b = test_buffer(L, idx);
+  if (!b) return false;
+  *out = BufferMemory{b->data(), b->bytes, b->type, b->count};
+  return true;
+}
+
+BufferMemory push_buffer(lua_State* L, const core::TypePtr& t, std::int64_t count) {
+  BufferBox* b = new_buffer(L, t, count);
+  return BufferMemory{b->data(), b->bytes, b->type, b->count};
+}
 
 Typed check_typed(lua_State* L, int idx, std::string_view func) {
   BufferBox* b = test_buffer(L, idx);

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "core/win.hpp"
+
 namespace lumpi::lua {
 
 using core::ErrClass;
@@ -92,16 +94,20 @@ core::HandlerKind push_current_exception(lua_State* L) {
   }
   // A call not made on a communicator (groups, ops, dims_create...) answers
   // to COMM_WORLD's handler, as MPI says and Open MPI does.
-  bool on_arg = test_comm(L, 1) != nullptr;
-  core::Comm* c = on_arg ? test_comm(L, 1) : runtime(L).world.get();
-  core::HandlerKind h = c ? c->errhandler().kind() : core::HandlerKind::Raise;
+  core::Win* w = test_win(L, 1);
+  core::Comm* on_comm = w ? nullptr : test_comm(L, 1);
+  bool on_arg = w || on_comm;
+  core::Errhandler eh = core::Errhandler::Raise;
+  if (w) eh = w->errhandler();
+  else if (core::Comm* c = on_comm ? on_comm : runtime(L).world.get()) eh = c->errhandler();
+  core::HandlerKind h = eh.kind();
   if (h == core::HandlerKind::Fatal) {
     core::Error e(ErrClass::Unknown, "", "");
     test_error(L, -1, &e);
     runtime(L).abort(1, std::string("MPI_ERRORS_ARE_FATAL: ") + e.what());
   }
   if (h == core::HandlerKind::User) {
-    push_errhandler_fn(L, c->errhandler().user().get());
+    push_errhandler_fn(L, eh.user().get());
     if (lua_isnil(L, -1)) {  // made by another state or binding: raise
       lua_pop(L, 1);
       return core::HandlerKind::Raise;

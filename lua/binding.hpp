@@ -20,6 +20,10 @@
 #include "core/error.hpp"
 #include "core/group.hpp"
 
+namespace lumpi::core {
+class Win;
+}
+
 namespace lumpi::lua {
 
 // What the binding needs from the process it runs in.
@@ -42,12 +46,12 @@ bool test_error(lua_State* L, int idx, core::Error* e);
 // ---- the boundary ----------------------------------------------------------------
 
 // Converts the exception in flight into a pushed error object; returns the
-// kind of errhandler that applies: that of the communicator at argument 1,
-// else COMM_WORLD's. ERRORS_ARE_FATAL does not return. For a user-defined
-// handler (HandlerKind::User) it also pushes the handler's function and the
-// communicator value (stack: err, fn, comm) for call_user_errhandler.
+// kind of errhandler that applies: that of the communicator or window at
+// argument 1, else COMM_WORLD's. ERRORS_ARE_FATAL does not return. For a
+// user-defined handler (HandlerKind::User) it also pushes the handler's
+// function and the object value (stack: err, fn, obj) for call_user_errhandler.
 core::HandlerKind push_current_exception(lua_State* L);
-// Calls fn(comm, code) with the stack push_current_exception left for a user
+// Calls fn(obj, code) with the stack push_current_exception left for a user
 // handler, then leaves nil, err on top and returns 2 (MPI-3.1 §8.3: the
 // handler returns and so does the call). An error the handler raises
 // propagates.
@@ -190,6 +194,11 @@ void open_nbc(lua_State* L);  // lua/bind_nbc.cpp
 void open_group(lua_State* L);
 void open_topo(lua_State* L);
 void open_hw(lua_State* L);  // mpi.hw (lua/bind_hw.cpp)
+void open_win(lua_State* L);  // windows: comm:win_create, Win methods (lua/bind_win.cpp)
+
+// The window at idx (freed or not), or nullptr if idx holds none: the
+// boundary applies a window's error handler to errors of its methods.
+core::Win* test_win(lua_State* L, int idx);
 
 // Registers fns into the table at -1, each through wrap<>.
 struct Reg {

@@ -22,6 +22,11 @@
 -- true_lb true_extent>, and one "run <offset> <count> <bytes> <MPI name>"
 -- per run of its type map (at most 2000; a note says how many more).
 --
+-- For a window (kind win): text <tostring>, rank <rank in the window's
+-- group>, winmem <bytes> <disp_unit> <element type name> <elements>, and
+-- values <the first 64 elements of the exposed buffer> (a note says how
+-- many more).
+--
 -- Every query is protected: a topology method that is missing or raises
 -- becomes a "note" line, so a drawing degrades instead of failing.
 local M = {}
@@ -142,12 +147,44 @@ local function describe_type(v, out)
   end
 end
 
+local function is_win(v)
+  local mt = getmetatable(v)
+  return type(v) == "userdata" and type(mt) == "table" and mt.__name == "Win"
+end
+
+local function element_text(x)
+  if math.type(x) == "float" then return ("%.6g"):format(x) end
+  if type(x) == "table" then return "(" .. tostring(x[1]) .. "," .. tostring(x[2]) .. ")" end
+  return tostring(x)
+end
+
+local function describe_win(w, out)
+  out[#out + 1] = "kind win"
+  out[#out + 1] = "text " .. tostring(w)
+  -- tostring answers after free too: "win 'name' size=24 disp_unit=8 rank=1/3"
+  local size, unit, rank = tostring(w):match("size=(%d+) disp_unit=(%d+) rank=(%d+)/")
+  out[#out + 1] = "rank " .. tostring(rank)
+  local buf, why = try(w, "memory")
+  if not buf then
+    out[#out + 1] = "note " .. tostring(why)
+    return
+  end
+  local name = tostring(buf):match("^buffer ([%w_]+)%[") or "?"
+  out[#out + 1] = ("winmem %s %s MPI_%s %d"):format(tostring(size or "?"), tostring(unit or "?"), name, #buf)
+  local vals = {}
+  for i = 1, math.min(#buf, 64) do vals[i] = element_text(buf[i]) end
+  out[#out + 1] = "values " .. table.concat(vals, " ")
+  if #buf > 64 then out[#out + 1] = "note " .. (#buf - 64) .. " more elements not shown" end
+end
+
 function M.describe(v)
   local out = {}
   if v == nil then
     out[1] = "kind null"
   elseif is_type(v) then
     describe_type(v, out)
+  elseif is_win(v) then
+    describe_win(v, out)
   elseif is_comm(v) then
     describe_comm(v, out)
   elseif is_group(v) then

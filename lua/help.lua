@@ -64,15 +64,25 @@ local classes = {
     .. "elements of a predefined type laid out as a C array, the buf of MPI's (buf, count, "
     .. "datatype) in send, recv and their relatives. buf[i] reads and writes element i "
     .. "(1-based), #buf is count, tostring(buf) is \"buffer DOUBLE[4]\". It has no methods."},
+  Win = {what = "a window (MPI::Win, MPI-3.1 chapter 11): memory each process of a "
+    .. "communicator exposes to one-sided access by the others, made collectively by "
+    .. "comm:win_create(buffer) or comm:win_allocate(size, disp_unit). put, get and accumulate "
+    .. "run inside an access epoch: between fences (active target) or between lock and unlock "
+    .. "of the target (passive target). The target applies them whenever its engine "
+    .. "progresses, also while it sits idle at the REPL prompt. tostring: win 'name' size=64 "
+    .. "disp_unit=8 rank=1/4. Errors answer to the window's own handler. The REPL's :draw win "
+    .. "shows every rank's window memory. User guide: docs/windows.md."},
   Info = {what = "info hints (MPI::Info) are plain Lua tables of string keys to string "
     .. "values: comm:set_info{mpi_assert_no_any_tag = \"true\"}, comm:get_info(), "
     .. "comm:dup_with_info(t), comm:split_type(type, key, t). A non-string key or value "
     .. "raises MPI_ERR_INFO."},
   Keyval = {what = "an attribute key (the int keyval of MPI's caching, §6.7): made by "
-    .. "mpi.comm_create_keyval (for communicators) or mpi.type_create_keyval (for "
-    .. "datatypes), freed by mpi.comm_free_keyval / mpi.type_free_keyval; a keyval serves "
+    .. "mpi.comm_create_keyval (for communicators), mpi.type_create_keyval (for "
+    .. "datatypes) or mpi.win_create_keyval (for windows), freed by mpi.comm_free_keyval / "
+    .. "mpi.type_free_keyval / mpi.win_free_keyval; a keyval serves "
     .. "only the kind of object it was made for (MPI_ERR_KEYVAL). Predefined: mpi.TAG_UB, "
-    .. "mpi.HOST, mpi.IO, mpi.WTIME_IS_GLOBAL (read-only) and mpi.KEYVAL_INVALID. "
+    .. "mpi.HOST, mpi.IO, mpi.WTIME_IS_GLOBAL (read-only), the window attributes "
+    .. "mpi.WIN_BASE ... mpi.WIN_MODEL and mpi.KEYVAL_INVALID. "
     .. "Shown as keyval 17, keyval (freed), keyval (invalid)."},
   Status = {what = "the status of a receive (MPI::Status) is a table "
     .. "{source=, tag=, error=} (and cancelled=true for a cancelled request), returned by "
@@ -99,7 +109,7 @@ local classes = {
     .. "died). See mpi.error_class, mpi.error_string."},
 }
 local class_order = {"Comm", "Intracomm", "Intercomm", "Cartcomm", "Graphcomm",
-  "Distgraphcomm", "Group", "Request", "Op", "Datatype", "Buffer", "Info", "Keyval", "Status",
+  "Distgraphcomm", "Group", "Request", "Op", "Datatype", "Buffer", "Win", "Info", "Keyval", "Status",
   "Errhandler", "Error"}
 M.classes = classes
 M.class_order = class_order
@@ -1508,6 +1518,204 @@ dmethod("delete_attr", {call = "t:delete_attr(kv)", mpi = "MPI_Type_delete_attr"
     .. "attribute stays)"}},
   does = "Removes the attribute, running its delete callback; nothing attached is a no-op.",
   see = {"Datatype.set_attr"}})
+
+-- Win: windows, one-sided communication (MPI-3.1 chapter 11, outside the seeds; §6.7.3) --------
+
+local WIN = {"MPI_ERR_WIN", "win is not a window or was freed"}
+local RMA_ARGS = {{"MPI_ERR_RANK", "target_rank is not a rank of the window's group nor "
+    .. "mpi.PROC_NULL"},
+  {"MPI_ERR_TYPE", "a datatype is not a datatype, was freed or is not committed, or the "
+    .. "origin and target carry different numbers of bytes"},
+  {"MPI_ERR_COUNT", "a count is negative"},
+  {"MPI_ERR_BUFFER", "the origin elements touch bytes outside buffer"},
+  {"MPI_ERR_DISP", "target_disp is negative"},
+  {"MPI_ERR_RMA_RANGE", "the target elements reach outside the target's window (sizes are "
+    .. "known at every rank: checked before sending)"},
+  {"MPI_ERR_RMA_SYNC", "no access epoch: no fence before it, and the target is not locked"}}
+local RMA_SEE = {"Win.fence", "Win.lock", "Win.put", "Win.get", "Win.accumulate"}
+local function wmethod(name, t)
+  if t.seeds == nil then t.seeds = false end
+  t.errors = errs(t.errors or {}, {WIN})
+  return method("Win", name, t)
+end
+method("Comm", "win_create", {call = "comm:win_create(buffer [, disp_unit [, info]]) -> win",
+  mpi = "MPI_Win_create", cxx = "Win::Create", kind = "collective", sec = "MPI-3.1 §11.2.1",
+  seeds = false,
+  does = "Exposes the memory of buffer (an mpi.buffer) of every process of comm as a window. "
+    .. "disp_unit (default: the buffer's element size) scales target displacements: a put at "
+    .. "target_disp lands disp_unit * target_disp bytes into the target's buffer. The window "
+    .. "keeps the buffer alive. info is a table of strings (no hints are used).",
+  errors = {COMM, INTRA_ONLY, {"MPI_ERR_BUFFER", "buffer is not an mpi.buffer"},
+    {"MPI_ERR_DISP", "disp_unit is not positive"}, {"MPI_ERR_INFO", "info is not a table of "
+      .. "strings"}},
+  see = {"Comm.win_allocate", "Win", "Win.free"}})
+method("Comm", "win_allocate", {call = "comm:win_allocate(size, disp_unit [, info [, datatype]]) "
+  .. "-> win, buffer", mpi = "MPI_Win_allocate", cxx = "Win::Allocate", kind = "collective",
+  sec = "MPI-3.1 §11.2.2", seeds = false,
+  does = "As win_create over size new zeroed bytes, returned as a buffer of datatype "
+    .. "(a predefined type, default mpi.BYTE) besides the window.",
+  errors = {COMM, INTRA_ONLY, {"MPI_ERR_SIZE", "size is negative or not a multiple of the "
+    .. "datatype's size"}, {"MPI_ERR_DISP", "disp_unit is not positive"},
+    {"MPI_ERR_TYPE", "datatype is not a predefined type"}},
+  see = {"Comm.win_create", "Win"}})
+wmethod("fence", {call = "win:fence([assert])", mpi = "MPI_Win_fence", cxx = "Win::Fence",
+  kind = "collective", sec = "MPI-3.1 §11.5.1",
+  does = "Ends the access and exposure epoch before it and starts the next: every put, get "
+    .. "and accumulate this process issued since the last fence has completed at its target "
+    .. "(and gets have filled their buffers), and so have everybody's on this process's "
+    .. "window. assert is 0 or a sum of mpi.MODE_NOSTORE, MODE_NOPUT, MODE_NOPRECEDE, "
+    .. "MODE_NOSUCCEED (no epoch follows).",
+  errors = {{"MPI_ERR_ASSERT", "assert has other bits"}, {"MPI_ERR_RMA_SYNC", "a lock is held, "
+    .. "or MODE_NOPRECEDE after operations"}, INTR, DEAD},
+  see = RMA_SEE})
+wmethod("lock", {call = "win:lock(lock_type, rank [, assert])", mpi = "MPI_Win_lock",
+  cxx = "Win::Lock", kind = "blocking", sec = "MPI-3.1 §11.5.3",
+  does = "Starts a passive-target access epoch on rank's window: mpi.LOCK_EXCLUSIVE (alone) "
+    .. "or mpi.LOCK_SHARED (with other shared holders). Waits until the target grants it; the "
+    .. "target needs to do nothing (it may sit at the prompt). assert: 0 or mpi.MODE_NOCHECK. "
+    .. "rank mpi.PROC_NULL: nothing happens.",
+  errors = {{"MPI_ERR_LOCKTYPE", "lock_type is neither LOCK_EXCLUSIVE nor LOCK_SHARED"},
+    {"MPI_ERR_ASSERT", "assert is not 0 or MODE_NOCHECK"}, {"MPI_ERR_RANK", "rank is not in "
+      .. "the window's group"}, {"MPI_ERR_RMA_SYNC", "rank is already locked by this process, "
+      .. "or a fence epoch has operations"}, INTR, DEAD},
+  see = {"Win.unlock", "Win.flush", "mpi.LOCK_EXCLUSIVE"}})
+wmethod("unlock", {call = "win:unlock(rank)", mpi = "MPI_Win_unlock", cxx = "Win::Unlock",
+  kind = "blocking", sec = "MPI-3.1 §11.5.3",
+  does = "Ends the lock on rank's window once every operation of the epoch has completed at "
+    .. "the target (gets have filled their buffers).",
+  errors = {{"MPI_ERR_RANK", "rank is not in the window's group"}, {"MPI_ERR_RMA_SYNC", "rank "
+    .. "is not locked by this process"}, INTR, DEAD},
+  see = {"Win.lock"}})
+wmethod("flush", {call = "win:flush(rank)", mpi = "MPI_Win_flush", cxx = "Win::Flush",
+  kind = "blocking", sec = "MPI-3.1 §11.5.4",
+  does = "Completes every operation issued to rank so far, keeping the lock.",
+  errors = {{"MPI_ERR_RANK", "rank is not in the window's group"}, {"MPI_ERR_RMA_SYNC", "rank "
+    .. "is not locked by this process"}, INTR, DEAD},
+  see = {"Win.lock", "Win.unlock"}})
+wmethod("put", {call = "win:put(buffer, count, datatype, target_rank, target_disp, "
+  .. "target_count, target_datatype)", mpi = "MPI_Put", cxx = "Win::Put", kind = "nonblocking",
+  sec = "MPI-3.1 §11.3.1",
+  does = "Writes count elements of datatype from buffer into target_rank's window at "
+    .. "target_disp (in disp_units), laid out as target_count elements of target_datatype. "
+    .. "The data is taken at once; it lands by the end of the epoch. target_rank "
+    .. "mpi.PROC_NULL: nothing happens (MPI-2.1 Ballot 3 item 6).",
+  errors = RMA_ARGS, see = RMA_SEE})
+wmethod("get", {call = "win:get(buffer, count, datatype, target_rank, target_disp, "
+  .. "target_count, target_datatype)", mpi = "MPI_Get", cxx = "Win::Get", kind = "nonblocking",
+  sec = "MPI-3.1 §11.3.2",
+  does = "Reads target_count elements of target_datatype at target_disp of target_rank's "
+    .. "window into buffer; buffer holds them after the next fence, unlock or flush.",
+  errors = RMA_ARGS, see = RMA_SEE})
+wmethod("accumulate", {call = "win:accumulate(buffer, count, datatype, target_rank, "
+  .. "target_disp, target_count, target_datatype, op)", mpi = "MPI_Accumulate",
+  cxx = "Win::Accumulate", kind = "nonblocking", sec = "MPI-3.1 §11.3.4",
+  does = "As put, combining each element with the target's: target = origin op target, for "
+    .. "a predefined op (mpi.SUM ... mpi.BXOR) or mpi.REPLACE. Both datatypes must be made "
+    .. "of one basic type, the same. Accumulates to one location from several origins in one "
+    .. "epoch all count.",
+  errors = errs({{"MPI_ERR_OP", "op is a user op, MAXLOC/MINLOC, or not defined on the "
+    .. "type (BAND on FLOAT ...)"}}, RMA_ARGS), see = RMA_SEE})
+wmethod("free", {call = "win:free()", mpi = "MPI_Win_free", cxx = "Win::Free",
+  kind = "collective", sec = "MPI-3.1 §11.2.5",
+  does = "Frees the window on every process, after the delete callbacks of its attributes "
+    .. "ran (§6.7.3; one that raises makes free fail and leaves the window).",
+  errors = {{"MPI_ERR_RMA_SYNC", "a lock is held or operations since the last fence are not "
+    .. "completed"}, INTR, DEAD},
+  see = {"mpi.win_create_keyval"}})
+wmethod("get_group", {call = "win:get_group() -> group", mpi = "MPI_Win_get_group",
+  cxx = "Win::Get_group", kind = "local", sec = "MPI-3.1 §11.2.6",
+  does = "The group of the communicator the window was made on.", see = {"Group"}})
+wmethod("set_name", {call = "win:set_name(name)", mpi = "MPI_Win_set_name", cxx = "Win::Set_name",
+  kind = "local", sec = "§6.8", seeds = true,
+  does = "Names the window on the calling process (cut to mpi.MAX_OBJECT_NAME - 1 "
+    .. "characters, trailing spaces dropped).", errors = {ARG}, see = {"Win.get_name"}})
+wmethod("get_name", {call = "win:get_name() -> name", mpi = "MPI_Win_get_name",
+  cxx = "Win::Get_name", kind = "local", sec = "§6.8", seeds = true,
+  does = "The window's name, \"\" if none was set.", see = {"Win.set_name"}})
+wmethod("set_attr", {call = "win:set_attr(kv, value)", mpi = "MPI_Win_set_attr",
+  cxx = "Win::Set_attr", kind = "local", sec = "§6.7.3", seeds = true,
+  does = "Attaches value under kv (from mpi.win_create_keyval); replacing a value runs the "
+    .. "old one's delete callback.",
+  errors = {KEYVAL, {"MPI_ERR_KEYVAL", "kv is not a window keyval, or is predefined"}},
+  see = {"mpi.win_create_keyval", "Win.get_attr"}})
+wmethod("get_attr", {call = "win:get_attr(kv) -> value, found", mpi = "MPI_Win_get_attr",
+  cxx = "Win::Get_attr", kind = "local", sec = "§6.7.3", seeds = true,
+  does = "The value under kv and true, or nil, false. The predefined mpi.WIN_BASE (the "
+    .. "exposed buffer), WIN_SIZE (bytes), WIN_DISP_UNIT, WIN_CREATE_FLAVOR "
+    .. "(mpi.WIN_FLAVOR_CREATE / _ALLOCATE) and WIN_MODEL (mpi.WIN_UNIFIED) are always found.",
+  errors = {KEYVAL, {"MPI_ERR_KEYVAL", "kv is not a window keyval"}},
+  see = {"Win.set_attr", "mpi.WIN_BASE"}})
+wmethod("delete_attr", {call = "win:delete_attr(kv)", mpi = "MPI_Win_delete_attr",
+  cxx = "Win::Delete_attr", kind = "local", sec = "§6.7.3", seeds = true,
+  does = "Removes the attribute, running its delete callback (a callback that raises leaves it).",
+  errors = {KEYVAL, {"MPI_ERR_KEYVAL", "kv is not a window keyval, or is predefined"}},
+  see = {"Win.set_attr"}})
+wmethod("set_errhandler", {call = "win:set_errhandler(errhandler)",
+  mpi = "MPI_Win_set_errhandler", cxx = "Win::Set_errhandler", kind = "local",
+  sec = "MPI-3.1 §8.3.2",
+  does = "The handler for errors of this window's calls: mpi.ERRORS_RAISE (the default), "
+    .. "mpi.ERRORS_RETURN (nil, err) or mpi.ERRORS_ARE_FATAL.",
+  errors = {{"MPI_ERR_ARG", "errhandler is not one of them"}}, see = {"Errhandler"}})
+wmethod("get_errhandler", {call = "win:get_errhandler() -> errhandler",
+  mpi = "MPI_Win_get_errhandler", cxx = "Win::Get_errhandler", kind = "local",
+  sec = "MPI-3.1 §8.3.2", does = "The window's error handler.", see = {"Win.set_errhandler"}})
+wmethod("memory", {call = "win:memory() -> buffer", mpi = "(lumpi: the window's base)",
+  kind = "local", sec = "MPI-3.1 §11.2",
+  does = "The buffer the window exposes on this process (what :draw win shows); the same as "
+    .. "win:get_attr(mpi.WIN_BASE), also after free.", see = {"Win.get_attr"}})
+def("mpi.win_create_keyval", {
+  call = "mpi.win_create_keyval{copy = f, delete = f, extra_state = v} -> kv",
+  mpi = "MPI_Win_create_keyval", cxx = "Win::Create_keyval", kind = "local", sec = "§6.7.3",
+  does = "A new attribute key for win:set_attr/get_attr/delete_attr, with the table of "
+    .. "mpi.comm_create_keyval. Windows are never duplicated, so copy never runs; "
+    .. "delete(win, kv, value, extra_state) runs on win:free(), win:delete_attr(kv) and when "
+    .. "set_attr replaces the value. The keyval serves windows only.",
+  errors = {{"MPI_ERR_ARG", "the argument is not a table, or copy/delete is not a function"}},
+  see = {"Win.set_attr", "mpi.win_free_keyval", "Keyval"}})
+def("mpi.win_free_keyval", {call = "mpi.win_free_keyval(kv)", mpi = "MPI_Win_free_keyval",
+  cxx = "Win::Free_keyval", kind = "local", sec = "§6.7.3",
+  does = "Frees a window keyval; attributes still attached keep working until they go.",
+  errors = {KEYVAL, {"MPI_ERR_KEYVAL", "kv was made for another kind of object"}},
+  see = {"mpi.win_create_keyval"}})
+for _, c in ipairs({
+    {"WIN_NULL_COPY_FN", "a copy callback that never copies the attribute (the default)"},
+    {"WIN_DUP_FN", "a copy callback that copies the value unchanged"},
+    {"WIN_NULL_DELETE_FN", "a delete callback that does nothing"}}) do
+  const(c[1], {cxx = "MPI_" .. c[1], sec = "§6.7.3", kind = "callback",
+    does = "For mpi.win_create_keyval{copy = ..., delete = ...}: " .. c[2] .. ".",
+    see = {"mpi.win_create_keyval"}})
+end
+for _, c in ipairs({
+    {"WIN_BASE", "the buffer the window exposes (in C: its address)"},
+    {"WIN_SIZE", "the window's size in bytes on this process"},
+    {"WIN_DISP_UNIT", "the window's disp_unit on this process"},
+    {"WIN_CREATE_FLAVOR", "how it was made: mpi.WIN_FLAVOR_CREATE or WIN_FLAVOR_ALLOCATE"},
+    {"WIN_MODEL", "the memory model: mpi.WIN_UNIFIED"}}) do
+  const(c[1], {cxx = c[1], sec = "§6.7.3", seeds = true, kind = "keyval",
+    does = "Predefined window attribute (read-only): win:get_attr(mpi." .. c[1] .. ") gives "
+      .. c[2] .. ".", see = {"Win.get_attr"}})
+end
+for _, c in ipairs({
+    {"LOCK_EXCLUSIVE", "win:lock: the only holder of the target's lock"},
+    {"LOCK_SHARED", "win:lock: a holder among other shared holders"},
+    {"MODE_NOCHECK", "win:lock assert: no conflicting lock is held (accepted, not used)"},
+    {"MODE_NOSTORE", "win:fence assert: the window was not stored to locally (accepted)"},
+    {"MODE_NOPUT", "win:fence assert: no put or accumulate will target it (accepted)"},
+    {"MODE_NOPRECEDE", "win:fence assert: no operation precedes this fence (checked)"},
+    {"MODE_NOSUCCEED", "win:fence assert: no epoch follows this fence"},
+    {"WIN_FLAVOR_CREATE", "WIN_CREATE_FLAVOR of comm:win_create windows"},
+    {"WIN_FLAVOR_ALLOCATE", "WIN_CREATE_FLAVOR of comm:win_allocate windows"},
+    {"WIN_FLAVOR_DYNAMIC", "a flavor lumpi does not make (dynamic windows)"},
+    {"WIN_FLAVOR_SHARED", "a flavor lumpi does not make (shared-memory windows)"},
+    {"WIN_SEPARATE", "a memory model lumpi's windows do not have"},
+    {"WIN_UNIFIED", "WIN_MODEL of every lumpi window: one copy of the memory, updated when "
+      .. "the target's engine progresses"}}) do
+  const(c[1], {cxx = c[1], sec = "MPI-3.1 §11", seeds = false, kind = "constant",
+    does = "An integer; " .. c[2] .. ".", see = {"Win"}})
+end
+const("REPLACE", {cxx = "REPLACE", sec = "MPI-3.1 §11.3.4", seeds = false,
+  does = "The op of win:accumulate that stores the origin's value (a put that is atomic per "
+    .. "element among accumulates). Only accumulate takes it.", see = {"Win.accumulate"}})
 
 -- Status ------------------------------------------------------------------------------------
 

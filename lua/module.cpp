@@ -155,6 +155,7 @@ void open_mpi(lua_State* L, Runtime* rt) {
   open_topo(L);
   open_hw(L);
   open_errh(L);
+  open_win(L);
   open_comm_classes(L, -2);
   lua_pop(L, 2);  // the method tables
   push_comm(L, rt->world);

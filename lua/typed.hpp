@@ -26,6 +26,19 @@ core::TypePtr check_usable_type(lua_State* L, int idx, std::string_view func);
 // True if the value at idx is a typed buffer (mpi.buffer).
 bool is_buffer(lua_State* L, int idx);
 
+// The memory of the buffer at idx (windows expose it): false if idx holds
+// no buffer. The address is stable for the buffer's life.
+struct BufferMemory {
+  char* data = nullptr;
+  std::int64_t bytes = 0;
+  core::TypePtr type;  // the element type
+  std::int64_t count = 0;
+};
+bool test_buffer_memory(lua_State* L, int idx, BufferMemory* out);
+// Pushes a new buffer of count zeroed elements of the predefined type t
+// (the caller checked both).
+BufferMemory push_buffer(lua_State* L, const core::TypePtr& t, std::int64_t count);
+
 // A checked (buffer, count, datatype) triple at idx, idx+1, idx+2: the
 // datatype committed, count >= 0, and every byte the elements touch inside
 // the buffer (MPI_ERR_BUFFER otherwise).

@@ -421,6 +421,35 @@ std::string draw_types(const std::map<int, Description>& per_rank, int width) {
   return out;
 }
 
+// ---- windows ------------------------------------------------------------------------
+
+// One line per rank of each window: its memory as elements of the buffer's
+// type, element index above (0-based, as target_disp counts in disp_unit
+// = element size).
+std::string draw_wins(const std::map<int, Description>& per_rank) {
+  std::string out;
+  std::vector<const Description*> wins;
+  for (const auto& [w, d] : per_rank)
+    if (d.kind == "win") wins.push_back(&d);
+  if (wins.empty()) return out;
+  const std::string& text = wins.front()->text;
+  out += text.substr(0, text.find(" rank=")) + (text.find("(freed)") != std::string::npos ? " (freed)" : "") +
+         ": each rank's window memory\n";
+  for (const Description* d : wins) {
+    std::string head = "  rank " + std::to_string(d->rank) + " (world " + std::to_string(d->world) + ")";
+    if (d->win_bytes < 0) {
+      out += head + ": (no memory)\n";
+    } else {
+      out += head + ": " + std::to_string(d->win_bytes) + " bytes, disp_unit " + std::to_string(d->disp_unit) + ", " +
+             std::to_string(d->elems) + " x " + d->elem + "\n    ";
+      for (size_t i = 0; i < d->values.size(); ++i) out += (i ? " " : "") + ("[" + std::to_string(i) + "]=") + d->values[i];
+      out += "\n";
+    }
+    for (const auto& n : d->notes) out += "    note: " + n + "\n";
+  }
+  return out;
+}
+
 std::string dot_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -464,6 +493,12 @@ Description parse_description(const std::string& text) {
     else if (key == "bounds") {
       std::istringstream in(rest);
       d.has_bounds = bool(in >> d.type_size >> d.lb >> d.extent >> d.true_lb >> d.true_extent);
+    } else if (key == "winmem") {
+      std::istringstream in(rest);
+      in >> d.win_bytes >> d.disp_unit >> d.elem >> d.elems;
+    } else if (key == "values") {
+      std::istringstream in(rest);
+      for (std::string v; in >> v;) d.values.push_back(v);
     } else if (key == "run") {
       Description::Run r;
       std::istringstream in(rest);
@@ -516,11 +551,12 @@ std::string draw_text(const std::map<int, Description>& per_rank, int width) {
   if (auto nulls = ranks_of_kind(per_rank, "null"); !nulls.empty() && (!rows.empty() || !out.empty()))
     out += "  COMM_NULL (nil) on world ranks " + format_ranks(nulls) + "\n";
   out += draw_types(per_rank, width);
+  out += draw_wins(per_rank);
   if (out.empty()) {
     std::map<int, std::string> texts;
     for (const auto& [w, d] : per_rank)
       texts[w] = d.kind == "other" ? d.text : d.kind == "null" ? "nil" : "(no description)";
-    out = "nothing to draw: not a communicator, group or datatype on any rank\n";
+    out = "nothing to draw: not a communicator, group, datatype or window on any rank\n";
     for (const auto& l : collate(texts)) out += l + "\n";
   }
   while (out.size() >= 2 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n') out.pop_back();

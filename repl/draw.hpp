@@ -5,7 +5,8 @@
 // draws them: the partition of COMM_WORLD into communicators (a split), a
 // Cartesian grid (1-D, 2-D, 3-D as slices), graph and distributed-graph
 // adjacency with weights, an intercommunicator's two groups, a datatype's
-// type map byte by byte (blocks, holes, lb and ub). Text drawings
+// type map byte by byte (blocks, holes, lb and ub), a window's memory on
+// every rank. Text drawings
 // fit an 80-column terminal at 24 ranks by wrapping; DOT is for Graphviz.
 // Pure: no world, no terminal.
 #pragma once
@@ -38,6 +39,12 @@ struct Description {
   bool has_bounds = false;
   long long type_size = 0, lb = 0, extent = 0, true_lb = 0, true_extent = 0;
   std::vector<Run> runs;
+  // kind "win": this rank's window memory
+  long long win_bytes = -1;
+  int disp_unit = 0;
+  std::string elem;  // "MPI_DOUBLE"
+  long long elems = 0;
+  std::vector<std::string> values;  // the first elements, as text
 };
 
 Description parse_description(const std::string& text);

@@ -605,7 +605,8 @@ const MetaCommand kMeta[] = {
      "split) is drawn as the partition of COMM_WORLD with each member's new rank; a Cartesian "
      "communicator as its grid (world rank, cart rank, coordinates, ~ on periodic edges); "
      "graph and distributed-graph communicators as adjacency with weights; an "
-     "intercommunicator as its two groups; a group as its members.",
+     "intercommunicator as its two groups; a group as its members; a datatype as its type "
+     "map; a window as each rank's window memory, element by element.",
      &Repl::draw},
     {"dot", "", "EXPR [FILE]", "the same as Graphviz DOT, to FILE or the screen",
      "The last word is taken as FILE when it ends in .dot or .gv, starts with /, . or ~, or "

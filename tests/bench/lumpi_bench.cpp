@@ -12,6 +12,9 @@
 //   lumpi-bench coll N [target_s]   COLL <name> <N> <iters> <us_per_call>
 //   lumpi-bench commfree N [cycles [batches]]
 //                                   MEM <phase> <rank> <rss_kib>
+//   lumpi-bench rma [divisor]       RMA put|get <bytes> <iters> <us_per_op> <MBps>
+//                                   (rank 0 locks rank 1's window; each op is
+//                                   followed by a flush; rank 1 sits in a barrier)
 //   lumpi-bench soakmsg N [messages [batches]]
 //                                   MEM <phase> <rank> <rss_kib>, then
 //                                   MSGS <total> <seconds>
@@ -35,6 +38,7 @@
 #include "core/engine.hpp"
 #include "core/topo.hpp"
 #include "core/topo_comm.hpp"
+#include "core/win.hpp"
 
 using namespace lumpi::core;
 namespace typed = lumpi::core::coll::typed;
@@ -287,8 +291,44 @@ void soakmsg(Comm& w, long messages) {
   if (me == 0) std::printf("MSGS %ld %.2f\n", all_sent, now() - t0);
 }
 
+// ---- one-sided ------------------------------------------------------------------------
+
+// Passive target, as an application would time MPI_Put: rank 0 holds an
+// exclusive lock on rank 1's window and times put+flush (get+flush); rank 1
+// does nothing but wait in a barrier (its engine serves the window).
+void rma(Comm& c) {
+  struct Size { size_t bytes; int iters; };
+  const Size sizes[] = {{8, 20000}, {1024, 20000}, {65536, 5000}, {1 << 20, 500}, {4 << 20, 200}};
+  const size_t most = 4 << 20;
+  std::vector<char> mem(most), buf(most, 'x');
+  WinPtr w = Win::create(c, mem.data(), std::int64_t(most), 1, "MPI_Win_create");
+  TypePtr byte = Datatype::basic(Basic::Byte);
+  if (c.rank() == 0) {
+    w->lock(LOCK_EXCLUSIVE, 1, 0);
+    for (int op = 0; op < 2; ++op)
+      for (const auto& s : sizes) {
+        int iters = std::max(20, s.iters / g_divisor);
+        int warm = iters / 10;
+        double t0 = 0;
+        for (int i = -warm; i < iters; ++i) {
+          if (i == 0) t0 = now();
+          auto n = std::int64_t(s.bytes);
+          if (op == 0) w->put(buf.data(), n, byte, 1, 0, n, byte);
+          else w->get(buf.data(), n, byte, 1, 0, n, byte);
+          w->flush(1);
+        }
+        double us = (now() - t0) / iters * 1e6;
+        std::printf("RMA %s %zu %d %.2f %.1f\n", op == 0 ? "put" : "get", s.bytes, iters, us,
+                    double(s.bytes) / us);
+      }
+    w->unlock(1);
+  }
+  coll::barrier(c);
+  w->free();
+}
+
 int usage() {
-  std::fprintf(stderr, "usage: lumpi-bench pingpong [divisor] | selfmsg [divisor] | coll N [target_s] | commfree N [cycles [batches]]"
+  std::fprintf(stderr, "usage: lumpi-bench pingpong [divisor] | selfmsg [divisor] | rma [divisor] | coll N [target_s] | commfree N [cycles [batches]]"
                        " | soakmsg N [messages [batches]]\n");
   return 2;
 }
@@ -305,6 +345,10 @@ int main(int argc, char** argv) {
   if (what == "pingpong") {
     if (argc >= 3) g_divisor = std::max(1, std::atoi(argv[2]));
     return run_ranks(2, pingpong);
+  }
+  if (what == "rma") {
+    if (argc >= 3) g_divisor = std::max(1, std::atoi(argv[2]));
+    return run_ranks(2, rma);
   }
   if (what == "coll" && argc >= 3) {
     if (argc >= 4) g_target = std::atof(argv[3]);

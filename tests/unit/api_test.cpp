@@ -724,3 +724,82 @@ TEST_CASE("user-defined error handlers, inheritance and added error codes") {
           }) == 0);
   }
 }
+
+// ---- windows (MPI-3.1 chapter 11; core/api_win.cpp) -----------------------------------
+
+TEST_CASE("Win: fence epochs, passive-target locks, attributes and errors at 1, 2, 3, 4, 7 ranks") {
+  for (int n : kSizes) {
+    CAPTURE(n);
+    CHECK(run_world(n, [n](Intracomm& w) {
+      const int me = w.Get_rank();
+      std::vector<int> mem(n + 1, 0);
+      Win win = Win::Create(mem.data(), long(mem.size() * sizeof(int)), sizeof(int), Info(), w);
+      bool ok = true;
+      win.Fence(0);
+      int v = 100 + me, one = 1;
+      win.Put(&v, 1, INT, (me + 1) % n, me, 1, INT);
+      win.Accumulate(&one, 1, INT, 0, n, 1, INT, SUM);
+      win.Put(&v, 1, INT, PROC_NULL, 12345, 1, INT);  // a no-op (MPI-2.1 Ballot 3 item 6)
+      win.Fence(0);
+      int left = (me + n - 1) % n;
+      ok &= mem[size_t(left)] == 100 + left;
+      if (me == 0) ok &= mem[size_t(n)] == n;
+      int got = -1;
+      win.Get(&got, 1, INT, 0, n, 1, INT);
+      win.Fence(MODE_NOSUCCEED);
+      ok &= got == n;
+      // passive target: everyone increments rank 0's slot 0 under an exclusive lock
+      win.Lock(LOCK_EXCLUSIVE, 0, 0);
+      int cur = 0;
+      win.Get(&cur, 1, INT, 0, 0, 1, INT);
+      win.Flush(0);
+      ++cur;
+      win.Put(&cur, 1, INT, 0, 0, 1, INT);
+      win.Unlock(0);
+      w.Barrier();
+      if (me == 0) ok &= mem[0] == (n == 1 ? 100 : 0) + n;  // (its own fence put at n = 1), then n increments
+      // attributes: predefined ones, and a delete callback at Free
+      void* p = nullptr;
+      ok &= win.Get_attr(WIN_BASE, p) && p == mem.data();
+      ok &= win.Get_attr(WIN_SIZE, p) && *static_cast<long*>(p) == long(mem.size() * sizeof(int));
+      ok &= win.Get_attr(WIN_CREATE_FLAVOR, p) && *static_cast<int*>(p) == WIN_FLAVOR_CREATE;
+      int deleted = 0;
+      Keyval kv = Win::Create_keyval(Win::NULL_COPY_FN,
+                                     [&deleted](Win&, int, void* value, void*) {
+                                       deleted += *static_cast<int*>(value);
+                                       return SUCCESS;
+                                     },
+                                     nullptr);
+      int seven = 7;
+      win.Set_attr(kv, &seven);
+      win.Set_name("counters");
+      ok &= win.Get_name() == "counters";
+      ok &= win.Get_group().Get_size() == n;
+      // errors, before anything is sent
+      ok &= raises(ERR_RMA_SYNC, "MPI_Put", "no access epoch", [&] { win.Put(&v, 1, INT, 0, 0, 1, INT); });
+      ok &= raises(ERR_RMA_SYNC, "MPI_Win_unlock", "not locked", [&] { win.Unlock(0); });
+      ok &= raises(ERR_LOCKTYPE, "MPI_Win_lock", "lock_type", [&] { win.Lock(3, 0, 0); });
+      ok &= raises(ERR_RANK, "MPI_Win_lock", "out of range", [&] { win.Lock(LOCK_SHARED, n, 0); });
+      ok &= raises(ERR_KEYVAL, "MPI_Comm_set_attr", "", [&] { w.Set_attr(kv, &seven); });
+      win.Fence(0);
+      ok &= raises(ERR_RMA_RANGE, "MPI_Put", "outside", [&] { win.Put(&v, 1, INT, 0, n + 1, 1, INT); });
+      ok &= raises(ERR_DISP, "MPI_Put", "target_disp", [&] { win.Put(&v, 1, INT, 0, -1, 1, INT); });
+      ok &= raises(ERR_TYPE, "MPI_Put", "bytes", [&] { win.Put(&v, 1, INT, 0, 0, 2, INT); });
+      win.Fence(MODE_NOSUCCEED);
+      win.Free();
+      ok &= win.Is_null() && deleted == 7;
+      Win::Free_keyval(kv);
+      ok &= raises(ERR_WIN, "MPI_Win_fence", "WIN_NULL", [&] { win.Fence(0); });
+      // allocate, accumulate REPLACE
+      double* base = nullptr;
+      Win a = Win::Allocate(2 * sizeof(double), sizeof(double), Info(), w, &base);
+      a.Fence(0);
+      double x = 2.5;
+      a.Accumulate(&x, 1, DOUBLE, (me + 1) % n, 1, 1, DOUBLE, REPLACE);
+      a.Fence(0);
+      ok &= base[1] == 2.5 && base[0] == 0.0;
+      a.Free();
+      return nothing_pending(w) && ok;
+    }) == 0);
+  }
+}

@@ -1,0 +1,365 @@
+// core/api_win.cpp: lumpi::Win, the C++ API's windows (MPI-3.1 chapter 11,
+// attributes §6.7.3, names §6.8) over core::Win, with the window keyvals'
+// store (a store of their own: window keyval ids start at kFirstWinKeyval,
+// so a communicator call given one raises ERR_KEYVAL, and a window call
+// given a communicator's keyval does too).
+//
+// Errors: every call validates through core::Win first; a core::Error
+// becomes an Exception thrown to the caller, or, under ERRORS_ARE_FATAL set
+// on the window, a message and exit status 1 (as for communicators).
+// Callbacks run without the store's mutex held.
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <mutex>
+
+#include "core/api_detail.hpp"
+#include "core/win.hpp"
+
+namespace lumpi {
+
+using detail::Access;
+
+struct WinHandle {
+  core::WinPtr win;
+  std::map<int, void*> attrs;  // keyval id -> value
+  std::map<int, unsigned long> when;  // keyval id -> order of setting
+  unsigned long clock = 0;
+  // WIN_BASE/SIZE/... values Get_attr points into.
+  void* base = nullptr;
+  long size = 0;
+  int disp_unit = 0, flavor = 0, model = 0;
+};
+
+namespace {
+
+enum : int { kWinBase = 8, kWinSize = 9, kWinDispUnit = 10, kWinCreateFlavor = 11, kWinModel = 12 };
+constexpr int kFirstWinKeyval = 1 << 20;
+constexpr int kReplaceId = 100;
+
+struct WinKeyval {
+  Win_copy_attr_function copy;
+  Win_delete_attr_function del;
+  void* extra = nullptr;
+  bool freed = false;
+  int refs = 0;
+};
+
+struct Store {
+  std::mutex mu;
+  std::map<int, WinKeyval> keyvals;
+  int next = kFirstWinKeyval;
+};
+
+Store& store() {
+  static Store* s = new Store;  // never destroyed: handles may outlive statics
+  return *s;
+}
+
+[[noreturn]] void raise(const core::Win* w, const Exception& e) {
+  if (w && w->errhandler() == core::Errhandler::Fatal) {
+    std::fprintf(stderr, "lumpi: %s (ERRORS_ARE_FATAL on the window)\n", e.what());
+    std::fflush(nullptr);
+    std::_Exit(1);
+  }
+  throw e;
+}
+
+core::Win& core_of(const Win& w, std::string_view func) {
+  if (!w.Handle()) detail::fail(ERR_WIN, func, "the window is WIN_NULL");
+  return *w.Handle()->win;
+}
+
+// Runs f(core window), errors delivered under the window's handler.
+template <class F>
+auto guarded(const Win& w, std::string_view func, F&& f) -> decltype(f(core_of(w, func))) {
+  core::Win* cw = nullptr;
+  try {
+    cw = &core_of(w, func);
+    cw->check_usable(func);
+    return f(*cw);
+  } catch (const core::Error& e) {
+    raise(cw, detail::to_exception(e));
+  } catch (const Exception& e) {
+    raise(cw, e);
+  }
+}
+
+core::TypePtr type_of(const Datatype& t, std::string_view func) {
+  using T = core::coll::typed::Type;
+  switch (detail::typed_type(t, func)) {
+    case T::Int32: return core::Datatype::basic(core::Basic::Int32);
+    case T::Int64: return core::Datatype::basic(core::Basic::Int64);
+    case T::UInt8: return core::Datatype::basic(t == BYTE ? core::Basic::Byte : core::Basic::UnsignedChar);
+    case T::Float: return core::Datatype::basic(core::Basic::Float);
+    case T::Double: return core::Datatype::basic(core::Basic::Double);
+  }
+  detail::fail(ERR_TYPE, func, "unknown datatype");
+}
+
+core::RmaOp rma_op(const Op& op, std::string_view func) {
+  if (op.Id() == kReplaceId) return core::RmaOp::Replace;
+  static const Op* ops[] = {&SUM, &PROD, &MAX, &MIN, &LAND, &LOR, &LXOR, &BAND, &BOR, &BXOR};
+  for (int i = 0; i < 10; ++i)
+    if (op == *ops[i]) return core::RmaOp(i);
+  detail::fail(ERR_OP, func, "op is not a predefined op accumulate takes");
+}
+
+Win made(core::WinPtr w) {
+  auto h = std::make_shared<WinHandle>();
+  h->base = w->base();
+  h->size = long(w->size());
+  h->disp_unit = w->disp_unit();
+  h->flavor = w->flavor();
+  h->model = w->model();
+  h->win = std::move(w);
+  return Win::From_handle(std::move(h));
+}
+
+WinKeyval user_keyval(const Keyval& k, std::string_view func, bool in_use_ok = false) {
+  if (k.Is_null()) detail::fail(ERR_KEYVAL, func, "keyval is KEYVAL_INVALID");
+  if (k.Id() < kFirstWinKeyval)
+    detail::fail(ERR_KEYVAL, func, k.Id() >= kWinBase && k.Id() <= kWinModel
+                                       ? "keyval is a predefined window attribute, which cannot be set, deleted or freed"
+                                       : "keyval " + std::to_string(k.Id()) + " is not a window keyval");
+  Store& s = store();
+  std::lock_guard<std::mutex> lock(s.mu);
+  auto it = s.keyvals.find(k.Id());
+  if (it == s.keyvals.end() || (it->second.freed && !(in_use_ok && it->second.refs > 0)))
+    detail::fail(ERR_KEYVAL, func, "keyval " + std::to_string(k.Id()) + " has been freed");
+  return it->second;
+}
+
+void release(int id) {
+  Store& s = store();
+  std::lock_guard<std::mutex> lock(s.mu);
+  auto it = s.keyvals.find(id);
+  if (it != s.keyvals.end() && --it->second.refs == 0 && it->second.freed) s.keyvals.erase(it);
+}
+
+// Runs the delete callback of id for value on w (a non-zero return raises).
+void run_delete(Win& w, int id, void* value, std::string_view func) {
+  Win_delete_attr_function del;
+  void* extra = nullptr;
+  {
+    Store& s = store();
+    std::lock_guard<std::mutex> lock(s.mu);
+    auto it = s.keyvals.find(id);
+    if (it == s.keyvals.end()) return;
+    del = it->second.del, extra = it->second.extra;
+  }
+  if (!del) return;
+  int rc = del(w, id, value, extra);
+  if (rc != SUCCESS)
+    detail::fail(rc > 0 && rc < ERR_LASTCODE ? rc : ERR_OTHER, func,
+                 "the delete callback of keyval " + std::to_string(id) + " returned error " + std::to_string(rc));
+}
+
+}  // namespace
+
+extern const Win WIN_NULL = Win();
+extern const Keyval WIN_BASE = Access::keyval(kWinBase);
+extern const Keyval WIN_SIZE = Access::keyval(kWinSize);
+extern const Keyval WIN_DISP_UNIT = Access::keyval(kWinDispUnit);
+extern const Keyval WIN_CREATE_FLAVOR = Access::keyval(kWinCreateFlavor);
+extern const Keyval WIN_MODEL = Access::keyval(kWinModel);
+extern const Op REPLACE = Access::op(kReplaceId);
+
+// ---- creation and free ---------------------------------------------------------------
+
+Win Win::Create(const void* base, long size, int disp_unit, const Info&, const Intracomm& comm) {
+  return detail::guarded(comm, "MPI_Win_create", [&](core::Comm& c) {
+    return made(core::Win::create(c, const_cast<void*>(base), size, disp_unit, "MPI_Win_create"));
+  });
+}
+
+Win Win::Allocate(long size, int disp_unit, const Info&, const Intracomm& comm, void* baseptr) {
+  return detail::guarded(comm, "MPI_Win_allocate", [&](core::Comm& c) {
+    if (!baseptr) detail::fail(ERR_ARG, "MPI_Win_allocate", "baseptr is NULL");
+    Win w = made(core::Win::allocate(c, size, disp_unit, "MPI_Win_allocate"));
+    *static_cast<void**>(baseptr) = w.h_->win->base();
+    return w;
+  });
+}
+
+// The delete callbacks run first, in the reverse order of setting; one that
+// fails leaves the window (and the attributes not yet deleted) as they are.
+void Win::Free() {
+  const char* func = "MPI_Win_free";
+  guarded(*this, func, [&](core::Win& w) {
+    w.check_free(func);
+    std::vector<std::pair<unsigned long, int>> order;
+    for (auto& [id, when] : h_->when) order.push_back({when, id});
+    std::sort(order.rbegin(), order.rend());
+    for (auto [when, id] : order) {
+      run_delete(*this, id, h_->attrs[id], func);
+      h_->attrs.erase(id), h_->when.erase(id);
+      release(id);
+    }
+    w.free();
+  });
+  h_.reset();
+}
+
+// ---- synchronization and operations ----------------------------------------------------
+
+void Win::Fence(int assert) const {
+  guarded(*this, "MPI_Win_fence", [&](core::Win& w) { w.fence(assert); });
+}
+void Win::Lock(int lock_type, int rank, int assert) const {
+  guarded(*this, "MPI_Win_lock", [&](core::Win& w) { w.lock(lock_type, rank, assert); });
+}
+void Win::Unlock(int rank) const {
+  guarded(*this, "MPI_Win_unlock", [&](core::Win& w) { w.unlock(rank); });
+}
+void Win::Flush(int rank) const {
+  guarded(*this, "MPI_Win_flush", [&](core::Win& w) { w.flush(rank); });
+}
+
+void Win::Put(const void* origin, int count, const Datatype& otype, int target, long disp, int tcount,
+              const Datatype& ttype) const {
+  const char* f = "MPI_Put";
+  guarded(*this, f, [&](core::Win& w) {
+    if (!origin && count > 0) detail::fail(ERR_BUFFER, f, "origin_addr is NULL");
+    w.put(origin, count, type_of(otype, f), target, disp, tcount, type_of(ttype, f));
+  });
+}
+
+void Win::Get(void* origin, int count, const Datatype& otype, int target, long disp, int tcount,
+              const Datatype& ttype) const {
+  const char* f = "MPI_Get";
+  guarded(*this, f, [&](core::Win& w) {
+    if (!origin && count > 0) detail::fail(ERR_BUFFER, f, "origin_addr is NULL");
+    w.get(origin, count, type_of(otype, f), target, disp, tcount, type_of(ttype, f));
+  });
+}
+
+void Win::Accumulate(const void* origin, int count, const Datatype& otype, int target, long disp, int tcount,
+                     const Datatype& ttype, const Op& op) const {
+  const char* f = "MPI_Accumulate";
+  guarded(*this, f, [&](core::Win& w) {
+    if (!origin && count > 0) detail::fail(ERR_BUFFER, f, "origin_addr is NULL");
+    w.accumulate(origin, count, type_of(otype, f), target, disp, tcount, type_of(ttype, f), rma_op(op, f));
+  });
+}
+
+// ---- queries, names, error handler ------------------------------------------------------
+
+Group Win::Get_group() const {
+  return guarded(*this, "MPI_Win_get_group", [&](core::Win& w) {
+    return Access::group(w.group(), w.group()[size_t(w.rank())]);
+  });
+}
+
+void Win::Set_name(const std::string& name) {
+  guarded(*this, "MPI_Win_set_name", [&](core::Win& w) { w.set_name(name); });
+}
+
+std::string Win::Get_name() const {
+  return guarded(*this, "MPI_Win_get_name", [&](core::Win& w) { return w.name(); });
+}
+
+void Win::Set_errhandler(const Errhandler& h) {
+  const char* f = "MPI_Win_set_errhandler";
+  guarded(*this, f, [&](core::Win& w) {
+    if (h == ERRORS_ARE_FATAL) w.set_errhandler(core::Errhandler::Fatal);
+    else if (h == ERRORS_THROW_EXCEPTIONS) w.set_errhandler(core::Errhandler::Raise);
+    else if (h == ERRORS_RETURN) w.set_errhandler(core::Errhandler::Return);
+    else detail::fail(ERR_ARG, f, "errhandler is not a predefined error handler");
+  });
+}
+
+Errhandler Win::Get_errhandler() const {
+  return guarded(*this, "MPI_Win_get_errhandler", [&](core::Win& w) {
+    switch (w.errhandler().kind()) {
+      case core::Errhandler::Fatal: return ERRORS_ARE_FATAL;
+      case core::Errhandler::Return: return ERRORS_RETURN;
+      default: return ERRORS_THROW_EXCEPTIONS;
+    }
+  });
+}
+
+// ---- caching ------------------------------------------------------------------------------
+
+Keyval Win::Create_keyval(Win_copy_attr_function copy, Win_delete_attr_function del, void* extra) {
+  Store& s = store();
+  std::lock_guard<std::mutex> lock(s.mu);
+  int id = s.next++;
+  s.keyvals[id] = WinKeyval{std::move(copy), std::move(del), extra, false, 0};
+  return Access::keyval(id);
+}
+
+void Win::Free_keyval(Keyval& keyval) {
+  detail::guarded([&] { user_keyval(keyval, "MPI_Win_free_keyval"); });
+  {
+    Store& s = store();
+    std::lock_guard<std::mutex> lock(s.mu);
+    auto it = s.keyvals.find(keyval.Id());
+    if (it->second.refs == 0) s.keyvals.erase(it);
+    else it->second.freed = true;
+  }
+  Access::reset(keyval);
+}
+
+void Win::Set_attr(const Keyval& keyval, void* value) {
+  const char* f = "MPI_Win_set_attr";
+  guarded(*this, f, [&](core::Win&) {
+    user_keyval(keyval, f);
+    auto it = h_->attrs.find(keyval.Id());
+    if (it != h_->attrs.end()) {
+      run_delete(*this, keyval.Id(), it->second, f);
+    } else {
+      Store& s = store();
+      std::lock_guard<std::mutex> lock(s.mu);
+      ++s.keyvals[keyval.Id()].refs;
+    }
+    h_->attrs[keyval.Id()] = value;
+    h_->when[keyval.Id()] = ++h_->clock;
+  });
+}
+
+bool Win::Get_attr(const Keyval& keyval, void*& value) const {
+  const char* f = "MPI_Win_get_attr";
+  return guarded(*this, f, [&](core::Win&) {
+    switch (keyval.Id()) {
+      case kWinBase: value = h_->base; return true;  // the address itself, as C has it
+      case kWinSize: value = &h_->size; return true;
+      case kWinDispUnit: value = &h_->disp_unit; return true;
+      case kWinCreateFlavor: value = &h_->flavor; return true;
+      case kWinModel: value = &h_->model; return true;
+      default: break;
+    }
+    user_keyval(keyval, f, true);
+    auto it = h_->attrs.find(keyval.Id());
+    if (it == h_->attrs.end()) return false;
+    value = it->second;
+    return true;
+  });
+}
+
+void Win::Delete_attr(const Keyval& keyval) {
+  const char* f = "MPI_Win_delete_attr";
+  guarded(*this, f, [&](core::Win&) {
+    user_keyval(keyval, f, true);
+    auto it = h_->attrs.find(keyval.Id());
+    if (it == h_->attrs.end()) return;
+    run_delete(*this, keyval.Id(), it->second, f);
+    h_->attrs.erase(keyval.Id()), h_->when.erase(keyval.Id());
+    release(keyval.Id());
+  });
+}
+
+int Win::NULL_COPY_FN(const Win&, int, void*, void*, void*&, bool& flag) {
+  flag = false;
+  return SUCCESS;
+}
+
+int Win::DUP_FN(const Win&, int, void*, void* in, void*& out, bool& flag) {
+  out = in;
+  flag = true;
+  return SUCCESS;
+}
+
+int Win::NULL_DELETE_FN(Win&, int, void*, void*) { return SUCCESS; }
+
+}  // namespace lumpi

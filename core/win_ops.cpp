@@ -1,0 +1,129 @@
+// core/win_ops.cpp: the predefined ops of MPI_Accumulate on basic C types,
+// element by element in the target's window memory. Pure: sends nothing.
+// Which op suits which type follows seed §5.9.2's groups: SUM, PROD, MAX,
+// MIN on integers and floating types; LAND, LOR, LXOR on integers and
+// C_BOOL; BAND, BOR, BXOR on integers and BYTE; REPLACE on every type.
+#include <cstring>
+#include <type_traits>
+
+#include "core/error.hpp"
+#include "core/win.hpp"
+
+namespace lumpi::core {
+
+namespace {
+
+enum Group : unsigned { kInteger = 1, kFloat = 2, kBool = 4, kByte = 8 };
+
+unsigned group_of(Basic b) {
+  switch (b) {
+    case Basic::Float: case Basic::Double: case Basic::LongDouble: return kFloat;
+    case Basic::CBool: return kBool;
+    case Basic::Byte: case Basic::Packed: return kByte;
+    default: return kInteger;
+  }
+}
+
+unsigned groups_for(RmaOp op) {
+  switch (op) {
+    case RmaOp::Sum: case RmaOp::Prod: case RmaOp::Max: case RmaOp::Min: return kInteger | kFloat;
+    case RmaOp::Land: case RmaOp::Lor: case RmaOp::Lxor: return kInteger | kBool;
+    case RmaOp::Band: case RmaOp::Bor: case RmaOp::Bxor: return kInteger | kByte;
+    default: return kInteger | kFloat | kBool | kByte;
+  }
+}
+
+template <class T>
+T combine(RmaOp op, T a, T t) {  // a: the origin's, t: the target's
+  if constexpr (std::is_same_v<T, bool>) {
+    switch (op) {
+      case RmaOp::Land: return a && t;
+      case RmaOp::Lor: return a || t;
+      case RmaOp::Lxor: return a != t;
+      default: return a;  // REPLACE
+    }
+  } else {
+    if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+      // wrap around as the hardware does, without C++'s undefined signed overflow
+      using U = std::make_unsigned_t<T>;
+      if (op == RmaOp::Sum) return T(U(U(t) + U(a)));
+      if (op == RmaOp::Prod) return T(U(U(t) * U(a)));
+    }
+    switch (op) {
+      case RmaOp::Sum: return T(t + a);
+      case RmaOp::Prod: return T(t * a);
+      case RmaOp::Max: return t < a ? a : t;
+      case RmaOp::Min: return a < t ? a : t;
+      case RmaOp::Land: return T((t != T(0)) && (a != T(0)));
+      case RmaOp::Lor: return T((t != T(0)) || (a != T(0)));
+      case RmaOp::Lxor: return T((t != T(0)) != (a != T(0)));
+      default: break;
+    }
+    if constexpr (std::is_integral_v<T>) {
+      switch (op) {
+        case RmaOp::Band: return T(t & a);
+        case RmaOp::Bor: return T(t | a);
+        case RmaOp::Bxor: return T(t ^ a);
+        default: break;
+      }
+    }
+    return a;  // REPLACE
+  }
+}
+
+template <class T>
+void apply(RmaOp op, const char* src, char* dst, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) {
+    T a, t;
+    std::memcpy(&a, src + i * std::int64_t(sizeof(T)), sizeof(T));
+    std::memcpy(&t, dst + i * std::int64_t(sizeof(T)), sizeof(T));
+    t = combine<T>(op, a, t);
+    std::memcpy(dst + i * std::int64_t(sizeof(T)), &t, sizeof(T));
+  }
+}
+
+}  // namespace
+
+const char* rma_op_name(RmaOp op) {
+  static const char* const names[] = {"MPI_SUM", "MPI_PROD", "MPI_MAX",  "MPI_MIN",  "MPI_LAND",   "MPI_LOR",
+                                      "MPI_LXOR", "MPI_BAND", "MPI_BOR", "MPI_BXOR", "MPI_REPLACE"};
+  return op < RmaOp::Count_ ? names[int(op)] : "unknown op";
+}
+
+void check_rma_op(RmaOp op, Basic b, std::string_view func) {
+  if (op >= RmaOp::Count_) fail(ErrClass::Op, func, "op is not a predefined op");
+  if (!(groups_for(op) & group_of(b)))
+    fail(ErrClass::Op, func, std::string(rma_op_name(op)) + " is not defined on " + basic_info(b).name);
+}
+
+void apply_rma_op(RmaOp op, Basic b, const char* src, char* dst, std::int64_t n) {
+  switch (b) {
+    case Basic::Char: return apply<char>(op, src, dst, n);
+    case Basic::SignedChar: return apply<signed char>(op, src, dst, n);
+    case Basic::UnsignedChar: case Basic::Byte: case Basic::Packed: return apply<unsigned char>(op, src, dst, n);
+    case Basic::Short: return apply<short>(op, src, dst, n);
+    case Basic::UnsignedShort: return apply<unsigned short>(op, src, dst, n);
+    case Basic::Int: return apply<int>(op, src, dst, n);
+    case Basic::Unsigned: return apply<unsigned>(op, src, dst, n);
+    case Basic::Long: return apply<long>(op, src, dst, n);
+    case Basic::UnsignedLong: return apply<unsigned long>(op, src, dst, n);
+    case Basic::LongLong: return apply<long long>(op, src, dst, n);
+    case Basic::UnsignedLongLong: return apply<unsigned long long>(op, src, dst, n);
+    case Basic::Float: return apply<float>(op, src, dst, n);
+    case Basic::Double: return apply<double>(op, src, dst, n);
+    case Basic::LongDouble: return apply<long double>(op, src, dst, n);
+    case Basic::Wchar: return apply<wchar_t>(op, src, dst, n);
+    case Basic::CBool: return apply<bool>(op, src, dst, n);
+    case Basic::Int8: return apply<std::int8_t>(op, src, dst, n);
+    case Basic::Int16: return apply<std::int16_t>(op, src, dst, n);
+    case Basic::Int32: return apply<std::int32_t>(op, src, dst, n);
+    case Basic::Int64: return apply<std::int64_t>(op, src, dst, n);
+    case Basic::Uint8: return apply<std::uint8_t>(op, src, dst, n);
+    case Basic::Uint16: return apply<std::uint16_t>(op, src, dst, n);
+    case Basic::Uint32: return apply<std::uint32_t>(op, src, dst, n);
+    case Basic::Uint64: return apply<std::uint64_t>(op, src, dst, n);
+    case Basic::Count_: return;
+  }
+}
+
+}  // namespace lumpi::core

@@ -1,0 +1,457 @@
+// lua/bind_win.cpp: windows in Lua (seed chapter 11, §6.7.3 window
+// attributes, §6.8 naming; API.md's naming rule): comm:win_create and
+// comm:win_allocate, and the Win methods fence, lock, unlock, flush, put,
+// get, accumulate, free, get_group, names, attributes (lua/attr.hpp's
+// machinery, kind Win) and the error handler. The windows themselves are
+// core/win's.
+//
+// Argument order is MPI's with the window as the object:
+// MPI_Put(origin_addr, origin_count, origin_datatype, target_rank,
+// target_disp, target_count, target_datatype, win) ->
+// win:put(buffer, count, datatype, target_rank, target_disp, target_count,
+// target_datatype). A window exposes an mpi.buffer: win_create takes one,
+// win_allocate makes one and returns it with the window. The Win userdata
+// keeps the exposed buffer (user value 1) and, until the next fence,
+// unlock or flush, the origin buffers of its gets (user value 2), so the
+// garbage collector cannot take memory an operation still writes.
+//
+// Error handler: a window carries its own (ERRORS_RAISE by default, like
+// every lumpi object); binding.cpp's boundary asks test_win for it when
+// argument 1 is a window. User-defined handlers are for another part.
+#include <string>
+
+#include "core/constants.hpp"
+#include "core/win.hpp"
+#include "lua/attr.hpp"
+#include "lua/bind_op.hpp"
+#include "lua/binding.hpp"
+#include "lua/typed.hpp"
+
+namespace lumpi::lua {
+
+using core::ErrClass;
+using core::fail;
+using core::Win;
+using core::WinPtr;
+
+namespace {
+
+constexpr const char* kWinMeta = "lumpi.Win";
+constexpr const char* kReplaceMeta = "lumpi.Replace";
+
+struct WinBox {
+  WinPtr win;
+};
+
+WinBox* test_box(lua_State* L, int idx) { return static_cast<WinBox*>(luaL_testudata(L, idx, kWinMeta)); }
+
+// The window at idx, even if freed.
+Win& check_win_any(lua_State* L, int idx, std::string_view func) {
+  WinBox* b = test_box(L, idx);
+  if (!b || !b->win) fail(ErrClass::Win, func, std::string("expected a window, got ") + luaL_typename(L, idx));
+  return *b->win;
+}
+
+// The window at idx; MPI_ERR_WIN if it is none or was freed.
+Win& check_win(lua_State* L, int idx, std::string_view func) {
+  Win& w = check_win_any(L, idx, func);
+  w.check_usable(func);
+  return w;
+}
+
+AttrObj win_obj(const Win& w) { return {AttrKind::Win, lua_Integer(w.serial())}; }
+
+// Pushes a new window userdata holding w, exposing the buffer at buf_idx.
+void push_win(lua_State* L, WinPtr w, int buf_idx) {
+  buf_idx = lua_absindex(L, buf_idx);
+  void* mem = lua_newuserdatauv(L, sizeof(WinBox), 2);
+  new (mem) WinBox{std::move(w)};
+  luaL_setmetatable(L, kWinMeta);
+  lua_pushvalue(L, buf_idx);
+  lua_setiuservalue(L, -2, 1);  // the exposed buffer, pops
+  lua_newtable(L);
+  lua_setiuservalue(L, -2, 2);  // origin buffers of pending gets, pops
+}
+
+// Drops the pending gets' buffers of the window at idx: they completed.
+void clear_pending(lua_State* L, int idx) {
+  lua_newtable(L);
+  lua_setiuservalue(L, idx, 2);
+}
+
+// An optional integer argument that must fit an int.
+int opt_assert(lua_State* L, int idx, const char* func) { return opt_int(L, idx, 0, "assert", func, ErrClass::Assert); }
+
+// An info table (keys and values strings) or nil; lumpi keeps no window hints.
+void check_info(lua_State* L, int idx, const char* func) {
+  if (lua_isnoneornil(L, idx)) return;
+  if (!lua_istable(L, idx)) fail(ErrClass::Info, func, std::string("info must be a table of strings, got ") + luaL_typename(L, idx));
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {  // stack: key value
+    if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TSTRING)
+      fail(ErrClass::Info, func, "info keys and values must be strings");
+    lua_pop(L, 1);  // keep the key
+  }
+}
+
+// ---- creation --------------------------------------------------------------------
+
+// comm:win_create(buffer [, disp_unit [, info]]) -> win. disp_unit defaults
+// to the buffer's element extent.
+int c_win_create(lua_State* L) {
+  const char* func = "MPI_Win_create";
+  core::Comm& c = check_comm(L, 1, func);
+  BufferMemory m;
+  if (!test_buffer_memory(L, 2, &m))
+    fail(ErrClass::Buffer, func, std::string("buffer must be an mpi.buffer, got ") + luaL_typename(L, 2));
+  int unit = opt_int(L, 3, int(m.type->extent()), "disp_unit", func, ErrClass::Disp);
+  check_info(L, 4, func);
+  WinPtr w = Win::create(c, m.data, m.bytes, unit, func);
+  push_win(L, std::move(w), 2);
+  return 1;
+}
+
+// comm:win_allocate(size, disp_unit [, info [, datatype]]) -> win, buffer:
+// size bytes, seen from Lua as a buffer of datatype (default mpi.BYTE;
+// size must then be a multiple of its size).
+int c_win_allocate(lua_State* L) {
+  const char* func = "MPI_Win_allocate";
+  core::Comm& c = check_comm(L, 1, func);
+  lua_Integer size = check_integer(L, 2, "size", func);
+  if (size < 0) fail(ErrClass::Size, func, "size = " + std::to_string(size) + " must not be negative");
+  int unit = check_int(L, 3, "disp_unit", func, ErrClass::Disp);
+  if (unit <= 0) fail(ErrClass::Disp, func, "disp_unit = " + std::to_string(unit) + " must be positive");
+  check_info(L, 4, func);
+  core::TypePtr t = lua_isnoneornil(L, 5) ? core::Datatype::basic(core::Basic::Byte) : check_usable_type(L, 5, func);
+  if (!t->predefined() || t->extent() <= 0) fail(ErrClass::Type, func, "datatype must be a predefined type");
+  if (size % t->extent() != 0)
+    fail(ErrClass::Size, func,
+         "size = " + std::to_string(size) + " is not a multiple of " + t->name() + "'s " + std::to_string(t->extent()) +
+             " bytes");
+  if (size > (std::int64_t(1) << 40)) fail(ErrClass::NoMem, func, "size = " + std::to_string(size) + " is too large");
+  BufferMemory m = push_buffer(L, t, size / t->extent());  // the window's memory
+  int buf = lua_gettop(L);
+  WinPtr w = Win::create(c, m.data, m.bytes, unit, func, core::WIN_FLAVOR_ALLOCATE);
+  push_win(L, std::move(w), buf);
+  lua_insert(L, buf);  // win, buffer
+  return 2;
+}
+
+// ---- synchronization -----------------------------------------------------------------
+
+int w_fence(lua_State* L) {
+  const char* func = "MPI_Win_fence";
+  Win& w = check_win(L, 1, func);
+  w.fence(opt_assert(L, 2, func));
+  clear_pending(L, 1);
+  return 0;
+}
+
+// win:lock(lock_type, rank [, assert])
+int w_lock(lua_State* L) {
+  const char* func = "MPI_Win_lock";
+  Win& w = check_win(L, 1, func);
+  int type = check_int(L, 2, "lock_type", func, ErrClass::Locktype);
+  int rank = check_int(L, 3, "rank", func, ErrClass::Rank);
+  w.lock(type, rank, opt_assert(L, 4, func));
+  return 0;
+}
+
+int w_unlock(lua_State* L) {
+  const char* func = "MPI_Win_unlock";
+  Win& w = check_win(L, 1, func);
+  w.unlock(check_int(L, 2, "rank", func, ErrClass::Rank));
+  clear_pending(L, 1);
+  return 0;
+}
+
+int w_flush(lua_State* L) {
+  const char* func = "MPI_Win_flush";
+  Win& w = check_win(L, 1, func);
+  w.flush(check_int(L, 2, "rank", func, ErrClass::Rank));
+  clear_pending(L, 1);
+  return 0;
+}
+
+// win:free(): the delete callbacks of its attributes run first (seed §6.7.3).
+int w_free(lua_State* L) {
+  const char* func = "MPI_Win_free";
+  Win& w = check_win(L, 1, func);
+  w.check_free(func);
+  delete_attrs(L, 1, win_obj(w), func);
+  w.free();
+  return 0;
+}
+
+// ---- operations ---------------------------------------------------------------------
+
+struct Target {
+  int rank;
+  std::int64_t disp, count;
+  core::TypePtr type;
+};
+
+// target_rank, target_disp, target_count, target_datatype at idx..idx+3.
+Target check_target(lua_State* L, int idx, const char* func) {
+  Target t;
+  t.rank = check_int(L, idx, "target_rank", func, ErrClass::Rank);
+  t.disp = check_integer(L, idx + 1, "target_disp", func);
+  t.count = check_integer(L, idx + 2, "target_count", func);
+  t.type = check_usable_type(L, idx + 3, func);
+  return t;
+}
+
+// win:put(buffer, count, datatype, target_rank, target_disp, target_count, target_datatype)
+int w_put(lua_State* L) {
+  const char* func = "MPI_Put";
+  Win& w = check_win(L, 1, func);
+  Typed o = check_typed(L, 2, func);
+  Target t = check_target(L, 5, func);
+  w.put(o.base, o.count, o.type, t.rank, t.disp, t.count, t.type);
+  return 0;
+}
+
+// win:get(buffer, ...): the buffer is filled by the next fence, unlock or flush.
+int w_get(lua_State* L) {
+  const char* func = "MPI_Get";
+  Win& w = check_win(L, 1, func);
+  Typed o = check_typed(L, 2, func);
+  Target t = check_target(L, 5, func);
+  w.get(o.base, o.count, o.type, t.rank, t.disp, t.count, t.type);
+  lua_getiuservalue(L, 1, 2);  // push the pending table
+  lua_pushvalue(L, 2);
+  lua_pushboolean(L, 1);
+  lua_rawset(L, -3);  // pending[buffer] = true
+  return 0;
+}
+
+// The op at idx: mpi.REPLACE or a predefined op the core's accumulate has.
+core::RmaOp check_rma_op_arg(lua_State* L, int idx, const char* func) {
+  if (luaL_testudata(L, idx, kReplaceMeta)) return core::RmaOp::Replace;
+  if (lua_type(L, idx) == LUA_TSTRING) {
+    std::string s = lua_tostring(L, idx);
+    if (s == "REPLACE" || s == "MPI_REPLACE") return core::RmaOp::Replace;
+  }
+  OpBox op = check_op(L, idx, func);
+  if (!op.predefined) fail(ErrClass::Op, func, "accumulate takes predefined ops only, not a user op");
+  switch (op.kind) {
+    case OpKind::Sum: return core::RmaOp::Sum;
+    case OpKind::Prod: return core::RmaOp::Prod;
+    case OpKind::Max: return core::RmaOp::Max;
+    case OpKind::Min: return core::RmaOp::Min;
+    case OpKind::Land: return core::RmaOp::Land;
+    case OpKind::Lor: return core::RmaOp::Lor;
+    case OpKind::Lxor: return core::RmaOp::Lxor;
+    case OpKind::Band: return core::RmaOp::Band;
+    case OpKind::Bor: return core::RmaOp::Bor;
+    case OpKind::Bxor: return core::RmaOp::Bxor;
+    default: fail(ErrClass::Op, func, std::string(op_name(op.kind)) + " is not supported by accumulate in lumpi");
+  }
+}
+
+// win:accumulate(buffer, count, datatype, target_rank, target_disp, target_count, target_datatype, op)
+int w_accumulate(lua_State* L) {
+  const char* func = "MPI_Accumulate";
+  Win& w = check_win(L, 1, func);
+  Typed o = check_typed(L, 2, func);
+  Target t = check_target(L, 5, func);
+  core::RmaOp op = check_rma_op_arg(L, 9, func);
+  w.accumulate(o.base, o.count, o.type, t.rank, t.disp, t.count, t.type, op);
+  return 0;
+}
+
+// ---- queries, names, attributes, error handler ---------------------------------------
+
+int w_get_group(lua_State* L) {
+  push_group(L, check_win(L, 1, "MPI_Win_get_group").group());
+  return 1;
+}
+
+int w_get_name(lua_State* L) {
+  lua_pushstring(L, check_win(L, 1, "MPI_Win_get_name").name().c_str());
+  return 1;
+}
+
+int w_set_name(lua_State* L) {
+  const char* func = "MPI_Win_set_name";
+  Win& w = check_win(L, 1, func);
+  w.set_name(check_string(L, 2, "name", func));
+  return 0;
+}
+
+int w_set_attr(lua_State* L) {
+  const char* func = "MPI_Win_set_attr";
+  set_attr(L, 1, win_obj(check_win(L, 1, func)), func);
+  return 0;
+}
+
+// win:get_attr(kv) -> value, found; the predefined window attributes too.
+int w_get_attr(lua_State* L) {
+  const char* func = "MPI_Win_get_attr";
+  Win& w = check_win(L, 1, func);
+  switch (predefined_win_attr(L, 2)) {
+    case 0: lua_getiuservalue(L, 1, 1); break;  // WIN_BASE: the exposed buffer
+    case 1: lua_pushinteger(L, w.size()); break;
+    case 2: lua_pushinteger(L, w.disp_unit()); break;
+    case 3: lua_pushinteger(L, w.flavor()); break;
+    case 4: lua_pushinteger(L, w.model()); break;
+    default: return get_attr(L, win_obj(w), func);
+  }
+  lua_pushboolean(L, 1);
+  return 2;
+}
+
+int w_delete_attr(lua_State* L) {
+  const char* func = "MPI_Win_delete_attr";
+  delete_attr(L, 1, win_obj(check_win(L, 1, func)), func);
+  return 0;
+}
+
+int l_win_create_keyval(lua_State* L) { return create_keyval(L, AttrKind::Win, "MPI_Win_create_keyval"); }
+int l_win_free_keyval(lua_State* L) { return free_keyval(L, AttrKind::Win, "MPI_Win_free_keyval"); }
+
+int w_set_errhandler(lua_State* L) {
+  const char* func = "MPI_Win_set_errhandler";
+  Win& w = check_win(L, 1, func);
+  std::string h = check_string(L, 2, "errhandler", func);
+  if (h == "errors_raise") w.set_errhandler(core::Errhandler::Raise);
+  else if (h == "errors_return") w.set_errhandler(core::Errhandler::Return);
+  else if (h == "errors_are_fatal") w.set_errhandler(core::Errhandler::Fatal);
+  else fail(ErrClass::Arg, func, "unknown error handler '" + h + "'");
+  return 0;
+}
+
+int w_get_errhandler(lua_State* L) {
+  switch (check_win(L, 1, "MPI_Win_get_errhandler").errhandler().kind()) {
+    case core::HandlerKind::User:  // not settable on a window yet (no mpi.win_create_errhandler)
+    case core::HandlerKind::Raise: lua_pushliteral(L, "errors_raise"); break;
+    case core::HandlerKind::Return: lua_pushliteral(L, "errors_return"); break;
+    case core::HandlerKind::Fatal: lua_pushliteral(L, "errors_are_fatal"); break;
+  }
+  return 1;
+}
+
+// win:memory() -> buffer: the exposed buffer (what :draw win shows).
+int w_memory(lua_State* L) {
+  check_win_any(L, 1, "win:memory");
+  lua_getiuservalue(L, 1, 1);
+  return 1;
+}
+
+// ---- metamethods ---------------------------------------------------------------------
+
+int win_gc(lua_State* L) {
+  WinBox* b = test_box(L, 1);
+  if (b && b->win) {
+    if (!b->win->freed()) forget_attrs(L, win_obj(*b->win));
+    b->~WinBox();
+  }
+  return 0;
+}
+
+int win_tostring(lua_State* L) {
+  WinBox* b = test_box(L, 1);
+  lua_pushstring(L, b && b->win ? b->win->describe().c_str() : "win (null)");
+  return 1;
+}
+
+int replace_tostring(lua_State* L) {
+  lua_pushliteral(L, "MPI_REPLACE");
+  return 1;
+}
+
+const Reg kMethods[] = {
+    {"fence", wrap<w_fence>},
+    {"lock", wrap<w_lock>},
+    {"unlock", wrap<w_unlock>},
+    {"flush", wrap<w_flush>},
+    {"put", wrap<w_put>},
+    {"get", wrap<w_get>},
+    {"accumulate", wrap<w_accumulate>},
+    {"free", wrap<w_free>},
+    {"get_group", wrap<w_get_group>},
+    {"get_name", wrap<w_get_name>},
+    {"set_name", wrap<w_set_name>},
+    {"set_attr", wrap<w_set_attr>},
+    {"get_attr", wrap<w_get_attr>},
+    {"delete_attr", wrap<w_delete_attr>},
+    {"set_errhandler", wrap<w_set_errhandler>},
+    {"get_errhandler", wrap<w_get_errhandler>},
+    {"memory", wrap<w_memory>},
+    {nullptr, nullptr},
+};
+
+const Reg kCommMethods[] = {
+    {"win_create", wrap<c_win_create>},
+    {"win_allocate", wrap<c_win_allocate>},
+    {nullptr, nullptr},
+};
+
+const Reg kModuleFuncs[] = {
+    {"win_create_keyval", wrap<l_win_create_keyval>},
+    {"win_free_keyval", wrap<l_win_free_keyval>},
+    {nullptr, nullptr},
+};
+
+void set_int(lua_State* L, const char* name, lua_Integer v) {
+  lua_pushinteger(L, v);
+  lua_setfield(L, -2, name);
+}
+
+}  // namespace
+
+core::Win* test_win(lua_State* L, int idx) {
+  WinBox* b = test_box(L, idx);
+  return b ? b->win.get() : nullptr;
+}
+
+// Stack on entry: mpi at -3, Comm methods at -2, Group methods at -1.
+void open_win(lua_State* L) {
+  luaL_newmetatable(L, kWinMeta);
+  lua_pushcfunction(L, win_gc);
+  lua_setfield(L, -2, "__gc");
+  lua_pushcfunction(L, win_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_pushliteral(L, "Win");
+  lua_setfield(L, -2, "__name");
+  lua_newtable(L);
+  set_funcs(L, kMethods);
+  lua_setfield(L, -2, "__index");  // meta.__index = methods, pops
+  lua_pop(L, 1);
+  lua_pushvalue(L, -2);  // Comm methods
+  set_funcs(L, kCommMethods);
+  lua_pop(L, 1);
+  lua_pushvalue(L, -3);  // mpi
+  set_funcs(L, kModuleFuncs);
+  const std::pair<const char*, AttrCallback> callbacks[] = {{"WIN_NULL_COPY_FN", AttrCallback::NullCopy},
+                                                            {"WIN_DUP_FN", AttrCallback::Dup},
+                                                            {"WIN_NULL_DELETE_FN", AttrCallback::NullDelete}};
+  for (auto [name, which] : callbacks) {
+    push_attr_callback(L, which);
+    lua_setfield(L, -2, name);
+  }
+  set_int(L, "LOCK_EXCLUSIVE", core::LOCK_EXCLUSIVE);
+  set_int(L, "LOCK_SHARED", core::LOCK_SHARED);
+  set_int(L, "MODE_NOCHECK", core::MODE_NOCHECK);
+  set_int(L, "MODE_NOSTORE", core::MODE_NOSTORE);
+  set_int(L, "MODE_NOPUT", core::MODE_NOPUT);
+  set_int(L, "MODE_NOPRECEDE", core::MODE_NOPRECEDE);
+  set_int(L, "MODE_NOSUCCEED", core::MODE_NOSUCCEED);
+  set_int(L, "WIN_FLAVOR_CREATE", core::WIN_FLAVOR_CREATE);
+  set_int(L, "WIN_FLAVOR_ALLOCATE", core::WIN_FLAVOR_ALLOCATE);
+  set_int(L, "WIN_FLAVOR_DYNAMIC", core::WIN_FLAVOR_DYNAMIC);
+  set_int(L, "WIN_FLAVOR_SHARED", core::WIN_FLAVOR_SHARED);
+  set_int(L, "WIN_SEPARATE", core::WIN_SEPARATE);
+  set_int(L, "WIN_UNIFIED", core::WIN_UNIFIED);
+  lua_newuserdatauv(L, 0, 0);  // mpi.REPLACE: an op only accumulate takes
+  luaL_newmetatable(L, kReplaceMeta);
+  lua_pushcfunction(L, replace_tostring);
+  lua_setfield(L, -2, "__tostring");
+  lua_pushliteral(L, "op");
+  lua_setfield(L, -2, "__name");
+  lua_setmetatable(L, -2);
+  lua_setfield(L, -2, "REPLACE");
+  lua_pop(L, 1);  // mpi
+}
+
+}  // namespace lumpi::lua

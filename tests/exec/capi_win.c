@@ -1,0 +1,128 @@
+/* tests/exec/capi_win.c: the C API's windows (MPI-3.1 chapter 11) from a
+ * user's side: fence epochs with MPI_Put/MPI_Get/MPI_Accumulate, passive
+ * target lock/unlock/flush, MPI_PROC_NULL, the predefined attributes, a
+ * window keyval's delete callback at MPI_Win_free, names, and errors
+ * returned under MPI_ERRORS_RETURN. Prints "capi_win ok" on rank 0 and
+ * exits 0 when every check holds (driven by tests/integration/test_capi_win.py). */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+static int errs = 0;
+static int deleted = 0;
+#define CHECK(c, what) do { if (!(c)) { errs++; fprintf(stderr, "FAIL %s\n", what); } } while (0)
+
+static int on_delete(MPI_Win w, int k, void *v, void *extra) {
+  (void)w; (void)k; (void)extra;
+  deleted += *(int *)v;
+  return MPI_SUCCESS;
+}
+
+int main(int argc, char **argv) {
+  int rank, size;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+
+  /* fence: every rank puts its rank into slot `rank` of rank 0's window */
+  int mem[64];
+  memset(mem, 0, sizeof mem);
+  MPI_Win win;
+  CHECK(MPI_Win_create(mem, sizeof mem, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win) == MPI_SUCCESS, "create");
+  MPI_Win_fence(0, win);
+  int me = 100 + rank;
+  MPI_Put(&me, 1, MPI_INT, 0, rank, 1, MPI_INT, win);
+  int one = 1;
+  MPI_Accumulate(&one, 1, MPI_INT, 0, 63, 1, MPI_INT, MPI_SUM, win);
+  MPI_Put(&me, 1, MPI_INT, MPI_PROC_NULL, 1000, 1, MPI_INT, win);
+  MPI_Win_fence(0, win);
+  if (rank == 0) {
+    for (int r = 0; r < size; ++r) CHECK(mem[r] == 100 + r, "fence put");
+    CHECK(mem[63] == size, "accumulate sum");
+  }
+  int got = -1;
+  MPI_Get(&got, 1, MPI_INT, 0, 63, 1, MPI_INT, win);
+  MPI_Win_fence(MPI_MODE_NOSUCCEED, win);
+  CHECK(got == size, "get");
+
+  /* passive target: increments under an exclusive lock */
+  MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 0, 0, win);
+  int cur = 0;
+  MPI_Get(&cur, 1, MPI_INT, 0, 62, 1, MPI_INT, win);
+  MPI_Win_flush(0, win);
+  cur += 1;
+  MPI_Put(&cur, 1, MPI_INT, 0, 62, 1, MPI_INT, win);
+  MPI_Win_unlock(0, win);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) CHECK(mem[62] == size, "locked increments");
+
+  /* attributes and names */
+  void *base;
+  MPI_Aint *wsize;
+  int *unit, *flavor, *model, flag;
+  MPI_Win_get_attr(win, MPI_WIN_BASE, &base, &flag);
+  CHECK(flag && base == mem, "WIN_BASE");
+  MPI_Win_get_attr(win, MPI_WIN_SIZE, &wsize, &flag);
+  CHECK(flag && *wsize == (MPI_Aint)sizeof mem, "WIN_SIZE");
+  MPI_Win_get_attr(win, MPI_WIN_DISP_UNIT, &unit, &flag);
+  CHECK(flag && *unit == (int)sizeof(int), "WIN_DISP_UNIT");
+  MPI_Win_get_attr(win, MPI_WIN_CREATE_FLAVOR, &flavor, &flag);
+  CHECK(flag && *flavor == MPI_WIN_FLAVOR_CREATE, "WIN_CREATE_FLAVOR");
+  MPI_Win_get_attr(win, MPI_WIN_MODEL, &model, &flag);
+  CHECK(flag && *model == MPI_WIN_UNIFIED, "WIN_MODEL");
+  MPI_Win_set_name(win, "counters");
+  char name[MPI_MAX_OBJECT_NAME];
+  int len;
+  MPI_Win_get_name(win, name, &len);
+  CHECK(strcmp(name, "counters") == 0 && len == 8, "name");
+  MPI_Group g;
+  MPI_Win_get_group(win, &g);
+  int gsize;
+  MPI_Group_size(g, &gsize);
+  CHECK(gsize == size, "group");
+  MPI_Group_free(&g);
+
+  int kv, value = 5;
+  MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, on_delete, &kv, NULL);
+  MPI_Win_set_attr(win, kv, &value);
+  void *v;
+  MPI_Win_get_attr(win, kv, &v, &flag);
+  CHECK(flag && v == &value, "user attribute");
+
+  /* errors, returned */
+  MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
+  int cls, rc = MPI_Win_unlock(0, win);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_RMA_SYNC, "unlock without lock: MPI_ERR_RMA_SYNC");
+  MPI_Win_fence(0, win);
+  rc = MPI_Put(&me, 1, MPI_INT, 0, 64, 1, MPI_INT, win);
+  CHECK(rc == MPI_ERR_RMA_RANGE, "put past the end: MPI_ERR_RMA_RANGE");
+  rc = MPI_Put(&me, 1, MPI_INT, size, 0, 1, MPI_INT, win);
+  CHECK(rc == MPI_ERR_RANK, "bad rank: MPI_ERR_RANK");
+  rc = MPI_Win_lock(7, 0, 0, win);
+  CHECK(rc == MPI_ERR_LOCKTYPE, "bad lock type: MPI_ERR_LOCKTYPE");
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  rc = MPI_Comm_set_attr(MPI_COMM_WORLD, kv, &value);
+  CHECK(rc == MPI_ERR_KEYVAL, "a window keyval on a communicator: MPI_ERR_KEYVAL");
+  MPI_Win_fence(MPI_MODE_NOSUCCEED, win);
+
+  CHECK(MPI_Win_free(&win) == MPI_SUCCESS && win == MPI_WIN_NULL, "free");
+  CHECK(deleted == 5, "the delete callback ran at MPI_Win_free");
+  MPI_Win_free_keyval(&kv);
+  CHECK(kv == MPI_KEYVAL_INVALID, "free_keyval");
+
+  /* allocate */
+  double *buf;
+  MPI_Win w2;
+  MPI_Win_allocate(4 * sizeof(double), sizeof(double), MPI_INFO_NULL, MPI_COMM_WORLD, &buf, &w2);
+  MPI_Win_fence(0, w2);
+  double x = 2.5;
+  MPI_Accumulate(&x, 1, MPI_DOUBLE, (rank + 1) % size, 3, 1, MPI_DOUBLE, MPI_REPLACE, w2);
+  MPI_Win_fence(0, w2);
+  CHECK(buf[3] == 2.5, "allocate + accumulate REPLACE");
+  MPI_Win_free(&w2);
+
+  if (rank == 0 && errs == 0) printf("capi_win ok\n");
+  MPI_Finalize();
+  return errs ? 1 : 0;
+}
