@@ -24,7 +24,9 @@
 namespace lumpi::capi {
 namespace {
 
-constexpr int kFirstTypeKeyval = 1 << 20;
+// Apart from communicator keyvals (16 up) and window keyvals (1 << 20 up,
+// core/api_win.cpp), so a keyval of one kind is never taken for another's.
+constexpr int kFirstTypeKeyval = 2 << 20;
 
 struct TypeKeyval {
   MPI_Type_copy_attr_function* copy;
