@@ -26,6 +26,7 @@
 #include "repl/collate.hpp"
 #include "repl/complete.hpp"
 #include "repl/draw.hpp"
+#include "repl/trace_view.hpp"
 #include "repl/kernel_wire.hpp"
 #include "repl/repl.hpp"
 
@@ -203,6 +204,7 @@ class Kernel {
   CellResult show_outcome(const Outcome& o, bool silent);
   CellResult meta(const std::string& line, const std::string& rest_of_cell, bool* used_rest, bool silent);
   CellResult draw(const std::string& expr, bool as_dot, bool silent);
+  CellResult trace_picture(bool silent);
   bool world_usable() const { return s_.size() > 0 && s_.world().alive_count() > 0; }
   void set_all() {
     target_.clear();
@@ -415,6 +417,15 @@ CellResult Kernel::draw(const std::string& expr, bool as_dot, bool silent) {
   return {};
 }
 
+// ":trace" while tracing: the last command's space-time diagram, as SVG
+// beside the text (the REPL's other :trace forms go through the table below).
+CellResult Kernel::trace_picture(bool silent) {
+  if (!world_usable()) return failure("WorldStopped", "the world has stopped; :restart starts a new one");
+  TraceModel m = build_trace(s_.size(), s_.collect_trace());
+  display({{"text/plain", trace_text(m, 80)}, {"image/svg+xml", trace_svg(m)}}, silent);
+  return {};
+}
+
 // One meta-command line. ":on RANKS" alone on its line takes the rest of the
 // cell as its code (`used_rest`).
 CellResult Kernel::meta(const std::string& line, const std::string& rest_of_cell, bool* used_rest, bool silent) {
@@ -437,6 +448,7 @@ CellResult Kernel::meta(const std::string& line, const std::string& rest_of_cell
   }
   if (cmd == "draw") return draw(arg, false, silent);
   if (cmd == "dot" && (arg.empty() || is_expression(s_, arg))) return draw(arg, true, silent);
+  if (cmd == "trace" && arg.empty() && s_.tracing()) return trace_picture(silent);
   if (cmd == "quit" || cmd == "q" || cmd == "exit")
     return failure("UsageError", "a kernel is stopped by its notebook (Kernel > Shut Down)");
   if (cmd == "load" && !arg.empty()) {  // results as the cell's result, not printed text

@@ -19,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import xml.etree.ElementTree as ET
 
 # jupyter_client is Debian's, for Debian's python3; a python3 from elsewhere
 # earlier on PATH (pyenv) does not see it.
@@ -344,6 +345,21 @@ if shutil.which("dot"):
     check(":draw displays SVG beside it (graphviz)", shows and "<svg" in shows[0].get("image/svg+xml", ""), shows)
 else:
     print("note: graphviz is not installed; :draw shows text only")
+run(kc, ":trace on")
+run(kc, "local n = w:size(); w:send(w:rank(), (w:rank() + 1) % n, 3); return w:recv((w:rank() - 1) % n, 3)")
+reply, msgs = run(kc, ":trace")
+shows = [c["data"] for t, c, _ in msgs if t == "display_data"]
+svg = shows[0].get("image/svg+xml", "") if shows else ""
+try:
+    groups = list(ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}g"))
+except ET.ParseError:
+    groups = []
+lanes = sorted(int(g.get("data-rank")) for g in groups if g.get("class") == "lane")
+arrows = sorted((int(g.get("data-from")), int(g.get("data-to"))) for g in groups if g.get("class") == "message")
+check(":trace displays the last command's diagram as SVG (a lane per rank, the ring's arrows) beside the text",
+      reply["status"] == "ok" and lanes == [0, 1, 2, 3] and arrows == [(r, (r + 1) % 4) for r in range(4)]
+      and "text/plain" in shows[0], (reply, lanes, arrows, svg[:300]))
+run(kc, ":trace off")
 reply, msgs = run(kc, ":dot w")
 shows = [c["data"] for t, c, _ in msgs if t == "display_data"]
 check(":dot displays the DOT text", shows and shows[0]["text/plain"].startswith(("digraph", "graph")), shows)
