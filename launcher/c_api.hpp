@@ -8,6 +8,7 @@
 #pragma once
 
 #include <memory>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -129,6 +130,16 @@ int handler_of(MPI_Comm comm);
 // code, returns it under MPI_ERRORS_RETURN, or aborts the world.
 int deliver(MPI_Comm comm, int handler, int code, const std::string& what);
 void check_initialized(const char* func);
+
+// A name or message into the user's buffer of max bytes, NUL-terminated and
+// cut to fit (MPI_Comm_get_name, MPI_Error_string, MPI_Type_get_name ...);
+// its length without the NUL in *len when len is given.
+inline void copy_out(const std::string& s, char* buf, int* len, int max) {
+  int n = int(s.size()) < max - 1 ? int(s.size()) : max - 1;
+  std::memcpy(buf, s.data(), size_t(n));
+  buf[n] = '\0';
+  if (len) *len = n;
+}
 
 inline void check_out(const void* p, const char* func, const char* what) {
   if (!p) fail(MPI_ERR_ARG, func, std::string(what) + " is NULL");

@@ -230,12 +230,6 @@ using namespace lumpi;
 using namespace lumpi::capi;
 
 namespace {
-void copy_out(const std::string& s, char* buf, int* len, int max) {
-  int n = int(s.size()) < max - 1 ? int(s.size()) : max - 1;
-  std::memcpy(buf, s.data(), size_t(n));
-  buf[n] = '\0';
-  if (len) *len = n;
-}
 int g_thread_level = MPI_THREAD_SINGLE;
 }  // namespace
 

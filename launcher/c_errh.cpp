@@ -73,12 +73,6 @@ using namespace lumpi;
 using namespace lumpi::capi;
 
 namespace {
-void copy_out(const std::string& s, char* buf, int* len, int max) {
-  int n = int(s.size()) < max - 1 ? int(s.size()) : max - 1;
-  std::memcpy(buf, s.data(), size_t(n));
-  buf[n] = '\0';
-  if (len) *len = n;
-}
 
 void check_settable(MPI_Errhandler h, const char* func) {
   if (h == MPI_ERRORS_ARE_FATAL || h == MPI_ERRORS_RETURN) return;

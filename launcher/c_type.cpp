@@ -165,12 +165,6 @@ using namespace lumpi::capi;
 
 namespace {
 
-void copy_out(const std::string& s, char* buf, int* len, int max) {
-  int n = int(s.size()) < max - 1 ? int(s.size()) : max - 1;
-  std::memcpy(buf, s.data(), size_t(n));
-  buf[n] = '\0';
-  if (len) *len = n;
-}
 
 // Runs make() and stores its type as *newtype (checked first).
 template <class F>
