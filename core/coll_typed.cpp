@@ -76,35 +76,6 @@ Combine combiner(Type t, Op op, std::string func) {
   };
 }
 
-void check_count(int count, const char* what, std::string_view func) {
-  if (count < 0)
-    fail(ErrClass::Count, func, std::string(what) + " " + std::to_string(count) + " is negative");
-}
-
-void check_buffer(const void* p, int count, const char* what, std::string_view func) {
-  if (!p && count > 0) fail(ErrClass::Buffer, func, std::string(what) + " is null");
-}
-
-Bytes bytes_of(const void* p, size_t n) {
-  return n ? Bytes(static_cast<const char*>(p), n) : Bytes();
-}
-
-// Copies b into dst, which must hold exactly `want` bytes.
-void put(void* dst, const Bytes& b, size_t want, std::string_view func) {
-  if (b.size() != want)
-    fail(ErrClass::Truncate, func,
-         "received " + std::to_string(b.size()) + " bytes where " + std::to_string(want) +
-             " were expected (counts differ between ranks)");
-  if (want) std::memcpy(dst, b.data(), want);
-}
-
-void put_all(void* dst, const std::vector<Bytes>& parts, size_t each, std::string_view func) {
-  for (size_t i = 0; i < parts.size(); ++i) put(static_cast<char*>(dst) + i * each, parts[i], each, func);
-}
-
-// Blocks per peer for gather/scatter/allgather/alltoall: the remote group
-// on an intercommunicator.
-int peers(const Comm& c) { return c.is_inter() ? c.remote_size() : c.size(); }
 
 std::vector<Bytes> split(const void* p, const std::vector<size_t>& sizes) {
   std::vector<Bytes> out;
@@ -131,6 +102,33 @@ Regroup byte_regroup(std::vector<size_t> sizes, std::string func) {
 }
 
 }  // namespace
+
+void check_count(int count, const char* what, std::string_view func) {
+  if (count < 0)
+    fail(ErrClass::Count, func, std::string(what) + " " + std::to_string(count) + " is negative");
+}
+
+void check_buffer(const void* p, int count, const char* what, std::string_view func) {
+  if (!p && count > 0) fail(ErrClass::Buffer, func, std::string(what) + " is null");
+}
+
+Bytes bytes_of(const void* p, size_t n) {
+  return n ? Bytes(static_cast<const char*>(p), n) : Bytes();
+}
+
+void put(void* dst, const Bytes& b, size_t want, std::string_view func) {
+  if (b.size() != want)
+    fail(ErrClass::Truncate, func,
+         "received " + std::to_string(b.size()) + " bytes where " + std::to_string(want) +
+             " were expected (counts differ between ranks)");
+  if (want) std::memcpy(dst, b.data(), want);
+}
+
+void put_all(void* dst, const std::vector<Bytes>& parts, size_t each, std::string_view func) {
+  for (size_t i = 0; i < parts.size(); ++i) put(static_cast<char*>(dst) + i * each, parts[i], each, func);
+}
+
+int peers(const Comm& c) { return c.is_inter() ? c.remote_size() : c.size(); }
 
 Combine make_combiner(Type t, Op op, std::string func) { return combiner(t, op, std::move(func)); }
 

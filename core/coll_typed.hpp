@@ -55,4 +55,19 @@ void reduce_scatter_block(Comm& c, const void* send, void* recv, int recvcount, 
 void reduce_scatter(Comm& c, const void* send, void* recv, const std::vector<int>& counts,
                     Type t, Op op);
 
+// ---- the checks and copies of every typed collective (also core/nbc_typed.cpp) ----------
+
+// Count must not be negative: "<what> -3 is negative".
+void check_count(int count, const char* what, std::string_view func);
+// A null buffer is an error only when it would be read or written.
+void check_buffer(const void* p, int count, const char* what, std::string_view func);
+Bytes bytes_of(const void* p, size_t n);
+// Copies b into dst, which must hold exactly `want` bytes (MPI_ERR_TRUNCATE otherwise).
+void put(void* dst, const Bytes& b, size_t want, std::string_view func);
+// parts[i] into dst + i * each.
+void put_all(void* dst, const std::vector<Bytes>& parts, size_t each, std::string_view func);
+// Blocks per peer for gather/scatter/allgather/alltoall: the remote group
+// on an intercommunicator.
+int peers(const Comm& c);
+
 }  // namespace lumpi::core::coll::typed

@@ -4,6 +4,7 @@
 // collectives of core/nbc.cpp.
 #include <cstring>
 
+#include "core/coll_typed.hpp"
 #include "core/error.hpp"
 #include "core/nbc.hpp"
 
@@ -11,29 +12,13 @@ namespace lumpi::core::nbc::typed {
 
 namespace {
 
-void check_count(int count, std::string_view func) {
-  if (count < 0) fail(ErrClass::Count, func, "count " + std::to_string(count) + " is negative");
-}
+using coll::typed::bytes_of;
+using coll::typed::check_buffer;
+using coll::typed::peers;
+using coll::typed::put;
+using coll::typed::put_all;
 
-void check_buffer(const void* p, int count, const char* what, std::string_view func) {
-  if (!p && count > 0) fail(ErrClass::Buffer, func, std::string(what) + " is null");
-}
-
-Bytes bytes_of(const void* p, size_t n) { return n ? Bytes(static_cast<const char*>(p), n) : Bytes(); }
-
-void put(void* dst, const Bytes& b, size_t want, std::string_view func) {
-  if (b.size() != want)
-    fail(ErrClass::Truncate, func,
-         "received " + std::to_string(b.size()) + " bytes where " + std::to_string(want) +
-             " were expected (counts differ between ranks)");
-  if (want) std::memcpy(dst, b.data(), want);
-}
-
-void put_all(void* dst, const std::vector<Bytes>& parts, size_t each, std::string_view func) {
-  for (size_t i = 0; i < parts.size(); ++i) put(static_cast<char*>(dst) + i * each, parts[i], each, func);
-}
-
-int peers(const Comm& c) { return c.is_inter() ? c.remote_size() : c.size(); }
+void check_count(int count, std::string_view func) { coll::typed::check_count(count, "count", func); }
 
 std::vector<Bytes> blocks(const void* p, int k, size_t each) {
   std::vector<Bytes> out;
