@@ -116,12 +116,22 @@ Host::Host() {
   bind_from_env(rank_, std::getenv(kEnvBind));  // before any thread starts, so ZeroMQ's threads inherit it
 
   engine_ = std::make_unique<core::Engine>(rank_, size_, "ipc://" + dir + "/rank-" + std::to_string(rank_));
+  open_control("rank-" + std::to_string(rank_));
+  control_->connect(control);
+  say_hello();
+}
+
+// The DEALER to the coordinator, named `identity` (its ROUTER's routing id).
+void Host::open_control(const std::string& identity) {
   control_ = std::make_unique<zmq::socket_t>(engine_->transport().context(), zmq::socket_type::dealer);
-  control_->set(zmq::sockopt::routing_id, "rank-" + std::to_string(rank_));
+  control_->set(zmq::sockopt::routing_id, identity);
   control_->set(zmq::sockopt::linger, 1000);
   control_->set(zmq::sockopt::sndhwm, 0);
   control_->set(zmq::sockopt::rcvhwm, 0);
-  control_->connect(control);
+}
+
+// Hello to the coordinator, then the endpoint table: the world is wired.
+void Host::say_hello() {
   ControlMsg hello = msg(Kind::Hello);
   hello.rank = rank_;
   hello.pid = long(getpid());
@@ -158,24 +168,11 @@ void Host::join_remote(const char* path) {
   zmq::context_t& ctx = engine_->transport().context();
   zap_ = std::make_unique<ZapHandler>(ctx, j.keys.public_key, "lumpi-rank " + std::to_string(rank_));
   std::string identity = "rank-" + std::to_string(rank_) + "@" + core::hw::hostname() + "/" + std::to_string(getpid());
-  control_ = std::make_unique<zmq::socket_t>(ctx, zmq::socket_type::dealer);
-  control_->set(zmq::sockopt::routing_id, identity);
-  control_->set(zmq::sockopt::linger, 1000);
-  control_->set(zmq::sockopt::sndhwm, 0);
-  control_->set(zmq::sockopt::rcvhwm, 0);
+  open_control(identity);
   curve_client(*control_, j.keys);
   control_->connect(j.control);
   beat_ = std::make_unique<BeatClient>(ctx, j.beat, j.keys, identity, rank_);
-  ControlMsg hello = msg(Kind::Hello);
-  hello.rank = rank_;
-  hello.pid = long(getpid());
-  hello.text = core::hw::hostname();
-  hello.endpoint = engine_->endpoint();
-  send(hello);
-  wire();
-  world_ = core::Comm::world(*engine_);
-  self_ = core::Comm::self(*engine_);
-  running_ = true;
+  say_hello();
 }
 
 // A rank outside the world still knocks, as "rank-N@host/pid", so the

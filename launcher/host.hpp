@@ -112,6 +112,8 @@ class Host {
  private:
   Host();
   void join_remote(const char* join_file);
+  void open_control(const std::string& identity);
+  void say_hello();
   static void report_bad_rank(const JoinInfo& j);
   void stop_threads();
   void send_bye(int code);
