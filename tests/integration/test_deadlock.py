@@ -8,6 +8,7 @@
 import os
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lumpitest import check, finish, no_leftovers, run, scratch_dir  # noqa: E402
@@ -118,7 +119,14 @@ def pty_checks():
     with ptyrun.Lumpi(LUMPI, ["-n", "3"]) as l:
         l.prompt()
         out = l.command("w = mpi.COMM_WORLD; if mpi.rank() == 1 then w:send(8, 2, 4) end")
+        # The send returns once the message is handed to ZeroMQ; rank 2 may
+        # not have taken it off its socket yet when :queue asks: ask again,
+        # for at most 5 s, until it has arrived.
+        deadline = time.time() + 5
         out = l.command(":queue")
+        while "[2] unmatched message" not in out and time.time() < deadline:
+            time.sleep(0.1)
+            out = l.command(":queue")
         check(":queue at the prompt shows an unmatched message with its size",
               "[0-1] no posted receives, no unmatched messages" in out
               and "[2] unmatched message: from 1, tag=4 on 'MPI_COMM_WORLD'" in out, out)
