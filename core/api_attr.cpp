@@ -16,7 +16,10 @@
 // that is not set does nothing; callbacks run in keyval creation order; the
 // predefined TAG_UB can be read on every communicator but not set, deleted
 // or freed (ERR_KEYVAL). A keyval freed while attributes use it stays valid
-// for them until the last one is deleted. An empty std::function given as a
+// for them until the last one is deleted (§6.7.2: "the actual free does not
+// transpire until after all references ... have been freed"); freeing it
+// again meanwhile is allowed and changes nothing, the same rule for
+// communicator, datatype and window keyvals, and in the Lua binding. An empty std::function given as a
 // callback acts as NULL_COPY_FN / NULL_DELETE_FN.
 #include <algorithm>
 #include <map>
@@ -121,8 +124,11 @@ Keyval Comm::Create_keyval(Copy_attr_function copy, Delete_attr_function del, vo
   return Access::keyval(id);
 }
 
+// Freeing a keyval that is already freed but still attached somewhere does
+// nothing more (its delete callback may free it, MPICH's keyval_double_free);
+// once its last attribute is gone it no longer exists (ERR_KEYVAL).
 void Comm::Free_keyval(Keyval& keyval) {
-  user_keyval(keyval, "MPI_Comm_free_keyval");
+  user_keyval(keyval, "MPI_Comm_free_keyval", true);
   {
     Store& s = store();
     std::lock_guard<std::mutex> lock(s.mu);

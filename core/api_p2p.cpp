@@ -215,6 +215,8 @@ void Prequest::Start() {
   });
 }
 
+bool Prequest::Is_active() const { return h_ && !h_->inactive(); }
+
 void Prequest::Startall(int count, Prequest requests[]) {
   if (count < 0) detail::fail(ERR_COUNT, "MPI_Startall", "count " + std::to_string(count) + " is negative");
   if (count > 0 && !requests) detail::fail(ERR_ARG, "MPI_Startall", "requests is null");

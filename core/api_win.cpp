@@ -289,8 +289,9 @@ Keyval Win::Create_keyval(Win_copy_attr_function copy, Win_delete_attr_function 
   return Access::keyval(id);
 }
 
+// Same rule as Comm::Free_keyval: freeing again while still attached is allowed.
 void Win::Free_keyval(Keyval& keyval) {
-  detail::guarded([&] { user_keyval(keyval, "MPI_Win_free_keyval"); });
+  detail::guarded([&] { user_keyval(keyval, "MPI_Win_free_keyval", true); });
   {
     Store& s = store();
     std::lock_guard<std::mutex> lock(s.mu);

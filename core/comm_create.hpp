@@ -74,7 +74,9 @@ CommPtr comm_create_group(Comm& parent, const group::Members& group, int tag);
 CommPtr comm_split(Comm& parent, int color, int key);
 
 // MPI_Comm_split_type (intracommunicators). `type` is "shared", "hw_guided"
-// (hints["mpi_hw_resource_type"]) or the seed's draft "hw_domain"
+// (hints["mpi_hw_resource_type"]), "hw_unguided" (MPI-4.0: the coarsest
+// level that splits, the host first; the new communicator's info names it
+// under "mpi_hw_resource_type") or the seed's draft "hw_domain"
 // (hints["mpi_hw_domain_type"], optional); is_undefined means mpi.UNDEFINED.
 // Hardware splits always give a strict subset of the parent or nullptr.
 CommPtr comm_split_type(Comm& parent, bool is_undefined, const std::string& type, int key,

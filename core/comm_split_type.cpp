@@ -1,6 +1,6 @@
 // core/comm_split_type.cpp: MPI_Comm_split_type (seed §6.4.2; MPI-4.0's
-// MPI_COMM_TYPE_HW_GUIDED and the draft's hw_domain): groups the processes
-// that share a host or a piece of hardware (core/hw.hpp).
+// MPI_COMM_TYPE_HW_GUIDED and HW_UNGUIDED, and the draft's hw_domain): groups
+// the processes that share a host or a piece of hardware (core/hw.hpp).
 #include <algorithm>
 
 #include "core/comm_build.hpp"
@@ -15,15 +15,17 @@ namespace {
 using namespace build;
 
 // Split kinds as exchanged between processes (all must agree, but UNDEFINED).
-enum SplitKind : int64_t { kUndefined = 0, kShared = 1, kHwGuided = 2, kHwDomain = 3 };
+enum SplitKind : int64_t { kUndefined = 0, kShared = 1, kHwGuided = 2, kHwDomain = 3, kHwUnguided = 4 };
 
 SplitKind parse_split_kind(bool is_undefined, const std::string& type, const char* func) {
   if (is_undefined) return kUndefined;
   if (type == "shared") return kShared;
   if (type == "hw_guided") return kHwGuided;
   if (type == "hw_domain") return kHwDomain;
+  if (type == "hw_unguided") return kHwUnguided;
   fail(ErrClass::Arg, func,
-       "split_type '" + type + "' is unknown (expected \"shared\", \"hw_guided\", \"hw_domain\" or mpi.UNDEFINED)");
+       "split_type '" + type +
+           "' is unknown (expected \"shared\", \"hw_guided\", \"hw_unguided\", \"hw_domain\" or mpi.UNDEFINED)");
 }
 
 // Levels searched by an unguided hw_domain split, coarse to fine.
@@ -104,6 +106,22 @@ int hw_column(SplitKind kind, const Hints& hints, const std::vector<TypeRow>& ro
   return -1;
 }
 
+// MPI-4.0's HW_UNGUIDED: the coarsest level, the host first, whose
+// instances split the processes into strict subsets; -1 when none does.
+// *name is that level as the value of "mpi_hw_resource_type".
+int unguided_column(const std::vector<TypeRow>& rows, std::string* name) {
+  if (!all_same(rows, 0)) {
+    *name = "mpi_shared_memory";
+    return 0;
+  }
+  for (hw::Level l : kDomainLevels)
+    if (!all_same(rows, column_of(l))) {
+      *name = hw::resource_name(l);
+      return column_of(l);
+    }
+  return -1;
+}
+
 // Every process's (kind, key, proposal, domains), checked for agreement.
 std::vector<TypeRow> gather_rows(Comm& parent, SplitKind kind, int key, const char* func) {
   Team t = whole(parent, func);
@@ -136,12 +154,16 @@ CommPtr comm_split_type(Comm& parent, bool is_undefined, const std::string& type
   std::vector<TypeRow> rows = gather_rows(parent, kind, key, func);
   if (kind == kUndefined) return nullptr;
   bool as_shared = kind == kShared;
-  int col = as_shared ? 0 : hw_column(kind, hints, rows, &as_shared);
+  std::string resource;
+  int col = kind == kHwUnguided ? unguided_column(rows, &resource)
+            : as_shared         ? 0
+                                : hw_column(kind, hints, rows, &as_shared);
   if (col < 0) return nullptr;
   auto members = same_domain(rows, parent.rank(), col);
   if (members.empty()) return nullptr;
   CommPtr c = make_intra(parent, min_proposal(members), world_ranks(parent.local_group(), members));
   set_hints(*c, hints);
+  if (!resource.empty()) c->info()["mpi_hw_resource_type"] = resource;  // which level split (MPI-4.0 §7.4.2)
   return c;
 }
 

@@ -118,6 +118,19 @@ struct TreeWriter {
 
 }  // namespace
 
+const char* resource_name(Level level) {
+  switch (level) {
+    case Level::Machine: return "Machine";
+    case Level::Package: return "Package";
+    case Level::NUMA: return "NUMANode";
+    case Level::L3Cache: return "L3Cache";
+    case Level::L2Cache: return "L2Cache";
+    case Level::Core: return "Core";
+    case Level::PU: return "PU";
+  }
+  return "?";
+}
+
 std::optional<Level> parse_level(std::string_view name) {
   std::string n;
   for (char c : name) n += char(std::tolower(static_cast<unsigned char>(c)));

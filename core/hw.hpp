@@ -25,6 +25,9 @@ enum class Level { Machine, Package, NUMA, L3Cache, L2Cache, Core, PU };
 std::optional<Level> parse_level(std::string_view name);
 // The short name: "package", "numa", "core", ...
 const char* level_name(Level level);
+// The name as a value of MPI's "mpi_hw_resource_type" (hwloc's type names):
+// "Machine", "Package", "NUMANode", "L3Cache", "L2Cache", "Core", "PU".
+const char* resource_name(Level level);
 
 // Number of objects of `level` on this machine (at least 1 for Machine, PU).
 int count(Level level);

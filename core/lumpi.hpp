@@ -325,6 +325,8 @@ class Prequest : public Request {
  public:
   Prequest() = default;
   void Start();
+  // Started and not yet completed (§3.9); false for REQUEST_NULL.
+  bool Is_active() const;
   static void Startall(int count, Prequest requests[]);
 
  private:

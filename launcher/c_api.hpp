@@ -60,6 +60,9 @@ void drop_request(MPI_Request r);
 // completing leaves inactive instead of freeing.
 MPI_Request add_persistent(Prequest r);
 Prequest& prequest(MPI_Request r, const char* func);  // ERR_REQUEST if not persistent
+// MPI_REQUEST_NULL or an inactive persistent request: what the any/some
+// calls ignore (MPI-3.1 §3.7.5, §3.9).
+bool ignored(MPI_Request r);
 // After *r completed (Wait, Test ...): frees it and sets MPI_REQUEST_NULL,
 // unless it is persistent.
 void completed(MPI_Request* r);

@@ -324,11 +324,21 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info i, MPI_
   return call(comm, f, [&] {
     check_out(newcomm, "MPI_Comm_split_type", "newcomm");
     Intracomm c = intra(comm, f);
-    if (split_type != MPI_UNDEFINED && split_type != MPI_COMM_TYPE_SHARED)
+    const char* type = split_type == MPI_COMM_TYPE_SHARED      ? "shared"
+                       : split_type == MPI_COMM_TYPE_HW_GUIDED   ? "hw_guided"
+                       : split_type == MPI_COMM_TYPE_HW_UNGUIDED ? "hw_unguided"
+                                                                 : nullptr;
+    if (split_type != MPI_UNDEFINED && !type)
       fail(MPI_ERR_ARG, f, "split_type " + std::to_string(split_type) +
-                               " is not MPI_COMM_TYPE_SHARED or MPI_UNDEFINED");
-    core::CommPtr p = core::comm_split_type(detail::core_of(c, f), split_type == MPI_UNDEFINED, "shared",
-                                            key, hints_of(i, f));
+                               " is not MPI_COMM_TYPE_SHARED, MPI_COMM_TYPE_HW_GUIDED, "
+                               "MPI_COMM_TYPE_HW_UNGUIDED or MPI_UNDEFINED");
+    core::CommPtr p = core::comm_split_type(detail::core_of(c, f), split_type == MPI_UNDEFINED,
+                                            type ? type : "shared", key, hints_of(i, f));
+    // UNGUIDED tells the caller which level it split at (as MPICH does).
+    if (p && split_type == MPI_COMM_TYPE_HW_UNGUIDED && i != MPI_INFO_NULL) {
+      auto it = p->info().find("mpi_hw_resource_type");
+      if (it != p->info().end()) info(i, f).Set(it->first, it->second);
+    }
     *newcomm = p ? add_comm(std::make_shared<CommHandle>(std::move(p)), handler_of(comm)) : MPI_COMM_NULL;
   });
 }

@@ -189,6 +189,12 @@ Prequest& prequest(MPI_Request r, const char* func) {
   return it->second;
 }
 
+bool ignored(MPI_Request r) {
+  if (r == MPI_REQUEST_NULL) return true;
+  auto it = prequests().find(r);
+  return it != prequests().end() && !it->second.Is_active();
+}
+
 void completed(MPI_Request* r) {
   if (prequests().count(*r)) return;  // inactive again, still allocated (§3.9)
   drop_request(*r);

@@ -219,7 +219,7 @@ int MPI_Waitsome(int incount, MPI_Request rs[], int* outcount, int indices[], MP
     if (ss) ss[n] = s;
     ++n;
     for (int i = 0; i < incount; ++i) {
-      if (i == first || rs[i] == MPI_REQUEST_NULL) continue;
+      if (i == first || ignored(rs[i])) continue;
       if (test_one(&rs[i], ss ? &ss[n] : nullptr, "MPI_Waitsome")) indices[n++] = i;
     }
     *outcount = n;
@@ -241,7 +241,7 @@ int MPI_Testany(int count, MPI_Request rs[], int* index, int* flag, MPI_Status* 
     check_count(count, "MPI_Testany");
     bool any = false;
     for (int i = 0; i < count; ++i) {
-      if (rs[i] == MPI_REQUEST_NULL) continue;
+      if (ignored(rs[i])) continue;  // null or inactive (§3.7.5)
       any = true;
       if (test_one(&rs[i], status, "MPI_Testany")) {
         *index = i;

@@ -176,17 +176,19 @@ int MPI_Startall(int count, MPI_Request rs[]) {
 
 // ---- Testsome ------------------------------------------------------------------------------
 
-// Every request that is complete now (one progress round), MPI_UNDEFINED
-// when all are null.
+// Every request that is complete now (one progress round). Null and
+// inactive persistent requests are ignored; MPI_UNDEFINED when all are
+// (MPI-3.1 §3.7.5, §3.9).
 int MPI_Testsome(int incount, MPI_Request rs[], int* outcount, int indices[], MPI_Status ss[]) {
   const char* f = "MPI_Testsome";
   return call(f, [&] {
     check_count(incount, f, "incount");
     check_out(outcount, f, "outcount");
+    if (incount > 0) check_out(rs, f, "array_of_requests");
     bool any = false;
     int n = 0;
     for (int i = 0; i < incount; ++i) {
-      if (rs[i] == MPI_REQUEST_NULL) continue;
+      if (ignored(rs[i])) continue;
       any = true;
       int flag = 0;
       MPI_Status s;

@@ -336,9 +336,25 @@ int create_keyval_impl(lua_State* L, AttrKind k, const char* func) {
   return 1;  // the kv
 }
 
+// True while keyval id's record exists (not yet freed, or freed but still
+// attached somewhere).
+bool record_exists(lua_State* L, int id) {
+  push_record(L, id);
+  bool exists = lua_istable(L, -1);
+  lua_pop(L, 1);
+  return exists;
+}
+
 // Every reference becomes freed; the record lives on while attributes still
-// use it.
+// use it. Freeing it again meanwhile (say from its own delete callback) does
+// nothing more; once the last attribute is gone it is MPI_ERR_KEYVAL. The
+// same rule as the C and C++ APIs (core/api_attr.cpp, seed §6.7.2).
 int free_keyval_impl(lua_State* L, AttrKind k, const char* func) {
+  KeyvalBox* box = test_keyval(L, 1);
+  if (box && box->freed && box->id != kInvalid && box->id >= kFirstUserKeyval && record_exists(L, box->id)) {
+    check_kind(L, *box, k, func);
+    return 0;
+  }
   KeyvalBox& kv = check_keyval(L, 1, func);
   check_user_keyval(kv, func);
   check_kind(L, kv, k, func);

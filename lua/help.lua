@@ -599,6 +599,11 @@ const("COMM_TYPE_HW_GUIDED", {sec = "§6.4.2 (MPI-4.0)",
   does = "\"hw_guided\": split_type by the hardware resource named in "
     .. "info.mpi_hw_resource_type (\"Package\", \"NUMANode\", \"L3Cache\", \"L2Cache\", "
     .. "\"Core\", \"PU\").", see = {"Intracomm.split_type"}})
+const("COMM_TYPE_HW_UNGUIDED", {sec = "§6.4.2 (MPI-4.0)",
+  does = "\"hw_unguided\": split_type at the coarsest level (the host, then \"Package\", "
+    .. "\"NUMANode\", \"L3Cache\", \"L2Cache\", \"Core\", \"PU\") whose instances split the "
+    .. "processes into strict subsets; nil when none does. The new communicator's "
+    .. "get_info() names the level under mpi_hw_resource_type.", see = {"Intracomm.split_type"}})
 const("COMM_TYPE_HW_DOMAIN", {sec = "§6.4.2 (the 2019 draft)",
   does = "\"hw_domain\": the seed's draft split type, with info.mpi_hw_domain_type; kept "
     .. "beside hw_guided.", see = {"Intracomm.split_type"}})

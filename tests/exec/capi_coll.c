@@ -1,6 +1,6 @@
 /* tests/exec/capi_coll.c: the C API's v- and w-collectives, user-defined
  * ops, neighbourhood collectives, buffered/ready sends, persistent requests
- * and MPI_Testsome, from a C program. Prints "FAIL ..." per failed check
+ * and MPI_Testsome/Testany/Waitsome/Waitany with inactive ones, from a C program. Prints "FAIL ..." per failed check
  * and "done" on rank 0 (tests/integration/test_capi_nbc.py runs it). */
 #include <mpi.h>
 #include <stdio.h>
@@ -191,6 +191,49 @@ static void p2p_modes(void) {
   CHECK(v == prev, "rsend ring gave %d", v);
 }
 
+/* MPI-3.1 §3.7.5 and §3.9: the any/some calls ignore null and inactive
+ * persistent requests; with no active one, Testsome/Waitsome give outcount
+ * MPI_UNDEFINED and Testany/Waitany index MPI_UNDEFINED (Testany flag true). */
+static void inactive_requests(void) {
+  int next = (me + 1) % n, prev = (me + n - 1) % n, v = -1, w = -1, out = me;
+  int idx[3], got = -2, index = -2, flag = 0, k, seen[3] = {0, 0, 0};
+  MPI_Request rs[3];
+  MPI_Recv_init(&v, 1, MPI_INT, prev, 5, MPI_COMM_WORLD, &rs[0]);
+  MPI_Send_init(&out, 1, MPI_INT, next, 5, MPI_COMM_WORLD, &rs[1]);
+  rs[2] = MPI_REQUEST_NULL;
+  MPI_Testsome(3, rs, &got, idx, MPI_STATUSES_IGNORE);
+  CHECK(got == MPI_UNDEFINED, "testsome on inactive+null gave outcount %d", got);
+  MPI_Waitsome(3, rs, &got, idx, MPI_STATUSES_IGNORE);
+  CHECK(got == MPI_UNDEFINED, "waitsome on inactive+null gave outcount %d", got);
+  MPI_Testany(3, rs, &index, &flag, MPI_STATUS_IGNORE);
+  CHECK(flag && index == MPI_UNDEFINED, "testany on inactive+null gave flag %d index %d", flag, index);
+  MPI_Waitany(3, rs, &index, MPI_STATUS_IGNORE);
+  CHECK(index == MPI_UNDEFINED, "waitany on inactive+null gave index %d", index);
+  /* one active receive beside the inactive ones: only it is ever reported */
+  MPI_Irecv(&w, 1, MPI_INT, prev, 6, MPI_COMM_WORLD, &rs[2]);
+  MPI_Send(&me, 1, MPI_INT, next, 6, MPI_COMM_WORLD);
+  do {
+    MPI_Testsome(3, rs, &got, idx, MPI_STATUSES_IGNORE);
+    CHECK(got != MPI_UNDEFINED, "testsome with an active request gave MPI_UNDEFINED");
+    for (k = 0; k < got && got != MPI_UNDEFINED; k++)
+      CHECK(idx[k] == 2, "testsome reported inactive request %d", idx[k]);
+  } while (got == 0);
+  CHECK(w == prev && rs[2] == MPI_REQUEST_NULL, "the active receive gave %d", w);
+  /* started: each persistent request is reported once, then neither is */
+  MPI_Startall(2, rs);
+  while (1) {
+    MPI_Testsome(3, rs, &got, idx, MPI_STATUSES_IGNORE);
+    if (got == MPI_UNDEFINED) break;
+    for (k = 0; k < got; k++) seen[idx[k]]++;
+  }
+  CHECK(seen[0] == 1 && seen[1] == 1 && seen[2] == 0, "completions seen %d %d %d", seen[0], seen[1], seen[2]);
+  CHECK(v == prev, "the persistent ring gave %d", v);
+  MPI_Testany(3, rs, &index, &flag, MPI_STATUS_IGNORE);
+  CHECK(flag && index == MPI_UNDEFINED, "testany after completion gave flag %d index %d", flag, index);
+  MPI_Request_free(&rs[0]);
+  MPI_Request_free(&rs[1]);
+}
+
 int main(int argc, char **argv) {
   int total = 0;
   MPI_Init(&argc, &argv);
@@ -200,6 +243,7 @@ int main(int argc, char **argv) {
   vcolls();
   neighbours();
   p2p_modes();
+  inactive_requests();
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (me == 0) printf(total ? "FAILED\n" : "done\n");
   MPI_Finalize();

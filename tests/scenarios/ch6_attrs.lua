@@ -126,13 +126,33 @@ t.case("a keyval freed while attached stays alive until its last attribute goes"
   mpi.comm_free_keyval(kv)
   t.raises(function() a:get_attr(kv) end, "MPI_ERR_KEYVAL")
   t.raises(function() a:set_attr(kv, 1) end, "MPI_ERR_KEYVAL")
-  t.raises(function() mpi.comm_free_keyval(kv) end, "MPI_ERR_KEYVAL")
+  mpi.comm_free_keyval(kv)  -- again while attached: nothing more happens (§6.7.2)
   local c = a:dup()  -- the copy callback of a freed keyval still runs
   a:free()
   t.eq(deleted, {"a"})
   b:free()
   c:free()
   t.eq(deleted, {"a", "b", "a"})
+  -- the last attribute is gone: now the keyval no longer exists
+  t.raises(function() mpi.comm_free_keyval(kv) end, "MPI_ERR_KEYVAL")
+end)
+
+t.case("a delete callback may free its own keyval, already freed or not (MPICH keyval_double_free)", function()
+  local kv
+  local calls = 0
+  kv = mpi.comm_create_keyval{delete = function(c, k, v)
+    calls = calls + 1
+    mpi.comm_free_keyval(k)
+  end}
+  local a, b = w:dup(), w:dup()
+  a:set_attr(kv, 1)
+  b:set_attr(kv, 2)
+  a:free()                  -- the first free, in the callback
+  mpi.comm_free_keyval(kv)  -- still attached to b: allowed, changes nothing
+  mpi.comm_free_keyval(kv)
+  b:free()                  -- the callback frees it once more; then it is gone
+  t.eq(calls, 2)
+  t.raises(function() mpi.comm_free_keyval(kv) end, "MPI_ERR_KEYVAL")
 end)
 
 t.case("a communicator dropped without free takes its attributes along, silently", function()

@@ -209,6 +209,50 @@ t.case("split_type hw_guided groups the ranks on each instance; hw_domain gives 
   t.ok(true)
 end)
 
+-- The oracle of MPI-4.0 §7.4.2 MPI_COMM_TYPE_HW_UNGUIDED on one host: the
+-- coarsest level, as mpi.hw.locality sees it, whose instances split the
+-- ranks into strict subsets; checks what split_type gives against it.
+local function check_unguided(what)
+  local expect_level, mine
+  for _, level in ipairs({"Package", "NUMANode", "L3Cache", "L2Cache", "Core", "PU"}) do
+    local all = w:allgather(mpi.hw.locality(level))
+    local splits = false
+    for _, l in ipairs(all) do
+      if l == mpi.UNDEFINED or l ~= all[1] then splits = true end
+    end
+    if splits then
+      expect_level, mine = level, all[me + 1]
+      break
+    end
+  end
+  local c = w:split_type(mpi.COMM_TYPE_HW_UNGUIDED, 0)
+  if not expect_level or mine == mpi.UNDEFINED then
+    t.eq(c, nil, what .. ": no level splits, or this rank spans several instances")
+    return nil
+  end
+  t.ok(c ~= nil, what)
+  t.ok(c:size() < n, what .. ": a strict subset")
+  t.eq(c:get_info().mpi_hw_resource_type, expect_level, what)
+  local same = {}
+  for r, l in ipairs(w:allgather(mpi.hw.locality(expect_level))) do
+    if l == mine then same[#same + 1] = r - 1 end
+  end
+  t.eq(c:allgather(me), same, what .. ": the ranks on my " .. expect_level)
+  c:free()
+  return expect_level
+end
+
+t.case("split_type hw_unguided splits at the coarsest level giving strict subsets, and names it", function()
+  t.eq(mpi.COMM_TYPE_HW_UNGUIDED, "hw_unguided")
+  check_unguided("as started")
+  -- bound one rank per PU (round robin): with 2 ranks or more on a machine
+  -- of 2 PUs or more, some level must split
+  local pus = mpi.hw.count("pu")
+  mpi.hw.bind("pu", me % pus)
+  local level = check_unguided("bound to PUs")
+  if n > 1 and pus > 1 then t.ok(level ~= nil, "bound ranks on different PUs split at some level") end
+end)
+
 t.case("split_type rejects unknown types and types that differ between ranks", function()
   t.raises(function() w:split_type("bogus", 0) end, "MPI_ERR_ARG")
   t.raises(function() w:split_type(12345, 0) end, "MPI_ERR_ARG")
