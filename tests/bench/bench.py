@@ -201,6 +201,9 @@ def suite_p2p(a, anchors, lumpi, bench_exe):
     c_exe = build_c_pingpong(lumpi)
     if c_exe:
         systems["lumpi C"] = [lumpi, "exec", "-n", "2", c_exe]
+    cxx_exe = os.path.join(os.path.dirname(bench_exe), "lumpi-cxx-pingpong")
+    if c_exe and os.path.exists(cxx_exe):  # the same loop through the C++ API, same host
+        systems["lumpi C++ exec"] = [lumpi, "exec", "-n", "2", cxx_exe]
     systems["lumpi Lua"] = [lumpi, "-n", "2", os.path.join(HERE, "pingpong.lua")]
     if a.before:
         systems["before C++"] = [BEFORE["bench"], "pingpong"]
@@ -237,18 +240,28 @@ def suite_p2p(a, anchors, lumpi, bench_exe):
         print(f"| {label} ({unit}) | " + " | ".join(cells) + f" | {r1} | {r2} |")
     print("\nTargets: small values ≤ 1.5 × zmq ipc (ratio ≤ 1.5); 4 MiB bandwidth ≥ 0.8 × zmq ipc.")
     if "lumpi C" in names:
-        print("\nC API (mpi.h) against the C++ core (issue 13 target: within 1.1x):\n")
-        print("| value | lumpi C | lumpi C++ | C / C++ |")
-        print("|---|---|---|---|")
-        for b, label in SIZES:
-            big = b >= (1 << 20)
-            vc, vx = got["lumpi C"].get(b), got["lumpi C++"].get(b)
+        print("\nC API (mpi.h) against the C++ core (issue 13 target: within 1.1x). Ratios are")
+        print("medians of the per-rep ratios (each rep runs every system once, back to back);")
+        print("'C++ exec' is the same loop through the C++ API under lumpi exec, the C program's host:\n")
+        exe = "lumpi C++ exec" in names
+        print("| value | lumpi C | lumpi C++ | C / C++ |" + (" C++ exec | C / C++ exec |" if exe else ""))
+        print("|---|---|---|---|" + ("---|---|" if exe else ""))
+
+        def paired(a, b, size, big):  # > 1: a slower
+            va, vb = got[a].get(size, []), got[b].get(size, [])
+            return med([(y[1] / x[1]) if big else (x[0] / y[0]) for x, y in zip(va, vb)]) or 0.0
+        for b_, label in SIZES:
+            big = b_ >= (1 << 20)
+            vc, vx = got["lumpi C"].get(b_), got["lumpi C++"].get(b_)
             if not vc or not vx:
                 continue
             c = med([x[1] if big else x[0] for x in vc])
             x = med([x[1] if big else x[0] for x in vx])
-            r = ratio(x, c) if big else ratio(c, x)  # > 1: C slower
-            print(f"| {label} ({'MB/s' if big else 'µs'}) | {fmt(c)} | {fmt(x)} | {r} |")
+            row = f"| {label} ({'MB/s' if big else 'µs'}) | {fmt(c)} | {fmt(x)} | {paired('lumpi C', 'lumpi C++', b_, big):.2f} |"
+            if exe and got["lumpi C++ exec"].get(b_):
+                e = med([y[1] if big else y[0] for y in got["lumpi C++ exec"][b_]])
+                row += f" {fmt(e)} | {paired('lumpi C', 'lumpi C++ exec', b_, big):.2f} |"
+            print(row)
 
 
 # ---- 2. collectives ---------------------------------------------------------------------
