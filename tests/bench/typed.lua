@@ -3,7 +3,8 @@
 -- semantics: the data is copied out of and into the buffers), allreduce of
 -- 1000 and 131072 doubles (1 MiB) typed and as Lua values, and win:put /
 -- win:get + win:flush under an exclusive lock, rank 1 waiting in a barrier.
--- Run: lumpi -n 2 tests/bench/typed.lua [divisor [target_s]]. Prints on rank 0
+-- Run: lumpi -n 2 tests/bench/typed.lua [divisor [target_s [parts]]], parts a
+-- comma-separated subset of pp,coll,rma (default all). Prints on rank 0
 --   PP <bytes> <iters> <half_rtt_us> <MBps>          (typed ping-pong)
 --   COLL <name> <nranks> <iters> <us_per_call>       (allreduce<count>, allreduce<count>_values)
 --   RMA <put|get> <bytes> <iters> <us_per_op> <MBps>
@@ -11,11 +12,13 @@ local w = mpi.COMM_WORLD
 local me, n = w:rank(), w:size()
 local divisor = tonumber(arg and arg[1]) or 1
 local target = tonumber(arg and arg[2]) or 0.3
+local parts = (arg and arg[3]) or "pp,coll,rma"
+local function wanted(p) return parts:find(p, 1, true) ~= nil end
 local sizes = {{8, 20000}, {1024, 20000}, {65536, 5000}, {1 << 20, 500}, {4 << 20, 200}}
 
 -- ping-pong between ranks 0 and 1
 local peer = 1 - me
-for _, s in ipairs(sizes) do
+for _, s in ipairs(wanted("pp") and sizes or {}) do
   local bytes, iters = s[1], math.max(20, s[2] // divisor)
   local count = bytes // 8
   local buf = mpi.buffer(mpi.DOUBLE, count)
@@ -54,7 +57,7 @@ local function bench(name, f)
   if me == 0 then print(string.format("COLL %s %d %d %.3f", name, n, k, t * 1e6)) end
 end
 
-for _, count in ipairs({1000, 131072}) do
+for _, count in ipairs(wanted("coll") and {1000, 131072} or {}) do
   local s, r = mpi.buffer(mpi.DOUBLE, count), mpi.buffer(mpi.DOUBLE, count)
   for i = 1, count do s[i] = 1.0 end
   bench("allreduce" .. count, function() w:allreduce(s, r, count, mpi.DOUBLE, mpi.SUM) end)
@@ -68,7 +71,7 @@ end
 local most = 4 << 20
 local win, mem = w:win_allocate(most, 1, nil, mpi.BYTE)
 local buf = mpi.buffer(mpi.BYTE, most)
-if me == 0 and n > 1 then
+if me == 0 and n > 1 and wanted("rma") then
   win:lock(mpi.LOCK_EXCLUSIVE, 1)
   for op = 1, 2 do
     for _, s in ipairs(sizes) do
