@@ -68,12 +68,20 @@ struct Access {
 
 // ---- errors (api_error.cpp) -----------------------------------------------------
 
-// A handler made by Comm::Create_errhandler.
+// A handler made by Comm::Create_errhandler (fn set) or
+// Win::Create_errhandler (win_fn set); `object` says which.
 struct UserHandler : core::UserErrhandler {
   explicit UserHandler(Comm_errhandler_function f)
       : core::UserErrhandler(core::HandlerObject::Comm), fn(std::move(f)) {}
+  explicit UserHandler(Win_errhandler_function f)
+      : core::UserErrhandler(core::HandlerObject::Win), win_fn(std::move(f)) {}
   Comm_errhandler_function fn;
+  Win_errhandler_function win_fn;
 };
+// The user handler of h checked for setting on an object of kind `object`
+// (ERR_ARG when freed or made for another kind); null for a predefined one.
+std::shared_ptr<core::UserErrhandler> settable_user(const Errhandler& h, core::HandlerObject object,
+                                                    std::string_view func);
 
 Exception to_exception(const core::Error& e);
 // Throws Exception(cls, func, message).

@@ -92,10 +92,8 @@ void Errhandler::Free() {
 
 void Comm::Set_errhandler(const Errhandler& handler) {
   detail::guarded(*this, "MPI_Comm_set_errhandler", [&](core::Comm& c) {
-    if (const auto& user = detail::Access::user(handler)) {
-      if (user->freed) detail::fail(ERR_ARG, "MPI_Comm_set_errhandler", "errhandler has been freed");
-      return c.set_errhandler(core::Errhandler(std::static_pointer_cast<core::UserErrhandler>(user)));
-    }
+    if (auto user = detail::settable_user(handler, core::HandlerObject::Comm, "MPI_Comm_set_errhandler"))
+      return c.set_errhandler(core::Errhandler(std::move(user)));
     switch (detail::Access::id(handler)) {
       case kThrow: return c.set_errhandler(core::Errhandler::Raise);
       case kFatal: return c.set_errhandler(core::Errhandler::Fatal);
@@ -128,6 +126,18 @@ void Comm::Call_errhandler(int errorcode) const {
 
 namespace detail {
 
+std::shared_ptr<core::UserErrhandler> settable_user(const Errhandler& h, core::HandlerObject object,
+                                                    std::string_view func) {
+  const auto& user = Access::user(h);
+  if (!user) return nullptr;
+  if (user->freed) fail(ERR_ARG, func, "errhandler has been freed");
+  if (user->object != object)
+    fail(ERR_ARG, func,
+         std::string("errhandler was made for a ") + core::handler_object_name(user->object) + ", not a " +
+             core::handler_object_name(object));
+  return user;
+}
+
 Exception to_exception(const core::Error& e) { return Exception(e.code(), e.func(), e.message()); }
 
 void fail(int cls, std::string_view func, std::string message) {
@@ -145,7 +155,7 @@ void deliver(const core::Comm* c, const Exception& e, const std::shared_ptr<Comm
     std::_Exit(1);
   }
   if (c && api && *api) {
-    if (auto* u = c->errhandler().user_as<UserHandler>()) {
+    if (auto* u = c->errhandler().user_as<UserHandler>(); u && u->fn) {
       Comm_errhandler_function fn = u->fn;  // the handler may replace itself
       if (c->is_inter()) {
         Intercomm comm = Access::wrap<Intercomm>(*api);

@@ -5,8 +5,9 @@
 // given a communicator's keyval does too).
 //
 // Errors: every call validates through core::Win first; a core::Error
-// becomes an Exception thrown to the caller, or, under ERRORS_ARE_FATAL set
-// on the window, a message and exit status 1 (as for communicators).
+// becomes an Exception thrown to the caller (after the window's user handler,
+// Win::Create_errhandler, has run), or, under ERRORS_ARE_FATAL set on the
+// window, a message and exit status 1 (as for communicators).
 // Callbacks run without the store's mutex held.
 #include <algorithm>
 #include <cstdio>
@@ -56,11 +57,21 @@ Store& store() {
   return *s;
 }
 
-[[noreturn]] void raise(const core::Win* w, const Exception& e) {
+// Applies the window's handler to e: ends the process under
+// ERRORS_ARE_FATAL; calls a user handler with the window (api) and the code,
+// then throws; else throws.
+[[noreturn]] void raise(const Win* api, const core::Win* w, const Exception& e) {
   if (w && w->errhandler() == core::Errhandler::Fatal) {
     std::fprintf(stderr, "lumpi: %s (ERRORS_ARE_FATAL on the window)\n", e.what());
     std::fflush(nullptr);
     std::_Exit(1);
+  }
+  if (w && api) {
+    if (auto* u = w->errhandler().user_as<detail::UserHandler>(); u && u->win_fn) {
+      Win_errhandler_function fn = u->win_fn;  // the handler may replace itself
+      Win win = *api;
+      fn(win, e.Get_error_code());
+    }
   }
   throw e;
 }
@@ -79,9 +90,9 @@ auto guarded(const Win& w, std::string_view func, F&& f) -> decltype(f(core_of(w
     cw->check_usable(func);
     return f(*cw);
   } catch (const core::Error& e) {
-    raise(cw, detail::to_exception(e));
+    raise(&w, cw, detail::to_exception(e));
   } catch (const Exception& e) {
-    raise(cw, e);
+    raise(&w, cw, e);
   }
 }
 
@@ -262,20 +273,38 @@ std::string Win::Get_name() const {
 void Win::Set_errhandler(const Errhandler& h) {
   const char* f = "MPI_Win_set_errhandler";
   guarded(*this, f, [&](core::Win& w) {
-    if (h == ERRORS_ARE_FATAL) w.set_errhandler(core::Errhandler::Fatal);
+    if (auto user = detail::settable_user(h, core::HandlerObject::Win, f))
+      w.set_errhandler(core::Errhandler(std::move(user)));
+    else if (h == ERRORS_ARE_FATAL) w.set_errhandler(core::Errhandler::Fatal);
     else if (h == ERRORS_THROW_EXCEPTIONS) w.set_errhandler(core::Errhandler::Raise);
     else if (h == ERRORS_RETURN) w.set_errhandler(core::Errhandler::Return);
-    else detail::fail(ERR_ARG, f, "errhandler is not a predefined error handler");
+    else detail::fail(ERR_ARG, f, "errhandler is ERRHANDLER_NULL");
   });
 }
 
 Errhandler Win::Get_errhandler() const {
   return guarded(*this, "MPI_Win_get_errhandler", [&](core::Win& w) {
+    if (w.errhandler().user_as<detail::UserHandler>())
+      return Access::errhandler(std::static_pointer_cast<detail::UserHandler>(w.errhandler().user()));
     switch (w.errhandler().kind()) {
       case core::Errhandler::Fatal: return ERRORS_ARE_FATAL;
       case core::Errhandler::Return: return ERRORS_RETURN;
       default: return ERRORS_THROW_EXCEPTIONS;
     }
+  });
+}
+
+Errhandler Win::Create_errhandler(Win_errhandler_function function) {
+  if (!function) detail::fail(ERR_ARG, "MPI_Win_create_errhandler", "function is empty");
+  return Access::errhandler(std::make_shared<detail::UserHandler>(std::move(function)));
+}
+
+void Win::Call_errhandler(int errorcode) const {
+  const char* f = "MPI_Win_call_errhandler";
+  guarded(*this, f, [&](core::Win&) {
+    if (!core::is_error_code(errorcode) || errorcode == SUCCESS)
+      detail::fail(ERR_ARG, f, "errorcode " + std::to_string(errorcode) + " is not an error code other than SUCCESS");
+    throw Exception(errorcode, f, "called by Win::Call_errhandler");
   });
 }
 

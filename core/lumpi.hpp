@@ -120,8 +120,13 @@ bool Is_finalized();
 // (Comm::Create_errhandler) is called with the communicator and the error
 // code; when it returns, the call throws the Exception (again: nothing to
 // return a code in). New communicators inherit their parent's handler.
+// Windows take the same predefined handlers and their own user-defined ones
+// (Win::Create_errhandler, called with the window and the code); a handler
+// made for one kind of object set on the other raises ERR_ARG (§8.3).
 class Comm;
+class Win;
 using Comm_errhandler_function = std::function<void(Comm& comm, int error_code)>;
+using Win_errhandler_function = std::function<void(Win& win, int error_code)>;
 class Errhandler {
  public:
   Errhandler() = default;  // ERRHANDLER_NULL
@@ -717,8 +722,16 @@ class Win {
   Group Get_group() const;
   void Set_name(const std::string& name);
   std::string Get_name() const;
+  // ERRORS_THROW_EXCEPTIONS (the default), ERRORS_ARE_FATAL, ERRORS_RETURN
+  // (kept for the C API; C++ calls still throw) or one made by Create_errhandler.
   void Set_errhandler(const Errhandler& handler);
   Errhandler Get_errhandler() const;
+  // MPI_Win_create_errhandler (§8.3.2): a handler for windows.
+  static Errhandler Create_errhandler(Win_errhandler_function function);
+  // MPI_Win_call_errhandler (§8.3.6): delivers an error of errorcode on this
+  // window as a failing call would (the handler runs, then the Exception is
+  // thrown). ERR_ARG for a code that is not an error code.
+  void Call_errhandler(int errorcode) const;
   // Caching (§6.7.3): keyvals of their own kind (ERR_KEYVAL on communicators).
   static Keyval Create_keyval(Win_copy_attr_function copy, Win_delete_attr_function del, void* extra_state);
   static void Free_keyval(Keyval& keyval);

@@ -132,6 +132,14 @@ int handler_of(MPI_Comm comm);
 // (with comm, or MPI_COMM_WORLD when comm is not usable) and returns the
 // code, returns it under MPI_ERRORS_RETURN, or aborts the world.
 int deliver(MPI_Comm comm, int handler, int code, const std::string& what);
+// The same for a window's handler (c_errh.cpp): a user handler made by
+// MPI_Win_create_errhandler is called with the window.
+int deliver_win(MPI_Win win, int handler, int code, const std::string& what);
+// ERR_ARG naming func unless h can be set on a window (for_win) or a
+// communicator: a predefined handler, or a live user handler made for it.
+void check_settable(MPI_Errhandler h, bool for_win, const char* func);
+// A new handle to h the program frees (MPI_*_get_errhandler, §8.3.1).
+MPI_Errhandler retain_errhandler(MPI_Errhandler h);
 void check_initialized(const char* func);
 
 // A name or message into the user's buffer of max bytes, NUL-terminated and

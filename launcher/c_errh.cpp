@@ -1,11 +1,12 @@
 // launcher/c_errh.cpp: errors in the C API (MPI-3.1 §8.3-8.5): error
-// delivery under a communicator's handler (the predefined ones and
-// user-defined MPI_Comm_errhandler_function handlers), the error handler
+// delivery under a communicator's or a window's handler (the predefined ones
+// and user-defined MPI_Comm_errhandler_function / MPI_Win_errhandler_function
+// handlers; c_win.cpp keeps each window's handler), the error handler
 // calls, and error classes, codes and strings (the core's table,
 // core/error.hpp, so Lua, C++ and C agree on them).
 //
 // Handler handles: 0 MPI_ERRHANDLER_NULL, 1 MPI_ERRORS_ARE_FATAL,
-// 2 MPI_ERRORS_RETURN, then one slot per MPI_Comm_create_errhandler, never
+// 2 MPI_ERRORS_RETURN, then one slot per MPI_Comm/Win_create_errhandler, never
 // reused, so a communicator that inherited a handler (dup, split, create ...,
 // MPI-3.1 §6.4.2; c_comm.cpp passes the parent's) always finds it. A slot
 // counts the handles the program holds (create and MPI_Comm_get_errhandler
@@ -23,7 +24,8 @@ namespace lumpi::capi {
 namespace {
 
 struct UserEntry {
-  MPI_Comm_errhandler_function* fn = nullptr;
+  MPI_Comm_errhandler_function* fn = nullptr;     // made by MPI_Comm_create_errhandler
+  MPI_Win_errhandler_function* win_fn = nullptr;  // made by MPI_Win_create_errhandler
   int handles = 0;  // held by the program
 };
 
@@ -42,6 +44,16 @@ UserEntry& user(MPI_Errhandler h, const char* func) {
   return users()[size_t(h)];
 }
 
+// MPI_ERRORS_ARE_FATAL: ends the world with the class of code.
+[[noreturn]] void abort_world(int code, const std::string& what) {
+  std::fflush(stdout);
+  if (launcher::Host::joined() && !launcher::Host::finished())
+    launcher::Host::join().abort(core::is_error_code(code) ? core::error_class_of(code) : code,
+                                 what + " (MPI_ERRORS_ARE_FATAL)");
+  std::fprintf(stderr, "lumpi: %s (MPI_ERRORS_ARE_FATAL)\n", what.c_str());
+  std::_Exit(1);
+}
+
 }  // namespace
 
 int handler_of(MPI_Comm comm) {
@@ -52,34 +64,44 @@ int handler_of(MPI_Comm comm) {
 
 int deliver(MPI_Comm comm, int handler, int code, const std::string& what) {
   if (handler == MPI_ERRORS_RETURN) return code;
-  if (is_user(handler)) {
+  if (is_user(handler) && users()[size_t(handler)].fn) {
     auto& t = comms();
     MPI_Comm target = comm > 0 && comm < int(t.size()) && t[comm].h ? comm : MPI_COMM_WORLD;
     int c = code;
     users()[size_t(handler)].fn(&target, &c);
     return code;  // the handler returned: so does the call, with the code
   }
-  std::fflush(stdout);
-  if (launcher::Host::joined() && !launcher::Host::finished())
-    launcher::Host::join().abort(core::is_error_code(code) ? core::error_class_of(code) : code,
-                                 what + " (MPI_ERRORS_ARE_FATAL)");
-  std::fprintf(stderr, "lumpi: %s (MPI_ERRORS_ARE_FATAL)\n", what.c_str());
-  std::_Exit(1);
+  abort_world(code, what);
+}
+
+int deliver_win(MPI_Win win, int handler, int code, const std::string& what) {
+  if (handler == MPI_ERRORS_RETURN) return code;
+  if (is_user(handler) && users()[size_t(handler)].win_fn) {
+    MPI_Win target = win;
+    int c = code;
+    users()[size_t(handler)].win_fn(&target, &c);
+    return code;
+  }
+  abort_world(code, what);
+}
+
+void check_settable(MPI_Errhandler h, bool for_win, const char* func) {
+  if (h == MPI_ERRORS_ARE_FATAL || h == MPI_ERRORS_RETURN) return;
+  if (h == MPI_ERRHANDLER_NULL) fail(MPI_ERR_ARG, func, "errhandler is MPI_ERRHANDLER_NULL");
+  UserEntry& u = user(h, func);
+  if (for_win && !u.win_fn) fail(MPI_ERR_ARG, func, "errhandler was made for a communicator, not a window");
+  if (!for_win && !u.fn) fail(MPI_ERR_ARG, func, "errhandler was made for a window, not a communicator");
+}
+
+MPI_Errhandler retain_errhandler(MPI_Errhandler h) {
+  if (is_user(h)) ++users()[size_t(h)].handles;
+  return h;
 }
 
 }  // namespace lumpi::capi
 
 using namespace lumpi;
 using namespace lumpi::capi;
-
-namespace {
-
-void check_settable(MPI_Errhandler h, const char* func) {
-  if (h == MPI_ERRORS_ARE_FATAL || h == MPI_ERRORS_RETURN) return;
-  if (h == MPI_ERRHANDLER_NULL) fail(MPI_ERR_ARG, func, "errhandler is MPI_ERRHANDLER_NULL");
-  user(h, func);
-}
-}  // namespace
 
 extern "C" {
 
@@ -132,7 +154,19 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function* function, MPI_Errha
   return call(f, [&] {
     check_out(errhandler, f, "errhandler");
     if (!function) fail(MPI_ERR_ARG, f, "function is NULL");
-    users().push_back(UserEntry{function, 1});
+    users().push_back(UserEntry{function, nullptr, 1});
+    *errhandler = int(users().size()) - 1;
+  });
+}
+
+// MPI_Win_create_errhandler (§8.3.2): set only on windows (MPI_ERR_ARG on a
+// communicator, and a communicator's handler on a window, as MPICH does).
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function* function, MPI_Errhandler* errhandler) {
+  const char* f = "MPI_Win_create_errhandler";
+  return call(f, [&] {
+    check_out(errhandler, f, "errhandler");
+    if (!function) fail(MPI_ERR_ARG, f, "function is NULL");
+    users().push_back(UserEntry{nullptr, function, 1});
     *errhandler = int(users().size()) - 1;
   });
 }
@@ -145,7 +179,7 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
   const char* f = "MPI_Comm_set_errhandler";
   return call(comm, f, [&] {
     CommEntry& e = entry(comm, f);
-    check_settable(errhandler, f);
+    check_settable(errhandler, false, f);
     e.errhandler = errhandler;
   });
 }
@@ -155,9 +189,7 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) {
   const char* f = "MPI_Comm_get_errhandler";
   return call(comm, f, [&] {
     check_out(errhandler, f, "errhandler");
-    int h = entry(comm, f).errhandler;
-    if (is_user(h)) ++users()[size_t(h)].handles;
-    *errhandler = h;
+    *errhandler = retain_errhandler(entry(comm, f).errhandler);
   });
 }
 

@@ -2,8 +2,9 @@
 // MPI_Accumulate; MPI-3.1 chapter 11, attributes §6.7.3, names §6.8), a thin
 // shell over lumpi::Win (core/api_win.cpp). Window handles are ints into a
 // table of their own; each window has its C error handler (default
-// MPI_ERRORS_ARE_FATAL, as MPI says for windows), which handles every error
-// of a call on it. Datatypes: those the C++ API computes on (int, long,
+// MPI_ERRORS_ARE_FATAL, as MPI says for windows; or one made by
+// MPI_Win_create_errhandler, c_errh.cpp), which handles every error of a
+// call on it. Datatypes: those the C++ API computes on (int, long,
 // int64_t, unsigned char, byte, float, double), as for reductions.
 #include <cstring>
 
@@ -54,23 +55,26 @@ MPI_Win handle_of(const Win& w) {
 
 // Runs body(entry); errors go to the window's handler (MPI_COMM_WORLD's
 // when win is not a window).
+// A user handler (MPI_Win_create_errhandler) is called with the window.
 template <class F>
 int call_win(MPI_Win win, const char* func, F&& body) {
   int handler = MPI_ERRORS_ARE_FATAL;
+  bool on_win = false;
+  auto to_handler = [&](int code, const std::string& what) {
+    return on_win ? deliver_win(win, handler, code, what) : deliver(MPI_COMM_WORLD, handler, code, what);
+  };
   try {
     check_initialized(func);
-    if (win == MPI_WIN_NULL || win < 0 || size_t(win) >= wins().size() || wins()[size_t(win)].w.Is_null())
-      handler = handler_of(MPI_COMM_WORLD);
-    else
-      handler = wins()[size_t(win)].errhandler;
+    on_win = !(win == MPI_WIN_NULL || win < 0 || size_t(win) >= wins().size() || wins()[size_t(win)].w.Is_null());
+    handler = on_win ? wins()[size_t(win)].errhandler : handler_of(MPI_COMM_WORLD);
     body(entry_of(win, func));
     return MPI_SUCCESS;
   } catch (const Exception& e) {
-    return deliver(MPI_COMM_WORLD, handler, e.Get_error_code(), e.what());
+    return to_handler(e.Get_error_code(), e.what());
   } catch (const core::Error& e) {
-    return deliver(MPI_COMM_WORLD, handler, e.code(), detail::to_exception(e).what());
+    return to_handler(e.code(), detail::to_exception(e).what());
   } catch (const std::bad_alloc&) {
-    return deliver(MPI_COMM_WORLD, handler, MPI_ERR_NO_MEM, std::string("MPI_ERR_NO_MEM in ") + func);
+    return to_handler(MPI_ERR_NO_MEM, std::string("MPI_ERR_NO_MEM in ") + func);
   }
 }
 
@@ -183,17 +187,35 @@ int MPI_Win_get_name(MPI_Win win, char* name, int* resultlen) {
 
 int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler h) {
   return call_win(win, "MPI_Win_set_errhandler", [&](WinEntry& e) {
-    if (h != MPI_ERRORS_ARE_FATAL && h != MPI_ERRORS_RETURN)
-      fail(MPI_ERR_ARG, "MPI_Win_set_errhandler", "errhandler is not MPI_ERRORS_ARE_FATAL or MPI_ERRORS_RETURN");
+    check_settable(h, true, "MPI_Win_set_errhandler");
     e.errhandler = h;
   });
 }
 
+// A user handler's handle is a new reference the program frees (§8.3.1).
 int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* h) {
   return call_win(win, "MPI_Win_get_errhandler", [&](WinEntry& e) {
     check_out(h, "MPI_Win_get_errhandler", "errhandler");
-    *h = e.errhandler;
+    *h = retain_errhandler(e.errhandler);
   });
+}
+
+// Delivers errorcode under the window's handler (§8.3.6): MPI_SUCCESS after
+// a user handler returns, the code under MPI_ERRORS_RETURN; ERRORS_ARE_FATAL
+// aborts. A code that is no error code is MPI_ERR_ARG (under the handler).
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode) {
+  const char* f = "MPI_Win_call_errhandler";
+  int handler = MPI_ERRORS_ARE_FATAL;
+  int rc = call_win(win, f, [&](WinEntry& e) {
+    handler = e.errhandler;
+    if (!core::is_error_code(errorcode) || errorcode == MPI_SUCCESS)
+      fail(MPI_ERR_ARG, f, "errorcode " + std::to_string(errorcode) + " is not an error code other than MPI_SUCCESS");
+  });
+  if (rc != MPI_SUCCESS) return rc;
+  int code = deliver_win(win, handler, errorcode,
+                         std::string(core::class_name(core::ErrClass(core::error_class_of(errorcode)))) +
+                             " in MPI_Win_call_errhandler: error code " + std::to_string(errorcode));
+  return handler > MPI_ERRORS_RETURN ? MPI_SUCCESS : code;
 }
 
 // ---- caching ---------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // lua/bind_errh.cpp: error handling in Lua (MPI-3.1 §8.3-8.5, §8.7.1):
 // user-defined error handlers (mpi.comm_create_errhandler, comm:set_errhandler,
-// comm:get_errhandler, comm:call_errhandler, eh:free), error classes, codes
+// comm:get_errhandler, comm:call_errhandler, mpi.win_create_errhandler (the
+// window methods are lua/bind_win.cpp's), eh:free), error classes, codes
 // and strings (mpi.add_error_class/code/string, mpi.error_class,
 // mpi.error_string), and the rank's finalize (COMM_SELF's attributes deleted
 // newest first; mpi.finalized).
@@ -10,7 +11,8 @@
 // registry["lumpi.errh.fns"][address of that object], so a communicator that
 // inherited the handler (dup, split, create ..., §6.4.2) finds it there. The
 // entry goes when the last box goes and no communicator holds the handler.
-// wrap (lua/binding.hpp) calls the function as fn(comm, code); when it
+// wrap (lua/binding.hpp) calls the function as fn(comm, code), or
+// fn(win, code) for a window's handler; when it
 // returns, the failing call returns nil, err as under ERRORS_RETURN.
 #include <string>
 
@@ -57,12 +59,11 @@ void push_box(lua_State* L, std::shared_ptr<core::UserErrhandler> h) {
   luaL_setmetatable(L, kErrhMeta);
 }
 
-// mpi.comm_create_errhandler(fn) -> errhandler
-int l_comm_create_errhandler(lua_State* L) {
-  const char* func = "MPI_Comm_create_errhandler";
+// A new user handler for objects of kind `object`, its function at arg 1.
+int create_errhandler(lua_State* L, core::HandlerObject object, const char* func, const char* shape) {
   if (lua_type(L, 1) != LUA_TFUNCTION)
-    fail(ErrClass::Arg, func, std::string("function must be a function(comm, code), got ") + luaL_typename(L, 1));
-  auto h = std::make_shared<LuaErrhandler>(core::HandlerObject::Comm, main_thread(L));
+    fail(ErrClass::Arg, func, std::string("function must be a ") + shape + ", got " + luaL_typename(L, 1));
+  auto h = std::make_shared<LuaErrhandler>(object, main_thread(L));
   push_fns(L);
   lua_pushvalue(L, 1);
   lua_rawsetp(L, -2, h.get());  // fns[h] = fn
@@ -71,11 +72,22 @@ int l_comm_create_errhandler(lua_State* L) {
   return 1;
 }
 
+// mpi.comm_create_errhandler(fn) -> errhandler
+int l_comm_create_errhandler(lua_State* L) {
+  return create_errhandler(L, core::HandlerObject::Comm, "MPI_Comm_create_errhandler", "function(comm, code)");
+}
+
+// mpi.win_create_errhandler(fn) -> errhandler (MPI-3.1 §8.3.2): fn(win, code)
+// runs when a call on a window that has it fails.
+int l_win_create_errhandler(lua_State* L) {
+  return create_errhandler(L, core::HandlerObject::Win, "MPI_Win_create_errhandler", "function(win, code)");
+}
+
 // eh:free(): MPI_Errhandler_free. Communicators using it keep it.
 int e_free(lua_State* L) {
   const char* func = "MPI_Errhandler_free";
   ErrhBox* b = test_errh(L, 1);
-  if (!b) fail(ErrClass::Arg, func, "errhandler must be an error handler made by mpi.comm_create_errhandler");
+  if (!b) fail(ErrClass::Arg, func, "errhandler must be an error handler made by mpi.comm_create_errhandler or mpi.win_create_errhandler");
   if (b->h->freed) fail(ErrClass::Arg, func, "errhandler was already freed");
   b->h->freed = true;
   return 0;
@@ -205,6 +217,7 @@ int l_finalize_self(lua_State* L) {
 
 const Reg kModuleFuncs[] = {
     {"comm_create_errhandler", wrap<l_comm_create_errhandler>},
+    {"win_create_errhandler", wrap<l_win_create_errhandler>},
     {"add_error_class", wrap<l_add_error_class>},
     {"add_error_code", wrap<l_add_error_code>},
     {"add_error_string", wrap<l_add_error_string>},

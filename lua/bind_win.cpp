@@ -17,7 +17,8 @@
 //
 // Error handler: a window carries its own (ERRORS_RAISE by default, like
 // every lumpi object); binding.cpp's boundary asks test_win for it when
-// argument 1 is a window. User-defined handlers are for another part.
+// argument 1 is a window, and calls a user handler (mpi.win_create_errhandler,
+// lua/bind_errh.cpp) as fn(win, code).
 #include <string>
 
 #include "core/constants.hpp"
@@ -310,25 +311,30 @@ int w_delete_attr(lua_State* L) {
 int l_win_create_keyval(lua_State* L) { return create_keyval(L, AttrKind::Win, "MPI_Win_create_keyval"); }
 int l_win_free_keyval(lua_State* L) { return free_keyval(L, AttrKind::Win, "MPI_Win_free_keyval"); }
 
+// win:set_errhandler(h): a predefined handler or one made by
+// mpi.win_create_errhandler (a communicator's handler: MPI_ERR_ARG, §8.3.2).
 int w_set_errhandler(lua_State* L) {
   const char* func = "MPI_Win_set_errhandler";
   Win& w = check_win(L, 1, func);
-  std::string h = check_string(L, 2, "errhandler", func);
-  if (h == "errors_raise") w.set_errhandler(core::Errhandler::Raise);
-  else if (h == "errors_return") w.set_errhandler(core::Errhandler::Return);
-  else if (h == "errors_are_fatal") w.set_errhandler(core::Errhandler::Fatal);
-  else fail(ErrClass::Arg, func, "unknown error handler '" + h + "'");
+  w.set_errhandler(check_errhandler(L, 2, core::HandlerObject::Win, func));
   return 0;
 }
 
+// win:get_errhandler() -> "errors_raise" | "errors_return" | "errors_are_fatal" | errhandler
 int w_get_errhandler(lua_State* L) {
-  switch (check_win(L, 1, "MPI_Win_get_errhandler").errhandler().kind()) {
-    case core::HandlerKind::User:  // not settable on a window yet (no mpi.win_create_errhandler)
-    case core::HandlerKind::Raise: lua_pushliteral(L, "errors_raise"); break;
-    case core::HandlerKind::Return: lua_pushliteral(L, "errors_return"); break;
-    case core::HandlerKind::Fatal: lua_pushliteral(L, "errors_are_fatal"); break;
-  }
+  push_errhandler(L, check_win(L, 1, "MPI_Win_get_errhandler").errhandler());
   return 1;
+}
+
+// win:call_errhandler(code): delivers an error of `code` on the window, as a
+// failing call on it would (MPI_Win_call_errhandler, §8.3.6).
+int w_call_errhandler(lua_State* L) {
+  const char* func = "MPI_Win_call_errhandler";
+  check_win(L, 1, func);
+  int code = check_int(L, 2, "errorcode", func);
+  if (!core::is_error_code(code) || code == int(ErrClass::Success))
+    fail(ErrClass::Arg, func, "errorcode " + std::to_string(code) + " is not an error code other than MPI_SUCCESS");
+  throw core::Error::with_code(code, func, "called by win:call_errhandler");
 }
 
 // win:memory() -> buffer: the exposed buffer (what :draw win shows).
@@ -377,6 +383,7 @@ const Reg kMethods[] = {
     {"delete_attr", wrap<w_delete_attr>},
     {"set_errhandler", wrap<w_set_errhandler>},
     {"get_errhandler", wrap<w_get_errhandler>},
+    {"call_errhandler", wrap<w_call_errhandler>},
     {"memory", wrap<w_memory>},
     {nullptr, nullptr},
 };

@@ -190,6 +190,7 @@ void forget_attrs(lua_State* L, const core::Comm& c);
 void open_comm(lua_State* L);
 void open_p2p(lua_State* L);
 void open_coll(lua_State* L);
+void open_coll_typed(lua_State* L);  // lua/bind_coll_typed.cpp: Comm methods table at -1
 void open_nbc(lua_State* L);  // lua/bind_nbc.cpp
 void open_group(lua_State* L);
 void open_topo(lua_State* L);

@@ -277,6 +277,16 @@ def("mpi.comm_create_errhandler", {call = "mpi.comm_create_errhandler(fn) -> err
     .. "Set it with comm:set_errhandler; release the handle with eh:free().",
   errors = {{"MPI_ERR_ARG", "fn is not a function"}},
   see = {"Comm.set_errhandler", "Comm.call_errhandler", "Errhandler.free", "Errhandler"}})
+def("mpi.win_create_errhandler", {call = "mpi.win_create_errhandler(fn) -> errhandler",
+  mpi = "MPI_Win_create_errhandler", cxx = "Win::Create_errhandler", kind = "local",
+  sec = "MPI-3.1 §8.3.2", seeds = false,
+  does = "A user-defined error handler for windows: when a call on a window using it "
+    .. "fails, fn(win, code) is called with that window and the error code; when fn "
+    .. "returns, the call returns nil, err (an error fn raises propagates instead). Set it "
+    .. "with win:set_errhandler; it cannot be set on a communicator (MPI_ERR_ARG), nor a "
+    .. "communicator's handler on a window. Release the handle with eh:free().",
+  errors = {{"MPI_ERR_ARG", "fn is not a function"}},
+  see = {"Win.set_errhandler", "Win.call_errhandler", "Errhandler.free", "Errhandler"}})
 def("Errhandler.free", {call = "eh:free()", mpi = "MPI_Errhandler_free", cxx = "Errhandler::Free",
   kind = "local", sec = "MPI-3.1 §8.3.4", seeds = false,
   does = "Releases the handle: it can no longer be set, while communicators that use the "
@@ -1659,11 +1669,22 @@ wmethod("set_errhandler", {call = "win:set_errhandler(errhandler)",
   mpi = "MPI_Win_set_errhandler", cxx = "Win::Set_errhandler", kind = "local",
   sec = "MPI-3.1 §8.3.2",
   does = "The handler for errors of this window's calls: mpi.ERRORS_RAISE (the default), "
-    .. "mpi.ERRORS_RETURN (nil, err) or mpi.ERRORS_ARE_FATAL.",
-  errors = {{"MPI_ERR_ARG", "errhandler is not one of them"}}, see = {"Errhandler"}})
+    .. "mpi.ERRORS_RETURN (nil, err), mpi.ERRORS_ARE_FATAL, or a handler made by "
+    .. "mpi.win_create_errhandler. A window does not inherit its communicator's handler.",
+  errors = {{"MPI_ERR_ARG", "errhandler is not one of them, was made for a communicator "
+    .. "(mpi.comm_create_errhandler), or was freed"}},
+  see = {"mpi.win_create_errhandler", "Errhandler"}})
 wmethod("get_errhandler", {call = "win:get_errhandler() -> errhandler",
   mpi = "MPI_Win_get_errhandler", cxx = "Win::Get_errhandler", kind = "local",
   sec = "MPI-3.1 §8.3.2", does = "The window's error handler.", see = {"Win.set_errhandler"}})
+wmethod("call_errhandler", {call = "win:call_errhandler(code)",
+  mpi = "MPI_Win_call_errhandler", cxx = "Win::Call_errhandler", kind = "local",
+  sec = "MPI-3.1 §8.3.6", seeds = false,
+  does = "Delivers an error of code on the window as a failing call on it would: a user "
+    .. "handler is called with (win, code) and the call returns nil, err; ERRORS_RETURN "
+    .. "returns nil, err; ERRORS_RAISE raises; ERRORS_ARE_FATAL aborts.",
+  errors = {{"MPI_ERR_ARG", "code is not an error code other than 0"}},
+  see = {"mpi.win_create_errhandler", "mpi.add_error_code"}})
 wmethod("memory", {call = "win:memory() -> buffer", mpi = "(lumpi: the window's base)",
   kind = "local", sec = "MPI-3.1 §11.2",
   does = "The buffer the window exposes on this process (what :draw win shows); the same as "

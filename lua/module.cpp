@@ -150,6 +150,9 @@ void open_mpi(lua_State* L, Runtime* rt) {
   open_comm(L);
   open_p2p(L);
   open_coll(L);
+  lua_pushvalue(L, -2);  // Comm methods
+  open_coll_typed(L);    // typed-buffer forms beside open_coll's value forms
+  lua_pop(L, 1);
   open_nbc(L);
   open_group(L);
   open_topo(L);

@@ -216,6 +216,12 @@ void collectives(Comm& w) {
   bench(w, "allreduce1000", [&] {
     typed::allreduce(w, in.data(), out.data(), 1000, typed::Type::Double, typed::Op::Sum);
   });
+  if (std::getenv("LUMPI_BENCH_1MIB")) {  // 131072 doubles: tests/bench/typed_bench.py
+    std::vector<double> big(131072, 1.0), got(131072);
+    bench(w, "allreduce131072", [&] {
+      typed::allreduce(w, big.data(), got.data(), 131072, typed::Type::Double, typed::Op::Sum);
+    });
+  }
   bench(w, "split", [&] {
     CommPtr s = comm_split(w, w.rank() % 2, w.rank());
     comm_free(*s);

@@ -1,8 +1,10 @@
 /* tests/exec/capi_win.c: the C API's windows (MPI-3.1 chapter 11) from a
  * user's side: fence epochs with MPI_Put/MPI_Get/MPI_Accumulate, passive
  * target lock/unlock/flush, MPI_PROC_NULL, the predefined attributes, a
- * window keyval's delete callback at MPI_Win_free, names, and errors
- * returned under MPI_ERRORS_RETURN. Prints "capi_win ok" on rank 0 and
+ * window keyval's delete callback at MPI_Win_free, names, errors
+ * returned under MPI_ERRORS_RETURN, and user-defined window error handlers
+ * (MPI-3.1 §8.3.2 MPI_Win_create_errhandler, §8.3.6 MPI_Win_call_errhandler).
+ * Prints "capi_win ok" on rank 0 and
  * exits 0 when every check holds (driven by tests/integration/test_capi_win.py). */
 #include <mpi.h>
 #include <stdio.h>
@@ -16,6 +18,66 @@ static int on_delete(MPI_Win w, int k, void *v, void *extra) {
   (void)w; (void)k; (void)extra;
   deleted += *(int *)v;
   return MPI_SUCCESS;
+}
+
+static int win_calls = 0, win_code = 0;
+static MPI_Win win_seen = MPI_WIN_NULL;
+static void on_win_error(MPI_Win *w, int *code, ...) {
+  win_calls++;
+  win_code = *code;
+  win_seen = *w;
+}
+static void on_comm_error(MPI_Comm *c, int *code, ...) { (void)c; (void)code; }
+
+/* §8.3.2: a window's user handler is called with the window and the code,
+ * and the call then returns the code; a handler made for a communicator
+ * cannot be set on a window nor the other way round (MPI_ERR_ARG, as MPICH
+ * and Open MPI); §8.3.6 MPI_Win_call_errhandler. */
+static void user_handlers(int rank, int size) {
+  int cell = 0, rc, cls;
+  MPI_Win w;
+  MPI_Errhandler weh, ceh, got, kept;
+  MPI_Win_create(&cell, sizeof cell, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  CHECK(MPI_Win_create_errhandler(on_win_error, &weh) == MPI_SUCCESS, "MPI_Win_create_errhandler");
+  CHECK(MPI_Comm_create_errhandler(on_comm_error, &ceh) == MPI_SUCCESS, "MPI_Comm_create_errhandler");
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN);
+  rc = MPI_Win_set_errhandler(w, ceh);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_ARG, "a communicator's handler on a window: MPI_ERR_ARG");
+  rc = MPI_Comm_set_errhandler(MPI_COMM_WORLD, weh);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_ARG, "a window's handler on a communicator: MPI_ERR_ARG");
+  CHECK(MPI_Win_set_errhandler(w, weh) == MPI_SUCCESS, "MPI_Win_set_errhandler(user)");
+  CHECK(MPI_Win_get_errhandler(w, &got) == MPI_SUCCESS && got == weh, "MPI_Win_get_errhandler gives it back");
+  MPI_Errhandler_free(&got);
+  rc = MPI_Win_unlock(0, w);
+  CHECK(rc == MPI_ERR_RMA_SYNC && win_calls == 1 && win_code == MPI_ERR_RMA_SYNC && win_seen == w,
+        "a failing call runs the handler with the window and the code, then returns it");
+  MPI_Win_fence(0, w);
+  rc = MPI_Put(&cell, 1, MPI_INT, (rank + 1) % size, 1, 1, MPI_INT, w);
+  CHECK(rc == MPI_ERR_RMA_RANGE && win_calls == 2 && win_code == MPI_ERR_RMA_RANGE,
+        "a put outside the window: the handler, MPI_ERR_RMA_RANGE");
+  MPI_Win_fence(0, w);
+  CHECK(cell == 0, "nothing of the refused put arrived");
+  CHECK(MPI_Win_call_errhandler(w, MPI_ERR_OTHER) == MPI_SUCCESS && win_calls == 3 && win_code == MPI_ERR_OTHER,
+        "MPI_Win_call_errhandler calls the user handler and returns MPI_SUCCESS");
+  rc = MPI_Win_call_errhandler(w, -7);
+  CHECK(rc == MPI_ERR_ARG && win_calls == 4 && win_code == MPI_ERR_ARG, "a code that is no error code: MPI_ERR_ARG");
+  rc = MPI_Comm_call_errhandler(MPI_COMM_WORLD, MPI_ERR_OTHER);
+  CHECK(rc == MPI_ERR_OTHER && win_calls == 4, "the communicator's errors do not reach the window's handler");
+  kept = weh;
+  MPI_Errhandler_free(&weh);
+  CHECK(weh == MPI_ERRHANDLER_NULL, "MPI_Errhandler_free sets the handle to null");
+  rc = MPI_Win_unlock(0, w);
+  CHECK(win_calls == 5, "the window keeps a freed handler it uses");
+  MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN);
+  rc = MPI_Win_set_errhandler(w, kept);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_ARG, "a freed handler cannot be set");
+  CHECK(MPI_Win_call_errhandler(w, MPI_ERR_OTHER) == MPI_ERR_OTHER, "under MPI_ERRORS_RETURN call_errhandler returns the code");
+  MPI_Errhandler_free(&ceh);
+  MPI_Win_free(&w);
 }
 
 int main(int argc, char **argv) {
@@ -121,6 +183,8 @@ int main(int argc, char **argv) {
   MPI_Win_fence(0, w2);
   CHECK(buf[3] == 2.5, "allocate + accumulate REPLACE");
   MPI_Win_free(&w2);
+
+  user_handlers(rank, size);
 
   if (rank == 0 && errs == 0) printf("capi_win ok\n");
   MPI_Finalize();

@@ -60,11 +60,24 @@ def check_mem(name, text, ranks, batches):
     check(f"{name} memory has one figure per rank", all(len(v) == ranks for v in mem.values()), text)
 
 
+def check_typed(text):
+    """typed.lua (issue 12): typed ping-pong, allreduce typed and as values, put/get."""
+    check_pp("Lua typed", text)
+    coll = bench.parse_coll(text)
+    want = {f"allreduce{c}{s}" for c in (1000, 131072) for s in ("", "_values")}
+    check("typed.lua prints every allreduce", set(coll) == want and all(v > 0 for v in coll.values()), text)
+    import typed_bench
+    rma = typed_bench.parse_rma(text)
+    check("typed.lua prints put and get at every size", set(rma) == {(op, b) for op in ("put", "get") for b in SIZES},
+          text)
+
+
 def main():
     lumpi = sys.argv[1]
     check_pp("Lua", lua_bench(lumpi, 2, "pingpong.lua", "1000"))
     check_coll("Lua", lua_bench(lumpi, 3, "coll.lua", "0.002"))
     check_mem("Lua", lua_bench(lumpi, 3, "mem.lua", "20", "2"), 3, 2)
+    check_typed(lua_bench(lumpi, 2, "typed.lua", "1000", "0.002"))
     exe = os.path.join(os.path.dirname(lumpi), "tests", "bench", "lumpi-bench")
     if os.path.exists(exe):
         check_pp("C++", core_bench(exe, "pingpong", "1000"))

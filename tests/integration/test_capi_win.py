@@ -1,7 +1,8 @@
 """tests/integration/test_capi_win.py: the C API's windows: lumpi-cc builds
 tests/exec/capi_win.c without warnings and `lumpi exec` runs it at 1, 3 and
 4 ranks (fence and passive-target epochs, attributes, a keyval's delete
-callback at MPI_Win_free, errors returned under MPI_ERRORS_RETURN).
+callback at MPI_Win_free, errors returned under MPI_ERRORS_RETURN, and
+user-defined window error handlers, MPI-3.1 §8.3.2 and §8.3.6).
 
 usage: python3 test_capi_win.py /path/to/build/lumpi
 """

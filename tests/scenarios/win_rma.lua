@@ -226,3 +226,44 @@ t.case("every error class, raised before anything is sent (§11.7, §8.4)", func
   t.raises(function() win:put(b, 1, mpi.INT, 0, 0, 1, mpi.INT) end, "MPI_ERR_WIN")
   t.raises(function() win:free() end, "MPI_ERR_WIN")
 end)
+
+t.case("a type used before commit is MPI_ERR_TYPE in get and accumulate too, nothing sent (§11.3, §4.1.9)", function()
+  local r, n = W:rank(), W:size()
+  local mem = mpi.buffer(mpi.INT, 4)
+  local win = W:win_create(mem, 4)
+  local b = mpi.buffer(mpi.INT, 4, {1, 1, 1, 1})
+  local loose = mpi.type_contiguous(2, mpi.INT)
+  win:fence()
+  t.raises(function() win:get(b, 1, loose, (r + 1) % n, 0, 2, mpi.INT) end, "MPI_ERR_TYPE")
+  t.raises(function() win:get(b, 2, mpi.INT, (r + 1) % n, 0, 1, loose) end, "MPI_ERR_TYPE")
+  t.raises(function() win:accumulate(b, 1, loose, (r + 1) % n, 0, 2, mpi.INT, mpi.SUM) end, "MPI_ERR_TYPE")
+  t.raises(function() win:accumulate(b, 2, mpi.INT, (r + 1) % n, 0, 1, loose, mpi.SUM) end, "MPI_ERR_TYPE")
+  t.raises(function() win:put(b, 1, loose, (r + 1) % n, 0, 2, mpi.INT) end, "MPI_ERR_TYPE")
+  win:fence()
+  t.eq({mem[1], mem[2], mem[3], mem[4]}, {0, 0, 0, 0}, "no refused operation reached a window")
+  loose:free()
+  win:free()
+end)
+
+t.case("unknown keyvals are MPI_ERR_KEYVAL on windows and types, before anything changes (§6.7.2, §6.7.3, §6.7.4)", function()
+  local win = W:win_create(mpi.buffer(mpi.INT, 1))
+  local ck, tk = mpi.comm_create_keyval{}, mpi.type_create_keyval{}
+  local wk = mpi.win_create_keyval{}
+  for _, k in ipairs({mpi.KEYVAL_INVALID, 987654, ck, tk}) do
+    t.raises(function() win:set_attr(k, 1) end, "MPI_ERR_KEYVAL")
+    t.raises(function() win:get_attr(k) end, "MPI_ERR_KEYVAL")
+    t.raises(function() win:delete_attr(k) end, "MPI_ERR_KEYVAL")
+    t.raises(function() mpi.win_free_keyval(k) end, "MPI_ERR_KEYVAL")
+  end
+  for _, k in ipairs({mpi.KEYVAL_INVALID, 987654, ck, wk}) do
+    t.raises(function() mpi.INT:set_attr(k, 1) end, "MPI_ERR_KEYVAL")
+    t.raises(function() mpi.INT:get_attr(k) end, "MPI_ERR_KEYVAL")
+    t.raises(function() mpi.type_free_keyval(k) end, "MPI_ERR_KEYVAL")
+  end
+  mpi.win_free_keyval(wk)
+  t.raises(function() win:set_attr(wk, 1) end, "MPI_ERR_KEYVAL")  -- freed, never attached
+  t.eq({win:get_attr(mpi.WIN_DISP_UNIT)}, {4, true}, "the window is unchanged (disp_unit: the buffer's element size)")
+  mpi.comm_free_keyval(ck)
+  mpi.type_free_keyval(tk)
+  win:free()
+end)

@@ -803,3 +803,46 @@ TEST_CASE("Win: fence epochs, passive-target locks, attributes and errors at 1, 
     }) == 0);
   }
 }
+
+TEST_CASE("Win: user-defined error handlers (MPI-3.1 §8.3.2, §8.3.6) at 1, 2, 3, 4, 7 ranks") {
+  for (int n : kSizes) {
+    CAPTURE(n);
+    CHECK(run_world(n, [n](Intracomm& w) {
+      int cell = 0, calls = 0, last = 0;
+      bool same = false;
+      Win win = Win::Create(&cell, sizeof cell, sizeof(int), Info(), w);
+      Errhandler eh = Win::Create_errhandler([&](Win& seen, int code) {
+        ++calls, last = code, same = seen == win;
+      });
+      Errhandler ceh = Comm::Create_errhandler([](Comm&, int) {});
+      bool ok = raises(ERR_ARG, "MPI_Win_set_errhandler", "made for a communicator", [&] { win.Set_errhandler(ceh); });
+      Intracomm d = w.Dup();
+      ok &= raises(ERR_ARG, "MPI_Comm_set_errhandler", "made for a window", [&] { d.Set_errhandler(eh); });
+      ok &= d.Get_errhandler() == ERRORS_THROW_EXCEPTIONS && win.Get_errhandler() == ERRORS_THROW_EXCEPTIONS;
+      win.Set_errhandler(eh);
+      ok &= win.Get_errhandler() == eh;
+      ok &= raises(ERR_RMA_SYNC, "MPI_Win_unlock", "", [&] { win.Unlock(0); });
+      ok &= calls == 1 && last == ERR_RMA_SYNC && same;
+      win.Fence(0);
+      ok &= raises(ERR_RMA_RANGE, "MPI_Put", "", [&] { win.Put(&cell, 1, INT, (w.Get_rank() + 1) % n, 1, 1, INT); });
+      ok &= calls == 2 && last == ERR_RMA_RANGE;
+      win.Fence(0);
+      ok &= cell == 0;
+      const int cls = Add_error_class();
+      const int code = Add_error_code(cls);
+      ok &= raises(cls, "MPI_Win_call_errhandler", "called by", [&] { win.Call_errhandler(code); });
+      ok &= calls == 3 && last == code;
+      ok &= raises(ERR_ARG, "MPI_Win_call_errhandler", "not an error code", [&] { win.Call_errhandler(-5); });
+      eh.Free();
+      ok &= raises(ERR_RMA_SYNC, "MPI_Win_flush", "", [&] { win.Flush(0); });
+      ok &= calls == 5;  // the window keeps a freed handler it uses
+      win.Set_errhandler(ERRORS_THROW_EXCEPTIONS);
+      ok &= raises(ERR_ARG, "MPI_Errhandler_free", "", [&] { eh.Free(); });
+      win.Free();
+      ok &= raises(ERR_WIN, "MPI_Win_call_errhandler", "WIN_NULL", [&] { win.Call_errhandler(code); });
+      ceh.Free();
+      d.Free();
+      return nothing_pending(w) && ok;
+    }) == 0);
+  }
+}
