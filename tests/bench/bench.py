@@ -5,7 +5,7 @@ repetition so that the load of a shared machine hits every system alike.
 
     bench.py [--build DIR] [--reps N] [--json FILE] [SUITE ...]
 
-SUITE is any of p2p, coll, repl, startup, memory, mpich (default: all). Each suite
+SUITE is any of p2p, coll, repl, kernel, startup, memory, mpich (default: all). Each suite
 prints a Markdown table (median over repetitions, and the ratio to the
 anchor the issue names) and one machine-readable line per figure:
 
@@ -419,6 +419,50 @@ def suite_repl(a, anchors, lumpi, bench_exe):
     print("\nTarget: lumpi p50 at 16 ranks ≤ 1 ms.")
 
 
+# ---- 3b. notebook cell round trip: the lumpi kernel against ipyparallel's %px --------------
+
+def suite_kernel(a, anchors, lumpi, bench_exe):
+    """kernel_bench.py (Debian's python3 with jupyter_client, ipykernel,
+    ipyparallel): `return 1` in the lumpi kernel and `%px 1` in IPython's
+    kernel on a cluster of as many engines, interleaved, both timed from
+    execute_request until execute_reply and idle."""
+    have = subprocess.run(["/usr/bin/python3", "-c", "import jupyter_client, ipykernel"],
+                          capture_output=True).returncode == 0
+    if not have:
+        return note("kernel suite skipped: python3-jupyter-client / python3-ipykernel not installed")
+    cmd = ["/usr/bin/python3", os.path.join(HERE, "kernel_bench.py"), "--lumpi", lumpi,
+           "--np", a.kernel_np, "--cells", str(a.kernel_cells), "--rounds", str(a.reps)]
+    if not have_ipp():
+        note("ipyparallel (python3-ipyparallel) not installed: kernel anchor skipped")
+        cmd.append("--no-ipp")
+    out = run(cmd, timeout=1800)
+    rows = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    print(f"\n### 3b. Notebook cell round trip, ms: `return 1` in the lumpi kernel, `%px 1` in IPython's "
+          f"kernel on ipyparallel (jupyter_client, execute until reply and idle; {a.reps} interleaved rounds "
+          f"of {a.kernel_cells} cells each)\n")
+    print("| ranks | lumpi p50 | lumpi p90 | ipp %px p50 | ipp %px p90 | ipp p50 / lumpi p50 "
+          "| lumpi CPU/cell | ipp CPU/cell | ipp CPU / lumpi CPU | load (1 min) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        n, lt, it = r["n"], r["lumpi_ms"], r["ipp_ms"]
+        l50, l90 = (pct(lt, 0.5), pct(lt, 0.9)) if lt else (None, None)
+        i50, i90 = (pct(it, 0.5), pct(it, 0.9)) if it else (None, None)
+        for system, what, v in (("lumpi kernel", "return 1 p50", l50), ("lumpi kernel", "return 1 p90", l90),
+                                ("ipyparallel %px", "%px 1 p50", i50), ("ipyparallel %px", "%px 1 p90", i90)):
+            if v is not None:
+                record("kernel", system, what, n, v, "ms")
+        lc, ic = med(r.get("lumpi_cpu_ms", [])), med(r.get("ipp_cpu_ms", []))
+        for system, v in (("lumpi kernel", lc), ("ipyparallel %px", ic)):
+            if v is not None:
+                record("kernel", system, "CPU per cell", n, v, "ms")
+        load = "-".join(f"{x:.1f}" for x in r["load"])
+        print(f"| {n} | {fmt(l50, 2)} | {fmt(l90, 2)} | {fmt(i50, 2)} | {fmt(i90, 2)} | {ratio(i50, l50)} "
+              f"| {fmt(lc, 2)} | {fmt(ic, 2)} | {ratio(ic, lc)} | {load} |")
+    print("\nCPU/cell: CPU time (ms, user + system, median over rounds) of every process behind the "
+          "kernel per cell (lumpi: kernel + ranks; ipp: IPython kernel + controller + engines).")
+    print("\nTarget: ipp %px p50 / lumpi p50 >= 20 at 4 and 16 ranks.")
+
+
 # ---- 4. start-up and tear-down ------------------------------------------------------------
 
 def wall(cmd, env=None, timeout=120):
@@ -597,7 +641,7 @@ def suite_mpich(a, anchors, lumpi, bench_exe):
     print("\nTarget: lumpi ≤ 0.5 × each of the others.")
 
 
-SUITES = {"p2p": suite_p2p, "coll": suite_coll, "repl": suite_repl, "startup": suite_startup,
+SUITES = {"p2p": suite_p2p, "coll": suite_coll, "repl": suite_repl, "kernel": suite_kernel, "startup": suite_startup,
           "memory": suite_memory, "mpich": suite_mpich}
 
 
@@ -617,6 +661,8 @@ def main():
     ap.add_argument("--repl-count", type=int, default=100)
     ap.add_argument("--ipp-np", default="4,16", help="engine counts for ipyparallel (64 is slow)")
     ap.add_argument("--ipp-reps", type=int, default=50)
+    ap.add_argument("--kernel-np", default="4,16")
+    ap.add_argument("--kernel-cells", type=int, default=50, help="cells per round and system (kernel suite)")
     ap.add_argument("--startup-np", default="2,8,32,64")
     ap.add_argument("--mem-np", type=int, default=4)
     ap.add_argument("--mem-cycles", type=int, default=1000)

@@ -5,6 +5,7 @@ Not a timed test: every program runs a few iterations only and nothing is
 compared against a time. It keeps the benchmarks from rotting between the
 runs that produce tests/bench/README.md. Usage: test_bench_smoke.py LUMPI
 """
+import json
 import os
 import subprocess
 import sys
@@ -72,6 +73,28 @@ def check_typed(text):
           text)
 
 
+def kernel_bench(lumpi):
+    """kernel_bench.py's lumpi half: 3 cells on a kernel of 2 ranks (the
+    ipyparallel half needs minutes to start a cluster; not run here)."""
+    if subprocess.run(["/usr/bin/python3", "-c", "import jupyter_client"], capture_output=True).returncode:
+        return print("skip kernel_bench.py: python3-jupyter-client not installed")
+    tag, env = marker_env()
+    try:
+        p = subprocess.run(["/usr/bin/python3", os.path.join(BENCH, "kernel_bench.py"), "--lumpi", lumpi,
+                            "--np", "2", "--cells", "3", "--rounds", "1", "--no-ipp"],
+                           capture_output=True, text=True, timeout=180, env=env)
+        rows = [json.loads(line) for line in p.stdout.splitlines() if line.startswith("{")]
+        check("kernel_bench.py exits 0", p.returncode == 0, p.stderr[-800:])
+        check("kernel_bench.py times 3 cells of lumpi at 2 ranks",
+              len(rows) == 1 and rows[0]["n"] == 2 and len(rows[0]["lumpi_ms"]) == 3
+              and all(t > 0 for t in rows[0]["lumpi_ms"]), p.stdout[-500:])
+    except subprocess.TimeoutExpired:
+        check("kernel_bench.py finishes", False)
+    finally:
+        check("kernel_bench.py leaves no process", no_leftovers(tag, within=10))
+        kill_tagged(tag)
+
+
 def main():
     lumpi = sys.argv[1]
     check_pp("Lua", lua_bench(lumpi, 2, "pingpong.lua", "1000"))
@@ -85,6 +108,7 @@ def main():
         check_mem("C++", core_bench(exe, "commfree", "3", "20", "2"), 3, 2)
     else:
         print(f"skip lumpi-bench: {exe} not built")
+    kernel_bench(lumpi)
     finish()
 
 
