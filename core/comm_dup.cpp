@@ -73,6 +73,12 @@ Idup start_idup(const CommPtr& parent_ptr, const IdupHook& before_start, const c
   if (before_start) before_start(c);
   Engine& e = parent.engine();
   Waiting what = parent.waiting(func);
+  // A span of the trace from the call to the completion of this process's
+  // part (ended by the request's test; never ended if it never completes).
+  auto span = std::shared_ptr<TeamSpan>(new TeamSpan(e, what), [](TeamSpan* s) {
+    s->forget();
+    delete s;
+  });
   auto forward = [parent_ptr](uint64_t base) {
     for (int r = 1; r < parent_ptr->size(); ++r)
       parent_ptr->lane_send(Lane::Internal, r, kIdup, Body(Packer().u64(base).take()), true);
@@ -84,10 +90,11 @@ Idup start_idup(const CommPtr& parent_ptr, const IdupHook& before_start, const c
   };
   if (parent.rank() != 0) {
     BaseRecv base = expect(parent.local_group()[0], kIdup);
-    auto test = [c, base] {
+    auto test = [c, base, span] {
       if (!c->pending()) return true;
       if (!base.done()) return false;
       c->complete_pending(base.value());
+      span->end();
       return true;
     };
     return {c, Request::generic(e, test, what)};
@@ -96,16 +103,18 @@ Idup start_idup(const CommPtr& parent_ptr, const IdupHook& before_start, const c
   if (!parent.is_inter()) {
     forward(proposal);
     c->complete_pending(proposal);
+    span->end();
     return {c, Request::done()};
   }
   parent.lane_send(Lane::Internal, 0, kIdupLeaders, Body(Packer().u64(proposal).take()));
   BaseRecv theirs = expect(parent.remote_group()[0], kIdupLeaders);
-  auto test = [c, theirs, proposal, forward] {
+  auto test = [c, theirs, proposal, forward, span] {
     if (!c->pending()) return true;
     if (!theirs.done()) return false;
     uint64_t base = std::min(proposal, theirs.value());
     forward(base);
     c->complete_pending(base);
+    span->end();
     return true;
   };
   return {c, Request::generic(e, test, what)};

@@ -18,6 +18,7 @@
 #include "core/constants.hpp"
 #include "core/error.hpp"
 #include "core/nbc_task.hpp"
+#include "core/team.hpp"
 
 namespace lumpi::core::nbc {
 
@@ -339,13 +340,20 @@ void check_parts(const std::vector<Bytes>& parts, int want, const char* func) {
 int peers(const Comm& c) { return c.is_inter() ? c.remote_size() : c.size(); }
 
 // A running collective as the engine steps it and its request sees it.
+// It is a span of the trace from its start to its completion (not to the
+// wait that sees it complete, which is a span of its own).
 struct Running {
-  Running(Task<Out> t, Deliver d, std::shared_ptr<Out> o, std::string call)
-      : schedule(std::move(t)), deliver(std::move(d)), out(std::move(o)), call(std::move(call)) {}
+  Running(Task<Out> t, Deliver d, std::shared_ptr<Out> o, std::string call, TeamSpan span)
+      : schedule(std::move(t)), deliver(std::move(d)), out(std::move(o)), call(std::move(call)),
+        span(std::move(span)) {}
+  ~Running() { span.forget(); }  // never completed: no end (the engine may be gone)
+  Running(const Running&) = delete;
+  Running& operator=(const Running&) = delete;
   detail::Schedule<Out> schedule;
   Deliver deliver;
   std::shared_ptr<Out> out;
   std::string call;
+  TeamSpan span;
   std::optional<Error> err;
   bool done = false;
 
@@ -361,6 +369,7 @@ struct Running {
       err = Error(ErrClass::Other, call, e.what());
     }
     done = true;
+    span.end();
     return true;
   }
 };
@@ -374,7 +383,8 @@ Started start(const CommPtr& c, const char* call, std::string role, int peer, De
   x.what.group.insert(x.what.group.end(), c->remote_group().begin(), c->remote_group().end());
   auto out = std::make_shared<Out>();
   Waiting what = x.what;
-  auto run = std::make_shared<Running>(make(std::move(x)), std::move(d), out, call);
+  TeamSpan span(c->engine(), what);  // begins before the coroutine's first step sends anything
+  auto run = std::make_shared<Running>(make(std::move(x)), std::move(d), out, call, std::move(span));
   c->engine().add_background([run] { return run->step(); });
   auto test = [run] {
     if (!run->done) return false;

@@ -5,7 +5,8 @@
 // Point-to-point on the collective lane with tags of their own (far above
 // the k << 10 tags of core/coll.cpp). Sends never block (queues are
 // unbounded), so each call sends everything, then receives in neighbour
-// order. Which message fills which slot when a neighbour appears more than
+// order. Each call is a span of the trace (core/team.hpp's TeamSpan) under
+// the caller's MPI name (the C API's v and w forms pass theirs). Which message fills which slot when a neighbour appears more than
 // once (MPI-4.0 errata, mpi-issues #153, MPI-4.1 §8.6):
 //  - Cartesian: the block sent towards the -1 neighbour of dimension d is
 //    received in the +1 slot of that neighbour, and vice versa, even when
@@ -20,6 +21,7 @@
 
 #include "core/constants.hpp"
 #include "core/error.hpp"
+#include "core/team.hpp"
 #include "core/topo_comm.hpp"
 
 namespace lumpi::core {
@@ -113,10 +115,10 @@ Neighbors neighbors_of(const Comm& c, std::string_view func) {
   return n;
 }
 
-Blocks neighbor_allgather(Comm& c, const std::string& mine) {
-  constexpr std::string_view func = "MPI_Neighbor_allgather";
+Blocks neighbor_allgather(Comm& c, const std::string& mine, const char* func) {
   const Neighbors n = neighbors_of(c, func);
   if (c.topology()->kind == Kind::Graph) check_symmetric(c.topology()->graph, func);
+  TeamSpan span(c.engine(), c.waiting(func));
   for (size_t k = 0; k < n.out.size(); ++k) {
     if (n.out[k] == PROC_NULL) continue;
     c.lane_send(Lane::Coll, n.out[k], send_tag(n, kAllgather, k), Body(mine));
@@ -124,8 +126,7 @@ Blocks neighbor_allgather(Comm& c, const std::string& mine) {
   return receive_all(c, n, kAllgather, func);
 }
 
-Blocks neighbor_alltoall(Comm& c, const std::vector<std::string>& blocks) {
-  constexpr std::string_view func = "MPI_Neighbor_alltoall";
+Blocks neighbor_alltoall(Comm& c, const std::vector<std::string>& blocks, const char* func) {
   const Neighbors n = neighbors_of(c, func);
   if (blocks.size() != n.out.size()) {
     fail(ErrClass::Arg, func,
@@ -133,6 +134,7 @@ Blocks neighbor_alltoall(Comm& c, const std::vector<std::string>& blocks) {
              std::to_string(n.out.size()) + " out-neighbours");
   }
   if (c.topology()->kind == Kind::Graph) check_symmetric(c.topology()->graph, func);
+  TeamSpan span(c.engine(), c.waiting(func));
   for (size_t k = 0; k < n.out.size(); ++k) {
     if (n.out[k] == PROC_NULL) continue;
     c.lane_send(Lane::Coll, n.out[k], send_tag(n, kAlltoall, k), Body(blocks[k]));

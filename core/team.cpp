@@ -3,6 +3,7 @@
 #include "core/team.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 #include "core/error.hpp"
 
@@ -10,6 +11,8 @@ namespace lumpi::core {
 
 TeamSpan::TeamSpan(Engine& e, const Waiting& what) {
   if (!e.tracing()) return;
+  static std::atomic<uint64_t> spans{0};  // unit tests run several engines in one process
+  id_ = ++spans;
   e_ = &e;
   call_ = what.call;
   context_ = what.context;
@@ -17,8 +20,10 @@ TeamSpan::TeamSpan(Engine& e, const Waiting& what) {
   record(TraceEvent::Kind::Begin);
 }
 
-TeamSpan::~TeamSpan() {
-  if (e_) record(TraceEvent::Kind::End);
+void TeamSpan::end() {
+  if (!e_) return;
+  record(TraceEvent::Kind::End);
+  e_ = nullptr;
 }
 
 void TeamSpan::record(TraceEvent::Kind k) {
@@ -27,6 +32,7 @@ void TeamSpan::record(TraceEvent::Kind k) {
   t.call = call_;
   t.context = context_;
   t.peer = root_;
+  t.msg = id_;
   e_->trace(std::move(t));
 }
 

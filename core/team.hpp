@@ -20,16 +20,26 @@
 namespace lumpi::core {
 
 // A collective or constructor as a span of the trace (core/trace.hpp): its
-// begin when the Team is made, its end when the Team goes. Only when tracing.
+// begin when the Team is made, its end when the Team goes (or at end(), for
+// a nonblocking collective that completes later). Only when tracing. Begin
+// and end carry one number (TraceEvent::msg), unique on this rank, so the
+// viewer pairs them even when two spans of one call are open at once.
 class TeamSpan {
  public:
   TeamSpan(Engine& e, const Waiting& what);
-  TeamSpan(TeamSpan&& o) noexcept : e_(o.e_), call_(std::move(o.call_)), context_(o.context_), root_(o.root_) {
+  TeamSpan(TeamSpan&& o) noexcept
+      : e_(o.e_), call_(std::move(o.call_)), context_(o.context_), root_(o.root_), id_(o.id_) {
     o.e_ = nullptr;
   }
   TeamSpan(const TeamSpan&) = delete;
   TeamSpan& operator=(const TeamSpan&) = delete;
-  ~TeamSpan();
+  ~TeamSpan() { end(); }
+  // Records the end now (once).
+  void end();
+  // Records no end, ever: for a span a later event ends (a nonblocking
+  // collective's completion), destroyed whenever its owner goes, perhaps
+  // after the engine.
+  void forget() { e_ = nullptr; }
 
  private:
   void record(TraceEvent::Kind k);
@@ -37,6 +47,7 @@ class TeamSpan {
   std::string call_;
   uint64_t context_ = 0;
   int root_ = -1;
+  uint64_t id_ = 0;
 };
 
 class Team {

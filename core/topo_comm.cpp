@@ -1,7 +1,9 @@
 // core/topo_comm.cpp: the collective topology constructors and the local
 // accessors of a communicator's topology. Arithmetic lives in core/topo,
 // communicator creation in core/comm_split.cpp (comm_split), the
-// neighbourhood collectives in core/neighbor.cpp.
+// neighbourhood collectives in core/neighbor.cpp. Each constructor is a
+// span of the trace (core/team.hpp) around the allgather and split it is
+// made of.
 #include "core/topo_comm.hpp"
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 #include "core/constants.hpp"
 #include "core/error.hpp"
 #include "core/pack.hpp"
+#include "core/team.hpp"
 
 namespace lumpi::core {
 namespace {
@@ -123,6 +126,7 @@ CommPtr cart_create(Comm& parent, const topo::Cart& cart, bool reorder) {
   constexpr std::string_view func = "MPI_Cart_create";
   check_parent(parent, func);
   topo::check_cart(cart, parent.size(), ErrClass::Arg, func);
+  TeamSpan span(parent.engine(), parent.waiting(std::string(func)));  // over its allgather and split
   agree(parent,
         "dims " + join(cart.dims) + ", periods " + join(cart.periods) + ", reorder " +
             (reorder ? "true" : "false"),
@@ -141,6 +145,7 @@ CommPtr graph_create(Comm& parent, const topo::Graph& graph, bool reorder) {
   constexpr std::string_view func = "MPI_Graph_create";
   check_parent(parent, func);
   topo::check_graph(graph, parent.size(), func);
+  TeamSpan span(parent.engine(), parent.waiting(std::string(func)));
   agree(parent,
         "index " + join(graph.index) + ", edges " + join(graph.edges) + ", reorder " +
             (reorder ? "true" : "false"),
@@ -160,6 +165,7 @@ CommPtr cart_sub(Comm& parent, const std::vector<bool>& remain_dims) {
   const topo::Cart& cart = cart_of(parent, func);
   topo::Cart sub = topo::cart_sub_grid(cart, remain_dims, func);
   const auto [color, key] = topo::cart_sub_color_key(cart, remain_dims, parent.rank());
+  TeamSpan span(parent.engine(), parent.waiting(std::string(func)));
   CommPtr c = comm_split(parent, color, key);
   auto t = (make_topology(Kind::Cart));
   t->cart = std::move(sub);
@@ -324,6 +330,7 @@ CommPtr dist_graph_create_adjacent(Comm& parent, const topo::DistGraph& mine,
   constexpr std::string_view func = "MPI_Dist_graph_create_adjacent";
   check_parent(parent, func);
   topo::check_dist_graph_adjacent(mine, parent.size(), func);
+  TeamSpan span(parent.engine(), parent.waiting(std::string(func)));
   Contribution c = options_part(opts);
   c.weighted = mine.weighted;
   c.a = mine.sources;
@@ -345,6 +352,7 @@ CommPtr dist_graph_create(Comm& parent, const topo::DistGraphSpec& spec,
   constexpr std::string_view func = "MPI_Dist_graph_create";
   check_parent(parent, func);
   topo::check_dist_graph(spec, parent.size(), func);
+  TeamSpan span(parent.engine(), parent.waiting(std::string(func)));
   Contribution c = options_part(opts);
   c.weighted = spec.weighted;
   for (const auto& e : topo::dist_graph_edges(spec)) {

@@ -85,11 +85,13 @@ Neighbors neighbors_of(const Comm& c, std::string_view func);
 using Blocks = std::vector<std::optional<std::string>>;
 
 // MPI_Neighbor_allgather: `mine` to every out-neighbour; one entry per
-// in-neighbour, nullopt for PROC_NULL.
-Blocks neighbor_allgather(Comm& c, const std::string& mine);
+// in-neighbour, nullopt for PROC_NULL. `func`: the MPI name for errors,
+// hang reports and the trace's span (the C API's v form passes its own).
+Blocks neighbor_allgather(Comm& c, const std::string& mine, const char* func = "MPI_Neighbor_allgather");
 // MPI_Neighbor_alltoall: blocks[k] to out-neighbour k (ignored for
 // PROC_NULL); one entry per in-neighbour. blocks.size() must be the
 // out-degree (MPI_ERR_ARG otherwise).
-Blocks neighbor_alltoall(Comm& c, const std::vector<std::string>& blocks);
+Blocks neighbor_alltoall(Comm& c, const std::vector<std::string>& blocks,
+                         const char* func = "MPI_Neighbor_alltoall");
 
 }  // namespace lumpi::core

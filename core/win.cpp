@@ -8,11 +8,11 @@
 #include <cstring>
 #include <deque>
 
-#include "core/coll.hpp"
 #include "core/comm_create.hpp"
 #include "core/constants.hpp"
 #include "core/error.hpp"
 #include "core/pack.hpp"
+#include "core/team.hpp"
 
 namespace lumpi::core {
 
@@ -22,6 +22,51 @@ namespace {
 enum Op : int {
   kPut = 1, kGet = 2, kAcc = 3, kLock = 4, kUnlock = 5, kFlush = 6,
   kGetReply = 11, kGranted = 12, kUnlocked = 13, kFlushed = 14, kNack = 15,
+};
+
+// Window synchronization under the MPI call's name (MPI_Win_fence,
+// MPI_Win_create ...), for hang reports, the deadlock diagnosis and the
+// trace's spans: a barrier, or an allgather, of the window's own
+// communicator on tags no other call on it uses.
+enum SyncTag : int { kSyncIn = 1 << 25, kSyncOut = kSyncIn + 1, kSyncAll = kSyncIn + 2 };
+
+void sync(Comm& c, const char* func) {
+  Team t(c, Lane::Coll, c.waiting(func));
+  team_gather(t, {}, 0, kSyncIn);  // everyone has entered
+  team_bcast(t, {}, 0, kSyncOut);
+}
+
+std::vector<std::string> sync_all(Comm& c, std::string mine, const char* func) {
+  Team t(c, Lane::Coll, c.waiting(func));
+  return team_allgather(t, std::move(mine), kSyncAll);
+}
+
+// Lock, unlock and flush wait for the target's answer: a wait of the trace
+// on this rank from begin to end, naming the target (its COMM_WORLD rank).
+class TracedWait {
+ public:
+  TracedWait(Engine& e, const Comm& c, int target, std::string_view func) {
+    if (!e.tracing()) return;
+    e_ = &e;
+    t_.call = std::string(func);
+    t_.context = c.base();
+    t_.peer = c.world_of(target);
+    record(TraceEvent::Kind::Begin);
+  }
+  ~TracedWait() {
+    if (e_) record(TraceEvent::Kind::End);
+  }
+  TracedWait(const TracedWait&) = delete;
+  TracedWait& operator=(const TracedWait&) = delete;
+
+ private:
+  void record(TraceEvent::Kind k) {
+    TraceEvent t = t_;
+    t.kind = k;
+    e_->trace(std::move(t));
+  }
+  Engine* e_ = nullptr;
+  TraceEvent t_;
 };
 
 // The shape of `count` elements of a type at the target: one element's
@@ -291,7 +336,8 @@ WinPtr Win::create(Comm& comm, void* base, std::int64_t size, int disp_unit, std
   comm.engine().serve_rma(st->id, [weak](Message& m) {
     if (auto s = weak.lock()) s->serve(m);
   });
-  std::vector<std::string> all = coll::allgather(*w->comm_, Packer().i64(size).i64(disp_unit).take());
+  std::vector<std::string> all =
+      sync_all(*w->comm_, Packer().i64(size).i64(disp_unit).take(), std::string(func).c_str());
   for (const std::string& b : all) {
     Unpacker u(b, func);
     w->sizes_.push_back(u.i64());
@@ -340,7 +386,7 @@ void Win::check_free(std::string_view func) const {
 void Win::free() {
   check_free();
   State& st = *state_;
-  coll::barrier(*comm_);  // nobody accesses this window any more
+  sync(*comm_, "MPI_Win_free");  // nobody accesses this window any more
   st.engine->stop_rma(st.id);
   freed_ = true;
 }
@@ -383,6 +429,7 @@ void Win::wait_for(const std::set<std::uint64_t>& seqs, int target, std::string_
 
 void Win::request(int op, int target, std::string body, std::string_view func) {
   State& st = *state_;
+  TracedWait traced(*st.engine, *comm_, target, func);
   std::uint64_t seq = st.engine->next_seq();
   st.awaiting.insert(seq);
   st.reply(comm_->world_of(target), op, seq, std::move(body));
@@ -420,7 +467,7 @@ void Win::fence(int assert) {
   }
   wait_for(seqs, -1, func);
   st.touched.clear();
-  coll::barrier(*comm_);
+  sync(*comm_, func);
   st.fence = (assert & MODE_NOSUCCEED) ? State::Fence::None : State::Fence::Issued;
   raise_async(func);
 }

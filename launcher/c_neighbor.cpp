@@ -35,7 +35,7 @@ void alltoall_bytes(core::Comm& c, const void* sendbuf, const std::vector<size_t
                     const std::vector<long>& rdispl, const char* f) {
   std::vector<std::string> blocks;
   for (size_t k = 0; k < scount.size(); ++k) blocks.push_back(block_at(sendbuf, sdispl[k], scount[k]));
-  place_all(core::neighbor_alltoall(c, blocks), recvbuf, rdispl, rcap, f);
+  place_all(core::neighbor_alltoall(c, blocks, f), recvbuf, rdispl, rcap, f);
 }
 
 }  // namespace
@@ -72,7 +72,7 @@ int MPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sen
       rcap.push_back(size_t(rc[size_t(k)]) * es);
     }
     Bytes mine = block_at(sendbuf, 0, nbytes(sendcount, sendtype, f, "sendcount"));
-    place_all(core::neighbor_allgather(*c, mine), recvbuf, rdispl, rcap, f);
+    place_all(core::neighbor_allgather(*c, mine, f), recvbuf, rdispl, rcap, f);
   });
 }
 

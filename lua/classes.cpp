@@ -244,6 +244,48 @@ int fallback_index(lua_State* L) {
   return 1;
 }
 
+// ---- the other classes' missing methods ------------------------------------------------
+
+// Upvalues: the name, the class, its method table. "no method 'fance' on
+// Win; did you mean fence?"
+int other_unknown_call(lua_State* L) {
+  try {
+    std::vector<std::string> names;
+    lua_pushnil(L);
+    while (lua_next(L, lua_upvalueindex(3))) {  // stack: key value
+      if (lua_type(L, -2) == LUA_TSTRING) names.emplace_back(lua_tostring(L, -2));
+      lua_pop(L, 1);
+    }
+    std::sort(names.begin(), names.end());
+    const std::string name = lua_tostring(L, lua_upvalueindex(1));
+    std::string msg = "no method '" + name + "' on " + lua_tostring(L, lua_upvalueindex(2));
+    std::vector<std::string> near = nearest(name, names);
+    for (size_t i = 0; i < near.size(); ++i)
+      msg += (i == 0 ? "; did you mean " : i + 1 == near.size() ? " or " : ", ") + near[i];
+    if (!near.empty()) msg += "?";
+    luaL_where(L, 1);
+    lua_pushlstring(L, msg.data(), msg.size());
+    lua_concat(L, 2);
+  } catch (const std::exception& e) {
+    lua_pushstring(L, e.what());
+  }
+  return lua_error(L);  // no C++ object is alive here
+}
+
+// __index of a class's method table: (methods, key). Upvalue: the class.
+// As for communicators, names that are not identifiers-to-call stay nil.
+int other_fallback_index(lua_State* L) {
+  if (lua_type(L, 2) != LUA_TSTRING || std::strncmp(lua_tostring(L, 2), "__", 2) == 0) {
+    lua_pushnil(L);
+    return 1;
+  }
+  lua_pushvalue(L, 2);
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_pushvalue(L, 1);
+  lua_pushcclosure(L, other_unknown_call, 3);
+  return 1;
+}
+
 // ---- assembly -----------------------------------------------------------------------
 
 // Pushes the method tables of every class, chained by __index; the Comm
@@ -303,6 +345,32 @@ void place_methods(lua_State* L, int first) {
 }  // namespace
 
 const char* comm_class_meta(const core::Comm& c) { return kClasses[class_of(c)].meta; }
+
+// Declared in lua/module.cpp, which calls it after open_comm_classes.
+void name_missing_methods(lua_State* L) {
+  // Status is left out: a status is a table whose absent fields (cancelled)
+  // must read as nil.
+  const std::pair<const char*, const char*> others[] = {
+      {"lumpi.Group", "Group"}, {"lumpi.Request", "Request"},       {"lumpi.Op", "Op"},
+      {"lumpi.Datatype", "Datatype"}, {"lumpi.Win", "Win"}, {"lumpi.Errhandler", "Errhandler"},
+      {"lumpi.Keyval", "Keyval"}};
+  for (const auto& [meta, cls] : others) {
+    if (luaL_getmetatable(L, meta) != LUA_TTABLE) {  // push
+      lua_pop(L, 1);
+      continue;
+    }
+    if (lua_getfield(L, -1, "__index") == LUA_TTABLE && !lua_getmetatable(L, -1)) {  // push methods
+      lua_createtable(L, 0, 1);
+      lua_pushstring(L, cls);
+      lua_pushcclosure(L, other_fallback_index, 1);
+      lua_setfield(L, -2, "__index");
+      lua_setmetatable(L, -2);  // pops the new metatable
+    } else if (lua_type(L, -1) == LUA_TTABLE) {
+      lua_pop(L, 1);  // a metatable it already had
+    }
+    lua_pop(L, 2);  // methods (or nil), the values' metatable
+  }
+}
 
 void open_comm_classes(lua_State* L, int comm_idx) {
   comm_idx = lua_absindex(L, comm_idx);

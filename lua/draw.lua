@@ -52,15 +52,19 @@ local function try(obj, method, ...)
   return table.unpack(res, 2, res.n)
 end
 
-local function is_comm(v)
-  return type(v) == "userdata" and (pcall(function() return v.size and v.test_inter end))
-      and type(v.test_inter) == "function"
+-- By the metatable's __name: every class answers a missing method with a
+-- function that raises "no method ...", so probing methods proves nothing.
+local COMM_CLASSES = {Intracomm = true, Intercomm = true, Cartcomm = true, Graphcomm = true,
+  Distgraphcomm = true}
+
+local function class_name(v)
+  local mt = getmetatable(v)
+  return type(v) == "userdata" and type(mt) == "table" and mt.__name or nil
 end
 
-local function is_group(v)
-  return type(v) == "userdata" and (pcall(function() return v.members end))
-      and type(v.members) == "function" and type(v.translate_ranks) == "function"
-end
+local function is_comm(v) return COMM_CLASSES[class_name(v)] == true end
+
+local function is_group(v) return class_name(v) == "group" end
 
 local function topo_lines(c, out)
   local kind = try(c, "topo_test")

@@ -15,6 +15,10 @@ namespace lumpi::lua {
 void set_runtime(lua_State* L, Runtime* rt);
 void open_metatables(lua_State* L);
 void open_datatype(lua_State* L);  // lua/bind_datatype.cpp: mpi.INT, mpi.type_*, ...
+// lua/classes.cpp: a missing method of a Group, Request, Op, Datatype, Win,
+// Errhandler or Keyval says "no method 'fance' on Win; did you mean fence?",
+// as a communicator's does.
+void name_missing_methods(lua_State* L);
 void open_buffer(lua_State* L);    // lua/bind_buffer.cpp: mpi.buffer, statuses
 
 namespace {
@@ -161,6 +165,7 @@ void open_mpi(lua_State* L, Runtime* rt) {
   open_win(L);
   open_comm_classes(L, -2);
   lua_pop(L, 2);  // the method tables
+  name_missing_methods(L);
   push_comm(L, rt->world);
   lua_setfield(L, -2, "COMM_WORLD");
   push_comm(L, rt->self);

@@ -24,11 +24,27 @@ bool is_collective(const RankView& v) { return !v.wait.group.empty(); }
 // possible. (MPI_Waitany also waits for any one rank, but for given ones.)
 bool wildcard(const RankView& v) { return v.wait.any && v.where.find("ANY_SOURCE") != std::string::npos; }
 
+// MPI_Win_lock waits for the lock's holder, not for the target, which
+// answers lock requests even while idle (passive target): any other rank
+// may hold it, and the lock comes once any one of them lets go.
+bool lock_wait(const RankView& v) { return v.wait.call == "MPI_Win_lock"; }
+
+// Any one of the ranks waited for will do (a wildcard, MPI_Waitany, a lock).
+bool waits_any(const RankView& v) { return v.wait.any || lock_wait(v); }
+
+// What a lock wait adds to "waits for any of 0,2".
+std::string holder_note(const RankView& v) { return lock_wait(v) ? " (whichever holds the lock)" : ""; }
+
 // The ranks `r` waits for: a collective's members that are not in the same
 // call on the same communicator (if every member is, the peer it waits on
 // now); otherwise the ranks of its wait (a source, a destination).
 std::set<int> waits_for(int r, const RankView& v, const std::map<int, RankView>& all) {
   std::set<int> out;
+  if (lock_wait(v)) {
+    for (const auto& [m, other] : all)
+      if (m != r) out.insert(m);
+    return out;
+  }
   if (is_collective(v)) {
     for (int m : v.wait.group) {
       if (m == r) continue;
@@ -116,7 +132,7 @@ Graph build(const std::map<int, RankView>& all) {
     changed = false;
     for (const auto& [r, w] : g.edges) {
       if (live.count(r)) continue;
-      bool any = all.at(r).wait.any;
+      bool any = waits_any(all.at(r));
       bool go = w.empty() || (any ? std::any_of(w.begin(), w.end(), is_live)
                                   : std::all_of(w.begin(), w.end(), is_live));
       if (go) live.insert(r), changed = true;
@@ -175,7 +191,7 @@ std::string cycle_line(const Graph& g, const std::vector<int>& cyc) {
     possible = possible || wildcard(v);
     arrows += std::to_string(r) + " -> ";
     parts += std::string(parts.empty() ? "" : ", ") + "rank " + std::to_string(r) + " in " + call_text(v) +
-             " waits for " + ranks_text(g.edges.at(r), v.wait.any) + unmatched_hint(r, v);
+             " waits for " + ranks_text(g.edges.at(r), waits_any(v)) + holder_note(v) + unmatched_hint(r, v);
   }
   arrows += std::to_string(cyc.front());
   return std::string(possible ? "possible deadlock (a wildcard receive; a message in flight could still match it): "
@@ -191,8 +207,10 @@ std::vector<std::string> terminal_lines(const Graph& g) {
   std::map<std::pair<std::string, std::set<int>>, std::string> hints;
   for (int r : g.stuck) {
     const std::set<int>& w = g.edges.at(r);
-    if (std::none_of(w.begin(), w.end(), [&](int t) { return terminal(state_of(g.all, t)); })) continue;
     const RankView& v = g.all.at(r);
+    auto ended = [&](int t) { return terminal(state_of(g.all, t)); };
+    if (std::none_of(w.begin(), w.end(), ended)) continue;
+    if (lock_wait(v) && !std::all_of(w.begin(), w.end(), ended)) continue;  // a stuck rank holds it
     auto key = std::make_pair(call_text(v), w);
     groups[key].push_back(r);
     possible[key] = possible[key] || wildcard(v);
@@ -209,7 +227,8 @@ std::vector<std::string> terminal_lines(const Graph& g) {
                   state_text(g.all, t);
     out.push_back(std::string(possible.at(key) ? "possible deadlock (a wildcard receive): " : "deadlock: ") +
                   (many ? "ranks " : "rank ") + format_ranks(ranks) + " in " + call + (many ? " wait" : " waits") +
-                  " for " + ranks_text(w, g.all.at(ranks.front()).wait.any) + ": " + states + hints.at(key));
+                  " for " + ranks_text(w, waits_any(g.all.at(ranks.front()))) + holder_note(g.all.at(ranks.front())) +
+                  ": " + states + hints.at(key));
   }
   return out;
 }
@@ -281,7 +300,7 @@ std::vector<std::string> diagnose(const std::map<int, RankView>& ranks) {
   for (int r : behind) {
     const RankView& v = g.all.at(r);
     out.push_back("also stuck: rank " + std::to_string(r) + " in " + call_text(v) + " waits for " +
-                  ranks_text(g.edges.at(r), v.wait.any));
+                  ranks_text(g.edges.at(r), waits_any(v)) + holder_note(v));
   }
   return out;
 }

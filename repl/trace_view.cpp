@@ -16,7 +16,12 @@ using launcher::ControlMsg;
 using launcher::TraceEntry;
 using Kind = TraceRow::Kind;
 
-bool is_wait(const std::string& call) { return call.starts_with("MPI_Wait"); }
+// Waits of one rank: on requests, and a window's lock, unlock and flush,
+// which wait for the target's answer (peer: the target).
+bool is_wait(const std::string& call) {
+  return call.starts_with("MPI_Wait") || call == "MPI_Win_lock" || call == "MPI_Win_unlock" ||
+         call.starts_with("MPI_Win_flush");
+}
 
 // The events of one rank, or only those of one scenario case.
 std::vector<TraceEntry> events_of(const ControlMsg& reply, const std::string& only_case) {
@@ -52,7 +57,12 @@ struct Builder {
   }
 
   void rank_events(int r, const std::vector<TraceEntry>& events) {
-    std::vector<std::pair<std::string, size_t>> open;  // begun, not ended: (call, row)
+    struct Open {
+      std::string call;
+      uint64_t id;  // the span's number on this rank (0: none, pair by call)
+      size_t row;
+    };
+    std::vector<Open> open;  // begun, not ended
     for (const TraceEntry& e : events) {
       ++m.events;
       if (e.kind == "send") {
@@ -62,11 +72,11 @@ struct Builder {
         add(e.kind == "recv" ? Kind::Recv : Kind::Probe, r, e);
         refs.push_back({m.rows.size() - 1, {e.peer, e.msg}});
       } else if (e.kind == "begin") {
-        open.push_back({e.call, begin(r, e)});
+        open.push_back({e.call, e.msg, begin(r, e)});
       } else if (e.kind == "end") {
         for (auto it = open.rbegin(); it != open.rend(); ++it) {
-          if (it->first != e.call) continue;
-          TraceRow& row = m.rows[it->second];
+          if (it->call != e.call || it->id != e.msg) continue;
+          TraceRow& row = m.rows[it->row];
           row.end_clock = std::max(row.end_clock, e.clock);
           if (row.kind == Kind::Span) row.per_rank[r].second = e.clock;
           open.erase(std::next(it).base());
@@ -148,7 +158,8 @@ std::string describe(const TraceRow& r) {
     case Kind::Probe:
       return n + r.call + " on " + std::to_string(r.rank) + " sees " + std::to_string(r.peer) + "->" +
              std::to_string(r.rank) + " " + tag_text(r.tag);
-    case Kind::Wait: return r.call + " on " + std::to_string(r.rank);
+    case Kind::Wait:
+      return r.call + " on " + std::to_string(r.rank) + (r.peer >= 0 ? " target " + std::to_string(r.peer) : "");
     case Kind::Span:
       return r.call + " " + comm_text(r.comm) + (r.peer >= 0 ? " root " + std::to_string(r.peer) : "") + " [" +
              ranks_text(r.ranks) + "]";

@@ -109,6 +109,21 @@ hang("probe-probe", 3, "if r == 0 then w:probe(1, 2) elseif r == 1 then w:probe(
      [f"deadlock: 0 -> 1 -> 0: rank 0 in MPI_Probe(source=1, tag=2) on {W} waits for 1, "
       f"rank 1 in MPI_Probe(source=0, tag=2) on {W} waits for 0"])
 
+# a nonblocking collective one rank never started: the wait waits for it
+hang("ibarrier-skipped", 3, "if r ~= 2 then w:ibarrier():wait() end",
+     [f"deadlock: ranks 0-1 in MPI_Wait on {W} wait for 2: rank 2 is idle (finished the command)"])
+
+# windows (MPI-3.1 §11.5): a fence one rank skipped; a lock whose holder waits for the
+# rank that wants it (the target, idle, answers lock requests: it is not the one waited for)
+hang("fence-skipped", 3, "local win = w:win_allocate(8, 8)\nif r ~= 1 then win:fence() end",
+     ["deadlock: ranks 0,2 in MPI_Win_fence wait for 1: rank 1 is idle (finished the command)"])
+hang("lock-held", 3, "local win = w:win_allocate(8, 8)\n"
+     "if r == 0 then win:lock(mpi.LOCK_EXCLUSIVE, 2) w:recv(1, 7) "
+     "elseif r == 1 then win:lock(mpi.LOCK_EXCLUSIVE, 2) win:unlock(2) w:send(1, 0, 7) end",
+     [f"deadlock: 0 -> 1 -> 0: rank 0 in MPI_Recv(source=1, tag=7) on {W} waits for 1, "
+      "rank 1 in MPI_Win_lock(target=2) waits for any of 0,2 (whichever holds the lock)"],
+     absent=["rank 2 is idle"])
+
 # no diagnosis while the waited-for rank computes
 hang("busy-peer", 2, "if r == 0 then w:recv(1, 1) else local t = os.time() + 30; while os.time() < t do end end",
      [f"[0] waiting in MPI_Recv(source=1, tag=1) on {W}"], absent=["deadlock"])

@@ -109,6 +109,61 @@ def test_collectives_and_constructors_span_the_ranks_that_took_part(exe):
         check(order == sorted(order) and "MPI_Comm_split" in rows[order[0]][1], "split is not above bcast", out)
 
 
+def span_rows(rows, needle):
+    return [line for _, line in rows if needle in line]
+
+
+def test_neighbour_and_nonblocking_collectives_and_window_epochs_are_spans(exe):
+    # 5 ranks (odd). A periodic ring over the odd ranks {1, 3} and a line
+    # over 0-2 (ranks 3 and 4 get nil): MPI-3.1 §7.6's neighbourhood
+    # collectives are spans over exactly the lanes that took part.
+    with Lumpi(exe, ["-n", "5"]) as l:
+        l.prompt()
+        l.command(":trace on")
+        out = l.command(
+            "w = mpi.COMM_WORLD r = w:rank() "
+            "odd = w:split(r % 2 == 1 and 1 or mpi.UNDEFINED, r) "
+            "if odd then ring = odd:cart_create({2}, {true}) ring:set_name('ring') "
+            "got = ring:neighbor_allgather(r) end "
+            "line = w:cart_create({3}, {false}) "
+            "if line then line:set_name('line') line:neighbor_alltoall({r, r}) end "
+            "return got")
+        check("[1] {3, 3}" in out and "[3] {1, 1}" in out, "neighbor_allgather on the odd ring", out)
+        out = l.command(":trace")
+        check(all(len(x) <= 80 for x in out.splitlines()), "a line is wider than 80 columns", out)
+        cols = lane_columns(out, 5)
+        rows = diagram_rows(out)
+        ring = span_rows(rows, "MPI_Neighbor_allgather 'ring' [1,3]")
+        check(len(ring) == 1, "want one neighbor_allgather span over [1,3]", out)
+        lanes = "".join(ring[0][c] for c in cols)
+        check(lanes == "|*=*|", "the ring's span covers lanes %r, want |*=*|" % lanes, out)
+        made = (span_rows(rows, "MPI_Cart_create (unnamed) [1,3]")
+                + span_rows(rows, "MPI_Cart_create 'MPI_COMM_WORLD' [0-4]"))
+        check(len(made) == 2, "the two cart_create calls are not spans over [1,3] and [0-4]", out)
+        line = span_rows(rows, "MPI_Neighbor_alltoall 'line' [0-2]")
+        check(len(line) == 1, "want one neighbor_alltoall span over [0-2]", out)
+        lanes = "".join(line[0][c] for c in cols)
+        check(lanes == "***||", "the line's span covers lanes %r, want ***||" % lanes, out)
+        # nonblocking collectives: a span from the call to completion, and the wait
+        l.command("q = w:ibarrier() b = w:ibcast(r == 4 and 'x' or nil, 4) q:wait() b:wait()")
+        rows = diagram_rows(l.command(":trace"))
+        check(len(span_rows(rows, "MPI_Ibarrier 'MPI_COMM_WORLD' [0-4]")) == 1, "ibarrier span", out)
+        check(len(span_rows(rows, "MPI_Ibcast 'MPI_COMM_WORLD' root 4 [0-4]")) == 1, "ibcast span", out)
+        # a window: created, fenced and freed collectively; lock and unlock wait on the target
+        l.command("win = w:win_allocate(8, 8) win:fence() win:fence() "
+                  "if r == 2 then win:lock(mpi.LOCK_EXCLUSIVE, 0) win:unlock(0) end win:free()")
+        out = l.command(":trace")
+        rows = diagram_rows(out)
+        for call in ("MPI_Win_allocate", "MPI_Win_free"):
+            check(len(span_rows(rows, call + " ")) == 1 and "[0-4]" in span_rows(rows, call + " ")[0],
+                  call + " is not one span over 0-4", out)
+        fences = [x for x in span_rows(rows, "MPI_Win_fence ") if "[0-4]" in x]
+        check(len(fences) == 2, "want two fence spans over 0-4", out)
+        lock = span_rows(rows, "MPI_Win_lock on 2 target 0")
+        check(len(lock) == 1 and lock[0][cols[2]] == "W", "lock is not a wait in lane 2", out)
+        check(len(span_rows(rows, "MPI_Win_unlock on 2 target 0")) == 1, "unlock wait missing", out)
+
+
 def test_waits_and_probes_are_drawn(exe):
     with Lumpi(exe, ["-n", "2"]) as l:
         l.prompt()
@@ -218,6 +273,7 @@ def test_script_trace_file_and_lumpi_test_trace_dir(exe):
 TESTS = [
     test_ring_on_3_and_5_ranks_draws_each_arrow_into_the_next_lane,
     test_collectives_and_constructors_span_the_ranks_that_took_part,
+    test_neighbour_and_nonblocking_collectives_and_window_epochs_are_spans,
     test_waits_and_probes_are_drawn,
     test_svg_at_16_ranks_parses_with_one_lane_per_rank_and_arrows,
     test_json_loads_with_matching_flow_events,

@@ -32,6 +32,15 @@ local function make_values()
   recv:wait()
   v[#v + 1] = recv
   v[#v + 1] = select(2, pcall(w.send, w, 1, n))  -- an error object
+  local ty = mpi.type_contiguous(2, mpi.INT)
+  ty:commit()
+  local win = w:win_allocate(8, 8)
+  v[#v + 1], v[#v + 2], v[#v + 3] = ty, mpi.INT, win
+  v[#v + 1] = mpi.comm_create_errhandler(function() end)
+  v[#v + 1] = mpi.buffer(mpi.DOUBLE, 2)
+  v[#v + 1], v[#v + 2] = mpi.type_create_keyval{}, mpi.win_create_keyval{}
+  v[#v + 1] = w:ibarrier()
+  v[#v + 1] = mpi.REPLACE
   if n >= 2 then
     local color = r % 2
     local half = w:split(color, r)
@@ -73,7 +82,16 @@ local function collect(values)
     if type(k) == "string" and k:match("^lumpi%.") and type(mt) == "table" then
       local short = k:match("([%w_]+)$")
       local class = help.classes[short] and short
-      walk(class, class ~= "Comm", mt)
+      if class then
+        walk(class, class ~= "Comm", mt)
+      else  -- a metatable of no class in help must have no methods
+        help.each_method(mt, function(name, f)
+          if type(f) == "function" and not name:match("^__") and not lacking[k .. ":" .. name] then
+            lacking[k .. ":" .. name] = true
+            lacking[#lacking + 1] = k .. ":" .. name .. " (no class in lua/help.lua)"
+          end
+        end)
+      end
     end
   end
   return available, comm_any, lacking
@@ -132,6 +150,8 @@ t.case("every entry is complete and its references resolve", function()
     for _, field in ipairs({"call", "mpi", "does", "sec", "kind"}) do
       if type(e[field]) ~= "string" or e[field] == "" then bad[#bad + 1] = e.key .. " lacks " .. field end
     end
+    -- every function and method says the errors it raises (constants raise none)
+    if e.kind ~= "constant" and type(e.errors) ~= "table" then bad[#bad + 1] = e.key .. " lacks errors" end
     for _, s in ipairs(e.see or {}) do
       if not help.by_key[s] and not help.classes[s] then bad[#bad + 1] = e.key .. " sees " .. s end
     end
@@ -176,4 +196,29 @@ t.case("help(x) takes values", function()
   local cart = mpi.COMM_WORLD:cart_create({mpi.COMM_WORLD:size()})
   t.ok(help(cart):find("class Cartcomm", 1, true))
   t.ok(help():find("Classes:", 1, true))
+end)
+
+t.case("a missing method names the class and the nearest names, for every class", function()
+  local w = mpi.COMM_WORLD
+  local ty = mpi.type_contiguous(2, mpi.INT)
+  local function says(v, method, want)
+    local ok, err = pcall(function() return v[method](v) end)
+    t.ok(not ok, method .. " should fail")
+    t.ok(tostring(err):find(want, 1, true), tostring(err))
+  end
+  says(w:cart_create({w:size()}), "coords", "no method 'coords' on Cartcomm; did you mean cart_coords?")
+  says(w, "barier", "no method 'barier' on Intracomm; did you mean barrier")
+  says(w:group(), "sise", "no method 'sise' on Group; did you mean size")
+  says(ty, "comit", "no method 'comit' on Datatype; did you mean commit?")
+  local win = w:win_allocate(8, 8)
+  says(win, "fance", "no method 'fance' on Win; did you mean fence?")
+  says(w:ibarrier(), "wiat", "no method 'wiat' on Request; did you mean wait?")
+  says(mpi.op_create(function(a, b) return a end, true), "fre", "no method 'fre' on Op; did you mean free?")
+  says(mpi.comm_create_errhandler(function() end), "fre", "no method 'fre' on Errhandler; did you mean free?")
+  says(mpi.SUM, "zzzzzz", "no method 'zzzzzz' on Op")
+  -- fields that are not methods still read as nil
+  t.eq(win.__close, nil)
+  t.eq(w:group()[1], nil)
+  win:free()
+  ty:free()
 end)

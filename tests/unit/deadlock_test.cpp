@@ -177,6 +177,31 @@ TEST_CASE("deadlock: a wildcard receive makes a possible deadlock, and a live se
   CHECK(idle[0].find("rank 1 is idle (finished the command), rank 2 is idle") != std::string::npos);
 }
 
+RankView lock_on(int target) {
+  RankView v;
+  v.state = State::Blocked;
+  v.where = "waiting in MPI_Win_lock(target=" + std::to_string(target) + ")";
+  v.wait.call = "MPI_Win_lock";
+  v.wait.waits = {target};
+  return v;
+}
+
+TEST_CASE("deadlock: a lock waits for its holder, not for the target, which answers while idle") {
+  // MPI-3.1 §11.5.3: rank 0 holds the lock on 2 and waits for 1, which waits for that lock
+  auto d = diagnose({{0, recv_from(1, 7)}, {1, lock_on(2)}, {2, with_state(State::Idle, "finished the command")}});
+  REQUIRE(d.size() == 1);
+  CHECK(d[0] == "deadlock: 0 -> 1 -> 0: rank 0 in MPI_Recv(source=1, tag=7) on 'w' waits for 1, rank 1 in "
+                "MPI_Win_lock(target=2) waits for any of 0,2 (whichever holds the lock)");
+  // an idle target alone is no deadlock while another rank runs (it may hold the lock and unlock)
+  CHECK(diagnose({{0, with_state(State::Running)}, {1, lock_on(2)}, {2, with_state(State::Idle)}}).empty());
+  // everybody else has finished: the lock can never come
+  auto idle = diagnose({{0, with_state(State::Idle, "finished the command")}, {1, lock_on(2)},
+                        {2, with_state(State::Idle, "finished the command")}});
+  REQUIRE(idle.size() == 1);
+  CHECK(idle[0].find("deadlock: rank 1 in MPI_Win_lock(target=2) waits for any of 0,2 (whichever holds the lock): "
+                     "rank 0 is idle") == 0);
+}
+
 TEST_CASE("deadlock: every rank on a cycle is shown on one, the others as also stuck") {
   auto d = diagnose({{0, any_recv({1, 2})}, {1, recv_from(0, 3)}, {2, recv_from(0, 3)}, {3, recv_from(2, 3)}});
   REQUIRE(d.size() == 3);
