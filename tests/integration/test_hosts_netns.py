@@ -11,6 +11,7 @@
 #   instead of hanging, the REPL goes on with the ranks left, and the
 #   cut-off ranks exit by themselves (an orted cut off from mpirun would
 #   wait for minutes: the test kills it, by pid).
+# The benchmark knob LUMPI_INSECURE_NO_CURVE: warned, works, refused unless 1.
 # The stranger probes run once (with the ssh launcher): CURVE does not
 # depend on the launcher.
 # Needs root and `ip netns`; skips with the reason otherwise. Every
@@ -83,10 +84,10 @@ def main(tmp):
     rsh = write_rsh(tmp)
     hosts = ["--hosts", "10.77.0.2:2,10.77.0.3:2", "--rsh", rsh, "-n", "4"]
     world(["--launcher", "ssh"] + hosts, "T3 ssh", strangers=True)
+    no_curve_knob(["--launcher", "ssh"] + hosts)
     if not shutil.which("mpirun.openmpi"):
         print("skip T3 mpirun: mpirun.openmpi (Debian: openmpi-bin) is not installed")
         return
-    sh("ip", "-n", NS["hub"], "link", "set", link_name("10.77.0.3"), "up")  # the ssh part cut it
     world(["--launcher", "mpirun"] + hosts, "T3 mpirun", strangers=False)
 
 
@@ -136,10 +137,34 @@ def world(args, name, strangers):
             pass
         l.wait(5)
         kill_tagged(tag)  # also an orted cut off from its mpirun, which would wait for it for minutes
+        sh("ip", "-n", NS["hub"], "link", "set", link_name("10.77.0.3"), "up")  # for the next part
         try:
             os.close(l.fd)
         except OSError:
             pass
+
+
+def no_curve_knob(args):
+    """The benchmark knob LUMPI_INSECURE_NO_CURVE=1 (docs/hosts.md): a warning
+    every time, a working world; any other value is refused."""
+    code = "return mpi.COMM_WORLD:allreduce(1, mpi.SUM)"
+    for value, want_rc in (("1", 0), ("yes", 1)):
+        tag, env = marker_env()
+        env["LUMPI_INSECURE_NO_CURVE"] = value
+        try:
+            p = subprocess.run(["ip", "netns", "exec", NS["c"], LUMPI] + args + ["-e", code], env=env,
+                               capture_output=True, text=True, timeout=120)
+            out, err, rc = p.stdout, p.stderr, p.returncode
+        except subprocess.TimeoutExpired:
+            out, err, rc = "", "timed out", None
+        finally:
+            kill_tagged(tag)
+        if value == "1":
+            check("T3 LUMPI_INSECURE_NO_CURVE=1: a warning, and the world works without CURVE on data",
+                  rc == 0 and "[0-3] 4" in out and "warning: LUMPI_INSECURE_NO_CURVE=1" in err, out + err)
+        else:
+            check("T3 LUMPI_INSECURE_NO_CURVE=yes is refused (only 1 turns CURVE off)",
+                  rc == 1 and "LUMPI_INSECURE_NO_CURVE must be 1 or unset" in err, out + err)
 
 
 def refuse_strangers(name, control, job):
