@@ -20,10 +20,12 @@ under mpirun next to mpirun's own hello.
    -n N -e 'return 1'` against `mpirun -n N --oversubscribe mpi_hello`.
 
 Needs root, iproute2 and util-linux (unshare); skips with a note otherwise.
-Every namespace is deleted at the end, and each run's process group killed.
+Every namespace is deleted at the end (also on SIGTERM), and each run's
+process group killed.
 """
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 
@@ -181,6 +183,8 @@ def suite_hosts(a, anchors, lumpi, bench_exe, B):
     if os.geteuid() != 0 or not shutil.which("ip"):
         B.note("hosts suite skipped: needs root and ip (iproute2) for network namespaces")
     else:
+        # SIGTERM (a timeout around bench.py) ends through the finally below, which deletes the namespaces.
+        signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(SystemExit("hosts suite: terminated")))
         try:
             setup()
         except (subprocess.CalledProcessError, subprocess.TimeoutExpired) as e:
