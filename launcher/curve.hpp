@@ -50,6 +50,9 @@ struct JoinInfo {
   int size = 0;
   std::string bind = "none";
   CurveKeys keys;
+  // False only under the benchmark knob LUMPI_INSECURE_NO_CURVE=1: the data
+  // plane (rank to rank) goes without CURVE; control and heartbeats keep it.
+  bool data_curve = true;
 };
 
 // Writes the file with mode 0600 (created so; never readable by others for

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -163,8 +164,9 @@ void Host::join_remote(const char* path) {
   bind_from_env(local ? local->second : rank_, j.bind.c_str());
   const char* addr_env = std::getenv(kEnvAddress);
   std::string addr = addr_env && *addr_env ? addr_env : address_towards(host_of_endpoint(j.control));
-  engine_ = std::make_unique<core::Engine>(rank_, size_, "tcp://" + addr + ":*",
-                                           core::CurveKeys{j.keys.public_key, j.keys.secret_key});
+  std::optional<core::CurveKeys> data_keys;
+  if (j.data_curve) data_keys = core::CurveKeys{j.keys.public_key, j.keys.secret_key};
+  engine_ = std::make_unique<core::Engine>(rank_, size_, "tcp://" + addr + ":*", data_keys);
   zmq::context_t& ctx = engine_->transport().context();
   zap_ = std::make_unique<ZapHandler>(ctx, j.keys.public_key, "lumpi-rank " + std::to_string(rank_));
   std::string identity = "rank-" + std::to_string(rank_) + "@" + core::hw::hostname() + "/" + std::to_string(getpid());

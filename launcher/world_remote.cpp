@@ -2,6 +2,7 @@
 // (mpirun, mpiexec, srun, ssh) over tcp with CURVE: binding, the job file,
 // the launcher processes, join errors, heartbeats and killing (world.hpp).
 #include <cerrno>
+#include <cstdio>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -40,6 +41,22 @@ std::string default_address(const Placement& p) {
   return "127.0.0.1";
 }
 
+// The benchmark knob LUMPI_INSECURE_NO_CURVE=1 (docs/hosts.md): the data
+// plane between ranks goes without CURVE, so that tests/bench can measure
+// what CURVE costs. Control and heartbeats keep CURVE and the ZAP handler
+// (nobody without the job file can run code on a rank), but rank-to-rank
+// data is then readable on the wire and open to anyone who can reach a
+// rank's port. Said on stderr each time; any value but 1 is refused.
+bool data_curve_wanted() {
+  const char* v = std::getenv("LUMPI_INSECURE_NO_CURVE");
+  if (!v || !*v) return true;
+  if (std::string(v) != "1")
+    throw std::invalid_argument("LUMPI_INSECURE_NO_CURVE must be 1 or unset (not '" + std::string(v) + "')");
+  std::fprintf(stderr, "lumpi: warning: LUMPI_INSECURE_NO_CURVE=1: data between ranks travels unencrypted and "
+                       "unauthenticated (a benchmark knob, never for a real network)\n");
+  return false;
+}
+
 }  // namespace
 
 // Job files must be at the same path on every host: under LUMPI_JOBDIR, or
@@ -54,6 +71,7 @@ std::string World::remote_job_base() {
 void World::start_remote(const Options& opts) {
   const Placement& p = opts.placement;
   launcher_name_ = p.launcher;
+  bool data_curve = data_curve_wanted();
   CurveKeys keys = make_keys();
   std::string addr = default_address(p);
   zap_ = std::make_unique<ZapHandler>(ctx_, keys.public_key, "lumpi");
@@ -62,7 +80,7 @@ void World::start_remote(const Options& opts) {
   control_endpoint_ = control_.get(zmq::sockopt::last_endpoint);
   beat_ = std::make_unique<BeatServer>(ctx_, "tcp://" + addr + ":*", keys, size());
   join_path_ = dir_ + "/job";
-  write_join_file(join_path_, JoinInfo{control_endpoint_, beat_->endpoint(), size(), opts.bind, keys});
+  write_join_file(join_path_, JoinInfo{control_endpoint_, beat_->endpoint(), size(), opts.bind, keys, data_curve});
   for (auto& r : ranks_) r.alive = true;  // started, as far as we know, until they end or go silent
   char cwd[4096];
   LaunchSpec spec{p, size(), opts.exe, opts.args, join_path_, getcwd(cwd, sizeof cwd) ? cwd : "/"};

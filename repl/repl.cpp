@@ -596,8 +596,9 @@ const MetaCommand kMeta[] = {
      "The binding is the set of PUs the rank may run on, with the hwloc object it is bound "
      "to (see --bind).",
      &Repl::ranks},
-    {"hw", "", "", "the machine's hardware tree with the ranks placed on it",
-     "The hwloc tree (packages, NUMA nodes, caches, cores, PUs); each rank is shown at the "
+    {"hw", "", "", "each host's hardware tree with its ranks placed on it",
+     "The hwloc tree (packages, NUMA nodes, caches, cores, PUs) of every host, as that host sees it "
+     "(with several hosts, each under a 'host NAME (ranks ...):' line); each rank is shown at the "
      "smallest object that contains its binding.",
      &Repl::hw},
     {"draw", "", "EXPR", "draw the communicator (or group) EXPR of every rank",

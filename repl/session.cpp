@@ -367,18 +367,38 @@ std::string Session::check(const std::string& code) {
 }
 
 std::string Session::hw_tree(const std::map<int, std::string>& cpusets) {
-  int r = first_alive();
-  if (r < 0) return "no rank is alive to describe the machine (:restart starts a new world)\n";
-  ControlMsg q = launcher::msg(Kind::TreeQuery);
-  for (const auto& [rank, set] : cpusets) q.list.push_back(std::to_string(rank) + "=" + set);
-  world_->send(r, q);
+  // One tree per host, drawn by the first alive rank there, with that host's ranks on it.
+  std::vector<std::string> hosts;  // in the order of their first rank
+  std::map<std::string, int> asker;
+  std::map<std::string, std::vector<int>> ranks_on;
+  for (int r = 0; r < size(); ++r) {
+    if (!world_->alive(r)) continue;
+    const std::string& h = world_->rank(r).host;
+    if (!asker.count(h)) hosts.push_back(h), asker[h] = r;
+    ranks_on[h].push_back(r);
+  }
+  if (hosts.empty()) return "no rank is alive to describe the machine (:restart starts a new world)\n";
+  std::map<int, std::string> trees;  // asker -> its tree
+  for (const auto& h : hosts) {
+    ControlMsg q = launcher::msg(Kind::TreeQuery);
+    for (int r : ranks_on[h])
+      if (auto it = cpusets.find(r); it != cpusets.end()) q.list.push_back(std::to_string(r) + "=" + it->second);
+    world_->send(asker[h], q);
+  }
   double t0 = now_s();
-  while (now_s() - t0 < 5.0) {
+  while (trees.size() < hosts.size() && now_s() - t0 < 5.0) {
     auto ev = world_->next(50);
     if (!ev || show_background(*ev)) continue;
-    if (ev->rank == r && ev->msg.kind == Kind::Tree) return ev->msg.text;
+    if (ev->msg.kind == Kind::Tree) trees[ev->rank] = ev->msg.text;
   }
-  return "rank " + std::to_string(r) + " did not describe the machine\n";
+  std::string out;
+  for (const auto& h : hosts) {
+    int r = asker[h];
+    std::string tree = trees.count(r) ? trees[r] : "rank " + std::to_string(r) + " did not describe the machine\n";
+    if (hosts.size() > 1) out += "host " + h + " (ranks " + format_ranks(ranks_on[h]) + "):\n";
+    out += tree;
+  }
+  return out;
 }
 
 void Session::print_outcome(const Outcome& o, FILE* err_stream) const {

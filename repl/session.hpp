@@ -68,8 +68,10 @@ class Session {
   // or no rank is alive. The coordinator has no Lua of its own. (A typed
   // chunk needs no check first: "repl" answers incomplete() itself.)
   std::string check(const std::string& code);
-  // The machine's tree with the ranks placed by their cpusets, drawn by the
-  // first live rank (the coordinator has no hwloc), or a line saying why not.
+  // Each host's hardware tree with its ranks placed by their cpusets, drawn
+  // by the first live rank on that host (the coordinator has no hwloc); with
+  // several hosts each tree follows a "host NAME (ranks ...):" line. A host
+  // that does not answer within 5 s gets a line saying so.
   std::string hw_tree(const std::map<int, std::string>& cpusets);
   // Prints results (and errors) collated, errors to `err_stream` if given.
   void print_outcome(const Outcome& o, FILE* err_stream = nullptr) const;

@@ -5,7 +5,8 @@ repetition so that the load of a shared machine hits every system alike.
 
     bench.py [--build DIR] [--reps N] [--json FILE] [SUITE ...]
 
-SUITE is any of p2p, coll, repl, kernel, startup, memory, mpich (default: all). Each suite
+SUITE is any of p2p, coll, repl, kernel, startup, memory, mpich, hosts (default: all;
+hosts is in bench_hosts.py). Each suite
 prints a Markdown table (median over repetitions, and the ratio to the
 anchor the issue names) and one machine-readable line per figure:
 
@@ -641,8 +642,13 @@ def suite_mpich(a, anchors, lumpi, bench_exe):
     print("\nTarget: lumpi ≤ 0.5 × each of the others.")
 
 
+def suite_hosts(a, anchors, lumpi, bench_exe):
+    import bench_hosts  # tests/bench/bench_hosts.py: namespaces, tcp, CURVE, start-up under mpirun
+    bench_hosts.suite_hosts(a, anchors, lumpi, bench_exe, sys.modules[__name__])
+
+
 SUITES = {"p2p": suite_p2p, "coll": suite_coll, "repl": suite_repl, "kernel": suite_kernel, "startup": suite_startup,
-          "memory": suite_memory, "mpich": suite_mpich}
+          "memory": suite_memory, "mpich": suite_mpich, "hosts": suite_hosts}
 
 
 def main():
@@ -664,6 +670,7 @@ def main():
     ap.add_argument("--kernel-np", default="4,16")
     ap.add_argument("--kernel-cells", type=int, default=50, help="cells per round and system (kernel suite)")
     ap.add_argument("--startup-np", default="2,8,32,64")
+    ap.add_argument("--hosts-startup-np", default="64", help="ranks for the hosts suite's start-up under mpirun")
     ap.add_argument("--mem-np", type=int, default=4)
     ap.add_argument("--mem-cycles", type=int, default=1000)
     ap.add_argument("--mem-batches", type=int, default=4)

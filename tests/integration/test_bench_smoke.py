@@ -109,7 +109,29 @@ def main():
     else:
         print(f"skip lumpi-bench: {exe} not built")
     kernel_bench(lumpi)
+    zmq = os.path.join(os.path.dirname(lumpi), "tests", "bench", "zmq-tcp-pingpong")
+    for i, mode in enumerate(("plain", "curve")):
+        pp = bench.parse_pp(zmq_pair(zmq, mode, str(20000 + (os.getpid() * 2 + i) % 20000)))
+        check(f"zmq-tcp-pingpong {mode} prints every size", set(pp) == {size for size, _ in bench.SIZES}, str(pp))
     finish()
+
+
+def zmq_pair(exe, mode, port):
+    """The hosts suite's raw ZeroMQ yardstick, here on two loopback addresses."""
+    tag, env = marker_env()
+    pong = subprocess.Popen([exe, "pong", "127.0.0.3", "127.0.0.2", port, mode, "1000"], env=env,
+                            stdout=subprocess.DEVNULL)
+    try:
+        p = subprocess.run([exe, "ping", "127.0.0.2", "127.0.0.3", port, mode, "1000"], capture_output=True,
+                           text=True, timeout=120, env=env)
+        check(f"zmq-tcp-pingpong {mode} exits 0", p.returncode == 0 and pong.wait(30) == 0, p.stderr[-500:])
+        return p.stdout
+    except subprocess.TimeoutExpired:
+        check(f"zmq-tcp-pingpong {mode} finishes", False)
+        return ""
+    finally:
+        kill_tagged(tag)
+        pong.wait()
 
 
 if __name__ == "__main__":

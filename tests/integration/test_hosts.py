@@ -7,7 +7,8 @@
 #     there): results, host names in :ranks, split_type("shared") by host;
 #     a stranger with a wrong key or none is refused at the coordinator and at
 #     a rank (tests/exec/curve_probe.cpp), the job's key is admitted; the job
-#     file is 0600; duplicate, out-of-range and missing ranks are clear errors.
+#     file is 0600; duplicate, out-of-range and missing ranks are clear errors;
+#     :hw draws each host's tree with its own ranks, --bind counts per host.
 # T2: Debian's Open MPI mpirun and MPICH mpiexec as launchers for -e,
 #     scripts, piped REPL input, lumpi test and lumpi exec; a rank killed is
 #     reported within 5 s and its peers get MPI_ERR_PROC_FAILED; the
@@ -107,6 +108,33 @@ def t1_repl_ranks_and_security():
         out = l.command("return mpi.COMM_WORLD:allreduce(1, mpi.SUM)")
         check("T1 the world still works after the strangers", re.search(r"\[0-3\] 4", out) is not None, out)
     check("T1 REPL: nothing left", no_leftovers(tag, 10))
+
+
+def t1_hw_and_bind_per_host():
+    """Item 6: :hw draws every host's tree with its own ranks; --bind counts a
+    rank's objects on its own host (1 rank on .2, 2 on .3: by world rank,
+    rank 1 would take PU 1; by its rank on its host it takes PU 0)."""
+    tag, env = marker_env()
+    args = ["--launcher", "ssh", "--hosts", "127.0.0.2:1,127.0.0.3:2", "--rsh", RSH, "-n", "3", "--bind", "pu"]
+    with Lumpi(LUMPI, args, env=env) as l:
+        l.prompt(60)
+        out = l.command(":hw")
+        a = out.find("host host-127.0.0.2 (ranks 0):")
+        b = out.find("host host-127.0.0.3 (ranks 1-2):")
+        check("T1 :hw has one tree per host, in rank order", 0 <= a < b, out)
+        first, second = out[a:b], out[b:]
+        placed = lambda text: sorted(int(x) for m in re.findall(r"<- ranks? ([\d,]+)", text) for x in m.split(","))
+        check("T1 :hw places each rank on its own host's tree",
+              "Machine" in first and "Machine" in second and placed(first) == [0] and placed(second) == [1, 2], out)
+        out = l.command(":ranks")
+        if os.cpu_count() >= 2:
+            binding = {int(m.group(1)): m.group(2) for m in re.finditer(r"^(\d+)\s+host-\S+\s+\d+\s+\S+ \((pu \d+)\)",
+                                                                        out, re.M)}
+            check("T1 --bind pu counts per host: ranks 0 and 1 (first on their hosts) on PU 0, rank 2 on PU 1",
+                  binding == {0: "pu 0", 1: "pu 0", 2: "pu 1"}, out)
+        else:
+            print("skip T1 --bind per host: one CPU here")
+    check("T1 :hw and --bind per host: nothing left", no_leftovers(tag, 10))
 
 
 def rsh_variant(tmp, name, sed):
@@ -254,6 +282,7 @@ if __name__ == "__main__":
         if only != "t2":
             t1_results_hosts_and_shared()
             t1_repl_ranks_and_security()
+            t1_hw_and_bind_per_host()
             t1_join_errors(tmp)
             t1_coordinator_sigkill()
             t2_failures("ssh", SSH)

@@ -2,12 +2,18 @@
 # Linux network namespaces, joined by veth pairs to a bridge in a hub
 # namespace (10.77.0.0/24: the coordinator's namespace .1, hosts .2 and .3;
 # the machine's own network is never touched), ranks started by lumpi's ssh
-# launcher with a remote shell that enters the host's namespace.
+# launcher, then by Open MPI's mpirun (its plm_rsh_agent, from --rsh), with
+# a remote shell that enters the host's namespace. For each launcher:
 # - an allreduce over 4 ranks on the 2 hosts, each on its host's address;
 # - a process in another namespace with a wrong key or none is refused;
 # - a host's link cut in the middle of a loop of collectives: the cut-off
 #   ranks are reported lost within 5 s, their peers get MPI_ERR_PROC_FAILED
-#   instead of hanging, and the cut-off ranks exit by themselves.
+#   instead of hanging, the REPL goes on with the ranks left, and the
+#   cut-off ranks exit by themselves (an orted cut off from mpirun would
+#   wait for minutes: the test kills it, by pid).
+# The benchmark knob LUMPI_INSECURE_NO_CURVE: warned, works, refused unless 1.
+# The stranger probes run once (with the ssh launcher): CURVE does not
+# depend on the launcher.
 # Needs root and `ip netns`; skips with the reason otherwise. Every
 # namespace it makes is deleted and every process it starts killed by pid.
 #
@@ -76,36 +82,44 @@ def lumpi_in_ns(args, env):
 
 def main(tmp):
     rsh = write_rsh(tmp)
-    args = ["--launcher", "ssh", "--hosts", "10.77.0.2:2,10.77.0.3:2", "--rsh", rsh, "-n", "4"]
+    hosts = ["--hosts", "10.77.0.2:2,10.77.0.3:2", "--rsh", rsh, "-n", "4"]
+    world(["--launcher", "ssh"] + hosts, "T3 ssh", strangers=True)
+    no_curve_knob(["--launcher", "ssh"] + hosts)
+    if not shutil.which("mpirun.openmpi"):
+        print("skip T3 mpirun: mpirun.openmpi (Debian: openmpi-bin) is not installed")
+        return
+    world(["--launcher", "mpirun"] + hosts, "T3 mpirun", strangers=False)
+
+
+def world(args, name, strangers):
+    """A world of 4 ranks on the 2 namespaces started with `args`: allreduce,
+    (strangers refused,) a link cut in a loop of collectives."""
     tag, env = marker_env()
     l = lumpi_in_ns(args, env)
     try:
-        l.prompt(60)
+        l.prompt(90)
         out = l.command("return mpi.get_processor_name(), mpi.COMM_WORLD:allreduce(mpi.COMM_WORLD:rank(), mpi.SUM)")
-        check("T3 allreduce over 2 namespaces", "[0-1] host-10.77.0.2\t6" in out and "[2-3] host-10.77.0.3\t6" in out,
-              out)
+        check(f"{name}: allreduce over 2 namespaces",
+              "[0-1] host-10.77.0.2\t6" in out and "[2-3] host-10.77.0.3\t6" in out, out)
         out = l.command("return os.getenv('LUMPI_JOIN')")
         job = re.search(r"\] (/\S+)", out).group(1)
         control = dict(x.split("=", 1) for x in open(job).read().splitlines())["control"]
-        check("T3 the coordinator listens on its namespace's address", control.startswith("tcp://10.77.0.1:"), control)
-        for mode in ("wrong", "plain"):
-            p = subprocess.run(["ip", "netns", "exec", NS["10.77.0.3"], PROBE, control, mode, job],
-                               capture_output=True, text=True, timeout=30)
-            check(f"T3 a process in another namespace with a {mode} key is refused", p.stdout.strip() == "refused",
-                  p.stdout + p.stderr)
-        p = subprocess.run(["ip", "netns", "exec", NS["10.77.0.3"], PROBE, control, "job", job],
-                           capture_output=True, text=True, timeout=30)
-        check("T3 ... and the job's key is admitted from there", p.stdout.strip() == "admitted", p.stdout + p.stderr)
+        check(f"{name}: the coordinator listens on its namespace's address", control.startswith("tcp://10.77.0.1:"),
+              control)
+        if strangers:
+            refuse_strangers(name, control, job)
         l.line("local w = mpi.COMM_WORLD for i = 1, 1e9 do w:allreduce(i, mpi.SUM) end")
         time.sleep(1.0)
         t0 = time.time()
         sh("ip", "-n", NS["hub"], "link", "set", link_name("10.77.0.3"), "down")
         l.expect(r"rank [23] died: lost", 10, "cut-off ranks reported")
         took = time.time() - t0
-        check(f"T3 a cut link: its ranks reported lost within 5 s ({took:.1f} s)", took <= 5.0)
+        check(f"{name}: a cut link: its ranks reported lost within 5 s ({took:.1f} s)", took <= 5.0)
         l.expect(r"\[0-1\] error: MPI_ERR_PROC_FAILED", 10, "peers fail instead of hanging")
-        check("T3 a cut link in a collective: the peers get MPI_ERR_PROC_FAILED, no hang", True)
+        check(f"{name}: a cut link in a collective: the peers get MPI_ERR_PROC_FAILED, no hang", True)
         l.prompt(20)
+        out = l.command("return mpi.COMM_WORLD:rank()")
+        check(f"{name}: the REPL lives on with the ranks left", "[0] 0" in out and "[1] 1" in out, out)
         deadline = time.time() + 12
         cut_off = []
         while time.time() < deadline:
@@ -113,20 +127,55 @@ def main(tmp):
             if not cut_off:
                 break
             time.sleep(0.2)
-        check("T3 the cut-off ranks exit by themselves (no coordinator heard)", not cut_off, str(cut_off))
+        check(f"{name}: the cut-off ranks exit by themselves (no coordinator heard)", not cut_off, str(cut_off))
     except (Failure, AttributeError) as e:
-        check("T3", False, str(e))
+        check(name, False, str(e))
     finally:
         try:
             os.kill(l.pid, signal.SIGKILL)
         except OSError:
             pass
         l.wait(5)
-        kill_tagged(tag)
+        kill_tagged(tag)  # also an orted cut off from its mpirun, which would wait for it for minutes
+        sh("ip", "-n", NS["hub"], "link", "set", link_name("10.77.0.3"), "up")  # for the next part
         try:
             os.close(l.fd)
         except OSError:
             pass
+
+
+def no_curve_knob(args):
+    """The benchmark knob LUMPI_INSECURE_NO_CURVE=1 (docs/hosts.md): a warning
+    every time, a working world; any other value is refused."""
+    code = "return mpi.COMM_WORLD:allreduce(1, mpi.SUM)"
+    for value, want_rc in (("1", 0), ("yes", 1)):
+        tag, env = marker_env()
+        env["LUMPI_INSECURE_NO_CURVE"] = value
+        try:
+            p = subprocess.run(["ip", "netns", "exec", NS["c"], LUMPI] + args + ["-e", code], env=env,
+                               capture_output=True, text=True, timeout=120)
+            out, err, rc = p.stdout, p.stderr, p.returncode
+        except subprocess.TimeoutExpired:
+            out, err, rc = "", "timed out", None
+        finally:
+            kill_tagged(tag)
+        if value == "1":
+            check("T3 LUMPI_INSECURE_NO_CURVE=1: a warning, and the world works without CURVE on data",
+                  rc == 0 and "[0-3] 4" in out and "warning: LUMPI_INSECURE_NO_CURVE=1" in err, out + err)
+        else:
+            check("T3 LUMPI_INSECURE_NO_CURVE=yes is refused (only 1 turns CURVE off)",
+                  rc == 1 and "LUMPI_INSECURE_NO_CURVE must be 1 or unset" in err, out + err)
+
+
+def refuse_strangers(name, control, job):
+    for mode in ("wrong", "plain"):
+        p = subprocess.run(["ip", "netns", "exec", NS["10.77.0.3"], PROBE, control, mode, job],
+                           capture_output=True, text=True, timeout=30)
+        check(f"{name}: a process in another namespace with a {mode} key is refused", p.stdout.strip() == "refused",
+              p.stdout + p.stderr)
+    p = subprocess.run(["ip", "netns", "exec", NS["10.77.0.3"], PROBE, control, "job", job],
+                       capture_output=True, text=True, timeout=30)
+    check(f"{name}: ... and the job's key is admitted from there", p.stdout.strip() == "admitted", p.stdout + p.stderr)
 
 
 def _cmd(pid):
