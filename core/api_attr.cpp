@@ -38,23 +38,16 @@ constexpr int kTagUbId = 1;
 constexpr int kFirstUserKeyval = 16;
 const int kTagUbValue = core::TAG_UB;
 
-struct KeyvalRec {
-  Copy_attr_function copy;
-  Delete_attr_function del;
-  void* extra = nullptr;
-  bool freed = false;
-  int refs = 0;  // attributes set with it
-};
+using Keyvals = detail::KeyvalTable<Copy_attr_function, Delete_attr_function>;
 
 struct Store {
+  Keyvals keyvals{kFirstUserKeyval};  // locked by itself, after mu where both are
   std::mutex mu;
-  std::map<int, KeyvalRec> keyvals;
   std::map<uint64_t, std::map<int, void*>> attrs;  // comm serial -> keyval id -> value
   // (comm serial, keyval id) -> when the attribute was last set: Free and
   // Finalize delete in the reverse order of setting (MPI-3.1 §8.7.1).
   std::map<std::pair<uint64_t, int>, uint64_t> when;
   uint64_t clock = 0;
-  int next_id = kFirstUserKeyval;
 };
 
 // Never destroyed: handles in static storage (COMM_WORLD) may outlive it.
@@ -63,26 +56,15 @@ Store& store() {
   return *s;
 }
 
-// Drops one attachment of keyval id; forgets a freed keyval's last one. Locked.
-void release(Store& s, int id) {
-  auto it = s.keyvals.find(id);
-  if (it != s.keyvals.end() && --it->second.refs == 0 && it->second.freed) s.keyvals.erase(it);
-}
-
 // The record of a usable user keyval (copied out: callbacks run unlocked).
 // A freed keyval still attached somewhere stays usable for reading and
 // deleting those attributes when in_use_ok (MPI-3.1 §6.7.2: the free does
 // not transpire until every reference is gone).
-KeyvalRec user_keyval(const Keyval& k, std::string_view func, bool in_use_ok = false) {
+Keyvals::Rec user_keyval(const Keyval& k, std::string_view func, bool in_use_ok = false) {
   if (k.Is_null()) detail::fail(ERR_KEYVAL, func, "keyval is KEYVAL_INVALID");
   if (k.Id() == kTagUbId)
     detail::fail(ERR_KEYVAL, func, "keyval TAG_UB is predefined and cannot be set, deleted or freed");
-  Store& s = store();
-  std::lock_guard<std::mutex> lock(s.mu);
-  auto it = s.keyvals.find(k.Id());
-  if (it == s.keyvals.end() || (it->second.freed && !(in_use_ok && it->second.refs > 0)))
-    detail::fail(ERR_KEYVAL, func, "keyval " + std::to_string(k.Id()) + " has been freed");
-  return it->second;
+  return store().keyvals.at(k.Id(), func, in_use_ok);
 }
 
 // A callback's non-zero return as an Exception of that class.
@@ -96,17 +78,8 @@ void check_callback(int rc, std::string_view func, const char* which, int id) {
 
 // Runs the delete callback of (id, value) on c, unlocked.
 void run_delete(Comm& c, int id, void* value, std::string_view func) {
-  Delete_attr_function del;
-  void* extra = nullptr;
-  {
-    Store& s = store();
-    std::lock_guard<std::mutex> lock(s.mu);
-    auto it = s.keyvals.find(id);
-    if (it == s.keyvals.end()) return;
-    del = it->second.del;
-    extra = it->second.extra;
-  }
-  if (del) check_callback(del(c, id, value, extra), func, "delete", id);
+  Keyvals::Rec k = store().keyvals.find(id);
+  if (k.del) check_callback(k.del(c, id, value, k.extra), func, "delete", id);
 }
 
 }  // namespace
@@ -117,11 +90,7 @@ extern const Keyval TAG_UB = Access::keyval(kTagUbId);
 // ---- keyvals --------------------------------------------------------------------
 
 Keyval Comm::Create_keyval(Copy_attr_function copy, Delete_attr_function del, void* extra_state) {
-  Store& s = store();
-  std::lock_guard<std::mutex> lock(s.mu);
-  int id = s.next_id++;  // never reused in the process
-  s.keyvals[id] = KeyvalRec{std::move(copy), std::move(del), extra_state, false, 0};
-  return Access::keyval(id);
+  return store().keyvals.create(std::move(copy), std::move(del), extra_state);
 }
 
 // Freeing a keyval that is already freed but still attached somewhere does
@@ -129,16 +98,7 @@ Keyval Comm::Create_keyval(Copy_attr_function copy, Delete_attr_function del, vo
 // once its last attribute is gone it no longer exists (ERR_KEYVAL).
 void Comm::Free_keyval(Keyval& keyval) {
   user_keyval(keyval, "MPI_Comm_free_keyval", true);
-  {
-    Store& s = store();
-    std::lock_guard<std::mutex> lock(s.mu);
-    auto it = s.keyvals.find(keyval.Id());
-    if (it->second.refs == 0)
-      s.keyvals.erase(it);
-    else
-      it->second.freed = true;
-  }
-  Access::reset(keyval);
+  store().keyvals.free(keyval);
 }
 
 void Keyval::Free() { Comm::Free_keyval(*this); }
@@ -175,7 +135,7 @@ void Comm::Set_attr(const Keyval& keyval, void* value) {
     std::lock_guard<std::mutex> lock(s.mu);
     auto [it, fresh] = s.attrs[c.serial()].insert_or_assign(keyval.Id(), value);
     s.when[{c.serial(), keyval.Id()}] = ++s.clock;
-    if (fresh) ++s.keyvals[keyval.Id()].refs;
+    if (fresh) s.keyvals.attach(keyval.Id());
   });
 }
 
@@ -214,7 +174,7 @@ void Comm::Delete_attr(const Keyval& keyval) {
     }
     run_delete(*this, keyval.Id(), old, func);  // a failing callback keeps the attribute
     std::lock_guard<std::mutex> lock(s.mu);
-    if (s.attrs[c.serial()].erase(keyval.Id())) release(s, keyval.Id());
+    if (s.attrs[c.serial()].erase(keyval.Id())) s.keyvals.release(keyval.Id());
     s.when.erase({c.serial(), keyval.Id()});
   });
 }
@@ -237,7 +197,7 @@ AttrCopies copy_attrs(const Comm& oldcomm) {
     auto mine = s.attrs.find(core_of(oldcomm, "MPI_Comm_dup").serial());
     if (mine == s.attrs.end()) return {};
     for (const auto& [id, value] : mine->second) {
-      const KeyvalRec& k = s.keyvals.at(id);
+      Keyvals::Rec k = s.keyvals.find(id);
       items.push_back(Item{id, value, k.copy, k.extra});
     }
   }
@@ -259,7 +219,7 @@ void attach_attrs(const core::Comm& newcomm, const AttrCopies& copies) {
   auto& mine = s.attrs[newcomm.serial()];
   for (const auto& [id, value] : copies) {
     mine[id] = value;
-    ++s.keyvals[id].refs;
+    s.keyvals.attach(id);
     s.when[{newcomm.serial(), id}] = ++s.clock;
   }
 }
@@ -284,7 +244,7 @@ void delete_all_attrs(Comm& c) {
     run_delete(c, id, value, "MPI_Comm_free");  // a failing one stops the free here
     Store& s = store();
     std::lock_guard<std::mutex> lock(s.mu);
-    if (s.attrs[serial].erase(id)) release(s, id);
+    if (s.attrs[serial].erase(id)) s.keyvals.release(id);
     s.when.erase({serial, id});
   }
   Store& s = store();
@@ -298,7 +258,7 @@ void forget_attrs(uint64_t serial) {
   auto mine = s.attrs.find(serial);
   if (mine == s.attrs.end()) return;
   for (const auto& [id, value] : mine->second) {
-    release(s, id);
+    s.keyvals.release(id);
     s.when.erase({serial, id});
   }
   s.attrs.erase(mine);

@@ -289,30 +289,28 @@ bool Request::Testall(int count, Request requests[]) { return Testall(count, req
 
 // ---- persistent requests -------------------------------------------------------------
 
-Prequest Comm::Send_init(const void* buf, int count, const Datatype& type, int dest, int tag) const {
-  const char* func = "MPI_Send_init";
-  return guarded(*this, func, [&](core::Comm& c) {
+namespace {
+// Send_init and Ssend_init (sync): checked now, each start an isend.
+Prequest send_init(const Comm& self, const void* buf, int count, const Datatype& type, int dest, int tag,
+                   bool sync, const char* func) {
+  return guarded(self, func, [&](core::Comm& c) {
     size_t n = detail::buffer_bytes(buf, count, type, func);
     c.check_dest(dest, func);
     core::Comm::check_send_tag(tag, func);
-    auto h = new_handle(*this, func, false, nullptr, 0);
+    auto h = new_handle(self, func, false, nullptr, 0);
     core::Comm* cc = &c;
-    h->start = [cc, buf, n, dest, tag] { return cc->isend(body_of(buf, n), dest, tag, false); };
+    h->start = [cc, buf, n, dest, tag, sync] { return cc->isend(body_of(buf, n), dest, tag, sync); };
     return Access::prequest(std::move(h));
   });
 }
+}  // namespace
+
+Prequest Comm::Send_init(const void* buf, int count, const Datatype& type, int dest, int tag) const {
+  return send_init(*this, buf, count, type, dest, tag, false, "MPI_Send_init");
+}
 
 Prequest Comm::Ssend_init(const void* buf, int count, const Datatype& type, int dest, int tag) const {
-  const char* func = "MPI_Ssend_init";
-  return guarded(*this, func, [&](core::Comm& c) {
-    size_t n = detail::buffer_bytes(buf, count, type, func);
-    c.check_dest(dest, func);
-    core::Comm::check_send_tag(tag, func);
-    auto h = new_handle(*this, func, false, nullptr, 0);
-    core::Comm* cc = &c;
-    h->start = [cc, buf, n, dest, tag] { return cc->isend(body_of(buf, n), dest, tag, true); };
-    return Access::prequest(std::move(h));
-  });
+  return send_init(*this, buf, count, type, dest, tag, true, "MPI_Ssend_init");
 }
 
 Prequest Comm::Recv_init(void* buf, int count, const Datatype& type, int source, int tag) const {

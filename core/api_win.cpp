@@ -1,6 +1,6 @@
 // core/api_win.cpp: lumpi::Win, the C++ API's windows (MPI-3.1 chapter 11,
-// attributes §6.7.3, names §6.8) over core::Win, with the window keyvals'
-// store (a store of their own: window keyval ids start at kFirstWinKeyval,
+// attributes §6.7.3, names §6.8) over core::Win, with the window keyvals
+// (a detail::KeyvalTable of their own: window keyval ids start at kFirstWinKeyval,
 // so a communicator call given one raises ERR_KEYVAL, and a window call
 // given a communicator's keyval does too).
 //
@@ -8,11 +8,10 @@
 // becomes an Exception thrown to the caller (after the window's user handler,
 // Win::Create_errhandler, has run), or, under ERRORS_ARE_FATAL set on the
 // window, a message and exit status 1 (as for communicators).
-// Callbacks run without the store's mutex held.
+// Callbacks run without the keyval table's mutex held.
 #include <algorithm>
 #include <cstdio>
 #include <map>
-#include <mutex>
 
 #include "core/api_detail.hpp"
 #include "core/win.hpp"
@@ -38,23 +37,11 @@ enum : int { kWinBase = 8, kWinSize = 9, kWinDispUnit = 10, kWinCreateFlavor = 1
 constexpr int kFirstWinKeyval = 1 << 20;
 constexpr int kReplaceId = 100;
 
-struct WinKeyval {
-  Win_copy_attr_function copy;
-  Win_delete_attr_function del;
-  void* extra = nullptr;
-  bool freed = false;
-  int refs = 0;
-};
+using Keyvals = detail::KeyvalTable<Win_copy_attr_function, Win_delete_attr_function>;
 
-struct Store {
-  std::mutex mu;
-  std::map<int, WinKeyval> keyvals;
-  int next = kFirstWinKeyval;
-};
-
-Store& store() {
-  static Store* s = new Store;  // never destroyed: handles may outlive statics
-  return *s;
+Keyvals& keyvals() {
+  static Keyvals* k = new Keyvals(kFirstWinKeyval);  // never destroyed: handles may outlive statics
+  return *k;
 }
 
 // Applies the window's handler to e: ends the process under
@@ -127,40 +114,20 @@ Win made(core::WinPtr w) {
   return Win::From_handle(std::move(h));
 }
 
-WinKeyval user_keyval(const Keyval& k, std::string_view func, bool in_use_ok = false) {
+Keyvals::Rec user_keyval(const Keyval& k, std::string_view func, bool in_use_ok = false) {
   if (k.Is_null()) detail::fail(ERR_KEYVAL, func, "keyval is KEYVAL_INVALID");
   if (k.Id() < kFirstWinKeyval)
     detail::fail(ERR_KEYVAL, func, k.Id() >= kWinBase && k.Id() <= kWinModel
                                        ? "keyval is a predefined window attribute, which cannot be set, deleted or freed"
                                        : "keyval " + std::to_string(k.Id()) + " is not a window keyval");
-  Store& s = store();
-  std::lock_guard<std::mutex> lock(s.mu);
-  auto it = s.keyvals.find(k.Id());
-  if (it == s.keyvals.end() || (it->second.freed && !(in_use_ok && it->second.refs > 0)))
-    detail::fail(ERR_KEYVAL, func, "keyval " + std::to_string(k.Id()) + " has been freed");
-  return it->second;
-}
-
-void release(int id) {
-  Store& s = store();
-  std::lock_guard<std::mutex> lock(s.mu);
-  auto it = s.keyvals.find(id);
-  if (it != s.keyvals.end() && --it->second.refs == 0 && it->second.freed) s.keyvals.erase(it);
+  return keyvals().at(k.Id(), func, in_use_ok);
 }
 
 // Runs the delete callback of id for value on w (a non-zero return raises).
 void run_delete(Win& w, int id, void* value, std::string_view func) {
-  Win_delete_attr_function del;
-  void* extra = nullptr;
-  {
-    Store& s = store();
-    std::lock_guard<std::mutex> lock(s.mu);
-    auto it = s.keyvals.find(id);
-    if (it == s.keyvals.end()) return;
-    del = it->second.del, extra = it->second.extra;
-  }
-  if (!del) return;
-  int rc = del(w, id, value, extra);
+  Keyvals::Rec k = keyvals().find(id);
+  if (!k.del) return;
+  int rc = k.del(w, id, value, k.extra);
   if (rc != SUCCESS)
     detail::fail(rc > 0 && rc < ERR_LASTCODE ? rc : ERR_OTHER, func,
                  "the delete callback of keyval " + std::to_string(id) + " returned error " + std::to_string(rc));
@@ -205,7 +172,7 @@ void Win::Free() {
     for (auto [when, id] : order) {
       run_delete(*this, id, h_->attrs[id], func);
       h_->attrs.erase(id), h_->when.erase(id);
-      release(id);
+      keyvals().release(id);
     }
     w.free();
   });
@@ -311,24 +278,13 @@ void Win::Call_errhandler(int errorcode) const {
 // ---- caching ------------------------------------------------------------------------------
 
 Keyval Win::Create_keyval(Win_copy_attr_function copy, Win_delete_attr_function del, void* extra) {
-  Store& s = store();
-  std::lock_guard<std::mutex> lock(s.mu);
-  int id = s.next++;
-  s.keyvals[id] = WinKeyval{std::move(copy), std::move(del), extra, false, 0};
-  return Access::keyval(id);
+  return keyvals().create(std::move(copy), std::move(del), extra);
 }
 
 // Same rule as Comm::Free_keyval: freeing again while still attached is allowed.
 void Win::Free_keyval(Keyval& keyval) {
   detail::guarded([&] { user_keyval(keyval, "MPI_Win_free_keyval", true); });
-  {
-    Store& s = store();
-    std::lock_guard<std::mutex> lock(s.mu);
-    auto it = s.keyvals.find(keyval.Id());
-    if (it->second.refs == 0) s.keyvals.erase(it);
-    else it->second.freed = true;
-  }
-  Access::reset(keyval);
+  keyvals().free(keyval);
 }
 
 void Win::Set_attr(const Keyval& keyval, void* value) {
@@ -339,9 +295,7 @@ void Win::Set_attr(const Keyval& keyval, void* value) {
     if (it != h_->attrs.end()) {
       run_delete(*this, keyval.Id(), it->second, f);
     } else {
-      Store& s = store();
-      std::lock_guard<std::mutex> lock(s.mu);
-      ++s.keyvals[keyval.Id()].refs;
+      keyvals().attach(keyval.Id());
     }
     h_->attrs[keyval.Id()] = value;
     h_->when[keyval.Id()] = ++h_->clock;
@@ -375,7 +329,7 @@ void Win::Delete_attr(const Keyval& keyval) {
     if (it == h_->attrs.end()) return;
     run_delete(*this, keyval.Id(), it->second, f);
     h_->attrs.erase(keyval.Id()), h_->when.erase(keyval.Id());
-    release(keyval.Id());
+    keyvals().release(keyval.Id());
   });
 }
 

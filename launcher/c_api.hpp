@@ -117,6 +117,20 @@ core::coll::Combine user_combine(MPI_Op op, MPI_Datatype t, const char* func);
 
 // A count check: ERR_COUNT naming func for a negative count.
 void check_count(int count, const char* func, const char* what = "count");
+// Bytes of count elements of t, the count checked first (as int, and as
+// size_t for the v-collectives' block sizes).
+int bytes(int count, MPI_Datatype t, const char* func, const char* what = "count");
+size_t nbytes(int count, MPI_Datatype t, const char* func, const char* what);
+// MPI_IN_PLACE of a reduction: the input is the first n bytes recvbuf
+// holds, copied aside into `own` because the core reads its input while it
+// writes recvbuf. Any other sendbuf is the input itself.
+const void* input_of(const void* sendbuf, void* recvbuf, size_t n, std::vector<char>& own);
+// A reduction of count elements of t: the core's type for t (reduce_type),
+// the count checked, and sendbuf turned into the input (input_of).
+Datatype reduce_input(const void*& sendbuf, void* recvbuf, int count, MPI_Datatype t, const char* func,
+                      std::vector<char>& own);
+// The usable core communicator of comm (ERR_COMM if freed or pending).
+core::CommPtr core_comm(MPI_Comm comm, const char* func);
 
 void to_c(const Status& s, MPI_Status* out);
 

@@ -16,22 +16,10 @@ using namespace lumpi::capi;
 
 namespace {
 
-int bytes(int count, MPI_Datatype t, const char* func, const char* what = "count") {
-  check_count(count, func, what);
-  return count * type_size(t, func);
-}
-
 bool is_root(const Intracomm& c, int root) { return c.Is_inter() ? root == MPI_ROOT : c.Get_rank() == root; }
 
 int remote_or_local_size(const Intracomm& c) {
   return c.Is_inter() ? Access::wrap<Intercomm>(Access::handle(c)).Get_remote_size() : c.Get_size();
-}
-
-// MPI_IN_PLACE for reductions: the input is the first n bytes of recvbuf.
-const void* input_of(const void* sendbuf, void* recvbuf, size_t n, std::vector<char>& own) {
-  if (sendbuf != MPI_IN_PLACE) return sendbuf;
-  own.assign(static_cast<char*>(recvbuf), static_cast<char*>(recvbuf) + n);
-  return own.data();
 }
 
 // A reduction: checks, MPI_IN_PLACE, then start(c, input, type, op).
@@ -45,10 +33,8 @@ int reduction(const char* f, MPI_Comm comm, MPI_Request* r, const void* sendbuf,
       *r = add_request(user_nonblocking(f, sendbuf, recvbuf, count, t, op, root, comm));
       return;
     }
-    Datatype dt = reduce_type(t, f);
-    check_count(count, f);
     std::vector<char> own;
-    sendbuf = input_of(sendbuf, recvbuf, size_t(count) * size_t(type_size(t, f)), own);
+    Datatype dt = reduce_input(sendbuf, recvbuf, count, t, f, own);
     *r = add_request(start(c, sendbuf, dt, op_of(op, f)));
   });
 }

@@ -12,17 +12,6 @@ using namespace lumpi::capi;
 
 namespace {
 
-core::CommPtr core_comm(MPI_Comm comm, const char* func) {
-  core::CommPtr p = entry(comm, func).h->comm;
-  p->check_usable(func);
-  return p;
-}
-
-size_t nbytes(int count, MPI_Datatype t, const char* func, const char* what) {
-  check_count(count, func, what);
-  return size_t(count) * size_t(type_size(t, func));
-}
-
 // Places in-neighbour k's block at rdispl[k] (bytes), room rcap[k].
 void place_all(const core::Blocks& got, void* recvbuf, const std::vector<long>& rdispl,
                const std::vector<size_t>& rcap, const char* f) {

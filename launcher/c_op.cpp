@@ -49,12 +49,6 @@ void put(void* dst, const Bytes& b, size_t want, const char* func) {
   if (want) std::memcpy(dst, b.data(), want);
 }
 
-core::CommPtr core_comm(MPI_Comm comm, const char* func) {
-  core::CommPtr p = entry(comm, func).h->comm;
-  p->check_usable(func);
-  return p;
-}
-
 }  // namespace
 
 namespace lumpi::capi {

@@ -18,20 +18,6 @@ using namespace lumpi::capi;
 
 namespace {
 
-// Bytes of count elements of t (the count checked first).
-int bytes(int count, MPI_Datatype t, const char* func, const char* what = "count") {
-  check_count(count, func, what);
-  return count * type_size(t, func);
-}
-
-// MPI_IN_PLACE: the input is the first n bytes recvbuf holds, copied aside
-// into `own` because the core reads its input while it writes recvbuf.
-const void* input_of(const void* sendbuf, void* recvbuf, size_t n, std::vector<char>& own) {
-  if (sendbuf != MPI_IN_PLACE) return sendbuf;
-  own.assign(static_cast<char*>(recvbuf), static_cast<char*>(recvbuf) + n);
-  return own.data();
-}
-
 void empty_status(MPI_Status* s) {
   if (!s) return;
   s->MPI_SOURCE = MPI_ANY_SOURCE;
@@ -365,10 +351,8 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MP
   return call(comm, f, [&] {
     if (is_user_op(op)) return user_reduce(sendbuf, recvbuf, count, t, op, root, comm);
     Intracomm c = as<Intracomm>(comm, f);
-    Datatype dt = reduce_type(t, f);
-    check_count(count, f);
     std::vector<char> own;
-    sendbuf = input_of(sendbuf, recvbuf, size_t(count) * size_t(type_size(t, f)), own);
+    Datatype dt = reduce_input(sendbuf, recvbuf, count, t, f, own);
     c.Reduce(sendbuf, recvbuf, count, dt, op_of(op, f), root);
   });
 }
@@ -378,10 +362,8 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t,
   return call(comm, f, [&] {
     if (is_user_op(op)) return user_allreduce(sendbuf, recvbuf, count, t, op, comm);
     Intracomm c = as<Intracomm>(comm, f);
-    Datatype dt = reduce_type(t, f);
-    check_count(count, f);
     std::vector<char> own;
-    sendbuf = input_of(sendbuf, recvbuf, size_t(count) * size_t(type_size(t, f)), own);
+    Datatype dt = reduce_input(sendbuf, recvbuf, count, t, f, own);
     c.Allreduce(sendbuf, recvbuf, count, dt, op_of(op, f));
   });
 }
@@ -391,10 +373,8 @@ int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_
   return call(comm, f, [&] {
     if (is_user_op(op)) return user_scan(sendbuf, recvbuf, count, t, op, comm, false);
     Intracomm c = intra(comm, f);
-    Datatype dt = reduce_type(t, f);
-    check_count(count, f);
     std::vector<char> own;
-    sendbuf = input_of(sendbuf, recvbuf, size_t(count) * size_t(type_size(t, f)), own);
+    Datatype dt = reduce_input(sendbuf, recvbuf, count, t, f, own);
     c.Scan(sendbuf, recvbuf, count, dt, op_of(op, f));
   });
 }
@@ -404,10 +384,8 @@ int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MP
   return call(comm, f, [&] {
     if (is_user_op(op)) return user_scan(sendbuf, recvbuf, count, t, op, comm, true);
     Intracomm c = intra(comm, f);
-    Datatype dt = reduce_type(t, f);
-    check_count(count, f);
     std::vector<char> own;
-    sendbuf = input_of(sendbuf, recvbuf, size_t(count) * size_t(type_size(t, f)), own);
+    Datatype dt = reduce_input(sendbuf, recvbuf, count, t, f, own);
     c.Exscan(sendbuf, recvbuf, count, dt, op_of(op, f));
   });
 }

@@ -21,11 +21,6 @@ using namespace lumpi::capi;
 
 namespace {
 
-int bytes(int count, MPI_Datatype t, const char* func) {
-  check_count(count, func);
-  return count * type_size(t, func);
-}
-
 struct Attached {
   void* buf = nullptr;
   int size = 0;

@@ -135,7 +135,7 @@ int c_intercomm_create(lua_State* L) {
   core::Comm& local = check_comm(L, 1, func);
   int local_leader = opt_int(L, 2, 0, "local_leader", func);
   core::Comm* peer = lua_isnoneornil(L, 3) ? nullptr : test_comm(L, 3);
-  if (!lua_isnoneornil(L, 3) && !peer)
+  if (!lua_isnoneornil(L, 3) && comm_class_at(L, 3).empty())  // a freed one is checked at the leader
     fail(ErrClass::Comm, func, std::string("peer_comm must be a communicator, got ") + luaL_typename(L, 3));
   int remote_leader = opt_int(L, 4, 0, "remote_leader", func);
   int tag = opt_int(L, 5, 0, "tag", func);
@@ -155,13 +155,16 @@ int c_intercomm_merge(lua_State* L) {
 }
 
 // c:free(): delete callbacks first (a raising one fails the call and leaves
-// the communicator alive), then every reference becomes a freed handle.
+// the communicator alive), then every reference becomes a freed handle,
+// which lets go of the C++ communicator now rather than at collection.
 int c_free(lua_State* L) {
   const char* func = "MPI_Comm_free";
   core::Comm& c = check_comm(L, 1, func);
   core::check_freeable(c);
   delete_attrs(L, 1, c, func);
+  forget_attrs(L, c);  // the emptied attribute table itself
   core::comm_free(c);
+  release_comm(L, 1);
   return 0;
 }
 

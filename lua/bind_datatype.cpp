@@ -75,10 +75,12 @@ TypeBox* test_type_box(lua_State* L, int idx) {
   return static_cast<TypeBox*>(luaL_testudata(L, idx, kTypeMeta));
 }
 
-// The datatype at idx, even if freed (the core checks that where it matters).
+// The datatype at idx, even if freed elsewhere (the core checks that where it
+// matters); a handle t:free() emptied raises MPI_ERR_TYPE here.
 TypePtr check_type_any(lua_State* L, int idx, std::string_view what, std::string_view func) {
   TypeBox* box = test_type_box(L, idx);
   if (!box) fail(ErrClass::Type, func, std::string(what) + " must be a datatype, got " + luaL_typename(L, idx));
+  if (!box->type) fail(ErrClass::Type, func, std::string(what) + " has been freed");
   return box->type;
 }
 
@@ -121,6 +123,7 @@ std::vector<TypePtr> check_type_sequence(lua_State* L, int idx, std::string_view
     std::string got = luaL_typename(L, -1);
     lua_pop(L, 1);
     if (!box) fail(ErrClass::Type, func, "types[" + std::to_string(i) + "] must be a datatype, got " + got);
+    if (!box->type) fail(ErrClass::Type, func, "types[" + std::to_string(i) + "] has been freed");
     out.push_back(box->type);
   }
   return out;
@@ -240,13 +243,16 @@ int t_commit(lua_State* L) {
 }
 
 // t:free(): delete callbacks first (seed §6.7.4); one that raises leaves the
-// type alive with its remaining attributes.
+// type alive with its remaining attributes. The handle then lets go of the
+// C++ type at once (MPI sets it to MPI_DATATYPE_NULL).
 int t_free(lua_State* L) {
   const char* f = "MPI_Type_free";
   core::Datatype& t = check_type(L, 1, f);
   if (t.predefined()) fail(ErrClass::Type, f, "cannot free the predefined datatype " + t.name());
   delete_attrs(L, 1, attr_obj(t), f);
+  forget_attrs(L, attr_obj(t));  // the emptied attribute table itself
   t.free(f);
+  test_type_box(L, 1)->type.reset();  // types built from t hold it still
   return 0;
 }
 
@@ -387,11 +393,12 @@ int type_eq(lua_State* L) {
 }
 
 int type_tostring(lua_State* L) {
-  const core::Datatype& t = *test_type_box(L, 1)->type;
+  const TypePtr& p = test_type_box(L, 1)->type;
   std::string s;
-  if (t.freed()) s = "datatype (freed)";
-  else if (t.predefined()) s = "datatype " + t.name();
+  if (!p || p->freed()) s = "datatype (freed)";
+  else if (p->predefined()) s = "datatype " + p->name();
   else {
+    const core::Datatype& t = *p;
     s = "datatype " + (t.name().empty() ? combiner_value(t.envelope().combiner) : "'" + t.name() + "'") +
         " size=" + std::to_string(t.size()) + " lb=" + std::to_string(t.lb()) +
         " extent=" + std::to_string(t.extent()) + (t.committed() ? "" : " (not committed)");

@@ -95,11 +95,10 @@ core::HandlerKind push_current_exception(lua_State* L) {
   // A call not made on a communicator (groups, ops, dims_create...) answers
   // to COMM_WORLD's handler, as MPI says and Open MPI does.
   core::Win* w = test_win(L, 1);
-  core::Comm* on_comm = w ? nullptr : test_comm(L, 1);
-  bool on_arg = w || on_comm;
   core::Errhandler eh = core::Errhandler::Raise;
+  bool on_arg = w || comm_errhandler_at(L, 1, &eh);
   if (w) eh = w->errhandler();
-  else if (core::Comm* c = on_comm ? on_comm : runtime(L).world.get()) eh = c->errhandler();
+  else if (!on_arg && runtime(L).world) eh = runtime(L).world->errhandler();
   core::HandlerKind h = eh.kind();
   if (h == core::HandlerKind::Fatal) {
     core::Error e(ErrClass::Unknown, "", "");
@@ -230,7 +229,8 @@ void push_int_sequence(lua_State* L, const std::vector<int>& v) {
 
 namespace {
 struct CommBox {
-  core::CommPtr comm;
+  core::CommPtr comm;          // null once freed by this handle
+  core::Errhandler errhandler;  // the freed communicator's, which its errors still answer to
 };
 
 const char kCommMark = 0;  // its address keys the mark in the metatables
@@ -251,7 +251,7 @@ void push_comm(lua_State* L, core::CommPtr c) {
   }
   const char* meta = comm_class_meta(*c);
   void* mem = lua_newuserdatauv(L, sizeof(CommBox), 0);
-  new (mem) CommBox{std::move(c)};
+  new (mem) CommBox{std::move(c), {}};
   luaL_setmetatable(L, meta);
 }
 
@@ -265,12 +265,27 @@ core::CommPtr check_comm_ptr(lua_State* L, int idx, std::string_view func) {
   if (!box)
     fail(ErrClass::Comm, func,
          std::string("expected a communicator, got ") + luaL_typename(L, idx));
+  if (!box->comm) fail(ErrClass::Comm, func, "the communicator has been freed");
   box->comm->check_usable(func);
   return box->comm;
 }
 
 core::Comm& check_comm(lua_State* L, int idx, std::string_view func) {
   return *check_comm_ptr(L, idx, func);
+}
+
+void release_comm(lua_State* L, int idx) {
+  auto* box = test_box(L, idx);
+  if (!box || !box->comm) return;
+  box->errhandler = box->comm->errhandler();
+  box->comm.reset();
+}
+
+bool comm_errhandler_at(lua_State* L, int idx, core::Errhandler* eh) {
+  auto* box = test_box(L, idx);
+  if (!box) return false;
+  *eh = box->comm ? box->comm->errhandler() : box->errhandler;
+  return true;
 }
 
 std::string comm_class_at(lua_State* L, int idx) {
@@ -290,8 +305,10 @@ int comm_gc(lua_State* L) {
   box->~CommBox();  // releases local memory only; never communicates
   return 0;
 }
+// Two freed handles are equal, as two MPI_COMM_NULLs are.
 int comm_eq(lua_State* L) {
-  lua_pushboolean(L, test_comm(L, 1) && test_comm(L, 1) == test_comm(L, 2));
+  auto *a = test_box(L, 1), *b = test_box(L, 2);
+  lua_pushboolean(L, a && b && a->comm == b->comm);
   return 1;
 }
 // "Cartcomm 'name' size=4 rank=1 intra topo=cart 2x2": the class, then
@@ -299,7 +316,7 @@ int comm_eq(lua_State* L) {
 int comm_tostring(lua_State* L) {
   core::Comm* c = test_comm(L, 1);
   std::string s = comm_class_at(L, 1);
-  if (c->freed()) {
+  if (!c || c->freed()) {
     s += " (freed)";
   } else {
     std::string d = c->describe();
@@ -348,9 +365,12 @@ GroupState& check_group(lua_State* L, int idx, std::string_view func) {
   return *box->state;
 }
 
-// Frees the group at idx: every Lua reference to it becomes a freed handle.
+// Frees the group at idx: every Lua reference to it becomes a freed handle,
+// and its member list goes now rather than at collection.
 void free_group(lua_State* L, int idx, std::string_view func) {
-  check_group(L, idx, func).freed = true;
+  GroupState& g = check_group(L, idx, func);
+  g.freed = true;
+  core::group::Members().swap(g.members);
 }
 
 // ---- registration ------------------------------------------------------------------------

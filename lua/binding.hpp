@@ -133,8 +133,19 @@ void push_comm(lua_State* L, core::CommPtr c);
 // The communicator at idx; raises MPI_ERR_COMM if it is not one or was freed.
 core::Comm& check_comm(lua_State* L, int idx, std::string_view func);
 core::CommPtr check_comm_ptr(lua_State* L, int idx, std::string_view func);
-// The communicator at idx even if freed, or nullptr if idx is not one.
+// The communicator at idx, or nullptr if idx is not one or is a handle
+// freed by c:free() (which holds no communicator any more). A handle
+// another value freed (the same communicator pushed twice) still has it.
 core::Comm* test_comm(lua_State* L, int idx);
+// After MPI_Comm_free: the handle at idx lets go of its communicator at
+// once (as MPI sets it to MPI_COMM_NULL), so the C++ object does not wait
+// for Lua's collector; it stays a handle of its class that prints
+// "Intracomm (freed)" and raises MPI_ERR_COMM, under the error handler the
+// communicator had, when used.
+void release_comm(lua_State* L, int idx);
+// If idx is a communicator value, sets *eh to the error handler its errors
+// answer to (a freed handle keeps the one it had) and returns true.
+bool comm_errhandler_at(lua_State* L, int idx, core::Errhandler* eh);
 // The class name of the communicator value at idx ("Intracomm"...), or "".
 std::string comm_class_at(lua_State* L, int idx);
 // Sets what every communicator metatable shares (__gc, __eq, __tostring and

@@ -204,7 +204,8 @@ std::vector<std::string> all_methods(lua_State* L, int idx) {
 
 // Pushes "no method 'coords' on Cartcomm; did you mean cart_coords?".
 void push_unknown_message(lua_State* L, const char* name, int tables_idx) {
-  std::string cls = test_comm(L, 1) ? comm_class_at(L, 1) : "communicators";
+  std::string cls = comm_class_at(L, 1);
+  if (cls.empty()) cls = "communicators";
   std::string msg = "no method '" + std::string(name) + "' on " + cls;
   std::vector<std::string> near = nearest(name, all_methods(L, tables_idx));
   for (size_t i = 0; i < near.size(); ++i)

@@ -3,7 +3,8 @@
 
 The seeds are committed (corpus/<target>/); rerun this only to change them.
 Each seed is a well-formed input in the target's format, written here from
-the formats' documentation (lua/codec.cpp, core/wire.cpp, core/coll.cpp),
+the formats' documentation (lua/codec.cpp, core/wire.cpp, core/coll.cpp,
+fuzz_unpack.cpp),
 so the fuzzer starts from the shapes real peers send.
 """
 import os
@@ -103,6 +104,22 @@ ENGINE = {
 }
 
 
+# ---- a received message into a derived datatype (fuzz_unpack.cpp's format:
+# constructor byte, its arguments, nested types, then count, then the bytes)
+INT, DOUBLE = bytes([0, 6]), bytes([0, 13])
+UNPACK = {
+    "int_x3": INT + bytes([3]) + bytes(range(12)),
+    "int_truncated": INT + bytes([1]) + bytes(8),
+    "int_short": INT + bytes([3]) + bytes(5),
+    "vector_2_1_2": bytes([2, 2, 1, 16]) + INT + bytes([2]) + bytes(range(16)),
+    "indexed_double": bytes([4, 2, 1, 0, 2, 24]) + DOUBLE + bytes([2]) + bytes(range(48)),
+    "struct_int_double": bytes([7, 1, 1, 0]) + INT + bytes([1, 64]) + DOUBLE + bytes([2]) + bytes(range(24)),
+    "subarray_4x4": bytes([8, 1, 4, 2, 1, 4, 2, 1, 0]) + INT + bytes([1]) + bytes(range(16)),
+    "resized_int_8": bytes([9, 0, 64]) + INT + bytes([3]) + bytes(range(12)),
+    "negative_stride": bytes([3, 3, 1, 0xE0]) + DOUBLE + bytes([1]) + bytes(range(24)),
+}
+
+
 def write(target, seeds):
     d = os.path.join(HERE, "corpus", target)
     os.makedirs(d, exist_ok=True)
@@ -115,4 +132,5 @@ if __name__ == "__main__":
     write("fuzz_codec", CODEC)
     write("fuzz_wire", WIRE)
     write("fuzz_engine", ENGINE)
+    write("fuzz_unpack", UNPACK)
     print("seeds written under", os.path.join(HERE, "corpus"))

@@ -114,6 +114,18 @@ t.case("free makes every reference a freed handle; WORLD and SELF cannot be free
   t.raises(function() d:free() end, "MPI_ERR_COMM")
   t.raises(function() d:send(1, 0) end, "MPI_ERR_COMM")
   t.eq(tostring(d), "Intracomm (freed)")
+  -- §6.4.3: the handle is set to MPI_COMM_NULL; it holds no communicator now
+  t.raises(function() d:get_name() end, "MPI_ERR_COMM")
+  t.raises(function() d:set_attr(mpi.TAG_UB, 1) end, "MPI_ERR_COMM")
+  t.raises(function() d:dup() end, "MPI_ERR_COMM")
+  t.raises(function() d:split(0, 0) end, "MPI_ERR_COMM")
+  t.raises(function() d:set_errhandler(mpi.ERRORS_RETURN) end, "MPI_ERR_COMM")
+  t.ok(d == alias and d ~= w, "a freed handle is not equal to a live one")
+  local c = w:cart_create({n})
+  c:free()
+  local ok, msg = pcall(function() return c:frobnicate() end)
+  t.ok(not ok and msg:find("no method 'frobnicate' on Cartcomm", 1, true), msg)
+  t.raises(function() mpi.COMM_SELF:intercomm_create(0, c, 0, 5) end, "MPI_ERR_COMM")  -- each its own leader
   t.raises(function() w:free() end, "MPI_ERR_COMM")
   t.raises(function() mpi.COMM_SELF:free() end, "MPI_ERR_COMM")
   t.eq(w:size(), n)

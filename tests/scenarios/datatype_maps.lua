@@ -163,6 +163,11 @@ t.case("commit, free and freed handles (MPI-3.1 §4.1.9, §4.1.10; API.md §14)"
   t.raises(function() mpi.INT:free() end, "MPI_ERR_TYPE")
   t.raises(function() mpi.TWO_INT:free() end, "MPI_ERR_TYPE")
   t.eq(tostring(v), "datatype (freed)")
+  -- the handle lets go of the type at free (MPI_DATATYPE_NULL); a type
+  -- built from v before keeps working, a new one from v raises
+  t.raises(function() mpi.type_create_struct({1}, {0}, {v}) end, "MPI_ERR_TYPE")
+  t.raises(function() v:get_name() end, "MPI_ERR_TYPE")
+  t.raises(function() v:dup() end, "MPI_ERR_TYPE")
   local d = mpi.type_contiguous(2, mpi.INT)
   t.eq(d:dup():get_name(), "", "dup does not copy the name")
 end)
