@@ -24,18 +24,7 @@ namespace {
 
 using core::nbc::Out;
 
-core::CommPtr core_comm(MPI_Comm comm, const char* func) {
-  core::CommPtr p = entry(comm, func).h->comm;
-  p->check_usable(func);
-  return p;
-}
-
 int peers(const core::Comm& c) { return c.is_inter() ? c.remote_size() : c.size(); }
-
-size_t nbytes(int count, MPI_Datatype t, const char* func, const char* what) {
-  check_count(count, func, what);
-  return size_t(count) * size_t(type_size(t, func));
-}
 
 // Where each peer's block lands in the receive buffer (bytes), and its room.
 struct Layout {
