@@ -6,8 +6,8 @@
 #   the connection file is 0600 at --jobfile; -e and a script attach, run
 #   and leave the world running with its globals; a REPL on a pty attaches,
 #   a second attach meanwhile is refused with a clear message and the first
-#   goes on; :detach leaves the world; a REPL killed by SIGKILL frees the
-#   world for the next; a stranger's key is refused; `lumpi world --stop`
+#   goes on; :detach leaves the world; a REPL killed by SIGKILL in the middle
+#   of an endless loop frees the world for the next, the loop interrupted; a stranger's key is refused; `lumpi world --stop`
 #   ends it (exit 0, file and ranks gone); a world SIGKILLed leaves nothing.
 # Over tcp with CURVE (the ssh launcher through fake_rsh.sh on 127.0.0.2/3):
 #   the ranks stay while no REPL is attached for longer than a rank waits
@@ -130,18 +130,21 @@ def local_world():
             check("local: :detach ends the REPL with status 0", st is not None and os.waitstatus_to_exitcode(st) == 0,
                   repl.text()[-500:])
         check("local: the world runs on after :detach", w.p.poll() is None)
-        # a REPL killed while attached frees the world
+        # a REPL killed while attached, in the middle of an endless command, frees the
+        # world, and that command is interrupted
         with Lumpi(LUMPI, ["attach", w.file], env=w.env) as repl:
             repl.prompt(30)
+            repl.line("while true do end")
+            time.sleep(0.5)
             os.kill(repl.pid, signal.SIGKILL)
             repl.wait(5)
-        deadline, out = time.time() + 15, ""
+        deadline, out = time.time() + 30, ""
         while time.time() < deadline:
             code, out, err = w.attach(["-e", "return x"])
             if code == 0:
                 break
             time.sleep(0.3)
-        check("local: after a REPL is SIGKILLed the next attaches (globals kept)",
+        check("local: after a REPL is SIGKILLed mid-command the next attaches and runs (globals kept)",
               re.search(r"\[0\] 0\s.*\[2\] 20", out, re.S) is not None, out + err)
         check("local: a stranger's key is refused at the attach socket",
               probe(attach_endpoint(w.file), "wrong") == "refused")
