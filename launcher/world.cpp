@@ -295,14 +295,15 @@ std::optional<World::Event> World::next(int timeout_ms) {
     int64_t left = deadline - now_ms();
     if (left <= 0) return std::nullopt;
     // Deaths are noticed by waitpid, so never sleep long in poll. A waiting
-    // world also wakes for its REPL's messages (serve() reads them).
+    // world also wakes for its REPL's messages while serve() reads them (not
+    // before, nor while it ends: a waiting message would make this spin).
     zmq::pollitem_t items[2] = {{control_.handle(), 0, ZMQ_POLLIN, 0}, {nullptr, 0, ZMQ_POLLIN, 0}};
-    if (serving_) items[1].socket = attach_.handle();
-    if (zmq_poll(items, serving_ ? 2 : 1, long(std::min<int64_t>(left, 20))) < 0) {
+    if (relaying_) items[1].socket = attach_.handle();
+    if (zmq_poll(items, relaying_ ? 2 : 1, long(std::min<int64_t>(left, 20))) < 0) {
       if (errno == EINTR) return std::nullopt;  // a signal (Ctrl-C): let the caller look
       throw zmq::error_t();
     }
-    if (serving_ && (items[1].revents & ZMQ_POLLIN)) return std::nullopt;
+    if (relaying_ && (items[1].revents & ZMQ_POLLIN)) return std::nullopt;
   }
 }
 

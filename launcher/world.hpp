@@ -167,6 +167,7 @@ class World {
   bool send_routed(const std::string& id, const std::string& to, const ControlMsg& m);
   bool on_attach_message(const Frames& f);
   void take_repl(const std::string& id);
+  void drop_repl();
   void forward(const Event& ev);
   void end_served(const std::vector<std::string>& tell);
 
@@ -187,6 +188,7 @@ class World {
   bool wired_ = false;
   // waiting for a REPL (serving_) or attached to such a world (attached_)
   bool serving_ = false, attached_ = false;
+  bool relaying_ = false;        // serving: inside serve(), which reads the attach socket
   zmq::socket_t attach_;         // serving: ROUTER; attached: DEALER to the waiting world
   std::string attach_endpoint_;
   std::string repl_;             // serving: the attached REPL's routing id ("" while detached)

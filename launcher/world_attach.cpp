@@ -141,9 +141,10 @@ bool World::on_attach_message(const Frames& f) {
       if (!repl_.empty() && repl_ != id && send_routed(repl_, kWorld, msg(Kind::Ping))) {  // still there
         send_routed(id, kWorld, text_msg(Kind::Refused, "another REPL is attached to this world; it must :detach (or end) first"));
         std::fprintf(stderr, "lumpi world: refused a second REPL at %s (one is attached)\n", clock_text().c_str());
-      } else {
-        take_repl(id);
+        return false;
       }
+      if (!repl_.empty() && repl_ != id) drop_repl();
+      take_repl(id);
       return false;
     case Kind::Detach:
       if (id == repl_) {
@@ -162,6 +163,16 @@ bool World::on_attach_message(const Frames& f) {
       log_dropped("lumpi world", std::string("'") + kind_name(m->kind) + "' is no message for the world");
       return false;
   }
+}
+
+// The attached REPL's connection closed without a detach: its last command
+// is interrupted if it still runs, and the world waits for another.
+void World::drop_repl() {
+  repl_.clear();
+  ControlMsg stop = msg(Kind::Interrupt);
+  stop.epoch = epoch_seen_;
+  for (int r = 0; r < size() && epoch_seen_ > 0; ++r) send(r, stop);
+  std::fprintf(stderr, "lumpi world: the REPL went away at %s; waiting for another\n", clock_text().c_str());
 }
 
 // What the ranks do reaches the attached REPL; while none is, output goes
@@ -199,6 +210,7 @@ void World::forward(const Event& ev) {
 // Stops every rank, then tells the attached REPL and `tell` how each ended
 // and that the world is gone (bye 0).
 void World::end_served(const std::vector<std::string>& tell) {
+  relaying_ = false;
   shutdown(2000);
   std::vector<std::string> to = tell;
   if (!repl_.empty()) to.push_back(repl_);
@@ -218,6 +230,7 @@ void World::end_served(const std::vector<std::string>& tell) {
 int World::serve(const std::function<bool()>& stop) {
   if (!serving_) throw std::logic_error("World::serve needs Options::serve");
   int64_t next_ping = 0;
+  relaying_ = true;
   while (alive_count() > 0) {
     if (stop()) {
       std::fprintf(stderr, "lumpi world: stopped by a signal; ending the world\n");
@@ -229,15 +242,10 @@ int World::serve(const std::function<bool()>& stop) {
     if (auto ev = next(kBeatMs)) forward(*ev);
     if (now_ms() >= next_ping) {
       next_ping = now_ms() + kBeatMs;
-      if (!repl_.empty() && !send_routed(repl_, kWorld, msg(Kind::Ping))) {
-        repl_.clear();
-        ControlMsg stop = msg(Kind::Interrupt);  // its last command, if it still runs
-        stop.epoch = epoch_seen_;
-        for (int r = 0; r < size() && epoch_seen_ > 0; ++r) send(r, stop);
-        std::fprintf(stderr, "lumpi world: the REPL went away at %s; waiting for another\n", clock_text().c_str());
-      }
+      if (!repl_.empty() && !send_routed(repl_, kWorld, msg(Kind::Ping))) drop_repl();
     }
   }
+  relaying_ = false;
   for (auto ev = next(0); ev; ev = next(0)) forward(*ev);
   end_served({});
   std::fprintf(stderr, "lumpi world: every rank has ended\n");
