@@ -63,7 +63,8 @@ void curve_client(zmq::socket_t& s, const CurveKeys& k) {
 void write_join_file(const std::string& path, const JoinInfo& j) {
   std::string text = "control=" + j.control + "\nbeat=" + j.beat + "\nsize=" + std::to_string(j.size) +
                      "\nbind=" + j.bind + "\npublic=" + j.keys.public_key + "\nsecret=" + j.keys.secret_key + "\n" +
-                     (j.data_curve ? "" : "data_curve=off\n");
+                     (j.data_curve ? "" : "data_curve=off\n") +
+                     (j.attach.empty() ? "" : "attach=" + j.attach + "\n");
   int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) fail("cannot create the job file " + path + ": " + errno_text());
   bool ok = fchmod(fd, 0600) == 0 && write(fd, text.data(), text.size()) == ssize_t(text.size());
@@ -100,6 +101,7 @@ JoinInfo read_join_file(const std::string& path) {
   j.keys = {kv["public"], kv["secret"]};
   j.size = std::atoi(kv["size"].c_str());
   j.data_curve = kv["data_curve"] != "off";
+  j.attach = kv["attach"];
   if (j.control.empty() || j.beat.empty() || j.size < 1 || z85_binary(j.keys.public_key).empty() ||
       z85_binary(j.keys.secret_key).empty())
     fail("the job file " + path + " is incomplete or damaged");

@@ -53,13 +53,15 @@ struct JoinInfo {
   // False only under the benchmark knob LUMPI_INSECURE_NO_CURVE=1: the data
   // plane (rank to rank) goes without CURVE; control and heartbeats keep it.
   bool data_curve = true;
+  std::string attach;  // a world that waits for a REPL (`lumpi world`): its attach ROUTER, else ""
 };
 
 // Writes the file with mode 0600 (created so; never readable by others for
 // an instant); throws std::runtime_error.
 void write_join_file(const std::string& path, const JoinInfo& j);
 // Reads and checks it: it must be a regular file of ours, not readable or
-// writable by group or others, and complete. Throws std::runtime_error
+// writable by group or others, and complete (a local world's connection
+// file has no heartbeat endpoint: "none"). Throws std::runtime_error
 // naming the file and what is wrong.
 JoinInfo read_join_file(const std::string& path);
 

@@ -47,6 +47,12 @@ const std::vector<Spec>& specs() {
       {Kind::TraceQuery, "trace?", {F::Action}, "action"},
       {Kind::Dead, "dead", {F::Rank}, "rank"},
       {Kind::Quit, "quit", {}, ""},
+      {Kind::Attach, "attach", {}, ""},
+      {Kind::Detach, "detach", {}, ""},
+      {Kind::Kill, "kill", {F::Rank}, "rank"},
+      {Kind::Refused, "refused", {F::Text}, "text"},
+      {Kind::Died, "died", {F::Rank, F::Code}, "rank code"},
+      {Kind::Ping, "ping", {}, ""},
   };
   return s;
 }

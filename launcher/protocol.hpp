@@ -51,9 +51,19 @@ enum class Kind : uint8_t {
   TreeQuery,    // list: "rank=cpuset" of each rank to place; answer with Tree
   TraceQuery,   // action: "on", "off", "clear" (tracing, core/trace.hpp) or "get" (answer with Trace)
   Dead,         // rank: that rank died; waits that need it fail
-  Quit,         // (no fields): finish and exit
+  Quit,         // (no fields): finish and exit; from a REPL to a waiting world (`lumpi world`,
+                //   launcher/world_serve.hpp): end the world
+  // REPL (`lumpi attach`) <-> a waiting world, on its attach socket; every message there has one
+  // more frame in front: the rank it is for or from, or "-" for the world itself
+  Attach,   // (no fields): REPL -> world: take the world; answered by a Hello for each joined rank,
+            //   a Died for each dead one, then Start (the table is complete), or by Refused
+  Detach,   // (no fields): REPL -> world: the REPL leaves, the world goes on waiting
+  Kill,     // rank: REPL -> world: kill that rank (World::kill)
+  Refused,  // text: world -> REPL: why it cannot attach (another REPL holds the world)
+  Died,     // rank code: world -> REPL: that rank ended; code is its wait status (World::describe)
+  Ping,     // (no fields): world -> REPL, every kBeatMs: the world lives (and the REPL's connection too)
 };
-inline constexpr int kKindCount = int(Kind::Quit) + 1;
+inline constexpr int kKindCount = int(Kind::Ping) + 1;
 
 // Exec modes: how the program treats the payload.
 enum class Mode : uint8_t {
@@ -112,15 +122,16 @@ struct TraceEntry {
 
 struct ControlMsg {
   Kind kind = Kind::Quit;
-  int rank = 0;                 // Hello: the sender's world rank; Dead: the rank that died
+  int rank = 0;                 // Hello: the sender's world rank; Dead, Died: the rank that died;
+                                //   Kill: the rank to kill
   long pid = 0;                 // Hello
   uint32_t epoch = 0;           // Result, Exec, Interrupt
-  int code = 0;                 // Abort, Finished, Bye: the exit code
+  int code = 0;                 // Abort, Finished, Bye: the exit code; Died: the wait status
   bool ok = false;              // Result
   bool incomplete = false;      // Result: an error that more input may cure (never with ok)
   bool values = false;          // Result
   Mode mode = Mode::Repl;       // Exec
-  std::string text;             // Hello: host name; Exec: payload; Result, Output, Status, Tree, Abort;
+  std::string text;             // Hello: host name; Exec: payload; Result, Output, Status, Tree, Abort, Refused;
                                 //   TraceQuery: the action
   std::string endpoint;         // Hello
   std::vector<std::string> list;  // Start, Exec, Event, TreeQuery

@@ -31,6 +31,7 @@ constexpr int kPidsPerSlot = 4096;  // ranks beyond this still die by PR_SET_PDE
 struct Slot {
   std::atomic<bool> used{false};
   char path[PATH_MAX] = {};
+  char extra[PATH_MAX] = {};  // RunDir::also_remove's file, "" if none
   std::atomic<int> npids{0};
   pid_t pids[kPidsPerSlot] = {};
 };
@@ -87,8 +88,11 @@ void kill_ranks() {
 void on_termination(int sig) {
   if (g_have_tty) tcsetattr(STDIN_FILENO, TCSANOW, &g_tty);
   kill_ranks();
-  for (Slot& s : g_slots)
-    if (s.used.load(std::memory_order_acquire)) remove_flat_dir(s.path);
+  for (Slot& s : g_slots) {
+    if (!s.used.load(std::memory_order_acquire)) continue;
+    remove_flat_dir(s.path);
+    if (s.extra[0]) unlink(s.extra);
+  }
   _exit(128 + sig);
 }
 
@@ -107,7 +111,8 @@ void install_termination_handlers() {
 // The watchdog: in its own session (a closed terminal's SIGHUP or a Ctrl-C
 // to the foreground group does not reach it), holding no descriptor but the
 // pipe's read end (not the terminal, not ZeroMQ's), it waits for the pipe to
-// close: the coordinator exited or was killed. Then it removes the directory.
+// close: the coordinator exited or was killed. Then it removes the directory,
+// and the file whose path came down the pipe, if any (RunDir::also_remove).
 [[noreturn]] void watchdog(int read_fd, const char* path) {
   setsid();
   signal(SIGTERM, SIG_DFL);  // not the coordinator's handler: that one removes every world
@@ -121,12 +126,17 @@ void install_termination_handlers() {
   for (int fd = 0; fd < 3; ++fd) dup2(null, fd);
   if (syscall(SYS_close_range, 4u, ~0u, 0u) != 0)
     for (int fd = 4; fd < 4096; ++fd) close(fd);
-  char buf[64];
+  static char extra[PATH_MAX];
+  size_t len = 0;
   for (;;) {
-    ssize_t n = read(read_fd, buf, sizeof buf);
+    ssize_t n = read(read_fd, extra + len, sizeof extra - 1 - len);
     if (n == 0 || (n < 0 && errno != EINTR)) break;
+    if (n > 0) len += size_t(n);
+    if (len == sizeof extra - 1) len = 0;  // no path is that long: forget it
   }
   remove_flat_dir(path);
+  extra[len] = '\0';
+  if (len > 0) unlink(extra);
   _exit(0);
 }
 
@@ -135,6 +145,7 @@ int take_slot(const std::string& path) {
     Slot& s = g_slots[i];
     if (s.used.load()) continue;
     std::strncpy(s.path, path.c_str(), sizeof s.path - 1);
+    s.extra[0] = '\0';
     s.npids.store(0);
     s.used.store(true, std::memory_order_release);
     return i;
@@ -182,11 +193,22 @@ RunDir::~RunDir() {
   if (slot_ >= 0) g_slots[slot_].used.store(false, std::memory_order_release);
   std::error_code ec;
   std::filesystem::remove_all(path_, ec);
+  if (!extra_.empty()) unlink(extra_.c_str());
   if (watchdog_fd_ >= 0) close(watchdog_fd_);
   if (watchdog_ > 0) {
     int status;
     while (waitpid(watchdog_, &status, 0) < 0 && errno == EINTR) {
     }
+  }
+}
+
+void RunDir::also_remove(const std::string& file) {
+  if (file.empty() || file.size() >= PATH_MAX - 1) return;
+  extra_ = file;
+  if (slot_ >= 0) std::strncpy(g_slots[slot_].extra, file.c_str(), PATH_MAX - 1);
+  if (watchdog_fd_ >= 0) {
+    ssize_t ignored = write(watchdog_fd_, file.data(), file.size());
+    (void)ignored;
   }
 }
 

@@ -30,9 +30,14 @@ class RunDir {
   const std::string& path() const { return path_; }
   // A rank process of this world: the SIGTERM/SIGHUP handler kills it.
   void add_rank(pid_t pid);
+  // A file outside the directory that goes with it (the connection file of
+  // `lumpi world --jobfile FILE`): removed with it, however the coordinator
+  // ends (the destructor, the handler, the watchdog). One per directory.
+  void also_remove(const std::string& file);
 
  private:
   std::string path_;
+  std::string extra_;     // also_remove's file
   int slot_ = -1;         // entry in the signal handler's table
   int watchdog_fd_ = -1;  // write end of the watchdog's pipe
   pid_t watchdog_ = -1;

@@ -46,7 +46,7 @@ std::string read_small_file(const std::string& path) {
 }  // namespace
 
 World::World(const Options& opts)
-    : remote_(opts.placement.remote()),
+    : remote_(opts.placement.remote() && opts.attach.empty()),
       rundir_(remote_ ? remote_job_base() : ""),
       dir_(rundir_.path()),
       ranks_(size_t(opts.size)) {
@@ -55,12 +55,17 @@ World::World(const Options& opts)
   control_.set(zmq::sockopt::sndhwm, 0);
   control_.set(zmq::sockopt::rcvhwm, 0);
   for (int r = 0; r < opts.size; ++r) ranks_[size_t(r)].identity = "rank-" + std::to_string(r);
+  if (!opts.attach.empty()) {
+    start_attached(opts.attach);
+    return;
+  }
   if (remote_) {
     start_remote(opts);
     return;
   }
   control_endpoint_ = "ipc://" + dir_ + "/control";
   control_.bind(control_endpoint_);
+  if (opts.serve) serve_local(opts);
   for (int r = 0; r < opts.size; ++r) spawn(r, opts);
 }
 
@@ -71,6 +76,11 @@ void World::wait_wired(int timeout_ms) {
     if (!join_error_.empty()) {
       kill_all();
       throw std::runtime_error(join_error_);
+    }
+    if (left <= 0 && attached_) {
+      kill_all();
+      throw std::runtime_error("no answer from the waiting world at " + attach_endpoint_ + " within " +
+                               std::to_string(timeout_ms / 1000) + " s (is its `lumpi world` still running?)");
     }
     if (left <= 0) {
       std::string missing;
@@ -210,6 +220,7 @@ int World::alive_count() const {
 
 void World::send(int r, const ControlMsg& m) {
   if (!alive(r)) return;
+  if (attached_) return send_to_repl(std::to_string(r), m);  // to the world, which relays it
   Frames f{ranks_[size_t(r)].identity};
   Frames body = encode(m);
   f.insert(f.end(), body.begin(), body.end());
@@ -217,6 +228,11 @@ void World::send(int r, const ControlMsg& m) {
 }
 
 void World::kill(int r) {
+  if (attached_ && alive(r)) {
+    ControlMsg k = msg(Kind::Kill);
+    k.rank = r;
+    return send_to_repl("-", k);
+  }
   if (remote_ && alive(r) && !ranks_[size_t(r)].joined) return mark_dead(r, SIGKILL);  // its launcher goes last
   if (remote_ && alive(r)) return beat_->request_kill(r);
   if (alive(r) && ranks_[size_t(r)].pid > 0) ::kill(ranks_[size_t(r)].pid, SIGKILL);
@@ -242,6 +258,7 @@ void World::reap() {
 }
 
 std::optional<World::Event> World::next(int timeout_ms) {
+  if (attached_) return next_attached(timeout_ms);
   int64_t deadline = now_ms() + timeout_ms;
   for (;;) {
     // Messages first: a rank's last output must be shown before its death.
@@ -277,16 +294,21 @@ std::optional<World::Event> World::next(int timeout_ms) {
     }
     int64_t left = deadline - now_ms();
     if (left <= 0) return std::nullopt;
-    // Deaths are noticed by waitpid, so never sleep long in poll.
-    zmq::pollitem_t item{control_.handle(), 0, ZMQ_POLLIN, 0};
-    if (zmq_poll(&item, 1, long(std::min<int64_t>(left, 20))) < 0) {
+    // Deaths are noticed by waitpid, so never sleep long in poll. A waiting
+    // world also wakes for its REPL's messages while serve() reads them (not
+    // before, nor while it ends: a waiting message would make this spin).
+    zmq::pollitem_t items[2] = {{control_.handle(), 0, ZMQ_POLLIN, 0}, {nullptr, 0, ZMQ_POLLIN, 0}};
+    if (relaying_) items[1].socket = attach_.handle();
+    if (zmq_poll(items, relaying_ ? 2 : 1, long(std::min<int64_t>(left, 20))) < 0) {
       if (errno == EINTR) return std::nullopt;  // a signal (Ctrl-C): let the caller look
       throw zmq::error_t();
     }
+    if (relaying_ && (items[1].revents & ZMQ_POLLIN)) return std::nullopt;
   }
 }
 
 std::vector<int> World::shutdown(int grace_ms) {
+  if (attached_) return shutdown_attached(grace_ms);
   for (int r = 0; r < size(); ++r) send(r, msg(Kind::Quit));
   int64_t deadline = now_ms() + grace_ms;
   if (remote_) {  // their byes (or silence) tell when they are gone
@@ -305,6 +327,7 @@ std::vector<int> World::shutdown(int grace_ms) {
 }
 
 void World::kill_all() {
+  if (attached_) return detach();  // a REPL that ends otherwise than by :quit leaves the world waiting
   if (remote_) return kill_remote();
   for (auto& r : ranks_)
     if (r.alive && r.pid > 0) ::kill(r.pid, SIGKILL);

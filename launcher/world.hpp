@@ -19,9 +19,19 @@
 // the silence of its heartbeat (launcher/heartbeat.hpp); World::kill asks its
 // heartbeat to end it, and the launchers' process groups are killed last.
 //
+// Waiting for a REPL (`lumpi world`, world_attach.cpp): a World made with
+// Options::serve also binds an attach socket (a CURVE ROUTER with the job's
+// keys: tcp for a launcher's world, ipc in the private directory for a local
+// one) and writes the connection file (the job file's format, 0600, with an
+// `attach=` line); serve() then relays between the ranks and at most one
+// REPL at a time and keeps the world (and its heartbeats) alive while no
+// REPL is attached. A World made with Options::attach is that REPL's view:
+// the same interface, its messages relayed through the waiting world.
+//
 // Coordinator side: links cppzmq only, never the core or Lua.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -65,6 +75,9 @@ class World {
     std::string bind = "none";      // --bind level, passed to the host
     int stdin_rank = -1;            // the one rank that keeps stdin (others read /dev/null); -1: all keep it
     Placement placement;            // where ranks run: local (fork, ipc) or a launcher (tcp, CURVE)
+    bool serve = false;             // wait for a REPL (serve()): bind the attach socket, write the file
+    std::string jobfile;            // serve: the connection file's path ("": `job` in the run directory)
+    std::string attach;             // a REPL attaching to the waiting world of this connection file
   };
 
   struct Event {
@@ -112,8 +125,19 @@ class World {
   // Kills rank r (SIGKILL); its Death event follows from next().
   void kill(int r);
   // Asks every rank to quit, waits up to grace_ms, then kills what is left
-  // and returns those ranks.
+  // and returns those ranks. Attached: ends the waiting world (unless
+  // detach() came first) and returns the ranks it did not report ended.
   std::vector<int> shutdown(int grace_ms = 2000);
+
+  // ---- waiting for a REPL, and attached to a waiting world (world_attach.cpp) ----
+  bool attached() const { return attached_; }
+  // Attached: leave the world running; shutdown() and the destructor then leave it alone.
+  void detach();
+  // Serving (Options::serve): relays between the ranks and the attached
+  // REPL until a REPL (or `lumpi world --stop`) says quit, every rank has
+  // ended, or stop() answers true (polled every few ms: a signal's flag).
+  // Returns the exit status of `lumpi world`.
+  int serve(const std::function<bool()>& stop);
 
  private:
   void spawn(int r, const Options& opts);
@@ -133,6 +157,19 @@ class World {
   void kill_remote();
   void reap_launcher(pid_t pid, int status);
   void reap_launchers_for(int ms);
+  // ---- waiting for a REPL / attached (world_attach.cpp) ----
+  void bind_attach(const std::string& endpoint, const CurveKeys& keys);
+  void serve_local(const Options& opts);
+  void start_attached(const std::string& path);
+  std::optional<Event> next_attached(int timeout_ms);
+  std::vector<int> shutdown_attached(int grace_ms);
+  void send_to_repl(const std::string& to, const ControlMsg& m);
+  bool send_routed(const std::string& id, const std::string& to, const ControlMsg& m);
+  bool on_attach_message(const Frames& f);
+  void take_repl(const std::string& id);
+  void drop_repl();
+  void forward(const Event& ev);
+  void end_served(const std::vector<std::string>& tell);
 
   bool remote_ = false;
   RunDir rundir_;  // removes the directory however the coordinator ends
@@ -149,6 +186,19 @@ class World {
   std::vector<Event> pending_;  // deaths found while reaping
   int hellos_ = 0;
   bool wired_ = false;
+  // waiting for a REPL (serving_) or attached to such a world (attached_)
+  bool serving_ = false, attached_ = false;
+  bool relaying_ = false;        // serving: inside serve(), which reads the attach socket
+  zmq::socket_t attach_;         // serving: ROUTER; attached: DEALER to the waiting world
+  std::string attach_endpoint_;
+  std::string repl_;             // serving: the attached REPL's routing id ("" while detached)
+  uint32_t epoch_base_ = 0, epoch_seen_ = 0;  // serving: added to this REPL's epochs; the highest relayed
+  int64_t last_heard_ = 0;       // attached: now_ms() of the world's last message
+  bool detached_ = false, quit_sent_ = false, world_gone_ = false;  // attached
 };
+
+// `lumpi world --stop FILE`: tells the waiting world of that connection file
+// to end and waits (up to timeout_ms) until it has; throws std::runtime_error.
+void stop_waiting_world(const std::string& path, int timeout_ms);
 
 }  // namespace lumpi::launcher

@@ -79,8 +79,10 @@ void World::start_remote(const Options& opts) {
   control_.bind("tcp://" + addr + ":*");
   control_endpoint_ = control_.get(zmq::sockopt::last_endpoint);
   beat_ = std::make_unique<BeatServer>(ctx_, "tcp://" + addr + ":*", keys, size());
-  join_path_ = dir_ + "/job";
-  write_join_file(join_path_, JoinInfo{control_endpoint_, beat_->endpoint(), size(), opts.bind, keys, data_curve});
+  join_path_ = opts.jobfile.empty() ? dir_ + "/job" : opts.jobfile;
+  if (opts.serve) bind_attach("tcp://" + addr + ":*", keys);
+  write_join_file(join_path_, JoinInfo{control_endpoint_, beat_->endpoint(), size(), opts.bind, keys, data_curve, attach_endpoint_});
+  if (!opts.jobfile.empty()) rundir_.also_remove(join_path_);
   for (auto& r : ranks_) r.alive = true;  // started, as far as we know, until they end or go silent
   char cwd[4096];
   LaunchSpec spec{p, size(), opts.exe, opts.args, join_path_, getcwd(cwd, sizeof cwd) ? cwd : "/"};

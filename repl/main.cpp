@@ -1,7 +1,10 @@
 // repl/main.cpp: the lumpi command line (API.md §11): REPL, script runner,
-// -e, -i, `lumpi test`, and `lumpi exec`.
+// -e, -i, `lumpi test`, `lumpi exec`, and `lumpi world` / `lumpi attach`
+// (a world that waits for a REPL, and the REPL that attaches to it).
 #include <climits>
+#include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <cstring>
 #include <fstream>
 #include <string>
@@ -23,6 +26,9 @@ const char* kUsage =
     "usage: lumpi [options] [script.lua [args...]]\n"
     "       lumpi test [options] [files or directories...]\n"
     "       lumpi exec [-n N] [--bind L] [--timeout S] [--launcher L ...] program [args...]   any executable as a world\n"
+    "       lumpi world [-n N] [--bind L] [--launcher L ...] [--jobfile FILE]   a world that waits for a REPL\n"
+    "       lumpi world --stop FILE                         end that world\n"
+    "       lumpi attach FILE [-e CODE] [-i] [script.lua [args...]]   attach to it (:detach leaves it running)\n"
     "       lumpi kernel install [--user | --prefix DIR]   (Jupyter; see lumpi kernel --help)\n"
     "  -n, --np, -np N   number of ranks (default 4; 1 for exec)\n"
     "  -e CODE           run CODE on every rank, print results, exit\n"
@@ -43,6 +49,10 @@ const char* kUsage =
 struct Args {
   bool test = false;
   bool exec = false;
+  bool world = false;       // lumpi world
+  std::string jobfile;      // lumpi world --jobfile FILE
+  std::string stop;         // lumpi world --stop FILE
+  std::string attach;       // lumpi attach FILE
   int np = 4;
   bool np_given = false;
   std::vector<std::string> exprs;
@@ -75,6 +85,12 @@ Args parse(int argc, char** argv) {
     a.exec = true;
     a.np = 1;
     ++i;
+  } else if (i < argc && std::strcmp(argv[i], "world") == 0) {
+    a.world = true;
+    ++i;
+  } else if (i < argc && std::strcmp(argv[i], "attach") == 0) {
+    if (++i >= argc || argv[i][0] == '-') usage_error("lumpi attach needs the world's connection file (lumpi world prints it)");
+    a.attach = argv[i++];
   }
   auto value = [&](const char* opt) -> std::string {
     if (i + 1 >= argc) usage_error(std::string(opt) + " needs a value");
@@ -109,6 +125,10 @@ Args parse(int argc, char** argv) {
       a.placement.rsh = value("--rsh");
     } else if (s == "--iface") {
       a.placement.iface = value("--iface");
+    } else if (a.world && s == "--jobfile") {
+      a.jobfile = std::filesystem::absolute(value("--jobfile")).string();
+    } else if (a.world && s == "--stop") {
+      a.stop = value("--stop");
     } else if (s == "-e") {
       a.exprs.push_back(value("-e"));
     } else if (s == "-i") {
@@ -135,6 +155,10 @@ Args parse(int argc, char** argv) {
       a.positional.push_back(s);
     }
   }
+  if (a.world && (!a.positional.empty() || !a.exprs.empty() || a.interactive || a.test))
+    usage_error("lumpi world runs no script: start it, then lumpi attach FILE runs scripts and the REPL");
+  if (!a.attach.empty() && (a.np_given || a.placement.launcher != "local" || a.bind != "none"))
+    usage_error("lumpi attach takes no -n, --bind or launcher options: the waiting world has its own");
   try {
     lumpi::launcher::check_placement(a.placement, a.np);
   } catch (const std::invalid_argument& e) {
@@ -175,8 +199,42 @@ bool write_trace(Session& s, const std::string& path) {
   return false;
 }
 
+volatile sig_atomic_t g_stop_world = 0;
+
+int start_timeout_ms(bool remote) {
+  const char* env = std::getenv("LUMPI_START_TIMEOUT");
+  double s = env && *env ? std::atof(env) : 0;
+  return s > 0 ? int(s * 1000) : remote ? 60000 : 15000;
+}
+
+// lumpi world: starts the ranks, says where to attach, and waits for REPLs
+// until one says :quit, `lumpi world --stop FILE`, Ctrl-C or SIGTERM.
+int run_world(const Args& a) {
+  if (!a.stop.empty()) {
+    lumpi::launcher::stop_waiting_world(a.stop, 30000);
+    std::printf("lumpi world: the world of %s has ended\n", a.stop.c_str());
+    return 0;
+  }
+  lumpi::launcher::World::Options o;
+  o.size = a.np;
+  o.exe = rank_exe();
+  o.bind = a.bind;
+  o.placement = a.placement;
+  o.serve = true;
+  o.jobfile = a.jobfile;
+  lumpi::launcher::World w(o);
+  w.wait_wired(start_timeout_ms(a.placement.remote()));
+  std::printf("lumpi world: %d ranks wait for a REPL: lumpi attach %s\n", w.size(), w.join_path().c_str());
+  std::fflush(stdout);
+  struct sigaction sa {};
+  sa.sa_handler = [](int) { g_stop_world = 1; };
+  sigaction(SIGINT, &sa, nullptr);
+  return w.serve([] { return g_stop_world != 0; });
+}
+
 int run_main(const Args& a) {
   if (a.exec) return run_exec(a);
+  if (a.world) return run_world(a);
   Session::Options o;
   o.size = a.np;
   o.rank_exe = rank_exe();
@@ -184,13 +242,14 @@ int run_main(const Args& a) {
   o.timeout = a.timeout;
   o.collate = a.collate;
   o.placement = a.placement;
+  o.attach = a.attach;
   if (a.test) return lumpi::repl::run_tests(o, a.positional, a.np_given, a.junit, a.trace);
   if (!a.trace.empty() && a.positional.empty()) usage_error("--trace FILE needs a script to trace");
 
   Session s(o);
   bool failed = false;
   std::vector<int> all;
-  for (int r = 0; r < a.np; ++r) all.push_back(r);
+  for (int r = 0; r < s.size(); ++r) all.push_back(r);
   if (!a.positional.empty()) {
     std::vector<std::string> args(a.positional.begin() + 1, a.positional.end());
     if (!a.trace.empty()) s.trace_action("on");
@@ -207,6 +266,8 @@ int run_main(const Args& a) {
   if (a.interactive || (a.positional.empty() && a.exprs.empty())) {
     lumpi::repl::run_repl(s);
     failed = false;
+  } else if (!a.attach.empty()) {
+    s.world().detach();  // a script or -e on an attached world leaves it waiting for the next
   }
   int status = s.shutdown();
   if (status == 0 && failed) status = 1;

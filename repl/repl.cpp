@@ -427,6 +427,15 @@ struct Repl {
 
   void leave(const std::string&) { quit = true; }
 
+  // Leaves an attached world running (lumpi attach); elsewhere there is nothing to detach from.
+  void detach(const std::string&) {
+    if (!s.world().attached())
+      return (void)std::puts("not attached: :detach leaves a world started by `lumpi world` (see lumpi attach)");
+    s.world().detach();
+    std::puts("detached; the world keeps running (lumpi attach FILE attaches again)");
+    quit = true;
+  }
+
   // ":help", ":help :CMD", ":help NAME" (the last asked of a live rank).
   void help(const std::string& rest);
 
@@ -619,8 +628,14 @@ const MetaCommand kMeta[] = {
      "N from 1 to 1024; default: the same size. Globals and communicators are gone; the "
      "target becomes every rank.",
      &Repl::restart},
+    {"detach", "", "", "leave an attached world running (lumpi attach)",
+     "Only in a REPL attached to a world that waits for one (lumpi world, then lumpi attach "
+     "FILE): the REPL ends, the ranks keep running with their globals, and lumpi attach FILE "
+     "attaches again. :quit (or Ctrl-D) instead ends that world.",
+     &Repl::detach},
     {"quit", "q exit", "", "leave (also Ctrl-D)",
-     "lumpi's exit status is then that of the ranks: 0 when every rank is alive and well.",
+     "lumpi's exit status is then that of the ranks: 0 when every rank is alive and well. "
+     "In an attached REPL this also ends the world (:detach leaves it running).",
      &Repl::leave},
 };
 

@@ -88,13 +88,17 @@ void Session::start() {
   w.exe = opts_.rank_exe;
   w.bind = opts_.bind;
   w.placement = opts_.placement;
+  w.attach = opts_.attach;
   world_ = std::make_unique<launcher::World>(w);
   world_->wait_wired(opts_.placement.remote() ? remote_start_ms() : 15000);
+  opts_.size = world_->size();  // an attached world's size is in its connection file
   killed_for_abort_.assign(size_t(opts_.size), false);
   if (tracing_) trace_action("on");
 }
 
 void Session::restart(int size) {
+  if (!opts_.attach.empty())
+    throw std::runtime_error("an attached world cannot be restarted here: :quit ends it, and `lumpi world` starts a new one");
   if (world_) world_->shutdown(2000);
   world_.reset();
   if (size > 0) opts_.size = size;

@@ -45,6 +45,7 @@ class Session {
     double timeout = 0;  // seconds per command, 0 = none
     bool collate = true;
     launcher::Placement placement;  // --launcher, --hosts...: local (fork) by default
+    std::string attach;             // `lumpi attach FILE`: a waiting world's connection file (size from it)
   };
 
   explicit Session(Options opts);
@@ -58,6 +59,7 @@ class Session {
   void set_collate(bool on) { opts_.collate = on; }
 
   // Stops the world and starts a fresh one of `size` ranks (0: same size).
+  // Throws std::runtime_error for an attached world (only its own `lumpi world` starts ranks).
   void restart(int size = 0);
   // Runs one command on `ranks`; mode is the name of a launcher::Mode
   // ("repl", "script", "text", "check"; launcher/protocol.hpp).

@@ -30,7 +30,7 @@ listing = out
 metas = re.findall(r"^  :(\w+)", listing, re.M)
 check(":help lists every meta-command from the table",
       metas == ["help", "on", "target", "timeout", "status", "queue", "trace", "ranks", "hw", "draw", "dot", "load",
-                "restart", "quit"], listing)
+                "restart", "detach", "quit"], listing)
 
 rc, out, err, tag = run(LUMPI, ["-n", "2"], stdin=":help :draw\n:help :q\n:help :nope\n:? :on\n")
 check(":help :draw explains one meta-command",

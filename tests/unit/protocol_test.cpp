@@ -75,6 +75,12 @@ std::vector<ControlMsg> samples() {
   add(Kind::TreeQuery, [](ControlMsg& m) { m.list = {"0=0-1", "1=2"}; });
   add(Kind::Dead, [](ControlMsg& m) { m.rank = 3; });
   add(Kind::Quit, [](ControlMsg&) {});
+  add(Kind::Attach, [](ControlMsg&) {});
+  add(Kind::Detach, [](ControlMsg&) {});
+  add(Kind::Kill, [](ControlMsg& m) { m.rank = 5; });
+  add(Kind::Refused, [](ControlMsg& m) { m.text = "another REPL is attached"; });
+  add(Kind::Died, [](ControlMsg& m) { m.rank = 2, m.code = -2; });
+  add(Kind::Ping, [](ControlMsg&) {});
   return v;
 }
 
