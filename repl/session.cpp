@@ -181,6 +181,9 @@ struct Session::Run {
   double poll_asked_at = 0;
   std::map<int, ControlMsg> statuses;  // the status replies of this poll
   std::vector<std::string> last_hang;  // the hang report shown last (repeated only when it changed)
+  std::map<int, RankView> last_views;  // every rank as the previous poll saw it
+  bool seen_before = false;            // last_views holds a poll
+  bool confirming = false;             // this hang poll is the second look at stuck ranks
   std::string deadline_why;
 };
 
@@ -282,7 +285,17 @@ void Session::finish_poll(Run& run, double elapsed) {
     if (done != Poll::Hang && ro.state != State::Running)
       shown[r] = ro.state == State::Died ? ro.text : done == Poll::User ? "finished this command" : "idle";
   std::vector<std::string> lines = collate(shown);
-  for (auto& l : diagnose(views_of(run))) lines.push_back(std::move(l));
+  std::map<int, RankView> views = views_of(run);
+  std::vector<std::string> verdict = diagnose(confirmed(views, run, done != Poll::Hang));
+  bool suspect = verdict.empty() && done == Poll::Hang && !run.confirming && !diagnose(views).empty();
+  run.last_views = std::move(views);
+  run.seen_before = true;
+  run.confirming = suspect;
+  if (suspect) {  // stuck ranks seen once: look again soon, and report only what stays
+    run.next_hang = elapsed + 0.3;
+    return;
+  }
+  for (auto& l : verdict) lines.push_back(std::move(l));
   if (done == Poll::Hang && still > 0 && on_hang && lines != run.last_hang) {
     on_hang(lines);
     run.last_hang = lines;
@@ -292,6 +305,25 @@ void Session::finish_poll(Run& run, double elapsed) {
     if (on_deadline_status) on_deadline_status(lines);
     interrupt(run, run.deadline_why);
   }
+}
+
+// The views with every blocked rank whose wait changed since the previous
+// poll counted as running: a status reply is a snapshot taken at a different
+// moment on each rank, and a rank that already left a call its peer is still
+// finishing (a message in flight) looks, once, like a cycle. A deadlock is
+// what stays exactly the same, wait and queues, over two polls. With no
+// earlier poll, a deadline or ":status" (snapshot_ok) takes the snapshot as
+// it is; the hang report waits for a second look.
+std::map<int, RankView> Session::confirmed(std::map<int, RankView> views, const Run& run, bool snapshot_ok) {
+  if (!run.seen_before && snapshot_ok) return views;
+  for (auto& [r, v] : views) {
+    if (v.state != RankView::State::Blocked) continue;
+    auto it = run.last_views.find(r);
+    const RankView* was = !run.seen_before || it == run.last_views.end() ? nullptr : &it->second;
+    if (!was || was->state != v.state || was->where != v.where || !(was->wait == v.wait) || was->queue != v.queue)
+      v.state = RankView::State::Running;
+  }
+  return views;
 }
 
 // Every rank of the world as the deadlock diagnosis sees it: the command's

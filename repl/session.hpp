@@ -131,6 +131,7 @@ class Session {
   void ask_status(Run& run, Poll kind, double elapsed);
   void finish_poll(Run& run, double elapsed);
   void interrupt(Run& run, const std::string& why);
+  static std::map<int, RankView> confirmed(std::map<int, RankView> views, const Run& run, bool snapshot_ok);
   std::map<int, RankView> views_of(const Run& run) const;
   std::vector<std::string> queue_collated(const std::map<int, launcher::ControlMsg>& statuses) const;
   void on_event_during(Run& run, const launcher::World::Event& ev);
