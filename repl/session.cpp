@@ -181,8 +181,7 @@ struct Session::Run {
   double poll_asked_at = 0;
   std::map<int, ControlMsg> statuses;  // the status replies of this poll
   std::vector<std::string> last_hang;  // the hang report shown last (repeated only when it changed)
-  std::map<int, RankView> last_views;  // every rank as the previous poll saw it
-  bool seen_before = false;            // last_views holds a poll
+  std::map<int, RankView> last_views;  // every rank as the previous poll saw it (empty before the first)
   bool confirming = false;             // this hang poll is the second look at stuck ranks
   std::string deadline_why;
 };
@@ -289,7 +288,6 @@ void Session::finish_poll(Run& run, double elapsed) {
   std::vector<std::string> verdict = diagnose(confirmed(views, run, done != Poll::Hang));
   bool suspect = verdict.empty() && done == Poll::Hang && !run.confirming && !diagnose(views).empty();
   run.last_views = std::move(views);
-  run.seen_before = true;
   run.confirming = suspect;
   if (suspect) {  // stuck ranks seen once: look again soon, and report only what stays
     run.next_hang = elapsed + 0.3;
@@ -315,11 +313,11 @@ void Session::finish_poll(Run& run, double elapsed) {
 // earlier poll, a deadline or ":status" (snapshot_ok) takes the snapshot as
 // it is; the hang report waits for a second look.
 std::map<int, RankView> Session::confirmed(std::map<int, RankView> views, const Run& run, bool snapshot_ok) {
-  if (!run.seen_before && snapshot_ok) return views;
+  if (run.last_views.empty() && snapshot_ok) return views;
   for (auto& [r, v] : views) {
     if (v.state != RankView::State::Blocked) continue;
     auto it = run.last_views.find(r);
-    const RankView* was = !run.seen_before || it == run.last_views.end() ? nullptr : &it->second;
+    const RankView* was = it == run.last_views.end() ? nullptr : &it->second;
     if (!was || was->state != v.state || was->where != v.where || !(was->wait == v.wait) || was->queue != v.queue)
       v.state = RankView::State::Running;
   }
