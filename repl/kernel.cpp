@@ -711,9 +711,10 @@ int Kernel::serve() {
   while (!stop_ && !orphaned()) {
     zmq::pollitem_t items[] = {{w_.control.handle(), 0, ZMQ_POLLIN, 0},
                                {w_.shell.handle(), 0, ZMQ_POLLIN, 0},
-                               {w_.stdin_.handle(), 0, ZMQ_POLLIN, 0}};
+                               {w_.stdin_.handle(), 0, ZMQ_POLLIN, 0},
+                               {w_.iopub.handle(), 0, ZMQ_POLLIN, 0}};
     try {
-      zmq::poll(items, 3, std::chrono::milliseconds(100));
+      zmq::poll(items, 4, std::chrono::milliseconds(100));
     } catch (const zmq::error_t& e) {
       if (e.num() != EINTR) throw;
       continue;  // SIGINT while idle: nothing to interrupt
@@ -721,10 +722,12 @@ int Kernel::serve() {
     if (items[0].revents & ZMQ_POLLIN) {
       while (auto m = w_.recv(w_.control)) handle(w_.control, *m);
     } else if (items[1].revents & ZMQ_POLLIN) {
+      w_.await_first_subscriber(std::chrono::seconds(3));
       if (auto m = w_.recv(w_.shell)) handle(w_.shell, *m);
       if (!queued_.empty()) abort_queued();
     }
     if (items[2].revents & ZMQ_POLLIN) w_.recv(w_.stdin_);  // no input_request is ever sent
+    if (items[3].revents & ZMQ_POLLIN) w_.read_subscriptions();
     s_.drain();  // deaths and late output while idle
     flush_streams();
   }

@@ -149,6 +149,7 @@ Wire::Wire(const Connection& c) : key_(c.key) {
   } binds[] = {{shell, c.shell_port, "shell"},     {control, c.control_port, "control"},
                {stdin_, c.stdin_port, "stdin"},    {iopub, c.iopub_port, "iopub"},
                {hb, c.hb_port, "heartbeat"}};
+  iopub.set(zmq::sockopt::xpub_verbose, 1);  // every subscription, not only the first per topic
   for (auto& b : binds) {
     b.s.set(zmq::sockopt::linger, 1000);
     try {
@@ -259,6 +260,27 @@ void Wire::send(zmq::socket_ref s, const Message& parent, const std::string& typ
 
 void Wire::publish(const Message& parent, const std::string& type, json content) {
   send_parts(iopub, {"kernel." + session + "." + type}, parent, type, content);
+}
+
+void Wire::read_subscriptions() {
+  zmq::message_t m;
+  while (recv_frame(iopub, m, false))
+    if (m.size() > 0 && static_cast<const char*>(m.data())[0] == 1) first_wait_done_ = true;
+}
+
+void Wire::await_first_subscriber(std::chrono::milliseconds limit) {
+  auto until = std::chrono::steady_clock::now() + limit;
+  read_subscriptions();
+  while (!first_wait_done_ && std::chrono::steady_clock::now() < until) {
+    zmq::pollitem_t item{iopub.handle(), 0, ZMQ_POLLIN, 0};
+    try {
+      zmq::poll(&item, 1, std::chrono::milliseconds(20));
+    } catch (const zmq::error_t& e) {
+      if (e.num() != EINTR) throw;
+    }
+    read_subscriptions();
+  }
+  first_wait_done_ = true;
 }
 
 }  // namespace lumpi::repl::kernel

@@ -1,8 +1,9 @@
 // repl/kernel_wire.hpp: the Jupyter messaging protocol (v5.3) on the wire.
 //
 // Reads the connection file, binds the five sockets (shell, control, stdin:
-// ROUTER; iopub: PUB; heartbeat: REP, echoed by its own thread so the kernel
-// stays alive to its client while a command runs), and frames messages:
+// ROUTER; iopub: XPUB, so the kernel sees its subscribers arrive; heartbeat:
+// REP, echoed by its own thread so the kernel stays alive to its client while
+// a command runs), and frames messages:
 //   [identities...] "<IDS|MSG>" signature header parent_header metadata content [buffers...]
 // signed with HMAC-SHA256 over the four JSON frames (OpenSSL). Messages
 // whose signature does not verify are dropped with a line on stderr. No
@@ -10,6 +11,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -70,16 +72,25 @@ class Wire {
   void send(zmq::socket_ref s, const Message& parent, const std::string& type, json content);
   // An iopub message whose parent is `parent` (may be an empty Message).
   void publish(const Message& parent, const std::string& type, json content);
+  // Reads the subscriptions waiting on iopub (never blocks).
+  void read_subscriptions();
+  // Before the first request is served: waits up to `limit` for a client to
+  // subscribe to iopub. A client that connects while the kernel starts sends
+  // its first request as soon as shell connects, and a PUB socket drops what
+  // it publishes before the subscription arrives: the request's "idle" would
+  // be lost and a client waiting for it (jupyter-console) would wait forever.
+  void await_first_subscriber(std::chrono::milliseconds limit);
 
   zmq::context_t ctx{1};
   zmq::socket_t shell{ctx, zmq::socket_type::router}, control{ctx, zmq::socket_type::router},
-      stdin_{ctx, zmq::socket_type::router}, iopub{ctx, zmq::socket_type::pub};
+      stdin_{ctx, zmq::socket_type::router}, iopub{ctx, zmq::socket_type::xpub};
   const std::string session = new_uuid();  // this kernel's session id
 
  private:
   void send_parts(zmq::socket_ref s, const std::vector<std::string>& identities, const Message& parent,
                   const std::string& type, const json& content);
   std::string key_;
+  bool first_wait_done_ = false;  // a subscriber came, or the one wait is over
   std::atomic<bool> stop_{false};
   std::thread heartbeat_;
 };

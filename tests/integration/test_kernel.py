@@ -432,6 +432,37 @@ finally:
     client.wait(timeout=10)
 check("the kernel and its ranks exit when their client is killed", no_leftovers(tag2, within=5))
 
+# ---- a client that subscribes late ------------------------------------------------------
+# A client that starts the kernel sends its first request as soon as shell
+# connects; its iopub subscription may arrive later (jupyter-console does not
+# wait for it). The kernel waits for the first subscriber before serving, so
+# the request's output and "idle" reach the client (lost before: CI saw
+# jupyter-console wait forever on In [1]).
+
+tag4, env4 = marker_env()
+TAGS.append(tag4)
+km4 = KernelManager(kernel_name="lumpi", kernel_spec_manager=ksm)
+km4.start_kernel(env=env4)
+kc4 = km4.client()
+kc4.start_channels(shell=True, iopub=False, stdin=False, hb=False, control=False)
+late_id = kc4.execute("return 6 * 7")
+time.sleep(1.0)
+kc4.iopub_channel.start()
+seen = []
+deadline = time.time() + 30
+while time.time() < deadline and ("status", "idle") not in seen:
+    try:
+        m = kc4.get_iopub_msg(timeout=1)
+    except Exception:
+        continue
+    if m["parent_header"].get("msg_id") == late_id:
+        seen.append((m["msg_type"], m["content"].get("execution_state", "")))
+check("a late iopub subscriber sees its first request's result and idle",
+      ("execute_result", "") in seen and ("status", "idle") in seen, seen)
+kc4.stop_channels()
+km4.shutdown_kernel(now=True)
+check("... and the kernel leaves no process", no_leftovers(tag4, within=5))
+
 # ---- jupyter-console runs cells --------------------------------------------------------
 
 console = shutil.which("jupyter-console")
