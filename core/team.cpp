@@ -121,14 +121,23 @@ std::string team_scatter(Team& t, std::vector<std::string> parts, int root, int 
   return std::move(held[0]);
 }
 
-// Bruck's dissemination: in the round of distance d every member passes the
-// parts it holds (its own and those of the next d-1 members) to the member d
-// before it and takes as many from the member d after it. ceil(log2 n)
-// sequential hops instead of a gather and a broadcast's 2 log2 n. A sender
-// is a different member in every round, so consecutive calls on the same
-// tag keep apart by per-source order.
+// Up to kDisseminationMax members, Bruck's dissemination: in the round of
+// distance d every member passes the parts it holds (its own and those of
+// the next d-1 members) to the member d before it and takes as many from the
+// member d after it: ceil(log2 n) sequential hops instead of a gather and a
+// broadcast's 2 log2 n. A sender is a different member in every round, so
+// consecutive calls on the same tag keep apart by per-source order. It sends
+// n ceil(log2 n) messages against the tree's 2 (n - 1), and with more ranks
+// than cores the count, not the hops, sets the time: at 16 ranks on 2 cores
+// a split took 1.5x as long (tests/bench/README.md, "Issue 11, session 6").
+constexpr int kDisseminationMax = 8;
+
 std::vector<std::string> team_allgather(Team& t, std::string mine, int tag) {
   const int n = t.n;
+  if (n > kDisseminationMax) {
+    auto parts = team_gather(t, std::move(mine), 0, tag);
+    return t.unpack(team_bcast(t, t.me == 0 ? pack_list(parts) : std::string(), 0, tag));
+  }
   std::vector<std::string> held{std::move(mine)};  // held[i]: the part of member (me + i) % n
   for (int d = 1; d < n; d <<= 1) {
     size_t count = size_t(std::min(d, n - d));

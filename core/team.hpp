@@ -86,7 +86,8 @@ std::string team_bcast(Team& t, std::string data, int root, int tag);
 std::vector<std::string> team_gather(Team& t, std::string mine, int root, int tag);
 // Binomial scatter: parts (t.n of them, significant at root) -> my part.
 std::string team_scatter(Team& t, std::vector<std::string> parts, int root, int tag);
-// Bruck dissemination (ceil(log2 n) rounds, tag only): every member gets all, in team order.
+// Every member gets all members' bytes, in team order: Bruck dissemination up to 8
+// members, a gather and a broadcast above (tag only).
 std::vector<std::string> team_allgather(Team& t, std::string mine, int tag);
 
 // ---- intercommunicator leaders ---------------------------------------------------
