@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <exception>
 #include <lua.hpp>
+#include <malloc.h>
 
 #include "core/error.hpp"
 #include "launcher/host.hpp"
@@ -94,8 +95,30 @@ int l_event(lua_State* L) {
   return 0;
 }
 
+// lumpi.host.live() -> {comm_owners_made=, comm_owners=, heap_in_use=,
+// heap_arena=}: what this rank holds, for leak checks
+// (tests/scenarios/soak_live.lua) and the soak benchmark
+// (tests/bench/soak.lua): communicator owners made and alive
+// (lua/binding.hpp), and malloc's bytes in use and obtained from the
+// system (mallinfo2, all arenas).
+int l_live(lua_State* L) {
+  struct mallinfo2 m = mallinfo2();
+  lua_createtable(L, 0, 4);
+  lua_pushinteger(L, lumpi::lua::comm_owners_made());
+  lua_setfield(L, -2, "comm_owners_made");
+  lua_pushinteger(L, lumpi::lua::comm_owners_live());
+  lua_setfield(L, -2, "comm_owners");
+  lua_pushinteger(L, lua_Integer(m.uordblks + m.hblkhd));
+  lua_setfield(L, -2, "heap_in_use");
+  lua_pushinteger(L, lua_Integer(m.arena + m.hblkhd));
+  lua_setfield(L, -2, "heap_arena");
+  return 1;
+}
+
 int open_host(lua_State* L) {
   lua_newtable(L);
+  lua_pushcfunction(L, l_live);
+  lua_setfield(L, -2, "live");
   lua_pushcfunction(L, l_event);
   lua_setfield(L, -2, "event");
   return 1;

@@ -2,6 +2,7 @@
 // userdata boxes for communicators and groups.
 #include "lua/binding.hpp"
 
+#include <atomic>
 #include <cmath>
 
 #include "core/win.hpp"
@@ -223,26 +224,89 @@ void push_int_sequence(lua_State* L, const std::vector<int>& v) {
 }
 
 // ---- communicator boxes ------------------------------------------------------------------
-// A communicator value carries the metatable of its class (lua/classes.cpp);
-// every one of those metatables holds kCommMark, which is how test_comm
-// knows a communicator whatever its class.
+// A communicator value (the handle) carries the metatable of its class
+// (lua/classes.cpp); every one of those metatables holds kCommMark, which is
+// how test_comm knows a communicator whatever its class. The handle has no
+// finalizer: it points to an owner, a userdata of its own (its first user
+// value) whose __gc lets go of the C++ communicator. c:free() empties the
+// owner and hands it to a small pool that the next push_comm reuses, so a
+// freed communicator leaves no finalizable garbage behind. That matters
+// under Lua 5.4's generational collector: an object with a finalizer that a
+// full collection (collectgarbage("collect"), or a major one) finds dead is
+// kept as an old object until the next major collection, and counted in the
+// base that decides when that comes; two such objects per create/free cycle
+// made the Lua heap climb to megabytes between collections, and the rank's
+// resident size with it (tests/bench/README.md, "Soak").
 
 namespace {
-struct CommBox {
-  core::CommPtr comm;          // null once freed by this handle
-  core::Errhandler errhandler;  // the freed communicator's, which its errors still answer to
+struct CommBox {               // the owner
+  core::CommPtr comm;          // null once freed
+  core::Errhandler errhandler;  // a user-defined handler the freed communicator had
+};
+struct CommHandle {
+  CommBox* box;                // the owner (its first user value), or null once freed
+  core::HandlerKind freed_kind;  // the predefined handler a freed handle answers to
 };
 
 const char kCommMark = 0;  // its address keys the mark in the metatables
+constexpr const char* kOwnerMeta = "lumpi.CommOwner";
+constexpr const char* kOwnerPoolKey = "lumpi.comm.owners";  // emptied owners for reuse
+constexpr lua_Integer kOwnerPoolMax = 64;  // beyond this, an emptied owner is left to the collector
+std::atomic<long> g_owners_made{0}, g_owners_live{0};  // for lumpi.host.live (tests)
 
-CommBox* test_box(lua_State* L, int idx) {
+CommHandle* test_handle(lua_State* L, int idx) {
   void* p = lua_touserdata(L, idx);
   if (!p || lua_islightuserdata(L, idx) || !lua_getmetatable(L, idx)) return nullptr;  // push mt
   bool is_comm = lua_rawgetp(L, -1, &kCommMark) == LUA_TBOOLEAN;                     // push mark
   lua_pop(L, 2);
-  return is_comm ? static_cast<CommBox*>(p) : nullptr;
+  return is_comm ? static_cast<CommHandle*>(p) : nullptr;
+}
+
+CommBox* test_box(lua_State* L, int idx) {
+  CommHandle* h = test_handle(L, idx);
+  return h ? h->box : nullptr;
+}
+
+// Pushes an empty owner: one from the pool, else a new one.
+CommBox* push_owner(lua_State* L) {
+  if (lua_getfield(L, LUA_REGISTRYINDEX, kOwnerPoolKey) == LUA_TTABLE) {  // push the pool
+    lua_Integer n = lua_Integer(lua_rawlen(L, -1));
+    if (n > 0) {
+      lua_rawgeti(L, -1, n);  // push pool[n]
+      lua_pushnil(L);
+      lua_rawseti(L, -3, n);  // pool[n] = nil
+      lua_remove(L, -2);      // drop the pool
+      return static_cast<CommBox*>(lua_touserdata(L, -1));
+    }
+  }
+  lua_pop(L, 1);
+  void* mem = lua_newuserdatauv(L, sizeof(CommBox), 0);
+  auto* box = new (mem) CommBox{};
+  luaL_setmetatable(L, kOwnerMeta);
+  ++g_owners_made, ++g_owners_live;
+  return box;
+}
+
+// Puts the emptied owner at idx into the pool, if there is room.
+void pool_owner(lua_State* L, int idx) {
+  idx = lua_absindex(L, idx);
+  if (lua_getfield(L, LUA_REGISTRYINDEX, kOwnerPoolKey) != LUA_TTABLE) {  // push the pool
+    lua_pop(L, 1);
+    lua_newtable(L);
+    lua_pushvalue(L, -1);
+    lua_setfield(L, LUA_REGISTRYINDEX, kOwnerPoolKey);
+  }
+  lua_Integer n = lua_Integer(lua_rawlen(L, -1));
+  if (n < kOwnerPoolMax) {
+    lua_pushvalue(L, idx);
+    lua_rawseti(L, -2, n + 1);  // pool[n+1] = owner
+  }
+  lua_pop(L, 1);
 }
 }  // namespace
+
+long comm_owners_made() { return g_owners_made.load(); }
+long comm_owners_live() { return g_owners_live.load(); }
 
 void push_comm(lua_State* L, core::CommPtr c) {
   if (!c) {
@@ -250,8 +314,12 @@ void push_comm(lua_State* L, core::CommPtr c) {
     return;
   }
   const char* meta = comm_class_meta(*c);
-  void* mem = lua_newuserdatauv(L, sizeof(CommBox), 0);
-  new (mem) CommBox{std::move(c), {}};
+  CommBox* box = push_owner(L);
+  box->comm = std::move(c);
+  auto* h = static_cast<CommHandle*>(lua_newuserdatauv(L, sizeof(CommHandle), 1));
+  *h = CommHandle{box, core::HandlerKind::Raise};
+  lua_insert(L, -2);
+  lua_setiuservalue(L, -2, 1);  // handle.uservalue[1] = owner, pop
   luaL_setmetatable(L, meta);
 }
 
@@ -261,54 +329,71 @@ core::Comm* test_comm(lua_State* L, int idx) {
 }
 
 core::CommPtr check_comm_ptr(lua_State* L, int idx, std::string_view func) {
-  auto* box = test_box(L, idx);
-  if (!box)
+  auto* h = test_handle(L, idx);
+  if (!h)
     fail(ErrClass::Comm, func,
          std::string("expected a communicator, got ") + luaL_typename(L, idx));
-  if (!box->comm) fail(ErrClass::Comm, func, "the communicator has been freed");
-  box->comm->check_usable(func);
-  return box->comm;
+  if (!h->box || !h->box->comm) fail(ErrClass::Comm, func, "the communicator has been freed");
+  h->box->comm->check_usable(func);
+  return h->box->comm;
 }
 
 core::Comm& check_comm(lua_State* L, int idx, std::string_view func) {
   return *check_comm_ptr(L, idx, func);
 }
 
+// A predefined handler stays in the handle and the owner goes to the pool; a
+// user-defined one stays in the owner, which the handle then keeps.
 void release_comm(lua_State* L, int idx) {
-  auto* box = test_box(L, idx);
-  if (!box || !box->comm) return;
-  box->errhandler = box->comm->errhandler();
-  box->comm.reset();
+  auto* h = test_handle(L, idx);
+  if (!h || !h->box || !h->box->comm) return;
+  core::Errhandler eh = h->box->comm->errhandler();
+  h->box->comm.reset();
+  if (eh.kind() == core::HandlerKind::User) {
+    h->box->errhandler = std::move(eh);
+    return;
+  }
+  h->freed_kind = eh.kind();
+  h->box = nullptr;
+  lua_getiuservalue(L, idx, 1);  // push the owner
+  pool_owner(L, -1);
+  lua_pop(L, 1);
+  lua_pushnil(L);
+  lua_setiuservalue(L, idx, 1);  // the handle lets go of it
 }
 
 bool comm_errhandler_at(lua_State* L, int idx, core::Errhandler* eh) {
-  auto* box = test_box(L, idx);
-  if (!box) return false;
-  *eh = box->comm ? box->comm->errhandler() : box->errhandler;
+  auto* h = test_handle(L, idx);
+  if (!h) return false;
+  if (!h->box) *eh = core::Errhandler(h->freed_kind);
+  else *eh = h->box->comm ? h->box->comm->errhandler() : h->box->errhandler;
   return true;
 }
 
 std::string comm_class_at(lua_State* L, int idx) {
-  if (!test_box(L, idx) || luaL_getmetafield(L, idx, "__name") == LUA_TNIL) return "";  // push name
+  if (!test_handle(L, idx) || luaL_getmetafield(L, idx, "__name") == LUA_TNIL) return "";  // push name
   std::string s = lua_tostring(L, -1);
   lua_pop(L, 1);
   return s;
 }
 
 namespace {
-int comm_gc(lua_State* L) {
-  auto* box = test_box(L, 1);
+// The owner's finalizer: its handle was collected without c:free(). The
+// last owner of a communicator (no other handle, request or runtime slot
+// holds it) takes its attributes along.
+int owner_gc(lua_State* L) {
+  auto* box = static_cast<CommBox*>(luaL_testudata(L, 1, kOwnerMeta));
   if (!box) return 0;
-  // The last owner of a communicator (no other handle, request or runtime
-  // slot holds it) takes its attributes along.
   if (box->comm && box->comm.use_count() == 1) forget_attrs(L, *box->comm);
-  box->~CommBox();  // releases local memory only; never communicates
+  box->~CommBox();
+  --g_owners_live;  // releases local memory only; never communicates
   return 0;
 }
 // Two freed handles are equal, as two MPI_COMM_NULLs are.
 int comm_eq(lua_State* L) {
-  auto *a = test_box(L, 1), *b = test_box(L, 2);
-  lua_pushboolean(L, a && b && a->comm == b->comm);
+  auto *a = test_handle(L, 1), *b = test_handle(L, 2);
+  auto comm = [](CommHandle* h) { return h->box ? h->box->comm : nullptr; };
+  lua_pushboolean(L, a && b && comm(a) == comm(b));
   return 1;
 }
 // "Cartcomm 'name' size=4 rank=1 intra topo=cart 2x2": the class, then
@@ -328,8 +413,11 @@ int comm_tostring(lua_State* L) {
 }  // namespace
 
 void set_comm_metamethods(lua_State* L) {
-  lua_pushcfunction(L, comm_gc);
-  lua_setfield(L, -2, "__gc");
+  if (luaL_newmetatable(L, kOwnerMeta)) {  // once: the owners' metatable
+    lua_pushcfunction(L, owner_gc);
+    lua_setfield(L, -2, "__gc");
+  }
+  lua_pop(L, 1);
   lua_pushcfunction(L, comm_eq);
   lua_setfield(L, -2, "__eq");
   lua_pushcfunction(L, comm_tostring);

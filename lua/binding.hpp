@@ -148,6 +148,12 @@ void release_comm(lua_State* L, int idx);
 bool comm_errhandler_at(lua_State* L, int idx, core::Errhandler* eh);
 // The class name of the communicator value at idx ("Intracomm"...), or "".
 std::string comm_class_at(lua_State* L, int idx);
+// How many communicator owners (the finalizable userdata behind handles)
+// this process has made, and how many are alive (not yet collected):
+// c:free() recycles them, so a create/free loop makes only a handful
+// (lumpi.host.live; tests/scenarios/soak_live.lua).
+long comm_owners_made();
+long comm_owners_live();
 // Sets what every communicator metatable shares (__gc, __eq, __tostring and
 // the mark test_comm looks for) on the table at -1 (binding.cpp).
 void set_comm_metamethods(lua_State* L);
