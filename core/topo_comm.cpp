@@ -139,7 +139,7 @@ CommPtr cart_create(Comm& parent, const topo::Cart& cart, bool reorder) {
         func);
   // §7.5.8 with the identity map: the lowest ranks fill the grid in order.
   const int newrank = topo::cart_map(cart, parent.size(), parent.rank(), func);
-  return placed(parent, newrank, {.kind = Kind::Cart, .cart = cart});
+  return placed(parent, newrank, {.kind = Kind::Cart, .cart = cart, .graph = {}, .dist = {}});
 }
 
 CommPtr graph_create(Comm& parent, const topo::Graph& graph, bool reorder) {
@@ -153,7 +153,7 @@ CommPtr graph_create(Comm& parent, const topo::Graph& graph, bool reorder) {
         func);
   // nnodes == 0 makes every process UNDEFINED: COMM_NULL everywhere (ballot 11.a).
   const int newrank = topo::graph_map(graph, parent.size(), parent.rank(), func);
-  return placed(parent, newrank, {.kind = Kind::Graph, .graph = graph});
+  return placed(parent, newrank, {.kind = Kind::Graph, .cart = {}, .graph = graph, .dist = {}});
 }
 
 CommPtr cart_sub(Comm& parent, const std::vector<bool>& remain_dims) {
@@ -162,7 +162,8 @@ CommPtr cart_sub(Comm& parent, const std::vector<bool>& remain_dims) {
   topo::Cart sub = topo::cart_sub_grid(cart, remain_dims, func);
   const auto [color, key] = topo::cart_sub_color_key(cart, remain_dims, parent.rank());
   TeamSpan span(parent.engine(), parent.waiting(std::string(func)));
-  return with_topology(comm_split(parent, color, key), {.kind = Kind::Cart, .cart = std::move(sub)});
+  return with_topology(comm_split(parent, color, key),
+                       {.kind = Kind::Cart, .cart = std::move(sub), .graph = {}, .dist = {}});
 }
 
 int cart_map(const Comm& c, const topo::Cart& cart) {
@@ -301,7 +302,8 @@ void check_adjacent_edges(const std::vector<Contribution>& all, bool weighted,
 
 // A dist-graph communicator has the parent's group and ranks (§7.5.4).
 CommPtr attach_dist_graph(Comm& parent, topo::DistGraph view) {
-  return with_topology(comm_split(parent, 0, parent.rank()), {.kind = Kind::DistGraph, .dist = std::move(view)});
+  return with_topology(comm_split(parent, 0, parent.rank()),
+                       {.kind = Kind::DistGraph, .cart = {}, .graph = {}, .dist = std::move(view)});
 }
 
 Contribution options_part(const DistGraphOptions& opts) {
