@@ -15,7 +15,9 @@ namespace lumpi {
 
 namespace typed = core::coll::typed;
 using detail::Access;
+using detail::Elems;
 using detail::guarded;
+using detail::significant;
 
 namespace {
 
@@ -108,44 +110,23 @@ size_t buffer_bytes(const void* buf, int count, const Datatype& t, std::string_v
   return size_t(count) * typed::type_size(type);
 }
 
-}  // namespace detail
-
-// ---- the (count, type) of a collective's significant side(s) ------------------------
-
-namespace {
-
-struct Side {
-  int count;
-  const Datatype& type;
-  bool significant;
-};
-
-struct Elems {
-  int count;
-  typed::Type type;
-};
-
 Elems significant(const Side& send, const Side& recv, std::string_view func) {
   if (send.significant && recv.significant) {
     if (!(send.type == recv.type))
-      detail::fail(ERR_TYPE, func,
-                   "sendtype " + send.type.Get_name() + " and recvtype " + recv.type.Get_name() +
-                       " differ (type conversion needs derived datatypes, not there yet)");
+      fail(ERR_TYPE, func,
+           "sendtype " + send.type.Get_name() + " and recvtype " + recv.type.Get_name() +
+               " differ (type conversion needs derived datatypes, not there yet)");
     if (send.count != recv.count)
-      detail::fail(ERR_COUNT, func,
-                   "sendcount " + std::to_string(send.count) + " and recvcount " +
-                       std::to_string(recv.count) + " differ");
+      fail(ERR_COUNT, func,
+           "sendcount " + std::to_string(send.count) + " and recvcount " + std::to_string(recv.count) +
+               " differ");
   }
-  if (send.significant) return {send.count, detail::typed_type(send.type, func)};
-  if (recv.significant) return {recv.count, detail::typed_type(recv.type, func)};
+  if (send.significant) return {send.count, typed_type(send.type, func)};
+  if (recv.significant) return {recv.count, typed_type(recv.type, func)};
   return {0, typed::Type::UInt8};  // PROC_NULL on an intercommunicator: nothing moves
 }
 
-// Whether this process is the root of a rooted collective / sends to one.
-bool at_root(const core::Comm& c, int root) { return c.is_inter() ? root == ROOT : root == c.rank(); }
-bool contributes(const core::Comm& c, int root) { return c.is_inter() ? root >= 0 : true; }
-
-}  // namespace
+}  // namespace detail
 
 // ---- collectives on every communicator ----------------------------------------------
 
@@ -165,8 +146,8 @@ void Comm::Gather(const void* sendbuf, int sendcount, const Datatype& sendtype, 
   const char* func = "MPI_Gather";
   guarded(*this, func, [&](core::Comm& c) {
     c.check_root(root, func);
-    Elems e = significant({sendcount, sendtype, contributes(c, root)},
-                          {recvcount, recvtype, at_root(c, root)}, func);
+    Elems e = significant({sendcount, sendtype, c.takes_part(root)},
+                          {recvcount, recvtype, c.is_root(root)}, func);
     typed::gather(c, sendbuf, recvbuf, e.count, e.type, root);
   });
 }
@@ -176,8 +157,8 @@ void Comm::Scatter(const void* sendbuf, int sendcount, const Datatype& sendtype,
   const char* func = "MPI_Scatter";
   guarded(*this, func, [&](core::Comm& c) {
     c.check_root(root, func);
-    Elems e = significant({sendcount, sendtype, at_root(c, root)},
-                          {recvcount, recvtype, contributes(c, root)}, func);
+    Elems e = significant({sendcount, sendtype, c.is_root(root)},
+                          {recvcount, recvtype, c.takes_part(root)}, func);
     typed::scatter(c, sendbuf, recvbuf, e.count, e.type, root);
   });
 }

@@ -217,6 +217,21 @@ core::coll::typed::Op typed_op(const Op& op, const Datatype& t, std::string_view
 size_t buffer_bytes(const void* buf, int count, const Datatype& t, std::string_view func,
                     const char* what = "buf");
 
+// One side (send or receive) of a data-movement collective, and whether
+// this process uses it.
+struct Side {
+  int count;
+  const Datatype& type;
+  bool significant;
+};
+struct Elems {
+  int count;
+  core::coll::typed::Type type;
+};
+// The (count, type) of the significant side(s): where both are, they need
+// the same type and count (ERR_TYPE / ERR_COUNT: the core converts no types).
+Elems significant(const Side& send, const Side& recv, std::string_view func);
+
 // ---- attributes (api_attr.cpp) ---------------------------------------------------
 
 // The attributes of oldcomm as copied by the copy callbacks, for Dup to

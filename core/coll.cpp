@@ -16,17 +16,12 @@ namespace lumpi::core::coll {
 
 using namespace detail;
 
-namespace {
-
-void check_parts(const std::vector<Bytes>& parts, int want, const char* what,
-                 std::string_view func) {
-  if (int(parts.size()) != want)
+void detail::check_parts(const std::vector<Bytes>& parts, const Comm& c, std::string_view func) {
+  if (int(parts.size()) != c.peer_size())
     fail(ErrClass::Count, func,
-         std::string(what) + " has " + std::to_string(parts.size()) + " entries; expected " +
-             std::to_string(want) + " (one per rank)");
+         "values has " + std::to_string(parts.size()) + " entries; expected " + std::to_string(c.peer_size()) +
+             " (one per rank)");
 }
-
-}  // namespace
 
 // ---- intracommunicator collectives ---------------------------------------------------
 
@@ -58,11 +53,8 @@ std::vector<Bytes> gather(Comm& c, Bytes mine, int root) {
 
 Bytes scatter(Comm& c, std::vector<Bytes> parts, int root) {
   c.check_root(root, "MPI_Scatter");
-  if (c.is_inter()) {
-    if (c.is_root(root)) check_parts(parts, c.remote_size(), "values", "MPI_Scatter");
-    return inter::scatter(c, std::move(parts), root);
-  }
-  if (c.is_root(root)) check_parts(parts, c.size(), "values", "MPI_Scatter");
+  if (c.is_root(root)) check_parts(parts, c, "MPI_Scatter");
+  if (c.is_inter()) return inter::scatter(c, std::move(parts), root);
   Team t(c, Lane::Coll, c.waiting("MPI_Scatter", "root", root));
   return team_scatter(t, std::move(parts), root, kScatter);
 }
@@ -95,11 +87,8 @@ std::vector<Bytes> allgather(Comm& c, Bytes mine) {
 // indices from me - 2^k); at the end block i came from rank me - i.
 std::vector<Bytes> alltoall(Comm& c, std::vector<Bytes> parts) {
   c.check_usable("MPI_Alltoall");
-  if (c.is_inter()) {
-    check_parts(parts, c.remote_size(), "values", "MPI_Alltoall");
-    return inter::alltoall(c, std::move(parts));
-  }
-  check_parts(parts, c.size(), "values", "MPI_Alltoall");
+  check_parts(parts, c, "MPI_Alltoall");
+  if (c.is_inter()) return inter::alltoall(c, std::move(parts));
   Team t(c, Lane::Coll, c.waiting("MPI_Alltoall"));
   const int n = t.n, me = t.me;
   std::vector<Bytes> b(static_cast<size_t>(n));

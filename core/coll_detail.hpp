@@ -38,6 +38,9 @@ enum Tag : int {
   kLeaders = 12 << 12,  // intercommunicator leader exchanges
 };
 
+// MPI_ERR_COUNT unless parts has one entry per peer (c.peer_size()).
+void check_parts(const std::vector<Bytes>& parts, const Comm& c, std::string_view func);
+
 // ---- partial results of reductions ------------------------------------------
 
 struct Partial {

@@ -9,6 +9,7 @@
 #include "core/coll.hpp"
 #include "core/constants.hpp"
 #include "core/error.hpp"
+#include "core/win.hpp"
 
 namespace lumpi::core::coll::typed {
 
@@ -19,49 +20,24 @@ constexpr size_t kRabenseifnerBytes = 64 * 1024;
 
 bool is_integer(Type t) { return t != Type::Float && t != Type::Double; }
 
-template <typename T>
-T apply(Op op, T a, T b) {
-  switch (op) {
-    case Op::Sum: return T(a + b);
-    case Op::Prod: return T(a * b);
-    case Op::Max: return b > a ? b : a;
-    case Op::Min: return b < a ? b : a;
-    case Op::Land: return T((a != T(0)) && (b != T(0)));
-    case Op::Lor: return T((a != T(0)) || (b != T(0)));
-    case Op::Lxor: return T((a != T(0)) != (b != T(0)));
-    default: break;
-  }
-  if constexpr (std::is_integral_v<T>) {
-    switch (op) {
-      case Op::Band: return T(a & b);
-      case Op::Bor: return T(a | b);
-      case Op::Bxor: return T(a ^ b);
-      default: break;
-    }
-  }
-  return a;  // unreachable: check_op_type rejected the pair
+// The basic type (core/datatype.hpp) of t.
+Basic basic_of(Type t) {
+  constexpr Basic kBasics[] = {Basic::Int32, Basic::Int64, Basic::Uint8, Basic::Float, Basic::Double};
+  return kBasics[int(t)];
 }
 
-// out[i] = lo[i] op hi[i] over n elements (memcpy: buffers may be unaligned).
-template <typename T>
-void combine_into(Op op, const char* lo, const char* hi, char* out, size_t n) {
-  for (size_t i = 0; i < n; ++i) {
-    T a, b;
-    std::memcpy(&a, lo + i * sizeof(T), sizeof(T));
-    std::memcpy(&b, hi + i * sizeof(T), sizeof(T));
-    T r = apply(op, a, b);
-    std::memcpy(out + i * sizeof(T), &r, sizeof(T));
-  }
+// The RMA op (core/win.hpp) of op: Sum..Bxor share their order.
+RmaOp rma_op_of(Op op) {
+  static_assert(int(Op::Bxor) == int(RmaOp::Bxor));
+  return RmaOp(int(op));
 }
 
-void combine_bytes(Type t, Op op, const char* lo, const char* hi, char* out, size_t n) {
-  switch (t) {
-    case Type::Int32: return combine_into<int32_t>(op, lo, hi, out, n);
-    case Type::Int64: return combine_into<int64_t>(op, lo, hi, out, n);
-    case Type::UInt8: return combine_into<uint8_t>(op, lo, hi, out, n);
-    case Type::Float: return combine_into<float>(op, lo, hi, out, n);
-    case Type::Double: return combine_into<double>(op, lo, hi, out, n);
-  }
+// lo op hi over n elements of t: Accumulate's element-wise ops
+// (core/win_ops.cpp), lo in the target's place and hi in the origin's.
+Bytes combined(Type t, Op op, const char* lo, const char* hi, size_t n) {
+  Bytes out(lo, n * type_size(t));
+  apply_rma_op(rma_op_of(op), basic_of(t), hi, out.data(), std::int64_t(n));
+  return out;
 }
 
 Combine combiner(Type t, Op op, std::string func) {
@@ -70,12 +46,9 @@ Combine combiner(Type t, Op op, std::string func) {
       fail(ErrClass::Count, func,
            "ranks passed different counts (" + std::to_string(lo.size() / type_size(t)) + " vs " +
                std::to_string(hi.size() / type_size(t)) + " elements)");
-    Bytes out(lo.size(), '\0');
-    combine_bytes(t, op, lo.data(), hi.data(), out.data(), lo.size() / type_size(t));
-    return out;
+    return combined(t, op, lo.data(), hi.data(), lo.size() / type_size(t));
   };
 }
-
 
 std::vector<Bytes> split(const void* p, const std::vector<size_t>& sizes) {
   std::vector<Bytes> out;
@@ -112,6 +85,16 @@ void check_buffer(const void* p, int count, const char* what, std::string_view f
   if (!p && count > 0) fail(ErrClass::Buffer, func, std::string(what) + " is null");
 }
 
+size_t check_args(const Comm& c, const void* send, void* recv, int count, Type t, std::optional<Op> op,
+                  Sides sides, std::string_view func) {
+  c.check_usable(func);
+  check_count(count, "count", func);
+  if (op) check_op_type(*op, t, func);
+  if (sides.sends) check_buffer(send, count, "sendbuf", func);
+  if (sides.receives) check_buffer(recv, count, "recvbuf", func);
+  return size_t(count) * type_size(t);
+}
+
 Bytes bytes_of(const void* p, size_t n) {
   return n ? Bytes(static_cast<const char*>(p), n) : Bytes();
 }
@@ -128,37 +111,13 @@ void put_all(void* dst, const std::vector<Bytes>& parts, size_t each, std::strin
   for (size_t i = 0; i < parts.size(); ++i) put(static_cast<char*>(dst) + i * each, parts[i], each, func);
 }
 
-int peers(const Comm& c) { return c.is_inter() ? c.remote_size() : c.size(); }
-
 Combine make_combiner(Type t, Op op, std::string func) { return combiner(t, op, std::move(func)); }
 
-size_t type_size(Type t) {
-  switch (t) {
-    case Type::Int32: return 4;
-    case Type::Int64: return 8;
-    case Type::UInt8: return 1;
-    case Type::Float: return 4;
-    case Type::Double: return 8;
-  }
-  return 1;
-}
+size_t type_size(Type t) { return basic_info(basic_of(t)).size; }
 
-const char* type_name(Type t) {
-  switch (t) {
-    case Type::Int32: return "MPI_INT32_T";
-    case Type::Int64: return "MPI_INT64_T";
-    case Type::UInt8: return "MPI_UINT8_T";
-    case Type::Float: return "MPI_FLOAT";
-    case Type::Double: return "MPI_DOUBLE";
-  }
-  return "?";
-}
+const char* type_name(Type t) { return basic_info(basic_of(t)).name; }
 
-const char* op_name(Op op) {
-  constexpr const char* names[] = {"MPI_SUM", "MPI_PROD", "MPI_MAX",  "MPI_MIN", "MPI_LAND",
-                                   "MPI_LOR", "MPI_LXOR", "MPI_BAND", "MPI_BOR", "MPI_BXOR"};
-  return names[int(op)];
-}
+const char* op_name(Op op) { return rma_op_name(rma_op_of(op)); }
 
 void check_op_type(Op op, Type t, std::string_view func) {
   const bool bitwise = op == Op::Band || op == Op::Bor || op == Op::Bxor;
@@ -175,8 +134,8 @@ void reduce_local(const void* in, void* inout, int count, Type t, Op op) {
   check_buffer(in, count, "inbuf", func);
   check_buffer(inout, count, "inoutbuf", func);
   check_op_type(op, t, func);
-  auto* io = static_cast<char*>(inout);
-  combine_bytes(t, op, static_cast<const char*>(in), io, io, size_t(count));
+  Bytes out = combined(t, op, static_cast<const char*>(in), static_cast<const char*>(inout), size_t(count));
+  if (count > 0) std::memcpy(inout, out.data(), out.size());
 }
 
 // ---- data movement -----------------------------------------------------------------
@@ -187,21 +146,15 @@ void bcast(Comm& c, void* buf, int count, Type t, int root) {
   check_count(count, "count", func);
   check_buffer(buf, count, "buffer", func);
   const size_t n = size_t(count) * type_size(t);
-  const bool sends = c.is_root(root);
-  Bytes out = coll::bcast(c, sends ? bytes_of(buf, n) : Bytes(), root);
-  const bool receives = c.is_inter() ? root >= 0 : root != c.rank();
-  if (receives) put(buf, out, n, func);
+  Bytes out = coll::bcast(c, c.is_root(root) ? bytes_of(buf, n) : Bytes(), root);
+  if (c.takes_part(root) && !c.is_root(root)) put(buf, out, n, func);
 }
 
 void gather(Comm& c, const void* send, void* recv, int count, Type t, int root) {
   const char* func = "MPI_Gather";
   c.check_root(root, func);
-  check_count(count, "count", func);
-  const size_t n = size_t(count) * type_size(t);
-  const bool sends = !c.is_inter() || root >= 0;
-  const bool receives = c.is_root(root);
-  if (sends) check_buffer(send, count, "sendbuf", func);
-  if (receives) check_buffer(recv, count, "recvbuf", func);
+  const bool sends = c.takes_part(root), receives = c.is_root(root);
+  const size_t n = check_args(c, send, recv, count, t, {}, {sends, receives}, func);
   std::vector<Bytes> all = coll::gather(c, sends ? bytes_of(send, n) : Bytes(), root);
   if (receives) put_all(recv, all, n, func);
 }
@@ -209,36 +162,24 @@ void gather(Comm& c, const void* send, void* recv, int count, Type t, int root) 
 void scatter(Comm& c, const void* send, void* recv, int count, Type t, int root) {
   const char* func = "MPI_Scatter";
   c.check_root(root, func);
-  check_count(count, "count", func);
-  const size_t n = size_t(count) * type_size(t);
-  const bool sends = c.is_root(root);
-  const bool receives = !c.is_inter() || root >= 0;
-  if (sends) check_buffer(send, count, "sendbuf", func);
-  if (receives) check_buffer(recv, count, "recvbuf", func);
+  const bool sends = c.is_root(root), receives = c.takes_part(root);
+  const size_t n = check_args(c, send, recv, count, t, {}, {sends, receives}, func);
   std::vector<Bytes> parts;
-  if (sends) parts = split(send, std::vector<size_t>(size_t(peers(c)), n));
+  if (sends) parts = split(send, std::vector<size_t>(size_t(c.peer_size()), n));
   Bytes mine = coll::scatter(c, std::move(parts), root);
   if (receives) put(recv, mine, n, func);
 }
 
 void allgather(Comm& c, const void* send, void* recv, int count, Type t) {
   const char* func = "MPI_Allgather";
-  c.check_usable(func);
-  check_count(count, "count", func);
-  check_buffer(send, count, "sendbuf", func);
-  check_buffer(recv, count, "recvbuf", func);
-  const size_t n = size_t(count) * type_size(t);
+  const size_t n = check_args(c, send, recv, count, t, {}, {}, func);
   put_all(recv, coll::allgather(c, bytes_of(send, n)), n, func);
 }
 
 void alltoall(Comm& c, const void* send, void* recv, int count, Type t) {
   const char* func = "MPI_Alltoall";
-  c.check_usable(func);
-  check_count(count, "count", func);
-  check_buffer(send, count, "sendbuf", func);
-  check_buffer(recv, count, "recvbuf", func);
-  const size_t n = size_t(count) * type_size(t);
-  put_all(recv, coll::alltoall(c, split(send, std::vector<size_t>(size_t(peers(c)), n))), n, func);
+  const size_t n = check_args(c, send, recv, count, t, {}, {}, func);
+  put_all(recv, coll::alltoall(c, split(send, std::vector<size_t>(size_t(c.peer_size()), n))), n, func);
 }
 
 // ---- reductions ----------------------------------------------------------------------
@@ -246,13 +187,8 @@ void alltoall(Comm& c, const void* send, void* recv, int count, Type t) {
 void reduce(Comm& c, const void* send, void* recv, int count, Type t, Op op, int root) {
   const char* func = "MPI_Reduce";
   c.check_root(root, func);
-  check_count(count, "count", func);
-  check_op_type(op, t, func);
-  const size_t n = size_t(count) * type_size(t);
-  const bool sends = !c.is_inter() || root >= 0;
-  const bool receives = c.is_root(root);
-  if (sends) check_buffer(send, count, "sendbuf", func);
-  if (receives) check_buffer(recv, count, "recvbuf", func);
+  const bool sends = c.takes_part(root), receives = c.is_root(root);
+  const size_t n = check_args(c, send, recv, count, t, op, {sends, receives}, func);
   std::optional<Bytes> out =
       coll::reduce(c, sends ? bytes_of(send, n) : Bytes(), combiner(t, op, func), true, root);
   if (receives && out) put(recv, *out, n, func);
@@ -260,12 +196,7 @@ void reduce(Comm& c, const void* send, void* recv, int count, Type t, Op op, int
 
 void allreduce(Comm& c, const void* send, void* recv, int count, Type t, Op op) {
   const char* func = "MPI_Allreduce";
-  c.check_usable(func);
-  check_count(count, "count", func);
-  check_op_type(op, t, func);
-  check_buffer(send, count, "sendbuf", func);
-  check_buffer(recv, count, "recvbuf", func);
-  const size_t es = type_size(t), n = size_t(count) * es;
+  const size_t es = type_size(t), n = check_args(c, send, recv, count, t, op, {}, func);
   const int p = c.size();
   if (c.is_inter() || n < kRabenseifnerBytes || p <= 2 || count < p) {
     put(recv, coll::allreduce(c, bytes_of(send, n), combiner(t, op, func)), n, func);
@@ -285,22 +216,14 @@ void allreduce(Comm& c, const void* send, void* recv, int count, Type t, Op op) 
 
 void scan(Comm& c, const void* send, void* recv, int count, Type t, Op op) {
   const char* func = "MPI_Scan";
-  c.check_usable(func);
-  check_count(count, "count", func);
-  check_op_type(op, t, func);
-  check_buffer(send, count, "sendbuf", func);
-  check_buffer(recv, count, "recvbuf", func);
-  const size_t n = size_t(count) * type_size(t);
+  const size_t n = check_args(c, send, recv, count, t, op, {}, func);
   put(recv, coll::scan(c, bytes_of(send, n), combiner(t, op, func)), n, func);
 }
 
 void exscan(Comm& c, const void* send, void* recv, int count, Type t, Op op) {
   const char* func = "MPI_Exscan";
-  c.check_usable(func);
-  check_count(count, "count", func);
-  check_op_type(op, t, func);
-  check_buffer(send, count, "sendbuf", func);
-  const size_t n = size_t(count) * type_size(t);
+  // recvbuf is looked at only where a result arrives (not on rank 0).
+  const size_t n = check_args(c, send, recv, count, t, op, {true, false}, func);
   std::optional<Bytes> out = coll::exscan(c, bytes_of(send, n), combiner(t, op, func));
   if (out) {
     check_buffer(recv, count, "recvbuf", func);

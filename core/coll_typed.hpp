@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "core/coll.hpp"
@@ -59,6 +60,17 @@ void reduce_scatter(Comm& c, const void* send, void* recv, const std::vector<int
 
 // Count must not be negative: "<what> -3 is negative".
 void check_count(int count, const char* what, std::string_view func);
+// The buffers one process of a collective reads or writes.
+struct Sides {
+  bool sends = true;
+  bool receives = true;
+};
+// The checks of a typed collective before it sends, in this order: the
+// communicator, count, the type/op pair (a reduction passes op), then
+// sendbuf and recvbuf where `sides` uses them. Returns the bytes of count
+// elements.
+size_t check_args(const Comm& c, const void* send, void* recv, int count, Type t, std::optional<Op> op,
+                  Sides sides, std::string_view func);
 // A null buffer is an error only when it would be read or written.
 void check_buffer(const void* p, int count, const char* what, std::string_view func);
 Bytes bytes_of(const void* p, size_t n);
@@ -66,8 +78,5 @@ Bytes bytes_of(const void* p, size_t n);
 void put(void* dst, const Bytes& b, size_t want, std::string_view func);
 // parts[i] into dst + i * each.
 void put_all(void* dst, const std::vector<Bytes>& parts, size_t each, std::string_view func);
-// Blocks per peer for gather/scatter/allgather/alltoall: the remote group
-// on an intercommunicator.
-int peers(const Comm& c);
 
 }  // namespace lumpi::core::coll::typed

@@ -63,6 +63,9 @@ class Comm {
   int rank() const { return rank_; }
   bool is_inter() const { return inter_; }
   int remote_size() const { return int(remote_.size()); }
+  // The number of ranks point-to-point reaches: remote_size() on an
+  // intercommunicator, else size(); one block each in scatter or alltoall.
+  int peer_size() const { return int(peer_group().size()); }
   const group::Members& local_group() const { return local_; }
   const group::Members& remote_group() const { return remote_; }
   // The group point-to-point ranks refer to: remote for inter, local for intra.
@@ -108,6 +111,11 @@ class Comm {
   // whose data is the root's, the root of an intracommunicator or the
   // process passing mpi.ROOT on an intercommunicator.
   bool is_root(int root) const { return inter_ ? root == ROOT : root == rank_; }
+  // For rooted collectives (root already checked): true on every process
+  // with a part of its own to give to or get from the root: every member of
+  // an intracommunicator (the root too), the remote group's members of an
+  // intercommunicator (the root's group passes ROOT or PROC_NULL).
+  bool takes_part(int root) const { return !inter_ || root >= 0; }
   // World rank of peer-group rank r, and back (UNDEFINED if absent).
   int world_of(int r) const { return peer_group()[size_t(r)]; }
   int peer_rank_of_world(int world) const;

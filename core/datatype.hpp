@@ -49,6 +49,39 @@ struct BasicInfo {
 };
 const BasicInfo& basic_info(Basic b);
 
+// Calls f.template operator()<T>() with T the C type of basic type b
+// (unsigned char for BYTE and PACKED); nothing for Count_.
+template <class F>
+void with_basic(Basic b, F&& f) {
+  switch (b) {
+    case Basic::Char: return f.template operator()<char>();
+    case Basic::SignedChar: return f.template operator()<signed char>();
+    case Basic::UnsignedChar: case Basic::Byte: case Basic::Packed: return f.template operator()<unsigned char>();
+    case Basic::Short: return f.template operator()<short>();
+    case Basic::UnsignedShort: return f.template operator()<unsigned short>();
+    case Basic::Int: return f.template operator()<int>();
+    case Basic::Unsigned: return f.template operator()<unsigned>();
+    case Basic::Long: return f.template operator()<long>();
+    case Basic::UnsignedLong: return f.template operator()<unsigned long>();
+    case Basic::LongLong: return f.template operator()<long long>();
+    case Basic::UnsignedLongLong: return f.template operator()<unsigned long long>();
+    case Basic::Float: return f.template operator()<float>();
+    case Basic::Double: return f.template operator()<double>();
+    case Basic::LongDouble: return f.template operator()<long double>();
+    case Basic::Wchar: return f.template operator()<wchar_t>();
+    case Basic::CBool: return f.template operator()<bool>();
+    case Basic::Int8: return f.template operator()<std::int8_t>();
+    case Basic::Int16: return f.template operator()<std::int16_t>();
+    case Basic::Int32: return f.template operator()<std::int32_t>();
+    case Basic::Int64: return f.template operator()<std::int64_t>();
+    case Basic::Uint8: return f.template operator()<std::uint8_t>();
+    case Basic::Uint16: return f.template operator()<std::uint16_t>();
+    case Basic::Uint32: return f.template operator()<std::uint32_t>();
+    case Basic::Uint64: return f.template operator()<std::uint64_t>();
+    case Basic::Count_: break;
+  }
+}
+
 // ---- combiners and orders ------------------------------------------------------------
 
 enum class Combiner : std::uint8_t {

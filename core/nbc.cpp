@@ -22,6 +22,7 @@
 
 namespace lumpi::core::nbc {
 
+using coll::detail::check_parts;
 using coll::detail::frame;
 using coll::detail::Merger;
 using coll::detail::Partial;
@@ -330,15 +331,6 @@ Task<Out> run_scan(Ctx x, Bytes mine, Combine f, bool exclusive) {
 
 // ---- starting ---------------------------------------------------------------------------
 
-void check_parts(const std::vector<Bytes>& parts, int want, const char* func) {
-  if (int(parts.size()) != want)
-    fail(ErrClass::Count, func,
-         "values has " + std::to_string(parts.size()) + " entries; expected " + std::to_string(want) +
-             " (one per rank)");
-}
-
-int peers(const Comm& c) { return c.is_inter() ? c.remote_size() : c.size(); }
-
 // A running collective as the engine steps it and its request sees it.
 // It is a span of the trace from its start to its completion (not to the
 // wait that sees it complete, which is a span of its own).
@@ -415,7 +407,7 @@ Started igather(const CommPtr& c, Bytes mine, int root, Deliver d) {
 
 Started iscatter(const CommPtr& c, std::vector<Bytes> parts, int root, Deliver d) {
   c->check_root(root, "MPI_Iscatter");
-  if (c->is_root(root)) check_parts(parts, peers(*c), "MPI_Iscatter");
+  if (c->is_root(root)) check_parts(parts, *c, "MPI_Iscatter");
   return start(c, "MPI_Iscatter", "root", root, std::move(d),
                [&](Ctx x) { return run_scatter(std::move(x), std::move(parts), root); });
 }
@@ -428,7 +420,7 @@ Started iallgather(const CommPtr& c, Bytes mine, Deliver d) {
 
 Started ialltoall(const CommPtr& c, std::vector<Bytes> parts, Deliver d) {
   c->check_usable("MPI_Ialltoall");
-  check_parts(parts, peers(*c), "MPI_Ialltoall");
+  check_parts(parts, *c, "MPI_Ialltoall");
   return start(c, "MPI_Ialltoall", "", 0, std::move(d),
                [&](Ctx x) { return run_alltoall(std::move(x), std::move(parts)); });
 }

@@ -2,7 +2,6 @@
 // (core/nbc.hpp, namespace typed): checks and copies in at the start, and a
 // Deliver that copies the result out at completion, over the byte-level
 // collectives of core/nbc.cpp.
-#include <cstring>
 
 #include "core/coll_typed.hpp"
 #include "core/error.hpp"
@@ -13,12 +12,9 @@ namespace lumpi::core::nbc::typed {
 namespace {
 
 using coll::typed::bytes_of;
-using coll::typed::check_buffer;
-using coll::typed::peers;
+using coll::typed::check_args;
 using coll::typed::put;
 using coll::typed::put_all;
-
-void check_count(int count, std::string_view func) { coll::typed::check_count(count, "count", func); }
 
 std::vector<Bytes> blocks(const void* p, int k, size_t each) {
   std::vector<Bytes> out;
@@ -39,27 +35,16 @@ Deliver all_into(void* buf, size_t each, std::string func) {
   };
 }
 
-// The checks every reduction makes before it starts.
-size_t reduction_bytes(const Comm& c, const void* send, void* recv, int count, Type t, Op op,
-                       bool sends, bool receives, std::string_view func) {
-  c.check_usable(func);
-  check_count(count, func);
-  coll::typed::check_op_type(op, t, func);
-  if (sends) check_buffer(send, count, "sendbuf", func);
-  if (receives) check_buffer(recv, count, "recvbuf", func);
-  return size_t(count) * coll::typed::type_size(t);
-}
-
 }  // namespace
 
 RequestPtr ibcast(const CommPtr& c, void* buf, int count, Type t, int root) {
   const char* func = "MPI_Ibcast";
   c->check_root(root, func);
-  check_count(count, func);
-  check_buffer(buf, count, "buffer", func);
+  coll::typed::check_count(count, "count", func);
+  coll::typed::check_buffer(buf, count, "buffer", func);
   const size_t n = size_t(count) * coll::typed::type_size(t);
   const bool sends = c->is_root(root);
-  const bool receives = c->is_inter() ? root >= 0 : root != c->rank();
+  const bool receives = c->takes_part(root) && !sends;
   return nbc::ibcast(c, sends ? bytes_of(buf, n) : Bytes(), root,
                      receives ? one_into(buf, n, func) : Deliver())
       .request;
@@ -68,55 +53,38 @@ RequestPtr ibcast(const CommPtr& c, void* buf, int count, Type t, int root) {
 RequestPtr igather(const CommPtr& c, const void* send, void* recv, int count, Type t, int root) {
   const char* func = "MPI_Igather";
   c->check_root(root, func);
-  check_count(count, func);
-  const size_t n = size_t(count) * coll::typed::type_size(t);
-  const bool sends = !c->is_inter() || root >= 0;
-  const bool receives = c->is_root(root);
-  if (sends) check_buffer(send, count, "sendbuf", func);
-  if (receives) check_buffer(recv, count, "recvbuf", func);
+  const bool sends = c->takes_part(root), receives = c->is_root(root);
+  const size_t n = check_args(*c, send, recv, count, t, {}, {sends, receives}, func);
   return nbc::igather(c, sends ? bytes_of(send, n) : Bytes(), root, all_into(recv, n, func)).request;
 }
 
 RequestPtr iscatter(const CommPtr& c, const void* send, void* recv, int count, Type t, int root) {
   const char* func = "MPI_Iscatter";
   c->check_root(root, func);
-  check_count(count, func);
-  const size_t n = size_t(count) * coll::typed::type_size(t);
-  const bool sends = c->is_root(root);
-  const bool receives = !c->is_inter() || root >= 0;
-  if (sends) check_buffer(send, count, "sendbuf", func);
-  if (receives) check_buffer(recv, count, "recvbuf", func);
+  const bool sends = c->is_root(root), receives = c->takes_part(root);
+  const size_t n = check_args(*c, send, recv, count, t, {}, {sends, receives}, func);
   std::vector<Bytes> parts;
-  if (sends) parts = blocks(send, peers(*c), n);
+  if (sends) parts = blocks(send, c->peer_size(), n);
   return nbc::iscatter(c, std::move(parts), root, one_into(recv, n, func)).request;
 }
 
 RequestPtr iallgather(const CommPtr& c, const void* send, void* recv, int count, Type t) {
   const char* func = "MPI_Iallgather";
-  c->check_usable(func);
-  check_count(count, func);
-  check_buffer(send, count, "sendbuf", func);
-  check_buffer(recv, count, "recvbuf", func);
-  const size_t n = size_t(count) * coll::typed::type_size(t);
+  const size_t n = check_args(*c, send, recv, count, t, {}, {}, func);
   return nbc::iallgather(c, bytes_of(send, n), all_into(recv, n, func)).request;
 }
 
 RequestPtr ialltoall(const CommPtr& c, const void* send, void* recv, int count, Type t) {
   const char* func = "MPI_Ialltoall";
-  c->check_usable(func);
-  check_count(count, func);
-  check_buffer(send, count, "sendbuf", func);
-  check_buffer(recv, count, "recvbuf", func);
-  const size_t n = size_t(count) * coll::typed::type_size(t);
-  return nbc::ialltoall(c, blocks(send, peers(*c), n), all_into(recv, n, func)).request;
+  const size_t n = check_args(*c, send, recv, count, t, {}, {}, func);
+  return nbc::ialltoall(c, blocks(send, c->peer_size(), n), all_into(recv, n, func)).request;
 }
 
 RequestPtr ireduce(const CommPtr& c, const void* send, void* recv, int count, Type t, Op op, int root) {
   const char* func = "MPI_Ireduce";
   c->check_root(root, func);
-  const bool sends = !c->is_inter() || root >= 0;
-  const bool receives = c->is_root(root);
-  const size_t n = reduction_bytes(*c, send, recv, count, t, op, sends, receives, func);
+  const bool sends = c->takes_part(root), receives = c->is_root(root);
+  const size_t n = check_args(*c, send, recv, count, t, op, {sends, receives}, func);
   return nbc::ireduce(c, sends ? bytes_of(send, n) : Bytes(), coll::typed::make_combiner(t, op, func),
                       true, root, receives ? one_into(recv, n, func) : Deliver())
       .request;
@@ -124,7 +92,7 @@ RequestPtr ireduce(const CommPtr& c, const void* send, void* recv, int count, Ty
 
 RequestPtr iallreduce(const CommPtr& c, const void* send, void* recv, int count, Type t, Op op) {
   const char* func = "MPI_Iallreduce";
-  const size_t n = reduction_bytes(*c, send, recv, count, t, op, true, true, func);
+  const size_t n = check_args(*c, send, recv, count, t, op, {}, func);
   return nbc::iallreduce(c, bytes_of(send, n), coll::typed::make_combiner(t, op, func),
                          one_into(recv, n, func))
       .request;
@@ -132,14 +100,14 @@ RequestPtr iallreduce(const CommPtr& c, const void* send, void* recv, int count,
 
 RequestPtr iscan(const CommPtr& c, const void* send, void* recv, int count, Type t, Op op) {
   const char* func = "MPI_Iscan";
-  const size_t n = reduction_bytes(*c, send, recv, count, t, op, true, true, func);
+  const size_t n = check_args(*c, send, recv, count, t, op, {}, func);
   return nbc::iscan(c, bytes_of(send, n), coll::typed::make_combiner(t, op, func), one_into(recv, n, func))
       .request;
 }
 
 RequestPtr iexscan(const CommPtr& c, const void* send, void* recv, int count, Type t, Op op) {
   const char* func = "MPI_Iexscan";
-  const size_t n = reduction_bytes(*c, send, recv, count, t, op, true, c->rank() != 0, func);
+  const size_t n = check_args(*c, send, recv, count, t, op, {true, c->rank() != 0}, func);
   return nbc::iexscan(c, bytes_of(send, n), coll::typed::make_combiner(t, op, func), one_into(recv, n, func))
       .request;
 }

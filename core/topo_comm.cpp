@@ -62,10 +62,16 @@ void check_parent(const Comm& c, std::string_view func) {
   c.check_intra(func);
 }
 
-std::shared_ptr<Topology> make_topology(Kind kind) {
-  auto t = std::make_shared<Topology>();
-  t->kind = kind;
-  return t;
+// c with topology t (COMM_NULL stays null).
+CommPtr with_topology(CommPtr c, Topology t) {
+  if (c) c->set_topology(std::make_shared<const Topology>(std::move(t)));
+  return c;
+}
+
+// Cart_create and Graph_create: the processes the map numbers (newrank),
+// in that order, with topology t; COMM_NULL where newrank is UNDEFINED.
+CommPtr placed(Comm& parent, int newrank, Topology t) {
+  return with_topology(comm_split(parent, newrank == UNDEFINED ? UNDEFINED : 0, newrank), std::move(t));
 }
 
 // ---- argument agreement ------------------------------------------------------------
@@ -133,12 +139,7 @@ CommPtr cart_create(Comm& parent, const topo::Cart& cart, bool reorder) {
         func);
   // §7.5.8 with the identity map: the lowest ranks fill the grid in order.
   const int newrank = topo::cart_map(cart, parent.size(), parent.rank(), func);
-  CommPtr c = comm_split(parent, newrank == UNDEFINED ? UNDEFINED : 0, newrank);
-  if (!c) return nullptr;
-  auto t = (make_topology(Kind::Cart));
-  t->cart = cart;
-  c->set_topology(std::move(t));
-  return c;
+  return placed(parent, newrank, {.kind = Kind::Cart, .cart = cart, .graph = {}, .dist = {}});
 }
 
 CommPtr graph_create(Comm& parent, const topo::Graph& graph, bool reorder) {
@@ -152,12 +153,7 @@ CommPtr graph_create(Comm& parent, const topo::Graph& graph, bool reorder) {
         func);
   // nnodes == 0 makes every process UNDEFINED: COMM_NULL everywhere (ballot 11.a).
   const int newrank = topo::graph_map(graph, parent.size(), parent.rank(), func);
-  CommPtr c = comm_split(parent, newrank == UNDEFINED ? UNDEFINED : 0, newrank);
-  if (!c) return nullptr;
-  auto t = (make_topology(Kind::Graph));
-  t->graph = graph;
-  c->set_topology(std::move(t));
-  return c;
+  return placed(parent, newrank, {.kind = Kind::Graph, .cart = {}, .graph = graph, .dist = {}});
 }
 
 CommPtr cart_sub(Comm& parent, const std::vector<bool>& remain_dims) {
@@ -166,11 +162,8 @@ CommPtr cart_sub(Comm& parent, const std::vector<bool>& remain_dims) {
   topo::Cart sub = topo::cart_sub_grid(cart, remain_dims, func);
   const auto [color, key] = topo::cart_sub_color_key(cart, remain_dims, parent.rank());
   TeamSpan span(parent.engine(), parent.waiting(std::string(func)));
-  CommPtr c = comm_split(parent, color, key);
-  auto t = (make_topology(Kind::Cart));
-  t->cart = std::move(sub);
-  c->set_topology(std::move(t));
-  return c;
+  return with_topology(comm_split(parent, color, key),
+                       {.kind = Kind::Cart, .cart = std::move(sub), .graph = {}, .dist = {}});
 }
 
 int cart_map(const Comm& c, const topo::Cart& cart) {
@@ -309,11 +302,8 @@ void check_adjacent_edges(const std::vector<Contribution>& all, bool weighted,
 
 // A dist-graph communicator has the parent's group and ranks (§7.5.4).
 CommPtr attach_dist_graph(Comm& parent, topo::DistGraph view) {
-  CommPtr c = comm_split(parent, 0, parent.rank());
-  auto t = (make_topology(Kind::DistGraph));
-  t->dist = std::move(view);
-  c->set_topology(std::move(t));
-  return c;
+  return with_topology(comm_split(parent, 0, parent.rank()),
+                       {.kind = Kind::DistGraph, .cart = {}, .graph = {}, .dist = std::move(view)});
 }
 
 Contribution options_part(const DistGraphOptions& opts) {

@@ -107,9 +107,6 @@ class Win {
   int rank() const { return comm_->rank(); }
   int group_size() const { return comm_->size(); }
   const group::Members& group() const { return comm_->local_group(); }
-  // The window size and disp_unit of rank r (learned at creation).
-  std::int64_t size_at(int r) const { return sizes_[size_t(r)]; }
-  int disp_unit_at(int r) const { return units_[size_t(r)]; }
   // The window's id in the job (its private communicator's context base).
   std::uint64_t id() const { return comm_->base(); }
   std::uint64_t serial() const { return serial_; }
@@ -150,7 +147,7 @@ class Win {
   std::int64_t size_ = 0;
   int disp_unit_ = 1;
   int flavor_ = WIN_FLAVOR_CREATE;
-  std::vector<std::int64_t> sizes_;
+  std::vector<std::int64_t> sizes_;  // every rank's window size and disp_unit (learned at creation)
   std::vector<int> units_;
   std::string name_;
   Errhandler errhandler_ = Errhandler::Raise;

@@ -97,33 +97,7 @@ void check_rma_op(RmaOp op, Basic b, std::string_view func) {
 }
 
 void apply_rma_op(RmaOp op, Basic b, const char* src, char* dst, std::int64_t n) {
-  switch (b) {
-    case Basic::Char: return apply<char>(op, src, dst, n);
-    case Basic::SignedChar: return apply<signed char>(op, src, dst, n);
-    case Basic::UnsignedChar: case Basic::Byte: case Basic::Packed: return apply<unsigned char>(op, src, dst, n);
-    case Basic::Short: return apply<short>(op, src, dst, n);
-    case Basic::UnsignedShort: return apply<unsigned short>(op, src, dst, n);
-    case Basic::Int: return apply<int>(op, src, dst, n);
-    case Basic::Unsigned: return apply<unsigned>(op, src, dst, n);
-    case Basic::Long: return apply<long>(op, src, dst, n);
-    case Basic::UnsignedLong: return apply<unsigned long>(op, src, dst, n);
-    case Basic::LongLong: return apply<long long>(op, src, dst, n);
-    case Basic::UnsignedLongLong: return apply<unsigned long long>(op, src, dst, n);
-    case Basic::Float: return apply<float>(op, src, dst, n);
-    case Basic::Double: return apply<double>(op, src, dst, n);
-    case Basic::LongDouble: return apply<long double>(op, src, dst, n);
-    case Basic::Wchar: return apply<wchar_t>(op, src, dst, n);
-    case Basic::CBool: return apply<bool>(op, src, dst, n);
-    case Basic::Int8: return apply<std::int8_t>(op, src, dst, n);
-    case Basic::Int16: return apply<std::int16_t>(op, src, dst, n);
-    case Basic::Int32: return apply<std::int32_t>(op, src, dst, n);
-    case Basic::Int64: return apply<std::int64_t>(op, src, dst, n);
-    case Basic::Uint8: return apply<std::uint8_t>(op, src, dst, n);
-    case Basic::Uint16: return apply<std::uint16_t>(op, src, dst, n);
-    case Basic::Uint32: return apply<std::uint32_t>(op, src, dst, n);
-    case Basic::Uint64: return apply<std::uint64_t>(op, src, dst, n);
-    case Basic::Count_: return;
-  }
+  with_basic(b, [&]<class T>() { apply<T>(op, src, dst, n); });
 }
 
 }  // namespace lumpi::core

@@ -76,24 +76,18 @@ constexpr size_t kTraceFrames = 10;  // kind clock wall_ns peer tag context msg 
 constexpr const char* kTraceKinds[] = {"send", "recv", "probe", "begin", "end", "mark"};
 constexpr const char* kTraceActions[] = {"on", "off", "clear", "get"};
 
-// A decimal integer in [lo, hi], the whole frame and nothing else.
-bool parse_int(const std::string& f, long long lo, long long hi, long long* out) {
+// A decimal number of type T, the whole frame and nothing else (on
+// failure *out may hold anything: the message is dropped).
+template <class T>
+bool parse_number(const std::string& f, T* out) {
   if (f.empty() || f.size() > 20) return false;
-  long long v = 0;
-  auto [end, ec] = std::from_chars(f.data(), f.data() + f.size(), v);
-  if (ec != std::errc() || end != f.data() + f.size() || v < lo || v > hi) return false;
-  *out = v;
-  return true;
+  auto [end, ec] = std::from_chars(f.data(), f.data() + f.size(), *out);
+  return ec == std::errc() && end == f.data() + f.size();
 }
 
-// A decimal unsigned 64-bit integer, the whole frame.
-bool parse_u64(const std::string& f, uint64_t* out) {
-  if (f.empty() || f.size() > 20) return false;
-  uint64_t v = 0;
-  auto [end, ec] = std::from_chars(f.data(), f.data() + f.size(), v);
-  if (ec != std::errc() || end != f.data() + f.size()) return false;
-  *out = v;
-  return true;
+// A decimal integer in [lo, hi].
+bool parse_int(const std::string& f, long long lo, long long hi, long long* out) {
+  return parse_number(f, out) && *out >= lo && *out <= hi;
 }
 
 // "0,2,5" (or "" for none): ranks from 0 to 2^24.
@@ -130,18 +124,22 @@ bool parse_tag(const std::string& f, bool* has, int* tag) {
 }
 
 bool fail(std::string* why, std::string text);
+// fail() with "bad <what> '<the frame's first 40 bytes>'".
+bool bad(std::string* why, const char* what, const std::string& frame) {
+  return fail(why, std::string("bad ") + what + " '" + frame.substr(0, 40) + "'");
+}
 
 // One queue entry from its kQueueFrames frames.
 bool read_queue_entry(const std::string* f, QueueEntry* e, std::string* why) {
   if (f[0] != "posted" && f[0] != "arrived") return fail(why, "queue entry is neither posted nor arrived");
   e->posted = f[0] == "posted";
   long long v = 0;
-  if (!parse_int(f[1], -2, 1 << 24, &v)) return fail(why, "bad queue source '" + f[1].substr(0, 40) + "'");
+  if (!parse_int(f[1], -2, 1 << 24, &v)) return bad(why, "queue source", f[1]);
   e->source = int(v);
   bool has = false;
-  if (!parse_tag(f[2], &has, &e->tag) || !has) return fail(why, "bad queue tag '" + f[2].substr(0, 40) + "'");
-  if (!parse_u64(f[3], &e->context)) return fail(why, "bad queue context '" + f[3].substr(0, 40) + "'");
-  if (!parse_int(f[4], -1, 1LL << 50, &e->bytes)) return fail(why, "bad queue size '" + f[4].substr(0, 40) + "'");
+  if (!parse_tag(f[2], &has, &e->tag) || !has) return bad(why, "queue tag", f[2]);
+  if (!parse_number(f[3], &e->context)) return bad(why, "queue context", f[3]);
+  if (!parse_int(f[4], -1, 1LL << 50, &e->bytes)) return bad(why, "queue size", f[4]);
   e->comm = f[5];
   return true;
 }
@@ -153,15 +151,15 @@ bool read_trace_entry(const std::string* f, TraceEntry* e, std::string* why) {
   if (!known) return fail(why, "unknown trace event '" + f[0].substr(0, 40) + "'");
   e->kind = f[0];
   long long v = 0;
-  if (!parse_u64(f[1], &e->clock)) return fail(why, "bad trace clock '" + f[1].substr(0, 40) + "'");
-  if (!parse_int(f[2], -(1LL << 62), 1LL << 62, &e->wall_ns)) return fail(why, "bad trace time '" + f[2].substr(0, 40) + "'");
-  if (!parse_int(f[3], -2, 1 << 24, &v)) return fail(why, "bad trace peer '" + f[3].substr(0, 40) + "'");
+  if (!parse_number(f[1], &e->clock)) return bad(why, "trace clock", f[1]);
+  if (!parse_int(f[2], -(1LL << 62), 1LL << 62, &e->wall_ns)) return bad(why, "trace time", f[2]);
+  if (!parse_int(f[3], -2, 1 << 24, &v)) return bad(why, "trace peer", f[3]);
   e->peer = int(v);
-  if (!parse_int(f[4], -4, INT32_MAX, &v)) return fail(why, "bad trace tag '" + f[4].substr(0, 40) + "'");
+  if (!parse_int(f[4], -4, INT32_MAX, &v)) return bad(why, "trace tag", f[4]);
   e->tag = int(v);
-  if (!parse_u64(f[5], &e->context)) return fail(why, "bad trace context '" + f[5].substr(0, 40) + "'");
-  if (!parse_u64(f[6], &e->msg)) return fail(why, "bad trace message '" + f[6].substr(0, 40) + "'");
-  if (!parse_int(f[7], -1, 1LL << 50, &e->bytes)) return fail(why, "bad trace size '" + f[7].substr(0, 40) + "'");
+  if (!parse_number(f[5], &e->context)) return bad(why, "trace context", f[5]);
+  if (!parse_number(f[6], &e->msg)) return bad(why, "trace message", f[6]);
+  if (!parse_int(f[7], -1, 1LL << 50, &e->bytes)) return bad(why, "trace size", f[7]);
   e->call = f[8];
   e->comm = f[9];
   return true;
@@ -172,25 +170,45 @@ bool fail(std::string* why, std::string text) {
   return false;
 }
 
+// Appends the entries of frames[first..], `width` frames each, read by
+// read_entry; false (with *why naming the message) if one is malformed.
+template <class Entry>
+bool read_groups(const Frames& frames, size_t first, size_t width, const char* what,
+                 bool (*read_entry)(const std::string*, Entry*, std::string*), std::vector<Entry>* out,
+                 std::string* why) {
+  const std::string name = frames[0];
+  if ((frames.size() - first) % width != 0)
+    return fail(why, name + ": " + what + " frames come in groups of " + std::to_string(width) + ", got " +
+                         std::to_string(frames.size() - first));
+  for (size_t i = first; i < frames.size(); i += width) {
+    Entry e;
+    if (!read_entry(&frames[i], &e, why)) {
+      if (why) *why = name + ": " + *why;
+      return false;
+    }
+    out->push_back(std::move(e));
+  }
+  return true;
+}
+
 // Reads field `f` from `frame` into m; false (with *why) if malformed.
 bool read_field(Field f, const std::string& frame, ControlMsg& m, std::string* why) {
   long long v = 0;
   switch (f) {
     case Field::Rank:
-      if (!parse_int(frame, 0, 1 << 24, &v)) return fail(why, "bad rank '" + frame.substr(0, 40) + "'");
+      if (!parse_int(frame, 0, 1 << 24, &v)) return bad(why, "rank", frame);
       m.rank = int(v);
       return true;
     case Field::Pid:
-      if (!parse_int(frame, 1, 1LL << 40, &v)) return fail(why, "bad pid '" + frame.substr(0, 40) + "'");
+      if (!parse_int(frame, 1, 1LL << 40, &v)) return bad(why, "pid", frame);
       m.pid = long(v);
       return true;
     case Field::Epoch:
-      if (!parse_int(frame, 0, UINT32_MAX, &v)) return fail(why, "bad epoch '" + frame.substr(0, 40) + "'");
+      if (!parse_int(frame, 0, UINT32_MAX, &v)) return bad(why, "epoch", frame);
       m.epoch = uint32_t(v);
       return true;
     case Field::Code:
-      if (!parse_int(frame, -(1LL << 31), (1LL << 31) - 1, &v))
-        return fail(why, "bad exit code '" + frame.substr(0, 40) + "'");
+      if (!parse_int(frame, -(1LL << 31), (1LL << 31) - 1, &v)) return bad(why, "exit code", frame);
       m.code = int(v);
       return true;
     case Field::Ok:
@@ -227,23 +245,23 @@ bool read_field(Field f, const std::string& frame, ControlMsg& m, std::string* w
       m.wait.comm = frame;
       return true;
     case Field::Context:
-      if (!parse_u64(frame, &m.wait.context)) return fail(why, "bad context '" + frame.substr(0, 40) + "'");
+      if (!parse_number(frame, &m.wait.context)) return bad(why, "context", frame);
       return true;
     case Field::Tag:
-      if (!parse_tag(frame, &m.wait.has_tag, &m.wait.tag)) return fail(why, "bad tag '" + frame.substr(0, 40) + "'");
+      if (!parse_tag(frame, &m.wait.has_tag, &m.wait.tag)) return bad(why, "tag", frame);
       return true;
     case Field::Any:
       if (frame != "0" && frame != "1") return fail(why, "any flag is neither 0 nor 1");
       m.wait.any = frame == "1";
       return true;
     case Field::Waits:
-      if (!parse_ranks(frame, &m.wait.waits)) return fail(why, "bad rank list '" + frame.substr(0, 40) + "'");
+      if (!parse_ranks(frame, &m.wait.waits)) return bad(why, "rank list", frame);
       return true;
     case Field::Group:
-      if (!parse_ranks(frame, &m.wait.group)) return fail(why, "bad rank list '" + frame.substr(0, 40) + "'");
+      if (!parse_ranks(frame, &m.wait.group)) return bad(why, "rank list", frame);
       return true;
     case Field::Dropped:
-      if (!parse_u64(frame, &m.dropped)) return fail(why, "bad dropped count '" + frame.substr(0, 40) + "'");
+      if (!parse_number(frame, &m.dropped)) return bad(why, "dropped count", frame);
       return true;
     case Field::Action:
       for (const char* a : kTraceActions)
@@ -313,10 +331,11 @@ std::optional<Mode> parse_mode(std::string_view name) {
   return std::nullopt;
 }
 
-Frames encode(const ControlMsg& m) {
+Frames encode(const ControlMsg& m, Frames head) {
   const Spec* s = spec_of(m.kind);
-  if (!s) return {};
-  Frames out{s->name};
+  if (!s) return head;
+  Frames out = std::move(head);
+  out.push_back(s->name);
   for (Field f : s->fields) {
     if (f == Field::List) out.insert(out.end(), m.list.begin(), m.list.end());
     else if (f == Field::Queue)
@@ -354,38 +373,12 @@ std::optional<ControlMsg> decode(const Frames& frames, std::string* why) {
       return std::nullopt;
     }
   if (has_list && s->fields.back() == Field::List) m.list.assign(frames.begin() + 1 + long(fixed), frames.end());
-  if (has_list && s->fields.back() == Field::Queue) {
-    size_t rest = got - fixed;
-    if (rest % kQueueFrames != 0) {
-      fail(why, std::string(s->name) + ": queue frames come in groups of " + std::to_string(kQueueFrames) +
-                    ", got " + std::to_string(rest));
-      return std::nullopt;
-    }
-    for (size_t i = 1 + fixed; i < frames.size(); i += kQueueFrames) {
-      QueueEntry e;
-      if (!read_queue_entry(&frames[i], &e, why)) {
-        if (why) *why = std::string(s->name) + ": " + *why;
-        return std::nullopt;
-      }
-      m.queue.push_back(std::move(e));
-    }
-  }
-  if (has_list && s->fields.back() == Field::Events) {
-    size_t rest = got - fixed;
-    if (rest % kTraceFrames != 0) {
-      fail(why, std::string(s->name) + ": trace frames come in groups of " + std::to_string(kTraceFrames) +
-                    ", got " + std::to_string(rest));
-      return std::nullopt;
-    }
-    for (size_t i = 1 + fixed; i < frames.size(); i += kTraceFrames) {
-      TraceEntry e;
-      if (!read_trace_entry(&frames[i], &e, why)) {
-        if (why) *why = std::string(s->name) + ": " + *why;
-        return std::nullopt;
-      }
-      m.trace.push_back(std::move(e));
-    }
-  }
+  if (has_list && s->fields.back() == Field::Queue &&
+      !read_groups(frames, 1 + fixed, kQueueFrames, "queue", read_queue_entry, &m.queue, why))
+    return std::nullopt;
+  if (has_list && s->fields.back() == Field::Events &&
+      !read_groups(frames, 1 + fixed, kTraceFrames, "trace", read_trace_entry, &m.trace, why))
+    return std::nullopt;
   return m;
 }
 

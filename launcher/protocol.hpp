@@ -152,9 +152,9 @@ const char* mode_name(Mode m);
 const char* state_name(RankState s);
 std::optional<Mode> parse_mode(std::string_view name);
 
-// The message as frames (the kind's name first). Fields a kind does not use
-// are not sent.
-Frames encode(const ControlMsg& m);
+// The message as frames after `head` (routing frames, if any): the kind's
+// name first. Fields a kind does not use are not sent.
+Frames encode(const ControlMsg& m, Frames head = {});
 // The message the frames encode, or nullopt with the reason in *why (when
 // why is not null): unknown kind, wrong number of frames, a number that is
 // not one or out of range, an unknown mode or flag. Never throws on any input

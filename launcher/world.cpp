@@ -221,10 +221,7 @@ int World::alive_count() const {
 void World::send(int r, const ControlMsg& m) {
   if (!alive(r)) return;
   if (attached_) return send_to_repl(std::to_string(r), m);  // to the world, which relays it
-  Frames f{ranks_[size_t(r)].identity};
-  Frames body = encode(m);
-  f.insert(f.end(), body.begin(), body.end());
-  send_frames(control_, f);
+  send_frames(control_, encode(m, {ranks_[size_t(r)].identity}));
 }
 
 void World::kill(int r) {
@@ -257,6 +254,13 @@ void World::reap() {
   }
 }
 
+std::optional<World::Event> World::take_pending() {
+  if (pending_.empty()) return std::nullopt;
+  Event e = std::move(pending_.front());
+  pending_.erase(pending_.begin());
+  return e;
+}
+
 std::optional<World::Event> World::next(int timeout_ms) {
   if (attached_) return next_attached(timeout_ms);
   int64_t deadline = now_ms() + timeout_ms;
@@ -287,11 +291,7 @@ std::optional<World::Event> World::next(int timeout_ms) {
     }
     reap();
     if (remote_) check_beats();
-    if (!pending_.empty()) {
-      Event e = std::move(pending_.front());
-      pending_.erase(pending_.begin());
-      return e;
-    }
+    if (auto e = take_pending()) return e;
     int64_t left = deadline - now_ms();
     if (left <= 0) return std::nullopt;
     // Deaths are noticed by waitpid, so never sleep long in poll. A waiting

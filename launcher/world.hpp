@@ -144,6 +144,8 @@ class World {
   std::vector<std::string> rank_environment(int r, const Options& opts) const;
   std::string silent_ranks() const;
   void reap();
+  // The oldest death not yet reported, taken off pending_.
+  std::optional<Event> take_pending();
   void kill_all();
   void on_hello(int r, const ControlMsg& m, const std::string& identity);
   void on_finished(int r, int code);

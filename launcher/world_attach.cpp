@@ -78,11 +78,8 @@ void World::serve_local(const Options& opts) {
 // Sends m to routing id `id`, addressed `to`; false when that peer is not
 // connected (any more).
 bool World::send_routed(const std::string& id, const std::string& to, const ControlMsg& m) {
-  Frames f{id, to};
-  Frames body = encode(m);
-  f.insert(f.end(), body.begin(), body.end());
   try {
-    send_frames(attach_, f);
+    send_frames(attach_, encode(m, {id, to}));
     return true;
   } catch (const zmq::error_t& e) {
     if (e.num() == EHOSTUNREACH) return false;
@@ -275,10 +272,7 @@ void World::start_attached(const std::string& path) {
 
 // (Attached) a message for the waiting world, addressed `to`.
 void World::send_to_repl(const std::string& to, const ControlMsg& m) {
-  Frames f{to};
-  Frames body = encode(m);
-  f.insert(f.end(), body.begin(), body.end());
-  send_frames(attach_, f);
+  send_frames(attach_, encode(m, {to}));
 }
 
 void World::detach() {
@@ -341,11 +335,7 @@ std::optional<World::Event> World::next_attached(int timeout_ms) {
       world_gone_ = true;
       for (int r = 0; r < size(); ++r) mark_dead(r, kStatusLost);
     }
-    if (!pending_.empty()) {
-      Event e = std::move(pending_.front());
-      pending_.erase(pending_.begin());
-      return e;
-    }
+    if (auto e = take_pending()) return e;
     int64_t left = deadline - now_ms();
     if (left <= 0) return std::nullopt;
     zmq::pollitem_t item{attach_.handle(), 0, ZMQ_POLLIN, 0};
@@ -378,11 +368,7 @@ void stop_waiting_world(const std::string& path, int timeout_ms) {
   s.set(zmq::sockopt::linger, 0);
   curve_client(s, j.keys);
   s.connect(j.attach);
-  ControlMsg quit = msg(Kind::Quit);
-  Frames f{kWorld};
-  Frames body = encode(quit);
-  f.insert(f.end(), body.begin(), body.end());
-  send_frames(s, f);
+  send_frames(s, encode(msg(Kind::Quit), {kWorld}));
   int64_t deadline = now_ms() + timeout_ms;
   while (now_ms() < deadline) {
     zmq::pollitem_t item{s.handle(), 0, ZMQ_POLLIN, 0};

@@ -62,20 +62,11 @@ struct KeyvalBox {
 int g_next_keyval = kFirstUserKeyval;  // ids are never reused in a process
 lua_Integer g_set_clock = 0;             // orders attributes by when they were set
 
-// ---- registry tables -------------------------------------------------------------
-
-// Pushes registry[key], creating it as an empty table on first use.
-void push_registry_table(lua_State* L, const char* key) {
-  if (lua_getfield(L, LUA_REGISTRYINDEX, key) == LUA_TTABLE) return;
-  lua_pop(L, 1);
-  lua_newtable(L);
-  lua_pushvalue(L, -1);
-  lua_setfield(L, LUA_REGISTRYINDEX, key);  // registry[key] = t, pops the copy
-}
+// ---- registry tables (luaL_getsubtable pushes registry[key], made on first use) ------
 
 // Pushes the record of keyval id (nil once forgotten).
 void push_record(lua_State* L, int id) {
-  push_registry_table(L, kKeyvalsKey);
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, kKeyvalsKey);
   lua_rawgeti(L, -1, id);  // push keyvals[id]
   lua_remove(L, -2);       // drop keyvals
 }
@@ -83,7 +74,7 @@ void push_record(lua_State* L, int id) {
 // Pushes the attribute table of an object: nil if it has none, unless
 // `create`.
 void push_attrs(lua_State* L, AttrObj c, bool create) {
-  push_registry_table(L, kind_info(c.kind).attrs_key);
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, kind_info(c.kind).attrs_key);
   if (lua_rawgeti(L, -1, c.serial) != LUA_TTABLE && create) {  // push attrs[serial]
     lua_pop(L, 1);
     lua_newtable(L);
@@ -93,39 +84,24 @@ void push_attrs(lua_State* L, AttrObj c, bool create) {
   lua_remove(L, -2);  // drop the registry's attrs table
 }
 
-// The keyval ids attached to c, in creation order.
-std::vector<int> attached_ids(lua_State* L, AttrObj c) {
-  std::vector<int> ids;
+// The keyval ids attached to c, in creation order, or the most recently set
+// first (box[2] is the time of setting).
+std::vector<int> attached_ids(lua_State* L, AttrObj c, bool newest_first = false) {
+  std::vector<std::pair<lua_Integer, int>> found;  // (order, id)
   push_attrs(L, c, false);
   if (lua_istable(L, -1)) {
     lua_pushnil(L);
     while (lua_next(L, -2)) {  // stack: attrs key box
-      ids.push_back(int(lua_tointeger(L, -2)));
-      lua_pop(L, 1);  // pop the box, keep the key
-    }
-  }
-  lua_pop(L, 1);  // attrs (or nil)
-  std::sort(ids.begin(), ids.end());
-  return ids;
-}
-
-// The keyval ids attached to c, the most recently set first (box[2] is the
-// time of setting).
-std::vector<int> attached_ids_newest_first(lua_State* L, AttrObj c) {
-  std::vector<std::pair<lua_Integer, int>> when;
-  push_attrs(L, c, false);
-  if (lua_istable(L, -1)) {
-    lua_pushnil(L);
-    while (lua_next(L, -2)) {  // stack: attrs key box
-      lua_rawgeti(L, -1, 2);
-      when.emplace_back(lua_tointeger(L, -1), int(lua_tointeger(L, -3)));
+      lua_rawgeti(L, -1, 2);   // push the time of setting
+      const int id = int(lua_tointeger(L, -3));
+      found.emplace_back(newest_first ? -lua_tointeger(L, -1) : id, id);
       lua_pop(L, 2);  // pop the time and the box, keep the key
     }
   }
   lua_pop(L, 1);  // attrs (or nil)
-  std::sort(when.begin(), when.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::sort(found.begin(), found.end());
   std::vector<int> ids;
-  for (const auto& w : when) ids.push_back(w.second);
+  for (const auto& f : found) ids.push_back(f.second);
   return ids;
 }
 
@@ -153,13 +129,12 @@ void add_refs(lua_State* L, int id, int delta) {
   lua_getfield(L, -1, "refs");
   lua_Integer refs = lua_tointeger(L, -1) + delta;
   lua_pop(L, 1);
-  lua_pushinteger(L, refs);
-  lua_setfield(L, -2, "refs");  // record.refs = refs
+  set_int(L, "refs", refs);
   lua_getfield(L, -1, "freed");
   bool freed = lua_toboolean(L, -1);
   lua_pop(L, 2);  // the flag and the record
   if (freed && refs <= 0) {
-    push_registry_table(L, kKeyvalsKey);
+    luaL_getsubtable(L, LUA_REGISTRYINDEX, kKeyvalsKey);
     lua_pushnil(L);
     lua_rawseti(L, -2, id);  // keyvals[id] = nil
     lua_pop(L, 1);
@@ -329,7 +304,7 @@ int create_keyval_impl(lua_State* L, AttrKind k, const char* func) {
   lua_setfield(L, rec, "refs");
   lua_pushinteger(L, int(k));
   lua_setfield(L, rec, "kind");
-  push_registry_table(L, kKeyvalsKey);
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, kKeyvalsKey);
   lua_pushvalue(L, rec);
   lua_rawseti(L, -2, id);  // keyvals[id] = record
   lua_pop(L, 1);
@@ -545,7 +520,7 @@ void delete_attrs(lua_State* L, int comm_idx, AttrObj c, const char* func) {
 
 void delete_attrs_newest_first(lua_State* L, int obj_idx, AttrObj c, const char* func) {
   obj_idx = lua_absindex(L, obj_idx);
-  for (int id : attached_ids_newest_first(L, c)) delete_one(L, obj_idx, c, id, func);
+  for (int id : attached_ids(L, c, true)) delete_one(L, obj_idx, c, id, func);
 }
 
 // A communicator that was never freed loses its last Lua handle: nothing can
@@ -553,7 +528,7 @@ void delete_attrs_newest_first(lua_State* L, int obj_idx, AttrObj c, const char*
 // the communicator was not freed, and a finalizer must not raise).
 void forget_attrs(lua_State* L, AttrObj c) {
   for (int id : attached_ids(L, c)) add_refs(L, id, -1);
-  push_registry_table(L, kind_info(c.kind).attrs_key);
+  luaL_getsubtable(L, LUA_REGISTRYINDEX, kind_info(c.kind).attrs_key);
   lua_pushnil(L);
   lua_rawseti(L, -2, c.serial);  // attrs[serial] = nil
   lua_pop(L, 1);
@@ -574,15 +549,9 @@ void delete_attrs_newest_first(lua_State* L, int comm_idx, const core::Comm& c, 
 
 void open_attr(lua_State* L) {
   // Stack: mpi at -3, Comm methods at -2, Group methods at -1.
-  luaL_newmetatable(L, kKeyvalMeta);
-  lua_pushcfunction(L, kv_tostring);
-  lua_setfield(L, -2, "__tostring");
-  lua_pushliteral(L, "keyval");
-  lua_setfield(L, -2, "__name");
+  new_metatable(L, kKeyvalMeta, "keyval", {.tostring = kv_tostring});
   lua_pop(L, 1);
-  lua_pushvalue(L, -2);
-  set_funcs(L, kMethods);
-  lua_pop(L, 1);
+  set_funcs(L, kMethods, -2);  // Comm methods
   lua_pushvalue(L, -3);  // mpi
   set_funcs(L, kModuleFuncs);
   const std::pair<const char*, int> predefined[] = {

@@ -19,6 +19,7 @@
 namespace lumpi::lua {
 
 using core::Basic;
+using core::with_basic;
 using core::ErrClass;
 using core::fail;
 
@@ -72,38 +73,6 @@ void store_as(lua_State* L, int idx, char* p, const std::string& what) {
     v = T(x);  // 64-bit types: the integer's bits (unsigned above 2^63 read back negative)
   }
   std::memcpy(p, &v, sizeof v);
-}
-
-// Calls f.template operator()<T>() with T the C type of basic type b.
-template <class F>
-void with_basic(Basic b, F&& f) {
-  switch (b) {
-    case Basic::Char: return f.template operator()<char>();
-    case Basic::SignedChar: return f.template operator()<signed char>();
-    case Basic::UnsignedChar: case Basic::Byte: case Basic::Packed: return f.template operator()<unsigned char>();
-    case Basic::Short: return f.template operator()<short>();
-    case Basic::UnsignedShort: return f.template operator()<unsigned short>();
-    case Basic::Int: return f.template operator()<int>();
-    case Basic::Unsigned: return f.template operator()<unsigned>();
-    case Basic::Long: return f.template operator()<long>();
-    case Basic::UnsignedLong: return f.template operator()<unsigned long>();
-    case Basic::LongLong: return f.template operator()<long long>();
-    case Basic::UnsignedLongLong: return f.template operator()<unsigned long long>();
-    case Basic::Float: return f.template operator()<float>();
-    case Basic::Double: return f.template operator()<double>();
-    case Basic::LongDouble: return f.template operator()<long double>();
-    case Basic::Wchar: return f.template operator()<wchar_t>();
-    case Basic::CBool: return f.template operator()<bool>();
-    case Basic::Int8: return f.template operator()<std::int8_t>();
-    case Basic::Int16: return f.template operator()<std::int16_t>();
-    case Basic::Int32: return f.template operator()<std::int32_t>();
-    case Basic::Int64: return f.template operator()<std::int64_t>();
-    case Basic::Uint8: return f.template operator()<std::uint8_t>();
-    case Basic::Uint16: return f.template operator()<std::uint16_t>();
-    case Basic::Uint32: return f.template operator()<std::uint32_t>();
-    case Basic::Uint64: return f.template operator()<std::uint64_t>();
-    case Basic::Count_: break;
-  }
 }
 
 // The runs of one element of a predefined type: one basic run, or two for a pair.
@@ -311,12 +280,9 @@ void unpack_typed(const Typed& t, std::string_view bytes, std::string_view func)
 
 void push_status(lua_State* L, const core::Status& st) {
   lua_createtable(L, 0, 3);
-  lua_pushinteger(L, st.source);
-  lua_setfield(L, -2, "source");
-  lua_pushinteger(L, st.tag);
-  lua_setfield(L, -2, "tag");
-  lua_pushinteger(L, st.error);
-  lua_setfield(L, -2, "error");
+  set_int(L, "source", st.source);
+  set_int(L, "tag", st.tag);
+  set_int(L, "error", st.error);
   luaL_setmetatable(L, kStatusMeta);
   lua_getfield(L, LUA_REGISTRYINDEX, kStatusBytesKey);  // push the weak table
   lua_pushvalue(L, -2);
@@ -326,21 +292,13 @@ void push_status(lua_State* L, const core::Status& st) {
 }
 
 void open_buffer(lua_State* L) {
-  luaL_newmetatable(L, kBufferMeta);
-  const std::pair<const char*, lua_CFunction> meta[] = {
-      {"__index", buffer_index}, {"__newindex", raising<buffer_newindex>}, {"__len", buffer_len},
-      {"__tostring", buffer_tostring}, {"__gc", buffer_gc}};
-  for (auto [name, fn] : meta) {
-    lua_pushcfunction(L, fn);
-    lua_setfield(L, -2, name);
-  }
-  lua_pushliteral(L, "buffer");
-  lua_setfield(L, -2, "__name");
+  new_metatable(L, kBufferMeta, "buffer", {.gc = buffer_gc, .tostring = buffer_tostring});
+  const Reg access[] = {{"__index", buffer_index}, {"__newindex", raising<buffer_newindex>},
+                        {"__len", buffer_len}, {nullptr, nullptr}};
+  set_funcs(L, access);
   lua_pop(L, 1);
   luaL_newmetatable(L, kStatusMeta);
-  lua_newtable(L);
-  set_funcs(L, kStatusMethods);
-  lua_setfield(L, -2, "__index");
+  set_methods(L, kStatusMethods);
   lua_pop(L, 1);
   lua_newtable(L);  // status -> bytes
   lua_createtable(L, 0, 1);

@@ -10,7 +10,6 @@
 #include <numeric>
 
 #include "core/coll.hpp"
-#include "core/constants.hpp"
 #include "lua/bind_op.hpp"
 #include "lua/binding.hpp"
 #include "lua/codec.hpp"
@@ -114,9 +113,6 @@ core::Comm& coll_comm(lua_State* L, const char* func) {
   return check_comm(L, 1, func);
 }
 
-// On an intercommunicator, does this rank contribute to a rooted call?
-bool inter_contributes(int root) { return root != core::ROOT && root != core::PROC_NULL; }
-
 int root_arg(lua_State* L, int idx, core::Comm& c, const char* func) {
   int root = check_int(L, idx, "root", func, ErrClass::Root);
   c.check_root(root, func);
@@ -154,7 +150,7 @@ int c_bcast(lua_State* L) {
   Bytes data = sends ? encode_or_error(L, 2, "MPI_Bcast", failed) : Bytes();
   Bytes out = core::coll::bcast(c, std::move(data), root);
   raise_if(failed);
-  if (c.is_inter() && !inter_contributes(root)) lua_pushnil(L);
+  if (!c.takes_part(root)) lua_pushnil(L);
   else decode(L, out);
   return 1;
 }
@@ -163,9 +159,8 @@ int c_bcast(lua_State* L) {
 int c_gather(lua_State* L) {
   core::Comm& c = coll_comm(L, "MPI_Gather");
   int root = root_arg(L, 3, c, "MPI_Gather");
-  bool contributes = !c.is_inter() || inter_contributes(root);
   std::optional<core::Error> failed;
-  Bytes mine = contributes ? encode_or_error(L, 2, "MPI_Gather", failed) : Bytes();
+  Bytes mine = c.takes_part(root) ? encode_or_error(L, 2, "MPI_Gather", failed) : Bytes();
   std::vector<Bytes> all = core::coll::gather(c, std::move(mine), root);
   raise_if(failed);
   bool receives = c.is_root(root);
@@ -182,10 +177,10 @@ int c_scatter(lua_State* L) {
   std::vector<Bytes> parts;
   std::optional<core::Error> failed;
   if (sends)
-    parts = encode_each_or_error(L, 2, c.is_inter() ? c.remote_size() : c.size(), "MPI_Scatter", failed);
+    parts = encode_each_or_error(L, 2, c.peer_size(), "MPI_Scatter", failed);
   Bytes out = core::coll::scatter(c, std::move(parts), root);
   raise_if(failed);
-  if (c.is_inter() && !inter_contributes(root)) lua_pushnil(L);
+  if (!c.takes_part(root)) lua_pushnil(L);
   else decode(L, out);
   return 1;
 }
@@ -204,8 +199,7 @@ int c_allgather(lua_State* L) {
 int c_alltoall(lua_State* L) {
   core::Comm& c = coll_comm(L, "MPI_Alltoall");
   std::optional<core::Error> failed;
-  std::vector<Bytes> parts =
-      encode_each_or_error(L, 2, c.is_inter() ? c.remote_size() : c.size(), "MPI_Alltoall", failed);
+  std::vector<Bytes> parts = encode_each_or_error(L, 2, c.peer_size(), "MPI_Alltoall", failed);
   std::vector<Bytes> all = core::coll::alltoall(c, std::move(parts));
   raise_if(failed);
   push_list(L, all);
@@ -242,9 +236,8 @@ int c_reduce(lua_State* L) {
   core::Comm& c = coll_comm(L, func);
   int root = root_arg(L, 4, c, func);
   OpBox op = check_op(L, 3, func);
-  bool contributes = !c.is_inter() || inter_contributes(root);
   std::optional<core::Error> failed;
-  Bytes mine = contributes ? operand_or_error(L, 2, op, func, failed) : Bytes();
+  Bytes mine = c.takes_part(root) ? operand_or_error(L, 2, op, func, failed) : Bytes();
   std::optional<Bytes> out = after_own_part(failed, [&] {
     return core::coll::reduce(c, std::move(mine), value_combiner(L, op, func), op.commute, root);
   });
@@ -390,11 +383,7 @@ core::coll::Regroup regrouper(lua_State* L, const OpBox& op, std::vector<lua_Int
   return [=](std::vector<Bytes> remote) {
     // Same block structure on both sides: pass blocks through unchanged.
     if (scalar_blocks && remote.size() == counts.size()) return remote;
-    struct Restore {  // the stack height, also when encoding throws
-      lua_State* L;
-      int top;
-      ~Restore() { lua_settop(L, top); }
-    } restore{L, lua_gettop(L)};
+    StackGuard guard(L);  // also when encoding throws
     push_flattened(L, remote, op, tag.has_value());
     const int flat = lua_gettop(L);
     const auto total = lua_Integer(lua_rawlen(L, flat));
@@ -566,9 +555,7 @@ const Reg kMethods[] = {
 }  // namespace
 
 void open_coll(lua_State* L) {
-  lua_pushvalue(L, -2);  // -- push Comm methods
-  set_funcs(L, kMethods);
-  lua_pop(L, 1);
+  set_funcs(L, kMethods, -2);  // Comm methods
   open_op(L);  // the op objects and mpi.reduce_local belong with the reductions
 }
 

@@ -99,15 +99,7 @@ int c_set_info(lua_State* L) {
   const char* func = "MPI_Comm_set_info";
   core::Comm& c = check_comm(L, 1, func);
   if (!lua_istable(L, 2)) fail(ErrClass::Info, func, std::string("info must be a table of strings, got ") + luaL_typename(L, 2));
-  core::Hints given;
-  lua_pushnil(L);
-  while (lua_next(L, 2)) {  // stack: key value
-    if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TSTRING)
-      fail(ErrClass::Info, func, "info keys and values must be strings");
-    given[lua_tostring(L, -2)] = lua_tostring(L, -1);
-    lua_pop(L, 1);  // pop value, keep key
-  }
-  core::set_hints(c, given);
+  core::set_hints(c, check_info(L, 2, "info", func));
   return 0;
 }
 
@@ -138,9 +130,7 @@ const Reg kMethods[] = {
 }  // namespace
 
 void open_comm(lua_State* L) {
-  lua_pushvalue(L, -2);  // Comm methods
-  set_funcs(L, kMethods);
-  lua_pop(L, 1);
+  set_funcs(L, kMethods, -2);  // Comm methods
   open_comm_create(L);
   open_attr(L);
 }

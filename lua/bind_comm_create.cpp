@@ -14,23 +14,6 @@ namespace {
 using core::ErrClass;
 using core::fail;
 
-// An info table {key = "value", ...} (nil means none); non-string entries
-// raise MPI_ERR_INFO.
-core::Hints check_hints(lua_State* L, int idx, const char* func) {
-  core::Hints out;
-  if (lua_isnoneornil(L, idx)) return out;
-  if (!lua_istable(L, idx)) fail(ErrClass::Info, func, std::string("info must be a table of strings, got ") + luaL_typename(L, idx));
-  idx = lua_absindex(L, idx);
-  lua_pushnil(L);
-  while (lua_next(L, idx)) {  // stack: key value
-    if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TSTRING)
-      fail(ErrClass::Info, func, "info keys and values must be strings");
-    out[lua_tostring(L, -2)] = lua_tostring(L, -1);
-    lua_pop(L, 1);  // pop the value, keep the key
-  }
-  return out;
-}
-
 // Pushes the new communicator (at the top afterwards) and copies the
 // attributes of the one at index 1 onto it; a failing copy frees it again.
 void push_dup(lua_State* L, const core::CommPtr& c, const char* func) {
@@ -53,7 +36,7 @@ int c_dup(lua_State* L) {
 int c_dup_with_info(lua_State* L) {
   const char* func = "MPI_Comm_dup_with_info";
   core::Comm& c = check_comm(L, 1, func);
-  core::Hints h = check_hints(L, 2, func);
+  core::Hints h = check_info(L, 2, "info", func);
   push_dup(L, core::comm_dup_with_info(c, h), func);
   return 1;
 }
@@ -75,7 +58,7 @@ int c_idup(lua_State* L) {
 int c_idup_with_info(lua_State* L) {
   const char* func = "MPI_Comm_idup_with_info";
   core::CommPtr parent = check_comm_ptr(L, 1, func);
-  core::Hints h = check_hints(L, 2, func);
+  core::Hints h = check_info(L, 2, "info", func);
   core::Idup d = core::comm_idup_with_info(parent, h, [L, func](const core::CommPtr& c) { push_dup(L, c, func); });
   push_request(L, d.request, false);
   return 2;
@@ -123,7 +106,7 @@ int c_split_type(lua_State* L) {
     undefined = true;
   }
   int key = opt_int(L, 3, 0, "key", func);
-  core::Hints h = check_hints(L, 4, func);
+  core::Hints h = check_info(L, 4, "info", func);
   push_comm(L, core::comm_split_type(c, undefined, type, key, h));
   return 1;
 }
@@ -186,9 +169,7 @@ const Reg kMethods[] = {
 }  // namespace
 
 void open_comm_create(lua_State* L) {
-  lua_pushvalue(L, -2);  // Comm methods
-  set_funcs(L, kMethods);
-  lua_pop(L, 1);
+  set_funcs(L, kMethods, -2);  // Comm methods
   lua_pushliteral(L, "hw_domain");  // the seed's draft split type, beside API.md's two
   lua_setfield(L, -4, "COMM_TYPE_HW_DOMAIN");  // mpi (at -3 before the push)
   lua_pushliteral(L, "hw_unguided");  // MPI-4.0's: the coarsest level that splits

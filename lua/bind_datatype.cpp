@@ -43,15 +43,11 @@ struct TypeBox {
 
 // Pushes the weak table of handles, creating it on first use.
 void push_handles(lua_State* L) {
-  if (lua_getfield(L, LUA_REGISTRYINDEX, kHandlesKey) == LUA_TTABLE) return;
-  lua_pop(L, 1);
-  lua_newtable(L);
+  if (luaL_getsubtable(L, LUA_REGISTRYINDEX, kHandlesKey)) return;  // it existed
   lua_createtable(L, 0, 1);  // its metatable
   lua_pushliteral(L, "v");
   lua_setfield(L, -2, "__mode");
   lua_setmetatable(L, -2);
-  lua_pushvalue(L, -1);
-  lua_setfield(L, LUA_REGISTRYINDEX, kHandlesKey);  // registry[key] = t, pops the copy
 }
 
 // Pushes the handle of t: the existing userdata if there is one.
@@ -94,23 +90,6 @@ core::Datatype& check_type(lua_State* L, int idx, std::string_view func) {
 AttrObj attr_obj(const core::Datatype& t) { return {AttrKind::Type, lua_Integer(t.serial())}; }
 
 // ---- argument sequences ----------------------------------------------------------------
-
-std::vector<std::int64_t> check_address_sequence(lua_State* L, int idx, std::string_view what,
-                                                 std::string_view func) {
-  if (!lua_istable(L, idx))
-    fail(ErrClass::Arg, func, std::string(what) + " must be a sequence of integers, got " + luaL_typename(L, idx));
-  lua_Integer n = lua_Integer(lua_rawlen(L, idx));
-  std::vector<std::int64_t> out;
-  for (lua_Integer i = 1; i <= n; ++i) {
-    lua_rawgeti(L, idx, i);  // push t[i]
-    int isnum = 0;
-    lua_Integer v = lua_tointegerx(L, -1, &isnum);
-    lua_pop(L, 1);
-    if (!isnum) fail(ErrClass::Arg, func, std::string(what) + "[" + std::to_string(i) + "] must be an integer");
-    out.push_back(v);
-  }
-  return out;
-}
 
 std::vector<TypePtr> check_type_sequence(lua_State* L, int idx, std::string_view func) {
   if (!lua_istable(L, idx))
@@ -177,7 +156,7 @@ int l_indexed(lua_State* L) {
 int l_hindexed(lua_State* L) {
   const char* f = "MPI_Type_create_hindexed";
   auto bls = check_int_sequence(L, 1, "blocklengths", f);
-  auto displs = check_address_sequence(L, 2, "displacements", f);
+  auto displs = check_int64_sequence(L, 2, "displacements", f);
   return push_new(L, core::Datatype::hindexed(bls, displs, check_type_any(L, 3, "oldtype", f)));
 }
 
@@ -191,14 +170,14 @@ int l_indexed_block(lua_State* L) {
 int l_hindexed_block(lua_State* L) {
   const char* f = "MPI_Type_create_hindexed_block";
   int bl = check_int(L, 1, "blocklength", f);
-  auto displs = check_address_sequence(L, 2, "displacements", f);
+  auto displs = check_int64_sequence(L, 2, "displacements", f);
   return push_new(L, core::Datatype::hindexed_block(bl, displs, check_type_any(L, 3, "oldtype", f)));
 }
 
 int l_struct(lua_State* L) {
   const char* f = "MPI_Type_create_struct";
   auto bls = check_int_sequence(L, 1, "blocklengths", f);
-  auto displs = check_address_sequence(L, 2, "displacements", f);
+  auto displs = check_int64_sequence(L, 2, "displacements", f);
   auto types = check_type_sequence(L, 3, f);
   return push_new(L, core::Datatype::create_struct(bls, displs, types));
 }
@@ -482,18 +461,8 @@ TypePtr check_usable_type(lua_State* L, int idx, std::string_view func) {
 
 // Adds the datatype functions, handles and constants to the mpi table at -1.
 void open_datatype(lua_State* L) {
-  luaL_newmetatable(L, kTypeMeta);
-  lua_pushcfunction(L, type_gc);
-  lua_setfield(L, -2, "__gc");
-  lua_pushcfunction(L, type_eq);
-  lua_setfield(L, -2, "__eq");
-  lua_pushcfunction(L, type_tostring);
-  lua_setfield(L, -2, "__tostring");
-  lua_pushliteral(L, "datatype");
-  lua_setfield(L, -2, "__name");
-  lua_newtable(L);  // the methods
-  set_funcs(L, kMethods);
-  lua_setfield(L, -2, "__index");  // meta.__index = methods
+  new_metatable(L, kTypeMeta, "datatype", {.gc = type_gc, .eq = type_eq, .tostring = type_tostring});
+  set_methods(L, kMethods);
   lua_pop(L, 1);                   // the metatable
   set_funcs(L, kModuleFuncs);
   set_predefined(L);

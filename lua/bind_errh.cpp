@@ -20,6 +20,15 @@
 #include "lua/binding.hpp"
 
 namespace lumpi::lua {
+
+void raise_error_code(lua_State* L, const char* func, const char* by) {
+  int code = check_int(L, 2, "errorcode", func);
+  if (!core::is_error_code(code) || code == int(core::ErrClass::Success))
+    core::fail(core::ErrClass::Arg, func,
+               "errorcode " + std::to_string(code) + " is not an error code other than MPI_SUCCESS");
+  throw core::Error::with_code(code, func, std::string("called by ") + by);
+}
+
 namespace {
 
 using core::ErrClass;
@@ -34,20 +43,8 @@ struct ErrhBox {
   std::shared_ptr<core::UserErrhandler> h;
 };
 
-lua_State* main_thread(lua_State* L) {
-  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
-  lua_State* m = lua_tothread(L, -1);
-  lua_pop(L, 1);
-  return m;
-}
-
-void push_fns(lua_State* L) {
-  if (lua_getfield(L, LUA_REGISTRYINDEX, kFnsKey) == LUA_TTABLE) return;
-  lua_pop(L, 1);
-  lua_newtable(L);
-  lua_pushvalue(L, -1);
-  lua_setfield(L, LUA_REGISTRYINDEX, kFnsKey);
-}
+// Pushes the table of the handlers' functions (registry[kFnsKey]).
+void push_fns(lua_State* L) { luaL_getsubtable(L, LUA_REGISTRYINDEX, kFnsKey); }
 
 ErrhBox* test_errh(lua_State* L, int idx) {
   return static_cast<ErrhBox*>(luaL_testudata(L, idx, kErrhMeta));
@@ -141,12 +138,8 @@ int c_get_errhandler(lua_State* L) {
 // comm:call_errhandler(code): delivers an error of `code` on comm, as a
 // failing call on comm would (MPI_Comm_call_errhandler).
 int c_call_errhandler(lua_State* L) {
-  const char* func = "MPI_Comm_call_errhandler";
-  check_comm(L, 1, func);
-  int code = check_int(L, 2, "errorcode", func);
-  if (!core::is_error_code(code) || code == int(ErrClass::Success))
-    fail(ErrClass::Arg, func, "errorcode " + std::to_string(code) + " is not an error code other than MPI_SUCCESS");
-  throw core::Error::with_code(code, func, "called by comm:call_errhandler");
+  check_comm(L, 1, "MPI_Comm_call_errhandler");
+  raise_error_code(L, "MPI_Comm_call_errhandler", "comm:call_errhandler");
 }
 
 // A class or code argument: an integer, or a class name ("MPI_ERR_OTHER").
@@ -304,28 +297,14 @@ void finalize(lua_State* L) {
 
 void open_errh(lua_State* L) {
   // Stack: mpi at -3, Comm methods at -2, Group methods at -1.
-  luaL_newmetatable(L, kErrhMeta);
-  lua_pushcfunction(L, e_gc);
-  lua_setfield(L, -2, "__gc");
-  lua_pushcfunction(L, e_eq);
-  lua_setfield(L, -2, "__eq");
-  lua_pushcfunction(L, e_tostring);
-  lua_setfield(L, -2, "__tostring");
-  lua_pushliteral(L, "errhandler");
-  lua_setfield(L, -2, "__name");
-  lua_newtable(L);
-  set_funcs(L, kErrhMethods);
-  lua_setfield(L, -2, "__index");
+  new_metatable(L, kErrhMeta, "errhandler", {.gc = e_gc, .eq = e_eq, .tostring = e_tostring});
+  set_methods(L, kErrhMethods);
   lua_pop(L, 1);
-  lua_pushvalue(L, -2);
-  set_funcs(L, kCommMethods);
-  lua_pop(L, 1);
+  set_funcs(L, kCommMethods, -2);  // Comm methods
   lua_pushvalue(L, -3);
   set_funcs(L, kModuleFuncs);
-  lua_pushinteger(L, int(ErrClass::LastCode));
-  lua_setfield(L, -2, "ERR_LASTCODE");
-  lua_pushinteger(L, core::MAX_ERROR_STRING);
-  lua_setfield(L, -2, "MAX_ERROR_STRING");
+  set_int(L, "ERR_LASTCODE", int(ErrClass::LastCode));
+  set_int(L, "MAX_ERROR_STRING", core::MAX_ERROR_STRING);
   lua_pop(L, 1);
 }
 

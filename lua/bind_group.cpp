@@ -60,7 +60,7 @@ int g_translate_ranks(lua_State* L) {
   const auto& g1 = members(L, 1, func);
   auto ranks = check_int_sequence(L, 2, "ranks", func);
   const auto& g2 = members(L, 3, func);
-  push_int_sequence(L, group::translate(g1, ranks, g2));
+  push_sequence(L, group::translate(g1, ranks, g2));
   return 1;
 }
 
@@ -73,36 +73,25 @@ int g_compare(lua_State* L) {
   return 1;
 }
 
-int g_union(lua_State* L) {
-  push_result(L, group::set_union(members(L, 1, "MPI_Group_union"), members(L, 2, "MPI_Group_union")));
+// g:union(h), g:intersection(h), g:difference(h): the group op(g, h).
+using SetOp = group::Members (*)(const group::Members&, const group::Members&);
+int push_set_op(lua_State* L, SetOp op, const char* func) {
+  push_result(L, op(members(L, 1, func), members(L, 2, func)));
   return 1;
 }
+int g_union(lua_State* L) { return push_set_op(L, group::set_union, "MPI_Group_union"); }
+int g_intersection(lua_State* L) { return push_set_op(L, group::intersection, "MPI_Group_intersection"); }
+int g_difference(lua_State* L) { return push_set_op(L, group::difference, "MPI_Group_difference"); }
 
-int g_intersection(lua_State* L) {
-  const char* f = "MPI_Group_intersection";
-  push_result(L, group::intersection(members(L, 1, f), members(L, 2, f)));
+// g:incl(ranks), g:excl(ranks).
+using RankOp = group::Members (*)(const group::Members&, const std::vector<int>&);
+int push_rank_op(lua_State* L, RankOp op, const char* func) {
+  const auto& g = members(L, 1, func);
+  push_result(L, op(g, check_int_sequence(L, 2, "ranks", func)));
   return 1;
 }
-
-int g_difference(lua_State* L) {
-  const char* f = "MPI_Group_difference";
-  push_result(L, group::difference(members(L, 1, f), members(L, 2, f)));
-  return 1;
-}
-
-int g_incl(lua_State* L) {
-  const char* f = "MPI_Group_incl";
-  const auto& g = members(L, 1, f);
-  push_result(L, group::incl(g, check_int_sequence(L, 2, "ranks", f)));
-  return 1;
-}
-
-int g_excl(lua_State* L) {
-  const char* f = "MPI_Group_excl";
-  const auto& g = members(L, 1, f);
-  push_result(L, group::excl(g, check_int_sequence(L, 2, "ranks", f)));
-  return 1;
-}
+int g_incl(lua_State* L) { return push_rank_op(L, group::incl, "MPI_Group_incl"); }
+int g_excl(lua_State* L) { return push_rank_op(L, group::excl, "MPI_Group_excl"); }
 
 // {{first, last, stride}, ...}; stride defaults to 1.
 std::vector<group::Range> check_ranges(lua_State* L, int idx, const char* func) {
@@ -145,7 +134,7 @@ int g_free(lua_State* L) {
 
 // Members as a Lua sequence of COMM_WORLD ranks (for drawings and tests).
 int g_members(lua_State* L) {
-  push_int_sequence(L, members(L, 1, "lumpi_group_members"));
+  push_sequence(L, members(L, 1, "lumpi_group_members"));
   return 1;
 }
 

@@ -24,16 +24,6 @@ hw::Level check_level(lua_State* L, int idx, const char* func) {
   return *level;
 }
 
-void set_int(lua_State* L, const char* key, lua_Integer v) {
-  lua_pushinteger(L, v);
-  lua_setfield(L, -2, key);  // t[key] = v, pop
-}
-
-void set_string(lua_State* L, const char* key, const std::string& v) {
-  lua_pushlstring(L, v.data(), v.size());
-  lua_setfield(L, -2, key);  // t[key] = v, pop
-}
-
 int hw_info(lua_State* L) {
   hw::Info i = hw::info();
   lua_createtable(L, 0, 8);  // push the result

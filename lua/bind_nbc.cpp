@@ -7,7 +7,6 @@
 // it; the rank's request then raises that error.
 #include <memory>
 
-#include "core/constants.hpp"
 #include "core/nbc.hpp"
 #include "lua/binding.hpp"
 #include "lua/codec.hpp"
@@ -22,15 +21,6 @@ using core::nbc::Out;
 using core::nbc::Started;
 
 namespace {
-
-// The state user op functions run on: the main thread, which outlives the
-// coroutine (if any) that started the collective.
-lua_State* main_thread(lua_State* L) {
-  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);
-  lua_State* m = lua_tothread(L, -1);
-  lua_pop(L, 1);
-  return m;
-}
 
 enum class Shape { Nothing, One, List };
 
@@ -52,8 +42,6 @@ core::CommPtr nbc_comm(lua_State* L, const char* func) {
   coll_comm(L, func);
   return check_comm_ptr(L, 1, func);
 }
-
-int peers(const core::Comm& c) { return c.is_inter() ? c.remote_size() : c.size(); }
 
 // ---- data movement -------------------------------------------------------------------
 
@@ -78,8 +66,7 @@ int c_igather(lua_State* L) {
   core::CommPtr c = nbc_comm(L, func);
   int root = root_arg(L, 3, *c, func);
   std::optional<core::Error> failed;
-  bool contributes = !c->is_inter() || inter_contributes(root);
-  Bytes mine = contributes ? encode_or_error(L, 2, func, failed) : Bytes();
+  Bytes mine = c->takes_part(root) ? encode_or_error(L, 2, func, failed) : Bytes();
   return push_started(L, core::nbc::igather(c, std::move(mine), root), Shape::List, failed);
 }
 
@@ -90,7 +77,7 @@ int c_iscatter(lua_State* L) {
   int root = root_arg(L, 3, *c, func);
   std::optional<core::Error> failed;
   std::vector<Bytes> parts;
-  if (c->is_root(root)) parts = encode_each_or_error(L, 2, peers(*c), func, failed);
+  if (c->is_root(root)) parts = encode_each_or_error(L, 2, c->peer_size(), func, failed);
   return push_started(L, core::nbc::iscatter(c, std::move(parts), root), Shape::One, failed);
 }
 
@@ -108,7 +95,7 @@ int c_ialltoall(lua_State* L) {
   const char* func = "MPI_Ialltoall";
   core::CommPtr c = nbc_comm(L, func);
   std::optional<core::Error> failed;
-  std::vector<Bytes> parts = encode_each_or_error(L, 2, peers(*c), func, failed);
+  std::vector<Bytes> parts = encode_each_or_error(L, 2, c->peer_size(), func, failed);
   return push_started(L, core::nbc::ialltoall(c, std::move(parts)), Shape::List, failed);
 }
 
@@ -120,9 +107,8 @@ int c_ireduce(lua_State* L) {
   core::CommPtr c = nbc_comm(L, func);
   int root = root_arg(L, 4, *c, func);
   OpBox op = check_op(L, 3, func);
-  bool contributes = !c->is_inter() || inter_contributes(root);
   std::optional<core::Error> failed;
-  Bytes mine = contributes ? operand_or_error(L, 2, op, func, failed) : Bytes();
+  Bytes mine = c->takes_part(root) ? operand_or_error(L, 2, op, func, failed) : Bytes();
   Started s = core::nbc::ireduce(c, std::move(mine), value_combiner(main_thread(L), op, func), op.commute, root);
   return push_started(L, std::move(s), Shape::One, failed);
 }
@@ -170,9 +156,7 @@ const Reg kMethods[] = {
 }  // namespace
 
 void open_nbc(lua_State* L) {
-  lua_pushvalue(L, -2);  // -- push Comm methods
-  set_funcs(L, kMethods);
-  lua_pop(L, 1);
+  set_funcs(L, kMethods, -2);  // Comm methods
 }
 
 }  // namespace lumpi::lua

@@ -37,14 +37,6 @@ constexpr OpKind kPredefined[] = {OpKind::Sum,  OpKind::Prod,   OpKind::Max,   O
                                   OpKind::Land, OpKind::Lor,    OpKind::Lxor,  OpKind::Band,
                                   OpKind::Bor,  OpKind::Bxor,   OpKind::Maxloc, OpKind::Minloc};
 
-// Restores the stack height when it goes out of scope (also on a throw).
-struct StackGuard {
-  lua_State* L;
-  int top;
-  explicit StackGuard(lua_State* s) : L(s), top(lua_gettop(s)) {}
-  ~StackGuard() { lua_settop(L, top); }
-};
-
 OpBox* test_op(lua_State* L, int idx) {
   return static_cast<OpBox*>(luaL_testudata(L, idx, kOpMeta));
 }
@@ -256,14 +248,8 @@ core::coll::Combine list_combiner(lua_State* L, const OpBox& op, std::string fun
 
 void open_op(lua_State* L) {
   // Stack: mpi at -3 (Comm and Group methods above it).
-  luaL_newmetatable(L, kOpMeta);  // -- push the Op metatable
-  lua_pushcfunction(L, op_tostring);
-  lua_setfield(L, -2, "__tostring");
-  lua_pushcfunction(L, op_gc);
-  lua_setfield(L, -2, "__gc");
-  lua_newtable(L);  // -- push the methods
-  set_funcs(L, kOpMethods);
-  lua_setfield(L, -2, "__index");  // meta.__index = methods, pop
+  new_metatable(L, kOpMeta, nullptr, {.gc = op_gc, .tostring = op_tostring});  // -- push it
+  set_methods(L, kOpMethods);
   lua_pop(L, 1);                   // -- drop the metatable
   for (OpKind k : kPredefined) {
     OpBox box;
@@ -271,9 +257,7 @@ void open_op(lua_State* L) {
     push_op(L, box);                          // -- push the op
     lua_setfield(L, -4, op_name(k) + 4);      // mpi.SUM = op, pop
   }
-  lua_pushvalue(L, -3);  // -- push mpi
-  set_funcs(L, kModuleFuncs);
-  lua_pop(L, 1);  // -- drop mpi
+  set_funcs(L, kModuleFuncs, -3);  // mpi
 }
 
 }  // namespace lumpi::lua

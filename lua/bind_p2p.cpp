@@ -441,20 +441,10 @@ void push_request_with(lua_State* L, std::shared_ptr<core::Request> r, PushValue
 }
 
 void open_p2p(lua_State* L) {
-  lua_pushvalue(L, -2);  // Comm methods
-  set_funcs(L, kMethods);
-  lua_pop(L, 1);
-  lua_pushvalue(L, -3);  // mpi
-  set_funcs(L, kModuleFuncs);
-  lua_pop(L, 1);
-  luaL_newmetatable(L, kRequestMeta);
-  lua_pushcfunction(L, r_gc);
-  lua_setfield(L, -2, "__gc");
-  lua_pushcfunction(L, r_tostring);
-  lua_setfield(L, -2, "__tostring");
-  lua_newtable(L);  // request methods
-  set_funcs(L, kRequestMethods);
-  lua_setfield(L, -2, "__index");
+  set_funcs(L, kMethods, -2);  // Comm methods
+  set_funcs(L, kModuleFuncs, -3);  // mpi
+  new_metatable(L, kRequestMeta, nullptr, {.gc = r_gc, .tostring = r_tostring});
+  set_methods(L, kRequestMethods);
   lua_pop(L, 1);
 }
 

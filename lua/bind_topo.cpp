@@ -95,22 +95,6 @@ void check_option_keys(lua_State* L, int idx, std::initializer_list<std::string_
   }
 }
 
-std::map<std::string, std::string> check_info(lua_State* L, int idx, std::string_view func) {
-  std::map<std::string, std::string> info;
-  if (lua_isnil(L, idx)) return info;
-  if (!lua_istable(L, idx)) fail(ErrClass::Info, func, "opts.info must be a table of strings");
-  lua_pushnil(L);
-  while (lua_next(L, idx)) {  // stack: key value
-    if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TSTRING) {
-      lua_pop(L, 2);
-      fail(ErrClass::Info, func, "opts.info keys and values must be strings");
-    }
-    info[lua_tostring(L, -2)] = lua_tostring(L, -1);
-    lua_pop(L, 1);  // pop value, keep key
-  }
-  return info;
-}
-
 // Reads opts at idx (nil or a table): reorder, info, and the weight fields
 // named in `weight_keys` through `read_weights`, called with the field on top.
 template <typename ReadWeights>
@@ -129,18 +113,10 @@ core::DistGraphOptions check_dist_opts(lua_State* L, int idx,
   lua_getfield(L, idx, "reorder");  // push opts.reorder
   opts.reorder = opt_boolean(L, -1, false, "opts.reorder", func);
   lua_getfield(L, idx, "info");  // push opts.info
-  opts.info = check_info(L, lua_gettop(L), func);
+  opts.info = check_info(L, lua_gettop(L), "opts.info", func);
   lua_pop(L, 2);
   read_weights(idx);
   return opts;
-}
-
-void push_bool_sequence(lua_State* L, const std::vector<bool>& v) {
-  lua_createtable(L, int(v.size()), 0);
-  for (size_t i = 0; i < v.size(); ++i) {
-    lua_pushboolean(L, v[i]);
-    lua_rawseti(L, -2, lua_Integer(i + 1));  // t[i+1] = v[i], pop
-  }
 }
 
 // ---- constructors ------------------------------------------------------------------------
@@ -255,9 +231,9 @@ int c_cart_get(lua_State* L) {
   constexpr std::string_view func = "MPI_Cart_get";
   core::Comm& c = check_comm(L, 1, func);
   const core::topo::Cart& cart = core::cart_of(c, func);
-  push_int_sequence(L, cart.dims);
-  push_bool_sequence(L, cart.periods);
-  push_int_sequence(L, core::topo::cart_coords(cart, c.rank(), func));
+  push_sequence(L, cart.dims);
+  push_sequence(L, cart.periods);
+  push_sequence(L, core::topo::cart_coords(cart, c.rank(), func));
   return 3;
 }
 
@@ -275,7 +251,7 @@ int c_cart_coords(lua_State* L) {
   constexpr std::string_view func = "MPI_Cart_coords";
   const core::topo::Cart& cart = core::cart_of(check_comm(L, 1, func), func);
   const int rank = check_int(L, 2, "rank", func);
-  push_int_sequence(L, core::topo::cart_coords(cart, rank, func));
+  push_sequence(L, core::topo::cart_coords(cart, rank, func));
   return 1;
 }
 
@@ -307,8 +283,8 @@ int c_graphdims_get(lua_State* L) {
 int c_graph_get(lua_State* L) {
   constexpr std::string_view func = "MPI_Graph_get";
   const core::topo::Graph& g = core::graph_of(check_comm(L, 1, func), func);
-  push_int_sequence(L, g.index);
-  push_int_sequence(L, g.edges);
+  push_sequence(L, g.index);
+  push_sequence(L, g.edges);
   return 2;
 }
 
@@ -322,7 +298,7 @@ int c_graph_neighbors_count(lua_State* L) {
 int c_graph_neighbors(lua_State* L) {
   constexpr std::string_view func = "MPI_Graph_neighbors";
   const core::topo::Graph& g = core::graph_of(check_comm(L, 1, func), func);
-  push_int_sequence(L, core::topo::graph_neighbors(g, check_int(L, 2, "rank", func), func));
+  push_sequence(L, core::topo::graph_neighbors(g, check_int(L, 2, "rank", func), func));
   return 1;
 }
 
@@ -342,11 +318,11 @@ int c_dist_graph_neighbors_count(lua_State* L) {
 int c_dist_graph_neighbors(lua_State* L) {
   constexpr std::string_view func = "MPI_Dist_graph_neighbors";
   const core::topo::DistGraph& d = core::dist_graph_of(check_comm(L, 1, func), func);
-  push_int_sequence(L, d.sources);
-  if (d.weighted) push_int_sequence(L, d.sourceweights);
+  push_sequence(L, d.sources);
+  if (d.weighted) push_sequence(L, d.sourceweights);
   else lua_pushnil(L);
-  push_int_sequence(L, d.destinations);
-  if (d.weighted) push_int_sequence(L, d.destweights);
+  push_sequence(L, d.destinations);
+  if (d.weighted) push_sequence(L, d.destweights);
   else lua_pushnil(L);
   return 4;
 }
@@ -409,7 +385,7 @@ int l_dims_create(lua_State* L) {
   } else {
     dims = check_int_sequence(L, 2, "dims", func);
   }
-  push_int_sequence(L, core::topo::dims_create(nnodes, std::move(dims), func));
+  push_sequence(L, core::topo::dims_create(nnodes, std::move(dims), func));
   return 1;
 }
 
@@ -460,11 +436,7 @@ void push_sentinel(lua_State* L, const char* name, const char* key) {
 }
 
 void open_sentinels(lua_State* L) {
-  luaL_newmetatable(L, kSentinelMeta);  // push
-  lua_pushcfunction(L, sentinel_tostring);
-  lua_setfield(L, -2, "__tostring");
-  lua_pushliteral(L, "mpi constant");
-  lua_setfield(L, -2, "__name");
+  new_metatable(L, kSentinelMeta, "mpi constant", {.tostring = sentinel_tostring});  // push
   lua_pushboolean(L, false);
   lua_setfield(L, -2, "__metatable");  // read-only
   lua_pop(L, 1);
@@ -473,9 +445,7 @@ void open_sentinels(lua_State* L) {
 }  // namespace
 
 void open_topo(lua_State* L) {
-  lua_pushvalue(L, -2);  // Comm methods
-  set_funcs(L, kMethods);
-  lua_pop(L, 1);
+  set_funcs(L, kMethods, -2);  // Comm methods
   lua_pushvalue(L, -3);  // mpi
   set_funcs(L, kModuleFuncs);
   open_sentinels(L);

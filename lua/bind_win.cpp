@@ -83,18 +83,6 @@ void clear_pending(lua_State* L, int idx) {
 // An optional integer argument that must fit an int.
 int opt_assert(lua_State* L, int idx, const char* func) { return opt_int(L, idx, 0, "assert", func, ErrClass::Assert); }
 
-// An info table (keys and values strings) or nil; lumpi keeps no window hints.
-void check_info(lua_State* L, int idx, const char* func) {
-  if (lua_isnoneornil(L, idx)) return;
-  if (!lua_istable(L, idx)) fail(ErrClass::Info, func, std::string("info must be a table of strings, got ") + luaL_typename(L, idx));
-  lua_pushnil(L);
-  while (lua_next(L, idx)) {  // stack: key value
-    if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TSTRING)
-      fail(ErrClass::Info, func, "info keys and values must be strings");
-    lua_pop(L, 1);  // keep the key
-  }
-}
-
 // ---- creation --------------------------------------------------------------------
 
 // comm:win_create(buffer [, disp_unit [, info]]) -> win. disp_unit defaults
@@ -106,7 +94,7 @@ int c_win_create(lua_State* L) {
   if (!test_buffer_memory(L, 2, &m))
     fail(ErrClass::Buffer, func, std::string("buffer must be an mpi.buffer, got ") + luaL_typename(L, 2));
   int unit = opt_int(L, 3, int(m.type->extent()), "disp_unit", func, ErrClass::Disp);
-  check_info(L, 4, func);
+  check_info(L, 4, "info", func);  // checked; lumpi keeps no window hints
   WinPtr w = Win::create(c, m.data, m.bytes, unit, func);
   push_win(L, std::move(w), 2);
   return 1;
@@ -122,7 +110,7 @@ int c_win_allocate(lua_State* L) {
   if (size < 0) fail(ErrClass::Size, func, "size = " + std::to_string(size) + " must not be negative");
   int unit = check_int(L, 3, "disp_unit", func, ErrClass::Disp);
   if (unit <= 0) fail(ErrClass::Disp, func, "disp_unit = " + std::to_string(unit) + " must be positive");
-  check_info(L, 4, func);
+  check_info(L, 4, "info", func);  // checked; lumpi keeps no window hints
   core::TypePtr t = lua_isnoneornil(L, 5) ? core::Datatype::basic(core::Basic::Byte) : check_usable_type(L, 5, func);
   if (!t->predefined() || t->extent() <= 0) fail(ErrClass::Type, func, "datatype must be a predefined type");
   if (size % t->extent() != 0)
@@ -235,19 +223,10 @@ core::RmaOp check_rma_op_arg(lua_State* L, int idx, const char* func) {
   }
   OpBox op = check_op(L, idx, func);
   if (!op.predefined) fail(ErrClass::Op, func, "accumulate takes predefined ops only, not a user op");
-  switch (op.kind) {
-    case OpKind::Sum: return core::RmaOp::Sum;
-    case OpKind::Prod: return core::RmaOp::Prod;
-    case OpKind::Max: return core::RmaOp::Max;
-    case OpKind::Min: return core::RmaOp::Min;
-    case OpKind::Land: return core::RmaOp::Land;
-    case OpKind::Lor: return core::RmaOp::Lor;
-    case OpKind::Lxor: return core::RmaOp::Lxor;
-    case OpKind::Band: return core::RmaOp::Band;
-    case OpKind::Bor: return core::RmaOp::Bor;
-    case OpKind::Bxor: return core::RmaOp::Bxor;
-    default: fail(ErrClass::Op, func, std::string(op_name(op.kind)) + " is not supported by accumulate in lumpi");
-  }
+  if (op.kind == OpKind::Maxloc || op.kind == OpKind::Minloc)
+    fail(ErrClass::Op, func, std::string(op_name(op.kind)) + " is not supported by accumulate in lumpi");
+  static_assert(int(OpKind::Bxor) == int(core::RmaOp::Bxor), "Sum..Bxor share their order");
+  return core::RmaOp(int(op.kind));
 }
 
 // win:accumulate(buffer, count, datatype, target_rank, target_disp, target_count, target_datatype, op)
@@ -329,12 +308,8 @@ int w_get_errhandler(lua_State* L) {
 // win:call_errhandler(code): delivers an error of `code` on the window, as a
 // failing call on it would (MPI_Win_call_errhandler, §8.3.6).
 int w_call_errhandler(lua_State* L) {
-  const char* func = "MPI_Win_call_errhandler";
-  check_win(L, 1, func);
-  int code = check_int(L, 2, "errorcode", func);
-  if (!core::is_error_code(code) || code == int(ErrClass::Success))
-    fail(ErrClass::Arg, func, "errorcode " + std::to_string(code) + " is not an error code other than MPI_SUCCESS");
-  throw core::Error::with_code(code, func, "called by win:call_errhandler");
+  check_win(L, 1, "MPI_Win_call_errhandler");
+  raise_error_code(L, "MPI_Win_call_errhandler", "win:call_errhandler");
 }
 
 // win:memory() -> buffer: the exposed buffer (what :draw win shows).
@@ -400,11 +375,6 @@ const Reg kModuleFuncs[] = {
     {nullptr, nullptr},
 };
 
-void set_int(lua_State* L, const char* name, lua_Integer v) {
-  lua_pushinteger(L, v);
-  lua_setfield(L, -2, name);
-}
-
 }  // namespace
 
 core::Win* test_win(lua_State* L, int idx) {
@@ -414,20 +384,10 @@ core::Win* test_win(lua_State* L, int idx) {
 
 // Stack on entry: mpi at -3, Comm methods at -2, Group methods at -1.
 void open_win(lua_State* L) {
-  luaL_newmetatable(L, kWinMeta);
-  lua_pushcfunction(L, win_gc);
-  lua_setfield(L, -2, "__gc");
-  lua_pushcfunction(L, win_tostring);
-  lua_setfield(L, -2, "__tostring");
-  lua_pushliteral(L, "Win");
-  lua_setfield(L, -2, "__name");
-  lua_newtable(L);
-  set_funcs(L, kMethods);
-  lua_setfield(L, -2, "__index");  // meta.__index = methods, pops
+  new_metatable(L, kWinMeta, "Win", {.gc = win_gc, .tostring = win_tostring});
+  set_methods(L, kMethods);
   lua_pop(L, 1);
-  lua_pushvalue(L, -2);  // Comm methods
-  set_funcs(L, kCommMethods);
-  lua_pop(L, 1);
+  set_funcs(L, kCommMethods, -2);  // Comm methods
   lua_pushvalue(L, -3);  // mpi
   set_funcs(L, kModuleFuncs);
   const std::pair<const char*, AttrCallback> callbacks[] = {{"WIN_NULL_COPY_FN", AttrCallback::NullCopy},
@@ -437,25 +397,16 @@ void open_win(lua_State* L) {
     push_attr_callback(L, which);
     lua_setfield(L, -2, name);
   }
-  set_int(L, "LOCK_EXCLUSIVE", core::LOCK_EXCLUSIVE);
-  set_int(L, "LOCK_SHARED", core::LOCK_SHARED);
-  set_int(L, "MODE_NOCHECK", core::MODE_NOCHECK);
-  set_int(L, "MODE_NOSTORE", core::MODE_NOSTORE);
-  set_int(L, "MODE_NOPUT", core::MODE_NOPUT);
-  set_int(L, "MODE_NOPRECEDE", core::MODE_NOPRECEDE);
-  set_int(L, "MODE_NOSUCCEED", core::MODE_NOSUCCEED);
-  set_int(L, "WIN_FLAVOR_CREATE", core::WIN_FLAVOR_CREATE);
-  set_int(L, "WIN_FLAVOR_ALLOCATE", core::WIN_FLAVOR_ALLOCATE);
-  set_int(L, "WIN_FLAVOR_DYNAMIC", core::WIN_FLAVOR_DYNAMIC);
-  set_int(L, "WIN_FLAVOR_SHARED", core::WIN_FLAVOR_SHARED);
-  set_int(L, "WIN_SEPARATE", core::WIN_SEPARATE);
-  set_int(L, "WIN_UNIFIED", core::WIN_UNIFIED);
+  const std::pair<const char*, int> ints[] = {
+      {"LOCK_EXCLUSIVE", core::LOCK_EXCLUSIVE}, {"LOCK_SHARED", core::LOCK_SHARED},
+      {"MODE_NOCHECK", core::MODE_NOCHECK}, {"MODE_NOSTORE", core::MODE_NOSTORE}, {"MODE_NOPUT", core::MODE_NOPUT},
+      {"MODE_NOPRECEDE", core::MODE_NOPRECEDE}, {"MODE_NOSUCCEED", core::MODE_NOSUCCEED},
+      {"WIN_FLAVOR_CREATE", core::WIN_FLAVOR_CREATE}, {"WIN_FLAVOR_ALLOCATE", core::WIN_FLAVOR_ALLOCATE},
+      {"WIN_FLAVOR_DYNAMIC", core::WIN_FLAVOR_DYNAMIC}, {"WIN_FLAVOR_SHARED", core::WIN_FLAVOR_SHARED},
+      {"WIN_SEPARATE", core::WIN_SEPARATE}, {"WIN_UNIFIED", core::WIN_UNIFIED}};
+  for (auto [name, v] : ints) set_int(L, name, v);
   lua_newuserdatauv(L, 0, 0);  // mpi.REPLACE: an op only accumulate takes
-  luaL_newmetatable(L, kReplaceMeta);
-  lua_pushcfunction(L, replace_tostring);
-  lua_setfield(L, -2, "__tostring");
-  lua_pushliteral(L, "op");
-  lua_setfield(L, -2, "__name");
+  new_metatable(L, kReplaceMeta, "op", {.tostring = replace_tostring});
   lua_setmetatable(L, -2);
   lua_setfield(L, -2, "REPLACE");
   lua_pop(L, 1);  // mpi

@@ -26,6 +26,13 @@ Runtime& runtime(lua_State* L) {
   return *rt;
 }
 
+lua_State* main_thread(lua_State* L) {
+  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_MAINTHREAD);  // push the thread
+  lua_State* m = lua_tothread(L, -1);
+  lua_pop(L, 1);
+  return m;
+}
+
 void set_runtime(lua_State* L, Runtime* rt) {
   lua_pushlightuserdata(L, rt);
   lua_setfield(L, LUA_REGISTRYINDEX, kRuntimeKey);  // registry[key] = rt, pop
@@ -35,14 +42,10 @@ void set_runtime(lua_State* L, Runtime* rt) {
 
 void push_error(lua_State* L, const core::Error& e) {
   lua_createtable(L, 0, 4);
-  lua_pushstring(L, core::class_name(e.cls()));
-  lua_setfield(L, -2, "class");
-  lua_pushinteger(L, e.code());
-  lua_setfield(L, -2, "code");
-  lua_pushstring(L, e.func().c_str());
-  lua_setfield(L, -2, "func");
-  lua_pushstring(L, e.message().c_str());
-  lua_setfield(L, -2, "message");
+  set_string(L, "class", core::class_name(e.cls()));
+  set_int(L, "code", e.code());
+  set_string(L, "func", e.func());
+  set_string(L, "message", e.message());
   luaL_setmetatable(L, kErrorMeta);  // errors share one metatable with __tostring
 }
 
@@ -179,23 +182,34 @@ std::string check_string(lua_State* L, int idx, std::string_view what, std::stri
   return std::string(s, n);
 }
 
-std::vector<int> check_int_sequence(lua_State* L, int idx, std::string_view what,
-                                    std::string_view func) {
+namespace {
+// A sequence of integers that fit a T.
+template <class T>
+std::vector<T> check_sequence_of(lua_State* L, int idx, std::string_view what, std::string_view func) {
   if (!lua_istable(L, idx)) bad_arg(L, idx, what, func, "a sequence of integers");
   lua_Integer n = lua_Integer(lua_rawlen(L, idx));
-  std::vector<int> out;
+  std::vector<T> out;
   out.reserve(size_t(n));
   for (lua_Integer i = 1; i <= n; ++i) {
     lua_rawgeti(L, idx, i);  // push t[i]
     int isnum = 0;
     lua_Integer v = lua_tointegerx(L, -1, &isnum);
     lua_pop(L, 1);
-    if (!isnum || v < INT32_MIN || v > INT32_MAX)
-      fail(ErrClass::Arg, func,
-           std::string(what) + "[" + std::to_string(i) + "] must be an integer");
-    out.push_back(int(v));
+    if (!isnum || lua_Integer(T(v)) != v)  // not an integer, or out of T's range
+      fail(ErrClass::Arg, func, std::string(what) + "[" + std::to_string(i) + "] must be an integer");
+    out.push_back(T(v));
   }
   return out;
+}
+}  // namespace
+
+std::vector<int> check_int_sequence(lua_State* L, int idx, std::string_view what, std::string_view func) {
+  return check_sequence_of<int>(L, idx, what, func);
+}
+
+std::vector<std::int64_t> check_int64_sequence(lua_State* L, int idx, std::string_view what,
+                                               std::string_view func) {
+  return check_sequence_of<std::int64_t>(L, idx, what, func);
 }
 
 std::vector<bool> check_bool_sequence(lua_State* L, int idx, std::string_view what,
@@ -215,12 +229,31 @@ std::vector<bool> check_bool_sequence(lua_State* L, int idx, std::string_view wh
   return out;
 }
 
-void push_int_sequence(lua_State* L, const std::vector<int>& v) {
-  lua_createtable(L, int(v.size()), 0);
-  for (size_t i = 0; i < v.size(); ++i) {
-    lua_pushinteger(L, v[i]);
-    lua_rawseti(L, -2, lua_Integer(i + 1));  // t[i+1] = v[i], pop
+void set_int(lua_State* L, const char* key, lua_Integer v) {
+  lua_pushinteger(L, v);
+  lua_setfield(L, -2, key);  // t[key] = v, pop
+}
+
+void set_string(lua_State* L, const char* key, std::string_view v) {
+  lua_pushlstring(L, v.data(), v.size());
+  lua_setfield(L, -2, key);  // t[key] = v, pop
+}
+
+std::map<std::string, std::string> check_info(lua_State* L, int idx, std::string_view what,
+                                              std::string_view func) {
+  std::map<std::string, std::string> out;
+  if (lua_isnoneornil(L, idx)) return out;
+  if (!lua_istable(L, idx))
+    fail(ErrClass::Info, func, std::string(what) + " must be a table of strings, got " + luaL_typename(L, idx));
+  idx = lua_absindex(L, idx);
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {  // stack: key value
+    if (lua_type(L, -2) != LUA_TSTRING || lua_type(L, -1) != LUA_TSTRING)
+      fail(ErrClass::Info, func, std::string(what) + " keys and values must be strings");
+    out[lua_tostring(L, -2)] = lua_tostring(L, -1);
+    lua_pop(L, 1);  // pop the value, keep the key
   }
+  return out;
 }
 
 // ---- communicator boxes ------------------------------------------------------------------
@@ -413,15 +446,9 @@ int comm_tostring(lua_State* L) {
 }  // namespace
 
 void set_comm_metamethods(lua_State* L) {
-  if (luaL_newmetatable(L, kOwnerMeta)) {  // once: the owners' metatable
-    lua_pushcfunction(L, owner_gc);
-    lua_setfield(L, -2, "__gc");
-  }
+  if (luaL_newmetatable(L, kOwnerMeta)) set_metamethods(L, {.gc = owner_gc});  // once: the owners' metatable
   lua_pop(L, 1);
-  lua_pushcfunction(L, comm_eq);
-  lua_setfield(L, -2, "__eq");
-  lua_pushcfunction(L, comm_tostring);
-  lua_setfield(L, -2, "__tostring");
+  set_metamethods(L, {.eq = comm_eq, .tostring = comm_tostring});
   lua_pushboolean(L, true);
   lua_rawsetp(L, -2, &kCommMark);  // mt[&kCommMark] = true, pop
 }
@@ -463,28 +490,46 @@ void free_group(lua_State* L, int idx, std::string_view func) {
 
 // ---- registration ------------------------------------------------------------------------
 
-void set_funcs(lua_State* L, const Reg* regs) {
+void set_funcs(lua_State* L, const Reg* regs, int idx) {
+  lua_pushvalue(L, idx);  // the table
   for (; regs->name; ++regs) {
     lua_pushcfunction(L, regs->fn);
     lua_setfield(L, -2, regs->name);  // t[name] = fn, pop
   }
+  lua_pop(L, 1);
+}
+
+void set_methods(lua_State* L, const Reg* regs) {
+  lua_newtable(L);
+  set_funcs(L, regs);
+  lua_setfield(L, -2, "__index");  // meta.__index = methods, pop
+}
+
+void set_metamethods(lua_State* L, Metamethods mm) {
+  const std::pair<const char*, lua_CFunction> fns[] = {{"__gc", mm.gc}, {"__eq", mm.eq}, {"__tostring", mm.tostring}};
+  for (auto [field, fn] : fns) {
+    if (!fn) continue;
+    lua_pushcfunction(L, fn);
+    lua_setfield(L, -2, field);  // meta[field] = fn, pop
+  }
+}
+
+void new_metatable(lua_State* L, const char* meta, const char* name, Metamethods mm) {
+  luaL_newmetatable(L, meta);
+  set_metamethods(L, mm);
+  if (!name) return;
+  set_string(L, "__name", name);
 }
 
 // Creates the error and group metatables; leaves the Comm and Group method
 // tables on the stack.
 void open_metatables(lua_State* L) {
-  luaL_newmetatable(L, kErrorMeta);
-  lua_pushcfunction(L, error_tostring);
-  lua_setfield(L, -2, "__tostring");
+  new_metatable(L, kErrorMeta, nullptr, {.tostring = error_tostring});
   lua_pop(L, 1);
 
   lua_newtable(L);  // the Comm methods; open_comm_classes hands them out to the classes
 
-  luaL_newmetatable(L, kGroupMeta);
-  lua_pushcfunction(L, group_gc);
-  lua_setfield(L, -2, "__gc");
-  lua_pushliteral(L, "group");
-  lua_setfield(L, -2, "__name");
+  new_metatable(L, kGroupMeta, "group", {.gc = group_gc});
   lua_newtable(L);  // the methods
   lua_pushvalue(L, -1);
   lua_setfield(L, -3, "__index");

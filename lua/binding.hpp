@@ -10,10 +10,13 @@
 #pragma once
 
 #include <lua.hpp>
+#include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "core/comm.hpp"
@@ -35,6 +38,17 @@ struct Runtime {
 };
 
 Runtime& runtime(lua_State* L);
+// The main thread of L's state, which outlives any coroutine: where user
+// functions the core calls later (ops, error handlers) run.
+lua_State* main_thread(lua_State* L);
+
+// Restores the stack height when it goes out of scope (also on a throw).
+struct StackGuard {
+  lua_State* L;
+  int top;
+  explicit StackGuard(lua_State* s) : L(s), top(lua_gettop(s)) {}
+  ~StackGuard() { lua_settop(L, top); }
+};
 
 // ---- error objects ------------------------------------------------------------
 
@@ -93,6 +107,10 @@ void push_errhandler(lua_State* L, const core::Errhandler& h);
 // Pushes the function of the user handler h of this state (nil if none).
 void push_errhandler_fn(lua_State* L, const core::UserErrhandler* h);
 void open_errh(lua_State* L);
+// obj:call_errhandler(code), the object checked: raises the error of the
+// code at argument 2 as func (MPI_ERR_ARG if it is no error code, or
+// MPI_SUCCESS), "called by <by>".
+[[noreturn]] void raise_error_code(lua_State* L, const char* func, const char* by);
 
 // ---- shutdown (lua/bind_errh.cpp) ---------------------------------------------------
 
@@ -118,9 +136,28 @@ std::string check_string(lua_State* L, int idx, std::string_view what, std::stri
 // A sequence of integers (1-based Lua sequence).
 std::vector<int> check_int_sequence(lua_State* L, int idx, std::string_view what,
                                     std::string_view func);
+// The same for 64-bit values (displacements).
+std::vector<std::int64_t> check_int64_sequence(lua_State* L, int idx, std::string_view what,
+                                               std::string_view func);
 std::vector<bool> check_bool_sequence(lua_State* L, int idx, std::string_view what,
                                       std::string_view func);
-void push_int_sequence(lua_State* L, const std::vector<int>& v);
+// Pushes v as a sequence: integers, or booleans for a std::vector<bool>.
+template <class T>
+void push_sequence(lua_State* L, const std::vector<T>& v) {
+  lua_createtable(L, int(v.size()), 0);
+  for (size_t i = 0; i < v.size(); ++i) {
+    if constexpr (std::is_same_v<T, bool>) lua_pushboolean(L, v[i]);
+    else lua_pushinteger(L, v[i]);
+    lua_rawseti(L, -2, lua_Integer(i + 1));  // t[i+1] = v[i], pop
+  }
+}
+// t[key] = v for the table t at -1.
+void set_int(lua_State* L, const char* key, lua_Integer v);
+void set_string(lua_State* L, const char* key, std::string_view v);
+// An info table {key = "value", ...} named `what` (nil: empty); anything
+// else, or a key or value that is no string, raises MPI_ERR_INFO.
+std::map<std::string, std::string> check_info(lua_State* L, int idx, std::string_view what,
+                                              std::string_view func);
 
 // ---- communicators ------------------------------------------------------------------
 
@@ -218,11 +255,24 @@ void open_win(lua_State* L);  // windows: comm:win_create, Win methods (lua/bind
 // boundary applies a window's error handler to errors of its methods.
 core::Win* test_win(lua_State* L, int idx);
 
-// Registers fns into the table at -1, each through wrap<>.
+// Registers fns into the table at idx (a negative idx counts from the top
+// as it is before the call), each through wrap<>.
 struct Reg {
   const char* name;
   lua_CFunction fn;
 };
-void set_funcs(lua_State* L, const Reg* regs);
+void set_funcs(lua_State* L, const Reg* regs, int idx = -1);
+// Sets __index of the metatable at -1 to a new table of regs (the methods).
+void set_methods(lua_State* L, const Reg* regs);
+// The metamethods of a kind of userdata (null: none). They run outside
+// wrap<>, so they must not raise.
+struct Metamethods {
+  lua_CFunction gc = nullptr, eq = nullptr, tostring = nullptr;
+};
+// Sets mm in the metatable at -1.
+void set_metamethods(lua_State* L, Metamethods mm);
+// Pushes the new registry metatable `meta` of a kind of userdata, with
+// __name `name` (what luaL_typename says; null keeps `meta`) and mm.
+void new_metatable(lua_State* L, const char* meta, const char* name, Metamethods mm);
 
 }  // namespace lumpi::lua

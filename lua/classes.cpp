@@ -185,16 +185,22 @@ std::vector<std::string> nearest(std::string_view name, const std::vector<std::s
   return out;
 }
 
+// Appends the string keys of the table at idx to names.
+void add_keys(lua_State* L, int idx, std::vector<std::string>& names) {
+  idx = lua_absindex(L, idx);
+  lua_pushnil(L);
+  while (lua_next(L, idx)) {  // stack: key value
+    if (lua_type(L, -2) == LUA_TSTRING) names.emplace_back(lua_tostring(L, -2));
+    lua_pop(L, 1);  // keep the key
+  }
+}
+
 // The string keys of the six method tables in the table at idx.
 std::vector<std::string> all_methods(lua_State* L, int idx) {
   std::vector<std::string> names;
   for (const ClassDef& c : kClasses) {
     lua_getfield(L, idx, c.name);  // push the class's method table
-    lua_pushnil(L);
-    while (lua_next(L, -2)) {  // stack: table key value
-      if (lua_type(L, -2) == LUA_TSTRING) names.emplace_back(lua_tostring(L, -2));
-      lua_pop(L, 1);  // keep the key
-    }
+    add_keys(L, -1, names);
     lua_pop(L, 1);  // the method table
   }
   std::sort(names.begin(), names.end());
@@ -202,18 +208,24 @@ std::vector<std::string> all_methods(lua_State* L, int idx) {
   return names;
 }
 
-// Pushes "no method 'coords' on Cartcomm; did you mean cart_coords?".
-void push_unknown_message(lua_State* L, const char* name, int tables_idx) {
-  std::string cls = comm_class_at(L, 1);
-  if (cls.empty()) cls = "communicators";
-  std::string msg = "no method '" + std::string(name) + "' on " + cls;
-  std::vector<std::string> near = nearest(name, all_methods(L, tables_idx));
+// Pushes "file:line: no method 'coords' on Cartcomm; did you mean
+// cart_coords?", the nearest of names.
+void push_no_method(lua_State* L, const std::string& name, const std::string& cls,
+                    const std::vector<std::string>& names) {
+  std::string msg = "no method '" + name + "' on " + cls;
+  std::vector<std::string> near = nearest(name, names);
   for (size_t i = 0; i < near.size(); ++i)
     msg += (i == 0 ? "; did you mean " : i + 1 == near.size() ? " or " : ", ") + near[i];
   if (!near.empty()) msg += "?";
   luaL_where(L, 1);  // push "file:line:" of the caller
   lua_pushlstring(L, msg.data(), msg.size());
   lua_concat(L, 2);
+}
+
+// The same for a communicator: its class, the methods of every class.
+void push_unknown_message(lua_State* L, const char* name, int tables_idx) {
+  std::string cls = comm_class_at(L, 1);
+  push_no_method(L, name, cls.empty() ? "communicators" : cls, all_methods(L, tables_idx));
 }
 
 // Upvalues: the name, the table of class method tables. A plain Lua error,
@@ -252,21 +264,8 @@ int fallback_index(lua_State* L) {
 int other_unknown_call(lua_State* L) {
   try {
     std::vector<std::string> names;
-    lua_pushnil(L);
-    while (lua_next(L, lua_upvalueindex(3))) {  // stack: key value
-      if (lua_type(L, -2) == LUA_TSTRING) names.emplace_back(lua_tostring(L, -2));
-      lua_pop(L, 1);
-    }
-    std::sort(names.begin(), names.end());
-    const std::string name = lua_tostring(L, lua_upvalueindex(1));
-    std::string msg = "no method '" + name + "' on " + lua_tostring(L, lua_upvalueindex(2));
-    std::vector<std::string> near = nearest(name, names);
-    for (size_t i = 0; i < near.size(); ++i)
-      msg += (i == 0 ? "; did you mean " : i + 1 == near.size() ? " or " : ", ") + near[i];
-    if (!near.empty()) msg += "?";
-    luaL_where(L, 1);
-    lua_pushlstring(L, msg.data(), msg.size());
-    lua_concat(L, 2);
+    add_keys(L, lua_upvalueindex(3), names);
+    push_no_method(L, lua_tostring(L, lua_upvalueindex(1)), lua_tostring(L, lua_upvalueindex(2)), names);
   } catch (const std::exception& e) {
     lua_pushstring(L, e.what());
   }
@@ -393,10 +392,8 @@ void open_comm_classes(lua_State* L, int comm_idx) {
 
   for (int c = 0; c < kClassCount; ++c) {
     if (!kClasses[c].meta) continue;
-    luaL_newmetatable(L, kClasses[c].meta);  // push the values' metatable
+    new_metatable(L, kClasses[c].meta, kClasses[c].name, {});  // push the values' metatable
     set_comm_metamethods(L);
-    lua_pushstring(L, kClasses[c].name);
-    lua_setfield(L, -2, "__name");
     lua_pushvalue(L, first + c);
     lua_setfield(L, -2, "__index");  // meta.__index = the class's methods
     lua_pop(L, 1);

@@ -28,8 +28,6 @@ core::coll::Bytes operand_or_error(lua_State* L, int idx, const OpBox& op, const
 void raise_if(const std::optional<core::Error>& failed);
 // The communicator at 1 of a collective (raises inside a user op's function).
 core::Comm& coll_comm(lua_State* L, const char* func);
-// On an intercommunicator, does this rank contribute to a rooted call?
-bool inter_contributes(int root);
 // The root at idx, checked against c.
 int root_arg(lua_State* L, int idx, core::Comm& c, const char* func);
 

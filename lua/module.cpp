@@ -69,38 +69,20 @@ const Reg kModuleFuncs[] = {
     {nullptr, nullptr},
 };
 
-void set_int(lua_State* L, const char* name, lua_Integer v) {
-  lua_pushinteger(L, v);
-  lua_setfield(L, -2, name);
-}
-
-void set_str(lua_State* L, const char* name, const char* v) {
-  lua_pushstring(L, v);
-  lua_setfield(L, -2, name);
-}
-
 void set_constants(lua_State* L) {
-  set_int(L, "PROC_NULL", core::PROC_NULL);
-  set_int(L, "ANY_SOURCE", core::ANY_SOURCE);
-  set_int(L, "ANY_TAG", core::ANY_TAG);
-  set_int(L, "ROOT", core::ROOT);
-  set_int(L, "UNDEFINED", core::UNDEFINED);
-  set_int(L, "MAX_OBJECT_NAME", core::MAX_OBJECT_NAME);
-  set_int(L, "MAX_PROCESSOR_NAME", core::MAX_PROCESSOR_NAME);
-  set_int(L, "MAX_INFO_KEY", core::MAX_INFO_KEY);
-  set_int(L, "MAX_INFO_VAL", core::MAX_INFO_VAL);
-  set_str(L, "IDENT", "ident");
-  set_str(L, "CONGRUENT", "congruent");
-  set_str(L, "SIMILAR", "similar");
-  set_str(L, "UNEQUAL", "unequal");
-  set_str(L, "CART", "cart");
-  set_str(L, "GRAPH", "graph");
-  set_str(L, "DIST_GRAPH", "dist_graph");
-  set_str(L, "COMM_TYPE_SHARED", "shared");
-  set_str(L, "COMM_TYPE_HW_GUIDED", "hw_guided");
-  set_str(L, "ERRORS_RAISE", "errors_raise");
-  set_str(L, "ERRORS_RETURN", "errors_return");
-  set_str(L, "ERRORS_ARE_FATAL", "errors_are_fatal");
+  const std::pair<const char*, int> ints[] = {
+      {"PROC_NULL", core::PROC_NULL}, {"ANY_SOURCE", core::ANY_SOURCE}, {"ANY_TAG", core::ANY_TAG},
+      {"ROOT", core::ROOT}, {"UNDEFINED", core::UNDEFINED}, {"MAX_OBJECT_NAME", core::MAX_OBJECT_NAME},
+      {"MAX_PROCESSOR_NAME", core::MAX_PROCESSOR_NAME}, {"MAX_INFO_KEY", core::MAX_INFO_KEY},
+      {"MAX_INFO_VAL", core::MAX_INFO_VAL}};
+  for (auto [name, v] : ints) set_int(L, name, v);
+  const std::pair<const char*, const char*> strings[] = {
+      {"IDENT", "ident"}, {"CONGRUENT", "congruent"}, {"SIMILAR", "similar"}, {"UNEQUAL", "unequal"},
+      {"CART", "cart"}, {"GRAPH", "graph"}, {"DIST_GRAPH", "dist_graph"},
+      {"COMM_TYPE_SHARED", "shared"}, {"COMM_TYPE_HW_GUIDED", "hw_guided"},
+      {"ERRORS_RAISE", "errors_raise"}, {"ERRORS_RETURN", "errors_return"},
+      {"ERRORS_ARE_FATAL", "errors_are_fatal"}};
+  for (auto [name, v] : strings) set_string(L, name, v);
 }
 
 // package.searchers entry that finds "lumpi.NAME" among the embedded sources.

@@ -22,7 +22,6 @@ inline std::string paint(const char* code, const std::string& s) {
 }
 inline std::string red(const std::string& s) { return paint("31", s); }
 inline std::string yellow(const std::string& s) { return paint("33", s); }
-inline std::string green(const std::string& s) { return paint("32", s); }
 inline std::string dim(const std::string& s) { return paint("2", s); }
 inline std::string bold(const std::string& s) { return paint("1", s); }
 

@@ -52,11 +52,9 @@ class Session {
   ~Session();
 
   int size() const { return world_ ? world_->size() : 0; }
-  bool world_alive() const { return world_ && world_->alive_count() == world_->size(); }
   launcher::World& world() { return *world_; }
   const Options& options() const { return opts_; }
   void set_timeout(double seconds) { opts_.timeout = seconds; }
-  void set_collate(bool on) { opts_.collate = on; }
 
   // Stops the world and starts a fresh one of `size` ranks (0: same size).
   // Throws std::runtime_error for an attached world (only its own `lumpi world` starts ranks).

@@ -90,3 +90,17 @@ def check(name, cond, detail=""):
 def finish():
     print(f"{len(FAILURES)} failed")
     sys.exit(1 if FAILURES else 0)
+
+
+# ---- the two loopback "hosts" of fake_rsh.sh (test_hosts.py, test_attach.py) ----
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RSH = os.path.join(HERE, "fake_rsh.sh")
+SSH = ["--launcher", "ssh", "--hosts", "127.0.0.2:2,127.0.0.3:2", "--rsh", RSH]
+
+
+def curve_probe(probe, endpoint, mode, jobfile=None):
+    """What lumpi-curve-probe (the binary `probe`, tests/exec/curve_probe.cpp)
+    prints after knocking at endpoint as `mode` (with the keys of jobfile)."""
+    args = [probe, endpoint, mode] + ([jobfile] if jobfile else [])
+    return subprocess.run(args, capture_output=True, text=True, timeout=20).stdout.strip()

@@ -17,18 +17,16 @@
 # Every process is found by its tag and killed by pid at the end.
 #
 # Usage: python3 test_attach.py /path/to/build/lumpi
-import os, re, signal, stat, subprocess, sys, time
+import functools, os, re, signal, stat, subprocess, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lumpitest import check, finish, kill_tagged, marker_env, no_leftovers, pids_with_tag, scratch_dir  # noqa: E402
+from lumpitest import (SSH, check, curve_probe, finish, kill_tagged, marker_env, no_leftovers,  # noqa: E402
+                       pids_with_tag, scratch_dir)
 from ptyrun import Lumpi  # noqa: E402
 
 LUMPI = os.path.abspath(sys.argv[1])
-BUILD = os.path.dirname(LUMPI)
-HERE = os.path.dirname(os.path.abspath(__file__))
-RSH = os.path.join(HERE, "fake_rsh.sh")
-PROBE = os.path.join(BUILD, "lumpi-curve-probe")
-SSH = ["--launcher", "ssh", "--hosts", "127.0.0.2:2,127.0.0.3:2", "--rsh", RSH]
+PROBE = os.path.join(os.path.dirname(LUMPI), "lumpi-curve-probe")
+probe = functools.partial(curve_probe, PROBE)
 SCRATCH = scratch_dir("lumpi-attach-")
 
 
@@ -83,11 +81,6 @@ def attach_ok(w, name, args, want, stdin=None):
     check(name, code == 0 and all(re.search(x, out, re.M) for x in wants),
           f"exit {code}\nstdout:\n{out}\nstderr:\n{err}")
     return out
-
-
-def probe(endpoint, mode, jobfile=None):
-    args = [PROBE, endpoint, mode] + ([jobfile] if jobfile else [])
-    return subprocess.run(args, capture_output=True, text=True, timeout=20).stdout.strip()
 
 
 def attach_endpoint(path):

@@ -17,18 +17,17 @@
 # killed by pid. A launcher that is not installed is a skip with its reason.
 #
 # Usage: python3 test_hosts.py /path/to/build/lumpi
-import os, re, shutil, signal, stat, subprocess, sys, time
+import functools, os, re, shutil, signal, stat, subprocess, sys, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lumpitest import check, finish, kill_tagged, marker_env, no_leftovers, pids_with_tag, run  # noqa: E402
+from lumpitest import (HERE, RSH, SSH, check, curve_probe, finish, kill_tagged, marker_env,  # noqa: E402
+                       no_leftovers, pids_with_tag, run)
 from ptyrun import Failure, Lumpi  # noqa: E402
 
 LUMPI = os.path.abspath(sys.argv[1])
 BUILD = os.path.dirname(LUMPI)
-HERE = os.path.dirname(os.path.abspath(__file__))
-RSH = os.path.join(HERE, "fake_rsh.sh")
 PROBE = os.path.join(BUILD, "lumpi-curve-probe")
-SSH = ["--launcher", "ssh", "--hosts", "127.0.0.2:2,127.0.0.3:2", "--rsh", RSH]
+probe = functools.partial(curve_probe, PROBE)
 
 
 def run_ok(name, args, stdin=None, want=None, timeout=90):
@@ -50,11 +49,6 @@ def listening_on(addr):
             if ip == want and st == "0A":
                 ports.append(int(port, 16))
     return ports
-
-
-def probe(endpoint, mode, jobfile=None):
-    args = [PROBE, endpoint, mode] + ([jobfile] if jobfile else [])
-    return subprocess.run(args, capture_output=True, text=True, timeout=20).stdout.strip()
 
 
 # ---- T1: ssh launcher over loopback addresses -----------------------------------------
