@@ -2,7 +2,7 @@
 // from ZeroMQ messages without copying large ones.
 #include "core/transport.hpp"
 
-#include <chrono>
+#include <poll.h>
 
 #include "core/error.hpp"
 
@@ -56,6 +56,7 @@ Transport::Transport(const std::string& bind_endpoint, std::optional<CurveKeys> 
   if (curve_) curve_server(in_, *curve_);
   in_.bind(bind_endpoint);
   endpoint_ = in_.get(zmq::sockopt::last_endpoint);
+  data_fd_ = int(in_.get(zmq::sockopt::fd));
 }
 
 Transport::~Transport() {
@@ -91,7 +92,8 @@ void Transport::send(int dest, const std::string& header, Body body) {
 
 Transport::Got Transport::receive(std::string& header, Body& body) {
   zmq::message_t h;
-  if (!in_.recv(h, zmq::recv_flags::dontwait)) return Got::None;
+  data_unsure_ = in_.recv(h, zmq::recv_flags::dontwait).has_value();
+  if (!data_unsure_) return Got::None;
   zmq::message_t b;
   bool complete = h.more() && in_.recv(b, zmq::recv_flags::none) && !b.more();
   while (in_.get(zmq::sockopt::rcvmore)) {  // drain frames of a malformed message
@@ -108,17 +110,46 @@ Transport::Got Transport::receive(std::string& header, Body& body) {
 void Transport::watch(zmq::socket_ref s, std::function<void()> on_readable) {
   watched_ = s;
   on_watched_ = std::move(on_readable);
+  watched_fd_ = s ? int(s.get(zmq::sockopt::fd)) : -1;
+  watched_unsure_ = true;
 }
 
+// A ZeroMQ socket's descriptor (ZMQ_FD) becomes readable when the socket
+// has commands to process (a message arrived on an idle pipe, say), not
+// once per message: after a look at the socket found no input (ZMQ_EVENTS,
+// or a receive that would block), the next message makes it readable; but
+// a look that finds input, or a send, may take that signal while input
+// stays queued. So a socket is asked (ZMQ_EVENTS: system calls of its own)
+// only when its last look did not find it empty, poll(2) then sleeps on
+// both descriptors at once, and a readable descriptor goes straight to its
+// callback, whose receive processes the socket's commands itself. zmq_poll
+// instead asks every socket before and after each sleep: several system
+// calls per message more for the watched socket alone (tests/bench/README.md,
+// issue 13, session 6).
 void Transport::poll(int timeout_ms, const std::function<void()>& on_data) {
-  zmq::pollitem_t items[2] = {{in_.handle(), 0, ZMQ_POLLIN, 0},
-                              {watched_.handle(), 0, ZMQ_POLLIN, 0}};
-  int n = watched_ ? 2 : 1;
-  zmq::poll(items, n, std::chrono::milliseconds(timeout_ms));
-  if (items[0].revents & ZMQ_POLLIN) on_data();
-  if (n == 2 && (items[1].revents & ZMQ_POLLIN) && on_watched_) on_watched_();
+  bool data = data_unsure_ && data_ready();
+  bool watched = watched_ && watched_unsure_ && watched_ready();
+  pollfd fds[2] = {{data_fd_, POLLIN, 0}, {watched_fd_, POLLIN, 0}};
+  // Every round looks at the watched descriptor, so a flood of data never hides it.
+  if (::poll(fds, watched_ ? 2 : 1, data || watched ? 0 : timeout_ms) > 0) {
+    data = data || fds[0].revents != 0;
+    watched = watched || (watched_ && fds[1].revents != 0);
+  }
+  if (data) on_data();
+  if (watched && on_watched_) {
+    watched_unsure_ = false;  // it receives until nothing is left; a send says watched_used()
+    on_watched_();
+  }
 }
 
-bool Transport::data_ready() { return in_.get(zmq::sockopt::events) & ZMQ_POLLIN; }
+bool Transport::watched_ready() {
+  watched_unsure_ = watched_.get(zmq::sockopt::events) & ZMQ_POLLIN;
+  return watched_unsure_;
+}
+
+bool Transport::data_ready() {
+  data_unsure_ = in_.get(zmq::sockopt::events) & ZMQ_POLLIN;
+  return data_unsure_;
+}
 
 }  // namespace lumpi::core

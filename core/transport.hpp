@@ -52,15 +52,21 @@ class Transport {
   Got receive(std::string& header, Body& body);
 
   // Waits at most timeout_ms for input on the data socket or the watched
-  // socket; then runs on_data if data input is waiting, and the watched
-  // socket's callback if it has input, in that order.
+  // socket (one poll(2) on both); then runs on_data if data input may be
+  // waiting (on_data receives until receive() says None), and the watched
+  // socket's callback if it may have input, in that order. Looks at the
+  // watched socket in every call, even when data waits.
   void poll(int timeout_ms, const std::function<void()>& on_data);
   // True if data input is waiting, without blocking (asks ZMQ_EVENTS, which
   // also makes libzmq process its pending commands).
   bool data_ready();
 
-  // The owner's extra socket: on_readable runs from poll() when it has input.
+  // The owner's extra socket: on_readable runs from poll() when it has
+  // input, and must receive until a receive would block.
   void watch(zmq::socket_ref s, std::function<void()> on_readable);
+  // The owner sent on the watched socket (which may take the wake-up of
+  // input already waiting there): the next poll() asks the socket itself.
+  void watched_used() { watched_unsure_ = true; }
 
  private:
   zmq::socket_t& peer_socket(int dest);
@@ -71,8 +77,14 @@ class Transport {
   std::string endpoint_;
   std::vector<std::string> peer_endpoints_;
   std::vector<std::unique_ptr<zmq::socket_t>> out_;
+  bool watched_ready();
+
   zmq::socket_ref watched_;
   std::function<void()> on_watched_;
+  // The sockets' descriptors (ZMQ_FD), and whether input may wait on a
+  // socket without its descriptor saying so (see poll()).
+  int data_fd_ = -1, watched_fd_ = -1;
+  bool data_unsure_ = true, watched_unsure_ = true;
 };
 
 }  // namespace lumpi::core

@@ -295,7 +295,12 @@ void Host::exit_now(int code) {
   std::_Exit(code);
 }
 
-void Host::send(const ControlMsg& m) { send_frames(*control_, encode(m)); }
+// A send may take the wake-up of control input already waiting: the
+// engine's next poll asks the socket itself (core/transport.hpp).
+void Host::send(const ControlMsg& m) {
+  send_frames(*control_, encode(m));
+  if (engine_) engine_->transport().watched_used();
+}
 
 // ---- output -------------------------------------------------------------------------------
 

@@ -34,6 +34,11 @@ ANCHOR_BUILD = os.environ.get("ANCHOR_BUILD", "/tmp/lumpi-bench-anchors")
 MPIRUN = "/usr/bin/mpirun.openmpi"
 MPICC = "/usr/bin/mpicc.openmpi"
 OMPI_ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+# What lumpi gives every rank it starts (launcher/world.cpp, rank_environment):
+# lumpi-bench forks its ranks itself, so it gets the same for a like-for-like
+# ping-pong (without it, every 1-4 MiB buffer is mmapped and unmapped).
+RANK_ENV = dict(OMPI_ENV)
+RANK_ENV.setdefault("GLIBC_TUNABLES", "glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=67108864")
 OMPI_TCP = ["--mca", "btl", "tcp,self", "--mca", "btl_tcp_if_include", "lo",
             "--mca", "oob_tcp_if_include", "lo"]
 
@@ -212,7 +217,7 @@ def suite_p2p(a, anchors, lumpi, bench_exe):
     got = {s: {} for s in systems}
     for rep in range(a.reps):
         for s, cmd in systems.items():
-            pp = parse_pp(run(cmd, env=OMPI_ENV))
+            pp = parse_pp(run(cmd, env=RANK_ENV if cmd[0] in (bench_exe, BEFORE.get("bench")) else OMPI_ENV))
             for b, v in pp.items():
                 b = 1 if b == 8 else b  # an integer: 1 B for the anchors, 8 B for lumpi
                 got[s].setdefault(b, []).append(v)
