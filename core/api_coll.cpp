@@ -112,20 +112,7 @@ size_t buffer_bytes(const void* buf, int count, const Datatype& t, std::string_v
 
 // ---- the (count, type) of a collective's significant side(s) ------------------------
 
-namespace {
-
-struct Side {
-  int count;
-  const Datatype& type;
-  bool significant;
-};
-
-struct Elems {
-  int count;
-  typed::Type type;
-};
-
-Elems significant(const Side& send, const Side& recv, std::string_view func) {
+detail::Elems detail::significant(const Side& send, const Side& recv, std::string_view func) {
   if (send.significant && recv.significant) {
     if (!(send.type == recv.type))
       detail::fail(ERR_TYPE, func,
@@ -140,6 +127,11 @@ Elems significant(const Side& send, const Side& recv, std::string_view func) {
   if (recv.significant) return {recv.count, detail::typed_type(recv.type, func)};
   return {0, typed::Type::UInt8};  // PROC_NULL on an intercommunicator: nothing moves
 }
+
+namespace {
+
+using detail::Elems;
+using detail::significant;
 
 // Whether this process is the root of a rooted collective / sends to one.
 bool at_root(const core::Comm& c, int root) { return c.is_inter() ? root == ROOT : root == c.rank(); }

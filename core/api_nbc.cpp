@@ -16,28 +16,8 @@ using detail::guarded;
 
 namespace {
 
-struct Elems {
-  int count;
-  core::coll::typed::Type type;
-};
-
-// The (count, type) of a data-movement collective's significant side(s).
-Elems significant(int scount, const Datatype& stype, bool s_sig, int rcount, const Datatype& rtype,
-                  bool r_sig, std::string_view func) {
-  if (s_sig && r_sig) {
-    if (!(stype == rtype))
-      detail::fail(ERR_TYPE, func,
-                   "sendtype " + stype.Get_name() + " and recvtype " + rtype.Get_name() +
-                       " differ (type conversion needs derived datatypes, not there yet)");
-    if (scount != rcount)
-      detail::fail(ERR_COUNT, func,
-                   "sendcount " + std::to_string(scount) + " and recvcount " + std::to_string(rcount) +
-                       " differ");
-  }
-  if (s_sig) return {scount, detail::typed_type(stype, func)};
-  if (r_sig) return {rcount, detail::typed_type(rtype, func)};
-  return {0, core::coll::typed::Type::UInt8};
-}
+using detail::Elems;
+using detail::significant;
 
 bool at_root(const core::Comm& c, int root) { return c.is_inter() ? root == ROOT : root == c.rank(); }
 bool contributes(const core::Comm& c, int root) { return c.is_inter() ? root >= 0 : true; }
@@ -70,7 +50,7 @@ Request Comm::Igather(const void* sendbuf, int sendcount, const Datatype& sendty
   const char* func = "MPI_Igather";
   return started(*this, func, [&](const core::CommPtr& c) {
     c->check_root(root, func);
-    Elems e = significant(sendcount, sendtype, contributes(*c, root), recvcount, recvtype, at_root(*c, root), func);
+    Elems e = significant({sendcount, sendtype, contributes(*c, root)}, {recvcount, recvtype, at_root(*c, root)}, func);
     return nbc::igather(c, sendbuf, recvbuf, e.count, e.type, root);
   });
 }
@@ -80,7 +60,7 @@ Request Comm::Iscatter(const void* sendbuf, int sendcount, const Datatype& sendt
   const char* func = "MPI_Iscatter";
   return started(*this, func, [&](const core::CommPtr& c) {
     c->check_root(root, func);
-    Elems e = significant(sendcount, sendtype, at_root(*c, root), recvcount, recvtype, contributes(*c, root), func);
+    Elems e = significant({sendcount, sendtype, at_root(*c, root)}, {recvcount, recvtype, contributes(*c, root)}, func);
     return nbc::iscatter(c, sendbuf, recvbuf, e.count, e.type, root);
   });
 }
@@ -89,7 +69,7 @@ Request Comm::Iallgather(const void* sendbuf, int sendcount, const Datatype& sen
                          int recvcount, const Datatype& recvtype) const {
   const char* func = "MPI_Iallgather";
   return started(*this, func, [&](const core::CommPtr& c) {
-    Elems e = significant(sendcount, sendtype, true, recvcount, recvtype, true, func);
+    Elems e = significant({sendcount, sendtype, true}, {recvcount, recvtype, true}, func);
     return nbc::iallgather(c, sendbuf, recvbuf, e.count, e.type);
   });
 }
@@ -98,7 +78,7 @@ Request Comm::Ialltoall(const void* sendbuf, int sendcount, const Datatype& send
                         int recvcount, const Datatype& recvtype) const {
   const char* func = "MPI_Ialltoall";
   return started(*this, func, [&](const core::CommPtr& c) {
-    Elems e = significant(sendcount, sendtype, true, recvcount, recvtype, true, func);
+    Elems e = significant({sendcount, sendtype, true}, {recvcount, recvtype, true}, func);
     return nbc::ialltoall(c, sendbuf, recvbuf, e.count, e.type);
   });
 }
