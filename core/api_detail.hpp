@@ -213,12 +213,9 @@ Request request_of(core::CommPtr comm, std::shared_ptr<core::Request> req, const
 core::coll::typed::Type typed_type(const Datatype& t, std::string_view func);
 // The core's op for op on t; ERR_OP if op is null or undefined on t.
 core::coll::typed::Op typed_op(const Op& op, const Datatype& t, std::string_view func);
-// Checks a (buf, count, type) triple; returns count * size in bytes.
-size_t buffer_bytes(const void* buf, int count, const Datatype& t, std::string_view func,
-                    const char* what = "buf");
-
-// One side (send or receive) of a data-movement collective, and whether
-// this process uses it.
+// A collective's (count, type) from its significant side(s): where both
+// are significant on this process they need the same type (ERR_TYPE) and
+// count (ERR_COUNT), as the core has no type conversion.
 struct Side {
   int count;
   const Datatype& type;
@@ -228,9 +225,10 @@ struct Elems {
   int count;
   core::coll::typed::Type type;
 };
-// The (count, type) of the significant side(s): where both are, they need
-// the same type and count (ERR_TYPE / ERR_COUNT: the core converts no types).
 Elems significant(const Side& send, const Side& recv, std::string_view func);
+// Checks a (buf, count, type) triple; returns count * size in bytes.
+size_t buffer_bytes(const void* buf, int count, const Datatype& t, std::string_view func,
+                    const char* what = "buf");
 
 // ---- attributes (api_attr.cpp) ---------------------------------------------------
 

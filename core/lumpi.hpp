@@ -3,12 +3,13 @@
 // Annex A.4) in namespace `lumpi` instead of `MPI`:
 //
 //   Comm (abstract)            what every communicator has: size, rank, group,
-//    ├─ Intracomm              point-to-point, collectives, names, attributes
-//    │   ├─ Cartcomm           + Dup/Split/Create/Create_intercomm/Create_cart/..., Scan
-//    │   ├─ Graphcomm          + Get_dim/Get_topo/Get_coords/Shift/Sub/...
-//    │   └─ Distgraphcomm      + Get_dims/Get_topo/Get_neighbors/...
-//    └─ Intercomm              + Get_dist_neighbors_count/Get_dist_neighbors
-//                              + Get_remote_size/Get_remote_group/Merge
+//    │                         point-to-point, collectives, names, attributes
+//    ├─ Intracomm              + Dup/Split/Create/Create_intercomm/Create_cart/..., Scan
+//    │   └─ Topocomm           + Neighbor_allgather/.../Ineighbor_alltoall
+//    │       ├─ Cartcomm       + Get_dim/Get_topo/Get_coords/Shift/Sub/...
+//    │       ├─ Graphcomm      + Get_dims/Get_topo/Get_neighbors/...
+//    │       └─ Distgraphcomm  + Get_dist_neighbors_count/Get_dist_neighbors
+//    └─ Intercomm              + Get_remote_size/Get_remote_group/Merge
 //
 // An operation exists only on the class MPI defines it for, so calling
 // Shift on an Intercomm, or building a Cartcomm from an Intracomm (Example
@@ -602,7 +603,35 @@ class Intercomm : public Comm {
   explicit Intercomm(std::shared_ptr<detail::CommHandle> h) : Comm(std::move(h)) {}
 };
 
-class Cartcomm : public Intracomm {
+// What the three topology classes share: the neighbourhood collectives
+// (MPI-3.1 §7.6 and, nonblocking, §7.7). MPI-3 has no C++ binding, so the
+// names follow §16's pattern (MPI_Ineighbor_allgather: Ineighbor_allgather).
+// count contiguous elements of one type per neighbour; as for every
+// collective here, sendtype and recvtype, sendcount and recvcount must
+// agree. Block k of recvbuf is in-neighbour k's, in MPI order (Cartesian:
+// -1, +1 per dimension; graph: Get_neighbors; distributed graph: sources);
+// a PROC_NULL neighbour's block is left untouched. A graph must be
+// symmetric (ERR_TOPOLOGY).
+class Topocomm : public Intracomm {
+ public:
+  void Neighbor_allgather(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                          int recvcount, const Datatype& recvtype) const;
+  // Block k of sendbuf goes to out-neighbour k.
+  void Neighbor_alltoall(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                         int recvcount, const Datatype& recvtype) const;
+  // Nonblocking, as the other nonblocking collectives: the send data is
+  // copied at the call, recvbuf is filled when the request completes.
+  Request Ineighbor_allgather(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                              int recvcount, const Datatype& recvtype) const;
+  Request Ineighbor_alltoall(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                             int recvcount, const Datatype& recvtype) const;
+
+ protected:
+  Topocomm() = default;
+  explicit Topocomm(std::shared_ptr<detail::CommHandle> h) : Intracomm(std::move(h)) {}
+};
+
+class Cartcomm : public Topocomm {
  public:
   Cartcomm() = default;
   Cartcomm(Comm_null) {}
@@ -624,10 +653,10 @@ class Cartcomm : public Intracomm {
 
  private:
   friend struct detail::Access;
-  explicit Cartcomm(std::shared_ptr<detail::CommHandle> h) : Intracomm(std::move(h)) {}
+  explicit Cartcomm(std::shared_ptr<detail::CommHandle> h) : Topocomm(std::move(h)) {}
 };
 
-class Graphcomm : public Intracomm {
+class Graphcomm : public Topocomm {
  public:
   Graphcomm() = default;
   Graphcomm(Comm_null) {}
@@ -646,10 +675,10 @@ class Graphcomm : public Intracomm {
 
  private:
   friend struct detail::Access;
-  explicit Graphcomm(std::shared_ptr<detail::CommHandle> h) : Intracomm(std::move(h)) {}
+  explicit Graphcomm(std::shared_ptr<detail::CommHandle> h) : Topocomm(std::move(h)) {}
 };
 
-class Distgraphcomm : public Intracomm {
+class Distgraphcomm : public Topocomm {
  public:
   Distgraphcomm() = default;
   Distgraphcomm(Comm_null) {}
@@ -668,7 +697,7 @@ class Distgraphcomm : public Intracomm {
 
  private:
   friend struct detail::Access;
-  explicit Distgraphcomm(std::shared_ptr<detail::CommHandle> h) : Intracomm(std::move(h)) {}
+  explicit Distgraphcomm(std::shared_ptr<detail::CommHandle> h) : Topocomm(std::move(h)) {}
 };
 
 // MPI_Dims_create: fills the zero entries of dims[0..ndims) so that their

@@ -19,6 +19,7 @@
 #include "core/error.hpp"
 #include "core/nbc_task.hpp"
 #include "core/team.hpp"
+#include "core/topo_comm.hpp"
 
 namespace lumpi::core::nbc {
 
@@ -329,6 +330,65 @@ Task<Out> run_scan(Ctx x, Bytes mine, Combine f, bool exclusive) {
   co_return value(result_or_raise(*result, m));
 }
 
+// The reduced vector cut into the local group's blocks, each framed; every
+// block carries the error instead when the reduction failed or the vector
+// is not as long as the blocks together (the groups' counts differ).
+std::vector<Bytes> cut_reduced(const Partial& p, const std::vector<size_t>& sizes, const std::string& call) {
+  std::optional<Error> err = p.err;
+  size_t total = 0;
+  for (size_t s : sizes) total += s;
+  if (!err && p.data.size() != total)
+    err = Error(ErrClass::Count, call,
+                "the reduced vector has " + std::to_string(p.data.size()) + " bytes; this group's counts add up to " +
+                    std::to_string(total) + " (the two groups' counts differ)");
+  std::vector<Bytes> out;
+  size_t at = 0;
+  for (size_t s : sizes) {
+    out.push_back(frame(err ? Partial{err, {}} : Partial{std::nullopt, p.data.substr(at, s)}));
+    at += s;
+  }
+  return out;
+}
+
+// Reduce to local rank 0 (rank order); on an intercommunicator the leaders
+// swap their groups' results (an error of either side wins); rank 0 cuts
+// the vector into this group's blocks and scatters them.
+Task<Out> run_reduce_scatter(Ctx x, Bytes mine, Combine f, std::vector<size_t> sizes) {
+  Merger m(f, x.me(), x.what.call);
+  auto in = tree_reduce(x, Partial{std::nullopt, std::move(mine)}, m, 0);
+  Partial p = co_await in;
+  if (x.c->is_inter()) {
+    auto swap = leaders_swap(x, x.me() == 0 ? frame(p) : Bytes(), 1);
+    Bytes got = co_await swap;
+    if (x.me() == 0) {
+      Partial theirs = unframe(got);
+      if (!theirs.err && p.err) theirs = Partial{p.err, {}};
+      p = std::move(theirs);
+    }
+  }
+  std::vector<Bytes> blocks;
+  if (x.me() == 0) blocks = cut_reduced(p, sizes, x.what.call);
+  auto out = tree_scatter(x, std::move(blocks), 0, 2);
+  Bytes b = co_await out;
+  Partial block = unframe(b);
+  m.note(block);
+  co_return value(result_or_raise(block, m));
+}
+
+// One round: blocks[k] to out-neighbour k, then one block from each
+// in-neighbour; the phase is the slot's stream (core/topo_comm.hpp).
+Task<Out> run_neighbor(Ctx x, Neighbors n, std::vector<Bytes> blocks) {
+  for (size_t k = 0; k < n.out.size(); ++k)
+    if (n.out[k] != PROC_NULL) x.send(n.out[k], n.out_stream(k), std::move(blocks[k]));
+  std::vector<Bytes> got(n.in.size());
+  for (size_t k = 0; k < n.in.size(); ++k) {
+    if (n.in[k] == PROC_NULL) continue;
+    Arrival a = x.recv(n.in[k], n.in_stream(k));
+    got[k] = co_await a;
+  }
+  co_return list(std::move(got));
+}
+
 // ---- starting ---------------------------------------------------------------------------
 
 // A running collective as the engine steps it and its request sees it.
@@ -453,6 +513,31 @@ Started iexscan(const CommPtr& c, Bytes mine, Combine combine, Deliver d) {
   return start(c, "MPI_Iexscan", "", 0, std::move(d), [&](Ctx x) {
     return run_scan(std::move(x), std::move(mine), std::move(combine), true);
   });
+}
+
+Started ireduce_scatter(const CommPtr& c, Bytes mine, Combine combine, std::vector<size_t> sizes, Deliver d,
+                        const char* call) {
+  c->check_usable(call);
+  if (int(sizes.size()) != c->size())
+    fail(ErrClass::Count, call,
+         "counts has " + std::to_string(sizes.size()) + " entries; expected " + std::to_string(c->size()) +
+             " (one per rank of the local group)");
+  return start(c, call, "", 0, std::move(d), [&](Ctx x) {
+    return run_reduce_scatter(std::move(x), std::move(mine), std::move(combine), std::move(sizes));
+  });
+}
+
+Started ineighbor_allgather(const CommPtr& c, Bytes mine, Deliver d, const char* call) {
+  Neighbors n = exchange_neighbors(*c, call);
+  std::vector<Bytes> blocks(n.out.size(), mine);
+  return start(c, call, "", 0, std::move(d),
+               [&](Ctx x) { return run_neighbor(std::move(x), std::move(n), std::move(blocks)); });
+}
+
+Started ineighbor_alltoall(const CommPtr& c, std::vector<Bytes> parts, Deliver d, const char* call) {
+  Neighbors n = exchange_neighbors(*c, call, parts.size());
+  return start(c, call, "", 0, std::move(d),
+               [&](Ctx x) { return run_neighbor(std::move(x), std::move(n), std::move(parts)); });
 }
 
 }  // namespace lumpi::core::nbc

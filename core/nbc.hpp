@@ -19,7 +19,8 @@
 // each block directly (p - 1 messages); scan and exscan by recursive
 // doubling (lg p rounds). Intercommunicators: barrier, bcast, gather,
 // scatter, allgather, alltoall, reduce and allreduce as in core/coll.hpp
-// (each group runs its tree to its leader, the leaders exchange).
+// (each group runs its tree to its leader, the leaders exchange), and
+// reduce_scatter. Neighbourhood collectives: one round of direct messages.
 #pragma once
 
 #include <functional>
@@ -72,6 +73,28 @@ Started iallreduce(const CommPtr& c, Bytes mine, Combine combine, Deliver d = {}
 // Intracommunicators only (MPI_ERR_COMM otherwise).
 Started iscan(const CommPtr& c, Bytes mine, Combine combine, Deliver d = {});
 Started iexscan(const CommPtr& c, Bytes mine, Combine combine, Deliver d = {});
+// Reduce-scatter (§5.12.9, §5.10): `mine` is this process's whole input
+// vector; sizes[i] bytes of the result go to local rank i. The vector is
+// reduced in rank order to local rank 0, which cuts it by `sizes` and
+// scatters the blocks (binomial). Intercommunicator (§5.10.1): each group
+// reduces its own vector, the leaders swap, and the other group's result is
+// cut by this group's sizes (MPI_ERR_COUNT if the two totals differ).
+// `call` names the MPI function (MPI_Ireduce_scatter or ..._block).
+Started ireduce_scatter(const CommPtr& c, Bytes mine, Combine combine, std::vector<size_t> sizes,
+                        Deliver d = {}, const char* call = "MPI_Ireduce_scatter");
+
+// Neighbourhood collectives (MPI-3.1 §7.7) on Cartesian, graph and
+// distributed-graph communicators (MPI_ERR_TOPOLOGY otherwise, checked as
+// the blocking forms do: core/topo_comm.hpp's exchange_neighbors). Out's
+// parts: one block per in-neighbour in neighbour order, "" for a PROC_NULL
+// neighbour. One round: every block is sent at the start.
+// ineighbor_alltoall: parts[k] to out-neighbour k (parts.size() must be the
+// out-degree). `call` names the MPI function (the C API's v and w forms pass
+// theirs).
+Started ineighbor_allgather(const CommPtr& c, Bytes mine, Deliver d = {},
+                            const char* call = "MPI_Ineighbor_allgather");
+Started ineighbor_alltoall(const CommPtr& c, std::vector<Bytes> parts, Deliver d = {},
+                           const char* call = "MPI_Ineighbor_alltoall");
 
 }  // namespace lumpi::core::nbc
 

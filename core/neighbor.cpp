@@ -1,20 +1,15 @@
 // core/neighbor.cpp: the MPI-3 neighbourhood collectives (neighbor_allgather,
 // neighbor_alltoall) on Cartesian, graph and distributed-graph
-// communicators, over bytes. Declared in core/topo_comm.hpp.
+// communicators, over bytes, and the neighbour lists both they and the
+// nonblocking forms (core/nbc.cpp) use. Declared in core/topo_comm.hpp.
 //
 // Point-to-point on the collective lane with tags of their own (far above
 // the k << 10 tags of core/coll.cpp). Sends never block (queues are
 // unbounded), so each call sends everything, then receives in neighbour
 // order. Each call is a span of the trace (core/team.hpp's TeamSpan) under
-// the caller's MPI name (the C API's v and w forms pass theirs). Which message fills which slot when a neighbour appears more than
-// once (MPI-4.0 errata, mpi-issues #153, MPI-4.1 §8.6):
-//  - Cartesian: the block sent towards the -1 neighbour of dimension d is
-//    received in the +1 slot of that neighbour, and vice versa, even when
-//    both neighbours are the same process (periodic extent 1 or 2). Two
-//    tags, "sent downwards" and "sent upwards", make that exact: for one
-//    pair, both sides walk the dimensions in the same increasing order.
-//  - graph and dist graph: the k-th edge to a process matches the k-th edge
-//    from it, which the non-overtaking order of one tag gives.
+// the caller's MPI name (the C API's v and w forms pass theirs). Which
+// message fills which slot: Neighbors::out_stream/in_stream
+// (core/topo_comm.hpp), one tag per stream.
 #include <algorithm>
 #include <map>
 #include <utility>
@@ -30,10 +25,8 @@ namespace {
 using Kind = Topology::Kind;
 
 enum NeighborTag : int {
-  kAllgather = 1 << 24,
+  kAllgather = 1 << 24,  // + the stream (Neighbors::out_stream)
   kAlltoall = (1 << 24) + 16,
-  kDown = 0,  // offsets: a Cartesian block sent to the -1 neighbour
-  kUp = 1,    //          ... to the +1 neighbour
 };
 
 // MPI-3 §7.6: neighbourhood collectives on a graph created with
@@ -69,27 +62,25 @@ const Topology& checked_topology(const Comm& c, std::string_view func) {
   return *c.topology();
 }
 
-// Tag of the message for out-slot k: Cartesian slots 2d and 2d+1 go down
-// and up; graphs use one tag.
-int send_tag(const Neighbors& n, int base, size_t k) {
-  return n.cart ? base + (k % 2 == 0 ? kDown : kUp) : base;
-}
-
-// The message for in-slot k came from the -1 neighbour going up, or from
-// the +1 neighbour going down.
-int recv_tag(const Neighbors& n, int base, size_t k) {
-  return n.cart ? base + (k % 2 == 0 ? kUp : kDown) : base;
-}
-
 Blocks receive_all(Comm& c, const Neighbors& n, int base, std::string_view func) {
   Blocks out(n.in.size());
   for (size_t k = 0; k < n.in.size(); ++k) {
     const int source = n.in[k];
     if (source == PROC_NULL) continue;
     const Waiting what = c.waiting(std::string(func), "source", source);
-    out[k] = c.lane_recv(Lane::Coll, source, recv_tag(n, base, k), what).str();
+    out[k] = c.lane_recv(Lane::Coll, source, base + n.in_stream(k), what).str();
   }
   return out;
+}
+
+Blocks exchange(Comm& c, const Neighbors& n, const std::vector<std::string>& blocks, int base,
+                const char* func) {
+  TeamSpan span(c.engine(), c.waiting(func));
+  for (size_t k = 0; k < n.out.size(); ++k) {
+    if (n.out[k] == PROC_NULL) continue;
+    c.lane_send(Lane::Coll, n.out[k], base + n.out_stream(k), Body(blocks[k]));
+  }
+  return receive_all(c, n, base, func);
 }
 
 }  // namespace
@@ -115,31 +106,23 @@ Neighbors neighbors_of(const Comm& c, std::string_view func) {
   return n;
 }
 
-Blocks neighbor_allgather(Comm& c, const std::string& mine, const char* func) {
-  const Neighbors n = neighbors_of(c, func);
+Neighbors exchange_neighbors(const Comm& c, std::string_view func, std::optional<size_t> out_blocks) {
+  Neighbors n = neighbors_of(c, func);
+  if (out_blocks && *out_blocks != n.out.size())
+    fail(ErrClass::Arg, func,
+         "values has " + std::to_string(*out_blocks) + " blocks but the process has " +
+             std::to_string(n.out.size()) + " out-neighbours");
   if (c.topology()->kind == Kind::Graph) check_symmetric(c.topology()->graph, func);
-  TeamSpan span(c.engine(), c.waiting(func));
-  for (size_t k = 0; k < n.out.size(); ++k) {
-    if (n.out[k] == PROC_NULL) continue;
-    c.lane_send(Lane::Coll, n.out[k], send_tag(n, kAllgather, k), Body(mine));
-  }
-  return receive_all(c, n, kAllgather, func);
+  return n;
+}
+
+Blocks neighbor_allgather(Comm& c, const std::string& mine, const char* func) {
+  const Neighbors n = exchange_neighbors(c, func);
+  return exchange(c, n, std::vector<std::string>(n.out.size(), mine), kAllgather, func);
 }
 
 Blocks neighbor_alltoall(Comm& c, const std::vector<std::string>& blocks, const char* func) {
-  const Neighbors n = neighbors_of(c, func);
-  if (blocks.size() != n.out.size()) {
-    fail(ErrClass::Arg, func,
-         "values has " + std::to_string(blocks.size()) + " blocks but the process has " +
-             std::to_string(n.out.size()) + " out-neighbours");
-  }
-  if (c.topology()->kind == Kind::Graph) check_symmetric(c.topology()->graph, func);
-  TeamSpan span(c.engine(), c.waiting(func));
-  for (size_t k = 0; k < n.out.size(); ++k) {
-    if (n.out[k] == PROC_NULL) continue;
-    c.lane_send(Lane::Coll, n.out[k], send_tag(n, kAlltoall, k), Body(blocks[k]));
-  }
-  return receive_all(c, n, kAlltoall, func);
+  return exchange(c, exchange_neighbors(c, func, blocks.size()), blocks, kAlltoall, func);
 }
 
 }  // namespace lumpi::core

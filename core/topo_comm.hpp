@@ -76,11 +76,28 @@ int graph_map(const Comm& c, const topo::Graph& graph);
 // A process's neighbours in MPI-3 order: Cartesian (-1, +1) per dimension
 // with PROC_NULL off a non-periodic edge, graph in graph_neighbors order,
 // dist graph in dist_graph_neighbors order (in = sources, out = destinations).
+//
+// Which message fills which slot when a neighbour appears more than once
+// (MPI-4.0 errata, mpi-issues #153, MPI-4.1 §8.6), the one rule of the
+// blocking (core/neighbor.cpp) and nonblocking (core/nbc.cpp) forms: a
+// Cartesian block sent towards the -1 neighbour of a dimension (out-slot 2d)
+// is received in the +1 slot (in-slot 2d+1) of that neighbour and vice
+// versa, even when both neighbours are the same process, so the two
+// directions travel as two streams (0 and 1); graphs use one stream, and
+// the k-th edge to a process matches the k-th edge from it by the
+// non-overtaking order.
 struct Neighbors {
   std::vector<int> in, out;
   bool cart = false;
+  int out_stream(size_t k) const { return cart ? int(k % 2) : 0; }
+  int in_stream(size_t k) const { return cart ? int(1 - k % 2) : 0; }
 };
 Neighbors neighbors_of(const Comm& c, std::string_view func);
+// neighbors_of for an exchange: also MPI_ERR_TOPOLOGY for a graph whose
+// edges are not symmetric (§7.6), and, when out_blocks is given, MPI_ERR_ARG
+// unless it is the out-degree. Every process finds the same violation, so
+// all raise before anything is sent.
+Neighbors exchange_neighbors(const Comm& c, std::string_view func, std::optional<size_t> out_blocks = {});
 
 using Blocks = std::vector<std::optional<std::string>>;
 

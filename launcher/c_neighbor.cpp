@@ -1,9 +1,15 @@
-// launcher/c_neighbor.cpp: the C API's neighbourhood collectives (MPI-3.1
-// §7.6: MPI_Neighbor_allgather(v), MPI_Neighbor_alltoall(v/w)) on
-// Cartesian, graph and distributed-graph communicators, over the core's
-// byte forms (core/topo_comm.hpp, core/neighbor.cpp), which define the
-// neighbour order and which block fills which slot. A PROC_NULL neighbour
-// (a non-periodic Cartesian edge) leaves its receive block untouched.
+// launcher/c_neighbor.cpp: the C API's neighbourhood collectives on
+// Cartesian, graph and distributed-graph communicators, blocking (MPI-3.1
+// §7.6: MPI_Neighbor_allgather(v), MPI_Neighbor_alltoall(v/w)) and
+// nonblocking (§7.7: MPI_Ineighbor_allgather(v), MPI_Ineighbor_alltoall(v/w)).
+// Each form checks its arguments with the one checker of its family
+// (launcher/c_layout.hpp), which cuts the send side into one block per
+// out-neighbour; the core (core/neighbor.cpp, core/nbc.cpp) moves the blocks
+// and defines the neighbour order and which block fills which slot. A
+// PROC_NULL neighbour (a non-periodic Cartesian edge) leaves its receive
+// block untouched. The nonblocking forms place the blocks when the request
+// completes.
+#include "core/nbc.hpp"
 #include "core/topo_comm.hpp"
 #include "launcher/c_layout.hpp"
 
@@ -12,19 +18,18 @@ using namespace lumpi::capi;
 
 namespace {
 
-// Places in-neighbour k's block at rdispl[k] (bytes), room rcap[k].
-void place_all(const core::Blocks& got, void* recvbuf, const std::vector<long>& rdispl,
-               const std::vector<size_t>& rcap, const char* f) {
-  for (size_t k = 0; k < got.size(); ++k)
-    if (got[k]) place(recvbuf, rdispl[k], *got[k], rcap[k], f, int(k));
+// The blocking exchange of a's blocks; the received ones placed at once.
+void exchange(core::Comm& c, Exchange a, void* recvbuf, const char* f) {
+  core::Blocks got = core::neighbor_alltoall(c, a.parts, f);
+  std::vector<Bytes> parts;
+  for (auto& b : got) parts.push_back(b ? std::move(*b) : Bytes());
+  place_all(recvbuf, a.recv, parts, f);
 }
 
-void alltoall_bytes(core::Comm& c, const void* sendbuf, const std::vector<size_t>& scount,
-                    const std::vector<long>& sdispl, void* recvbuf, const std::vector<size_t>& rcap,
-                    const std::vector<long>& rdispl, const char* f) {
-  std::vector<std::string> blocks;
-  for (size_t k = 0; k < scount.size(); ++k) blocks.push_back(block_at(sendbuf, sdispl[k], scount[k]));
-  place_all(core::neighbor_alltoall(c, blocks, f), recvbuf, rdispl, rcap, f);
+// The nonblocking one: the blocks placed when the request completes.
+MPI_Request start(const core::CommPtr& c, Exchange a, void* recvbuf, const char* f) {
+  return started(c, core::nbc::ineighbor_alltoall(c, std::move(a.parts), place_later(recvbuf, std::move(a.recv), f), f),
+                 f);
 }
 
 }  // namespace
@@ -36,12 +41,7 @@ int MPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype send
   const char* f = "MPI_Neighbor_allgather";
   return call(comm, f, [&] {
     core::CommPtr c = core_comm(comm, f);
-    core::Neighbors nb = core::neighbors_of(*c, f);
-    const size_t room = nbytes(recvcount, recvtype, f, "recvcount");
-    std::vector<long> rdispl;
-    for (size_t k = 0; k < nb.in.size(); ++k) rdispl.push_back(long(k * room));
-    Bytes mine = block_at(sendbuf, 0, nbytes(sendcount, sendtype, f, "sendcount"));
-    place_all(core::neighbor_allgather(*c, mine), recvbuf, rdispl, std::vector<size_t>(nb.in.size(), room), f);
+    exchange(*c, neighbor_allgather_args(*c, sendbuf, sendcount, sendtype, recvcount, recvtype, f), recvbuf, f);
   });
 }
 
@@ -50,18 +50,8 @@ int MPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sen
   const char* f = "MPI_Neighbor_allgatherv";
   return call(comm, f, [&] {
     core::CommPtr c = core_comm(comm, f);
-    core::Neighbors nb = core::neighbors_of(*c, f);
-    const int in = int(nb.in.size());
-    std::vector<int> rc = counts_arg(recvcounts, in, f, "recvcounts"), rd = displs_arg(displs, in, f, "displs");
-    const size_t es = size_t(type_size(recvtype, f));
-    std::vector<long> rdispl;
-    std::vector<size_t> rcap;
-    for (int k = 0; k < in; ++k) {
-      rdispl.push_back(long(rd[size_t(k)]) * long(es));
-      rcap.push_back(size_t(rc[size_t(k)]) * es);
-    }
-    Bytes mine = block_at(sendbuf, 0, nbytes(sendcount, sendtype, f, "sendcount"));
-    place_all(core::neighbor_allgather(*c, mine, f), recvbuf, rdispl, rcap, f);
+    exchange(*c, neighbor_allgatherv_args(*c, sendbuf, sendcount, sendtype, recvcounts, displs, recvtype, f), recvbuf,
+             f);
   });
 }
 
@@ -70,13 +60,7 @@ int MPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendt
   const char* f = "MPI_Neighbor_alltoall";
   return call(comm, f, [&] {
     core::CommPtr c = core_comm(comm, f);
-    core::Neighbors nb = core::neighbors_of(*c, f);
-    const size_t sb = nbytes(sendcount, sendtype, f, "sendcount"), rb = nbytes(recvcount, recvtype, f, "recvcount");
-    std::vector<long> sdispl, rdispl;
-    for (size_t k = 0; k < nb.out.size(); ++k) sdispl.push_back(long(k * sb));
-    for (size_t k = 0; k < nb.in.size(); ++k) rdispl.push_back(long(k * rb));
-    alltoall_bytes(*c, sendbuf, std::vector<size_t>(nb.out.size(), sb), sdispl, recvbuf,
-                   std::vector<size_t>(nb.in.size(), rb), rdispl, f);
+    exchange(*c, neighbor_alltoall_args(*c, sendbuf, sendcount, sendtype, recvcount, recvtype, f), recvbuf, f);
   });
 }
 
@@ -86,22 +70,9 @@ int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const in
   const char* f = "MPI_Neighbor_alltoallv";
   return call(comm, f, [&] {
     core::CommPtr c = core_comm(comm, f);
-    core::Neighbors nb = core::neighbors_of(*c, f);
-    const int in = int(nb.in.size()), out = int(nb.out.size());
-    std::vector<int> sc = counts_arg(sendcounts, out, f, "sendcounts"), sd = displs_arg(sdispls, out, f, "sdispls");
-    std::vector<int> rc = counts_arg(recvcounts, in, f, "recvcounts"), rd = displs_arg(rdispls, in, f, "rdispls");
-    const size_t ses = size_t(type_size(sendtype, f)), res = size_t(type_size(recvtype, f));
-    std::vector<size_t> scount, rcap;
-    std::vector<long> sdispl, rdispl;
-    for (int k = 0; k < out; ++k) {
-      scount.push_back(size_t(sc[size_t(k)]) * ses);
-      sdispl.push_back(long(sd[size_t(k)]) * long(ses));
-    }
-    for (int k = 0; k < in; ++k) {
-      rcap.push_back(size_t(rc[size_t(k)]) * res);
-      rdispl.push_back(long(rd[size_t(k)]) * long(res));
-    }
-    alltoall_bytes(*c, sendbuf, scount, sdispl, recvbuf, rcap, rdispl, f);
+    exchange(*c,
+             neighbor_alltoallv_args(*c, sendbuf, sendcounts, sdispls, sendtype, recvcounts, rdispls, recvtype, f),
+             recvbuf, f);
   });
 }
 
@@ -111,29 +82,69 @@ int MPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MP
   const char* f = "MPI_Neighbor_alltoallw";
   return call(comm, f, [&] {
     core::CommPtr c = core_comm(comm, f);
-    core::Neighbors nb = core::neighbors_of(*c, f);
-    const int in = int(nb.in.size()), out = int(nb.out.size());
-    std::vector<int> sc = counts_arg(sendcounts, out, f, "sendcounts");
-    std::vector<int> rc = counts_arg(recvcounts, in, f, "recvcounts");
-    if (out > 0) {
-      check_out(sdispls, f, "sdispls");
-      check_out(sendtypes, f, "sendtypes");
-    }
-    if (in > 0) {
-      check_out(rdispls, f, "rdispls");
-      check_out(recvtypes, f, "recvtypes");
-    }
-    std::vector<size_t> scount, rcap;
-    std::vector<long> sdispl, rdispl;
-    for (int k = 0; k < out; ++k) {
-      scount.push_back(size_t(sc[size_t(k)]) * size_t(type_size(sendtypes[k], f)));
-      sdispl.push_back(long(sdispls[k]));
-    }
-    for (int k = 0; k < in; ++k) {
-      rcap.push_back(size_t(rc[size_t(k)]) * size_t(type_size(recvtypes[k], f)));
-      rdispl.push_back(long(rdispls[k]));
-    }
-    alltoall_bytes(*c, sendbuf, scount, sdispl, recvbuf, rcap, rdispl, f);
+    exchange(*c,
+             neighbor_alltoallw_args(*c, sendbuf, sendcounts, sdispls, sendtypes, recvcounts, rdispls, recvtypes, f),
+             recvbuf, f);
+  });
+}
+
+int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* r) {
+  const char* f = "MPI_Ineighbor_allgather";
+  return call(comm, f, [&] {
+    check_out(r, f, "request");
+    core::CommPtr c = core_comm(comm, f);
+    *r = start(c, neighbor_allgather_args(*c, sendbuf, sendcount, sendtype, recvcount, recvtype, f), recvbuf, f);
+  });
+}
+
+int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Request* r) {
+  const char* f = "MPI_Ineighbor_allgatherv";
+  return call(comm, f, [&] {
+    check_out(r, f, "request");
+    core::CommPtr c = core_comm(comm, f);
+    *r = start(c, neighbor_allgatherv_args(*c, sendbuf, sendcount, sendtype, recvcounts, displs, recvtype, f),
+               recvbuf, f);
+  });
+}
+
+int MPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* r) {
+  const char* f = "MPI_Ineighbor_alltoall";
+  return call(comm, f, [&] {
+    check_out(r, f, "request");
+    core::CommPtr c = core_comm(comm, f);
+    *r = start(c, neighbor_alltoall_args(*c, sendbuf, sendcount, sendtype, recvcount, recvtype, f), recvbuf, f);
+  });
+}
+
+int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                            void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                            MPI_Comm comm, MPI_Request* r) {
+  const char* f = "MPI_Ineighbor_alltoallv";
+  return call(comm, f, [&] {
+    check_out(r, f, "request");
+    core::CommPtr c = core_comm(comm, f);
+    *r = start(c,
+               neighbor_alltoallv_args(*c, sendbuf, sendcounts, sdispls, sendtype, recvcounts, rdispls, recvtype, f),
+               recvbuf, f);
+  });
+}
+
+int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                            MPI_Request* r) {
+  const char* f = "MPI_Ineighbor_alltoallw";
+  return call(comm, f, [&] {
+    check_out(r, f, "request");
+    core::CommPtr c = core_comm(comm, f);
+    *r = start(c,
+               neighbor_alltoallw_args(*c, sendbuf, sendcounts, sdispls, sendtypes, recvcounts, rdispls, recvtypes,
+                                       f),
+               recvbuf, f);
   });
 }
 

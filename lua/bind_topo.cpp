@@ -1,7 +1,9 @@
 // lua/bind_topo.cpp: process topologies in Lua (API.md §9): the topology
 // constructors and queries as Comm methods, mpi.dims_create, the
-// neighbourhood collectives, and the sentinels mpi.UNWEIGHTED and
-// mpi.WEIGHTS_EMPTY.
+// neighbourhood collectives, blocking (c:neighbor_allgather ...) and
+// nonblocking (c:ineighbor_allgather ..., returning a request whose wait
+// gives what the blocking form returns), and the sentinels mpi.UNWEIGHTED
+// and mpi.WEIGHTS_EMPTY.
 //
 // lua/classes.cpp puts each method on its class (Cartcomm, Graphcomm,
 // Distgraphcomm; constructors and the map functions on Intracomm), but a
@@ -15,10 +17,12 @@
 #include <map>
 
 #include "core/constants.hpp"
+#include "core/nbc.hpp"
 #include "core/topo.hpp"
 #include "core/topo_comm.hpp"
 #include "lua/binding.hpp"
 #include "lua/codec.hpp"
+#include "lua/coll_args.hpp"
 
 namespace lumpi::lua {
 namespace {
@@ -348,27 +352,65 @@ int c_neighbor_allgather(lua_State* L) {
   return 1;
 }
 
-// c:neighbor_alltoall(values) -> one value per in-neighbour; values[k] goes
-// to out-neighbour k (nil entries are sent as nil).
-int c_neighbor_alltoall(lua_State* L) {
-  constexpr std::string_view func = "MPI_Neighbor_alltoall";
-  core::Comm& c = check_comm(L, 1, func);
-  const size_t outdegree = core::neighbors_of(c, func).out.size();
-  if (!lua_istable(L, 2)) fail(ErrClass::Arg, func, "values must be a sequence");
-  const size_t given = lua_rawlen(L, 2);
+// The values at idx of c:(i)neighbor_alltoall, one per out-neighbour (nil
+// entries, and missing ones at the end, are sent as nil).
+std::vector<std::string> neighbor_values(lua_State* L, int idx, size_t outdegree, std::string_view func) {
+  if (!lua_istable(L, idx)) fail(ErrClass::Arg, func, "values must be a sequence");
+  const size_t given = lua_rawlen(L, idx);
   if (given > outdegree)
     fail(ErrClass::Arg, func,
          "values has " + std::to_string(given) + " entries but the process has " +
              std::to_string(outdegree) + " out-neighbours");
   std::vector<std::string> blocks(outdegree);
   for (size_t k = 0; k < outdegree; ++k) {
-    lua_rawgeti(L, 2, lua_Integer(k + 1));  // push values[k+1]
+    lua_rawgeti(L, idx, lua_Integer(k + 1));  // push values[k+1]
     const std::string path = "values[" + std::to_string(k + 1) + "]";
     blocks[k] = encode(L, -1, func, path);
     lua_pop(L, 1);
   }
-  push_blocks(L, core::neighbor_alltoall(c, blocks));
+  return blocks;
+}
+
+// c:neighbor_alltoall(values) -> one value per in-neighbour; values[k] goes
+// to out-neighbour k.
+int c_neighbor_alltoall(lua_State* L) {
+  constexpr std::string_view func = "MPI_Neighbor_alltoall";
+  core::Comm& c = check_comm(L, 1, func);
+  const size_t outdegree = core::neighbors_of(c, func).out.size();
+  push_blocks(L, core::neighbor_alltoall(c, neighbor_values(L, 2, outdegree, func)));
   return 1;
+}
+
+// The request of a started neighbourhood collective: its value is one
+// entry per in-neighbour, nil for PROC_NULL (as push_blocks).
+int push_neighbor_request(lua_State* L, core::nbc::Started s, std::vector<int> in) {
+  std::shared_ptr<core::nbc::Out> out = s.out;
+  push_request_with(L, std::move(s.request), [out, in = std::move(in)](lua_State* L) {
+    core::Blocks blocks(in.size());
+    for (size_t k = 0; k < in.size() && k < out->parts.size(); ++k)
+      if (in[k] != core::PROC_NULL) blocks[k] = out->parts[k];
+    push_blocks(L, blocks);
+  });
+  return 1;
+}
+
+// c:ineighbor_allgather(value) -> request; wait: one value per in-neighbour
+int c_ineighbor_allgather(lua_State* L) {
+  constexpr const char* func = "MPI_Ineighbor_allgather";
+  coll_comm(L, func);  // not inside a user op's function
+  core::CommPtr c = check_comm_ptr(L, 1, func);
+  core::Neighbors n = core::neighbors_of(*c, func);
+  return push_neighbor_request(L, core::nbc::ineighbor_allgather(c, encode(L, 2, func)), std::move(n.in));
+}
+
+// c:ineighbor_alltoall(values) -> request; wait: one value per in-neighbour
+int c_ineighbor_alltoall(lua_State* L) {
+  constexpr const char* func = "MPI_Ineighbor_alltoall";
+  coll_comm(L, func);  // not inside a user op's function
+  core::CommPtr c = check_comm_ptr(L, 1, func);
+  core::Neighbors n = core::neighbors_of(*c, func);
+  std::vector<std::string> values = neighbor_values(L, 2, n.out.size(), func);
+  return push_neighbor_request(L, core::nbc::ineighbor_alltoall(c, std::move(values), {}, func), std::move(n.in));
 }
 
 // ---- mpi.dims_create ------------------------------------------------------------------------------
@@ -410,6 +452,8 @@ const Reg kMethods[] = {
     {"dist_graph_neighbors", wrap<c_dist_graph_neighbors>},
     {"neighbor_allgather", wrap<c_neighbor_allgather>},
     {"neighbor_alltoall", wrap<c_neighbor_alltoall>},
+    {"ineighbor_allgather", wrap<c_ineighbor_allgather>},
+    {"ineighbor_alltoall", wrap<c_ineighbor_alltoall>},
     {nullptr, nullptr},
 };
 

@@ -93,6 +93,8 @@ constexpr Placed kPlaced[] = {
     {"dist_graph_neighbors", bit(kDist), "MPI_Dist_graph_neighbors"},
     {"neighbor_allgather", kTopologies, "MPI_Neighbor_allgather"},
     {"neighbor_alltoall", kTopologies, "MPI_Neighbor_alltoall"},
+    {"ineighbor_allgather", kTopologies, "MPI_Ineighbor_allgather"},
+    {"ineighbor_alltoall", kTopologies, "MPI_Ineighbor_alltoall"},
 };
 
 const Placed* find_placed(std::string_view method) {

@@ -1,8 +1,8 @@
 // lua/coll_args.hpp: the argument helpers the collective bindings share
-// (defined in lua/bind_coll.cpp; used by it and lua/bind_nbc.cpp): the
-// communicator and root checks, and the encoders that let a rank whose own
-// data fails its check still take part, its error travelling in place of
-// the data (see lua/bind_coll.cpp).
+// (defined in lua/bind_coll.cpp; used by it, lua/bind_nbc.cpp and
+// lua/bind_topo.cpp): the communicator and root checks, and the encoders
+// that let a rank whose own data fails its check still take part, its
+// error travelling in place of the data (see lua/bind_coll.cpp).
 #pragma once
 
 #include <lua.hpp>

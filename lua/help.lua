@@ -1310,7 +1310,8 @@ method("Distgraphcomm", "dist_graph_neighbors", {call = "comm:dist_graph_neighbo
 -- The neighbourhood collectives (MPI-3; methods of the three topology classes)
 
 method("Cartcomm", "neighbor_allgather", {call = "comm:neighbor_allgather(value) -> values",
-  also = {"Graphcomm", "Distgraphcomm"}, mpi = "MPI_Neighbor_allgather", sec = "MPI-3.1 §7.6.1", seeds = false, kind = "collective",
+  also = {"Graphcomm", "Distgraphcomm"}, mpi = "MPI_Neighbor_allgather", cxx = "Topocomm::Neighbor_allgather",
+  sec = "MPI-3.1 §7.6.1", seeds = false, kind = "collective",
   errors = errs({TOPO, {"MPI_ERR_TOPOLOGY", "a graph topology that is not symmetric"}, TYPE},
     {COMM, ARG, INTR, DEAD}),
   does = "Sends value to every out-neighbour and returns one value per in-neighbour, in "
@@ -1318,12 +1319,30 @@ method("Cartcomm", "neighbor_allgather", {call = "comm:neighbor_allgather(value)
     .. "distributed graph in sources order; nil where the neighbour is mpi.PROC_NULL.",
   see = {"Cartcomm.neighbor_alltoall", "Cartcomm.cart_shift"}})
 method("Cartcomm", "neighbor_alltoall", {call = "comm:neighbor_alltoall(values) -> values",
-  also = {"Graphcomm", "Distgraphcomm"}, mpi = "MPI_Neighbor_alltoall", sec = "MPI-3.1 §7.6.2", seeds = false, kind = "collective",
+  also = {"Graphcomm", "Distgraphcomm"}, mpi = "MPI_Neighbor_alltoall", cxx = "Topocomm::Neighbor_alltoall",
+  sec = "MPI-3.1 §7.6.2", seeds = false, kind = "collective",
   errors = errs({TOPO, {"MPI_ERR_ARG", "values has more entries than the process has "
     .. "out-neighbours"}, TYPE}, {COMM, ARG, INTR, DEAD}),
   does = "values[k] goes to out-neighbour k (missing entries are sent as nil); returns one "
     .. "value per in-neighbour, in the order of neighbor_allgather.",
   see = {"Cartcomm.neighbor_allgather"}})
+method("Cartcomm", "ineighbor_allgather", {call = "comm:ineighbor_allgather(value) -> request",
+  also = {"Graphcomm", "Distgraphcomm"}, mpi = "MPI_Ineighbor_allgather", cxx = "Topocomm::Ineighbor_allgather",
+  sec = "MPI-3.1 §7.7.1", seeds = false, kind = "collective (nonblocking)",
+  errors = errs({TOPO, {"MPI_ERR_TOPOLOGY", "a graph topology that is not symmetric"}, TYPE}, NBC),
+  does = "Nonblocking neighbor_allgather: value goes to every out-neighbour; the request's "
+    .. "value is one value per in-neighbour in the order of neighbor_allgather, nil where the "
+    .. "neighbour is mpi.PROC_NULL." .. NBC_DOES,
+  see = {"Cartcomm.neighbor_allgather", "Request.wait", "mpi.waitall"}})
+method("Cartcomm", "ineighbor_alltoall", {call = "comm:ineighbor_alltoall(values) -> request",
+  also = {"Graphcomm", "Distgraphcomm"}, mpi = "MPI_Ineighbor_alltoall", cxx = "Topocomm::Ineighbor_alltoall",
+  sec = "MPI-3.1 §7.7.2", seeds = false, kind = "collective (nonblocking)",
+  errors = errs({TOPO, {"MPI_ERR_ARG", "values has more entries than the process has "
+    .. "out-neighbours"}, TYPE}, NBC),
+  does = "Nonblocking neighbor_alltoall: values[k] goes to out-neighbour k (missing entries "
+    .. "are sent as nil); the request's value is one value per in-neighbour, in the order of "
+    .. "neighbor_allgather." .. NBC_DOES,
+  see = {"Cartcomm.neighbor_alltoall", "Request.wait", "mpi.waitall"}})
 
 -- Group -----------------------------------------------------------------------------------------
 

@@ -4,7 +4,9 @@
  * MPI_Ireduce_scatter_block) from a C program: ragged blocks (rank i has
  * i + 1 elements) at displacements with gaps that must stay untouched,
  * every root, several pending at once, MPI_IN_PLACE, a user-defined op,
- * and bad arguments reported at the call under MPI_ERRORS_RETURN.
+ * the reduce-scatters on an intercommunicator (§5.10.1, checked against
+ * the blocking forms too), and bad arguments reported at the call under
+ * MPI_ERRORS_RETURN.
  * Prints "FAIL ..." per failed check and "done" on rank 0 at the end
  * (tests/integration/test_capi_nbc.py runs it at 1, 2, 3, 4, 5 and 7 ranks). */
 #include <mpi.h>
@@ -171,6 +173,69 @@ static void reduce_scatter(void) {
   free(counts); free(in); free(lin);
 }
 
+/* Intercommunicator reduce-scatter (MPI-3.1 §5.10.1): the even and the odd
+ * ranks are the two groups. Element e of world rank w's vector is
+ * 100 * w + e; each group's reduced vector is scattered over the other
+ * group: MPI_Ireduce_scatter in blocks of T = 12 elements shared out over
+ * the group, MPI_Ireduce_scatter_block (user op, longs) in blocks of 2 *
+ * remote size. The blocking forms give the same. Then counts whose totals
+ * differ between the groups: every rank's request fails with MPI_ERR_COUNT. */
+static void inter_reduce_scatter(void) {
+  enum { T = 12 };
+  MPI_Comm local, inter;
+  MPI_Request r[2];
+  MPI_Op op;
+  int color = me % 2, lsize, lrank, rsize, i, k, before = 0, sumw = 0, rc, cls;
+  int counts[T], in[T + 1], out[T + 1], bout[T + 1];
+  long lin[2 * 64], lout[2 * 8];
+  if (n < 2) return;
+  MPI_Comm_split(MPI_COMM_WORLD, color, me, &local);
+  MPI_Intercomm_create(local, 0, MPI_COMM_WORLD, 1 - color, 77, &inter);
+  MPI_Comm_size(local, &lsize);
+  MPI_Comm_rank(local, &lrank);
+  MPI_Comm_remote_size(inter, &rsize);
+  for (i = 0; i < n; i++)
+    if (i % 2 != color) sumw += i;
+  for (i = 0; i < lsize; i++) {
+    counts[i] = T / lsize + (i < T % lsize);
+    if (i < lrank) before += counts[i];
+  }
+  for (k = 0; k <= T; k++) in[k] = 100 * me + k, out[k] = bout[k] = -1;
+  for (k = 0; k < 2 * rsize * lsize; k++) lin[k] = 100L * me + k;
+  MPI_Op_create(my_sum, 1, &op);
+  MPI_Ireduce_scatter(in, out, counts, MPI_INT, MPI_SUM, inter, &r[0]);
+  MPI_Ireduce_scatter_block(lin, lout, 2 * rsize, MPI_LONG, op, inter, &r[1]);
+  MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+  MPI_Reduce_scatter(in, bout, counts, MPI_INT, MPI_SUM, inter);
+  for (k = 0; k < counts[lrank]; k++) {
+    int want = 100 * sumw + rsize * (before + k);
+    CHECK(out[k] == want, "inter ireduce_scatter [%d] = %d, not %d", k, out[k], want);
+    CHECK(bout[k] == want, "inter reduce_scatter [%d] = %d, not %d", k, bout[k], want);
+  }
+  CHECK(out[counts[lrank]] == -1, "inter ireduce_scatter wrote past its block");
+  for (k = 0; k < 2 * rsize; k++) {
+    long want = 100L * sumw + (long)rsize * (2L * rsize * lrank + k);
+    CHECK(lout[k] == want, "inter ireduce_scatter_block (user op) [%d] = %ld, not %ld", k, lout[k], want);
+  }
+  /* the groups' totals differ (T vs T + 1): an error at completion, everywhere
+   * (MPI_Wait reports under MPI_COMM_WORLD's handler in lumpi's C API) */
+  MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  if (color == 1) counts[0] += 1;
+  MPI_Ireduce_scatter(in, out, counts, MPI_INT, MPI_SUM, inter, &r[0]);
+  rc = MPI_Wait(&r[0], MPI_STATUS_IGNORE);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_COUNT, "inter ireduce_scatter with differing totals: class %d", cls);
+  /* in place is an intracommunicator option */
+  rc = MPI_Ireduce_scatter_block(MPI_IN_PLACE, out, 1, MPI_INT, MPI_SUM, inter, &r[0]);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_ARG, "inter ireduce_scatter_block in place: class %d", cls);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+  MPI_Op_free(&op);
+  MPI_Comm_free(&inter);
+  MPI_Comm_free(&local);
+}
+
 /* Every rank makes the same bad call, so none of them starts it. */
 static void errors(void) {
   int rc, cls, v = 0, c1 = 1, d0 = 0;
@@ -210,6 +275,7 @@ int main(int argc, char **argv) {
   gather_scatter();
   alltoall();
   reduce_scatter();
+  inter_reduce_scatter();
   errors();
   MPI_Allreduce(&failures, &total_failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (me == 0) printf(total_failures ? "FAILED\n" : "done\n");

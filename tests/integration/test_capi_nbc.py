@@ -1,9 +1,13 @@
 """tests/integration/test_capi_nbc.py: the C API's nonblocking collectives
 (tests/exec/capi_nbc.c) and its v/w-, neighbourhood and user-op
 collectives, buffered/ready sends, persistent requests and MPI_Testsome
-with inactive requests (tests/exec/capi_coll.c), and the nonblocking v-, w-
-and reduce-scatter collectives (tests/exec/capi_nbcv.c): lumpi-cc builds each and `lumpi exec` runs it at
-1, 2, 3, 4, 5 and 7 ranks; every check passes and no process is left behind.
+with inactive requests (tests/exec/capi_coll.c), the nonblocking v-, w-
+and reduce-scatter collectives, intercommunicators included
+(tests/exec/capi_nbcv.c), and the nonblocking neighbourhood collectives
+against the blocking ones on Cartesian, graph and distributed-graph
+communicators (tests/exec/capi_ineighbor.c): lumpi-cc builds each and
+`lumpi exec` runs it at 1, 2, 3, 4, 5 and 7 ranks; every check passes and
+no process is left behind.
 
 usage: python3 test_capi_nbc.py /path/to/lumpi
 """
@@ -21,7 +25,7 @@ CC = os.path.join(BUILD, "lumpi-cc")
 EXEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "exec")
 
 with tempfile.TemporaryDirectory(prefix="lumpi-capi-nbc-") as tmp:
-    for prog in ("capi_nbc", "capi_coll", "capi_nbcv"):
+    for prog in ("capi_nbc", "capi_coll", "capi_nbcv", "capi_ineighbor"):
         exe = os.path.join(tmp, prog)
         r = subprocess.run([CC, "-Wall", "-Werror", "-o", exe, os.path.join(EXEC, prog + ".c")],
                            capture_output=True, text=True, timeout=120)

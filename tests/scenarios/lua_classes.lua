@@ -84,7 +84,7 @@ place({Cartcomm = true},
 place({Graphcomm = true}, {"graphdims_get", "graph_get", "graph_neighbors_count", "graph_neighbors"})
 place({Distgraphcomm = true}, {"dist_graph_neighbors_count", "dist_graph_neighbors"})
 place({Cartcomm = true, Graphcomm = true, Distgraphcomm = true},
-      {"neighbor_allgather", "neighbor_alltoall"})
+      {"neighbor_allgather", "neighbor_alltoall", "ineighbor_allgather", "ineighbor_alltoall"})
 
 -- ---- classes and methods ---------------------------------------------------------------
 

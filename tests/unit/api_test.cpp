@@ -107,6 +107,8 @@ template <class C>
 concept HasRemoteSize = requires(const C& c) { c.Get_remote_size(); };
 template <class C>
 concept HasDup = requires(const C& c) { c.Dup(); };
+template <class C>
+concept HasIneighbor = requires(const C& c, const int* s, int* r) { c.Ineighbor_allgather(s, 1, INT, r, 1, INT); };
 
 }  // namespace
 
@@ -120,6 +122,8 @@ TEST_CASE("kind-specific operations exist only on their class") {
   static_assert(HasGetNeighbors<Graphcomm> && !HasGetNeighbors<Cartcomm> && !HasGetNeighbors<Intercomm>);
   static_assert(HasDistNeighbors<Distgraphcomm> && !HasDistNeighbors<Graphcomm>);
   static_assert(HasRemoteSize<Intercomm> && !HasRemoteSize<Intracomm>);
+  static_assert(HasIneighbor<Cartcomm> && HasIneighbor<Graphcomm> && HasIneighbor<Distgraphcomm> &&
+                !HasIneighbor<Intracomm> && !HasIneighbor<Intercomm> && !HasIneighbor<Comm>);
   // Dup is not on Comm (it is not virtual) and returns the class it is called on.
   static_assert(!HasDup<Comm>);
   static_assert(std::is_same_v<decltype(std::declval<Intracomm>().Dup()), Intracomm>);
@@ -296,6 +300,69 @@ TEST_CASE("graph and distributed-graph communicators: neighbours and messages al
             ok &= s[0] == left && t[0] == right;
             Distgraphcomm e2 = e.Dup();
             ok &= e2.Get_topology() == DIST_GRAPH;
+            return ok;
+          }) == 0);
+  }
+}
+
+namespace {
+
+// Neighbor_allgather/alltoall and Ineighbor_allgather/alltoall on c agree,
+// and block k holds what in-neighbour k sent (PROC_NULL: left at -1).
+bool neighbour_forms_agree(const Topocomm& c, const std::vector<int>& in, size_t outdeg, const char* name) {
+  const int me = c.Get_rank();
+  std::vector<int> send(2 * outdeg + 2);
+  for (size_t k = 0; k < send.size(); ++k) send[k] = 100 * me + int(k);
+  std::vector<int> a(2 * in.size() + 1, -1), b = a, x = a, y = a;
+  c.Neighbor_allgather(send.data(), 2, INT, a.data(), 2, INT);
+  c.Neighbor_alltoall(send.data(), 2, INT, b.data(), 2, INT);
+  Request r[2] = {c.Ineighbor_allgather(send.data(), 2, INT, x.data(), 2, INT),
+                  c.Ineighbor_alltoall(send.data(), 2, INT, y.data(), 2, INT)};
+  Request::Waitall(2, r);
+  bool ok = a == x && b == y && x.back() == -1 && y.back() == -1;
+  for (size_t k = 0; k < in.size(); ++k)
+    ok &= in[k] == PROC_NULL ? x[2 * k] == -1 && y[2 * k] == -1
+                             : x[2 * k] == 100 * in[k] && x[2 * k + 1] == 100 * in[k] + 1;
+  if (!ok) std::fprintf(stderr, "%s: the neighbourhood collectives disagree on rank %d\n", name, me);
+  return ok;
+}
+
+}  // namespace
+
+TEST_CASE("neighbourhood collectives, blocking and nonblocking, on Cartesian, graph and dist graph") {
+  for (int n : kSizes) {
+    CAPTURE(n);
+    CHECK(run_world(n, [n](Intracomm& w) {
+            const int me = w.Get_rank(), left = (me + n - 1) % n, right = (me + 1) % n;
+            int dims[1] = {n};
+            bool periodic[1] = {true}, open[1] = {false};
+            Cartcomm ring = w.Create_cart(1, dims, periodic, false);
+            Cartcomm line = w.Create_cart(1, dims, open, false);
+            std::vector<int> index, edges, src, dst;
+            for (int r = 0; r < n; ++r) {
+              edges.push_back((r + n - 1) % n);
+              edges.push_back((r + 1) % n);
+              index.push_back(int(edges.size()));
+            }
+            Graphcomm g = w.Create_graph(n, index.data(), edges.data(), false);
+            for (int j = 0; j < n; ++j) {
+              if (j < me) src.push_back(j);
+              if (j > me) dst.push_back(j);
+            }
+            Distgraphcomm d = w.Dist_graph_create_adjacent(int(src.size()), src.data(), nullptr, int(dst.size()),
+                                                           dst.data(), nullptr, INFO_NULL, false);
+            bool ok = neighbour_forms_agree(ring, {left, right}, 2, "ring");
+            ok &= neighbour_forms_agree(line, {me > 0 ? left : PROC_NULL, me < n - 1 ? right : PROC_NULL}, 2, "line");
+            ok &= neighbour_forms_agree(g, {left, right}, 2, "graph");
+            ok &= neighbour_forms_agree(d, src, dst.size(), "dist graph");
+            int buf[2] = {0, 0};
+            ok &= raises(ERR_TYPE, "MPI_Ineighbor_alltoall", "differ",
+                         [&] { ring.Ineighbor_alltoall(buf, 1, INT, buf, 1, LONG); });
+            ok &= raises(ERR_COUNT, "MPI_Neighbor_allgather", "sendcount -1",
+                         [&] { ring.Neighbor_allgather(buf, -1, INT, buf, -1, INT); });
+            ok &= raises(ERR_BUFFER, "MPI_Ineighbor_allgather", "recvbuf is null",
+                         [&] { d.Ineighbor_allgather(buf, 1, INT, nullptr, 1, INT); });
+            ok &= nothing_pending(w);
             return ok;
           }) == 0);
   }
