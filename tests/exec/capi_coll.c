@@ -7,18 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-static int me, n;
-
-#define CHECK(cond, ...)                       \
-  do {                                         \
-    if (!(cond)) {                             \
-      printf("FAIL rank %d: ", me);            \
-      printf(__VA_ARGS__);                     \
-      printf("\n");                            \
-      failures++;                              \
-    }                                          \
-  } while (0)
+#include "check.h"
 
 /* A non-commutative, associative op on positive ints: decimal concatenation
  * (12 op 3 = 123), so the result spells the contributions in rank order. */

@@ -19,18 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-static int me, n;
-
-#define CHECK(cond, ...)                       \
-  do {                                         \
-    if (!(cond)) {                             \
-      printf("FAIL rank %d: ", me);            \
-      printf(__VA_ARGS__);                     \
-      printf("\n");                            \
-      failures++;                              \
-    }                                          \
-  } while (0)
+#include "check.h"
 
 enum { MAXN = 64, BUF = 4096 };
 

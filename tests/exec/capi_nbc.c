@@ -11,18 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-static int me, n;
-
-#define CHECK(cond, ...)                       \
-  do {                                         \
-    if (!(cond)) {                             \
-      printf("FAIL rank %d: ", me);            \
-      printf(__VA_ARGS__);                     \
-      printf("\n");                            \
-      failures++;                              \
-    }                                          \
-  } while (0)
+#include "check.h"
 
 static void data_movement(void) {
   int root, i;

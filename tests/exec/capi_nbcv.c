@@ -13,18 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int failures = 0;
-static int me, n;
-
-#define CHECK(cond, ...)                       \
-  do {                                         \
-    if (!(cond)) {                             \
-      printf("FAIL rank %d: ", me);            \
-      printf(__VA_ARGS__);                     \
-      printf("\n");                            \
-      failures++;                              \
-    }                                          \
-  } while (0)
+#include "check.h"
 
 /* Rank i's block: i + 1 elements at displacement i * (i + 1) / 2 + i (one
  * element of gap before each block), so the buffer spans total(n) ints. */
