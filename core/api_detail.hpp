@@ -206,6 +206,8 @@ Intracomm self_of(core::Engine& e);
 // in the C API): Wait/Test complete it with an empty status; errors go
 // under comm's handler as func.
 Request request_of(core::CommPtr comm, std::shared_ptr<core::Request> req, const char* func);
+// The core communicator request r was started on; null for REQUEST_NULL.
+const core::Comm* comm_of(const Request& r);
 
 // ---- datatypes and ops (api_coll.cpp) --------------------------------------------
 

@@ -97,6 +97,11 @@ Request request_of(core::CommPtr comm, std::shared_ptr<core::Request> req, const
   h->func = func;
   return Access::request(std::move(h));
 }
+
+const core::Comm* comm_of(const Request& r) {
+  const auto& h = Access::handle(r);
+  return h ? h->comm.get() : nullptr;
+}
 }  // namespace detail
 
 extern const Request REQUEST_NULL = Request();

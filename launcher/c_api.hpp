@@ -55,6 +55,9 @@ Info& info(MPI_Info i, const char* func);  // MPI_INFO_NULL is an ERR_INFO
 Info info_or_null(MPI_Info i, const char* func);
 Request& request(MPI_Request r, const char* func);
 MPI_Request add_request(Request r);
+// The communicator request r was started on, whose handler takes the errors
+// of completing it (§8.3); MPI_COMM_WORLD for a null or unknown request.
+MPI_Comm comm_of_request(MPI_Request r);
 void drop_request(MPI_Request r);
 // Persistent requests (MPI_Send_init ...): a handle in the same table that
 // completing leaves inactive instead of freeing.

@@ -150,6 +150,16 @@ Request& request(MPI_Request r, const char* func) {
   return t[r];
 }
 
+MPI_Comm comm_of_request(MPI_Request r) {
+  auto& t = requests();
+  if (r <= 0 || r >= int(t.size()) || t[r].Is_null()) return MPI_COMM_WORLD;
+  const core::Comm* c = detail::comm_of(t[r]);
+  auto& cs = comms();
+  for (size_t i = 1; i < cs.size(); ++i)
+    if (cs[i].h && cs[i].h->comm.get() == c) return MPI_Comm(i);
+  return MPI_COMM_WORLD;
+}
+
 MPI_Request add_request(Request r) {
   auto& t = requests();
   auto& f = free_requests();

@@ -30,6 +30,7 @@ void empty_status(MPI_Status* s) {
 // Completes the table's request *r (Wait), drops it, sets *r to MPI_REQUEST_NULL
 // (a persistent one stays, inactive).
 void wait_one(MPI_Request* r, MPI_Status* status, const char* func) {
+  check_out(r, func, "request");
   if (*r == MPI_REQUEST_NULL) return empty_status(status);
   Status s;
   request(*r, func).Wait(s);
@@ -38,6 +39,7 @@ void wait_one(MPI_Request* r, MPI_Status* status, const char* func) {
 }
 
 bool test_one(MPI_Request* r, MPI_Status* status, const char* func) {
+  check_out(r, func, "request");
   if (*r == MPI_REQUEST_NULL) {
     empty_status(status);
     return true;
@@ -141,11 +143,11 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status
 }
 
 int MPI_Wait(MPI_Request* r, MPI_Status* status) {
-  return call("MPI_Wait", [&] { wait_one(r, status, "MPI_Wait"); });
+  return call(r ? comm_of_request(*r) : MPI_COMM_WORLD, "MPI_Wait", [&] { wait_one(r, status, "MPI_Wait"); });
 }
 
 int MPI_Test(MPI_Request* r, int* flag, MPI_Status* status) {
-  return call("MPI_Test", [&] { *flag = test_one(r, status, "MPI_Test"); });
+  return call(r ? comm_of_request(*r) : MPI_COMM_WORLD, "MPI_Test", [&] { *flag = test_one(r, status, "MPI_Test"); });
 }
 
 int MPI_Waitall(int count, MPI_Request rs[], MPI_Status ss[]) {
