@@ -72,6 +72,10 @@ std::vector<std::string> mpirun_command(const LaunchSpec& s) {
   if (!p.rsh.empty()) a.insert(a.end(), {"--mca", "plm_rsh_agent", p.rsh});
   if (geteuid() == 0) a.push_back("--allow-run-as-root");
   a.push_back("--enable-recovery");  // a rank's death is lumpi's to report (MPI_ERR_PROC_FAILED), not a job abort
+  // Open MPI 4.1's orted maps a shared copy of its hwloc topology at an address it guesses from its own
+  // memory map, for Open MPI's ranks to attach; lumpi's ranks never attach, and the guess sometimes
+  // segfaults the orted (seen in CI: hwloc_shmem_topology_write). "none" skips the copy.
+  a.insert(a.end(), {"--mca", "rtc_hwloc_vmhole", "none"});
   a.insert(a.end(), {"-x", std::string(kJoinVar) + "=" + s.join_path, "-x", "GLIBC_TUNABLES", "--wdir", s.cwd});
   a.push_back(s.exe);
   a.insert(a.end(), s.args.begin(), s.args.end());
