@@ -77,13 +77,15 @@ struct RequestHandle {
   std::function<std::shared_ptr<core::Request>()> start;  // persistent only
 
   bool inactive() const { return !req; }
-  // Records completion (copying a received message out) once.
+  // Records completion (copying a received message out) once. A message
+  // too long for buf raises ERR_TRUNCATE and leaves it not done, so every
+  // handle that completes it raises the error, not an empty status.
   void finish() {
     if (done) return;
-    done = true;
     size_t bytes = req->status().bytes;
     if (receive && !req->cancelled()) bytes = copy_out(req->body(), buf, cap, func);
     status = status_of(req->status(), bytes, req->cancelled());
+    done = true;
   }
 };
 
@@ -167,6 +169,21 @@ void retire(std::shared_ptr<detail::RequestHandle>& h, Status& status) {
     h.reset();
 }
 
+// Completes h (waiting if block) and retires it; an operation that ends in
+// an error is over too, so the request is retired before the error goes on
+// (as MPICH and Open MPI free it): waiting again cannot raise it twice.
+bool complete_and_retire(std::shared_ptr<detail::RequestHandle>& h, Status& status, bool block) {
+  try {
+    if (!complete(*h, block)) return false;
+  } catch (...) {
+    Status dropped;
+    retire(h, dropped);
+    throw;
+  }
+  retire(h, status);
+  return true;
+}
+
 }  // namespace
 
 void Request::Wait(Status& status) {
@@ -174,8 +191,7 @@ void Request::Wait(Status& status) {
     status = Status();
     return;
   }
-  complete(*h_, true);
-  retire(h_, status);
+  complete_and_retire(h_, status, true);
 }
 
 void Request::Wait() {
@@ -188,9 +204,7 @@ bool Request::Test(Status& status) {
     status = Status();
     return true;
   }
-  if (!complete(*h_, false)) return false;
-  retire(h_, status);
-  return true;
+  return complete_and_retire(h_, status, false);
 }
 
 bool Request::Test() {

@@ -173,9 +173,11 @@ inline void check_out(const void* p, const char* func, const char* what) {
   if (!p) fail(MPI_ERR_ARG, func, std::string(what) + " is NULL");
 }
 
-// Runs body(); any error is delivered under comm's handler.
+// Runs body(); any error is delivered under comm's handler. comm is read
+// when the error is delivered, so a body may first learn which communicator
+// an error belongs to (the failing request's, c_complete.cpp).
 template <class F>
-int call(MPI_Comm comm, const char* func, F&& body) {
+int call(const MPI_Comm& comm, const char* func, F&& body) {
   try {
     check_initialized(func);
     body();

@@ -1,12 +1,13 @@
-// launcher/c_p2p.cpp: the C API's point-to-point operations, request
-// completion and blocking collectives, over the public C++ API. Data moves
-// as bytes (count times the type's size), so every basic type can be sent,
-// received, broadcast, gathered and scattered; blocking point-to-point,
-// MPI_Isend/MPI_Issend and MPI_Bcast pack and unpack any committed derived
-// type (TypeBytes, launcher/c_type.cpp), the rest take derived types without
-// holes; reductions go through the
-// core's typed operations (launcher/c_env.cpp says which types). MPI_IN_PLACE
-// is turned into an explicit copy of the caller's own contribution.
+// launcher/c_p2p.cpp: the C API's point-to-point operations, cancelling
+// and freeing requests (completing them is c_complete.cpp's) and blocking
+// collectives, over the public C++ API. Data moves as bytes (count times
+// the type's size), so every basic type can be sent, received, broadcast,
+// gathered and scattered; blocking point-to-point, MPI_Isend/MPI_Issend and
+// MPI_Bcast pack and unpack any committed derived type (TypeBytes,
+// launcher/c_type.cpp), the rest take derived types without holes;
+// reductions go through the core's typed operations (launcher/c_env.cpp
+// says which types). MPI_IN_PLACE is turned into an explicit copy of the
+// caller's own contribution.
 #include <cstring>
 #include <vector>
 
@@ -17,39 +18,6 @@ using namespace lumpi;
 using namespace lumpi::capi;
 
 namespace {
-
-void empty_status(MPI_Status* s) {
-  if (!s) return;
-  s->MPI_SOURCE = MPI_ANY_SOURCE;
-  s->MPI_TAG = MPI_ANY_TAG;
-  s->MPI_ERROR = MPI_SUCCESS;
-  s->lumpi_cancelled = 0;
-  s->lumpi_bytes = 0;
-}
-
-// Completes the table's request *r (Wait), drops it, sets *r to MPI_REQUEST_NULL
-// (a persistent one stays, inactive).
-void wait_one(MPI_Request* r, MPI_Status* status, const char* func) {
-  check_out(r, func, "request");
-  if (*r == MPI_REQUEST_NULL) return empty_status(status);
-  Status s;
-  request(*r, func).Wait(s);
-  to_c(s, status);
-  completed(r);
-}
-
-bool test_one(MPI_Request* r, MPI_Status* status, const char* func) {
-  check_out(r, func, "request");
-  if (*r == MPI_REQUEST_NULL) {
-    empty_status(status);
-    return true;
-  }
-  Status s;
-  if (!request(*r, func).Test(s)) return false;
-  to_c(s, status);
-  completed(r);
-  return true;
-}
 
 // The size of comm's local group (the blocks of a reduce-scatter).
 int intra_size(MPI_Comm comm, const char* f) { return as<Intracomm>(comm, f).Get_size(); }
@@ -142,78 +110,6 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status
   });
 }
 
-int MPI_Wait(MPI_Request* r, MPI_Status* status) {
-  return call(r ? comm_of_request(*r) : MPI_COMM_WORLD, "MPI_Wait", [&] { wait_one(r, status, "MPI_Wait"); });
-}
-
-int MPI_Test(MPI_Request* r, int* flag, MPI_Status* status) {
-  return call(r ? comm_of_request(*r) : MPI_COMM_WORLD, "MPI_Test", [&] { *flag = test_one(r, status, "MPI_Test"); });
-}
-
-int MPI_Waitall(int count, MPI_Request rs[], MPI_Status ss[]) {
-  return call("MPI_Waitall", [&] {
-    check_count(count, "MPI_Waitall");
-    for (int i = 0; i < count; ++i) wait_one(&rs[i], ss ? &ss[i] : nullptr, "MPI_Waitall");
-  });
-}
-
-int MPI_Testall(int count, MPI_Request rs[], int* flag, MPI_Status ss[]) {
-  return call("MPI_Testall", [&] {
-    check_count(count, "MPI_Testall");
-    for (int i = 0; i < count; ++i)
-      if (rs[i] != MPI_REQUEST_NULL) request(rs[i], "MPI_Testall");
-    std::vector<Request> copies;
-    for (int i = 0; i < count; ++i) copies.push_back(rs[i] == MPI_REQUEST_NULL ? Request() : request(rs[i], "MPI_Testall"));
-    std::vector<Status> st(size_t(count) + 1);
-    *flag = Request::Testall(count, copies.data(), st.data());
-    if (!*flag) return;
-    for (int i = 0; i < count; ++i) {
-      if (rs[i] == MPI_REQUEST_NULL) {
-        if (ss) empty_status(&ss[i]);
-        continue;
-      }
-      if (ss) to_c(st[i], &ss[i]);
-      completed(&rs[i]);
-    }
-  });
-}
-
-int MPI_Waitany(int count, MPI_Request rs[], int* index, MPI_Status* status) {
-  return call("MPI_Waitany", [&] {
-    check_count(count, "MPI_Waitany");
-    std::vector<Request> copies;
-    for (int i = 0; i < count; ++i) copies.push_back(rs[i] == MPI_REQUEST_NULL ? Request() : request(rs[i], "MPI_Waitany"));
-    Status s;
-    int k = Request::Waitany(count, copies.data(), s);
-    *index = k == UNDEFINED ? MPI_UNDEFINED : k;
-    if (k == UNDEFINED) return empty_status(status);
-    to_c(s, status);
-    completed(&rs[k]);
-  });
-}
-
-int MPI_Waitsome(int incount, MPI_Request rs[], int* outcount, int indices[], MPI_Status ss[]) {
-  return call("MPI_Waitsome", [&] {
-    int first = 0;
-    MPI_Status s;
-    int rc = MPI_Waitany(incount, rs, &first, &s);
-    if (rc != MPI_SUCCESS) fail(rc, "MPI_Waitsome", "a request failed");
-    if (first == MPI_UNDEFINED) {
-      *outcount = MPI_UNDEFINED;
-      return;
-    }
-    int n = 0;
-    indices[n] = first;
-    if (ss) ss[n] = s;
-    ++n;
-    for (int i = 0; i < incount; ++i) {
-      if (i == first || ignored(rs[i])) continue;
-      if (test_one(&rs[i], ss ? &ss[n] : nullptr, "MPI_Waitsome")) indices[n++] = i;
-    }
-    *outcount = n;
-  });
-}
-
 int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype t, int dest, int sendtag, int source, int recvtag,
                          MPI_Comm comm, MPI_Status* status) {
   const char* f = "MPI_Sendrecv_replace";
@@ -221,25 +117,6 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype t, int dest, int sen
     Status s;
     as<Intracomm>(comm, f).Sendrecv_replace(buf, bytes(count, t, f), BYTE, dest, sendtag, source, recvtag, s);
     to_c(s, status);
-  });
-}
-
-int MPI_Testany(int count, MPI_Request rs[], int* index, int* flag, MPI_Status* status) {
-  return call("MPI_Testany", [&] {
-    check_count(count, "MPI_Testany");
-    bool any = false;
-    for (int i = 0; i < count; ++i) {
-      if (ignored(rs[i])) continue;  // null or inactive (§3.7.5)
-      any = true;
-      if (test_one(&rs[i], status, "MPI_Testany")) {
-        *index = i;
-        *flag = 1;
-        return;
-      }
-    }
-    *index = MPI_UNDEFINED;
-    *flag = !any;  // true when every request is null
-    if (!any) empty_status(status);
   });
 }
 

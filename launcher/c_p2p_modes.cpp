@@ -1,8 +1,7 @@
 // launcher/c_p2p_modes.cpp: the C API's other send modes (MPI-3.1 §3.4):
 // ready (MPI_Rsend, MPI_Irsend) and buffered (MPI_Bsend, MPI_Ibsend with
 // MPI_Buffer_attach/detach); persistent requests (§3.9: MPI_Send_init ...
-// MPI_Recv_init, MPI_Start, MPI_Startall) over the C++ API's Prequest; and
-// MPI_Testsome.
+// MPI_Recv_init, MPI_Start, MPI_Startall) over the C++ API's Prequest.
 //
 // lumpi's standard send is eager: it copies the message into the engine's
 // queue and completes at once. A ready send is therefore a standard send
@@ -166,34 +165,6 @@ int MPI_Startall(int count, MPI_Request rs[]) {
     std::vector<Prequest> ps;
     for (int i = 0; i < count; ++i) ps.push_back(prequest(rs[i], f));  // all checked before any starts
     for (Prequest& p : ps) p.Start();
-  });
-}
-
-// ---- Testsome ------------------------------------------------------------------------------
-
-// Every request that is complete now (one progress round). Null and
-// inactive persistent requests are ignored; MPI_UNDEFINED when all are
-// (MPI-3.1 §3.7.5, §3.9).
-int MPI_Testsome(int incount, MPI_Request rs[], int* outcount, int indices[], MPI_Status ss[]) {
-  const char* f = "MPI_Testsome";
-  return call(f, [&] {
-    check_count(incount, f, "incount");
-    check_out(outcount, f, "outcount");
-    if (incount > 0) check_out(rs, f, "array_of_requests");
-    bool any = false;
-    int n = 0;
-    for (int i = 0; i < incount; ++i) {
-      if (ignored(rs[i])) continue;
-      any = true;
-      int flag = 0;
-      MPI_Status s;
-      int rc = MPI_Test(&rs[i], &flag, ss ? &s : MPI_STATUS_IGNORE);
-      if (rc != MPI_SUCCESS) fail(rc, f, "a request failed");
-      if (!flag) continue;
-      if (ss) ss[n] = s;
-      indices[n++] = i;
-    }
-    *outcount = any ? n : MPI_UNDEFINED;
   });
 }
 

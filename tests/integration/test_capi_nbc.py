@@ -5,7 +5,8 @@ with inactive requests (tests/exec/capi_coll.c), the nonblocking v-, w-
 and reduce-scatter collectives, intercommunicators included
 (tests/exec/capi_nbcv.c), and the nonblocking neighbourhood collectives
 against the blocking ones on Cartesian, graph and distributed-graph
-communicators (tests/exec/capi_ineighbor.c): lumpi-cc builds each and
+communicators (tests/exec/capi_ineighbor.c), and errors met while
+completing requests (tests/exec/capi_complete.c): lumpi-cc builds each and
 `lumpi exec` runs it at 1, 2, 3, 4, 5 and 7 ranks; every check passes and
 no process is left behind.
 
@@ -25,7 +26,7 @@ CC = os.path.join(BUILD, "lumpi-cc")
 EXEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "exec")
 
 with tempfile.TemporaryDirectory(prefix="lumpi-capi-nbc-") as tmp:
-    for prog in ("capi_nbc", "capi_coll", "capi_nbcv", "capi_ineighbor"):
+    for prog in ("capi_nbc", "capi_coll", "capi_nbcv", "capi_ineighbor", "capi_complete"):
         exe = os.path.join(tmp, prog)
         r = subprocess.run([CC, "-Wall", "-Werror", "-o", exe, os.path.join(EXEC, prog + ".c")],
                            capture_output=True, text=True, timeout=120)
