@@ -4,6 +4,8 @@
 
 #include <poll.h>
 
+#include <cerrno>
+
 #include "core/error.hpp"
 
 namespace lumpi::core {
@@ -19,6 +21,19 @@ zmq::message_t to_message(Body body) {
   auto* owned = new std::string(std::move(body).take_string());
   return zmq::message_t(owned->data(), owned->size(),
                         [](void*, void* hint) { delete static_cast<std::string*>(hint); }, owned);
+}
+
+// A signal caught during a ZeroMQ call (a C program's own SIGALRM, a
+// fuzzer's timer) fails it with EINTR having moved nothing: it is made again.
+template <class F>
+auto again_on_eintr(F&& f) {
+  for (;;) {
+    try {
+      return f();
+    } catch (const zmq::error_t& e) {
+      if (e.num() != EINTR) throw;
+    }
+  }
 }
 
 Body to_body(zmq::message_t m) {
@@ -86,19 +101,23 @@ zmq::socket_t& Transport::peer_socket(int dest) {
 
 void Transport::send(int dest, const std::string& header, Body body) {
   zmq::socket_t& s = peer_socket(dest);
-  s.send(zmq::buffer(header), zmq::send_flags::sndmore);
-  s.send(to_message(std::move(body)), zmq::send_flags::none);
+  zmq::message_t m = to_message(std::move(body));
+  again_on_eintr([&] { return s.send(zmq::buffer(header), zmq::send_flags::sndmore); });
+  again_on_eintr([&] { return s.send(m, zmq::send_flags::none); });
 }
 
 Transport::Got Transport::receive(std::string& header, Body& body) {
   zmq::message_t h;
-  data_unsure_ = in_.recv(h, zmq::recv_flags::dontwait).has_value();
+  auto take = [&](zmq::message_t& m, zmq::recv_flags f) {
+    return again_on_eintr([&] { return in_.recv(m, f).has_value(); });
+  };
+  data_unsure_ = take(h, zmq::recv_flags::dontwait);
   if (!data_unsure_) return Got::None;
   zmq::message_t b;
-  bool complete = h.more() && in_.recv(b, zmq::recv_flags::none) && !b.more();
+  bool complete = h.more() && take(b, zmq::recv_flags::none) && !b.more();
   while (in_.get(zmq::sockopt::rcvmore)) {  // drain frames of a malformed message
     zmq::message_t extra;
-    (void)in_.recv(extra, zmq::recv_flags::none);
+    (void)take(extra, zmq::recv_flags::none);
     complete = false;
   }
   if (!complete) return Got::Malformed;

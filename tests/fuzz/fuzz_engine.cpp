@@ -10,6 +10,7 @@
 // non-overtaking rule), and nothing else may be left unexpected.
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -61,10 +62,27 @@ struct Rig {
     push->set(zmq::sockopt::linger, 0);
     push->connect(engine->endpoint());
   }
+  // libFuzzer's timer signal can interrupt a receive (EINTR): it is made again.
   void drain_sinks() {
     for (auto& s : sinks) {
       zmq::message_t m;
-      while (s->recv(m, zmq::recv_flags::dontwait)) {
+      for (;;) {
+        try {
+          if (!s->recv(m, zmq::recv_flags::dontwait)) break;
+        } catch (const zmq::error_t& e) {
+          if (e.num() != EINTR) throw;
+        }
+      }
+    }
+  }
+  // The same for a send into the engine.
+  void send(zmq::const_buffer b, zmq::send_flags f) {
+    for (;;) {
+      try {
+        push->send(b, f);
+        return;
+      } catch (const zmq::error_t& e) {
+        if (e.num() != EINTR) throw;
       }
     }
   }
@@ -96,8 +114,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (auto env = decode_header(frames[0], &why); env && env->context == kSentinelContext)
       continue;  // the harness's own context: such a message would be taken for the sentinel
     for (size_t i = 0; i < frames.size(); ++i)
-      t.push->send(zmq::buffer(frames[i]),
-                   i + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
+      t.send(zmq::buffer(frames[i]), i + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
     if (auto env = deliverable(frames); env && env->kind == MsgKind::Data)
       expected.emplace_back(*env, frames[1]);
   }
@@ -105,8 +122,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Envelope s;
   s.context = kSentinelContext;
   s.source = 1;
-  t.push->send(zmq::buffer(encode_header(s)), zmq::send_flags::sndmore);
-  t.push->send(zmq::str_buffer("end"), zmq::send_flags::none);
+  std::string header = encode_header(s);
+  t.send(zmq::buffer(header), zmq::send_flags::sndmore);
+  t.send(zmq::str_buffer("end"), zmq::send_flags::none);
   PostedRecv sentinel;
   sentinel.context = kSentinelContext;
   sentinel.source = 1;
