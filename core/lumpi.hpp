@@ -294,8 +294,9 @@ class Status {
 // A nonblocking operation (§3.7). A handle: copies refer to the same
 // operation. Completing it through a handle (Wait, or Test returning true,
 // or either raising the error the operation ended in) makes that handle
-// REQUEST_NULL; another copy completes at once with the same status (or error). Waiting on REQUEST_NULL, or on an inactive persistent
-// request, returns an empty status at once.
+// REQUEST_NULL; another copy completes at once with the same status (or
+// error). Waiting on REQUEST_NULL, or on an inactive persistent request,
+// returns an empty status at once.
 class Request {
  public:
   Request() = default;  // REQUEST_NULL
