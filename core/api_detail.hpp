@@ -208,6 +208,11 @@ Intracomm self_of(core::Engine& e);
 Request request_of(core::CommPtr comm, std::shared_ptr<core::Request> req, const char* func);
 // The core communicator request r was started on; null for REQUEST_NULL.
 const core::Comm* comm_of(const Request& r);
+// Blocks until one of the active requests among rs could complete (done,
+// or ended in an error), without completing it: the sleep between two test
+// rounds of a Waitany or Waitsome. An interrupt raises as func under the
+// first active request's communicator's handler.
+void await_any(const std::vector<const Request*>& rs, const char* func);
 
 // ---- datatypes and ops (api_coll.cpp) --------------------------------------------
 

@@ -7,7 +7,6 @@
 // the core's body type is (anything with data() and size()).
 #include <cstring>
 #include <functional>
-#include <thread>
 
 #include "core/api_detail.hpp"
 #include "core/request.hpp"
@@ -267,21 +266,35 @@ void Request::Waitall(int count, Request requests[], Status statuses[]) {
 
 void Request::Waitall(int count, Request requests[]) { Waitall(count, requests, nullptr); }
 
-// Active requests are polled in turn; null and inactive ones are skipped.
+void detail::await_any(const std::vector<const Request*>& rs, const char* func) {
+  std::vector<core::Request*> reqs;
+  detail::RequestHandle* first = nullptr;
+  for (const Request* r : rs) {
+    auto* h = r ? Access::handle(*r).get() : nullptr;
+    if (!h || h->inactive()) continue;
+    if (h->done) return;  // its result waits to be taken
+    if (!first) first = h;
+    reqs.push_back(h->req.get());
+  }
+  if (first) on_request(*first, [&] { core::Request::wait_any(reqs, func); });
+}
+
+// Active requests are tested in turn, null and inactive ones skipped;
+// between rounds the rank sleeps until one of them can complete.
 int Request::Waitany(int count, Request requests[], Status& status) {
   check_array(count, requests, "MPI_Waitany");
   for (;;) {
-    bool any = false;
+    std::vector<const Request*> active;
     for (int i = 0; i < count; ++i) {
       if (requests[i].Is_null() || requests[i].h_->inactive()) continue;
-      any = true;
+      active.push_back(&requests[i]);
       if (requests[i].Test(status)) return i;
     }
-    if (!any) {
+    if (active.empty()) {
       status = Status();
       return UNDEFINED;
     }
-    std::this_thread::yield();
+    detail::await_any(active, "MPI_Waitany");
   }
 }
 

@@ -1,6 +1,8 @@
 // core/request.cpp: completion of nonblocking operations.
 #include "core/request.hpp"
 
+#include <algorithm>
+
 #include "core/error.hpp"
 
 namespace lumpi::core {
@@ -93,6 +95,40 @@ void Request::wait() {
   if (traced) trace_wait(TraceEvent::Kind::Begin);
   engine_->wait([this] { return poll_complete(); }, what_);
   if (traced) trace_wait(TraceEvent::Kind::End);
+}
+
+int Request::wait_any(const std::vector<Request*>& reqs, const std::string& call) {
+  Engine* engine = nullptr;
+  Waiting what;  // any one request will do: it waits for any of their ranks
+  what.call = call;
+  what.any = true;
+  for (const Request* r : reqs) {
+    if (!r || !r->engine_) continue;
+    if (!engine) {
+      engine = r->engine_;
+      what.comm = r->what_.comm;
+      what.context = r->what_.context;
+    }
+    for (int w : r->what_.needs)
+      if (std::find(what.needs.begin(), what.needs.end(), w) == what.needs.end()) what.needs.push_back(w);
+  }
+  int found = -1;
+  auto ready = [&] {
+    for (size_t i = 0; i < reqs.size(); ++i) {
+      Request* r = reqs[i];
+      if (!r) continue;
+      try {
+        if (r->poll_complete()) return found = int(i), true;
+        if (r->engine_) r->engine_->check_peers(r->what_);
+      } catch (const Error&) {
+        return found = int(i), true;  // the caller's test raises it
+      }
+    }
+    return false;
+  };
+  if (ready() || !engine) return found;
+  engine->wait(ready, what);
+  return found;
 }
 
 void Request::trace_wait(TraceEvent::Kind k) {

@@ -10,6 +10,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/engine.hpp"
 
@@ -52,6 +53,12 @@ class Request {
   bool test();
   // Blocks until complete.
   void wait();
+  // Blocks until one of reqs (null entries are skipped) is complete or has
+  // ended in an error (its own, or the death of a rank it needs), and
+  // returns its index; testing that request then gives its result or
+  // raises its error. -1 at once when every entry is null. Throws
+  // Error(Interrupted) as wait() does; hang reports name `call`.
+  static int wait_any(const std::vector<Request*>& reqs, const std::string& call);
   // Cancels a pending receive; true if it was still pending.
   bool cancel();
   bool cancelled() const { return cancelled_; }

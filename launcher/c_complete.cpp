@@ -13,7 +13,6 @@
 // can still be seen. MPI_Wait, MPI_Test and the any forms return it too,
 // with index naming the request.
 #include <optional>
-#include <thread>
 #include <vector>
 
 #include "launcher/c_api.hpp"
@@ -113,6 +112,15 @@ int test_some(int count, MPI_Request rs[], int indices[], MPI_Status ss[], Failu
   return any ? n : MPI_UNDEFINED;
 }
 
+// Sleeps until one of the active requests among rs can complete: what
+// MPI_Waitany and MPI_Waitsome do between two rounds that found none.
+void await_any(int count, const MPI_Request rs[], const char* func) {
+  std::vector<const Request*> active;
+  for (int i = 0; i < count; ++i)
+    if (!ignored(rs[i])) active.push_back(&request(rs[i], func));
+  detail::await_any(active, func);
+}
+
 }  // namespace
 
 extern "C" {
@@ -189,7 +197,7 @@ int MPI_Waitany(int count, MPI_Request rs[], int* index, MPI_Status* status) {
   return call(f.comm, func, [&] {
     check_requests(count, rs, func);
     check_out(index, func, "index");
-    while (!test_any(count, rs, index, status, f, func)) std::this_thread::yield();
+    while (!test_any(count, rs, index, status, f, func)) await_any(count, rs, func);
     f.raise(false, func);
   });
 }
@@ -213,7 +221,7 @@ int MPI_Waitsome(int incount, MPI_Request rs[], int* outcount, int indices[], MP
     check_requests(incount, rs, func, "incount");
     check_out(outcount, func, "outcount");
     if (incount > 0) check_out(indices, func, "array_of_indices");
-    while ((*outcount = test_some(incount, rs, indices, ss, f, func)) == 0) std::this_thread::yield();
+    while ((*outcount = test_some(incount, rs, indices, ss, f, func)) == 0) await_any(incount, rs, func);
     f.raise(ss != MPI_STATUSES_IGNORE, func);
   });
 }

@@ -365,23 +365,16 @@ int l_waitany(lua_State* L) {
     lua_pushinteger(L, core::UNDEFINED);
     return 1;
   }
-  core::Engine& e = *runtime(L).engine;
-  core::Waiting what;
-  what.call = "MPI_Waitany";
-  what.any = true;  // any one request will do: it waits for any of their ranks
-  for (const auto* b : boxes)
-    if (!b->finished)
-      for (int r : b->req->what().needs)
-        if (std::find(what.needs.begin(), what.needs.end(), r) == what.needs.end()) what.needs.push_back(r);
   int found = -1;
-  e.wait(
-      [&] {
-        for (size_t i = 0; i < boxes.size(); ++i)
-          if (boxes[i]->finished || for_request(L, i, [&] { return boxes[i]->req->test(); }))
-            return found = int(i), true;
-        return false;
-      },
-      what);
+  while (found < 0) {  // a round of tests, then sleep until one can complete
+    std::vector<core::Request*> pending;
+    for (size_t i = 0; i < boxes.size() && found < 0; ++i)
+      if (boxes[i]->finished || for_request(L, i, [&] { return boxes[i]->req->test(); }))
+        found = int(i);
+      else
+        pending.push_back(boxes[i]->req.get());
+    if (found < 0) core::Request::wait_any(pending, "MPI_Waitany");
+  }
   lua_pushinteger(L, found + 1);
   lua_rawgeti(L, 1, found + 1);  // push the request
   finish(L, -1, *boxes[size_t(found)]);

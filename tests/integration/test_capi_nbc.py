@@ -6,9 +6,11 @@ and reduce-scatter collectives, intercommunicators included
 (tests/exec/capi_nbcv.c), and the nonblocking neighbourhood collectives
 against the blocking ones on Cartesian, graph and distributed-graph
 communicators (tests/exec/capi_ineighbor.c), and errors met while
-completing requests (tests/exec/capi_complete.c): lumpi-cc builds each and
-`lumpi exec` runs it at 1, 2, 3, 4, 5 and 7 ranks; every check passes and
-no process is left behind.
+completing requests (tests/exec/capi_complete.c), and MPI_Waitany and
+MPI_Waitsome asleep while they wait (tests/exec/capi_waitany.c): lumpi-cc
+builds each and `lumpi exec` runs it at 1, 2, 3, 4, 5 and 7 ranks; every
+check passes and no process is left behind. A hung MPI_Waitany shows in
+the hang report, and a peer's death ends it with MPI_ERR_PROC_FAILED.
 
 usage: python3 test_capi_nbc.py /path/to/lumpi
 """
@@ -26,7 +28,7 @@ CC = os.path.join(BUILD, "lumpi-cc")
 EXEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "exec")
 
 with tempfile.TemporaryDirectory(prefix="lumpi-capi-nbc-") as tmp:
-    for prog in ("capi_nbc", "capi_coll", "capi_nbcv", "capi_ineighbor", "capi_complete"):
+    for prog in ("capi_nbc", "capi_coll", "capi_nbcv", "capi_ineighbor", "capi_complete", "capi_waitany"):
         exe = os.path.join(tmp, prog)
         r = subprocess.run([CC, "-Wall", "-Werror", "-o", exe, os.path.join(EXEC, prog + ".c")],
                            capture_output=True, text=True, timeout=120)
@@ -37,5 +39,17 @@ with tempfile.TemporaryDirectory(prefix="lumpi-capi-nbc-") as tmp:
             check(f"{prog}: every check passes at {n} ranks",
                   rc == 0 and lines == ["done"], f"rc={rc} out={out!r} err={err!r}")
             check(f"{prog}: no process left at {n} ranks", no_leftovers(tag))
+
+    waitany = os.path.join(tmp, "capi_waitany")
+    for n in [2, 3, 5]:
+        rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), "--timeout", "1", waitany, "hang"], timeout=60)
+        check(f"a hung MPI_Waitany shows in the hang report at {n} ranks",
+              rc == 124 and "[0] waiting in MPI_Waitany() on 'MPI_COMM_WORLD'" in err, f"rc={rc} err={err!r}")
+        check(f"no process left after the hang at {n} ranks", no_leftovers(tag))
+        rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), waitany, "dead"], timeout=60)
+        check(f"MPI_Waitany on a rank that dies gets MPI_ERR_PROC_FAILED at {n} ranks",
+              rc == 4 and out == "rank 0: MPI_ERR_PROC_FAILED, index 1, request freed\n",
+              f"rc={rc} out={out!r} err={err!r}")
+        check(f"no process left after the death at {n} ranks", no_leftovers(tag))
 
 finish()
