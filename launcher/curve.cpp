@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "launcher/signals.hpp"
+
 namespace lumpi::launcher {
 namespace {
 
@@ -115,7 +117,7 @@ ZapHandler::ZapHandler(zmq::context_t& ctx, std::string allowed_public_key, std:
   if (allowed_.empty()) fail("ZAP: the job's public key is malformed");
   sock_.set(zmq::sockopt::linger, 0);
   sock_.bind("inproc://zeromq.zap.01");
-  thread_ = std::thread([this] { run(); });
+  thread_ = quiet_thread([this] { run(); });
 }
 
 ZapHandler::~ZapHandler() { stop(); }

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "launcher/clock.hpp"
+#include "launcher/signals.hpp"
 
 namespace lumpi::launcher {
 
@@ -34,7 +35,7 @@ BeatServer::BeatServer(zmq::context_t& ctx, const std::string& endpoint, const C
   curve_server(sock_, keys);
   sock_.bind(endpoint);
   endpoint_ = sock_.get(zmq::sockopt::last_endpoint);
-  thread_ = std::thread([this] { run(); });
+  thread_ = quiet_thread([this] { run(); });
 }
 
 BeatServer::~BeatServer() {
@@ -69,7 +70,7 @@ BeatClient::BeatClient(zmq::context_t& ctx, const std::string& endpoint, const C
   sock_.set(zmq::sockopt::linger, 0);
   curve_client(sock_, keys);
   sock_.connect(endpoint);
-  thread_ = std::thread([this] { run(); });
+  thread_ = quiet_thread([this] { run(); });
 }
 
 BeatClient::~BeatClient() { stop(); }

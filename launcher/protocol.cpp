@@ -7,6 +7,8 @@
 #include <charconv>
 #include <cstdio>
 
+#include "launcher/signals.hpp"
+
 namespace lumpi::launcher {
 namespace {
 
@@ -396,17 +398,19 @@ ControlMsg text_msg(Kind k, std::string text) {
 
 void send_frames(zmq::socket_ref s, const Frames& frames) {
   for (size_t i = 0; i < frames.size(); ++i)
-    s.send(zmq::buffer(frames[i]),
-           i + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
+    again_on_eintr([&] {
+      return s.send(zmq::buffer(frames[i]), i + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
+    });
 }
 
 Frames recv_frames(zmq::socket_ref s, bool wait) {
   Frames out;
   zmq::message_t m;
-  if (!s.recv(m, wait ? zmq::recv_flags::none : zmq::recv_flags::dontwait)) return out;
+  auto flags = wait ? zmq::recv_flags::none : zmq::recv_flags::dontwait;
+  if (!again_on_eintr([&] { return s.recv(m, flags); })) return out;
   out.emplace_back(m.to_string());
   while (m.more()) {
-    (void)s.recv(m, zmq::recv_flags::none);
+    (void)again_on_eintr([&] { return s.recv(m, zmq::recv_flags::none); });
     out.emplace_back(m.to_string());
   }
   return out;

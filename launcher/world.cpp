@@ -117,7 +117,9 @@ std::string World::silent_ranks() const {
   return out.empty() ? "every rank said hello" : out;
 }
 
-// Once every rank has said hello, each gets the endpoint table.
+// Once every rank has said hello, each gets the endpoint table, then the
+// news of any rank that joined and has died since: news sent earlier found
+// the others not yet listening for it (or not yet connected).
 void World::on_hello(int r, const ControlMsg& m, const std::string& identity) {
   RankInfo& info = ranks_[size_t(r)];
   if (remote_ && info.joined && identity != info.identity) {
@@ -140,6 +142,12 @@ void World::on_hello(int r, const ControlMsg& m, const std::string& identity) {
   for (const auto& ri : ranks_) start.list.push_back(ri.endpoint);
   for (int q = 0; q < size(); ++q) send(q, start);
   wired_ = true;
+  for (int d = 0; d < size(); ++d) {
+    if (ranks_[size_t(d)].alive) continue;
+    ControlMsg dead = msg(Kind::Dead);
+    dead.rank = d;
+    for (int q = 0; q < size(); ++q) send(q, dead);
+  }
 }
 
 World::~World() {
