@@ -23,19 +23,6 @@ zmq::message_t to_message(Body body) {
                         [](void*, void* hint) { delete static_cast<std::string*>(hint); }, owned);
 }
 
-// A signal caught during a ZeroMQ call (a C program's own SIGALRM, a
-// fuzzer's timer) fails it with EINTR having moved nothing: it is made again.
-template <class F>
-auto again_on_eintr(F&& f) {
-  for (;;) {
-    try {
-      return f();
-    } catch (const zmq::error_t& e) {
-      if (e.num() != EINTR) throw;
-    }
-  }
-}
-
 Body to_body(zmq::message_t m) {
   auto* owned = new zmq::message_t(std::move(m));
   return Body::adopt(static_cast<const char*>(owned->data()), owned->size(), owned,

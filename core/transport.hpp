@@ -15,6 +15,7 @@
 // only that key (launcher/curve.hpp). Over ipc (one host) nothing changes.
 #pragma once
 
+#include <cerrno>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -26,6 +27,20 @@
 #include "core/curve_keys.hpp"
 
 namespace lumpi::core {
+
+// A ZeroMQ call that a signal interrupted (EINTR, nothing moved: a C
+// program's own SIGALRM, a fuzzer's timer) is made again. The transport's
+// calls go through it, and the launcher's control channel's too.
+template <class F>
+auto again_on_eintr(F&& f) {
+  for (;;) {
+    try {
+      return f();
+    } catch (const zmq::error_t& e) {
+      if (e.num() != EINTR) throw;
+    }
+  }
+}
 
 class Transport {
  public:

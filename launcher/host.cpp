@@ -17,7 +17,6 @@
 #include "launcher/clock.hpp"
 #include "launcher/curve.hpp"
 #include "launcher/heartbeat.hpp"
-#include "launcher/signals.hpp"
 
 namespace lumpi::launcher {
 namespace {
@@ -192,7 +191,7 @@ void Host::report_bad_rank(const JoinInfo& j) {
   s.set(zmq::sockopt::linger, 10000);  // the handshake may be slow on a loaded host
   curve_client(s, j.keys);
   s.connect(j.control);
-  again_on_eintr([&] { return s.send(zmq::str_buffer("hello"), zmq::send_flags::none); });
+  core::again_on_eintr([&] { return s.send(zmq::str_buffer("hello"), zmq::send_flags::none); });
   s.close();
   zap.stop();
 }
@@ -264,7 +263,7 @@ void Host::await_quit(int timeout_ms) {
   int64_t deadline = now_ms() + timeout_ms;
   while (now_ms() < deadline) {
     zmq::pollitem_t item{control_->handle(), 0, ZMQ_POLLIN, 0};
-    if (again_on_eintr([&] { return zmq::poll(&item, 1, std::chrono::milliseconds(50)); }) == 0) continue;
+    if (core::again_on_eintr([&] { return zmq::poll(&item, 1, std::chrono::milliseconds(50)); }) == 0) continue;
     std::string why;
     auto m = decode(recv_frames(*control_, true), &why);
     if (!m) {
