@@ -102,6 +102,7 @@ int Request::wait_any(const std::vector<Request*>& reqs, const std::string& call
   Waiting what;  // any one request will do: it waits for any of their ranks
   what.call = call;
   what.any = true;
+  bool one_comm = true;  // the communicator is named only when all share it
   for (const Request* r : reqs) {
     if (!r || !r->engine_) continue;
     if (!engine) {
@@ -109,9 +110,11 @@ int Request::wait_any(const std::vector<Request*>& reqs, const std::string& call
       what.comm = r->what_.comm;
       what.context = r->what_.context;
     }
+    one_comm = one_comm && r->what_.context == what.context;
     for (int w : r->what_.needs)
       if (std::find(what.needs.begin(), what.needs.end(), w) == what.needs.end()) what.needs.push_back(w);
   }
+  if (!one_comm) what.comm.clear(), what.context = 0;
   int found = -1;
   auto ready = [&] {
     for (size_t i = 0; i < reqs.size(); ++i) {

@@ -97,6 +97,11 @@ hang("wildcard", 3, "if r == 0 then w:recv(mpi.ANY_SOURCE, 1) else w:recv(0, 2) 
 
 # a wait on requests: MPI_Waitany waits for any of its requests' sources
 hang("waitany", 3, "if r == 0 then mpi.waitany({w:irecv(1, 1), w:irecv(2, 1)}) else w:recv(0, 3) end",
+     [f"deadlock: 0 -> 1 -> 0: rank 0 in MPI_Waitany on {W} waits for any of 1-2, "
+      f"rank 1 in MPI_Recv(source=0, tag=3) on {W} waits for 0"], absent=["possible"])
+# requests on two communicators: the wait names none of them
+hang("waitany-two-comms", 3,
+     "local d = w:dup(); if r == 0 then mpi.waitany({w:irecv(1, 1), d:irecv(2, 1)}) else w:recv(0, 3) end",
      ["deadlock: 0 -> 1 -> 0: rank 0 in MPI_Waitany waits for any of 1-2, "
       f"rank 1 in MPI_Recv(source=0, tag=3) on {W} waits for 0"], absent=["possible"])
 
