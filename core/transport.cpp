@@ -56,7 +56,7 @@ Transport::Transport(const std::string& bind_endpoint, std::optional<CurveKeys> 
   in_.set(zmq::sockopt::rcvhwm, 0);
   in_.set(zmq::sockopt::linger, 0);
   if (curve_) curve_server(in_, *curve_);
-  in_.bind(bind_endpoint);
+  again_on_eintr([&] { in_.bind(bind_endpoint); });
   endpoint_ = in_.get(zmq::sockopt::last_endpoint);
   data_fd_ = int(in_.get(zmq::sockopt::fd));
 }
@@ -81,7 +81,7 @@ zmq::socket_t& Transport::peer_socket(int dest) {
     s->set(zmq::sockopt::sndhwm, 0);
     s->set(zmq::sockopt::linger, 2000);  // deliver what is queued at exit, but never hang
     if (curve_) curve_client(*s, *curve_);
-    s->connect(peer_endpoints_[size_t(dest)]);
+    again_on_eintr([&] { s->connect(peer_endpoints_[size_t(dest)]); });
   }
   return *s;
 }
@@ -149,12 +149,12 @@ void Transport::poll(int timeout_ms, const std::function<void()>& on_data) {
 }
 
 bool Transport::watched_ready() {
-  watched_unsure_ = watched_.get(zmq::sockopt::events) & ZMQ_POLLIN;
+  watched_unsure_ = again_on_eintr([&] { return watched_.get(zmq::sockopt::events); }) & ZMQ_POLLIN;
   return watched_unsure_;
 }
 
 bool Transport::data_ready() {
-  data_unsure_ = in_.get(zmq::sockopt::events) & ZMQ_POLLIN;
+  data_unsure_ = again_on_eintr([&] { return in_.get(zmq::sockopt::events); }) & ZMQ_POLLIN;
   return data_unsure_;
 }
 

@@ -28,9 +28,11 @@
 
 namespace lumpi::core {
 
-// A ZeroMQ call that a signal interrupted (EINTR, nothing moved: a C
-// program's own SIGALRM, a fuzzer's timer) is made again. The transport's
-// calls go through it, and the launcher's control channel's too.
+// A ZeroMQ call that a signal interrupted (EINTR, nothing done: a C
+// program's own SIGALRM, a fuzzer's timer) is made again. Every libzmq call
+// that first processes the socket's pending commands can fail so: send,
+// receive, bind, connect, poll and reading ZMQ_EVENTS. The transport's
+// calls go through it, and the launcher's (control channel, heartbeat, ZAP).
 template <class F>
 auto again_on_eintr(F&& f) {
   for (;;) {

@@ -118,7 +118,7 @@ Host::Host() {
 
   engine_ = std::make_unique<core::Engine>(rank_, size_, "ipc://" + dir + "/rank-" + std::to_string(rank_));
   open_control("rank-" + std::to_string(rank_));
-  control_->connect(control);
+  core::again_on_eintr([&] { control_->connect(control); });
   say_hello();
 }
 
@@ -172,7 +172,7 @@ void Host::join_remote(const char* path) {
   std::string identity = "rank-" + std::to_string(rank_) + "@" + core::hw::hostname() + "/" + std::to_string(getpid());
   open_control(identity);
   curve_client(*control_, j.keys);
-  control_->connect(j.control);
+  core::again_on_eintr([&] { control_->connect(j.control); });
   beat_ = std::make_unique<BeatClient>(ctx, j.beat, j.keys, identity, rank_);
   say_hello();
 }
@@ -190,7 +190,7 @@ void Host::report_bad_rank(const JoinInfo& j) {
                                       std::to_string(getpid()));
   s.set(zmq::sockopt::linger, 10000);  // the handshake may be slow on a loaded host
   curve_client(s, j.keys);
-  s.connect(j.control);
+  core::again_on_eintr([&] { s.connect(j.control); });
   core::again_on_eintr([&] { return s.send(zmq::str_buffer("hello"), zmq::send_flags::none); });
   s.close();
   zap.stop();
