@@ -23,6 +23,22 @@ zmq::message_t to_message(Body body) {
                         [](void*, void* hint) { delete static_cast<std::string*>(hint); }, owned);
 }
 
+// A ZeroMQ call that a signal interrupted (EINTR, nothing done: a C
+// program's own SIGALRM, a fuzzer's timer) is made again. Every libzmq call
+// that first runs the socket's pending commands can fail so: send, receive,
+// bind, connect and reading ZMQ_EVENTS. (launcher/signals.hpp has the
+// launcher's own: the coordinator links nothing of the core.)
+template <class F>
+auto again_on_eintr(F&& f) {
+  for (;;) {
+    try {
+      return f();
+    } catch (const zmq::error_t& e) {
+      if (e.num() != EINTR) throw;
+    }
+  }
+}
+
 Body to_body(zmq::message_t m) {
   auto* owned = new zmq::message_t(std::move(m));
   return Body::adopt(static_cast<const char*>(owned->data()), owned->size(), owned,

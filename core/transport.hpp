@@ -15,7 +15,6 @@
 // only that key (launcher/curve.hpp). Over ipc (one host) nothing changes.
 #pragma once
 
-#include <cerrno>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -27,22 +26,6 @@
 #include "core/curve_keys.hpp"
 
 namespace lumpi::core {
-
-// A ZeroMQ call that a signal interrupted (EINTR, nothing done: a C
-// program's own SIGALRM, a fuzzer's timer) is made again. Every libzmq call
-// that first processes the socket's pending commands can fail so: send,
-// receive, bind, connect, poll and reading ZMQ_EVENTS. The transport's
-// calls go through it, and the launcher's (control channel, heartbeat, ZAP).
-template <class F>
-auto again_on_eintr(F&& f) {
-  for (;;) {
-    try {
-      return f();
-    } catch (const zmq::error_t& e) {
-      if (e.num() != EINTR) throw;
-    }
-  }
-}
 
 class Transport {
  public:

@@ -15,7 +15,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/transport.hpp"
 #include "launcher/signals.hpp"
 
 namespace lumpi::launcher {
@@ -117,7 +116,7 @@ ZapHandler::ZapHandler(zmq::context_t& ctx, std::string allowed_public_key, std:
     : sock_(ctx, zmq::socket_type::rep), allowed_(z85_binary(allowed_public_key)), who_(std::move(who)) {
   if (allowed_.empty()) fail("ZAP: the job's public key is malformed");
   sock_.set(zmq::sockopt::linger, 0);
-  core::again_on_eintr([&] { sock_.bind("inproc://zeromq.zap.01"); });
+  again_on_eintr([&] { sock_.bind("inproc://zeromq.zap.01"); });
   thread_ = quiet_thread([this] { run(); });
 }
 

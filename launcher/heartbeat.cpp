@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <unistd.h>
 
-#include "core/transport.hpp"
 #include "launcher/clock.hpp"
 #include "launcher/signals.hpp"
 
@@ -34,7 +33,7 @@ BeatServer::BeatServer(zmq::context_t& ctx, const std::string& endpoint, const C
   sock_.set(zmq::sockopt::linger, 0);
   sock_.set(zmq::sockopt::router_mandatory, 0);
   curve_server(sock_, keys);
-  core::again_on_eintr([&] { sock_.bind(endpoint); });
+  again_on_eintr([&] { sock_.bind(endpoint); });
   endpoint_ = sock_.get(zmq::sockopt::last_endpoint);
   thread_ = quiet_thread([this] { run(); });
 }
@@ -70,7 +69,7 @@ BeatClient::BeatClient(zmq::context_t& ctx, const std::string& endpoint, const C
   sock_.set(zmq::sockopt::routing_id, identity);
   sock_.set(zmq::sockopt::linger, 0);
   curve_client(sock_, keys);
-  core::again_on_eintr([&] { sock_.connect(endpoint); });
+  again_on_eintr([&] { sock_.connect(endpoint); });
   thread_ = quiet_thread([this] { run(); });
 }
 

@@ -17,6 +17,7 @@
 #include "launcher/clock.hpp"
 #include "launcher/curve.hpp"
 #include "launcher/heartbeat.hpp"
+#include "launcher/signals.hpp"
 
 namespace lumpi::launcher {
 namespace {
@@ -118,7 +119,7 @@ Host::Host() {
 
   engine_ = std::make_unique<core::Engine>(rank_, size_, "ipc://" + dir + "/rank-" + std::to_string(rank_));
   open_control("rank-" + std::to_string(rank_));
-  core::again_on_eintr([&] { control_->connect(control); });
+  again_on_eintr([&] { control_->connect(control); });
   say_hello();
 }
 
@@ -172,7 +173,7 @@ void Host::join_remote(const char* path) {
   std::string identity = "rank-" + std::to_string(rank_) + "@" + core::hw::hostname() + "/" + std::to_string(getpid());
   open_control(identity);
   curve_client(*control_, j.keys);
-  core::again_on_eintr([&] { control_->connect(j.control); });
+  again_on_eintr([&] { control_->connect(j.control); });
   beat_ = std::make_unique<BeatClient>(ctx, j.beat, j.keys, identity, rank_);
   say_hello();
 }
@@ -190,8 +191,8 @@ void Host::report_bad_rank(const JoinInfo& j) {
                                       std::to_string(getpid()));
   s.set(zmq::sockopt::linger, 10000);  // the handshake may be slow on a loaded host
   curve_client(s, j.keys);
-  core::again_on_eintr([&] { s.connect(j.control); });
-  core::again_on_eintr([&] { return s.send(zmq::str_buffer("hello"), zmq::send_flags::none); });
+  again_on_eintr([&] { s.connect(j.control); });
+  again_on_eintr([&] { return s.send(zmq::str_buffer("hello"), zmq::send_flags::none); });
   s.close();
   zap.stop();
 }
@@ -263,7 +264,7 @@ void Host::await_quit(int timeout_ms) {
   int64_t deadline = now_ms() + timeout_ms;
   while (now_ms() < deadline) {
     zmq::pollitem_t item{control_->handle(), 0, ZMQ_POLLIN, 0};
-    if (core::again_on_eintr([&] { return zmq::poll(&item, 1, std::chrono::milliseconds(50)); }) == 0) continue;
+    if (again_on_eintr([&] { return zmq::poll(&item, 1, std::chrono::milliseconds(50)); }) == 0) continue;
     std::string why;
     auto m = decode(recv_frames(*control_, true), &why);
     if (!m) {

@@ -7,7 +7,7 @@
 #include <charconv>
 #include <cstdio>
 
-#include "core/transport.hpp"
+#include "launcher/signals.hpp"
 
 namespace lumpi::launcher {
 namespace {
@@ -398,7 +398,7 @@ ControlMsg text_msg(Kind k, std::string text) {
 
 void send_frames(zmq::socket_ref s, const Frames& frames) {
   for (size_t i = 0; i < frames.size(); ++i)
-    core::again_on_eintr([&] {
+    again_on_eintr([&] {
       return s.send(zmq::buffer(frames[i]), i + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
     });
 }
@@ -407,10 +407,10 @@ Frames recv_frames(zmq::socket_ref s, bool wait) {
   Frames out;
   zmq::message_t m;
   auto flags = wait ? zmq::recv_flags::none : zmq::recv_flags::dontwait;
-  if (!core::again_on_eintr([&] { return s.recv(m, flags); })) return out;
+  if (!again_on_eintr([&] { return s.recv(m, flags); })) return out;
   out.emplace_back(m.to_string());
   while (m.more()) {
-    (void)core::again_on_eintr([&] { return s.recv(m, zmq::recv_flags::none); });
+    (void)again_on_eintr([&] { return s.recv(m, zmq::recv_flags::none); });
     out.emplace_back(m.to_string());
   }
   return out;
