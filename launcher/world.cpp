@@ -142,12 +142,8 @@ void World::on_hello(int r, const ControlMsg& m, const std::string& identity) {
   for (const auto& ri : ranks_) start.list.push_back(ri.endpoint);
   for (int q = 0; q < size(); ++q) send(q, start);
   wired_ = true;
-  for (int d = 0; d < size(); ++d) {
-    if (ranks_[size_t(d)].alive) continue;
-    ControlMsg dead = msg(Kind::Dead);
-    dead.rank = d;
-    for (int q = 0; q < size(); ++q) send(q, dead);
-  }
+  for (int d = 0; d < size(); ++d)
+    if (!alive(d)) announce_death(d);
 }
 
 World::~World() {
@@ -230,6 +226,12 @@ void World::send(int r, const ControlMsg& m) {
   if (!alive(r)) return;
   if (attached_) return send_to_repl(std::to_string(r), m);  // to the world, which relays it
   send_frames(control_, encode(m, {ranks_[size_t(r)].identity}));
+}
+
+void World::announce_death(int dead) {
+  ControlMsg m = msg(Kind::Dead);
+  m.rank = dead;
+  for (int r = 0; r < size(); ++r) send(r, m);
 }
 
 void World::kill(int r) {

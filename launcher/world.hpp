@@ -116,6 +116,9 @@ class World {
 
   // Sends m to rank r if it is alive.
   void send(int r, const ControlMsg& m);
+  // Tells every live rank that rank `dead` has died, so that their waits
+  // that need it fail (MPI_ERR_PROC_FAILED).
+  void announce_death(int dead);
   // Next event, waiting at most timeout_ms; nullopt on timeout, and at once
   // when a signal interrupts the wait (so a Ctrl-C handler's flag is seen).
   // Hello and Finished are consumed here (wiring, RankInfo): next() then

@@ -98,10 +98,7 @@ class Exec {
 
   // A rank that ends without finishing fails the waits that need it.
   void on_death(int rank) {
-    if (world_.rank(rank).finished || killed_[size_t(rank)]) return;
-    ControlMsg dead = launcher::msg(Kind::Dead);
-    dead.rank = rank;
-    for (int r = 0; r < world_.size(); ++r) world_.send(r, dead);
+    if (!world_.rank(rank).finished && !killed_[size_t(rank)]) world_.announce_death(rank);
   }
 
   // MPI_Abort: the other ranks are stopped; the job's status is the code.

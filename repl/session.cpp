@@ -133,9 +133,7 @@ void Session::report_death(int rank) {
   int status = world_->rank(rank).wait_status;
   if (!killed_for_abort_[size_t(rank)]) worst_exit_ = std::max(worst_exit_, launcher::exit_code_of(status));
   print_line("rank " + std::to_string(rank) + " died: " + launcher::describe_wait_status(status));
-  ControlMsg dead = launcher::msg(Kind::Dead);
-  dead.rank = rank;
-  for (int r = 0; r < world_->size(); ++r) world_->send(r, dead);
+  world_->announce_death(rank);
 }
 
 // MPI_Abort: the other ranks are stopped; the job's exit status is the
