@@ -97,7 +97,7 @@ void Request::wait() {
   if (traced) trace_wait(TraceEvent::Kind::End);
 }
 
-int Request::wait_any(const std::vector<Request*>& reqs, const std::string& call) {
+void Request::wait_any(const std::vector<Request*>& reqs, const std::string& call) {
   Engine* engine = nullptr;
   Waiting what;  // any one request will do: it waits for any of their ranks
   what.call = call;
@@ -114,24 +114,23 @@ int Request::wait_any(const std::vector<Request*>& reqs, const std::string& call
     for (int w : r->what_.needs)
       if (std::find(what.needs.begin(), what.needs.end(), w) == what.needs.end()) what.needs.push_back(w);
   }
-  if (!one_comm) what.comm.clear(), what.context = 0;
-  int found = -1;
+  if (!one_comm) {
+    what.comm.clear();
+    what.context = 0;
+  }
   auto ready = [&] {
-    for (size_t i = 0; i < reqs.size(); ++i) {
-      Request* r = reqs[i];
+    for (Request* r : reqs) {
       if (!r) continue;
       try {
-        if (r->poll_complete()) return found = int(i), true;
+        if (r->poll_complete()) return true;
         if (r->engine_) r->engine_->check_peers(r->what_);
       } catch (const Error&) {
-        return found = int(i), true;  // the caller's test raises it
+        return true;  // the caller's test raises it
       }
     }
     return false;
   };
-  if (ready() || !engine) return found;
-  engine->wait(ready, what);
-  return found;
+  if (engine && !ready()) engine->wait(ready, what);
 }
 
 void Request::trace_wait(TraceEvent::Kind k) {

@@ -54,11 +54,11 @@ class Request {
   // Blocks until complete.
   void wait();
   // Blocks until one of reqs (null entries are skipped) is complete or has
-  // ended in an error (its own, or the death of a rank it needs), and
-  // returns its index; testing that request then gives its result or
-  // raises its error. -1 at once when every entry is null. Throws
-  // Error(Interrupted) as wait() does; hang reports name `call`.
-  static int wait_any(const std::vector<Request*>& reqs, const std::string& call);
+  // ended in an error (its own, or the death of a rank it needs): the
+  // caller's next round of tests then completes it or raises its error.
+  // Returns at once when every entry is null. Throws Error(Interrupted) as
+  // wait() does; hang reports name `call`.
+  static void wait_any(const std::vector<Request*>& reqs, const std::string& call);
   // Cancels a pending receive; true if it was still pending.
   bool cancel();
   bool cancelled() const { return cancelled_; }
