@@ -3,7 +3,6 @@
 // MPI-1 Attr/Keyval forms) and process topologies, each a thin shell over
 // the public C++ API (core/lumpi.hpp) or, where that has no door yet
 // (split_type, create_group, dup_with_info), over core/comm_create.hpp.
-#include <cstring>
 #include <unistd.h>
 
 #include "core/comm_create.hpp"
@@ -14,13 +13,6 @@ using namespace lumpi;
 using namespace lumpi::capi;
 
 namespace {
-
-void copy_name(const std::string& s, char* buf, int* len) {
-  int n = int(s.size()) < MPI_MAX_OBJECT_NAME - 1 ? int(s.size()) : MPI_MAX_OBJECT_NAME - 1;
-  std::memcpy(buf, s.data(), size_t(n));
-  buf[n] = '\0';
-  *len = n;
-}
 
 // A new C handle for a C++ communicator made from comm (same error handler).
 MPI_Comm made(MPI_Comm parent, const Comm& c) { return add_comm(Access::handle(c), handler_of(parent)); }
@@ -209,7 +201,7 @@ int MPI_Comm_get_name(MPI_Comm comm, char* name, int* resultlen) {
               [&] {
     check_out(name, "MPI_Comm_get_name", "name");
     check_out(resultlen, "MPI_Comm_get_name", "resultlen");
-    copy_name(as<Intracomm>(comm, "MPI_Comm_get_name").Get_name(), name, resultlen);
+    copy_out(as<Intracomm>(comm, "MPI_Comm_get_name").Get_name(), name, resultlen, MPI_MAX_OBJECT_NAME);
   });
 }
 
