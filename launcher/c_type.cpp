@@ -81,14 +81,7 @@ core::TypePtr& type_of(MPI_Datatype t, const char* func, const char* what) {
 }
 
 MPI_Datatype add_type(core::TypePtr t) {
-  auto& v = table();
-  for (size_t i = size_t(kNNamed); i < v.size(); ++i)
-    if (!v[i]) {
-      v[i] = std::move(t);
-      return int(i);
-    }
-  v.push_back(std::move(t));
-  return int(v.size()) - 1;
+  return put_in_free_slot(table(), size_t(kNNamed), std::move(t), [](const core::TypePtr& x) { return !x; });
 }
 
 void forget_type(MPI_Datatype t) {

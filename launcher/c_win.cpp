@@ -34,14 +34,8 @@ WinEntry& entry_of(MPI_Win win, const char* func) {
 }
 
 MPI_Win add_win(Win w) {
-  auto& t = wins();
-  for (size_t i = 1; i < t.size(); ++i)
-    if (t[i].w.Is_null()) {
-      t[i] = WinEntry{std::move(w), MPI_ERRORS_ARE_FATAL};
-      return MPI_Win(i);
-    }
-  t.push_back(WinEntry{std::move(w), MPI_ERRORS_ARE_FATAL});
-  return MPI_Win(t.size() - 1);
+  return put_in_free_slot(wins(), 1, WinEntry{std::move(w), MPI_ERRORS_ARE_FATAL},
+                          [](const WinEntry& e) { return e.w.Is_null(); });
 }
 
 // The C handle of a C++ window (for callbacks), MPI_WIN_NULL if unknown.
