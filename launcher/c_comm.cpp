@@ -112,16 +112,14 @@ int MPI_Group_excl(MPI_Group g, int n, const int ranks[], MPI_Group* out) {
 }
 
 int MPI_Group_range_incl(MPI_Group g, int n, int ranges[][3], MPI_Group* out) {
-  return call("MPI_Group_range_incl",
-              [&] {
+  return call("MPI_Group_range_incl", [&] {
     check_out(out, "MPI_Group_range_incl", "newgroup");
     *out = add_group(group(g, "MPI_Group_range_incl").Range_incl(n, ranges));
   });
 }
 
 int MPI_Group_range_excl(MPI_Group g, int n, int ranges[][3], MPI_Group* out) {
-  return call("MPI_Group_range_excl",
-              [&] {
+  return call("MPI_Group_range_excl", [&] {
     check_out(out, "MPI_Group_range_excl", "newgroup");
     *out = add_group(group(g, "MPI_Group_range_excl").Range_excl(n, ranges));
   });
@@ -160,16 +158,14 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group* g) {
 }
 
 int MPI_Comm_remote_size(MPI_Comm comm, int* size) {
-  return call(comm, "MPI_Comm_remote_size",
-              [&] {
+  return call(comm, "MPI_Comm_remote_size", [&] {
     check_out(size, "MPI_Comm_remote_size", "size");
     *size = inter(comm, "MPI_Comm_remote_size").Get_remote_size();
   });
 }
 
 int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group* g) {
-  return call(comm, "MPI_Comm_remote_group",
-              [&] {
+  return call(comm, "MPI_Comm_remote_group", [&] {
     check_out(g, "MPI_Comm_remote_group", "group");
     *g = add_group(inter(comm, "MPI_Comm_remote_group").Get_remote_group());
   });
@@ -197,8 +193,7 @@ int MPI_Comm_set_name(MPI_Comm comm, const char* name) {
 }
 
 int MPI_Comm_get_name(MPI_Comm comm, char* name, int* resultlen) {
-  return call(comm, "MPI_Comm_get_name",
-              [&] {
+  return call(comm, "MPI_Comm_get_name", [&] {
     check_out(name, "MPI_Comm_get_name", "name");
     check_out(resultlen, "MPI_Comm_get_name", "resultlen");
     copy_out(as<Intracomm>(comm, "MPI_Comm_get_name").Get_name(), name, resultlen, MPI_MAX_OBJECT_NAME);
@@ -206,9 +201,9 @@ int MPI_Comm_get_name(MPI_Comm comm, char* name, int* resultlen) {
 }
 
 int MPI_Comm_set_info(MPI_Comm comm, MPI_Info i) {
-  return call(comm, "MPI_Comm_set_info",
-              [&] { as<Intracomm>(comm, "MPI_Comm_set_info").Set_info(info(i, "MPI_Comm_set_info"));
-            });
+  return call(comm, "MPI_Comm_set_info", [&] {
+    as<Intracomm>(comm, "MPI_Comm_set_info").Set_info(info(i, "MPI_Comm_set_info"));
+  });
 }
 
 int MPI_Comm_get_info(MPI_Comm comm, MPI_Info* i) {
@@ -363,8 +358,7 @@ int MPI_Intercomm_create(MPI_Comm local, int local_leader, MPI_Comm peer, int re
 }
 
 int MPI_Intercomm_merge(MPI_Comm comm, int high, MPI_Comm* newcomm) {
-  return call(comm, "MPI_Intercomm_merge",
-              [&] {
+  return call(comm, "MPI_Intercomm_merge", [&] {
     check_out(newcomm, "MPI_Intercomm_merge", "newintracomm");
     *newcomm = made(comm, inter(comm, "MPI_Intercomm_merge").Merge(high != 0));
   });
@@ -518,14 +512,13 @@ int MPI_Cart_rank(MPI_Comm comm, const int coords[], int* rank) {
 }
 
 int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
-  return call(comm, "MPI_Cart_coords",
-              [&] { as<Cartcomm>(comm, "MPI_Cart_coords").Get_coords(rank, maxdims, coords);
-            });
+  return call(comm, "MPI_Cart_coords", [&] {
+    as<Cartcomm>(comm, "MPI_Cart_coords").Get_coords(rank, maxdims, coords);
+  });
 }
 
 int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* src, int* dst) {
-  return call(comm, "MPI_Cart_shift",
-              [&] {
+  return call(comm, "MPI_Cart_shift", [&] {
     check_out(src, "MPI_Cart_shift", "rank_source");
     check_out(dst, "MPI_Cart_shift", "rank_dest");
     as<Cartcomm>(comm, "MPI_Cart_shift").Shift(direction, disp, *src, *dst);
@@ -569,28 +562,26 @@ int MPI_Graphdims_get(MPI_Comm comm, int* nnodes, int* nedges) {
 }
 
 int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]) {
-  return call(comm, "MPI_Graph_get",
-              [&] { as<Graphcomm>(comm, "MPI_Graph_get").Get_topo(maxindex, maxedges, index, edges);
-            });
+  return call(comm, "MPI_Graph_get", [&] {
+    as<Graphcomm>(comm, "MPI_Graph_get").Get_topo(maxindex, maxedges, index, edges);
+  });
 }
 
 int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int* n) {
-  return call(comm, "MPI_Graph_neighbors_count",
-              [&] {
+  return call(comm, "MPI_Graph_neighbors_count", [&] {
     check_out(n, "MPI_Graph_neighbors_count", "nneighbors");
     *n = as<Graphcomm>(comm, "MPI_Graph_neighbors_count").Get_neighbors_count(rank);
   });
 }
 
 int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxn, int neighbors[]) {
-  return call(comm, "MPI_Graph_neighbors",
-              [&] { as<Graphcomm>(comm, "MPI_Graph_neighbors").Get_neighbors(rank, maxn, neighbors);
-            });
+  return call(comm, "MPI_Graph_neighbors", [&] {
+    as<Graphcomm>(comm, "MPI_Graph_neighbors").Get_neighbors(rank, maxn, neighbors);
+  });
 }
 
 int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int* newrank) {
-  return call(comm, "MPI_Graph_map",
-              [&] {
+  return call(comm, "MPI_Graph_map", [&] {
     check_out(newrank, "MPI_Graph_map", "newrank");
     *newrank = as<Graphcomm>(comm, "MPI_Graph_map").Map(nnodes, index, edges);
   });
