@@ -23,9 +23,10 @@ core::Hints hints_of(MPI_Info i, const char* func) {
   return h;
 }
 
-std::vector<bool> flags(int n, const int* v) {
-  std::vector<bool> out;
-  for (int i = 0; i < n; ++i) out.push_back(v[i] != 0);
+// The C flags v[0..n) as the bool array the C++ API's topology calls take.
+std::unique_ptr<bool[]> bools(int n, const int* v) {
+  std::unique_ptr<bool[]> out(new bool[size_t(n) + 1]);
+  for (int i = 0; i < n; ++i) out[i] = v[i] != 0;
   return out;
 }
 
@@ -481,9 +482,7 @@ int MPI_Cart_create(MPI_Comm old, int ndims, const int dims[], const int periods
   return call(old, f, [&] {
     check_out(out, "MPI_Cart_create", "comm_cart");
     if (ndims < 0) fail(MPI_ERR_DIMS, f, "ndims is negative: " + std::to_string(ndims));
-    auto p = flags(ndims, periods);
-    std::unique_ptr<bool[]> pb(new bool[size_t(ndims) + 1]);
-    for (int i = 0; i < ndims; ++i) pb[i] = p[i];
+    std::unique_ptr<bool[]> pb = bools(ndims, periods);
     *out = made(old, intra(old, f).Create_cart(ndims, dims, pb.get(), reorder != 0));
   });
 }
@@ -529,10 +528,7 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* out) {
   return call(comm, "MPI_Cart_sub", [&] {
     check_out(out, "MPI_Cart_sub", "newcomm");
     Cartcomm c = as<Cartcomm>(comm, "MPI_Cart_sub");
-    int n = c.Get_dim();
-    std::unique_ptr<bool[]> rb(new bool[size_t(n) + 1]);
-    for (int i = 0; i < n; ++i) rb[i] = remain_dims[i] != 0;
-    *out = made(comm, c.Sub(rb.get()));
+    *out = made(comm, c.Sub(bools(c.Get_dim(), remain_dims).get()));
   });
 }
 
@@ -540,8 +536,7 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[]
   return call(comm, "MPI_Cart_map", [&] {
     check_out(newrank, "MPI_Cart_map", "newrank");
     if (ndims < 0) fail(MPI_ERR_DIMS, "MPI_Cart_map", "ndims is negative");
-    std::unique_ptr<bool[]> pb(new bool[size_t(ndims) + 1]);
-    for (int i = 0; i < ndims; ++i) pb[i] = periods[i] != 0;
+    std::unique_ptr<bool[]> pb = bools(ndims, periods);
     *newrank = as<Cartcomm>(comm, "MPI_Cart_map").Map(ndims, dims, pb.get());
   });
 }
