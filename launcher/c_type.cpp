@@ -123,15 +123,14 @@ TypeBytes::TypeBytes(const void* buf, int count, MPI_Datatype t, const char* fun
   check_count(count, func, what);
   const core::TypePtr& p = type_of(t, func);
   if (!is_named(t)) p->check_usable(func);
+  size_ = size_t(count) * size_t(p->size());
   if (is_named(t) || dense(*p)) {
     data_ = const_cast<void*>(buf);
-    size_ = size_t(count) * size_t(p->size());
     return;
   }
   type_ = p;
   buf_ = const_cast<void*>(buf);
   count_ = count;
-  size_ = size_t(count) * size_t(p->size());
 }
 
 void* TypeBytes::pack(const char* func) {
@@ -157,7 +156,6 @@ using namespace lumpi;
 using namespace lumpi::capi;
 
 namespace {
-
 
 // Runs make() and stores its type as *newtype (checked first).
 template <class F>
