@@ -84,7 +84,7 @@ class Error : public std::runtime_error {
 // ---- user-defined error classes, codes and strings (core/error_codes.cpp) ----------
 // MPI-3.1 §8.5: process-local. Codes 0..LastCode are predefined (each is its
 // own class); added classes and codes are numbered from LastCode + 1 up, in
-// one sequence, never reused until reset_error_codes().
+// one sequence, never reused.
 
 inline constexpr int MAX_ERROR_STRING = 512;
 // MPI_Add_error_class: a new class (also a valid code, its own class).
@@ -105,8 +105,6 @@ int error_class_of(int code, std::string_view func = "MPI_Error_class");
 std::string error_string_of(int code, std::string_view func = "MPI_Error_string");
 // The value of the MPI_LASTUSEDCODE attribute: the largest code in use.
 int last_used_code();
-// Forgets every added class, code and string (a new world in this process).
-void reset_error_codes();
 
 // Throws Error(cls, func, message). For "validate, then act" code paths.
 [[noreturn]] void fail(ErrClass cls, std::string_view func, std::string message);

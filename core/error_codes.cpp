@@ -119,12 +119,4 @@ int last_used_code() {
   return t.last;
 }
 
-void reset_error_codes() {
-  Table& t = table();
-  std::lock_guard<std::mutex> lock(t.mu);
-  t.codes.clear();
-  t.name_of.clear();  // the names stay allocated: old errors may still point at them
-  t.last = int(ErrClass::LastCode);
-}
-
 }  // namespace lumpi::core

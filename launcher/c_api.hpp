@@ -46,6 +46,20 @@ Intracomm intra(MPI_Comm comm, const char* func);
 void forget_comm(MPI_Comm comm);
 Intercomm inter(MPI_Comm comm, const char* func);
 
+// Stores v in the first slot of table t, from index `first` on, that
+// is_free(slot) says is free, else in a new slot at the end; returns the
+// slot's index, the new C handle.
+template <class T, class IsFree>
+int put_in_free_slot(std::vector<T>& t, size_t first, T v, IsFree is_free) {
+  for (size_t i = first; i < t.size(); ++i)
+    if (is_free(t[i])) {
+      t[i] = std::move(v);
+      return int(i);
+    }
+  t.push_back(std::move(v));
+  return int(t.size()) - 1;
+}
+
 // ---- groups, infos, requests ----------------------------------------------------
 Group& group(MPI_Group g, const char* func);
 MPI_Group add_group(Group g);

@@ -3,7 +3,6 @@
 // MPI-1 Attr/Keyval forms) and process topologies, each a thin shell over
 // the public C++ API (core/lumpi.hpp) or, where that has no door yet
 // (split_type, create_group, dup_with_info), over core/comm_create.hpp.
-#include <cstring>
 #include <unistd.h>
 
 #include "core/comm_create.hpp"
@@ -15,13 +14,6 @@ using namespace lumpi::capi;
 
 namespace {
 
-void copy_name(const std::string& s, char* buf, int* len) {
-  int n = int(s.size()) < MPI_MAX_OBJECT_NAME - 1 ? int(s.size()) : MPI_MAX_OBJECT_NAME - 1;
-  std::memcpy(buf, s.data(), size_t(n));
-  buf[n] = '\0';
-  *len = n;
-}
-
 // A new C handle for a C++ communicator made from comm (same error handler).
 MPI_Comm made(MPI_Comm parent, const Comm& c) { return add_comm(Access::handle(c), handler_of(parent)); }
 
@@ -31,9 +23,10 @@ core::Hints hints_of(MPI_Info i, const char* func) {
   return h;
 }
 
-std::vector<bool> flags(int n, const int* v) {
-  std::vector<bool> out;
-  for (int i = 0; i < n; ++i) out.push_back(v[i] != 0);
+// The C flags v[0..n) as the bool array the C++ API's topology calls take.
+std::unique_ptr<bool[]> bools(int n, const int* v) {
+  std::unique_ptr<bool[]> out(new bool[size_t(n) + 1]);
+  for (int i = 0; i < n; ++i) out[i] = v[i] != 0;
   return out;
 }
 
@@ -120,16 +113,14 @@ int MPI_Group_excl(MPI_Group g, int n, const int ranks[], MPI_Group* out) {
 }
 
 int MPI_Group_range_incl(MPI_Group g, int n, int ranges[][3], MPI_Group* out) {
-  return call("MPI_Group_range_incl",
-              [&] {
+  return call("MPI_Group_range_incl", [&] {
     check_out(out, "MPI_Group_range_incl", "newgroup");
     *out = add_group(group(g, "MPI_Group_range_incl").Range_incl(n, ranges));
   });
 }
 
 int MPI_Group_range_excl(MPI_Group g, int n, int ranges[][3], MPI_Group* out) {
-  return call("MPI_Group_range_excl",
-              [&] {
+  return call("MPI_Group_range_excl", [&] {
     check_out(out, "MPI_Group_range_excl", "newgroup");
     *out = add_group(group(g, "MPI_Group_range_excl").Range_excl(n, ranges));
   });
@@ -168,16 +159,14 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group* g) {
 }
 
 int MPI_Comm_remote_size(MPI_Comm comm, int* size) {
-  return call(comm, "MPI_Comm_remote_size",
-              [&] {
+  return call(comm, "MPI_Comm_remote_size", [&] {
     check_out(size, "MPI_Comm_remote_size", "size");
     *size = inter(comm, "MPI_Comm_remote_size").Get_remote_size();
   });
 }
 
 int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group* g) {
-  return call(comm, "MPI_Comm_remote_group",
-              [&] {
+  return call(comm, "MPI_Comm_remote_group", [&] {
     check_out(g, "MPI_Comm_remote_group", "group");
     *g = add_group(inter(comm, "MPI_Comm_remote_group").Get_remote_group());
   });
@@ -205,18 +194,17 @@ int MPI_Comm_set_name(MPI_Comm comm, const char* name) {
 }
 
 int MPI_Comm_get_name(MPI_Comm comm, char* name, int* resultlen) {
-  return call(comm, "MPI_Comm_get_name",
-              [&] {
+  return call(comm, "MPI_Comm_get_name", [&] {
     check_out(name, "MPI_Comm_get_name", "name");
     check_out(resultlen, "MPI_Comm_get_name", "resultlen");
-    copy_name(as<Intracomm>(comm, "MPI_Comm_get_name").Get_name(), name, resultlen);
+    copy_out(as<Intracomm>(comm, "MPI_Comm_get_name").Get_name(), name, resultlen, MPI_MAX_OBJECT_NAME);
   });
 }
 
 int MPI_Comm_set_info(MPI_Comm comm, MPI_Info i) {
-  return call(comm, "MPI_Comm_set_info",
-              [&] { as<Intracomm>(comm, "MPI_Comm_set_info").Set_info(info(i, "MPI_Comm_set_info"));
-            });
+  return call(comm, "MPI_Comm_set_info", [&] {
+    as<Intracomm>(comm, "MPI_Comm_set_info").Set_info(info(i, "MPI_Comm_set_info"));
+  });
 }
 
 int MPI_Comm_get_info(MPI_Comm comm, MPI_Info* i) {
@@ -371,8 +359,7 @@ int MPI_Intercomm_create(MPI_Comm local, int local_leader, MPI_Comm peer, int re
 }
 
 int MPI_Intercomm_merge(MPI_Comm comm, int high, MPI_Comm* newcomm) {
-  return call(comm, "MPI_Intercomm_merge",
-              [&] {
+  return call(comm, "MPI_Intercomm_merge", [&] {
     check_out(newcomm, "MPI_Intercomm_merge", "newintracomm");
     *newcomm = made(comm, inter(comm, "MPI_Intercomm_merge").Merge(high != 0));
   });
@@ -495,9 +482,7 @@ int MPI_Cart_create(MPI_Comm old, int ndims, const int dims[], const int periods
   return call(old, f, [&] {
     check_out(out, "MPI_Cart_create", "comm_cart");
     if (ndims < 0) fail(MPI_ERR_DIMS, f, "ndims is negative: " + std::to_string(ndims));
-    auto p = flags(ndims, periods);
-    std::unique_ptr<bool[]> pb(new bool[size_t(ndims) + 1]);
-    for (int i = 0; i < ndims; ++i) pb[i] = p[i];
+    std::unique_ptr<bool[]> pb = bools(ndims, periods);
     *out = made(old, intra(old, f).Create_cart(ndims, dims, pb.get(), reorder != 0));
   });
 }
@@ -526,14 +511,13 @@ int MPI_Cart_rank(MPI_Comm comm, const int coords[], int* rank) {
 }
 
 int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
-  return call(comm, "MPI_Cart_coords",
-              [&] { as<Cartcomm>(comm, "MPI_Cart_coords").Get_coords(rank, maxdims, coords);
-            });
+  return call(comm, "MPI_Cart_coords", [&] {
+    as<Cartcomm>(comm, "MPI_Cart_coords").Get_coords(rank, maxdims, coords);
+  });
 }
 
 int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* src, int* dst) {
-  return call(comm, "MPI_Cart_shift",
-              [&] {
+  return call(comm, "MPI_Cart_shift", [&] {
     check_out(src, "MPI_Cart_shift", "rank_source");
     check_out(dst, "MPI_Cart_shift", "rank_dest");
     as<Cartcomm>(comm, "MPI_Cart_shift").Shift(direction, disp, *src, *dst);
@@ -544,10 +528,7 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* out) {
   return call(comm, "MPI_Cart_sub", [&] {
     check_out(out, "MPI_Cart_sub", "newcomm");
     Cartcomm c = as<Cartcomm>(comm, "MPI_Cart_sub");
-    int n = c.Get_dim();
-    std::unique_ptr<bool[]> rb(new bool[size_t(n) + 1]);
-    for (int i = 0; i < n; ++i) rb[i] = remain_dims[i] != 0;
-    *out = made(comm, c.Sub(rb.get()));
+    *out = made(comm, c.Sub(bools(c.Get_dim(), remain_dims).get()));
   });
 }
 
@@ -555,8 +536,7 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[]
   return call(comm, "MPI_Cart_map", [&] {
     check_out(newrank, "MPI_Cart_map", "newrank");
     if (ndims < 0) fail(MPI_ERR_DIMS, "MPI_Cart_map", "ndims is negative");
-    std::unique_ptr<bool[]> pb(new bool[size_t(ndims) + 1]);
-    for (int i = 0; i < ndims; ++i) pb[i] = periods[i] != 0;
+    std::unique_ptr<bool[]> pb = bools(ndims, periods);
     *newrank = as<Cartcomm>(comm, "MPI_Cart_map").Map(ndims, dims, pb.get());
   });
 }
@@ -577,28 +557,26 @@ int MPI_Graphdims_get(MPI_Comm comm, int* nnodes, int* nedges) {
 }
 
 int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]) {
-  return call(comm, "MPI_Graph_get",
-              [&] { as<Graphcomm>(comm, "MPI_Graph_get").Get_topo(maxindex, maxedges, index, edges);
-            });
+  return call(comm, "MPI_Graph_get", [&] {
+    as<Graphcomm>(comm, "MPI_Graph_get").Get_topo(maxindex, maxedges, index, edges);
+  });
 }
 
 int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int* n) {
-  return call(comm, "MPI_Graph_neighbors_count",
-              [&] {
+  return call(comm, "MPI_Graph_neighbors_count", [&] {
     check_out(n, "MPI_Graph_neighbors_count", "nneighbors");
     *n = as<Graphcomm>(comm, "MPI_Graph_neighbors_count").Get_neighbors_count(rank);
   });
 }
 
 int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxn, int neighbors[]) {
-  return call(comm, "MPI_Graph_neighbors",
-              [&] { as<Graphcomm>(comm, "MPI_Graph_neighbors").Get_neighbors(rank, maxn, neighbors);
-            });
+  return call(comm, "MPI_Graph_neighbors", [&] {
+    as<Graphcomm>(comm, "MPI_Graph_neighbors").Get_neighbors(rank, maxn, neighbors);
+  });
 }
 
 int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int* newrank) {
-  return call(comm, "MPI_Graph_map",
-              [&] {
+  return call(comm, "MPI_Graph_map", [&] {
     check_out(newrank, "MPI_Graph_map", "newrank");
     *newrank = as<Graphcomm>(comm, "MPI_Graph_map").Map(nnodes, index, edges);
   });

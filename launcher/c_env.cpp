@@ -50,16 +50,10 @@ bool g_finalized = false;
 
 MPI_Comm add_comm(std::shared_ptr<CommHandle> h, int errhandler) {
   if (!h) return MPI_COMM_NULL;
-  auto& t = comms();
-  MPI_Comm id = int(t.size());
-  for (size_t i = 3; i < t.size(); ++i)
-    if (!t[i].h) {
-      id = int(i);
-      break;
-    }
-  if (id == int(t.size())) t.emplace_back();
-  reverse()[h.get()] = id;
-  t[id] = CommEntry{std::move(h), errhandler};
+  const CommHandle* key = h.get();
+  MPI_Comm id = put_in_free_slot(comms(), 3, CommEntry{std::move(h), errhandler},
+                                 [](const CommEntry& e) { return !e.h; });
+  reverse()[key] = id;
   return id;
 }
 
@@ -104,15 +98,8 @@ Group& group(MPI_Group g, const char* func) {
 
 // An empty result is MPI_GROUP_EMPTY itself, as MPI's examples compare it.
 MPI_Group add_group(Group g) {
-  auto& t = groups();
   if (g.Get_size() == 0) return MPI_GROUP_EMPTY;
-  for (size_t i = 2; i < t.size(); ++i)
-    if (t[i].Is_null()) {
-      t[i] = std::move(g);
-      return int(i);
-    }
-  t.push_back(std::move(g));
-  return int(t.size()) - 1;
+  return put_in_free_slot(groups(), 2, std::move(g), [](const Group& x) { return x.Is_null(); });
 }
 
 void free_group(MPI_Group g) {
@@ -133,14 +120,7 @@ Info info_or_null(MPI_Info i, const char* func) {
 }
 
 MPI_Info add_info(Info i) {
-  auto& t = infos();
-  for (size_t k = 2; k < t.size(); ++k)
-    if (t[k].Is_null()) {
-      t[k] = std::move(i);
-      return int(k);
-    }
-  t.push_back(std::move(i));
-  return int(t.size()) - 1;
+  return put_in_free_slot(infos(), 2, std::move(i), [](const Info& x) { return x.Is_null(); });
 }
 
 Request& request(MPI_Request r, const char* func) {

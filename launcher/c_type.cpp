@@ -81,14 +81,7 @@ core::TypePtr& type_of(MPI_Datatype t, const char* func, const char* what) {
 }
 
 MPI_Datatype add_type(core::TypePtr t) {
-  auto& v = table();
-  for (size_t i = size_t(kNNamed); i < v.size(); ++i)
-    if (!v[i]) {
-      v[i] = std::move(t);
-      return int(i);
-    }
-  v.push_back(std::move(t));
-  return int(v.size()) - 1;
+  return put_in_free_slot(table(), size_t(kNNamed), std::move(t), [](const core::TypePtr& x) { return !x; });
 }
 
 void forget_type(MPI_Datatype t) {
@@ -130,15 +123,14 @@ TypeBytes::TypeBytes(const void* buf, int count, MPI_Datatype t, const char* fun
   check_count(count, func, what);
   const core::TypePtr& p = type_of(t, func);
   if (!is_named(t)) p->check_usable(func);
+  size_ = size_t(count) * size_t(p->size());
   if (is_named(t) || dense(*p)) {
     data_ = const_cast<void*>(buf);
-    size_ = size_t(count) * size_t(p->size());
     return;
   }
   type_ = p;
   buf_ = const_cast<void*>(buf);
   count_ = count;
-  size_ = size_t(count) * size_t(p->size());
 }
 
 void* TypeBytes::pack(const char* func) {
@@ -164,7 +156,6 @@ using namespace lumpi;
 using namespace lumpi::capi;
 
 namespace {
-
 
 // Runs make() and stores its type as *newtype (checked first).
 template <class F>

@@ -6,7 +6,6 @@
 // MPI_Win_create_errhandler, c_errh.cpp), which handles every error of a
 // call on it. Datatypes: those the C++ API computes on (int, long,
 // int64_t, unsigned char, byte, float, double), as for reductions.
-#include <cstring>
 
 #include "core/win.hpp"
 #include "launcher/c_api.hpp"
@@ -35,14 +34,8 @@ WinEntry& entry_of(MPI_Win win, const char* func) {
 }
 
 MPI_Win add_win(Win w) {
-  auto& t = wins();
-  for (size_t i = 1; i < t.size(); ++i)
-    if (t[i].w.Is_null()) {
-      t[i] = WinEntry{std::move(w), MPI_ERRORS_ARE_FATAL};
-      return MPI_Win(i);
-    }
-  t.push_back(WinEntry{std::move(w), MPI_ERRORS_ARE_FATAL});
-  return MPI_Win(t.size() - 1);
+  return put_in_free_slot(wins(), 1, WinEntry{std::move(w), MPI_ERRORS_ARE_FATAL},
+                          [](const WinEntry& e) { return e.w.Is_null(); });
 }
 
 // The C handle of a C++ window (for callbacks), MPI_WIN_NULL if unknown.
@@ -177,11 +170,7 @@ int MPI_Win_get_name(MPI_Win win, char* name, int* resultlen) {
   return call_win(win, "MPI_Win_get_name", [&](WinEntry& e) {
     check_out(name, "MPI_Win_get_name", "win_name");
     check_out(resultlen, "MPI_Win_get_name", "resultlen");
-    std::string s = e.w.Get_name();
-    int n = int(s.size()) < MPI_MAX_OBJECT_NAME - 1 ? int(s.size()) : MPI_MAX_OBJECT_NAME - 1;
-    std::memcpy(name, s.data(), size_t(n));
-    name[n] = '\0';
-    *resultlen = n;
+    copy_out(e.w.Get_name(), name, resultlen, MPI_MAX_OBJECT_NAME);
   });
 }
 
