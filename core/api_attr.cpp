@@ -67,19 +67,10 @@ Keyvals::Rec user_keyval(const Keyval& k, std::string_view func, bool in_use_ok 
   return store().keyvals.at(k.Id(), func, in_use_ok);
 }
 
-// A callback's non-zero return as an Exception of that class.
-void check_callback(int rc, std::string_view func, const char* which, int id) {
-  if (rc == SUCCESS) return;
-  // An added code (MPI_Add_error_code) stays what it is (MPICH's errors/comm/userdup).
-  int code = rc > 0 && core::is_error_code(rc) ? rc : ERR_OTHER;
-  detail::fail(code, func, std::string("the ") + which + " callback of keyval " + std::to_string(id) +
-                              " returned error " + std::to_string(rc));
-}
-
 // Runs the delete callback of (id, value) on c, unlocked.
 void run_delete(Comm& c, int id, void* value, std::string_view func) {
   Keyvals::Rec k = store().keyvals.find(id);
-  if (k.del) check_callback(k.del(c, id, value, k.extra), func, "delete", id);
+  if (k.del) detail::check_callback(k.del(c, id, value, k.extra), func, "delete", id);
 }
 
 }  // namespace
@@ -183,6 +174,15 @@ void Comm::Delete_attr(const Keyval& keyval) {
 
 namespace detail {
 
+// A callback's non-zero return as an Exception of that class.
+void check_callback(int rc, std::string_view func, const char* which, int id) {
+  if (rc == SUCCESS) return;
+  // An added code (MPI_Add_error_code) stays what it is (MPICH's errors/comm/userdup).
+  int code = rc > 0 && core::is_error_code(rc) ? rc : ERR_OTHER;
+  detail::fail(code, func, std::string("the ") + which + " callback of keyval " + std::to_string(id) +
+                              " returned error " + std::to_string(rc));
+}
+
 AttrCopies copy_attrs(const Comm& oldcomm) {
   struct Item {
     int id;
@@ -206,7 +206,7 @@ AttrCopies copy_attrs(const Comm& oldcomm) {
     if (!i.copy) continue;
     void* value = nullptr;
     bool flag = false;
-    check_callback(i.copy(oldcomm, i.id, i.extra, i.value, value, flag), "MPI_Comm_dup", "copy", i.id);
+    detail::check_callback(i.copy(oldcomm, i.id, i.extra, i.value, value, flag), "MPI_Comm_dup", "copy", i.id);
     if (flag) out.emplace_back(i.id, value);
   }
   return out;

@@ -127,10 +127,7 @@ Keyvals::Rec user_keyval(const Keyval& k, std::string_view func, bool in_use_ok 
 void run_delete(Win& w, int id, void* value, std::string_view func) {
   Keyvals::Rec k = keyvals().find(id);
   if (!k.del) return;
-  int rc = k.del(w, id, value, k.extra);
-  if (rc != SUCCESS)
-    detail::fail(rc > 0 && rc < ERR_LASTCODE ? rc : ERR_OTHER, func,
-                 "the delete callback of keyval " + std::to_string(id) + " returned error " + std::to_string(rc));
+  detail::check_callback(k.del(w, id, value, k.extra), func, "delete", id);
 }
 
 }  // namespace

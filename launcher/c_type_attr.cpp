@@ -70,13 +70,6 @@ void release(int k) {
   if (it != store().keyvals.end() && --it->second.refs <= 0 && it->second.freed) store().keyvals.erase(it);
 }
 
-void check_rc(int rc, const char* func, const char* which, int k) {
-  if (rc == MPI_SUCCESS) return;
-  int code = rc > 0 && core::is_error_code(rc) ? rc : MPI_ERR_OTHER;
-  fail(code, func,
-       std::string("the ") + which + " callback of keyval " + std::to_string(k) + " returned error " + std::to_string(rc));
-}
-
 // Runs the delete callback of attribute k of type t (handle h) and drops it;
 // a failing callback keeps it.
 void delete_one(MPI_Datatype h, uint64_t serial, int k, const char* func) {
@@ -84,7 +77,7 @@ void delete_one(MPI_Datatype h, uint64_t serial, int k, const char* func) {
   auto it = mine.find(k);
   if (it == mine.end()) return;
   TypeKeyval kv = keyval(k, func, true);  // a copy: the callback may free the keyval
-  if (kv.del) check_rc(kv.del(h, k, it->second.value, kv.extra), func, "delete", k);
+  if (kv.del) detail::check_callback(kv.del(h, k, it->second.value, kv.extra), func, "delete", k);
   store().attrs[serial].erase(k);
   release(k);
 }
@@ -110,7 +103,7 @@ void type_copy_attrs(MPI_Datatype old, MPI_Datatype newtype, const char* func) {
       // never reaches the program.
       for (const auto& [done, a] : store().attrs[to]) release(done);
       store().attrs.erase(to);
-      check_rc(rc, func, "copy", k);
+      detail::check_callback(rc, func, "copy", k);
     }
     if (!flag) continue;
     store().attrs[to][k] = Attr{out, ++store().clock};

@@ -20,6 +20,13 @@ static int on_delete(MPI_Win w, int k, void *v, void *extra) {
   return MPI_SUCCESS;
 }
 
+/* A delete callback that returns `refusal` (MPI_SUCCESS or a failure). */
+static int refusal = MPI_SUCCESS;
+static int refuse_delete(MPI_Win w, int k, void *v, void *extra) {
+  (void)w; (void)k; (void)v; (void)extra;
+  return refusal;
+}
+
 static int win_calls = 0, win_code = 0;
 static MPI_Win win_seen = MPI_WIN_NULL;
 static void on_win_error(MPI_Win *w, int *code, ...) {
@@ -166,6 +173,25 @@ int main(int argc, char **argv) {
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   rc = MPI_Comm_set_attr(MPI_COMM_WORLD, kv, &value);
   CHECK(rc == MPI_ERR_KEYVAL, "a window keyval on a communicator: MPI_ERR_KEYVAL");
+  /* A failing delete callback's code is what the call returns: an added code
+     stays itself, as for communicators and types (MPI-3.1 §6.7.2, §8.5). */
+  int added_class, added_code, kv_refuse;
+  MPI_Add_error_class(&added_class);
+  MPI_Add_error_code(added_class, &added_code);
+  MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, refuse_delete, &kv_refuse, NULL);
+  MPI_Win_set_attr(win, kv_refuse, &value);
+  refusal = added_code;
+  rc = MPI_Win_delete_attr(win, kv_refuse);
+  MPI_Error_class(rc, &cls);
+  CHECK(rc == added_code && cls == added_class, "a delete callback's added code is returned as itself");
+  refusal = MPI_SUCCESS;
+  MPI_Win_set_attr(win, kv_refuse, &value);  /* replaces it, whether kept or not */
+  refusal = 12345;
+  rc = MPI_Win_delete_attr(win, kv_refuse);
+  CHECK(rc == MPI_ERR_OTHER, "a delete callback's return that is no error code: MPI_ERR_OTHER");
+  refusal = MPI_SUCCESS;
+  MPI_Win_delete_attr(win, kv_refuse);
+  MPI_Win_free_keyval(&kv_refuse);
   MPI_Win_fence(MPI_MODE_NOSUCCEED, win);
 
   CHECK(MPI_Win_free(&win) == MPI_SUCCESS && win == MPI_WIN_NULL, "free");
