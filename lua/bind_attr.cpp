@@ -393,14 +393,12 @@ int kv_tostring(lua_State* L) {
 const Reg kModuleFuncs[] = {
     {"comm_create_keyval", wrap<l_create_keyval>},
     {"comm_free_keyval", wrap<l_free_keyval>},
-    {nullptr, nullptr},
 };
 
 const Reg kMethods[] = {
     {"set_attr", wrap<c_set_attr>},
     {"get_attr", wrap<c_get_attr>},
     {"delete_attr", wrap<c_delete_attr>},
-    {nullptr, nullptr},
 };
 
 }  // namespace

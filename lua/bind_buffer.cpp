@@ -229,7 +229,6 @@ int s_get_elements(lua_State* L) {
 const Reg kStatusMethods[] = {
     {"get_count", wrap<s_get_count>},
     {"get_elements", wrap<s_get_elements>},
-    {nullptr, nullptr},
 };
 
 }  // namespace
@@ -294,7 +293,7 @@ void push_status(lua_State* L, const core::Status& st) {
 void open_buffer(lua_State* L) {
   new_metatable(L, kBufferMeta, "buffer", {.gc = buffer_gc, .tostring = buffer_tostring});
   const Reg access[] = {{"__index", buffer_index}, {"__newindex", raising<buffer_newindex>},
-                        {"__len", buffer_len}, {nullptr, nullptr}};
+                        {"__len", buffer_len}};
   set_funcs(L, access);
   lua_pop(L, 1);
   luaL_newmetatable(L, kStatusMeta);

@@ -163,7 +163,6 @@ const Reg kMethods[] = {
     {"intercomm_create", wrap<c_intercomm_create>},
     {"intercomm_merge", wrap<c_intercomm_merge>},
     {"free", wrap<c_free>},
-    {nullptr, nullptr},
 };
 
 }  // namespace

@@ -398,7 +398,6 @@ const Reg kModuleFuncs[] = {
     {"type_create_subarray", wrap<l_subarray>},
     {"type_create_keyval", wrap<l_type_create_keyval>},
     {"type_free_keyval", wrap<l_type_free_keyval>},
-    {nullptr, nullptr},
 };
 
 const Reg kMethods[] = {
@@ -417,7 +416,6 @@ const Reg kMethods[] = {
     {"set_attr", wrap<t_set_attr>},
     {"get_attr", wrap<t_get_attr>},
     {"delete_attr", wrap<t_delete_attr>},
-    {nullptr, nullptr},
 };
 
 // Lua names of the predefined types: C's without MPI_, 2INT as TWO_INT.

@@ -217,19 +217,16 @@ const Reg kModuleFuncs[] = {
     {"error_class", wrap<l_error_class>},
     {"error_string", wrap<l_error_string>},
     {"finalized", wrap<l_finalized>},
-    {nullptr, nullptr},
 };
 
 const Reg kCommMethods[] = {
     {"set_errhandler", wrap<c_set_errhandler>},
     {"get_errhandler", wrap<c_get_errhandler>},
     {"call_errhandler", wrap<c_call_errhandler>},
-    {nullptr, nullptr},
 };
 
 const Reg kErrhMethods[] = {
     {"free", wrap<e_free>},
-    {nullptr, nullptr},
 };
 
 }  // namespace

@@ -172,7 +172,6 @@ const Reg kMethods[] = {
     {"range_excl", wrap<g_range_excl>},
     {"free", wrap<g_free>},
     {"members", wrap<g_members>},
-    {nullptr, nullptr},
 };
 
 const Reg kOperators[] = {
@@ -181,7 +180,6 @@ const Reg kOperators[] = {
     {"__sub", wrap<g_difference>},
     {"__eq", wrap<g_eq>},
     {"__tostring", wrap<g_tostring>},
-    {nullptr, nullptr},
 };
 
 }  // namespace

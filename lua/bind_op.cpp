@@ -150,14 +150,12 @@ int op_gc(lua_State* L) {
 const Reg kOpMethods[] = {
     {"commutative", wrap<l_op_commutative>},
     {"free", wrap<l_op_free>},
-    {nullptr, nullptr},
 };
 
 const Reg kModuleFuncs[] = {
     {"op_create", wrap<l_op_create>},
     {"op_free", wrap<l_op_free>},
     {"reduce_local", wrap<l_reduce_local>},
-    {nullptr, nullptr},
 };
 
 }  // namespace

@@ -399,21 +399,18 @@ const Reg kMethods[] = {
     {"send", wrap<c_send>},       {"ssend", wrap<c_ssend>},       {"isend", wrap<c_isend>},
     {"issend", wrap<c_issend>},   {"recv", wrap<c_recv>},         {"irecv", wrap<c_irecv>},
     {"sendrecv", wrap<c_sendrecv>}, {"probe", wrap<c_probe>},     {"iprobe", wrap<c_iprobe>},
-    {nullptr, nullptr},
 };
 
 const Reg kRequestMethods[] = {
     {"wait", on_request_comm<r_wait>},
     {"test", on_request_comm<r_test>},
     {"cancel", on_request_comm<r_cancel>},
-    {nullptr, nullptr},
 };
 
 const Reg kModuleFuncs[] = {
     {"waitall", wrap<l_waitall>},
     {"waitany", wrap<l_waitany>},
     {"testall", wrap<l_testall>},
-    {nullptr, nullptr},
 };
 
 }  // namespace

@@ -454,12 +454,10 @@ const Reg kMethods[] = {
     {"neighbor_alltoall", wrap<c_neighbor_alltoall>},
     {"ineighbor_allgather", wrap<c_ineighbor_allgather>},
     {"ineighbor_alltoall", wrap<c_ineighbor_alltoall>},
-    {nullptr, nullptr},
 };
 
 const Reg kModuleFuncs[] = {
     {"dims_create", wrap<l_dims_create>},
-    {nullptr, nullptr},
 };
 
 int sentinel_tostring(lua_State* L) {

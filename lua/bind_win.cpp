@@ -360,19 +360,16 @@ const Reg kMethods[] = {
     {"get_errhandler", wrap<w_get_errhandler>},
     {"call_errhandler", wrap<w_call_errhandler>},
     {"memory", wrap<w_memory>},
-    {nullptr, nullptr},
 };
 
 const Reg kCommMethods[] = {
     {"win_create", wrap<c_win_create>},
     {"win_allocate", wrap<c_win_allocate>},
-    {nullptr, nullptr},
 };
 
 const Reg kModuleFuncs[] = {
     {"win_create_keyval", wrap<l_win_create_keyval>},
     {"win_free_keyval", wrap<l_win_free_keyval>},
-    {nullptr, nullptr},
 };
 
 }  // namespace

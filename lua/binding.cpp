@@ -490,16 +490,16 @@ void free_group(lua_State* L, int idx, std::string_view func) {
 
 // ---- registration ------------------------------------------------------------------------
 
-void set_funcs(lua_State* L, const Reg* regs, int idx) {
+void set_funcs(lua_State* L, std::span<const Reg> regs, int idx) {
   lua_pushvalue(L, idx);  // the table
-  for (; regs->name; ++regs) {
-    lua_pushcfunction(L, regs->fn);
-    lua_setfield(L, -2, regs->name);  // t[name] = fn, pop
+  for (const Reg& r : regs) {
+    lua_pushcfunction(L, r.fn);
+    lua_setfield(L, -2, r.name);  // t[name] = fn, pop
   }
   lua_pop(L, 1);
 }
 
-void set_methods(lua_State* L, const Reg* regs) {
+void set_methods(lua_State* L, std::span<const Reg> regs) {
   lua_newtable(L);
   set_funcs(L, regs);
   lua_setfield(L, -2, "__index");  // meta.__index = methods, pop

@@ -14,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -261,9 +262,9 @@ struct Reg {
   const char* name;
   lua_CFunction fn;
 };
-void set_funcs(lua_State* L, const Reg* regs, int idx = -1);
+void set_funcs(lua_State* L, std::span<const Reg> regs, int idx = -1);
 // Sets __index of the metatable at -1 to a new table of regs (the methods).
-void set_methods(lua_State* L, const Reg* regs);
+void set_methods(lua_State* L, std::span<const Reg> regs);
 // The metamethods of a kind of userdata (null: none). They run outside
 // wrap<>, so they must not raise.
 struct Metamethods {
