@@ -143,9 +143,7 @@ void add_refs(lua_State* L, int id, int delta) {
 
 // ---- keyval handles -----------------------------------------------------------------
 
-KeyvalBox* test_keyval(lua_State* L, int idx) {
-  return static_cast<KeyvalBox*>(luaL_testudata(L, idx, kKeyvalMeta));
-}
+KeyvalBox* test_keyval(lua_State* L, int idx) { return test_userdata<KeyvalBox>(L, idx, kKeyvalMeta); }
 
 // The keyval at idx: valid and not freed (predefined ones included).
 KeyvalBox& check_keyval(lua_State* L, int idx, const char* func) {
@@ -192,12 +190,7 @@ KeyvalBox& check_keyval_for(lua_State* L, int idx, AttrKind k, const char* func)
   return kv;
 }
 
-KeyvalBox* push_keyval(lua_State* L, int id) {
-  void* mem = lua_newuserdatauv(L, sizeof(KeyvalBox), 0);
-  auto* kv = new (mem) KeyvalBox{id, false};
-  luaL_setmetatable(L, kKeyvalMeta);
-  return kv;
-}
+KeyvalBox* push_keyval(lua_State* L, int id) { return push_userdata(L, kKeyvalMeta, KeyvalBox{id, false}); }
 
 // ---- callbacks ----------------------------------------------------------------------
 

@@ -36,9 +36,7 @@ struct alignas(16) BufferBox {
   char* data() { return reinterpret_cast<char*>(this + 1); }
 };
 
-BufferBox* test_buffer(lua_State* L, int idx) {
-  return static_cast<BufferBox*>(luaL_testudata(L, idx, kBufferMeta));
-}
+BufferBox* test_buffer(lua_State* L, int idx) { return test_userdata<BufferBox>(L, idx, kBufferMeta); }
 
 // ---- elements -------------------------------------------------------------------
 

@@ -59,17 +59,13 @@ void push_type(lua_State* L, const TypePtr& t) {
     return;
   }
   lua_pop(L, 1);
-  void* mem = lua_newuserdatauv(L, sizeof(TypeBox), 0);
-  new (mem) TypeBox{t};
-  luaL_setmetatable(L, kTypeMeta);
+  push_userdata(L, kTypeMeta, TypeBox{t});
   lua_pushvalue(L, -1);
   lua_rawseti(L, -3, key);  // handles[serial] = ud, pops the copy
   lua_remove(L, -2);        // drop the table
 }
 
-TypeBox* test_type_box(lua_State* L, int idx) {
-  return static_cast<TypeBox*>(luaL_testudata(L, idx, kTypeMeta));
-}
+TypeBox* test_type_box(lua_State* L, int idx) { return test_userdata<TypeBox>(L, idx, kTypeMeta); }
 
 // The datatype at idx, even if freed elsewhere (the core checks that where it
 // matters); a handle t:free() emptied raises MPI_ERR_TYPE here.

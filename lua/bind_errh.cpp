@@ -46,14 +46,10 @@ struct ErrhBox {
 // Pushes the table of the handlers' functions (registry[kFnsKey]).
 void push_fns(lua_State* L) { luaL_getsubtable(L, LUA_REGISTRYINDEX, kFnsKey); }
 
-ErrhBox* test_errh(lua_State* L, int idx) {
-  return static_cast<ErrhBox*>(luaL_testudata(L, idx, kErrhMeta));
-}
+ErrhBox* test_errh(lua_State* L, int idx) { return test_userdata<ErrhBox>(L, idx, kErrhMeta); }
 
 void push_box(lua_State* L, std::shared_ptr<core::UserErrhandler> h) {
-  void* mem = lua_newuserdatauv(L, sizeof(ErrhBox), 0);
-  new (mem) ErrhBox{std::move(h)};
-  luaL_setmetatable(L, kErrhMeta);
+  push_userdata(L, kErrhMeta, ErrhBox{std::move(h)});
 }
 
 // A new user handler for objects of kind `object`, its function at arg 1.

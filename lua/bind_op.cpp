@@ -37,9 +37,7 @@ constexpr OpKind kPredefined[] = {OpKind::Sum,  OpKind::Prod,   OpKind::Max,   O
                                   OpKind::Land, OpKind::Lor,    OpKind::Lxor,  OpKind::Band,
                                   OpKind::Bor,  OpKind::Bxor,   OpKind::Maxloc, OpKind::Minloc};
 
-OpBox* test_op(lua_State* L, int idx) {
-  return static_cast<OpBox*>(luaL_testudata(L, idx, kOpMeta));
-}
+OpBox* test_op(lua_State* L, int idx) { return test_userdata<OpBox>(L, idx, kOpMeta); }
 
 // The box itself (even if freed); MPI_ERR_OP if idx is not an op object.
 OpBox& check_op_box(lua_State* L, int idx, std::string_view func) {
@@ -48,11 +46,7 @@ OpBox& check_op_box(lua_State* L, int idx, std::string_view func) {
   return *box;
 }
 
-void push_op(lua_State* L, OpBox box) {
-  void* mem = lua_newuserdatauv(L, sizeof(OpBox), 0);  // -- push the userdata
-  new (mem) OpBox(box);
-  luaL_setmetatable(L, kOpMeta);
-}
+void push_op(lua_State* L, OpBox box) { push_userdata(L, kOpMeta, box); }
 
 // The message of the error at the stack top, without running metamethods.
 std::string error_text(lua_State* L) {

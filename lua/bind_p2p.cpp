@@ -38,7 +38,7 @@ struct RequestBox {
 // The request at idx, now in the hands of `func`: its errors and hang
 // reports name the completion call (MPI_Wait), not the one that started it.
 RequestBox& check_request(lua_State* L, int idx, const char* func) {
-  auto* box = static_cast<RequestBox*>(luaL_testudata(L, idx, kRequestMeta));
+  auto* box = test_userdata<RequestBox>(L, idx, kRequestMeta);
   if (!box) fail(ErrClass::Request, func, std::string("expected a request, got ") + luaL_typename(L, idx));
   box->req->set_call(func);
   return *box;
@@ -288,13 +288,13 @@ int on_request_comm(lua_State* L) {
 }
 
 int r_gc(lua_State* L) {
-  auto* box = static_cast<RequestBox*>(luaL_testudata(L, 1, kRequestMeta));
+  auto* box = test_userdata<RequestBox>(L, 1, kRequestMeta);
   if (box) box->~RequestBox();
   return 0;
 }
 
 int r_tostring(lua_State* L) {
-  auto* box = static_cast<RequestBox*>(luaL_testudata(L, 1, kRequestMeta));
+  auto* box = test_userdata<RequestBox>(L, 1, kRequestMeta);
   lua_pushstring(L, box && box->finished ? "request (complete)" : "request (pending)");
   return 1;
 }
@@ -307,7 +307,7 @@ std::vector<RequestBox*> check_requests(lua_State* L, int idx, const char* func)
   lua_Integer n = lua_Integer(lua_rawlen(L, idx));
   for (lua_Integer i = 1; i <= n; ++i) {
     lua_rawgeti(L, idx, i);  // push reqs[i]
-    auto* box = static_cast<RequestBox*>(luaL_testudata(L, -1, kRequestMeta));
+    auto* box = test_userdata<RequestBox>(L, -1, kRequestMeta);
     lua_pop(L, 1);
     if (!box)
       fail(ErrClass::Request, func, "requests[" + std::to_string(i) + "] is not a request");
@@ -416,9 +416,7 @@ const Reg kModuleFuncs[] = {
 }  // namespace
 
 void push_request(lua_State* L, std::shared_ptr<core::Request> r, bool is_recv) {
-  void* mem = lua_newuserdatauv(L, sizeof(RequestBox), 4);
-  new (mem) RequestBox{std::move(r), is_recv, false, false, {}, {}};
-  luaL_setmetatable(L, kRequestMeta);
+  push_userdata(L, kRequestMeta, RequestBox{std::move(r), is_recv, false, false, {}, {}}, 4);
   if (test_comm(L, 1)) {  // every request starts in a method of the communicator at 1
     lua_pushvalue(L, 1);
     lua_setiuservalue(L, -2, 3);

@@ -44,7 +44,7 @@ struct WinBox {
   WinPtr win;
 };
 
-WinBox* test_box(lua_State* L, int idx) { return static_cast<WinBox*>(luaL_testudata(L, idx, kWinMeta)); }
+WinBox* test_box(lua_State* L, int idx) { return test_userdata<WinBox>(L, idx, kWinMeta); }
 
 // The window at idx, even if freed.
 Win& check_win_any(lua_State* L, int idx, std::string_view func) {
@@ -65,9 +65,7 @@ AttrObj win_obj(const Win& w) { return {AttrKind::Win, lua_Integer(w.serial())};
 // Pushes a new window userdata holding w, exposing the buffer at buf_idx.
 void push_win(lua_State* L, WinPtr w, int buf_idx) {
   buf_idx = lua_absindex(L, buf_idx);
-  void* mem = lua_newuserdatauv(L, sizeof(WinBox), 2);
-  new (mem) WinBox{std::move(w)};
-  luaL_setmetatable(L, kWinMeta);
+  push_userdata(L, kWinMeta, WinBox{std::move(w)}, 2);
   lua_pushvalue(L, buf_idx);
   lua_setiuservalue(L, -2, 1);  // the exposed buffer, pops
   lua_newtable(L);

@@ -313,9 +313,7 @@ CommBox* push_owner(lua_State* L) {
     }
   }
   lua_pop(L, 1);
-  void* mem = lua_newuserdatauv(L, sizeof(CommBox), 0);
-  auto* box = new (mem) CommBox{};
-  luaL_setmetatable(L, kOwnerMeta);
+  CommBox* box = push_userdata(L, kOwnerMeta, CommBox{});
   ++g_owners_made, ++g_owners_live;
   return box;
 }
@@ -415,7 +413,7 @@ namespace {
 // last owner of a communicator (no other handle, request or runtime slot
 // holds it) takes its attributes along.
 int owner_gc(lua_State* L) {
-  auto* box = static_cast<CommBox*>(luaL_testudata(L, 1, kOwnerMeta));
+  auto* box = test_userdata<CommBox>(L, 1, kOwnerMeta);
   if (!box) return 0;
   if (box->comm && box->comm.use_count() == 1) forget_attrs(L, *box->comm);
   box->~CommBox();
@@ -460,20 +458,18 @@ struct GroupBox {
   std::shared_ptr<GroupState> state;
 };
 int group_gc(lua_State* L) {
-  auto* box = static_cast<GroupBox*>(luaL_testudata(L, 1, kGroupMeta));
+  auto* box = test_userdata<GroupBox>(L, 1, kGroupMeta);
   if (box) box->~GroupBox();
   return 0;
 }
 }  // namespace
 
 void push_group(lua_State* L, core::group::Members m) {
-  void* mem = lua_newuserdatauv(L, sizeof(GroupBox), 0);
-  new (mem) GroupBox{std::make_shared<GroupState>(GroupState{std::move(m), false})};
-  luaL_setmetatable(L, kGroupMeta);
+  push_userdata(L, kGroupMeta, GroupBox{std::make_shared<GroupState>(GroupState{std::move(m), false})});
 }
 
 GroupState& check_group(lua_State* L, int idx, std::string_view func) {
-  auto* box = static_cast<GroupBox*>(luaL_testudata(L, idx, kGroupMeta));
+  auto* box = test_userdata<GroupBox>(L, idx, kGroupMeta);
   if (!box)
     fail(ErrClass::Group, func, std::string("expected a group, got ") + luaL_typename(L, idx));
   if (box->state->freed) fail(ErrClass::Group, func, "the group has been freed");

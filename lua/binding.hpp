@@ -14,6 +14,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <new>
 #include <span>
 #include <string>
 #include <string_view>
@@ -50,6 +51,22 @@ struct StackGuard {
   explicit StackGuard(lua_State* s) : L(s), top(lua_gettop(s)) {}
   ~StackGuard() { lua_settop(L, top); }
 };
+
+// ---- userdata: a C++ value T in a Lua userdata with a registry metatable -------------
+
+// The T at idx, or nullptr if idx holds no userdata with the metatable `meta`.
+template <class T>
+T* test_userdata(lua_State* L, int idx, const char* meta) {
+  return static_cast<T*>(luaL_testudata(L, idx, meta));
+}
+// Pushes a new userdata with the metatable `meta` and `user_values` user
+// values, holding v; returns it. Its __gc must run ~T.
+template <class T>
+T* push_userdata(lua_State* L, const char* meta, T v, int user_values = 0) {
+  T* box = new (lua_newuserdatauv(L, sizeof(T), user_values)) T(std::move(v));
+  luaL_setmetatable(L, meta);
+  return box;
+}
 
 // ---- error objects ------------------------------------------------------------
 
