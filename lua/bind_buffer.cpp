@@ -294,8 +294,7 @@ void open_buffer(lua_State* L) {
                         {"__len", buffer_len}};
   set_funcs(L, access);
   lua_pop(L, 1);
-  luaL_newmetatable(L, kStatusMeta);
-  set_methods(L, kStatusMethods);
+  new_metatable(L, kStatusMeta, nullptr, {}, kStatusMethods);
   lua_pop(L, 1);
   lua_newtable(L);  // status -> bytes
   lua_createtable(L, 0, 1);

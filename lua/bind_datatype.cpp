@@ -455,8 +455,7 @@ TypePtr check_usable_type(lua_State* L, int idx, std::string_view func) {
 
 // Adds the datatype functions, handles and constants to the mpi table at -1.
 void open_datatype(lua_State* L) {
-  new_metatable(L, kTypeMeta, "datatype", {.gc = type_gc, .eq = type_eq, .tostring = type_tostring});
-  set_methods(L, kMethods);
+  new_metatable(L, kTypeMeta, "datatype", {.gc = type_gc, .eq = type_eq, .tostring = type_tostring}, kMethods);
   lua_pop(L, 1);                   // the metatable
   set_funcs(L, kModuleFuncs);
   set_predefined(L);

@@ -290,8 +290,7 @@ void finalize(lua_State* L) {
 
 void open_errh(lua_State* L) {
   // Stack: mpi at -3, Comm methods at -2, Group methods at -1.
-  new_metatable(L, kErrhMeta, "errhandler", {.gc = e_gc, .eq = e_eq, .tostring = e_tostring});
-  set_methods(L, kErrhMethods);
+  new_metatable(L, kErrhMeta, "errhandler", {.gc = e_gc, .eq = e_eq, .tostring = e_tostring}, kErrhMethods);
   lua_pop(L, 1);
   set_funcs(L, kCommMethods, -2);  // Comm methods
   lua_pushvalue(L, -3);

@@ -240,8 +240,7 @@ core::coll::Combine list_combiner(lua_State* L, const OpBox& op, std::string fun
 
 void open_op(lua_State* L) {
   // Stack: mpi at -3 (Comm and Group methods above it).
-  new_metatable(L, kOpMeta, nullptr, {.gc = op_gc, .tostring = op_tostring});  // -- push it
-  set_methods(L, kOpMethods);
+  new_metatable(L, kOpMeta, nullptr, {.gc = op_gc, .tostring = op_tostring}, kOpMethods);  // -- push it
   lua_pop(L, 1);                   // -- drop the metatable
   for (OpKind k : kPredefined) {
     OpBox box;

@@ -431,8 +431,7 @@ void push_request_with(lua_State* L, std::shared_ptr<core::Request> r, PushValue
 void open_p2p(lua_State* L) {
   set_funcs(L, kMethods, -2);  // Comm methods
   set_funcs(L, kModuleFuncs, -3);  // mpi
-  new_metatable(L, kRequestMeta, nullptr, {.gc = r_gc, .tostring = r_tostring});
-  set_methods(L, kRequestMethods);
+  new_metatable(L, kRequestMeta, nullptr, {.gc = r_gc, .tostring = r_tostring}, kRequestMethods);
   lua_pop(L, 1);
 }
 

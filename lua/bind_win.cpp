@@ -379,8 +379,7 @@ core::Win* test_win(lua_State* L, int idx) {
 
 // Stack on entry: mpi at -3, Comm methods at -2, Group methods at -1.
 void open_win(lua_State* L) {
-  new_metatable(L, kWinMeta, "Win", {.gc = win_gc, .tostring = win_tostring});
-  set_methods(L, kMethods);
+  new_metatable(L, kWinMeta, "Win", {.gc = win_gc, .tostring = win_tostring}, kMethods);
   lua_pop(L, 1);
   set_funcs(L, kCommMethods, -2);  // Comm methods
   lua_pushvalue(L, -3);  // mpi

@@ -495,12 +495,6 @@ void set_funcs(lua_State* L, std::span<const Reg> regs, int idx) {
   lua_pop(L, 1);
 }
 
-void set_methods(lua_State* L, std::span<const Reg> regs) {
-  lua_newtable(L);
-  set_funcs(L, regs);
-  lua_setfield(L, -2, "__index");  // meta.__index = methods, pop
-}
-
 void set_metamethods(lua_State* L, Metamethods mm) {
   const std::pair<const char*, lua_CFunction> fns[] = {{"__gc", mm.gc}, {"__eq", mm.eq}, {"__tostring", mm.tostring}};
   for (auto [field, fn] : fns) {
@@ -510,11 +504,15 @@ void set_metamethods(lua_State* L, Metamethods mm) {
   }
 }
 
-void new_metatable(lua_State* L, const char* meta, const char* name, Metamethods mm) {
+void new_metatable(lua_State* L, const char* meta, const char* name, Metamethods mm,
+                   std::span<const Reg> methods) {
   luaL_newmetatable(L, meta);
   set_metamethods(L, mm);
-  if (!name) return;
-  set_string(L, "__name", name);
+  if (name) set_string(L, "__name", name);
+  if (methods.empty()) return;
+  lua_newtable(L);
+  set_funcs(L, methods);
+  lua_setfield(L, -2, "__index");  // meta.__index = methods, pop
 }
 
 // Creates the error and group metatables; leaves the Comm and Group method

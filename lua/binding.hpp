@@ -280,8 +280,6 @@ struct Reg {
   lua_CFunction fn;
 };
 void set_funcs(lua_State* L, std::span<const Reg> regs, int idx = -1);
-// Sets __index of the metatable at -1 to a new table of regs (the methods).
-void set_methods(lua_State* L, std::span<const Reg> regs);
 // The metamethods of a kind of userdata (null: none). They run outside
 // wrap<>, so they must not raise.
 struct Metamethods {
@@ -290,7 +288,9 @@ struct Metamethods {
 // Sets mm in the metatable at -1.
 void set_metamethods(lua_State* L, Metamethods mm);
 // Pushes the new registry metatable `meta` of a kind of userdata, with
-// __name `name` (what luaL_typename says; null keeps `meta`) and mm.
-void new_metatable(lua_State* L, const char* meta, const char* name, Metamethods mm);
+// __name `name` (what luaL_typename says; null keeps `meta`), mm, and
+// __index a new table of `methods` unless there are none.
+void new_metatable(lua_State* L, const char* meta, const char* name, Metamethods mm,
+                   std::span<const Reg> methods = {});
 
 }  // namespace lumpi::lua
