@@ -452,9 +452,13 @@ void delete_attr(lua_State* L, int obj_idx, AttrObj o, const char* func) {
   delete_one(L, obj_idx, o, kv.id, func);
 }
 
-void push_attr_callback(lua_State* L, AttrCallback which) {
-  lua_CFunction fns[] = {null_copy_fn, dup_fn, null_delete_fn};
-  lua_pushcfunction(L, fns[int(which)]);
+void set_attr_callbacks(lua_State* L, const char* prefix) {
+  const std::pair<const char*, lua_CFunction> callbacks[] = {
+      {"NULL_COPY_FN", null_copy_fn}, {"DUP_FN", dup_fn}, {"NULL_DELETE_FN", null_delete_fn}};
+  for (auto [name, fn] : callbacks) {
+    lua_pushcfunction(L, fn);
+    lua_setfield(L, -2, (std::string(prefix) + name).c_str());
+  }
 }
 
 // ---- for the constructors and the destructor (bind_comm_create.cpp) ---------------------
@@ -555,14 +559,8 @@ void open_attr(lua_State* L) {
     lua_setfield(L, -2, name);
   }
   // The predefined callbacks, also under their deprecated MPI-1 names (seed §6.7.2).
-  const std::pair<const char*, lua_CFunction> callbacks[] = {
-      {"COMM_NULL_COPY_FN", null_copy_fn}, {"COMM_DUP_FN", dup_fn},
-      {"COMM_NULL_DELETE_FN", null_delete_fn}, {"NULL_COPY_FN", null_copy_fn},
-      {"DUP_FN", dup_fn}, {"NULL_DELETE_FN", null_delete_fn}};
-  for (auto [name, fn] : callbacks) {
-    lua_pushcfunction(L, fn);
-    lua_setfield(L, -2, name);
-  }
+  set_attr_callbacks(L, "COMM_");
+  set_attr_callbacks(L, "");
   lua_pop(L, 1);
 }
 

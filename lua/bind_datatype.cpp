@@ -436,13 +436,7 @@ void set_predefined(lua_State* L) {
     lua_pushstring(L, v.c_str());
     lua_setfield(L, -2, core::combiner_name(core::Combiner(c)) + 4);  // mpi.COMBINER_VECTOR = "vector"
   }
-  const std::pair<const char*, AttrCallback> callbacks[] = {{"TYPE_NULL_COPY_FN", AttrCallback::NullCopy},
-                                                            {"TYPE_DUP_FN", AttrCallback::Dup},
-                                                            {"TYPE_NULL_DELETE_FN", AttrCallback::NullDelete}};
-  for (auto [name, which] : callbacks) {
-    push_attr_callback(L, which);
-    lua_setfield(L, -2, name);
-  }
+  set_attr_callbacks(L, "TYPE_");
 }
 
 }  // namespace

@@ -384,13 +384,7 @@ void open_win(lua_State* L) {
   set_funcs(L, kCommMethods, -2);  // Comm methods
   lua_pushvalue(L, -3);  // mpi
   set_funcs(L, kModuleFuncs);
-  const std::pair<const char*, AttrCallback> callbacks[] = {{"WIN_NULL_COPY_FN", AttrCallback::NullCopy},
-                                                            {"WIN_DUP_FN", AttrCallback::Dup},
-                                                            {"WIN_NULL_DELETE_FN", AttrCallback::NullDelete}};
-  for (auto [name, which] : callbacks) {
-    push_attr_callback(L, which);
-    lua_setfield(L, -2, name);
-  }
+  set_attr_callbacks(L, "WIN_");
   const std::pair<const char*, int> ints[] = {
       {"LOCK_EXCLUSIVE", core::LOCK_EXCLUSIVE}, {"LOCK_SHARED", core::LOCK_SHARED},
       {"MODE_NOCHECK", core::MODE_NOCHECK}, {"MODE_NOSTORE", core::MODE_NOSTORE}, {"MODE_NOPUT", core::MODE_NOPUT},
