@@ -339,10 +339,10 @@ void pool_owner(lua_State* L, int idx) {
 long comm_owners_made() { return g_owners_made.load(); }
 long comm_owners_live() { return g_owners_live.load(); }
 
-void push_comm(lua_State* L, core::CommPtr c) {
+int push_comm(lua_State* L, core::CommPtr c) {
   if (!c) {
     lua_pushnil(L);
-    return;
+    return 1;
   }
   const char* meta = comm_class_meta(*c);
   CommBox* box = push_owner(L);
@@ -352,6 +352,7 @@ void push_comm(lua_State* L, core::CommPtr c) {
   lua_insert(L, -2);
   lua_setiuservalue(L, -2, 1);  // handle.uservalue[1] = owner, pop
   luaL_setmetatable(L, meta);
+  return 1;
 }
 
 core::Comm* test_comm(lua_State* L, int idx) {

@@ -159,15 +159,17 @@ std::vector<std::int64_t> check_int64_sequence(lua_State* L, int idx, std::strin
                                                std::string_view func);
 std::vector<bool> check_bool_sequence(lua_State* L, int idx, std::string_view what,
                                       std::string_view func);
-// Pushes v as a sequence: integers, or booleans for a std::vector<bool>.
+// Pushes v as a sequence: integers, or booleans for a std::vector<bool>;
+// returns 1, the number of values pushed.
 template <class T>
-void push_sequence(lua_State* L, const std::vector<T>& v) {
+int push_sequence(lua_State* L, const std::vector<T>& v) {
   lua_createtable(L, int(v.size()), 0);
   for (size_t i = 0; i < v.size(); ++i) {
     if constexpr (std::is_same_v<T, bool>) lua_pushboolean(L, v[i]);
     else lua_pushinteger(L, v[i]);
     lua_rawseti(L, -2, lua_Integer(i + 1));  // t[i+1] = v[i], pop
   }
+  return 1;
 }
 // t[key] = v for the table t at -1.
 void set_int(lua_State* L, const char* key, lua_Integer v);
@@ -183,8 +185,9 @@ std::map<std::string, std::string> check_info(lua_State* L, int idx, std::string
 // (§16): Intercomm, Cartcomm, Graphcomm, Distgraphcomm by topology, else
 // Intracomm; these helpers accept all of them.
 
-// Pushes a communicator userdata of c's class (nil for a null pointer).
-void push_comm(lua_State* L, core::CommPtr c);
+// Pushes a communicator userdata of c's class (nil for a null pointer);
+// returns 1, the number of values pushed, for `return push_comm(L, c)`.
+int push_comm(lua_State* L, core::CommPtr c);
 // The communicator at idx; raises MPI_ERR_COMM if it is not one or was freed.
 core::Comm& check_comm(lua_State* L, int idx, std::string_view func);
 core::CommPtr check_comm_ptr(lua_State* L, int idx, std::string_view func);
