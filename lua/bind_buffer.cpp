@@ -25,7 +25,7 @@ using core::fail;
 
 namespace {
 
-constexpr const char* kBufferMeta = "lumpi.Buffer";
+constexpr char kBufferMeta[] = "lumpi.Buffer";
 constexpr const char* kStatusMeta = "lumpi.Status";
 constexpr const char* kStatusBytesKey = "lumpi.status_bytes";  // status -> bytes, weak keys
 
@@ -189,11 +189,6 @@ int buffer_tostring(lua_State* L) {
   return 1;
 }
 
-int buffer_gc(lua_State* L) {
-  if (BufferBox* b = test_buffer(L, 1)) b->~BufferBox();
-  return 0;
-}
-
 // ---- statuses ---------------------------------------------------------------------------
 
 // The byte count recorded for the status at idx.
@@ -289,7 +284,8 @@ void push_status(lua_State* L, const core::Status& st) {
 }
 
 void open_buffer(lua_State* L) {
-  new_metatable(L, kBufferMeta, "buffer", {.gc = buffer_gc, .tostring = buffer_tostring});
+  new_metatable(L, kBufferMeta, "buffer",
+                {.gc = destroy_userdata<BufferBox, kBufferMeta>, .tostring = buffer_tostring});
   const Reg access[] = {{"__index", buffer_index}, {"__newindex", raising<buffer_newindex>},
                         {"__len", buffer_len}};
   set_funcs(L, access);

@@ -19,7 +19,7 @@ namespace {
 using core::ErrClass;
 using core::fail;
 
-constexpr const char* kRequestMeta = "lumpi.Request";
+constexpr char kRequestMeta[] = "lumpi.Request";
 
 // A request box keeps the core request and, once complete, the decoded value
 // and status in its user values 1 and 2 (so a second wait returns them again).
@@ -287,12 +287,6 @@ int on_request_comm(lua_State* L) {
   return wrap<F>(L);
 }
 
-int r_gc(lua_State* L) {
-  auto* box = test_userdata<RequestBox>(L, 1, kRequestMeta);
-  if (box) box->~RequestBox();
-  return 0;
-}
-
 int r_tostring(lua_State* L) {
   auto* box = test_userdata<RequestBox>(L, 1, kRequestMeta);
   lua_pushstring(L, box && box->finished ? "request (complete)" : "request (pending)");
@@ -431,7 +425,8 @@ void push_request_with(lua_State* L, std::shared_ptr<core::Request> r, PushValue
 void open_p2p(lua_State* L) {
   set_funcs(L, kMethods, -2);  // Comm methods
   set_funcs(L, kModuleFuncs, -3);  // mpi
-  new_metatable(L, kRequestMeta, nullptr, {.gc = r_gc, .tostring = r_tostring}, kRequestMethods);
+  new_metatable(L, kRequestMeta, nullptr,
+                {.gc = destroy_userdata<RequestBox, kRequestMeta>, .tostring = r_tostring}, kRequestMethods);
   lua_pop(L, 1);
 }
 

@@ -17,7 +17,7 @@ constexpr const char* kRuntimeKey = "lumpi.runtime";
 constexpr const char* kErrorMeta = "lumpi.Error";
 }  // namespace
 
-const char* const kGroupMeta = "lumpi.Group";
+constexpr char kGroupMeta[] = "lumpi.Group";
 
 Runtime& runtime(lua_State* L) {
   lua_getfield(L, LUA_REGISTRYINDEX, kRuntimeKey);  // push the light userdata
@@ -458,11 +458,6 @@ namespace {
 struct GroupBox {
   std::shared_ptr<GroupState> state;
 };
-int group_gc(lua_State* L) {
-  auto* box = test_userdata<GroupBox>(L, 1, kGroupMeta);
-  if (box) box->~GroupBox();
-  return 0;
-}
 }  // namespace
 
 void push_group(lua_State* L, core::group::Members m) {
@@ -524,7 +519,7 @@ void open_metatables(lua_State* L) {
 
   lua_newtable(L);  // the Comm methods; open_comm_classes hands them out to the classes
 
-  new_metatable(L, kGroupMeta, "group", {.gc = group_gc});
+  new_metatable(L, kGroupMeta, "group", {.gc = destroy_userdata<GroupBox, kGroupMeta>});
   lua_newtable(L);  // the methods
   lua_pushvalue(L, -1);
   lua_setfield(L, -3, "__index");

@@ -67,6 +67,13 @@ T* push_userdata(lua_State* L, const char* meta, T v, int user_values = 0) {
   luaL_setmetatable(L, meta);
   return box;
 }
+// A __gc that runs ~T on the userdata at 1. Meta is declared as
+// `constexpr char kMeta[] = "lumpi.X"`, so that it can be a template argument.
+template <class T, const char* Meta>
+int destroy_userdata(lua_State* L) {
+  if (T* box = test_userdata<T>(L, 1, Meta)) box->~T();
+  return 0;
+}
 
 // ---- error objects ------------------------------------------------------------
 
