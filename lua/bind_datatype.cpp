@@ -277,11 +277,7 @@ int t_get_contents(lua_State* L) {
       lua_pushinteger(L, c.integers[i]);
     lua_rawseti(L, -2, lua_Integer(i + 1));
   }
-  lua_createtable(L, int(c.addresses.size()), 0);
-  for (std::size_t i = 0; i < c.addresses.size(); ++i) {
-    lua_pushinteger(L, c.addresses[i]);
-    lua_rawseti(L, -2, lua_Integer(i + 1));
-  }
+  push_sequence(L, c.addresses);
   lua_createtable(L, int(c.types.size()), 0);
   for (std::size_t i = 0; i < c.types.size(); ++i) {
     push_type(L, c.types[i]);
