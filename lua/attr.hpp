@@ -48,8 +48,8 @@ void forget_attrs(lua_State* L, AttrObj o);
 // other value (lua/bind_win.cpp answers these, the store holds none).
 int predefined_win_attr(lua_State* L, int idx);
 
-// The predefined callbacks (X_NULL_COPY_FN, X_DUP_FN, X_NULL_DELETE_FN).
-enum class AttrCallback : int { NullCopy = 0, Dup = 1, NullDelete = 2 };
-void push_attr_callback(lua_State* L, AttrCallback which);
+// Sets the predefined callbacks <prefix>NULL_COPY_FN, <prefix>DUP_FN and
+// <prefix>NULL_DELETE_FN in the table at -1 (prefix "TYPE_", "WIN_"...).
+void set_attr_callbacks(lua_State* L, const char* prefix);
 
 }  // namespace lumpi::lua

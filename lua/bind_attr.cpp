@@ -143,9 +143,7 @@ void add_refs(lua_State* L, int id, int delta) {
 
 // ---- keyval handles -----------------------------------------------------------------
 
-KeyvalBox* test_keyval(lua_State* L, int idx) {
-  return static_cast<KeyvalBox*>(luaL_testudata(L, idx, kKeyvalMeta));
-}
+KeyvalBox* test_keyval(lua_State* L, int idx) { return test_userdata<KeyvalBox>(L, idx, kKeyvalMeta); }
 
 // The keyval at idx: valid and not freed (predefined ones included).
 KeyvalBox& check_keyval(lua_State* L, int idx, const char* func) {
@@ -192,12 +190,7 @@ KeyvalBox& check_keyval_for(lua_State* L, int idx, AttrKind k, const char* func)
   return kv;
 }
 
-KeyvalBox* push_keyval(lua_State* L, int id) {
-  void* mem = lua_newuserdatauv(L, sizeof(KeyvalBox), 0);
-  auto* kv = new (mem) KeyvalBox{id, false};
-  luaL_setmetatable(L, kKeyvalMeta);
-  return kv;
-}
+KeyvalBox* push_keyval(lua_State* L, int id) { return push_userdata(L, kKeyvalMeta, KeyvalBox{id, false}); }
 
 // ---- callbacks ----------------------------------------------------------------------
 
@@ -393,14 +386,12 @@ int kv_tostring(lua_State* L) {
 const Reg kModuleFuncs[] = {
     {"comm_create_keyval", wrap<l_create_keyval>},
     {"comm_free_keyval", wrap<l_free_keyval>},
-    {nullptr, nullptr},
 };
 
 const Reg kMethods[] = {
     {"set_attr", wrap<c_set_attr>},
     {"get_attr", wrap<c_get_attr>},
     {"delete_attr", wrap<c_delete_attr>},
-    {nullptr, nullptr},
 };
 
 }  // namespace
@@ -461,9 +452,13 @@ void delete_attr(lua_State* L, int obj_idx, AttrObj o, const char* func) {
   delete_one(L, obj_idx, o, kv.id, func);
 }
 
-void push_attr_callback(lua_State* L, AttrCallback which) {
-  lua_CFunction fns[] = {null_copy_fn, dup_fn, null_delete_fn};
-  lua_pushcfunction(L, fns[int(which)]);
+void set_attr_callbacks(lua_State* L, const char* prefix) {
+  const std::pair<const char*, lua_CFunction> callbacks[] = {
+      {"NULL_COPY_FN", null_copy_fn}, {"DUP_FN", dup_fn}, {"NULL_DELETE_FN", null_delete_fn}};
+  for (auto [name, fn] : callbacks) {
+    lua_pushcfunction(L, fn);
+    lua_setfield(L, -2, (std::string(prefix) + name).c_str());
+  }
 }
 
 // ---- for the constructors and the destructor (bind_comm_create.cpp) ---------------------
@@ -564,14 +559,8 @@ void open_attr(lua_State* L) {
     lua_setfield(L, -2, name);
   }
   // The predefined callbacks, also under their deprecated MPI-1 names (seed §6.7.2).
-  const std::pair<const char*, lua_CFunction> callbacks[] = {
-      {"COMM_NULL_COPY_FN", null_copy_fn}, {"COMM_DUP_FN", dup_fn},
-      {"COMM_NULL_DELETE_FN", null_delete_fn}, {"NULL_COPY_FN", null_copy_fn},
-      {"DUP_FN", dup_fn}, {"NULL_DELETE_FN", null_delete_fn}};
-  for (auto [name, fn] : callbacks) {
-    lua_pushcfunction(L, fn);
-    lua_setfield(L, -2, name);
-  }
+  set_attr_callbacks(L, "COMM_");
+  set_attr_callbacks(L, "");
   lua_pop(L, 1);
 }
 

@@ -25,7 +25,7 @@ using core::fail;
 
 namespace {
 
-constexpr const char* kBufferMeta = "lumpi.Buffer";
+constexpr char kBufferMeta[] = "lumpi.Buffer";
 constexpr const char* kStatusMeta = "lumpi.Status";
 constexpr const char* kStatusBytesKey = "lumpi.status_bytes";  // status -> bytes, weak keys
 
@@ -36,9 +36,7 @@ struct alignas(16) BufferBox {
   char* data() { return reinterpret_cast<char*>(this + 1); }
 };
 
-BufferBox* test_buffer(lua_State* L, int idx) {
-  return static_cast<BufferBox*>(luaL_testudata(L, idx, kBufferMeta));
-}
+BufferBox* test_buffer(lua_State* L, int idx) { return test_userdata<BufferBox>(L, idx, kBufferMeta); }
 
 // ---- elements -------------------------------------------------------------------
 
@@ -191,11 +189,6 @@ int buffer_tostring(lua_State* L) {
   return 1;
 }
 
-int buffer_gc(lua_State* L) {
-  if (BufferBox* b = test_buffer(L, 1)) b->~BufferBox();
-  return 0;
-}
-
 // ---- statuses ---------------------------------------------------------------------------
 
 // The byte count recorded for the status at idx.
@@ -229,7 +222,6 @@ int s_get_elements(lua_State* L) {
 const Reg kStatusMethods[] = {
     {"get_count", wrap<s_get_count>},
     {"get_elements", wrap<s_get_elements>},
-    {nullptr, nullptr},
 };
 
 }  // namespace
@@ -292,13 +284,13 @@ void push_status(lua_State* L, const core::Status& st) {
 }
 
 void open_buffer(lua_State* L) {
-  new_metatable(L, kBufferMeta, "buffer", {.gc = buffer_gc, .tostring = buffer_tostring});
+  new_metatable(L, kBufferMeta, "buffer",
+                {.gc = destroy_userdata<BufferBox, kBufferMeta>, .tostring = buffer_tostring});
   const Reg access[] = {{"__index", buffer_index}, {"__newindex", raising<buffer_newindex>},
-                        {"__len", buffer_len}, {nullptr, nullptr}};
+                        {"__len", buffer_len}};
   set_funcs(L, access);
   lua_pop(L, 1);
-  luaL_newmetatable(L, kStatusMeta);
-  set_methods(L, kStatusMethods);
+  new_metatable(L, kStatusMeta, nullptr, {}, kStatusMethods);
   lua_pop(L, 1);
   lua_newtable(L);  // status -> bytes
   lua_createtable(L, 0, 1);

@@ -549,7 +549,6 @@ const Reg kMethods[] = {
     {"reduce_scatter_block", wrap<c_reduce_scatter_block>},
     {"scan", wrap<c_scan>},
     {"scatter", wrap<c_scatter>},
-    {nullptr, nullptr},
 };
 
 }  // namespace

@@ -314,18 +314,17 @@ const Reg kTyped[] = {
     {"bcast", wrap<t_bcast>},         {"gather", wrap<t_gather>},   {"scatter", wrap<t_scatter>},
     {"allgather", wrap<t_allgather>}, {"alltoall", wrap<t_alltoall>}, {"reduce", wrap<t_reduce>},
     {"allreduce", wrap<t_allreduce>}, {"scan", wrap<t_scan>},       {"exscan", wrap<t_exscan>},
-    {nullptr, nullptr},
 };
 
 }  // namespace
 
 // Stack: the Comm methods table at -1 (with open_coll's value forms in it).
 void open_coll_typed(lua_State* L) {
-  for (const Reg* r = kTyped; r->name; ++r) {
-    lua_getfield(L, -1, r->name);  // the value form
-    lua_pushcfunction(L, r->fn);
+  for (const Reg& r : kTyped) {
+    lua_getfield(L, -1, r.name);  // the value form
+    lua_pushcfunction(L, r.fn);
     lua_pushcclosure(L, dispatch, 2);
-    lua_setfield(L, -2, r->name);
+    lua_setfield(L, -2, r.name);
   }
 }
 

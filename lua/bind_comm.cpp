@@ -124,7 +124,6 @@ const Reg kMethods[] = {
     {"get_info", wrap<c_get_info>},
     {"set_info", wrap<c_set_info>},
     {"abort", wrap<c_abort>},
-    {nullptr, nullptr},
 };
 
 }  // namespace

@@ -68,8 +68,7 @@ int c_create(lua_State* L) {
   const char* func = "MPI_Comm_create";
   core::Comm& c = check_comm(L, 1, func);
   const auto& g = check_group(L, 2, func).members;
-  push_comm(L, core::comm_create(c, g));
-  return 1;
+  return push_comm(L, core::comm_create(c, g));
 }
 
 int c_create_group(lua_State* L) {
@@ -77,8 +76,7 @@ int c_create_group(lua_State* L) {
   core::Comm& c = check_comm(L, 1, func);
   const auto& g = check_group(L, 2, func).members;
   int tag = opt_int(L, 3, 0, "tag", func, ErrClass::Tag);
-  push_comm(L, core::comm_create_group(c, g, tag));
-  return 1;
+  return push_comm(L, core::comm_create_group(c, g, tag));
 }
 
 // split(color, key): color nil or UNDEFINED gives nil; key defaults to 0.
@@ -87,8 +85,7 @@ int c_split(lua_State* L) {
   core::Comm& c = check_comm(L, 1, func);
   int color = opt_int(L, 2, core::UNDEFINED, "color", func);
   int key = opt_int(L, 3, 0, "key", func);
-  push_comm(L, core::comm_split(c, color, key));
-  return 1;
+  return push_comm(L, core::comm_split(c, color, key));
 }
 
 // split_type(type, key, info): type a string or mpi.UNDEFINED (or nil).
@@ -107,8 +104,7 @@ int c_split_type(lua_State* L) {
   }
   int key = opt_int(L, 3, 0, "key", func);
   core::Hints h = check_info(L, 4, "info", func);
-  push_comm(L, core::comm_split_type(c, undefined, type, key, h));
-  return 1;
+  return push_comm(L, core::comm_split_type(c, undefined, type, key, h));
 }
 
 // intercomm_create(local_leader, peer_comm, remote_leader, tag): peer_comm
@@ -122,8 +118,7 @@ int c_intercomm_create(lua_State* L) {
     fail(ErrClass::Comm, func, std::string("peer_comm must be a communicator, got ") + luaL_typename(L, 3));
   int remote_leader = opt_int(L, 4, 0, "remote_leader", func);
   int tag = opt_int(L, 5, 0, "tag", func);
-  push_comm(L, core::intercomm_create(local, local_leader, peer, remote_leader, tag));
-  return 1;
+  return push_comm(L, core::intercomm_create(local, local_leader, peer, remote_leader, tag));
 }
 
 // intercomm_merge(high): high is a boolean, or an integer read the way C
@@ -133,8 +128,7 @@ int c_intercomm_merge(lua_State* L) {
   core::Comm& c = check_comm(L, 1, func);
   bool high = lua_type(L, 2) == LUA_TNUMBER ? check_integer(L, 2, "high", func) != 0
                                             : opt_boolean(L, 2, false, "high", func);
-  push_comm(L, core::intercomm_merge(c, high));
-  return 1;
+  return push_comm(L, core::intercomm_merge(c, high));
 }
 
 // c:free(): delete callbacks first (a raising one fails the call and leaves
@@ -163,7 +157,6 @@ const Reg kMethods[] = {
     {"intercomm_create", wrap<c_intercomm_create>},
     {"intercomm_merge", wrap<c_intercomm_merge>},
     {"free", wrap<c_free>},
-    {nullptr, nullptr},
 };
 
 }  // namespace

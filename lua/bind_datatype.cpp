@@ -50,26 +50,23 @@ void push_handles(lua_State* L) {
   lua_setmetatable(L, -2);
 }
 
-// Pushes the handle of t: the existing userdata if there is one.
-void push_type(lua_State* L, const TypePtr& t) {
+// Pushes the handle of t: the existing userdata if there is one; returns 1.
+int push_type(lua_State* L, const TypePtr& t) {
   push_handles(L);
   lua_Integer key = lua_Integer(t->serial());
   if (lua_rawgeti(L, -1, key) == LUA_TUSERDATA) {  // push handles[serial]
     lua_remove(L, -2);                            // drop the table
-    return;
+    return 1;
   }
   lua_pop(L, 1);
-  void* mem = lua_newuserdatauv(L, sizeof(TypeBox), 0);
-  new (mem) TypeBox{t};
-  luaL_setmetatable(L, kTypeMeta);
+  push_userdata(L, kTypeMeta, TypeBox{t});
   lua_pushvalue(L, -1);
   lua_rawseti(L, -3, key);  // handles[serial] = ud, pops the copy
   lua_remove(L, -2);        // drop the table
+  return 1;
 }
 
-TypeBox* test_type_box(lua_State* L, int idx) {
-  return static_cast<TypeBox*>(luaL_testudata(L, idx, kTypeMeta));
-}
+TypeBox* test_type_box(lua_State* L, int idx) { return test_userdata<TypeBox>(L, idx, kTypeMeta); }
 
 // The datatype at idx, even if freed elsewhere (the core checks that where it
 // matters); a handle t:free() emptied raises MPI_ERR_TYPE here.
@@ -117,17 +114,12 @@ core::Order check_order(lua_State* L, int idx, std::string_view func) {
            (lua_type(L, idx) == LUA_TSTRING ? std::string("'") + s + "'" : luaL_typename(L, idx)));
 }
 
-int push_new(lua_State* L, const TypePtr& t) {
-  push_type(L, t);
-  return 1;
-}
-
 // ---- constructors (mpi.type_*) ------------------------------------------------------------
 
 int l_contiguous(lua_State* L) {
   const char* f = "MPI_Type_contiguous";
   int count = check_int(L, 1, "count", f, ErrClass::Count);
-  return push_new(L, core::Datatype::contiguous(count, check_type_any(L, 2, "oldtype", f)));
+  return push_type(L, core::Datatype::contiguous(count, check_type_any(L, 2, "oldtype", f)));
 }
 
 int l_vector(lua_State* L) {
@@ -135,7 +127,7 @@ int l_vector(lua_State* L) {
   int count = check_int(L, 1, "count", f, ErrClass::Count);
   int bl = check_int(L, 2, "blocklength", f);
   int stride = check_int(L, 3, "stride", f);
-  return push_new(L, core::Datatype::vector(count, bl, stride, check_type_any(L, 4, "oldtype", f)));
+  return push_type(L, core::Datatype::vector(count, bl, stride, check_type_any(L, 4, "oldtype", f)));
 }
 
 int l_hvector(lua_State* L) {
@@ -143,35 +135,35 @@ int l_hvector(lua_State* L) {
   int count = check_int(L, 1, "count", f, ErrClass::Count);
   int bl = check_int(L, 2, "blocklength", f);
   lua_Integer stride = check_integer(L, 3, "stride", f);
-  return push_new(L, core::Datatype::hvector(count, bl, stride, check_type_any(L, 4, "oldtype", f)));
+  return push_type(L, core::Datatype::hvector(count, bl, stride, check_type_any(L, 4, "oldtype", f)));
 }
 
 int l_indexed(lua_State* L) {
   const char* f = "MPI_Type_indexed";
   auto bls = check_int_sequence(L, 1, "blocklengths", f);
   auto displs = check_int_sequence(L, 2, "displacements", f);
-  return push_new(L, core::Datatype::indexed(bls, displs, check_type_any(L, 3, "oldtype", f)));
+  return push_type(L, core::Datatype::indexed(bls, displs, check_type_any(L, 3, "oldtype", f)));
 }
 
 int l_hindexed(lua_State* L) {
   const char* f = "MPI_Type_create_hindexed";
   auto bls = check_int_sequence(L, 1, "blocklengths", f);
   auto displs = check_int64_sequence(L, 2, "displacements", f);
-  return push_new(L, core::Datatype::hindexed(bls, displs, check_type_any(L, 3, "oldtype", f)));
+  return push_type(L, core::Datatype::hindexed(bls, displs, check_type_any(L, 3, "oldtype", f)));
 }
 
 int l_indexed_block(lua_State* L) {
   const char* f = "MPI_Type_create_indexed_block";
   int bl = check_int(L, 1, "blocklength", f);
   auto displs = check_int_sequence(L, 2, "displacements", f);
-  return push_new(L, core::Datatype::indexed_block(bl, displs, check_type_any(L, 3, "oldtype", f)));
+  return push_type(L, core::Datatype::indexed_block(bl, displs, check_type_any(L, 3, "oldtype", f)));
 }
 
 int l_hindexed_block(lua_State* L) {
   const char* f = "MPI_Type_create_hindexed_block";
   int bl = check_int(L, 1, "blocklength", f);
   auto displs = check_int64_sequence(L, 2, "displacements", f);
-  return push_new(L, core::Datatype::hindexed_block(bl, displs, check_type_any(L, 3, "oldtype", f)));
+  return push_type(L, core::Datatype::hindexed_block(bl, displs, check_type_any(L, 3, "oldtype", f)));
 }
 
 int l_struct(lua_State* L) {
@@ -179,7 +171,7 @@ int l_struct(lua_State* L) {
   auto bls = check_int_sequence(L, 1, "blocklengths", f);
   auto displs = check_int64_sequence(L, 2, "displacements", f);
   auto types = check_type_sequence(L, 3, f);
-  return push_new(L, core::Datatype::create_struct(bls, displs, types));
+  return push_type(L, core::Datatype::create_struct(bls, displs, types));
 }
 
 int l_subarray(lua_State* L) {
@@ -188,7 +180,7 @@ int l_subarray(lua_State* L) {
   auto subsizes = check_int_sequence(L, 2, "subsizes", f);
   auto starts = check_int_sequence(L, 3, "starts", f);
   core::Order order = check_order(L, 4, f);
-  return push_new(L, core::Datatype::subarray(sizes, subsizes, starts, order, check_type_any(L, 5, "oldtype", f)));
+  return push_type(L, core::Datatype::subarray(sizes, subsizes, starts, order, check_type_any(L, 5, "oldtype", f)));
 }
 
 // ---- methods ------------------------------------------------------------------------------
@@ -198,7 +190,7 @@ int t_create_resized(lua_State* L) {
   TypePtr old = check_type_any(L, 1, "oldtype", f);
   lua_Integer lb = check_integer(L, 2, "lb", f);
   lua_Integer extent = check_integer(L, 3, "extent", f);
-  return push_new(L, core::Datatype::resized(old, lb, extent));
+  return push_type(L, core::Datatype::resized(old, lb, extent));
 }
 
 // t:dup(): the copy callbacks of t's attributes run (seed §6.7.4); if one
@@ -285,11 +277,7 @@ int t_get_contents(lua_State* L) {
       lua_pushinteger(L, c.integers[i]);
     lua_rawseti(L, -2, lua_Integer(i + 1));
   }
-  lua_createtable(L, int(c.addresses.size()), 0);
-  for (std::size_t i = 0; i < c.addresses.size(); ++i) {
-    lua_pushinteger(L, c.addresses[i]);
-    lua_rawseti(L, -2, lua_Integer(i + 1));
-  }
+  push_sequence(L, c.addresses);
   lua_createtable(L, int(c.types.size()), 0);
   for (std::size_t i = 0; i < c.types.size(); ++i) {
     push_type(L, c.types[i]);
@@ -398,7 +386,6 @@ const Reg kModuleFuncs[] = {
     {"type_create_subarray", wrap<l_subarray>},
     {"type_create_keyval", wrap<l_type_create_keyval>},
     {"type_free_keyval", wrap<l_type_free_keyval>},
-    {nullptr, nullptr},
 };
 
 const Reg kMethods[] = {
@@ -417,7 +404,6 @@ const Reg kMethods[] = {
     {"set_attr", wrap<t_set_attr>},
     {"get_attr", wrap<t_get_attr>},
     {"delete_attr", wrap<t_delete_attr>},
-    {nullptr, nullptr},
 };
 
 // Lua names of the predefined types: C's without MPI_, 2INT as TWO_INT.
@@ -442,13 +428,7 @@ void set_predefined(lua_State* L) {
     lua_pushstring(L, v.c_str());
     lua_setfield(L, -2, core::combiner_name(core::Combiner(c)) + 4);  // mpi.COMBINER_VECTOR = "vector"
   }
-  const std::pair<const char*, AttrCallback> callbacks[] = {{"TYPE_NULL_COPY_FN", AttrCallback::NullCopy},
-                                                            {"TYPE_DUP_FN", AttrCallback::Dup},
-                                                            {"TYPE_NULL_DELETE_FN", AttrCallback::NullDelete}};
-  for (auto [name, which] : callbacks) {
-    push_attr_callback(L, which);
-    lua_setfield(L, -2, name);
-  }
+  set_attr_callbacks(L, "TYPE_");
 }
 
 }  // namespace
@@ -461,8 +441,7 @@ TypePtr check_usable_type(lua_State* L, int idx, std::string_view func) {
 
 // Adds the datatype functions, handles and constants to the mpi table at -1.
 void open_datatype(lua_State* L) {
-  new_metatable(L, kTypeMeta, "datatype", {.gc = type_gc, .eq = type_eq, .tostring = type_tostring});
-  set_methods(L, kMethods);
+  new_metatable(L, kTypeMeta, "datatype", {.gc = type_gc, .eq = type_eq, .tostring = type_tostring}, kMethods);
   lua_pop(L, 1);                   // the metatable
   set_funcs(L, kModuleFuncs);
   set_predefined(L);

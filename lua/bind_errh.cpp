@@ -46,14 +46,10 @@ struct ErrhBox {
 // Pushes the table of the handlers' functions (registry[kFnsKey]).
 void push_fns(lua_State* L) { luaL_getsubtable(L, LUA_REGISTRYINDEX, kFnsKey); }
 
-ErrhBox* test_errh(lua_State* L, int idx) {
-  return static_cast<ErrhBox*>(luaL_testudata(L, idx, kErrhMeta));
-}
+ErrhBox* test_errh(lua_State* L, int idx) { return test_userdata<ErrhBox>(L, idx, kErrhMeta); }
 
 void push_box(lua_State* L, std::shared_ptr<core::UserErrhandler> h) {
-  void* mem = lua_newuserdatauv(L, sizeof(ErrhBox), 0);
-  new (mem) ErrhBox{std::move(h)};
-  luaL_setmetatable(L, kErrhMeta);
+  push_userdata(L, kErrhMeta, ErrhBox{std::move(h)});
 }
 
 // A new user handler for objects of kind `object`, its function at arg 1.
@@ -217,19 +213,16 @@ const Reg kModuleFuncs[] = {
     {"error_class", wrap<l_error_class>},
     {"error_string", wrap<l_error_string>},
     {"finalized", wrap<l_finalized>},
-    {nullptr, nullptr},
 };
 
 const Reg kCommMethods[] = {
     {"set_errhandler", wrap<c_set_errhandler>},
     {"get_errhandler", wrap<c_get_errhandler>},
     {"call_errhandler", wrap<c_call_errhandler>},
-    {nullptr, nullptr},
 };
 
 const Reg kErrhMethods[] = {
     {"free", wrap<e_free>},
-    {nullptr, nullptr},
 };
 
 }  // namespace
@@ -297,8 +290,7 @@ void finalize(lua_State* L) {
 
 void open_errh(lua_State* L) {
   // Stack: mpi at -3, Comm methods at -2, Group methods at -1.
-  new_metatable(L, kErrhMeta, "errhandler", {.gc = e_gc, .eq = e_eq, .tostring = e_tostring});
-  set_methods(L, kErrhMethods);
+  new_metatable(L, kErrhMeta, "errhandler", {.gc = e_gc, .eq = e_eq, .tostring = e_tostring}, kErrhMethods);
   lua_pop(L, 1);
   set_funcs(L, kCommMethods, -2);  // Comm methods
   lua_pushvalue(L, -3);

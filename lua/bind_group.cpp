@@ -60,8 +60,7 @@ int g_translate_ranks(lua_State* L) {
   const auto& g1 = members(L, 1, func);
   auto ranks = check_int_sequence(L, 2, "ranks", func);
   const auto& g2 = members(L, 3, func);
-  push_sequence(L, group::translate(g1, ranks, g2));
-  return 1;
+  return push_sequence(L, group::translate(g1, ranks, g2));
 }
 
 int g_compare(lua_State* L) {
@@ -134,8 +133,7 @@ int g_free(lua_State* L) {
 
 // Members as a Lua sequence of COMM_WORLD ranks (for drawings and tests).
 int g_members(lua_State* L) {
-  push_sequence(L, members(L, 1, "lumpi_group_members"));
-  return 1;
+  return push_sequence(L, members(L, 1, "lumpi_group_members"));
 }
 
 int g_eq(lua_State* L) {
@@ -172,7 +170,6 @@ const Reg kMethods[] = {
     {"range_excl", wrap<g_range_excl>},
     {"free", wrap<g_free>},
     {"members", wrap<g_members>},
-    {nullptr, nullptr},
 };
 
 const Reg kOperators[] = {
@@ -181,7 +178,6 @@ const Reg kOperators[] = {
     {"__sub", wrap<g_difference>},
     {"__eq", wrap<g_eq>},
     {"__tostring", wrap<g_tostring>},
-    {nullptr, nullptr},
 };
 
 }  // namespace

@@ -67,8 +67,7 @@ int hw_count(lua_State* L) {
 const Reg kHwFuncs[] = {{"info", wrap<hw_info>},
                         {"bind", wrap<hw_bind>},
                         {"locality", wrap<hw_locality>},
-                        {"count", wrap<hw_count>},
-                        {nullptr, nullptr}};
+                        {"count", wrap<hw_count>}};
 
 }  // namespace
 

@@ -150,8 +150,7 @@ const Reg kMethods[] = {
     {"iallgather", wrap<c_iallgather>}, {"iallreduce", wrap<c_iallreduce>}, {"ialltoall", wrap<c_ialltoall>},
     {"ibarrier", wrap<c_ibarrier>},     {"ibcast", wrap<c_ibcast>},         {"iexscan", wrap<c_iexscan>},
     {"igather", wrap<c_igather>},       {"ireduce", wrap<c_ireduce>},       {"iscan", wrap<c_iscan>},
-    {"iscatter", wrap<c_iscatter>},     {nullptr, nullptr},
-};
+    {"iscatter", wrap<c_iscatter>}};
 
 }  // namespace
 

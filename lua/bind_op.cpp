@@ -37,9 +37,7 @@ constexpr OpKind kPredefined[] = {OpKind::Sum,  OpKind::Prod,   OpKind::Max,   O
                                   OpKind::Land, OpKind::Lor,    OpKind::Lxor,  OpKind::Band,
                                   OpKind::Bor,  OpKind::Bxor,   OpKind::Maxloc, OpKind::Minloc};
 
-OpBox* test_op(lua_State* L, int idx) {
-  return static_cast<OpBox*>(luaL_testudata(L, idx, kOpMeta));
-}
+OpBox* test_op(lua_State* L, int idx) { return test_userdata<OpBox>(L, idx, kOpMeta); }
 
 // The box itself (even if freed); MPI_ERR_OP if idx is not an op object.
 OpBox& check_op_box(lua_State* L, int idx, std::string_view func) {
@@ -48,11 +46,7 @@ OpBox& check_op_box(lua_State* L, int idx, std::string_view func) {
   return *box;
 }
 
-void push_op(lua_State* L, OpBox box) {
-  void* mem = lua_newuserdatauv(L, sizeof(OpBox), 0);  // -- push the userdata
-  new (mem) OpBox(box);
-  luaL_setmetatable(L, kOpMeta);
-}
+void push_op(lua_State* L, OpBox box) { push_userdata(L, kOpMeta, box); }
 
 // The message of the error at the stack top, without running metamethods.
 std::string error_text(lua_State* L) {
@@ -150,14 +144,12 @@ int op_gc(lua_State* L) {
 const Reg kOpMethods[] = {
     {"commutative", wrap<l_op_commutative>},
     {"free", wrap<l_op_free>},
-    {nullptr, nullptr},
 };
 
 const Reg kModuleFuncs[] = {
     {"op_create", wrap<l_op_create>},
     {"op_free", wrap<l_op_free>},
     {"reduce_local", wrap<l_reduce_local>},
-    {nullptr, nullptr},
 };
 
 }  // namespace
@@ -248,8 +240,7 @@ core::coll::Combine list_combiner(lua_State* L, const OpBox& op, std::string fun
 
 void open_op(lua_State* L) {
   // Stack: mpi at -3 (Comm and Group methods above it).
-  new_metatable(L, kOpMeta, nullptr, {.gc = op_gc, .tostring = op_tostring});  // -- push it
-  set_methods(L, kOpMethods);
+  new_metatable(L, kOpMeta, nullptr, {.gc = op_gc, .tostring = op_tostring}, kOpMethods);  // -- push it
   lua_pop(L, 1);                   // -- drop the metatable
   for (OpKind k : kPredefined) {
     OpBox box;

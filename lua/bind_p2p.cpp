@@ -19,7 +19,7 @@ namespace {
 using core::ErrClass;
 using core::fail;
 
-constexpr const char* kRequestMeta = "lumpi.Request";
+constexpr char kRequestMeta[] = "lumpi.Request";
 
 // A request box keeps the core request and, once complete, the decoded value
 // and status in its user values 1 and 2 (so a second wait returns them again).
@@ -38,7 +38,7 @@ struct RequestBox {
 // The request at idx, now in the hands of `func`: its errors and hang
 // reports name the completion call (MPI_Wait), not the one that started it.
 RequestBox& check_request(lua_State* L, int idx, const char* func) {
-  auto* box = static_cast<RequestBox*>(luaL_testudata(L, idx, kRequestMeta));
+  auto* box = test_userdata<RequestBox>(L, idx, kRequestMeta);
   if (!box) fail(ErrClass::Request, func, std::string("expected a request, got ") + luaL_typename(L, idx));
   box->req->set_call(func);
   return *box;
@@ -287,14 +287,8 @@ int on_request_comm(lua_State* L) {
   return wrap<F>(L);
 }
 
-int r_gc(lua_State* L) {
-  auto* box = static_cast<RequestBox*>(luaL_testudata(L, 1, kRequestMeta));
-  if (box) box->~RequestBox();
-  return 0;
-}
-
 int r_tostring(lua_State* L) {
-  auto* box = static_cast<RequestBox*>(luaL_testudata(L, 1, kRequestMeta));
+  auto* box = test_userdata<RequestBox>(L, 1, kRequestMeta);
   lua_pushstring(L, box && box->finished ? "request (complete)" : "request (pending)");
   return 1;
 }
@@ -307,7 +301,7 @@ std::vector<RequestBox*> check_requests(lua_State* L, int idx, const char* func)
   lua_Integer n = lua_Integer(lua_rawlen(L, idx));
   for (lua_Integer i = 1; i <= n; ++i) {
     lua_rawgeti(L, idx, i);  // push reqs[i]
-    auto* box = static_cast<RequestBox*>(luaL_testudata(L, -1, kRequestMeta));
+    auto* box = test_userdata<RequestBox>(L, -1, kRequestMeta);
     lua_pop(L, 1);
     if (!box)
       fail(ErrClass::Request, func, "requests[" + std::to_string(i) + "] is not a request");
@@ -399,29 +393,24 @@ const Reg kMethods[] = {
     {"send", wrap<c_send>},       {"ssend", wrap<c_ssend>},       {"isend", wrap<c_isend>},
     {"issend", wrap<c_issend>},   {"recv", wrap<c_recv>},         {"irecv", wrap<c_irecv>},
     {"sendrecv", wrap<c_sendrecv>}, {"probe", wrap<c_probe>},     {"iprobe", wrap<c_iprobe>},
-    {nullptr, nullptr},
 };
 
 const Reg kRequestMethods[] = {
     {"wait", on_request_comm<r_wait>},
     {"test", on_request_comm<r_test>},
     {"cancel", on_request_comm<r_cancel>},
-    {nullptr, nullptr},
 };
 
 const Reg kModuleFuncs[] = {
     {"waitall", wrap<l_waitall>},
     {"waitany", wrap<l_waitany>},
     {"testall", wrap<l_testall>},
-    {nullptr, nullptr},
 };
 
 }  // namespace
 
 void push_request(lua_State* L, std::shared_ptr<core::Request> r, bool is_recv) {
-  void* mem = lua_newuserdatauv(L, sizeof(RequestBox), 4);
-  new (mem) RequestBox{std::move(r), is_recv, false, false, {}, {}};
-  luaL_setmetatable(L, kRequestMeta);
+  push_userdata(L, kRequestMeta, RequestBox{std::move(r), is_recv, false, false, {}, {}}, 4);
   if (test_comm(L, 1)) {  // every request starts in a method of the communicator at 1
     lua_pushvalue(L, 1);
     lua_setiuservalue(L, -2, 3);
@@ -436,8 +425,8 @@ void push_request_with(lua_State* L, std::shared_ptr<core::Request> r, PushValue
 void open_p2p(lua_State* L) {
   set_funcs(L, kMethods, -2);  // Comm methods
   set_funcs(L, kModuleFuncs, -3);  // mpi
-  new_metatable(L, kRequestMeta, nullptr, {.gc = r_gc, .tostring = r_tostring});
-  set_methods(L, kRequestMethods);
+  new_metatable(L, kRequestMeta, nullptr,
+                {.gc = destroy_userdata<RequestBox, kRequestMeta>, .tostring = r_tostring}, kRequestMethods);
   lua_pop(L, 1);
 }
 

@@ -131,8 +131,7 @@ int c_cart_create(lua_State* L) {
   core::Comm& c = check_comm(L, 1, func);
   core::topo::Cart cart = check_cart_args(L, 2, func);
   const bool reorder = opt_boolean(L, 4, false, "reorder", func);
-  push_comm(L, core::cart_create(c, cart, reorder));
-  return 1;
+  return push_comm(L, core::cart_create(c, cart, reorder));
 }
 
 // c:graph_create(index, edges, reorder) -> graph comm or nil
@@ -141,8 +140,7 @@ int c_graph_create(lua_State* L) {
   core::Comm& c = check_comm(L, 1, func);
   core::topo::Graph g = check_graph_args(L, 2, func);
   const bool reorder = opt_boolean(L, 4, false, "reorder", func);
-  push_comm(L, core::graph_create(c, g, reorder));
-  return 1;
+  return push_comm(L, core::graph_create(c, g, reorder));
 }
 
 // c:dist_graph_create_adjacent(sources, destinations, opts)
@@ -169,8 +167,7 @@ int c_dist_graph_create_adjacent(lua_State* L) {
                    "; give both or neither");
         d.weighted = ws;
       });
-  push_comm(L, core::dist_graph_create_adjacent(c, d, opts));
-  return 1;
+  return push_comm(L, core::dist_graph_create_adjacent(c, d, opts));
 }
 
 // c:dist_graph_create(sources, degrees, destinations, opts)
@@ -188,8 +185,7 @@ int c_dist_graph_create(lua_State* L) {
         s.weighted = check_weights(L, -1, "weights", func, s.weights);
         lua_pop(L, 1);
       });
-  push_comm(L, core::dist_graph_create(c, s, opts));
-  return 1;
+  return push_comm(L, core::dist_graph_create(c, s, opts));
 }
 
 // c:cart_sub(remain_dims) -> the caller's sub-grid (never nil)
@@ -202,8 +198,7 @@ int c_cart_sub(lua_State* L) {
     if (lua_isnoneornil(L, 2)) fail(ErrClass::Arg, func, "remain_dims is required");
     remain = check_bool_sequence(L, 2, "remain_dims", func);
   }
-  push_comm(L, core::cart_sub(c, remain));
-  return 1;
+  return push_comm(L, core::cart_sub(c, remain));
 }
 
 // c:cart_map(dims, periods) -> newrank or mpi.UNDEFINED (local)
@@ -255,8 +250,7 @@ int c_cart_coords(lua_State* L) {
   constexpr std::string_view func = "MPI_Cart_coords";
   const core::topo::Cart& cart = core::cart_of(check_comm(L, 1, func), func);
   const int rank = check_int(L, 2, "rank", func);
-  push_sequence(L, core::topo::cart_coords(cart, rank, func));
-  return 1;
+  return push_sequence(L, core::topo::cart_coords(cart, rank, func));
 }
 
 // -> source, dest
@@ -302,8 +296,7 @@ int c_graph_neighbors_count(lua_State* L) {
 int c_graph_neighbors(lua_State* L) {
   constexpr std::string_view func = "MPI_Graph_neighbors";
   const core::topo::Graph& g = core::graph_of(check_comm(L, 1, func), func);
-  push_sequence(L, core::topo::graph_neighbors(g, check_int(L, 2, "rank", func), func));
-  return 1;
+  return push_sequence(L, core::topo::graph_neighbors(g, check_int(L, 2, "rank", func), func));
 }
 
 // ---- distributed-graph queries (local) --------------------------------------------------------
@@ -427,8 +420,7 @@ int l_dims_create(lua_State* L) {
   } else {
     dims = check_int_sequence(L, 2, "dims", func);
   }
-  push_sequence(L, core::topo::dims_create(nnodes, std::move(dims), func));
-  return 1;
+  return push_sequence(L, core::topo::dims_create(nnodes, std::move(dims), func));
 }
 
 const Reg kMethods[] = {
@@ -454,12 +446,10 @@ const Reg kMethods[] = {
     {"neighbor_alltoall", wrap<c_neighbor_alltoall>},
     {"ineighbor_allgather", wrap<c_ineighbor_allgather>},
     {"ineighbor_alltoall", wrap<c_ineighbor_alltoall>},
-    {nullptr, nullptr},
 };
 
 const Reg kModuleFuncs[] = {
     {"dims_create", wrap<l_dims_create>},
-    {nullptr, nullptr},
 };
 
 int sentinel_tostring(lua_State* L) {

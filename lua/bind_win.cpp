@@ -44,7 +44,7 @@ struct WinBox {
   WinPtr win;
 };
 
-WinBox* test_box(lua_State* L, int idx) { return static_cast<WinBox*>(luaL_testudata(L, idx, kWinMeta)); }
+WinBox* test_box(lua_State* L, int idx) { return test_userdata<WinBox>(L, idx, kWinMeta); }
 
 // The window at idx, even if freed.
 Win& check_win_any(lua_State* L, int idx, std::string_view func) {
@@ -65,9 +65,7 @@ AttrObj win_obj(const Win& w) { return {AttrKind::Win, lua_Integer(w.serial())};
 // Pushes a new window userdata holding w, exposing the buffer at buf_idx.
 void push_win(lua_State* L, WinPtr w, int buf_idx) {
   buf_idx = lua_absindex(L, buf_idx);
-  void* mem = lua_newuserdatauv(L, sizeof(WinBox), 2);
-  new (mem) WinBox{std::move(w)};
-  luaL_setmetatable(L, kWinMeta);
+  push_userdata(L, kWinMeta, WinBox{std::move(w)}, 2);
   lua_pushvalue(L, buf_idx);
   lua_setiuservalue(L, -2, 1);  // the exposed buffer, pops
   lua_newtable(L);
@@ -360,19 +358,16 @@ const Reg kMethods[] = {
     {"get_errhandler", wrap<w_get_errhandler>},
     {"call_errhandler", wrap<w_call_errhandler>},
     {"memory", wrap<w_memory>},
-    {nullptr, nullptr},
 };
 
 const Reg kCommMethods[] = {
     {"win_create", wrap<c_win_create>},
     {"win_allocate", wrap<c_win_allocate>},
-    {nullptr, nullptr},
 };
 
 const Reg kModuleFuncs[] = {
     {"win_create_keyval", wrap<l_win_create_keyval>},
     {"win_free_keyval", wrap<l_win_free_keyval>},
-    {nullptr, nullptr},
 };
 
 }  // namespace
@@ -384,19 +379,12 @@ core::Win* test_win(lua_State* L, int idx) {
 
 // Stack on entry: mpi at -3, Comm methods at -2, Group methods at -1.
 void open_win(lua_State* L) {
-  new_metatable(L, kWinMeta, "Win", {.gc = win_gc, .tostring = win_tostring});
-  set_methods(L, kMethods);
+  new_metatable(L, kWinMeta, "Win", {.gc = win_gc, .tostring = win_tostring}, kMethods);
   lua_pop(L, 1);
   set_funcs(L, kCommMethods, -2);  // Comm methods
   lua_pushvalue(L, -3);  // mpi
   set_funcs(L, kModuleFuncs);
-  const std::pair<const char*, AttrCallback> callbacks[] = {{"WIN_NULL_COPY_FN", AttrCallback::NullCopy},
-                                                            {"WIN_DUP_FN", AttrCallback::Dup},
-                                                            {"WIN_NULL_DELETE_FN", AttrCallback::NullDelete}};
-  for (auto [name, which] : callbacks) {
-    push_attr_callback(L, which);
-    lua_setfield(L, -2, name);
-  }
+  set_attr_callbacks(L, "WIN_");
   const std::pair<const char*, int> ints[] = {
       {"LOCK_EXCLUSIVE", core::LOCK_EXCLUSIVE}, {"LOCK_SHARED", core::LOCK_SHARED},
       {"MODE_NOCHECK", core::MODE_NOCHECK}, {"MODE_NOSTORE", core::MODE_NOSTORE}, {"MODE_NOPUT", core::MODE_NOPUT},

@@ -17,7 +17,7 @@ constexpr const char* kRuntimeKey = "lumpi.runtime";
 constexpr const char* kErrorMeta = "lumpi.Error";
 }  // namespace
 
-const char* const kGroupMeta = "lumpi.Group";
+constexpr char kGroupMeta[] = "lumpi.Group";
 
 Runtime& runtime(lua_State* L) {
   lua_getfield(L, LUA_REGISTRYINDEX, kRuntimeKey);  // push the light userdata
@@ -313,9 +313,7 @@ CommBox* push_owner(lua_State* L) {
     }
   }
   lua_pop(L, 1);
-  void* mem = lua_newuserdatauv(L, sizeof(CommBox), 0);
-  auto* box = new (mem) CommBox{};
-  luaL_setmetatable(L, kOwnerMeta);
+  CommBox* box = push_userdata(L, kOwnerMeta, CommBox{});
   ++g_owners_made, ++g_owners_live;
   return box;
 }
@@ -341,10 +339,10 @@ void pool_owner(lua_State* L, int idx) {
 long comm_owners_made() { return g_owners_made.load(); }
 long comm_owners_live() { return g_owners_live.load(); }
 
-void push_comm(lua_State* L, core::CommPtr c) {
+int push_comm(lua_State* L, core::CommPtr c) {
   if (!c) {
     lua_pushnil(L);
-    return;
+    return 1;
   }
   const char* meta = comm_class_meta(*c);
   CommBox* box = push_owner(L);
@@ -354,6 +352,7 @@ void push_comm(lua_State* L, core::CommPtr c) {
   lua_insert(L, -2);
   lua_setiuservalue(L, -2, 1);  // handle.uservalue[1] = owner, pop
   luaL_setmetatable(L, meta);
+  return 1;
 }
 
 core::Comm* test_comm(lua_State* L, int idx) {
@@ -415,7 +414,7 @@ namespace {
 // last owner of a communicator (no other handle, request or runtime slot
 // holds it) takes its attributes along.
 int owner_gc(lua_State* L) {
-  auto* box = static_cast<CommBox*>(luaL_testudata(L, 1, kOwnerMeta));
+  auto* box = test_userdata<CommBox>(L, 1, kOwnerMeta);
   if (!box) return 0;
   if (box->comm && box->comm.use_count() == 1) forget_attrs(L, *box->comm);
   box->~CommBox();
@@ -459,21 +458,14 @@ namespace {
 struct GroupBox {
   std::shared_ptr<GroupState> state;
 };
-int group_gc(lua_State* L) {
-  auto* box = static_cast<GroupBox*>(luaL_testudata(L, 1, kGroupMeta));
-  if (box) box->~GroupBox();
-  return 0;
-}
 }  // namespace
 
 void push_group(lua_State* L, core::group::Members m) {
-  void* mem = lua_newuserdatauv(L, sizeof(GroupBox), 0);
-  new (mem) GroupBox{std::make_shared<GroupState>(GroupState{std::move(m), false})};
-  luaL_setmetatable(L, kGroupMeta);
+  push_userdata(L, kGroupMeta, GroupBox{std::make_shared<GroupState>(GroupState{std::move(m), false})});
 }
 
 GroupState& check_group(lua_State* L, int idx, std::string_view func) {
-  auto* box = static_cast<GroupBox*>(luaL_testudata(L, idx, kGroupMeta));
+  auto* box = test_userdata<GroupBox>(L, idx, kGroupMeta);
   if (!box)
     fail(ErrClass::Group, func, std::string("expected a group, got ") + luaL_typename(L, idx));
   if (box->state->freed) fail(ErrClass::Group, func, "the group has been freed");
@@ -490,19 +482,13 @@ void free_group(lua_State* L, int idx, std::string_view func) {
 
 // ---- registration ------------------------------------------------------------------------
 
-void set_funcs(lua_State* L, const Reg* regs, int idx) {
+void set_funcs(lua_State* L, std::span<const Reg> regs, int idx) {
   lua_pushvalue(L, idx);  // the table
-  for (; regs->name; ++regs) {
-    lua_pushcfunction(L, regs->fn);
-    lua_setfield(L, -2, regs->name);  // t[name] = fn, pop
+  for (const Reg& r : regs) {
+    lua_pushcfunction(L, r.fn);
+    lua_setfield(L, -2, r.name);  // t[name] = fn, pop
   }
   lua_pop(L, 1);
-}
-
-void set_methods(lua_State* L, const Reg* regs) {
-  lua_newtable(L);
-  set_funcs(L, regs);
-  lua_setfield(L, -2, "__index");  // meta.__index = methods, pop
 }
 
 void set_metamethods(lua_State* L, Metamethods mm) {
@@ -514,11 +500,15 @@ void set_metamethods(lua_State* L, Metamethods mm) {
   }
 }
 
-void new_metatable(lua_State* L, const char* meta, const char* name, Metamethods mm) {
+void new_metatable(lua_State* L, const char* meta, const char* name, Metamethods mm,
+                   std::span<const Reg> methods) {
   luaL_newmetatable(L, meta);
   set_metamethods(L, mm);
-  if (!name) return;
-  set_string(L, "__name", name);
+  if (name) set_string(L, "__name", name);
+  if (methods.empty()) return;
+  lua_newtable(L);
+  set_funcs(L, methods);
+  lua_setfield(L, -2, "__index");  // meta.__index = methods, pop
 }
 
 // Creates the error and group metatables; leaves the Comm and Group method
@@ -529,7 +519,7 @@ void open_metatables(lua_State* L) {
 
   lua_newtable(L);  // the Comm methods; open_comm_classes hands them out to the classes
 
-  new_metatable(L, kGroupMeta, "group", {.gc = group_gc});
+  new_metatable(L, kGroupMeta, "group", {.gc = destroy_userdata<GroupBox, kGroupMeta>});
   lua_newtable(L);  // the methods
   lua_pushvalue(L, -1);
   lua_setfield(L, -3, "__index");

@@ -14,6 +14,8 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <new>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -49,6 +51,29 @@ struct StackGuard {
   explicit StackGuard(lua_State* s) : L(s), top(lua_gettop(s)) {}
   ~StackGuard() { lua_settop(L, top); }
 };
+
+// ---- userdata: a C++ value T in a Lua userdata with a registry metatable -------------
+
+// The T at idx, or nullptr if idx holds no userdata with the metatable `meta`.
+template <class T>
+T* test_userdata(lua_State* L, int idx, const char* meta) {
+  return static_cast<T*>(luaL_testudata(L, idx, meta));
+}
+// Pushes a new userdata with the metatable `meta` and `user_values` user
+// values, holding v; returns it. Its __gc must run ~T.
+template <class T>
+T* push_userdata(lua_State* L, const char* meta, T v, int user_values = 0) {
+  T* box = new (lua_newuserdatauv(L, sizeof(T), user_values)) T(std::move(v));
+  luaL_setmetatable(L, meta);
+  return box;
+}
+// A __gc that runs ~T on the userdata at 1. Meta is declared as
+// `constexpr char kMeta[] = "lumpi.X"`, so that it can be a template argument.
+template <class T, const char* Meta>
+int destroy_userdata(lua_State* L) {
+  if (T* box = test_userdata<T>(L, 1, Meta)) box->~T();
+  return 0;
+}
 
 // ---- error objects ------------------------------------------------------------
 
@@ -141,15 +166,17 @@ std::vector<std::int64_t> check_int64_sequence(lua_State* L, int idx, std::strin
                                                std::string_view func);
 std::vector<bool> check_bool_sequence(lua_State* L, int idx, std::string_view what,
                                       std::string_view func);
-// Pushes v as a sequence: integers, or booleans for a std::vector<bool>.
+// Pushes v as a sequence: integers, or booleans for a std::vector<bool>;
+// returns 1, the number of values pushed.
 template <class T>
-void push_sequence(lua_State* L, const std::vector<T>& v) {
+int push_sequence(lua_State* L, const std::vector<T>& v) {
   lua_createtable(L, int(v.size()), 0);
   for (size_t i = 0; i < v.size(); ++i) {
     if constexpr (std::is_same_v<T, bool>) lua_pushboolean(L, v[i]);
     else lua_pushinteger(L, v[i]);
     lua_rawseti(L, -2, lua_Integer(i + 1));  // t[i+1] = v[i], pop
   }
+  return 1;
 }
 // t[key] = v for the table t at -1.
 void set_int(lua_State* L, const char* key, lua_Integer v);
@@ -165,8 +192,9 @@ std::map<std::string, std::string> check_info(lua_State* L, int idx, std::string
 // (§16): Intercomm, Cartcomm, Graphcomm, Distgraphcomm by topology, else
 // Intracomm; these helpers accept all of them.
 
-// Pushes a communicator userdata of c's class (nil for a null pointer).
-void push_comm(lua_State* L, core::CommPtr c);
+// Pushes a communicator userdata of c's class (nil for a null pointer);
+// returns 1, the number of values pushed, for `return push_comm(L, c)`.
+int push_comm(lua_State* L, core::CommPtr c);
 // The communicator at idx; raises MPI_ERR_COMM if it is not one or was freed.
 core::Comm& check_comm(lua_State* L, int idx, std::string_view func);
 core::CommPtr check_comm_ptr(lua_State* L, int idx, std::string_view func);
@@ -261,9 +289,7 @@ struct Reg {
   const char* name;
   lua_CFunction fn;
 };
-void set_funcs(lua_State* L, const Reg* regs, int idx = -1);
-// Sets __index of the metatable at -1 to a new table of regs (the methods).
-void set_methods(lua_State* L, const Reg* regs);
+void set_funcs(lua_State* L, std::span<const Reg> regs, int idx = -1);
 // The metamethods of a kind of userdata (null: none). They run outside
 // wrap<>, so they must not raise.
 struct Metamethods {
@@ -272,7 +298,9 @@ struct Metamethods {
 // Sets mm in the metatable at -1.
 void set_metamethods(lua_State* L, Metamethods mm);
 // Pushes the new registry metatable `meta` of a kind of userdata, with
-// __name `name` (what luaL_typename says; null keeps `meta`) and mm.
-void new_metatable(lua_State* L, const char* meta, const char* name, Metamethods mm);
+// __name `name` (what luaL_typename says; null keeps `meta`), mm, and
+// __index a new table of `methods` unless there are none.
+void new_metatable(lua_State* L, const char* meta, const char* name, Metamethods mm,
+                   std::span<const Reg> methods = {});
 
 }  // namespace lumpi::lua

@@ -66,7 +66,6 @@ const Reg kModuleFuncs[] = {
     {"wtick", wrap<l_wtick>},
     {"get_processor_name", wrap<l_get_processor_name>},
     {"get_version", wrap<l_get_version>},
-    {nullptr, nullptr},
 };
 
 void set_constants(lua_State* L) {
