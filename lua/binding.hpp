@@ -284,7 +284,7 @@ void open_win(lua_State* L);  // windows: comm:win_create, Win methods (lua/bind
 core::Win* test_win(lua_State* L, int idx);
 
 // Registers fns into the table at idx (a negative idx counts from the top
-// as it is before the call), each through wrap<>.
+// as it is before the call). Each fn is already wrapped (wrap<>) by its caller.
 struct Reg {
   const char* name;
   lua_CFunction fn;
