@@ -246,13 +246,13 @@ AttrCopies copy_attrs(const Comm& oldcomm);
 void attach_attrs(const core::Comm& newcomm, const AttrCopies& copies);
 // Runs the delete callbacks of every attribute of c and drops them (Free).
 void delete_all_attrs(Comm& c);
+// Drops c's attributes without callbacks (the last handle went away).
+void forget_attrs(uint64_t serial);
 
 // A keyval callback's non-zero return rc raised under func: an error class
 // or a code added by MPI_Add_error_code stays itself (MPICH's
 // errors/comm/userdup), anything else is ERR_OTHER. `which` is "copy" or
 // "delete"; id names the keyval. Serves communicators, windows and types.
 void check_callback(int rc, std::string_view func, const char* which, int id);
-// Drops c's attributes without callbacks (the last handle went away).
-void forget_attrs(uint64_t serial);
 
 }  // namespace lumpi::detail
