@@ -24,7 +24,7 @@
 // (MPI_ERR_KEYVAL); callbacks run in keyval creation order.
 #include <algorithm>
 
-#include "core/constants.hpp"
+#include "core/base/constants.hpp"
 #include "lua/attr.hpp"
 #include "lua/binding.hpp"
 
@@ -316,7 +316,7 @@ bool record_exists(lua_State* L, int id) {
 // Every reference becomes freed; the record lives on while attributes still
 // use it. Freeing it again meanwhile (say from its own delete callback) does
 // nothing more; once the last attribute is gone it is MPI_ERR_KEYVAL. The
-// same rule as the C and C++ APIs (core/api_attr.cpp, seed §6.7.2).
+// same rule as the C and C++ APIs (core/api/api_attr.cpp, seed §6.7.2).
 int free_keyval_impl(lua_State* L, AttrKind k, const char* func) {
   KeyvalBox* box = test_keyval(L, 1);
   if (box && box->freed && box->id != kInvalid && box->id >= kFirstUserKeyval && record_exists(L, box->id)) {

@@ -12,7 +12,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "core/constants.hpp"
+#include "core/base/constants.hpp"
 #include "lua/binding.hpp"
 #include "lua/typed.hpp"
 

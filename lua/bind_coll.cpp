@@ -1,4 +1,4 @@
-// lua/bind_coll.cpp: collective methods (API.md §7) over core/coll.hpp.
+// lua/bind_coll.cpp: collective methods (API.md §7) over core/coll/coll.hpp.
 //
 // Each method checks the communicator, root, op and counts (arguments MPI
 // requires to be the same everywhere) before the collective starts: a bad
@@ -9,7 +9,7 @@
 // (lua/bind_op.hpp), which runs on this rank's Lua state.
 #include <numeric>
 
-#include "core/coll.hpp"
+#include "core/coll/coll.hpp"
 #include "lua/bind_op.hpp"
 #include "lua/binding.hpp"
 #include "lua/codec.hpp"

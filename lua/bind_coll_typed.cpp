@@ -20,15 +20,15 @@
 // one basic type (MPI-3.1 §5.9.2's op/type groups; MPI_ERR_OP otherwise);
 // allreduce on a predefined type the core's typed collectives know (int,
 // int32_t, long, int64_t, unsigned char, uint8_t, float, double) runs on
-// the buffer's memory without copies (core/coll_typed.hpp: Rabenseifner for
+// the buffer's memory without copies (core/coll/coll_typed.hpp: Rabenseifner for
 // long vectors). Every argument is checked on the calling rank before it
 // sends anything; intercommunicators and MPI_IN_PLACE are not supported
 // here (MPI_ERR_COMM / MPI_ERR_BUFFER).
 #include <string>
 
-#include "core/coll.hpp"
-#include "core/coll_typed.hpp"
-#include "core/win.hpp"
+#include "core/coll/coll.hpp"
+#include "core/coll/coll_typed.hpp"
+#include "core/rma/win.hpp"
 #include "lua/bind_op.hpp"
 #include "lua/binding.hpp"
 #include "lua/coll_args.hpp"

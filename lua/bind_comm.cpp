@@ -1,8 +1,8 @@
 // lua/bind_comm.cpp: communicator accessors (all local), names, info hints
 // and error handlers. Constructors and free live in bind_comm_create.cpp,
 // attributes in bind_attr.cpp, traffic in bind_p2p/bind_coll.
-#include "core/comm_create.hpp"
-#include "core/constants.hpp"
+#include "core/comm/comm_create.hpp"
+#include "core/base/constants.hpp"
 #include "lua/binding.hpp"
 
 namespace lumpi::lua {

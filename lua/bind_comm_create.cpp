@@ -1,10 +1,10 @@
 // lua/bind_comm_create.cpp: communicator constructors and the destructor
-// (API.md §5), over core/comm_create. Attribute copying on dup and deletion
+// (API.md §5), over core/comm/comm_create. Attribute copying on dup and deletion
 // on free are bind_attr.cpp's; this file calls them at the right moment: copy
 // callbacks after the core dup succeeded (for idup at call time, before it
 // sends anything, as the seed requires), delete callbacks before the core free.
-#include "core/comm_create.hpp"
-#include "core/constants.hpp"
+#include "core/comm/comm_create.hpp"
+#include "core/base/constants.hpp"
 #include "lua/binding.hpp"
 
 namespace lumpi::lua {

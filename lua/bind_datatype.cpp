@@ -18,8 +18,8 @@
 #include <string>
 #include <vector>
 
-#include "core/constants.hpp"
-#include "core/datatype.hpp"
+#include "core/base/constants.hpp"
+#include "core/datatype/datatype.hpp"
 #include "lua/attr.hpp"
 #include "lua/binding.hpp"
 #include "lua/typed.hpp"

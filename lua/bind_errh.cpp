@@ -7,7 +7,7 @@
 // newest first; mpi.finalized).
 //
 // An Errhandler value is a userdata box holding the core's shared handler
-// object (core/errhandler.hpp); the Lua function sits in
+// object (core/base/errhandler.hpp); the Lua function sits in
 // registry["lumpi.errh.fns"][address of that object], so a communicator that
 // inherited the handler (dup, split, create ..., §6.4.2) finds it there. The
 // entry goes when the last box goes and no communicator holds the handler.
@@ -16,7 +16,7 @@
 // returns, the failing call returns nil, err as under ERRORS_RETURN.
 #include <string>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "lua/binding.hpp"
 
 namespace lumpi::lua {

@@ -1,6 +1,6 @@
 // lua/bind_group.cpp: group methods and operators (API.md §4), all local,
-// over the pure algebra of core/group.
-#include "core/constants.hpp"
+// over the pure algebra of core/comm/group.
+#include "core/base/constants.hpp"
 #include "lua/binding.hpp"
 
 namespace lumpi::lua {

@@ -1,4 +1,4 @@
-// lua/bind_hw.cpp: the `mpi.hw` table (API.md §10) over core/hw.hpp.
+// lua/bind_hw.cpp: the `mpi.hw` table (API.md §10) over core/base/hw.hpp.
 //
 // mpi.hw.info() describes the machine and the rank's binding,
 // mpi.hw.bind(level, index) binds the calling rank, mpi.hw.locality(level)
@@ -6,8 +6,8 @@
 // spans several), mpi.hw.count(level) counts the objects of a level. Levels
 // are strings: "machine", "package", "numa", "l3", "l2", "core", "pu" (or
 // MPI's "Package", "NUMANode", "L3Cache", "L2Cache", "Core", "PU").
-#include "core/constants.hpp"
-#include "core/hw.hpp"
+#include "core/base/constants.hpp"
+#include "core/base/hw.hpp"
 #include "lua/binding.hpp"
 
 namespace lumpi::lua {

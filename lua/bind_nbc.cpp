@@ -1,5 +1,5 @@
 // lua/bind_nbc.cpp: the nonblocking collective methods (c:ibarrier ...
-// c:iexscan, API.md §7) over core/nbc.hpp. Each checks its arguments as
+// c:iexscan, API.md §7) over core/coll/nbc.hpp. Each checks its arguments as
 // its blocking twin in lua/bind_coll.cpp does, starts the collective and
 // returns a request; r:wait() (or mpi.waitall ...) then returns the value
 // the blocking method would have returned, and a status. A rank's own data
@@ -7,7 +7,7 @@
 // it; the rank's request then raises that error.
 #include <memory>
 
-#include "core/nbc.hpp"
+#include "core/coll/nbc.hpp"
 #include "lua/binding.hpp"
 #include "lua/codec.hpp"
 #include "lua/coll_args.hpp"

@@ -8,7 +8,7 @@
 // one runs, check_not_in_user_op makes the bindings of bind_coll.cpp raise.
 #include "lua/bind_op.hpp"
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "lua/binding.hpp"
 #include "lua/codec.hpp"
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "core/coll.hpp"
+#include "core/coll/coll.hpp"
 #include "lua/ops.hpp"
 
 namespace lumpi::lua {

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <exception>
 
-#include "core/constants.hpp"
+#include "core/base/constants.hpp"
 #include "lua/binding.hpp"
 #include "lua/codec.hpp"
 #include "lua/typed.hpp"

@@ -16,10 +16,10 @@
 #include <algorithm>
 #include <map>
 
-#include "core/constants.hpp"
-#include "core/nbc.hpp"
-#include "core/topo.hpp"
-#include "core/topo_comm.hpp"
+#include "core/base/constants.hpp"
+#include "core/coll/nbc.hpp"
+#include "core/topo/topo.hpp"
+#include "core/topo/topo_comm.hpp"
 #include "lua/binding.hpp"
 #include "lua/codec.hpp"
 #include "lua/coll_args.hpp"

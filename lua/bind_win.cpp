@@ -3,7 +3,7 @@
 // comm:win_allocate, and the Win methods fence, lock, unlock, flush, put,
 // get, accumulate, free, get_group, names, attributes (lua/attr.hpp's
 // machinery, kind Win) and the error handler. The windows themselves are
-// core/win's.
+// core/rma/win's.
 //
 // Argument order is MPI's with the window as the object:
 // MPI_Put(origin_addr, origin_count, origin_datatype, target_rank,
@@ -21,8 +21,8 @@
 // lua/bind_errh.cpp) as fn(win, code).
 #include <string>
 
-#include "core/constants.hpp"
-#include "core/win.hpp"
+#include "core/base/constants.hpp"
+#include "core/rma/win.hpp"
 #include "lua/attr.hpp"
 #include "lua/bind_op.hpp"
 #include "lua/binding.hpp"

@@ -3,9 +3,11 @@
 #include "lua/binding.hpp"
 
 #include <atomic>
+#include <cctype>
 #include <cmath>
+#include <string_view>
 
-#include "core/win.hpp"
+#include "core/rma/win.hpp"
 
 namespace lumpi::lua {
 
@@ -40,12 +42,34 @@ void set_runtime(lua_State* L, Runtime* rt) {
 
 // ---- error objects ------------------------------------------------------------------
 
+namespace {
+// Core's message as a Lua user wrote the call: positions in sequences count
+// from 1 (core::at) and the special values are the mpi module's
+// (MPI_UNDEFINED -> mpi.UNDEFINED). Class and function names stay MPI's.
+std::string in_lua_words(const core::Error& e) {
+  static constexpr std::string_view kConstants[] = {
+      "UNDEFINED", "ANY_TAG", "ANY_SOURCE", "PROC_NULL", "ROOT", "UNWEIGHTED", "WEIGHTS_EMPTY", "IN_PLACE"};
+  std::string s = e.message_from(1);
+  for (std::size_t i = 0; (i = s.find("MPI_", i)) != std::string::npos; i += 4) {
+    for (std::string_view c : kConstants) {
+      std::size_t end = i + 4 + c.size();
+      bool whole = end == s.size() || !(std::isalnum((unsigned char)s[end]) || s[end] == '_');
+      if (whole && s.compare(i + 4, c.size(), c) == 0) {
+        s.replace(i, 4, "mpi.");
+        break;
+      }
+    }
+  }
+  return s;
+}
+}  // namespace
+
 void push_error(lua_State* L, const core::Error& e) {
   lua_createtable(L, 0, 4);
   set_string(L, "class", core::class_name(e.cls()));
   set_int(L, "code", e.code());
   set_string(L, "func", e.func());
-  set_string(L, "message", e.message());
+  set_string(L, "message", in_lua_words(e));
   luaL_setmetatable(L, kErrorMeta);  // errors share one metatable with __tostring
 }
 

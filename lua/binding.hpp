@@ -21,9 +21,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/comm.hpp"
-#include "core/error.hpp"
-#include "core/group.hpp"
+#include "core/comm/comm.hpp"
+#include "core/base/error.hpp"
+#include "core/comm/group.hpp"
 
 namespace lumpi::core {
 class Win;

@@ -4,7 +4,7 @@
 // Comm holds what every communicator has; Intracomm and Intercomm extend it;
 // Cartcomm, Graphcomm and Distgraphcomm extend Intracomm. Each class has a
 // method table whose metatable's __index is its parent's table (Cartcomm ->
-// Intracomm -> Comm), which Tab completion (lua/complete.lua) follows; each
+// Intracomm -> Comm), which Tab completion (lua/lumpi/complete.lua) follows; each
 // table also holds copies of its ancestors' methods, so finding any method
 // a value has is one table access, as fast as before classes. Each concrete
 // class also has the metatable its values carry ("lumpi.Cartcomm", ...);

@@ -13,8 +13,8 @@
 #include <cstring>
 #include <unordered_set>
 
-#include "core/error.hpp"
-#include "core/varint.hpp"
+#include "core/base/error.hpp"
+#include "core/base/varint.hpp"
 
 namespace lumpi::lua {
 namespace {

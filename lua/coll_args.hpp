@@ -9,8 +9,8 @@
 #include <optional>
 #include <vector>
 
-#include "core/coll.hpp"
-#include "core/error.hpp"
+#include "core/coll/coll.hpp"
+#include "core/base/error.hpp"
 #include "lua/bind_op.hpp"
 
 namespace lumpi::lua {

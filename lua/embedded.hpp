@@ -1,4 +1,4 @@
-// lua/embedded.hpp: the Lua sources of lua/*.lua, compiled into the binary
+// lua/embedded.hpp: the Lua sources of lua/lumpi/*.lua, compiled into the binary
 // by lua/embed.cmake. The table ends with a {nullptr, nullptr} entry.
 #pragma once
 

@@ -1,13 +1,13 @@
 // lua/module.cpp: the `mpi` table: constants, module-level functions, and
 // the assembly of the per-class method tables from the bind_*.cpp files;
-// also the global `help` (lua/help.lua, loaded on first use).
+// also the global `help` (lua/lumpi/help.lua, loaded on first use).
 #include "lua/module.hpp"
 
 #include <chrono>
 #include <cstring>
 
-#include "core/constants.hpp"
-#include "core/hw.hpp"
+#include "core/base/constants.hpp"
+#include "core/base/hw.hpp"
 #include "lua/embedded.hpp"
 
 namespace lumpi::lua {

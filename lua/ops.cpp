@@ -36,7 +36,7 @@
 #include <cstdio>
 #include <string>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "lua/codec.hpp"
 
 namespace lumpi::lua {

@@ -14,8 +14,8 @@
 #include <string>
 #include <string_view>
 
-#include "core/datatype.hpp"
-#include "core/request.hpp"
+#include "core/datatype/datatype.hpp"
+#include "core/engine/request.hpp"
 
 namespace lumpi::lua {
 

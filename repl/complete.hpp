@@ -1,7 +1,7 @@
 // repl/complete.hpp: tab completion of Lua names, answered by a rank.
 //
 // The text before the cursor ends in a chain of names ("mpi.COMM_WORLD:al");
-// rank 0 of the target looks the chain up in its own globals (lua/complete.lua,
+// rank 0 of the target looks the chain up in its own globals (lua/lumpi/complete.lua,
 // through the "text" exec mode) and returns the names that can follow:
 // globals and keywords, fields after ".", methods after ":".
 #pragma once

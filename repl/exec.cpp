@@ -7,10 +7,10 @@
 #include <stdexcept>
 #include <unistd.h>
 
-#include "launcher/clock.hpp"
-#include "launcher/world.hpp"
-#include "repl/collate.hpp"
-#include "repl/deadlock.hpp"
+#include "launcher/protocol/clock.hpp"
+#include "launcher/coordinator/world.hpp"
+#include "repl/view/collate.hpp"
+#include "repl/view/deadlock.hpp"
 #include "repl/session.hpp"
 
 namespace lumpi::repl {
@@ -174,7 +174,7 @@ class Exec {
     return it != statuses_.end() ? it->second.text : "not answering";
   }
 
-  // Every rank as the deadlock diagnosis sees it (repl/deadlock.hpp).
+  // Every rank as the deadlock diagnosis sees it (repl/view/deadlock.hpp).
   std::map<int, RankView> views() const {
     std::map<int, RankView> v;
     for (int r = 0; r < world_.size(); ++r) {

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "launcher/launch.hpp"
+#include "launcher/coordinator/launch.hpp"
 
 namespace lumpi::repl {
 

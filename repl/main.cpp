@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "repl/exec.hpp"
-#include "repl/kernel.hpp"
+#include "repl/kernel/kernel.hpp"
 #include "repl/repl.hpp"
 #include "repl/session.hpp"
 #include "repl/test_runner.hpp"
-#include "repl/trace_view.hpp"
+#include "repl/view/trace_view.hpp"
 
 namespace {
 

@@ -7,8 +7,8 @@
 // table (kMeta: name, aliases, arguments, one-line help, details, handler),
 // which both dispatches ":name ..." and writes ":help" and ":help :name";
 // the loop. Running commands, interrupts and hang reports belong to Session
-// (repl/session.cpp); drawing to repl/draw.cpp; the text of ":help NAME" to
-// the ranks (lua/help.lua).
+// (repl/session.cpp); drawing to repl/view/draw.cpp; the text of ":help NAME" to
+// the ranks (lua/lumpi/help.lua).
 #include "repl/repl.hpp"
 
 #include <cerrno>
@@ -28,11 +28,11 @@
 #include <utility>
 
 #include "repl/chunk.hpp"
-#include "repl/collate.hpp"
-#include "repl/color.hpp"
+#include "repl/view/collate.hpp"
+#include "repl/view/color.hpp"
 #include "repl/complete.hpp"
-#include "repl/draw.hpp"
-#include "repl/trace_view.hpp"
+#include "repl/view/draw.hpp"
+#include "repl/view/trace_view.hpp"
 
 #ifdef LUMPI_HAVE_READLINE
 #include <readline/history.h>

@@ -1,5 +1,5 @@
 // repl/session.cpp: the command loop between the coordinator and its world:
-// Exec out, output/status/results/deaths/aborts in (launcher/protocol.hpp).
+// Exec out, output/status/results/deaths/aborts in (launcher/protocol/protocol.hpp).
 #include "repl/session.hpp"
 
 #include <csignal>
@@ -9,10 +9,10 @@
 #include <stdexcept>
 #include <utility>
 
-#include "launcher/clock.hpp"
-#include "repl/collate.hpp"
-#include "repl/color.hpp"
-#include "repl/deadlock.hpp"
+#include "launcher/protocol/clock.hpp"
+#include "repl/view/collate.hpp"
+#include "repl/view/color.hpp"
+#include "repl/view/deadlock.hpp"
 
 namespace lumpi::repl {
 

@@ -15,11 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "launcher/world.hpp"
+#include "launcher/coordinator/world.hpp"
 
 namespace lumpi::repl {
 
-struct RankView;  // repl/deadlock.hpp
+struct RankView;  // repl/view/deadlock.hpp
 
 struct RankOutcome {
   enum class State { Running, Ok, Error, Died } state = State::Running;
@@ -60,7 +60,7 @@ class Session {
   // Throws std::runtime_error for an attached world (only its own `lumpi world` starts ranks).
   void restart(int size = 0);
   // Runs one command on `ranks`; mode is the name of a launcher::Mode
-  // ("repl", "script", "text", "check"; launcher/protocol.hpp).
+  // ("repl", "script", "text", "check"; launcher/protocol/protocol.hpp).
   Outcome run(const std::vector<int>& ranks, const std::string& mode, const std::string& payload,
               const std::vector<std::string>& args = {});
   // Compiles `code` on the first live rank without running it (Mode::Check):
@@ -79,7 +79,7 @@ class Session {
   std::vector<std::string> status_lines();
   // Every rank's posted receives and unmatched messages, collated (:queue).
   std::vector<std::string> queue_lines();
-  // Tracing (:trace, core/trace.hpp): "on", "off" or "clear" on every live rank.
+  // Tracing (:trace, core/base/trace.hpp): "on", "off" or "clear" on every live rank.
   // Tracing stays on across :restart.
   void trace_action(const std::string& action);
   bool tracing() const { return tracing_; }

@@ -11,9 +11,9 @@
 #include <optional>
 #include <sstream>
 
-#include "launcher/clock.hpp"
-#include "repl/collate.hpp"
-#include "repl/trace_view.hpp"
+#include "launcher/protocol/clock.hpp"
+#include "repl/view/collate.hpp"
+#include "repl/view/trace_view.hpp"
 
 namespace lumpi::repl {
 namespace {
@@ -75,7 +75,7 @@ struct Tracker {
   std::vector<std::string> timeout_status;  // every rank's :status when it struck
   double quiet_since = now_s();  // the last case event (code outside cases runs after it)
 
-  // Fields of lumpi.host.event (lua/test.lua): np SIZES; begin KEY NAME; case KEY NAME STATUS DETAIL.
+  // Fields of lumpi.host.event (lua/lumpi/test.lua): np SIZES; begin KEY NAME; case KEY NAME STATUS DETAIL.
   void on_event(int rank, const std::vector<std::string>& f) {
     quiet_since = now_s();
     if (f.size() == 2 && f[0] == "np") declared = parse_sizes(f[1]);

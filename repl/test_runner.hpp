@@ -13,7 +13,7 @@ namespace lumpi::repl {
 // Prints one line per case and "N passed, N failed[, N skipped]"; returns
 // the exit status (0 when nothing failed). Writes JUnit XML if `junit` is set,
 // and with `trace_dir` the trace diagram of every failing case into that
-// directory (FILE-npN-KEY-NAME.txt; repl/trace_view.hpp).
+// directory (FILE-npN-KEY-NAME.txt; repl/view/trace_view.hpp).
 int run_tests(const Session::Options& opts, const std::vector<std::string>& paths, bool np_given,
               const std::string& junit, const std::string& trace_dir = "");
 

@@ -5,7 +5,7 @@
 // returns 0 on every rank if all ranks got it right, 1 on every rank if not.
 #pragma once
 
-#include "core/lumpi.hpp"
+#include "core/api/lumpi.hpp"
 
 namespace examples {
 

@@ -34,7 +34,7 @@ ANCHOR_BUILD = os.environ.get("ANCHOR_BUILD", "/tmp/lumpi-bench-anchors")
 MPIRUN = "/usr/bin/mpirun.openmpi"
 MPICC = "/usr/bin/mpicc.openmpi"
 OMPI_ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-# What lumpi gives every rank it starts (launcher/world.cpp, rank_environment):
+# What lumpi gives every rank it starts (launcher/coordinator/world.cpp, rank_environment):
 # lumpi-bench forks its ranks itself, so it gets the same for a like-for-like
 # ping-pong (without it, every 1-4 MiB buffer is mmapped and unmapped).
 RANK_ENV = dict(OMPI_ENV)

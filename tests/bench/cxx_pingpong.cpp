@@ -1,5 +1,5 @@
 // tests/bench/cxx_pingpong.cpp: the ping-pong of tests/bench/c_pingpong.c
-// through lumpi's public C++ API (core/lumpi.hpp) instead of mpi.h, run the
+// through lumpi's public C++ API (core/api/lumpi.hpp) instead of mpi.h, run the
 // same way (`lumpi exec -n 2 build/tests/bench/lumpi-cxx-pingpong`): the
 // same process setup as the C program (the rank host of `lumpi exec`), so
 // bench.py can tell what the C layer costs apart from what the host costs
@@ -12,7 +12,7 @@
 #include <cstdlib>
 #include <vector>
 
-#include "core/lumpi.hpp"
+#include "core/api/lumpi.hpp"
 
 namespace {
 

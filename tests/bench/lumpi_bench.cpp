@@ -31,14 +31,14 @@
 #include <string>
 #include <vector>
 
-#include "core/coll.hpp"
-#include "core/coll_typed.hpp"
-#include "core/comm.hpp"
-#include "core/comm_create.hpp"
-#include "core/engine.hpp"
-#include "core/topo.hpp"
-#include "core/topo_comm.hpp"
-#include "core/win.hpp"
+#include "core/coll/coll.hpp"
+#include "core/coll/coll_typed.hpp"
+#include "core/comm/comm.hpp"
+#include "core/comm/comm_create.hpp"
+#include "core/engine/engine.hpp"
+#include "core/topo/topo.hpp"
+#include "core/topo/topo_comm.hpp"
+#include "core/rma/win.hpp"
 
 using namespace lumpi::core;
 namespace typed = lumpi::core::coll::typed;
@@ -77,7 +77,7 @@ int run_ranks(int n, const std::function<void(Comm&)>& body) {
       int rc = 0;
       try {
         Engine e(r, n, table[size_t(r)]);
-        if (std::getenv("LUMPI_BENCH_TRACE")) e.tracer().set_on(true);  // :trace on (core/trace.hpp)
+        if (std::getenv("LUMPI_BENCH_TRACE")) e.tracer().set_on(true);  // :trace on (core/base/trace.hpp)
         e.set_peer_endpoints(table);
         CommPtr world = Comm::world(e);
         body(*world);

@@ -14,12 +14,12 @@ rm -rf "$DIR/src"
 mkdir -p "$DIR/src"
 REV=$(git -C "$ROOT" stash create)  # the work tree as it is, uncommitted changes too
 git -C "$ROOT" archive "${REV:-HEAD}" | tar -x -C "$DIR/src"
-sed -i 's/bool on() const { return on_ && !paused_; }/bool on() const { return false; }/' "$DIR/src/core/trace.hpp"
+sed -i 's/bool on() const { return on_ && !paused_; }/bool on() const { return false; }/' "$DIR/src/core/base/trace.hpp"
 sed -i -e 's/^  env\.clock = ++clock_;$//' \
-       -e 's/^  clock_ = std::max(clock_, m\.env\.clock) + 1;.*$//' "$DIR/src/core/engine.cpp"
-grep -q 'bool on() const { return false; }' "$DIR/src/core/trace.hpp"
-if grep -q 'clock_ = std::max\|env\.clock = ++clock_' "$DIR/src/core/engine.cpp"; then
-  echo "trace_compiled_out.sh: core/engine.cpp changed; update the sed lines" >&2
+       -e 's/^  clock_ = std::max(clock_, m\.env\.clock) + 1;.*$//' "$DIR/src/core/engine/engine.cpp"
+grep -q 'bool on() const { return false; }' "$DIR/src/core/base/trace.hpp"
+if grep -q 'clock_ = std::max\|env\.clock = ++clock_' "$DIR/src/core/engine/engine.cpp"; then
+  echo "trace_compiled_out.sh: core/engine/engine.cpp changed; update the sed lines" >&2
   exit 1
 fi
 export CCACHE_BASEDIR="$DIR" CCACHE_DIR="${CCACHE_DIR:-$HOME/.ccache}"

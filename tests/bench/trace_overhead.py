@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tests/bench/trace_overhead.py: what tracing (:trace, core/trace.hpp) costs
+"""tests/bench/trace_overhead.py: what tracing (:trace, core/base/trace.hpp) costs
 per message: ping-pong half round trips with tracing off and on, through the
 C++ core (lumpi-bench, LUMPI_BENCH_TRACE=1 turns every rank's tracer on) and
 through Lua (lumpi -n 2 [--trace FILE] tests/bench/pingpong.lua), interleaved

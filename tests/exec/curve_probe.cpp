@@ -14,7 +14,7 @@
 #include <string>
 #include <zmq.hpp>
 
-#include "launcher/curve.hpp"
+#include "launcher/protocol/curve.hpp"
 
 int main(int argc, char** argv) {
   if (argc < 3) {

@@ -20,8 +20,8 @@
 #include <string>
 #include <unistd.h>
 
-#include "core/error.hpp"
-#include "launcher/host.hpp"
+#include "core/base/error.hpp"
+#include "launcher/host/host.hpp"
 
 namespace {
 

@@ -1,12 +1,12 @@
 // tests/fuzz/fuzz_control.cpp: the control protocol's one decoder
-// (launcher/protocol.hpp decode), fed the frames of a message from the
+// (launcher/protocol/protocol.hpp decode), fed the frames of a message from the
 // coordinator or a rank: it refuses with a reason or accepts, never crashes,
 // and what it accepts encodes back to frames that decode to the same message.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
-#include "launcher/protocol.hpp"
+#include "launcher/protocol/protocol.hpp"
 #include "tests/fuzz/frames.hpp"
 
 using namespace lumpi::launcher;

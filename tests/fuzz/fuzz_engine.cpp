@@ -20,11 +20,11 @@
 #include <vector>
 #include <zmq.hpp>
 
-#include "core/constants.hpp"
-#include "core/engine.hpp"
-#include "core/transport.hpp"
-#include "core/error.hpp"
-#include "core/wire.hpp"
+#include "core/base/constants.hpp"
+#include "core/engine/engine.hpp"
+#include "core/transport/transport.hpp"
+#include "core/base/error.hpp"
+#include "core/transport/wire.hpp"
 #include "tests/fuzz/frames.hpp"
 
 using namespace lumpi::core;

@@ -1,5 +1,5 @@
 // tests/fuzz/fuzz_kernel.cpp: the Jupyter kernel's decoder of a client's
-// messages (repl/kernel_wire.hpp decode): frames signed with the wrong key,
+// messages (repl/kernel/kernel_wire.hpp decode): frames signed with the wrong key,
 // malformed or with JSON parts that are not objects are refused with a
 // reason, never a crash. Every fourth input is signed correctly first, so
 // the fuzzer also reaches the JSON checks behind the signature.
@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "repl/kernel_wire.hpp"
+#include "repl/kernel/kernel_wire.hpp"
 #include "tests/fuzz/frames.hpp"
 
 using namespace lumpi::repl::kernel;

@@ -1,5 +1,5 @@
 // tests/fuzz/fuzz_unpack.cpp: the decoder of a received message into a
-// derived datatype (core/datatype.cpp Datatype::unpack, which the C API's
+// derived datatype (core/datatype/datatype.cpp Datatype::unpack, which the C API's
 // MPI_Recv family and Lua's typed receives call on a peer's bytes), and the
 // counts read from a message's length (count_of, elements_of: MPI_Get_count,
 // MPI_Get_elements). The input's first bytes build a datatype (nested
@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "core/constants.hpp"
-#include "core/datatype.hpp"
-#include "core/error.hpp"
+#include "core/base/constants.hpp"
+#include "core/datatype/datatype.hpp"
+#include "core/base/error.hpp"
 
 using namespace lumpi::core;
 

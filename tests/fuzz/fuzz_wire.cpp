@@ -2,7 +2,7 @@
 //
 // - core::decode_header (the envelope of every data message): rejects with
 //   a reason, or accepts, and what it accepts encodes back to the same bytes.
-// - core::unpack_list and the Unpacker (core/pack.hpp: the one internal
+// - core::unpack_list and the Unpacker (core/base/pack.hpp: the one internal
 //   format, lists inside collective payloads and constructor data) and
 //   detail::unpack_partials (partial reduction results, data or an error
 //   travelling in its place): a list, or core::Error; and a list survives
@@ -13,11 +13,11 @@
 #include <string>
 #include <string_view>
 
-#include "core/coll.hpp"
-#include "core/pack.hpp"
-#include "core/coll_detail.hpp"
-#include "core/error.hpp"
-#include "core/wire.hpp"
+#include "core/coll/coll.hpp"
+#include "core/base/pack.hpp"
+#include "core/coll/coll_detail.hpp"
+#include "core/base/error.hpp"
+#include "core/transport/wire.hpp"
 
 using namespace lumpi::core;
 using namespace lumpi::core::coll;

@@ -3,7 +3,7 @@
 
 The seeds are committed (corpus/<target>/); rerun this only to change them.
 Each seed is a well-formed input in the target's format, written here from
-the formats' documentation (lua/codec.cpp, core/wire.cpp, core/coll.cpp,
+the formats' documentation (lua/codec.cpp, core/transport/wire.cpp, core/coll/coll.cpp,
 fuzz_unpack.cpp),
 so the fuzzer starts from the shapes real peers send.
 """

@@ -1,5 +1,5 @@
 """tests/integration/test_cxx_examples.py: the three C++ example programs of
-scripts/cxx (ring, rows_cols, halo: the public C++ API of core/lumpi.hpp,
+scripts/cxx (ring, rows_cols, halo: the public C++ API of core/api/lumpi.hpp,
 no Lua) built as build/cxx-NAME and run with `lumpi exec` at several world
 sizes, odd ones too. Each checks its own result against a serial answer and
 exits non-zero when wrong; rank 0 prints one line saying so. Also checks

@@ -2,7 +2,7 @@
 #
 # :help, :help :CMD and :help NAME at the REPL (on stdin and under a pty,
 # with Tab completion), help(x) on the ranks, and docs/: mpi.md is what
-# lua/help.lua generates today (docs/generate), every meta-command and option
+# lua/lumpi/help.lua generates today (docs/generate), every meta-command and option
 # is documented in docs/ and the man page, the man page renders without
 # warnings and installs to share/man/man1, every relative link resolves.
 # Usage: python3 test_help_docs.py /path/to/build/lumpi
@@ -84,7 +84,7 @@ fresh = os.path.join(tmp, "mpi.md")
 rc, out, err, tag = run(LUMPI, ["-n", "1", "-e", f"require('lumpi.help').write_markdown('{fresh}')"])
 generated = read(fresh) if os.path.exists(fresh) else ""
 checked_in = read(os.path.join(DOCS, "mpi.md"))
-check("docs/mpi.md is what lua/help.lua generates (run docs/generate)",
+check("docs/mpi.md is what lua/lumpi/help.lua generates (run docs/generate)",
       generated != "" and generated == checked_in,
       "differs; run docs/generate" if generated else out + err)
 for key in ["mpi.dims_create", "Comm.split", "Cartcomm.cart_shift", "Group.incl", "Request.wait",

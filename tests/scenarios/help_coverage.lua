@@ -1,4 +1,4 @@
--- help_coverage: lua/help.lua answers for everything the live `mpi` module
+-- help_coverage: lua/lumpi/help.lua answers for everything the live `mpi` module
 -- has, and names nothing it lacks.
 --
 -- Forward: every function and constant of mpi and mpi.hw, and every method
@@ -88,7 +88,7 @@ local function collect(values)
         help.each_method(mt, function(name, f)
           if type(f) == "function" and not name:match("^__") and not lacking[k .. ":" .. name] then
             lacking[k .. ":" .. name] = true
-            lacking[#lacking + 1] = k .. ":" .. name .. " (no class in lua/help.lua)"
+            lacking[#lacking + 1] = k .. ":" .. name .. " (no class in lua/lumpi/help.lua)"
           end
         end)
       end

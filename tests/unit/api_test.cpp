@@ -1,4 +1,4 @@
-// tests/unit/api_test.cpp: the public C++ API (core/lumpi.hpp) on worlds of
+// tests/unit/api_test.cpp: the public C++ API (core/api/lumpi.hpp) on worlds of
 // 1, 2, 3, 4 and 7 ranks run as threads of this process, each thread with its
 // own Engine on an ipc endpoint and its own lumpi::Intracomm world: class
 // shape (what must not compile), split, dup and clone, topologies,
@@ -18,9 +18,9 @@
 #include <unistd.h>
 #include <vector>
 
-#include "core/api_detail.hpp"
-#include "core/engine.hpp"
-#include "core/lumpi.hpp"
+#include "core/api/api_detail.hpp"
+#include "core/engine/engine.hpp"
+#include "core/api/lumpi.hpp"
 #include "scripts/cxx/examples.hpp"
 
 using namespace lumpi;
@@ -792,7 +792,7 @@ TEST_CASE("user-defined error handlers, inheritance and added error codes") {
   }
 }
 
-// ---- windows (MPI-3.1 chapter 11; core/api_win.cpp) -----------------------------------
+// ---- windows (MPI-3.1 chapter 11; core/api/api_win.cpp) -----------------------------------
 
 TEST_CASE("Win: fence epochs, passive-target locks, attributes and errors at 1, 2, 3, 4, 7 ranks") {
   for (int n : kSizes) {

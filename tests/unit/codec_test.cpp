@@ -7,7 +7,7 @@
 #include <random>
 #include <string>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "lua/codec.hpp"
 
 using lumpi::core::ErrClass;

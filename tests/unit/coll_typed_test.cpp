@@ -1,5 +1,5 @@
 // tests/unit/coll_typed_test.cpp: the typed-buffer collectives
-// (core/coll_typed.hpp) and the byte algorithms under them, on worlds of
+// (core/coll/coll_typed.hpp) and the byte algorithms under them, on worlds of
 // 1..16 ranks run as threads in this process, each with its own Engine on
 // loopback TCP. Every result is compared with a serial oracle.
 #include <doctest/doctest.h>
@@ -12,12 +12,12 @@
 #include <thread>
 #include <vector>
 
-#include "core/coll.hpp"
-#include "core/coll_typed.hpp"
-#include "core/comm.hpp"
-#include "core/constants.hpp"
-#include "core/engine.hpp"
-#include "core/error.hpp"
+#include "core/coll/coll.hpp"
+#include "core/coll/coll_typed.hpp"
+#include "core/comm/comm.hpp"
+#include "core/base/constants.hpp"
+#include "core/engine/engine.hpp"
+#include "core/base/error.hpp"
 
 namespace coll = lumpi::core::coll;
 namespace typed = lumpi::core::coll::typed;

@@ -1,12 +1,12 @@
-// tests/unit/comm_create_test.cpp: the local parts of core/comm_create:
+// tests/unit/comm_create_test.cpp: the local parts of core/comm/comm_create:
 // communicator comparison (seed §6.4.1, §6.6.1), info hints (§6.4.4) and
 // the free checks (§6.2.4). No message is sent; one Engine on an inproc
 // endpoint stands in for the process.
 #include <doctest/doctest.h>
 
-#include "core/comm_create.hpp"
-#include "core/constants.hpp"
-#include "core/error.hpp"
+#include "core/comm/comm_create.hpp"
+#include "core/base/constants.hpp"
+#include "core/base/error.hpp"
 
 using namespace lumpi::core;
 

@@ -1,9 +1,9 @@
-// tests/unit/deadlock_test.cpp: the wait-for graph of repl/deadlock.hpp:
+// tests/unit/deadlock_test.cpp: the wait-for graph of repl/view/deadlock.hpp:
 // cycles, waits for idle/finished/dead ranks, collectives on the same or
 // different calls and communicators, wildcards, and the queues' text.
 #include <doctest/doctest.h>
 
-#include "repl/deadlock.hpp"
+#include "repl/view/deadlock.hpp"
 
 using namespace lumpi::repl;
 using lumpi::launcher::QueueEntry;

@@ -6,10 +6,10 @@
 #include <filesystem>
 #include <unistd.h>
 
-#include "core/comm.hpp"
-#include "core/constants.hpp"
-#include "core/error.hpp"
-#include "core/transport.hpp"
+#include "core/comm/comm.hpp"
+#include "core/base/constants.hpp"
+#include "core/base/error.hpp"
+#include "core/transport/transport.hpp"
 
 using namespace lumpi::core;
 

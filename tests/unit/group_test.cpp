@@ -1,13 +1,13 @@
-// tests/unit/group_test.cpp: unit tests for core/group (MPI group algebra, seed §6.3).
+// tests/unit/group_test.cpp: unit tests for core/comm/group (MPI group algebra, seed §6.3).
 #include <doctest/doctest.h>
 
 #include <functional>
 #include <numeric>
 #include <string>
 
-#include "core/constants.hpp"
-#include "core/error.hpp"
-#include "core/group.hpp"
+#include "core/base/constants.hpp"
+#include "core/base/error.hpp"
+#include "core/comm/group.hpp"
 
 using namespace lumpi::core;
 using namespace lumpi::core::group;
@@ -97,7 +97,7 @@ TEST_CASE("translate from world ranks into a subset group, as in the text's use 
 TEST_CASE("translate rejects a rank at or past the size of group1 with MPI_ERR_RANK") {
   const std::string msg = error_of([] { translate(world(4), {0, 1, 7}, world(8)); },
                                    ErrClass::Rank, "MPI_Group_translate_ranks");
-  CHECK(msg == "ranks[3] = 7 is out of range for group1 of size 4");
+  CHECK(msg == "ranks[2] = 7 is out of range for group1 of size 4");
   error_of([] { translate(world(4), {4}, world(8)); }, ErrClass::Rank,
            "MPI_Group_translate_ranks");
 }
@@ -107,7 +107,7 @@ TEST_CASE("translate rejects negative ranks other than PROC_NULL with MPI_ERR_RA
     CAPTURE(bad);
     const std::string msg = error_of([bad] { translate(world(4), {bad}, world(4)); },
                                      ErrClass::Rank, "MPI_Group_translate_ranks");
-    CHECK(msg.find("ranks[1] = " + std::to_string(bad)) == 0);
+    CHECK(msg.find("ranks[0] = " + std::to_string(bad)) == 0);
   }
 }
 
@@ -240,7 +240,7 @@ TEST_CASE("incl of ranks 2 4 6 8 of a world of ten gives those processes, as in 
 TEST_CASE("incl rejects a rank past the end of the group with MPI_ERR_RANK") {
   const std::string msg =
       error_of([] { incl(world(4), {0, 1, 2, 7}); }, ErrClass::Rank, "MPI_Group_incl");
-  CHECK(msg == "ranks[4] = 7 is out of range for a group of size 4");
+  CHECK(msg == "ranks[3] = 7 is out of range for a group of size 4");
   error_of([] { incl(world(4), {4}); }, ErrClass::Rank, "MPI_Group_incl");
 }
 
@@ -248,7 +248,7 @@ TEST_CASE("incl rejects negative ranks, PROC_NULL included, with MPI_ERR_RANK") 
   error_of([] { incl(world(4), {-3}); }, ErrClass::Rank, "MPI_Group_incl");
   const std::string msg =
       error_of([] { incl(world(4), {1, PROC_NULL}); }, ErrClass::Rank, "MPI_Group_incl");
-  CHECK(msg == "ranks[2] = -1 is out of range for a group of size 4");
+  CHECK(msg == "ranks[1] = -1 is out of range for a group of size 4");
 }
 
 TEST_CASE("incl rejects any rank of the empty group with MPI_ERR_RANK") {
@@ -258,7 +258,7 @@ TEST_CASE("incl rejects any rank of the empty group with MPI_ERR_RANK") {
 TEST_CASE("incl rejects a duplicate rank with MPI_ERR_RANK naming both positions") {
   const std::string msg =
       error_of([] { incl(world(4), {2, 0, 2}); }, ErrClass::Rank, "MPI_Group_incl");
-  CHECK(msg == "ranks[3] = 2 repeats ranks[1]");
+  CHECK(msg == "ranks[2] = 2 repeats ranks[0]");
 }
 
 TEST_CASE("incl rejects more ranks than the group has, since one must repeat") {
@@ -295,7 +295,7 @@ TEST_CASE("excl of rank 0 from the world group leaves the others, as in commslav
 TEST_CASE("excl rejects an out-of-range rank with MPI_ERR_RANK") {
   const std::string msg =
       error_of([] { excl(world(4), {1, 4}); }, ErrClass::Rank, "MPI_Group_excl");
-  CHECK(msg == "ranks[2] = 4 is out of range for a group of size 4");
+  CHECK(msg == "ranks[1] = 4 is out of range for a group of size 4");
   error_of([] { excl(world(4), {-2}); }, ErrClass::Rank, "MPI_Group_excl");
   error_of([] { excl(kEmpty, {0}); }, ErrClass::Rank, "MPI_Group_excl");
 }
@@ -303,7 +303,7 @@ TEST_CASE("excl rejects an out-of-range rank with MPI_ERR_RANK") {
 TEST_CASE("excl rejects a duplicate rank with MPI_ERR_RANK") {
   const std::string msg =
       error_of([] { excl(world(4), {1, 3, 1}); }, ErrClass::Rank, "MPI_Group_excl");
-  CHECK(msg == "ranks[3] = 1 repeats ranks[1]");
+  CHECK(msg == "ranks[2] = 1 repeats ranks[0]");
 }
 
 // ---------------------------------------------------------------- range_incl
@@ -351,7 +351,7 @@ TEST_CASE("range_incl equals incl of the expanded ranks") {
 TEST_CASE("range_incl rejects stride 0 with MPI_ERR_ARG") {
   const std::string msg = error_of([] { range_incl(world(10), {{0, 9, 0}}); },
                                    ErrClass::Arg, "MPI_Group_range_incl");
-  CHECK(msg == "ranges[1] = {0, 9, 0} has stride 0");
+  CHECK(msg == "ranges[0] = {0, 9, 0} has stride 0");
   error_of([] { range_incl(world(10), {{3, 3, 0}}); }, ErrClass::Arg,
            "MPI_Group_range_incl");
 }
@@ -359,25 +359,25 @@ TEST_CASE("range_incl rejects stride 0 with MPI_ERR_ARG") {
 TEST_CASE("range_incl rejects first above last with a positive stride with MPI_ERR_ARG") {
   const std::string msg = error_of([] { range_incl(world(10), {{1, 1, 1}, {5, 2, 1}}); },
                                    ErrClass::Arg, "MPI_Group_range_incl");
-  CHECK(msg.find("ranges[2] = {5, 2, 1}") == 0);
+  CHECK(msg.find("ranges[1] = {5, 2, 1}") == 0);
 }
 
 TEST_CASE("range_incl rejects first below last with a negative stride with MPI_ERR_ARG") {
   const std::string msg = error_of([] { range_incl(world(10), {{2, 5, -1}}); },
                                    ErrClass::Arg, "MPI_Group_range_incl");
-  CHECK(msg.find("ranges[1] = {2, 5, -1}") == 0);
+  CHECK(msg.find("ranges[0] = {2, 5, -1}") == 0);
 }
 
 TEST_CASE("range_incl rejects a computed rank past the end of the group with MPI_ERR_RANK") {
   const std::string msg = error_of([] { range_incl(world(10), {{0, 10, 1}}); },
                                    ErrClass::Rank, "MPI_Group_range_incl");
-  CHECK(msg == "ranges[1] = {0, 10, 1} computes rank 10, out of range for a group of size 10");
+  CHECK(msg == "ranges[0] = {0, 10, 1} computes rank 10, out of range for a group of size 10");
 }
 
 TEST_CASE("range_incl rejects a negative computed rank with MPI_ERR_RANK") {
   const std::string msg = error_of([] { range_incl(world(10), {{3, -1, -2}}); },
                                    ErrClass::Rank, "MPI_Group_range_incl");
-  CHECK(msg == "ranges[1] = {3, -1, -2} computes rank -1, out of range for a group of size 10");
+  CHECK(msg == "ranges[0] = {3, -1, -2} computes rank -1, out of range for a group of size 10");
 }
 
 TEST_CASE("range_incl rejects a first rank outside the group with MPI_ERR_RANK") {
@@ -390,7 +390,7 @@ TEST_CASE("range_incl rejects a first rank outside the group with MPI_ERR_RANK")
 TEST_CASE("range_incl rejects a rank computed by two triplets with MPI_ERR_RANK") {
   const std::string msg = error_of([] { range_incl(world(10), {{0, 4, 2}, {4, 6, 1}}); },
                                    ErrClass::Rank, "MPI_Group_range_incl");
-  CHECK(msg == "ranges[2] = {4, 6, 1} computes rank 4, already computed by ranges[1]");
+  CHECK(msg == "ranges[1] = {4, 6, 1} computes rank 4, already computed by ranges[0]");
 }
 
 TEST_CASE("range_incl rejects a triplet repeated verbatim with MPI_ERR_RANK") {
@@ -454,5 +454,5 @@ TEST_CASE("range_excl rejects out-of-range and repeated computed ranks with MPI_
            "MPI_Group_range_excl");
   const std::string msg = error_of([] { range_excl(world(10), {{0, 9, 3}, {9, 0, -9}}); },
                                    ErrClass::Rank, "MPI_Group_range_excl");
-  CHECK(msg == "ranges[2] = {9, 0, -9} computes rank 9, already computed by ranges[1]");
+  CHECK(msg == "ranges[1] = {9, 0, -9} computes rank 9, already computed by ranges[0]");
 }

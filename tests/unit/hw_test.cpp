@@ -1,9 +1,9 @@
-// tests/unit/hw_test.cpp: core/hw level names and the machine tree (no
+// tests/unit/hw_test.cpp: core/base/hw level names and the machine tree (no
 // binding: the unit-test process keeps its affinity).
 #include <doctest/doctest.h>
 
-#include "core/error.hpp"
-#include "core/hw.hpp"
+#include "core/base/error.hpp"
+#include "core/base/hw.hpp"
 
 using namespace lumpi::core;
 

@@ -1,4 +1,4 @@
-// tests/unit/launch_test.cpp: launcher/launch.hpp and launcher/curve.hpp
+// tests/unit/launch_test.cpp: launcher/coordinator/launch.hpp and launcher/protocol/curve.hpp
 // without starting anything: --hosts and hostfiles parsed and refused by
 // name, placements checked before any start, launcher command lines, the
 // job file's mode and contents, and a damaged or group-readable job file refused.
@@ -11,9 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "launcher/curve.hpp"
-#include "launcher/heartbeat.hpp"
-#include "launcher/launch.hpp"
+#include "launcher/protocol/curve.hpp"
+#include "launcher/protocol/heartbeat.hpp"
+#include "launcher/coordinator/launch.hpp"
 
 using namespace lumpi::launcher;
 

@@ -1,8 +1,8 @@
 // tests/unit/match_test.cpp: envelope matching and MPI's ordering rules.
 #include <doctest/doctest.h>
 
-#include "core/constants.hpp"
-#include "core/match.hpp"
+#include "core/base/constants.hpp"
+#include "core/engine/match.hpp"
 
 using namespace lumpi::core;
 

@@ -4,7 +4,7 @@
 #include <cstdio>
 #include <string>
 
-#include "core/error.hpp"
+#include "core/base/error.hpp"
 #include "lua/ops.hpp"
 
 using lumpi::core::ErrClass;

@@ -1,4 +1,4 @@
-// tests/unit/protocol_test.cpp: the control protocol (launcher/protocol.hpp):
+// tests/unit/protocol_test.cpp: the control protocol (launcher/protocol/protocol.hpp):
 // every kind survives encode/decode, malformed frames are refused with a
 // reason (never a crash), and launcher/README.md's table matches the code.
 #include <doctest/doctest.h>
@@ -7,7 +7,7 @@
 #include <map>
 #include <sstream>
 
-#include "launcher/protocol.hpp"
+#include "launcher/protocol/protocol.hpp"
 
 using namespace lumpi::launcher;
 

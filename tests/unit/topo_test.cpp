@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
-#include "core/constants.hpp"
-#include "core/error.hpp"
-#include "core/topo.hpp"
+#include "core/base/constants.hpp"
+#include "core/base/error.hpp"
+#include "core/topo/topo.hpp"
 
 using lumpi::core::ErrClass;
 using lumpi::core::Error;
@@ -102,9 +102,9 @@ TEST_CASE("cart_rank rejects an out-of-range coordinate of a non-periodic dimens
   const Cart c = grid({2, 3}, {true, false});
   CHECK(cart_rank(c, {5, 2}, "MPI_Cart_rank") == 5);  // dimension 0 wraps
   CHECK(raises(ErrClass::Arg, "MPI_Cart_rank", [&] { cart_rank(c, {0, 3}, "MPI_Cart_rank"); }) ==
-        "coords[2] = 3 is out of range for non-periodic dimension 1 of extent 3");
+        "coords[1] = 3 is out of range for non-periodic dimension 1 of extent 3");
   CHECK(raises(ErrClass::Arg, "MPI_Cart_rank", [&] { cart_rank(c, {0, -1}, "MPI_Cart_rank"); }) ==
-        "coords[2] = -1 is out of range for non-periodic dimension 1 of extent 3");
+        "coords[1] = -1 is out of range for non-periodic dimension 1 of extent 3");
 }
 
 TEST_CASE("cart_rank rejects coordinates of the wrong length") {
@@ -143,7 +143,7 @@ TEST_CASE("check_cart does not overflow on a huge grid") {
 TEST_CASE("check_cart rejects a zero or negative extent") {
   CHECK(raises(ErrClass::Dims, "MPI_Cart_create",
                [] { check_cart(grid({2, 0}), 4, ErrClass::Arg, "MPI_Cart_create"); }) ==
-        "dims[2] = 0 is not a positive extent");
+        "dims[1] = 0 is not a positive extent");
   raises(ErrClass::Dims, "MPI_Cart_map", [] { check_cart(grid({-2, -2}), 4, ErrClass::Dims, "MPI_Cart_map"); });
 }
 
@@ -466,7 +466,7 @@ TEST_CASE("dims_create rejects fixed dims that do not multiply to nnodes") {
 TEST_CASE("dims_create rejects a negative entry") {
   CHECK(raises(ErrClass::Dims, "MPI_Dims_create",
                [] { dims_create(6, {0, -1}, "MPI_Dims_create"); }) ==
-        "dims[2] = -1 is negative");
+        "dims[1] = -1 is negative");
 }
 
 TEST_CASE("dims_create rejects zero and negative nnodes") {
@@ -1970,10 +1970,10 @@ TEST_CASE("check_graph rejects more nodes than processes") {
 TEST_CASE("check_graph rejects a decreasing or negative index") {
   CHECK(raises(ErrClass::Arg, "MPI_Graph_create",
                [] { check_graph(Graph{{2, 1}, {1, 0}}, 2, "MPI_Graph_create"); }) ==
-        "index[2] = 1 is less than index[1] = 2, but index holds cumulative degrees");
+        "index[1] = 1 is less than index[0] = 2, but index holds cumulative degrees");
   CHECK(raises(ErrClass::Arg, "MPI_Graph_create",
                [] { check_graph(Graph{{-1, 0}, {}}, 2, "MPI_Graph_create"); }) ==
-        "index[1] = -1 is negative");
+        "index[0] = -1 is negative");
 }
 
 TEST_CASE("check_graph rejects edges that disagree with index in number") {
@@ -1987,7 +1987,7 @@ TEST_CASE("check_graph rejects edges that disagree with index in number") {
 TEST_CASE("check_graph rejects an edge to a node that does not exist") {
   CHECK(raises(ErrClass::Arg, "MPI_Graph_create",
                [] { check_graph(Graph{{1, 2}, {1, 2}}, 4, "MPI_Graph_create"); }) ==
-        "edges[2] = 2 is not a node of a graph of 2 nodes");
+        "edges[1] = 2 is not a node of a graph of 2 nodes");
   raises(ErrClass::Arg, "MPI_Graph_create",
          [] { check_graph(Graph{{1, 2}, {-1, 0}}, 4, "MPI_Graph_create"); });
 }
@@ -2131,16 +2131,16 @@ TEST_CASE("An isolated process contributes and receives nothing") {
 TEST_CASE("check_dist_graph rejects ranks outside the communicator") {
   CHECK(raises(ErrClass::Rank, "MPI_Dist_graph_create",
                [] { check_dist_graph({{0, 4}, {0, 0}, {}, {}, false}, 4, "MPI_Dist_graph_create"); }) ==
-        "sources[2] = 4 is out of range for a communicator of size 4");
+        "sources[1] = 4 is out of range for a communicator of size 4");
   CHECK(raises(ErrClass::Rank, "MPI_Dist_graph_create",
                [] { check_dist_graph({{0}, {2}, {1, -1}, {}, false}, 4, "MPI_Dist_graph_create"); }) ==
-        "destinations[2] = -1 is out of range for a communicator of size 4");
+        "destinations[1] = -1 is out of range for a communicator of size 4");
 }
 
 TEST_CASE("check_dist_graph rejects negative degrees and mismatched lengths") {
   CHECK(raises(ErrClass::Arg, "MPI_Dist_graph_create",
                [] { check_dist_graph({{0}, {-1}, {}, {}, false}, 4, "MPI_Dist_graph_create"); }) ==
-        "degrees[1] = -1 is negative");
+        "degrees[0] = -1 is negative");
   CHECK(raises(ErrClass::Arg, "MPI_Dist_graph_create",
                [] { check_dist_graph({{0, 1}, {1}, {1}, {}, false}, 4, "MPI_Dist_graph_create"); }) ==
         "degrees has 1 entry but the length of sources is 2");
@@ -2155,7 +2155,7 @@ TEST_CASE("check_dist_graph checks weights against destinations") {
         "weights has 1 entry but the length of destinations is 2");
   CHECK(raises(ErrClass::Arg, "MPI_Dist_graph_create",
                [] { check_dist_graph({{0}, {1}, {1}, {-3}, true}, 4, "MPI_Dist_graph_create"); }) ==
-        "weights[1] = -3 is negative");
+        "weights[0] = -3 is negative");
   CHECK(raises(ErrClass::Arg, "MPI_Dist_graph_create",
                [] { check_dist_graph({{0}, {1}, {1}, {2}, false}, 4, "MPI_Dist_graph_create"); }) ==
         "weights has 1 entry but the graph is unweighted");
@@ -2165,16 +2165,16 @@ TEST_CASE("check_dist_graph_adjacent checks ranks and both weight arrays") {
   constexpr std::string_view f = "MPI_Dist_graph_create_adjacent";
   CHECK(raises(ErrClass::Rank, f,
                [&] { check_dist_graph_adjacent({{5}, {}, {}, {}, false}, 4, f); }) ==
-        "sources[1] = 5 is out of range for a communicator of size 4");
+        "sources[0] = 5 is out of range for a communicator of size 4");
   CHECK(raises(ErrClass::Rank, f,
                [&] { check_dist_graph_adjacent({{}, {}, {0, 9}, {}, false}, 4, f); }) ==
-        "destinations[2] = 9 is out of range for a communicator of size 4");
+        "destinations[1] = 9 is out of range for a communicator of size 4");
   CHECK(raises(ErrClass::Arg, f,
                [&] { check_dist_graph_adjacent({{1, 2}, {1}, {}, {}, true}, 4, f); }) ==
         "sourceweights has 1 entry but the length of sources is 2");
   CHECK(raises(ErrClass::Arg, f,
                [&] { check_dist_graph_adjacent({{}, {}, {1}, {-1}, true}, 4, f); }) ==
-        "destweights[1] = -1 is negative");
+        "destweights[0] = -1 is negative");
   CHECK(raises(ErrClass::Arg, f,
                [&] { check_dist_graph_adjacent({{1}, {}, {1}, {4}, false}, 4, f); }) ==
         "destweights has 1 entry but the graph is unweighted");

@@ -1,4 +1,4 @@
-// tests/unit/trace_test.cpp: tracing (core/trace.hpp, repl/trace_view.hpp):
+// tests/unit/trace_test.cpp: tracing (core/base/trace.hpp, repl/view/trace_view.hpp):
 // the Lamport clock rides in the header and orders a receive after its send
 // even when the receiver's own clock ran far ahead or behind; recording is
 // off by default and the ring buffer keeps the newest events; the joined
@@ -8,10 +8,10 @@
 #include <filesystem>
 #include <unistd.h>
 
-#include "core/comm.hpp"
-#include "core/request.hpp"
-#include "core/wire.hpp"
-#include "repl/trace_view.hpp"
+#include "core/comm/comm.hpp"
+#include "core/engine/request.hpp"
+#include "core/transport/wire.hpp"
+#include "repl/view/trace_view.hpp"
 
 using namespace lumpi;
 using core::Engine;

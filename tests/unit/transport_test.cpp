@@ -11,7 +11,7 @@
 
 #include <filesystem>
 
-#include "core/transport.hpp"
+#include "core/transport/transport.hpp"
 
 using namespace lumpi::core;
 

@@ -1,13 +1,13 @@
 // tests/unit/win_ops_test.cpp: the element-wise ops of MPI_Accumulate
-// (core/win_ops.cpp) against hand-computed results, and which op suits
+// (core/rma/win_ops.cpp) against hand-computed results, and which op suits
 // which basic type (seed §5.9.2's groups; MPI_ERR_OP otherwise).
 #include <doctest/doctest.h>
 
 #include <cstdint>
 #include <vector>
 
-#include "core/error.hpp"
-#include "core/win.hpp"
+#include "core/base/error.hpp"
+#include "core/rma/win.hpp"
 
 using lumpi::core::apply_rma_op;
 using lumpi::core::Basic;

@@ -1,7 +1,7 @@
 // tests/unit/wire_test.cpp: envelope header encoding and rejection of bad frames.
 #include <doctest/doctest.h>
 
-#include "core/wire.hpp"
+#include "core/transport/wire.hpp"
 
 using namespace lumpi::core;
 

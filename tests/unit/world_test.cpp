@@ -1,4 +1,4 @@
-// tests/unit/world_test.cpp: World (launcher/world.hpp) drops malformed
+// tests/unit/world_test.cpp: World (launcher/coordinator/world.hpp) drops malformed
 // control messages with a line on stderr and keeps going; wiring waits for
 // every hello; kill() ends a rank that then shows up as a Death event.
 // The "ranks" are /bin/sleep, which never joins: the test speaks for them
@@ -11,7 +11,7 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "launcher/world.hpp"
+#include "launcher/coordinator/world.hpp"
 
 using namespace lumpi::launcher;
 

@@ -1,0 +1,213 @@
+// capi/c_api.hpp: what the files of the C API (capi/c_*.cpp, the
+// library libmpi behind capi/mpi.h) share: the handle tables that turn
+// C ints into the public C++ API's objects (core/api/lumpi.hpp), and call(), the
+// one way a C function runs its body: a lumpi::Exception or core::Error
+// becomes an error code under the communicator's C error handler
+// (MPI_ERRORS_ARE_FATAL: message and abort of the world; MPI_ERRORS_RETURN:
+// the code is returned; a user handler is called, then the code returned).
+#pragma once
+
+#include <memory>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "core/api/api_detail.hpp"
+#include "core/datatype/datatype.hpp"
+#include "core/coll/coll.hpp"
+#include "core/api/lumpi.hpp"
+#include "capi/mpi.h"
+
+namespace lumpi::capi {
+
+using detail::Access;
+using detail::CommHandle;
+
+// ---- communicators --------------------------------------------------------------
+struct CommEntry {
+  std::shared_ptr<CommHandle> h;  // null: free slot or COMM_NULL
+  int errhandler = MPI_ERRORS_ARE_FATAL;
+};
+// The table; slots 0 (NULL), 1 (WORLD), 2 (SELF) are fixed.
+std::vector<CommEntry>& comms();
+// A new handle for h (inheriting errhandler); MPI_COMM_NULL for a null h.
+MPI_Comm add_comm(std::shared_ptr<CommHandle> h, int errhandler);
+// The C handle of a C++ communicator (attribute callbacks), MPI_COMM_NULL if unknown.
+MPI_Comm handle_of(const Comm& c);
+// The entry of comm; ERR_COMM naming func when it is not a live communicator.
+CommEntry& entry(MPI_Comm comm, const char* func);
+template <class C>
+C as(MPI_Comm comm, const char* func) {
+  return Access::wrap<C>(entry(comm, func).h);
+}
+// As as<>, for a communicator that must (not) be an intercommunicator.
+Intracomm intra(MPI_Comm comm, const char* func);
+// Drops the table's slot for comm (after MPI_Comm_free).
+void forget_comm(MPI_Comm comm);
+Intercomm inter(MPI_Comm comm, const char* func);
+
+// Stores v in the first slot of table t, from index `first` on, that
+// is_free(slot) says is free, else in a new slot at the end; returns the
+// slot's index, the new C handle.
+template <class T, class IsFree>
+int put_in_free_slot(std::vector<T>& t, size_t first, T v, IsFree is_free) {
+  for (size_t i = first; i < t.size(); ++i)
+    if (is_free(t[i])) {
+      t[i] = std::move(v);
+      return int(i);
+    }
+  t.push_back(std::move(v));
+  return int(t.size()) - 1;
+}
+
+// ---- groups, infos, requests ----------------------------------------------------
+Group& group(MPI_Group g, const char* func);
+MPI_Group add_group(Group g);
+void free_group(MPI_Group g);  // no-op for the predefined groups
+MPI_Info add_info(Info i);
+Info& info(MPI_Info i, const char* func);  // MPI_INFO_NULL is an ERR_INFO
+Info info_or_null(MPI_Info i, const char* func);
+Request& request(MPI_Request r, const char* func);
+MPI_Request add_request(Request r);
+// The communicator request r was started on, whose handler takes the errors
+// of completing it (§8.3); MPI_COMM_WORLD for a null or unknown request.
+MPI_Comm comm_of_request(MPI_Request r);
+void drop_request(MPI_Request r);
+// Persistent requests (MPI_Send_init ...): a handle in the same table that
+// completing leaves inactive instead of freeing.
+MPI_Request add_persistent(Prequest r);
+Prequest& prequest(MPI_Request r, const char* func);  // ERR_REQUEST if not persistent
+// MPI_REQUEST_NULL or an inactive persistent request: what the any/some
+// calls ignore (MPI-3.1 §3.7.5, §3.9).
+bool ignored(MPI_Request r);
+// After *r completed (Wait, Test ...): frees it and sets MPI_REQUEST_NULL,
+// unless it is persistent.
+void completed(MPI_Request* r);
+
+// ---- datatypes (c_type.cpp, c_type_attr.cpp) and ops ------------------------------
+// The core object of handle t; ERR_TYPE naming what in func for NULL or an
+// unknown handle.
+core::TypePtr& type_of(MPI_Datatype t, const char* func, const char* what = "datatype");
+MPI_Datatype add_type(core::TypePtr t);
+void forget_type(MPI_Datatype t);  // no-op for the predefined handles
+// Bytes of one element of t, for calls that move count * size contiguous
+// bytes: ERR_TYPE naming func for an unknown, uncommitted or freed type, or a
+// derived type with holes.
+int type_size(MPI_Datatype t, const char* func);
+// The C++ API's element type for reductions on t; ERR_TYPE if the core does
+// not compute on it.
+Datatype reduce_type(MPI_Datatype t, const char* func);
+// count elements of t at buf as the contiguous bytes a message carries: the
+// user's memory itself for a basic or hole-free type, else a staging copy
+// (pack() fills it from buf; stage() gives room to receive into and
+// unpack(n) scatters n received bytes into buf). Checks count and that t is
+// committed and not freed.
+class TypeBytes {
+ public:
+  TypeBytes(const void* buf, int count, MPI_Datatype t, const char* func, const char* what = "count");
+  size_t size() const { return size_; }
+  bool staged() const { return bool(type_); }
+  void* pack(const char* func);
+  void* stage();
+  void unpack(size_t received, const char* func);
+
+ private:
+  void* data_ = nullptr;
+  size_t size_ = 0;
+  std::shared_ptr<core::Datatype> type_;  // set when staged
+  void* buf_ = nullptr;
+  int count_ = 0;
+  std::string staging_;
+};
+// Datatype attributes: runs the copy callbacks of old's attributes onto
+// newtype (MPI_Type_dup), and the delete callbacks of t's (MPI_Type_free);
+// a failing callback throws with its code.
+void type_copy_attrs(MPI_Datatype old, MPI_Datatype newtype, const char* func);
+void type_delete_attrs(MPI_Datatype t, const char* func);
+Op op_of(MPI_Op op, const char* func);
+// User-defined ops (capi/c_op.cpp). A reduction whose op is one runs
+// over the core's byte collectives with user_combine (the C function,
+// called as MPI says: inoutvec = invec op inoutvec, invec the lower ranks').
+bool is_user_op(MPI_Op op);
+bool user_op_commutes(MPI_Op op, const char* func);  // ERR_OP if not a live user op
+core::coll::Combine user_combine(MPI_Op op, MPI_Datatype t, const char* func);
+
+// A count check: ERR_COUNT naming func for a negative count.
+void check_count(int count, const char* func, const char* what = "count");
+// Bytes of count elements of t, the count checked first (as int, and as
+// size_t for the v-collectives' block sizes).
+int bytes(int count, MPI_Datatype t, const char* func, const char* what = "count");
+size_t nbytes(int count, MPI_Datatype t, const char* func, const char* what);
+// MPI_IN_PLACE of a reduction: the input is the first n bytes recvbuf
+// holds, copied aside into `own` because the core reads its input while it
+// writes recvbuf. Any other sendbuf is the input itself.
+const void* input_of(const void* sendbuf, void* recvbuf, size_t n, std::vector<char>& own);
+// A reduction of count elements of t: the core's type for t (reduce_type),
+// the count checked, and sendbuf turned into the input (input_of).
+Datatype reduce_input(const void*& sendbuf, void* recvbuf, int count, MPI_Datatype t, const char* func,
+                      std::vector<char>& own);
+// The usable core communicator of comm (ERR_COMM if freed or pending).
+core::CommPtr core_comm(MPI_Comm comm, const char* func);
+
+void to_c(const Status& s, MPI_Status* out);
+
+// An ERR_ARG naming what when the output (or input) pointer p is NULL.
+inline void check_out(const void* p, const char* func, const char* what);
+
+// ---- errors -----------------------------------------------------------------------
+[[noreturn]] void fail(int cls, const char* func, std::string message);
+// The handler in force for comm (MPI_COMM_WORLD's when comm is not usable)
+// (c_errh.cpp).
+int handler_of(MPI_Comm comm);
+// Applies the handler to the error of `code` on comm: calls a user handler
+// (with comm, or MPI_COMM_WORLD when comm is not usable) and returns the
+// code, returns it under MPI_ERRORS_RETURN, or aborts the world.
+int deliver(MPI_Comm comm, int handler, int code, const std::string& what);
+// The same for a window's handler (c_errh.cpp): a user handler made by
+// MPI_Win_create_errhandler is called with the window.
+int deliver_win(MPI_Win win, int handler, int code, const std::string& what);
+// ERR_ARG naming func unless h can be set on a window (for_win) or a
+// communicator: a predefined handler, or a live user handler made for it.
+void check_settable(MPI_Errhandler h, bool for_win, const char* func);
+// A new handle to h the program frees (MPI_*_get_errhandler, §8.3.1).
+MPI_Errhandler retain_errhandler(MPI_Errhandler h);
+void check_initialized(const char* func);
+
+// A name or message into the user's buffer of max bytes, NUL-terminated and
+// cut to fit (MPI_Comm_get_name, MPI_Error_string, MPI_Type_get_name ...);
+// its length without the NUL in *len when len is given.
+inline void copy_out(const std::string& s, char* buf, int* len, int max) {
+  int n = int(s.size()) < max - 1 ? int(s.size()) : max - 1;
+  std::memcpy(buf, s.data(), size_t(n));
+  buf[n] = '\0';
+  if (len) *len = n;
+}
+
+inline void check_out(const void* p, const char* func, const char* what) {
+  if (!p) fail(MPI_ERR_ARG, func, std::string(what) + " is NULL");
+}
+
+// Runs body(); any error is delivered under comm's handler. comm is read
+// when the error is delivered, so a body may first learn which communicator
+// an error belongs to (the failing request's, c_complete.cpp).
+template <class F>
+int call(const MPI_Comm& comm, const char* func, F&& body) {
+  try {
+    check_initialized(func);
+    body();
+    return MPI_SUCCESS;
+  } catch (const Exception& e) {
+    return deliver(comm, handler_of(comm), e.Get_error_code(), e.what());
+  } catch (const core::Error& e) {
+    return deliver(comm, handler_of(comm), e.code(), detail::to_exception(e).what());
+  } catch (const std::bad_alloc&) {
+    return deliver(comm, handler_of(comm), MPI_ERR_NO_MEM, std::string("MPI_ERR_NO_MEM in ") + func);
+  }
+}
+// The same for calls tied to no communicator (MPI_COMM_WORLD's handler).
+template <class F>
+int call(const char* func, F&& body) {
+  return call(MPI_COMM_WORLD, func, std::forward<F>(body));
+}
+
+}  // namespace lumpi::capi

@@ -1,0 +1,422 @@
+// capi/c_env.cpp: the C API's environment and shared machinery: the
+// handle tables, MPI_Init/Finalize/Abort through the C++ API (lumpi::Init, Finalize, Abort), clocks and names,
+// and info objects. Errors and error handlers: capi/c_errh.cpp;
+// datatypes: capi/c_type.cpp.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+#include "core/base/constants.hpp"
+#include "core/base/error.hpp"
+#include "capi/c_api.hpp"
+
+namespace lumpi::capi {
+
+// ---- tables --------------------------------------------------------------------
+
+std::vector<CommEntry>& comms() {
+  static std::vector<CommEntry> t(3);
+  return t;
+}
+
+namespace {
+std::map<const CommHandle*, MPI_Comm>& reverse() {
+  static std::map<const CommHandle*, MPI_Comm> m;
+  return m;
+}
+std::vector<Group>& groups() {
+  static std::vector<Group> t{GROUP_NULL, GROUP_EMPTY};
+  return t;
+}
+std::vector<Info>& infos() {
+  static std::vector<Info> t(2);  // MPI_INFO_NULL, MPI_INFO_ENV
+  return t;
+}
+std::vector<Request>& requests() {
+  static std::vector<Request> t(1);
+  return t;
+}
+std::vector<int>& free_requests() {
+  static std::vector<int> f;
+  return f;
+}
+bool g_finalized = false;
+}  // namespace
+
+MPI_Comm add_comm(std::shared_ptr<CommHandle> h, int errhandler) {
+  if (!h) return MPI_COMM_NULL;
+  const CommHandle* key = h.get();
+  MPI_Comm id = put_in_free_slot(comms(), 3, CommEntry{std::move(h), errhandler},
+                                 [](const CommEntry& e) { return !e.h; });
+  reverse()[key] = id;
+  return id;
+}
+
+MPI_Comm handle_of(const Comm& c) {
+  auto it = reverse().find(Access::handle(c).get());
+  return it == reverse().end() ? MPI_COMM_NULL : it->second;
+}
+
+CommEntry& entry(MPI_Comm comm, const char* func) {
+  auto& t = comms();
+  if (comm == MPI_COMM_NULL) fail(MPI_ERR_COMM, func, "comm is MPI_COMM_NULL");
+  if (comm < 0 || comm >= int(t.size()) || !t[comm].h)
+    fail(MPI_ERR_COMM, func, "comm " + std::to_string(comm) + " is not a communicator");
+  return t[comm];
+}
+
+void forget_comm(MPI_Comm comm) {
+  auto& t = comms();
+  reverse().erase(t[comm].h.get());
+  t[comm].h.reset();
+}
+
+Intracomm intra(MPI_Comm comm, const char* func) {
+  auto c = as<Intracomm>(comm, func);
+  if (c.Is_inter()) fail(MPI_ERR_COMM, func, "comm is an intercommunicator");
+  return c;
+}
+
+Intercomm inter(MPI_Comm comm, const char* func) {
+  auto c = as<Intercomm>(comm, func);
+  if (!c.Is_inter()) fail(MPI_ERR_COMM, func, "comm is not an intercommunicator");
+  return c;
+}
+
+Group& group(MPI_Group g, const char* func) {
+  auto& t = groups();
+  if (g == MPI_GROUP_NULL) fail(MPI_ERR_GROUP, func, "group is MPI_GROUP_NULL");
+  if (g < 0 || g >= int(t.size()) || t[g].Is_null())
+    fail(MPI_ERR_GROUP, func, "group " + std::to_string(g) + " is not a group");
+  return t[g];
+}
+
+// An empty result is MPI_GROUP_EMPTY itself, as MPI's examples compare it.
+MPI_Group add_group(Group g) {
+  if (g.Get_size() == 0) return MPI_GROUP_EMPTY;
+  return put_in_free_slot(groups(), 2, std::move(g), [](const Group& x) { return x.Is_null(); });
+}
+
+void free_group(MPI_Group g) {
+  if (g > MPI_GROUP_EMPTY) groups()[g] = GROUP_NULL;
+}
+
+Info& info(MPI_Info i, const char* func) {
+  auto& t = infos();
+  if (i == MPI_INFO_NULL) fail(MPI_ERR_INFO, func, "info is MPI_INFO_NULL");
+  if (i == MPI_INFO_ENV && t[1].Is_null()) t[1] = Info::Create();
+  if (i < 0 || i >= int(t.size()) || t[i].Is_null())
+    fail(MPI_ERR_INFO, func, "info " + std::to_string(i) + " is not an info object");
+  return t[i];
+}
+
+Info info_or_null(MPI_Info i, const char* func) {
+  return i == MPI_INFO_NULL ? INFO_NULL : info(i, func);
+}
+
+MPI_Info add_info(Info i) {
+  return put_in_free_slot(infos(), 2, std::move(i), [](const Info& x) { return x.Is_null(); });
+}
+
+Request& request(MPI_Request r, const char* func) {
+  auto& t = requests();
+  if (r <= 0 || r >= int(t.size()) || t[r].Is_null())
+    fail(MPI_ERR_REQUEST, func, "request " + std::to_string(r) + " is not a request");
+  return t[r];
+}
+
+MPI_Comm comm_of_request(MPI_Request r) {
+  auto& t = requests();
+  if (r <= 0 || r >= int(t.size()) || t[r].Is_null()) return MPI_COMM_WORLD;
+  const core::Comm* c = detail::comm_of(t[r]);
+  auto& cs = comms();
+  for (size_t i = 1; i < cs.size(); ++i)
+    if (cs[i].h && cs[i].h->comm.get() == c) return MPI_Comm(i);
+  return MPI_COMM_WORLD;
+}
+
+MPI_Request add_request(Request r) {
+  auto& t = requests();
+  auto& f = free_requests();
+  if (!f.empty()) {
+    int id = f.back();
+    f.pop_back();
+    t[id] = std::move(r);
+    return id;
+  }
+  t.push_back(std::move(r));
+  return int(t.size()) - 1;
+}
+
+// The persistent requests among them (MPI_Send_init ...), by handle.
+std::map<int, Prequest>& prequests() {
+  static std::map<int, Prequest> t;
+  return t;
+}
+
+void drop_request(MPI_Request r) {
+  requests()[r] = Request();
+  prequests().erase(r);
+  free_requests().push_back(r);
+}
+
+MPI_Request add_persistent(Prequest r) {
+  MPI_Request id = add_request(r);
+  prequests()[id] = std::move(r);
+  return id;
+}
+
+Prequest& prequest(MPI_Request r, const char* func) {
+  request(r, func);
+  auto it = prequests().find(r);
+  if (it == prequests().end())
+    fail(MPI_ERR_REQUEST, func, "request " + std::to_string(r) + " is not a persistent request");
+  return it->second;
+}
+
+bool ignored(MPI_Request r) {
+  if (r == MPI_REQUEST_NULL) return true;
+  auto it = prequests().find(r);
+  return it != prequests().end() && !it->second.Is_active();
+}
+
+void completed(MPI_Request* r) {
+  if (prequests().count(*r)) return;  // inactive again, still allocated (§3.9)
+  drop_request(*r);
+  *r = MPI_REQUEST_NULL;
+}
+
+// ---- errors -------------------------------------------------------------------------
+
+void fail(int cls, const char* func, std::string message) { throw Exception(cls, func, std::move(message)); }
+
+void check_initialized(const char* func) {
+  if (!Is_initialized() || Is_finalized())
+    fail(MPI_ERR_OTHER, func, "MPI_Init was not called, or MPI_Finalize already was");
+}
+
+void check_count(int count, const char* func, const char* what) {
+  if (count < 0) fail(MPI_ERR_COUNT, func, std::string(what) + " is negative: " + std::to_string(count));
+}
+
+int bytes(int count, MPI_Datatype t, const char* func, const char* what) {
+  check_count(count, func, what);
+  return count * type_size(t, func);
+}
+
+size_t nbytes(int count, MPI_Datatype t, const char* func, const char* what) {
+  check_count(count, func, what);
+  return size_t(count) * size_t(type_size(t, func));
+}
+
+const void* input_of(const void* sendbuf, void* recvbuf, size_t n, std::vector<char>& own) {
+  if (sendbuf != MPI_IN_PLACE) return sendbuf;
+  own.assign(static_cast<char*>(recvbuf), static_cast<char*>(recvbuf) + n);
+  return own.data();
+}
+
+Datatype reduce_input(const void*& sendbuf, void* recvbuf, int count, MPI_Datatype t, const char* func,
+                      std::vector<char>& own) {
+  Datatype dt = reduce_type(t, func);
+  check_count(count, func);
+  sendbuf = input_of(sendbuf, recvbuf, size_t(count) * size_t(type_size(t, func)), own);
+  return dt;
+}
+
+core::CommPtr core_comm(MPI_Comm comm, const char* func) {
+  core::CommPtr p = entry(comm, func).h->comm;
+  p->check_usable(func);
+  return p;
+}
+
+Op op_of(MPI_Op op, const char* func) {
+  static const Op* ops[] = {nullptr, &SUM, &PROD, &MAX, &MIN, &LAND, &LOR, &LXOR, &BAND, &BOR, &BXOR};
+  if (op == MPI_OP_NULL) fail(MPI_ERR_OP, func, "op is MPI_OP_NULL");
+  if (op < 0 || op > 10) fail(MPI_ERR_OP, func, "op " + std::to_string(op) + " is not an op");
+  return *ops[op];
+}
+
+void to_c(const Status& s, MPI_Status* out) {
+  if (!out) return;
+  out->MPI_SOURCE = s.Get_source();
+  out->MPI_TAG = s.Get_tag();
+  out->MPI_ERROR = s.Get_error();
+  out->lumpi_cancelled = s.Is_cancelled();
+  out->lumpi_bytes = (long long)s.Bytes();
+}
+
+}  // namespace lumpi::capi
+
+using namespace lumpi;
+using namespace lumpi::capi;
+
+namespace {
+int g_thread_level = MPI_THREAD_SINGLE;
+}  // namespace
+
+extern "C" {
+
+// ---- environment ---------------------------------------------------------------
+
+int MPI_Init_thread(int*, char***, int required, int* provided) {
+  try {
+    Init();
+    auto& t = comms();
+    t[MPI_COMM_WORLD] = CommEntry{Access::handle(COMM_WORLD), MPI_ERRORS_ARE_FATAL};
+    t[MPI_COMM_SELF] = CommEntry{Access::handle(COMM_SELF), MPI_ERRORS_ARE_FATAL};
+    reverse()[t[1].h.get()] = MPI_COMM_WORLD;
+    reverse()[t[2].h.get()] = MPI_COMM_SELF;
+    // One thread calls MPI in a lumpi rank (the host's engine is not shared).
+    g_thread_level = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
+    if (provided) *provided = g_thread_level;
+    return MPI_SUCCESS;
+  } catch (const Exception& e) {
+    return deliver(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL, e.Get_error_code(), e.what());
+  } catch (const core::Error& e) {
+    return deliver(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL, e.code(), detail::to_exception(e).what());
+  } catch (const std::exception& e) {  // not started by lumpi exec
+    return deliver(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL, MPI_ERR_OTHER, std::string("MPI_ERR_OTHER in MPI_Init: ") + e.what());
+  }
+}
+
+int MPI_Init(int* argc, char*** argv) { return MPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, nullptr); }
+
+int MPI_Query_thread(int* provided) {
+  return call("MPI_Query_thread", [&] { *provided = g_thread_level; });
+}
+
+int MPI_Is_thread_main(int* flag) {
+  return call("MPI_Is_thread_main", [&] { *flag = 1; });
+}
+
+// COMM_SELF's attributes go first (their delete callbacks run), then every
+// rank waits for the others, then the host reports a normal finish.
+int MPI_Finalize(void) {
+  return call("MPI_Finalize", [&] {
+    check_initialized("MPI_Finalize");
+    Finalize();
+    for (size_t i = 1; i < comms().size(); ++i) forget_comm(int(i));
+    g_finalized = true;
+  });
+}
+
+int MPI_Initialized(int* flag) {
+  *flag = Is_initialized() || g_finalized;
+  return MPI_SUCCESS;
+}
+
+int MPI_Finalized(int* flag) {
+  *flag = Is_finalized() || g_finalized;
+  return MPI_SUCCESS;
+}
+
+int MPI_Abort(MPI_Comm, int errorcode) {
+  Abort(errorcode, "MPI_Abort called with code " + std::to_string(errorcode));
+}
+
+double MPI_Wtime(void) {
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+
+double MPI_Wtick(void) { return 1e-9; }
+
+int MPI_Get_processor_name(char* name, int* resultlen) {
+  char host[MPI_MAX_PROCESSOR_NAME] = "";
+  gethostname(host, sizeof host - 1);
+  copy_out(host, name, resultlen, MPI_MAX_PROCESSOR_NAME);
+  return MPI_SUCCESS;
+}
+
+int MPI_Get_version(int* version, int* subversion) {
+  *version = MPI_VERSION;
+  *subversion = MPI_SUBVERSION;
+  return MPI_SUCCESS;
+}
+
+int MPI_Get_library_version(char* version, int* resultlen) {
+  copy_out("lumpi (MPI 3.1 C API over lumpi's core, ZeroMQ transport)", version, resultlen,
+           MPI_MAX_LIBRARY_VERSION_STRING);
+  return MPI_SUCCESS;
+}
+
+int MPI_Alloc_mem(MPI_Aint size, MPI_Info, void* baseptr) {
+  return call("MPI_Alloc_mem", [&] {
+    if (size < 0) fail(MPI_ERR_ARG, "MPI_Alloc_mem", "size is negative");
+    void* p = std::malloc(size_t(size ? size : 1));
+    if (!p) fail(MPI_ERR_NO_MEM, "MPI_Alloc_mem", "out of memory for " + std::to_string(size) + " bytes");
+    *static_cast<void**>(baseptr) = p;
+  });
+}
+
+int MPI_Free_mem(void* base) {
+  std::free(base);
+  return MPI_SUCCESS;
+}
+
+// ---- info ------------------------------------------------------------------------
+
+int MPI_Info_create(MPI_Info* i) {
+  return call("MPI_Info_create", [&] { *i = add_info(Info::Create()); });
+}
+
+int MPI_Info_set(MPI_Info i, const char* key, const char* value) {
+  return call("MPI_Info_set", [&] { info(i, "MPI_Info_set").Set(key, value); });
+}
+
+int MPI_Info_get(MPI_Info i, const char* key, int valuelen, char* value, int* flag) {
+  return call("MPI_Info_get", [&] {
+    std::string v;
+    *flag = info(i, "MPI_Info_get").Get(key, v);
+    if (valuelen < 0) fail(MPI_ERR_ARG, "MPI_Info_get", "valuelen is negative");
+    if (*flag) copy_out(v, value, nullptr, valuelen + 1);
+  });
+}
+
+int MPI_Info_get_valuelen(MPI_Info i, const char* key, int* valuelen, int* flag) {
+  return call("MPI_Info_get_valuelen", [&] {
+    std::string v;
+    *flag = info(i, "MPI_Info_get_valuelen").Get(key, v);
+    if (*flag) *valuelen = int(v.size());
+  });
+}
+
+int MPI_Info_delete(MPI_Info i, const char* key) {
+  return call("MPI_Info_delete", [&] { info(i, "MPI_Info_delete").Delete(key); });
+}
+
+int MPI_Info_get_nkeys(MPI_Info i, int* nkeys) {
+  return call("MPI_Info_get_nkeys", [&] { *nkeys = info(i, "MPI_Info_get_nkeys").Get_nkeys(); });
+}
+
+int MPI_Info_get_nthkey(MPI_Info i, int n, char* key) {
+  return call("MPI_Info_get_nthkey", [&] {
+    copy_out(info(i, "MPI_Info_get_nthkey").Get_nthkey(n), key, nullptr, MPI_MAX_INFO_KEY + 1);
+  });
+}
+
+int MPI_Info_dup(MPI_Info i, MPI_Info* newinfo) {
+  return call("MPI_Info_dup", [&] { *newinfo = add_info(info(i, "MPI_Info_dup").Dup()); });
+}
+
+int MPI_Info_free(MPI_Info* i) {
+  return call("MPI_Info_free", [&] {
+    info(*i, "MPI_Info_free");
+    if (*i == MPI_INFO_ENV) fail(MPI_ERR_INFO, "MPI_Info_free", "MPI_INFO_ENV cannot be freed");
+    infos()[*i] = Info();
+    *i = MPI_INFO_NULL;
+  });
+}
+
+// ---- addresses ------------------------------------------------------------------
+
+int MPI_Get_address(const void* location, MPI_Aint* address) {
+  *address = MPI_Aint(reinterpret_cast<intptr_t>(location));
+  return MPI_SUCCESS;
+}
+
+}  // extern "C"

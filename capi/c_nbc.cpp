@@ -1,0 +1,162 @@
+// capi/c_nbc.cpp: the C API's nonblocking collectives (MPI_Ibarrier ...
+// MPI_Iexscan, MPI-3.1 §5.12) over the public C++ API's Comm::Ibarrier ...
+// (core/api/api_nbc.cpp). As in capi/c_p2p.cpp, data moves as bytes (count
+// times the type's size) and reductions go through the core's typed ops.
+// MPI_IN_PLACE: the caller's own contribution is copied at the call (the
+// core copies every input at the start), the result lands in recvbuf when
+// the request completes. The request completes with MPI_Wait/MPI_Test and
+// their any/all/some forms like any other.
+#include <vector>
+
+#include "capi/c_api.hpp"
+#include "capi/c_user_reduce.hpp"
+
+using namespace lumpi;
+using namespace lumpi::capi;
+
+namespace {
+
+bool is_root(const Intracomm& c, int root) { return c.Is_inter() ? root == MPI_ROOT : c.Get_rank() == root; }
+
+int remote_or_local_size(const Intracomm& c) {
+  return c.Is_inter() ? Access::wrap<Intercomm>(Access::handle(c)).Get_remote_size() : c.Get_size();
+}
+
+// A reduction: checks, MPI_IN_PLACE, then start(c, input, type, op).
+template <class Start>
+int reduction(const char* f, MPI_Comm comm, MPI_Request* r, const void* sendbuf, void* recvbuf, int count,
+              MPI_Datatype t, MPI_Op op, int root, bool intra_only, Start start) {
+  return call(comm, f, [&] {
+    check_out(r, f, "request");
+    Intracomm c = intra_only ? intra(comm, f) : as<Intracomm>(comm, f);
+    if (is_user_op(op)) {
+      *r = add_request(user_nonblocking(f, sendbuf, recvbuf, count, t, op, root, comm));
+      return;
+    }
+    std::vector<char> own;
+    Datatype dt = reduce_input(sendbuf, recvbuf, count, t, f, own);
+    *r = add_request(start(c, sendbuf, dt, op_of(op, f)));
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request* r) {
+  const char* f = "MPI_Ibarrier";
+  return call(comm, f, [&] {
+    check_out(r, f, "request");
+    *r = add_request(as<Intracomm>(comm, f).Ibarrier());
+  });
+}
+
+int MPI_Ibcast(void* buf, int count, MPI_Datatype t, int root, MPI_Comm comm, MPI_Request* r) {
+  const char* f = "MPI_Ibcast";
+  return call(comm, f, [&] {
+    check_out(r, f, "request");
+    *r = add_request(as<Intracomm>(comm, f).Ibcast(buf, bytes(count, t, f), BYTE, root));
+  });
+}
+
+int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* r) {
+  const char* f = "MPI_Igather";
+  return call(comm, f, [&] {
+    check_out(r, f, "request");
+    Intracomm c = as<Intracomm>(comm, f);
+    int rb = is_root(c, root) ? bytes(recvcount, recvtype, f, "recvcount") : 0;
+    if (sendbuf == MPI_IN_PLACE) {  // the root's block is already in place
+      std::vector<char> own((char*)recvbuf + size_t(c.Get_rank()) * rb,
+                            (char*)recvbuf + size_t(c.Get_rank() + 1) * rb);
+      *r = add_request(c.Igather(own.data(), rb, BYTE, recvbuf, rb, BYTE, root));
+      return;
+    }
+    int sb = root == MPI_ROOT ? 0 : bytes(sendcount, sendtype, f, "sendcount");
+    *r = add_request(c.Igather(sendbuf, sb, BYTE, recvbuf, rb, BYTE, root));
+  });
+}
+
+int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* r) {
+  const char* f = "MPI_Iscatter";
+  return call(comm, f, [&] {
+    check_out(r, f, "request");
+    Intracomm c = as<Intracomm>(comm, f);
+    int sb = is_root(c, root) ? bytes(sendcount, sendtype, f, "sendcount") : 0;
+    if (recvbuf == MPI_IN_PLACE) {  // the root keeps its block where it is: receive it onto itself
+      void* own_block = (char*)sendbuf + size_t(c.Get_rank()) * sb;
+      *r = add_request(c.Iscatter(sendbuf, sb, BYTE, own_block, sb, BYTE, root));
+      return;
+    }
+    int rb = root == MPI_ROOT ? 0 : bytes(recvcount, recvtype, f, "recvcount");
+    *r = add_request(c.Iscatter(sendbuf, sb, BYTE, recvbuf, rb, BYTE, root));
+  });
+}
+
+int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* r) {
+  const char* f = "MPI_Iallgather";
+  return call(comm, f, [&] {
+    check_out(r, f, "request");
+    Intracomm c = as<Intracomm>(comm, f);
+    int rb = bytes(recvcount, recvtype, f, "recvcount");
+    if (sendbuf == MPI_IN_PLACE) {
+      std::vector<char> own((char*)recvbuf + size_t(c.Get_rank()) * rb,
+                            (char*)recvbuf + size_t(c.Get_rank() + 1) * rb);
+      *r = add_request(c.Iallgather(own.data(), rb, BYTE, recvbuf, rb, BYTE));
+      return;
+    }
+    *r = add_request(c.Iallgather(sendbuf, bytes(sendcount, sendtype, f, "sendcount"), BYTE, recvbuf, rb, BYTE));
+  });
+}
+
+int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* r) {
+  const char* f = "MPI_Ialltoall";
+  return call(comm, f, [&] {
+    check_out(r, f, "request");
+    Intracomm c = as<Intracomm>(comm, f);
+    int rb = bytes(recvcount, recvtype, f, "recvcount");
+    if (sendbuf == MPI_IN_PLACE) {
+      std::vector<char> copy((char*)recvbuf, (char*)recvbuf + size_t(remote_or_local_size(c)) * rb);
+      *r = add_request(c.Ialltoall(copy.data(), rb, BYTE, recvbuf, rb, BYTE));
+      return;
+    }
+    *r = add_request(c.Ialltoall(sendbuf, bytes(sendcount, sendtype, f, "sendcount"), BYTE, recvbuf, rb, BYTE));
+  });
+}
+
+int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm,
+                MPI_Request* r) {
+  return reduction("MPI_Ireduce", comm, r, sendbuf, recvbuf, count, t, op, root, false,
+                   [&](Intracomm& c, const void* in, const Datatype& dt, const Op& o) {
+                     return c.Ireduce(in, recvbuf, count, dt, o, root);
+                   });
+}
+
+int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
+                   MPI_Request* r) {
+  return reduction("MPI_Iallreduce", comm, r, sendbuf, recvbuf, count, t, op, 0, false,
+                   [&](Intracomm& c, const void* in, const Datatype& dt, const Op& o) {
+                     return c.Iallreduce(in, recvbuf, count, dt, o);
+                   });
+}
+
+int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
+              MPI_Request* r) {
+  return reduction("MPI_Iscan", comm, r, sendbuf, recvbuf, count, t, op, 0, true,
+                   [&](Intracomm& c, const void* in, const Datatype& dt, const Op& o) {
+                     return c.Iscan(in, recvbuf, count, dt, o);
+                   });
+}
+
+int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
+                MPI_Request* r) {
+  return reduction("MPI_Iexscan", comm, r, sendbuf, recvbuf, count, t, op, 0, true,
+                   [&](Intracomm& c, const void* in, const Datatype& dt, const Op& o) {
+                     return c.Iexscan(in, recvbuf, count, dt, o);
+                   });
+}
+
+}  // extern "C"

@@ -1,0 +1,448 @@
+// capi/c_type.cpp: the C API's datatypes (MPI-3.1 chapter 4) over the
+// core's type maps (core/datatype/datatype.hpp): the handle table (the basic C types
+// at fixed handles, derived types after them), the constructors, commit and
+// free, size/extent/envelope/contents queries, names, MPI_Get_count and
+// MPI_Get_elements, and the bytes a typed buffer moves as (TypeBytes).
+// Datatype attributes are in capi/c_type_attr.cpp.
+#include <cstring>
+
+#include "core/datatype/datatype.hpp"
+#include "capi/c_api.hpp"
+
+namespace lumpi::capi {
+namespace {
+
+using core::Basic;
+
+struct Named {
+  const char* name;
+  Basic basic;
+  const Datatype* reduce;  // the C++ API's type for reductions; null: none
+};
+// Indexed by handle (capi/mpi.h); MPI_AINT is an int64 under its own name.
+const Named kNamed[] = {
+    {"MPI_DATATYPE_NULL", Basic::Byte, nullptr},
+    {"MPI_CHAR", Basic::Char, nullptr},
+    {"MPI_SIGNED_CHAR", Basic::SignedChar, nullptr},
+    {"MPI_UNSIGNED_CHAR", Basic::UnsignedChar, &UNSIGNED_CHAR},
+    {"MPI_BYTE", Basic::Byte, &BYTE},
+    {"MPI_SHORT", Basic::Short, nullptr},
+    {"MPI_UNSIGNED_SHORT", Basic::UnsignedShort, nullptr},
+    {"MPI_INT", Basic::Int, &INT},
+    {"MPI_UNSIGNED", Basic::Unsigned, nullptr},
+    {"MPI_LONG", Basic::Long, &LONG},
+    {"MPI_UNSIGNED_LONG", Basic::UnsignedLong, nullptr},
+    {"MPI_LONG_LONG_INT", Basic::LongLong, &INT64_T},
+    {"MPI_UNSIGNED_LONG_LONG", Basic::UnsignedLongLong, nullptr},
+    {"MPI_FLOAT", Basic::Float, &FLOAT},
+    {"MPI_DOUBLE", Basic::Double, &DOUBLE},
+    {"MPI_INT8_T", Basic::Int8, nullptr},
+    {"MPI_UINT8_T", Basic::Uint8, &UNSIGNED_CHAR},
+    {"MPI_INT16_T", Basic::Int16, nullptr},
+    {"MPI_UINT16_T", Basic::Uint16, nullptr},
+    {"MPI_INT32_T", Basic::Int32, &INT},
+    {"MPI_UINT32_T", Basic::Uint32, nullptr},
+    {"MPI_INT64_T", Basic::Int64, &INT64_T},
+    {"MPI_UINT64_T", Basic::Uint64, nullptr},
+    {"MPI_AINT", Basic::Int64, &INT64_T},
+    {"MPI_WCHAR", Basic::Wchar, nullptr},
+    {"MPI_C_BOOL", Basic::CBool, nullptr},
+};
+constexpr int kNNamed = int(sizeof kNamed / sizeof kNamed[0]);
+static_assert(kNNamed == LUMPI_LAST_PREDEFINED_TYPE + 1);
+static_assert(sizeof(long) == 8 && sizeof(wchar_t) == 4 && sizeof(MPI_Aint) == 8);
+
+// Slot h holds the core object of handle h (null: free slot or NULL).
+std::vector<core::TypePtr>& table() {
+  static std::vector<core::TypePtr>* t = [] {
+    auto* v = new std::vector<core::TypePtr>(size_t(kNNamed));
+    for (int h = 1; h < kNNamed; ++h) {
+      (*v)[size_t(h)] = core::Datatype::basic(kNamed[h].basic);
+      if (h == MPI_AINT) {  // its own object, so that it has its own name
+        (*v)[size_t(h)] = core::Datatype::dup((*v)[size_t(h)]);
+        (*v)[size_t(h)]->set_name("MPI_AINT");
+      }
+    }
+    return v;
+  }();
+  return *t;
+}
+
+bool is_named(MPI_Datatype t) { return t > 0 && t < kNNamed; }
+
+}  // namespace
+
+core::TypePtr& type_of(MPI_Datatype t, const char* func, const char* what) {
+  auto& v = table();
+  if (t == MPI_DATATYPE_NULL) fail(MPI_ERR_TYPE, func, std::string(what) + " is MPI_DATATYPE_NULL");
+  if (t < 0 || t >= int(v.size()) || !v[size_t(t)])
+    fail(MPI_ERR_TYPE, func, std::string(what) + " " + std::to_string(t) + " is not a datatype");
+  return v[size_t(t)];
+}
+
+MPI_Datatype add_type(core::TypePtr t) {
+  return put_in_free_slot(table(), size_t(kNNamed), std::move(t), [](const core::TypePtr& x) { return !x; });
+}
+
+void forget_type(MPI_Datatype t) {
+  if (!is_named(t)) table()[size_t(t)].reset();
+}
+
+// A type whose `count` elements are count * size consecutive bytes at the
+// buffer's address: the basic types and derived types without holes.
+bool dense(const core::Datatype& t) {
+  if (t.lb() != 0 || t.extent() != t.size()) return false;
+  const auto& b = t.blocks();
+  return t.size() == 0 || (b.size() == 1 && b[0].offset == 0 && b[0].length == t.size());
+}
+
+int type_size(MPI_Datatype t, const char* func) {
+  const core::TypePtr& p = type_of(t, func);
+  if (is_named(t)) return int(p->size());
+  p->check_usable(func);
+  if (!dense(*p))
+    fail(MPI_ERR_TYPE, func,
+         "datatype " + std::to_string(t) +
+             " has holes or a moved lower bound; this call takes basic and contiguous derived datatypes only "
+             "(point-to-point and MPI_Bcast take any committed datatype)");
+  return int(p->size());
+}
+
+Datatype reduce_type(MPI_Datatype t, const char* func) {
+  type_of(t, func);
+  if (!is_named(t) || !kNamed[t].reduce)
+    fail(MPI_ERR_TYPE, func,
+         std::string("lumpi does not reduce on ") + (is_named(t) ? kNamed[t].name : "derived datatypes") +
+             " (the core computes on int, long, int64_t, unsigned char, byte, float, double)");
+  return *kNamed[t].reduce;
+}
+
+// ---- typed buffers as bytes ----------------------------------------------------------
+
+TypeBytes::TypeBytes(const void* buf, int count, MPI_Datatype t, const char* func, const char* what) {
+  check_count(count, func, what);
+  const core::TypePtr& p = type_of(t, func);
+  if (!is_named(t)) p->check_usable(func);
+  size_ = size_t(count) * size_t(p->size());
+  if (is_named(t) || dense(*p)) {
+    data_ = const_cast<void*>(buf);
+    return;
+  }
+  type_ = p;
+  buf_ = const_cast<void*>(buf);
+  count_ = count;
+}
+
+void* TypeBytes::pack(const char* func) {
+  if (!type_) return data_;
+  staging_.clear();
+  type_->pack(buf_, count_, staging_, func);
+  return staging_.data();
+}
+
+void* TypeBytes::stage() {
+  if (!type_) return data_;
+  staging_.assign(size_, '\0');
+  return staging_.data();
+}
+
+void TypeBytes::unpack(size_t received, const char* func) {
+  if (type_) type_->unpack(staging_.data(), received, buf_, count_, func);
+}
+
+}  // namespace lumpi::capi
+
+using namespace lumpi;
+using namespace lumpi::capi;
+
+namespace {
+
+// Runs make() and stores its type as *newtype (checked first).
+template <class F>
+int construct(const char* func, MPI_Datatype* newtype, F&& make) {
+  return call(func, [&] {
+    check_out(newtype, func, "newtype");
+    *newtype = add_type(make());
+  });
+}
+
+std::vector<int> ints(int n, const int* a, const char* func, const char* what) {
+  if (n > 0) check_out(a, func, what);
+  return n > 0 ? std::vector<int>(a, a + n) : std::vector<int>{};
+}
+
+std::vector<std::int64_t> addrs(int n, const MPI_Aint* a, const char* func, const char* what) {
+  if (n > 0) check_out(a, func, what);
+  return n > 0 ? std::vector<std::int64_t>(a, a + n) : std::vector<std::int64_t>{};
+}
+
+void check_n(int n, const char* func) { check_count(n, func, "count"); }
+
+int combiner_of(core::Combiner c) { return int(c) + 1; }  // MPI_COMBINER_NAMED is 1, in core order
+
+}  // namespace
+
+extern "C" {
+
+// ---- constructors -----------------------------------------------------------------------
+
+int MPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype* newtype) {
+  const char* f = "MPI_Type_contiguous";
+  return construct(f, newtype, [&] { return core::Datatype::contiguous(count, type_of(old, f, "oldtype")); });
+}
+
+int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype old, MPI_Datatype* newtype) {
+  const char* f = "MPI_Type_vector";
+  return construct(f, newtype,
+                   [&] { return core::Datatype::vector(count, blocklength, stride, type_of(old, f, "oldtype")); });
+}
+
+int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype old, MPI_Datatype* newtype) {
+  const char* f = "MPI_Type_create_hvector";
+  return construct(f, newtype,
+                   [&] { return core::Datatype::hvector(count, blocklength, stride, type_of(old, f, "oldtype")); });
+}
+
+int MPI_Type_indexed(int count, const int blocklengths[], const int displacements[], MPI_Datatype old,
+                     MPI_Datatype* newtype) {
+  const char* f = "MPI_Type_indexed";
+  return construct(f, newtype, [&] {
+    check_n(count, f);
+    return core::Datatype::indexed(ints(count, blocklengths, f, "array_of_blocklengths"),
+                                   ints(count, displacements, f, "array_of_displacements"),
+                                   type_of(old, f, "oldtype"));
+  });
+}
+
+int MPI_Type_create_hindexed(int count, const int blocklengths[], const MPI_Aint displacements[],
+                             MPI_Datatype old, MPI_Datatype* newtype) {
+  const char* f = "MPI_Type_create_hindexed";
+  return construct(f, newtype, [&] {
+    check_n(count, f);
+    return core::Datatype::hindexed(ints(count, blocklengths, f, "array_of_blocklengths"),
+                                    addrs(count, displacements, f, "array_of_displacements"),
+                                    type_of(old, f, "oldtype"));
+  });
+}
+
+int MPI_Type_create_indexed_block(int count, int blocklength, const int displacements[], MPI_Datatype old,
+                                  MPI_Datatype* newtype) {
+  const char* f = "MPI_Type_create_indexed_block";
+  return construct(f, newtype, [&] {
+    check_n(count, f);
+    return core::Datatype::indexed_block(blocklength, ints(count, displacements, f, "array_of_displacements"),
+                                         type_of(old, f, "oldtype"));
+  });
+}
+
+int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint displacements[], MPI_Datatype old,
+                                   MPI_Datatype* newtype) {
+  const char* f = "MPI_Type_create_hindexed_block";
+  return construct(f, newtype, [&] {
+    check_n(count, f);
+    return core::Datatype::hindexed_block(blocklength, addrs(count, displacements, f, "array_of_displacements"),
+                                          type_of(old, f, "oldtype"));
+  });
+}
+
+int MPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint displacements[],
+                           const MPI_Datatype types[], MPI_Datatype* newtype) {
+  const char* f = "MPI_Type_create_struct";
+  return construct(f, newtype, [&] {
+    check_n(count, f);
+    if (count > 0) check_out(types, f, "array_of_types");
+    std::vector<core::TypePtr> ts;
+    for (int i = 0; i < count; ++i)
+      ts.push_back(type_of(types[i], f, ("array_of_types[" + std::to_string(i) + "]").c_str()));
+    return core::Datatype::create_struct(ints(count, blocklengths, f, "array_of_blocklengths"),
+                                         addrs(count, displacements, f, "array_of_displacements"), ts);
+  });
+}
+
+int MPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[], const int starts[], int order,
+                             MPI_Datatype old, MPI_Datatype* newtype) {
+  const char* f = "MPI_Type_create_subarray";
+  return construct(f, newtype, [&] {
+    if (ndims <= 0) fail(MPI_ERR_ARG, f, "ndims must be positive, got " + std::to_string(ndims));
+    if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
+      fail(MPI_ERR_ARG, f, "order must be MPI_ORDER_C or MPI_ORDER_FORTRAN, got " + std::to_string(order));
+    return core::Datatype::subarray(ints(ndims, sizes, f, "array_of_sizes"), ints(ndims, subsizes, f, "array_of_subsizes"),
+                                    ints(ndims, starts, f, "array_of_starts"),
+                                    order == MPI_ORDER_C ? core::Order::C : core::Order::Fortran,
+                                    type_of(old, f, "oldtype"));
+  });
+}
+
+int MPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype) {
+  const char* f = "MPI_Type_create_resized";
+  return construct(f, newtype, [&] { return core::Datatype::resized(type_of(old, f, "oldtype"), lb, extent); });
+}
+
+// The copy callbacks of old's attributes run (c_type_attr.cpp); if one
+// fails, the new type is dropped and *newtype is MPI_DATATYPE_NULL.
+int MPI_Type_dup(MPI_Datatype old, MPI_Datatype* newtype) {
+  const char* f = "MPI_Type_dup";
+  if (newtype) *newtype = MPI_DATATYPE_NULL;
+  return call(f, [&] {
+    check_out(newtype, f, "newtype");
+    const core::TypePtr& o = type_of(old, f, "oldtype");
+    MPI_Datatype h = add_type(core::Datatype::dup(o));
+    try {
+      type_copy_attrs(old, h, f);
+    } catch (...) {
+      forget_type(h);
+      throw;
+    }
+    *newtype = h;
+  });
+}
+
+// ---- state --------------------------------------------------------------------------------
+
+int MPI_Type_commit(MPI_Datatype* t) {
+  const char* f = "MPI_Type_commit";
+  return call(f, [&] {
+    check_out(t, f, "datatype");
+    const core::TypePtr& p = type_of(*t, f);
+    if (p->freed()) fail(MPI_ERR_TYPE, f, "datatype has been freed");
+    p->commit();
+  });
+}
+
+// Attributes go first (their delete callbacks run; a failing one stops the
+// free), then the handle becomes MPI_DATATYPE_NULL.
+int MPI_Type_free(MPI_Datatype* t) {
+  const char* f = "MPI_Type_free";
+  return call(f, [&] {
+    check_out(t, f, "datatype");
+    const core::TypePtr& p = type_of(*t, f);
+    if (is_named(*t) || p->predefined())
+      fail(MPI_ERR_TYPE, f, "cannot free the predefined datatype " + p->name());
+    if (p->freed()) fail(MPI_ERR_TYPE, f, "datatype has already been freed");
+    type_delete_attrs(*t, f);
+    p->free(f);
+    forget_type(*t);
+    *t = MPI_DATATYPE_NULL;
+  });
+}
+
+// ---- queries --------------------------------------------------------------------------------
+
+int MPI_Type_size(MPI_Datatype t, int* size) {
+  const char* f = "MPI_Type_size";
+  return call(f, [&] {
+    check_out(size, f, "size");
+    std::int64_t s = type_of(t, f)->size();
+    *size = s > INT32_MAX ? MPI_UNDEFINED : int(s);
+  });
+}
+
+int MPI_Type_get_extent(MPI_Datatype t, MPI_Aint* lb, MPI_Aint* extent) {
+  const char* f = "MPI_Type_get_extent";
+  return call(f, [&] {
+    check_out(lb, f, "lb");
+    check_out(extent, f, "extent");
+    const core::TypePtr& p = type_of(t, f);
+    *lb = p->lb();
+    *extent = p->extent();
+  });
+}
+
+int MPI_Type_get_true_extent(MPI_Datatype t, MPI_Aint* true_lb, MPI_Aint* true_extent) {
+  const char* f = "MPI_Type_get_true_extent";
+  return call(f, [&] {
+    check_out(true_lb, f, "true_lb");
+    check_out(true_extent, f, "true_extent");
+    const core::TypePtr& p = type_of(t, f);
+    *true_lb = p->true_lb();
+    *true_extent = p->true_extent();
+  });
+}
+
+int MPI_Type_get_envelope(MPI_Datatype t, int* ni, int* na, int* nd, int* combiner) {
+  const char* f = "MPI_Type_get_envelope";
+  return call(f, [&] {
+    check_out(ni, f, "num_integers");
+    check_out(na, f, "num_addresses");
+    check_out(nd, f, "num_datatypes");
+    check_out(combiner, f, "combiner");
+    const core::TypePtr& p = type_of(t, f);
+    if (is_named(t)) {
+      *ni = *na = *nd = 0;
+      *combiner = MPI_COMBINER_NAMED;
+      return;
+    }
+    core::TypeEnvelope e = p->envelope();
+    *ni = e.num_integers;
+    *na = e.num_addresses;
+    *nd = e.num_datatypes;
+    *combiner = combiner_of(e.combiner);
+  });
+}
+
+// Predefined types in the contents are their own handles; derived ones are
+// new handles the caller frees (MPI-3.1 §4.1.13).
+int MPI_Type_get_contents(MPI_Datatype t, int max_integers, int max_addresses, int max_datatypes, int integers[],
+                          MPI_Aint addresses[], MPI_Datatype datatypes[]) {
+  const char* f = "MPI_Type_get_contents";
+  return call(f, [&] {
+    const core::TypePtr& p = type_of(t, f);
+    if (is_named(t)) fail(MPI_ERR_TYPE, f, "datatype is predefined (combiner MPI_COMBINER_NAMED): it has no contents");
+    core::TypeContents c = p->contents();
+    if (max_integers < int(c.integers.size()) || max_addresses < int(c.addresses.size()) ||
+        max_datatypes < int(c.types.size()))
+      fail(MPI_ERR_ARG, f,
+           "the arrays are too small: the type has " + std::to_string(c.integers.size()) + " integers, " +
+               std::to_string(c.addresses.size()) + " addresses and " + std::to_string(c.types.size()) + " datatypes");
+    for (size_t i = 0; i < c.integers.size(); ++i) integers[i] = c.integers[i];
+    for (size_t i = 0; i < c.addresses.size(); ++i) addresses[i] = MPI_Aint(c.addresses[i]);
+    for (size_t i = 0; i < c.types.size(); ++i) {
+      MPI_Datatype h = MPI_DATATYPE_NULL;
+      for (int k = 1; k < kNNamed && h == MPI_DATATYPE_NULL; ++k)
+        if (table()[size_t(k)] == c.types[i]) h = k;
+      datatypes[i] = h != MPI_DATATYPE_NULL ? h : add_type(c.types[i]);
+    }
+  });
+}
+
+int MPI_Type_set_name(MPI_Datatype t, const char* name) {
+  const char* f = "MPI_Type_set_name";
+  return call(f, [&] {
+    check_out(name, f, "type_name");
+    type_of(t, f)->set_name(core::object_name(name));
+  });
+}
+
+int MPI_Type_get_name(MPI_Datatype t, char* name, int* resultlen) {
+  const char* f = "MPI_Type_get_name";
+  return call(f, [&] {
+    check_out(name, f, "type_name");
+    check_out(resultlen, f, "resultlen");
+    copy_out(type_of(t, f)->name(), name, resultlen, MPI_MAX_OBJECT_NAME);
+  });
+}
+
+int MPI_Get_count(const MPI_Status* status, MPI_Datatype t, int* count) {
+  const char* f = "MPI_Get_count";
+  return call(f, [&] {
+    if (!status) fail(MPI_ERR_ARG, f, "status is MPI_STATUS_IGNORE");
+    check_out(count, f, "count");
+    const core::TypePtr& p = type_of(t, f);
+    std::int64_t n = p->size() == 0 ? 0 : p->count_of(status->lumpi_bytes);
+    *count = n > INT32_MAX ? MPI_UNDEFINED : int(n);
+  });
+}
+
+int MPI_Get_elements(const MPI_Status* status, MPI_Datatype t, int* count) {
+  const char* f = "MPI_Get_elements";
+  return call(f, [&] {
+    if (!status) fail(MPI_ERR_ARG, f, "status is MPI_STATUS_IGNORE");
+    check_out(count, f, "count");
+    const core::TypePtr& p = type_of(t, f);
+    p->check_committed(f);
+    std::int64_t n = p->size() == 0 ? 0 : p->elements_of(status->lumpi_bytes);
+    *count = n > INT32_MAX ? MPI_UNDEFINED : int(n);
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,273 @@
+// capi/c_win.cpp: the C API's windows (MPI_Win_*, MPI_Put, MPI_Get,
+// MPI_Accumulate; MPI-3.1 chapter 11, attributes §6.7.3, names §6.8), a thin
+// shell over lumpi::Win (core/api/api_win.cpp). Window handles are ints into a
+// table of their own; each window has its C error handler (default
+// MPI_ERRORS_ARE_FATAL, as MPI says for windows; or one made by
+// MPI_Win_create_errhandler, c_errh.cpp), which handles every error of a
+// call on it. Datatypes: those the C++ API computes on (int, long,
+// int64_t, unsigned char, byte, float, double), as for reductions.
+
+#include "core/rma/win.hpp"
+#include "capi/c_api.hpp"
+
+using namespace lumpi;
+using namespace lumpi::capi;
+
+namespace {
+
+struct WinEntry {
+  Win w;
+  int errhandler = MPI_ERRORS_ARE_FATAL;
+};
+
+std::vector<WinEntry>& wins() {
+  static std::vector<WinEntry>* t = new std::vector<WinEntry>(1);  // slot 0: MPI_WIN_NULL
+  return *t;
+}
+
+WinEntry& entry_of(MPI_Win win, const char* func) {
+  auto& t = wins();
+  if (win == MPI_WIN_NULL) fail(MPI_ERR_WIN, func, "win is MPI_WIN_NULL");
+  if (win < 0 || size_t(win) >= t.size() || t[size_t(win)].w.Is_null())
+    fail(MPI_ERR_WIN, func, "win " + std::to_string(win) + " is not a window");
+  return t[size_t(win)];
+}
+
+MPI_Win add_win(Win w) {
+  return put_in_free_slot(wins(), 1, WinEntry{std::move(w), MPI_ERRORS_ARE_FATAL},
+                          [](const WinEntry& e) { return e.w.Is_null(); });
+}
+
+// The C handle of a C++ window (for callbacks), MPI_WIN_NULL if unknown.
+MPI_Win handle_of(const Win& w) {
+  auto& t = wins();
+  for (size_t i = 1; i < t.size(); ++i)
+    if (t[i].w == w) return MPI_Win(i);
+  return MPI_WIN_NULL;
+}
+
+// Runs body(entry); errors go to the window's handler (MPI_COMM_WORLD's
+// when win is not a window).
+// A user handler (MPI_Win_create_errhandler) is called with the window.
+template <class F>
+int call_win(MPI_Win win, const char* func, F&& body) {
+  int handler = MPI_ERRORS_ARE_FATAL;
+  bool on_win = false;
+  auto to_handler = [&](int code, const std::string& what) {
+    return on_win ? deliver_win(win, handler, code, what) : deliver(MPI_COMM_WORLD, handler, code, what);
+  };
+  try {
+    check_initialized(func);
+    on_win = !(win == MPI_WIN_NULL || win < 0 || size_t(win) >= wins().size() || wins()[size_t(win)].w.Is_null());
+    handler = on_win ? wins()[size_t(win)].errhandler : handler_of(MPI_COMM_WORLD);
+    body(entry_of(win, func));
+    return MPI_SUCCESS;
+  } catch (const Exception& e) {
+    return to_handler(e.Get_error_code(), e.what());
+  } catch (const core::Error& e) {
+    return to_handler(e.code(), detail::to_exception(e).what());
+  } catch (const std::bad_alloc&) {
+    return to_handler(MPI_ERR_NO_MEM, std::string("MPI_ERR_NO_MEM in ") + func);
+  }
+}
+
+Op rma_op_of(MPI_Op op, const char* func) { return op == MPI_REPLACE ? REPLACE : op_of(op, func); }
+
+}  // namespace
+
+extern "C" {
+
+// ---- creation and free --------------------------------------------------------------
+
+int MPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info i, MPI_Comm comm, MPI_Win* win) {
+  const char* f = "MPI_Win_create";
+  return call(comm, f, [&] {
+    check_out(win, f, "win");
+    *win = add_win(Win::Create(base, size, disp_unit, info_or_null(i, f), intra(comm, f)));
+  });
+}
+
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info i, MPI_Comm comm, void* baseptr, MPI_Win* win) {
+  const char* f = "MPI_Win_allocate";
+  return call(comm, f, [&] {
+    check_out(win, f, "win");
+    check_out(baseptr, f, "baseptr");
+    *win = add_win(Win::Allocate(size, disp_unit, info_or_null(i, f), intra(comm, f), baseptr));
+  });
+}
+
+int MPI_Win_free(MPI_Win* win) {
+  const char* f = "MPI_Win_free";
+  if (!win) return call(f, [&] { check_out(win, f, "win"); });
+  MPI_Win w = *win;
+  int rc = call_win(w, f, [&](WinEntry& e) {
+    Win copy = e.w;  // the callbacks may look the window up by its handle
+    copy.Free();
+    e.w = Win();
+  });
+  if (rc == MPI_SUCCESS) *win = MPI_WIN_NULL;
+  return rc;
+}
+
+// ---- synchronization --------------------------------------------------------------------
+
+int MPI_Win_fence(int assert, MPI_Win win) {
+  return call_win(win, "MPI_Win_fence", [&](WinEntry& e) { e.w.Fence(assert); });
+}
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
+  return call_win(win, "MPI_Win_lock", [&](WinEntry& e) { e.w.Lock(lock_type, rank, assert); });
+}
+int MPI_Win_unlock(int rank, MPI_Win win) {
+  return call_win(win, "MPI_Win_unlock", [&](WinEntry& e) { e.w.Unlock(rank); });
+}
+int MPI_Win_flush(int rank, MPI_Win win) {
+  return call_win(win, "MPI_Win_flush", [&](WinEntry& e) { e.w.Flush(rank); });
+}
+
+// ---- operations ---------------------------------------------------------------------------
+
+int MPI_Put(const void* origin, int count, MPI_Datatype otype, int target, MPI_Aint disp, int tcount,
+            MPI_Datatype ttype, MPI_Win win) {
+  const char* f = "MPI_Put";
+  return call_win(win, f, [&](WinEntry& e) {
+    e.w.Put(origin, count, reduce_type(otype, f), target, disp, tcount, reduce_type(ttype, f));
+  });
+}
+
+int MPI_Get(void* origin, int count, MPI_Datatype otype, int target, MPI_Aint disp, int tcount,
+            MPI_Datatype ttype, MPI_Win win) {
+  const char* f = "MPI_Get";
+  return call_win(win, f, [&](WinEntry& e) {
+    e.w.Get(origin, count, reduce_type(otype, f), target, disp, tcount, reduce_type(ttype, f));
+  });
+}
+
+int MPI_Accumulate(const void* origin, int count, MPI_Datatype otype, int target, MPI_Aint disp, int tcount,
+                   MPI_Datatype ttype, MPI_Op op, MPI_Win win) {
+  const char* f = "MPI_Accumulate";
+  return call_win(win, f, [&](WinEntry& e) {
+    e.w.Accumulate(origin, count, reduce_type(otype, f), target, disp, tcount, reduce_type(ttype, f), rma_op_of(op, f));
+  });
+}
+
+// ---- queries, names, error handlers ----------------------------------------------------
+
+int MPI_Win_get_group(MPI_Win win, MPI_Group* group) {
+  return call_win(win, "MPI_Win_get_group", [&](WinEntry& e) {
+    check_out(group, "MPI_Win_get_group", "group");
+    *group = add_group(e.w.Get_group());
+  });
+}
+
+int MPI_Win_set_name(MPI_Win win, const char* name) {
+  return call_win(win, "MPI_Win_set_name", [&](WinEntry& e) {
+    check_out(name, "MPI_Win_set_name", "win_name");
+    e.w.Set_name(name);
+  });
+}
+
+int MPI_Win_get_name(MPI_Win win, char* name, int* resultlen) {
+  return call_win(win, "MPI_Win_get_name", [&](WinEntry& e) {
+    check_out(name, "MPI_Win_get_name", "win_name");
+    check_out(resultlen, "MPI_Win_get_name", "resultlen");
+    copy_out(e.w.Get_name(), name, resultlen, MPI_MAX_OBJECT_NAME);
+  });
+}
+
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler h) {
+  return call_win(win, "MPI_Win_set_errhandler", [&](WinEntry& e) {
+    check_settable(h, true, "MPI_Win_set_errhandler");
+    e.errhandler = h;
+  });
+}
+
+// A user handler's handle is a new reference the program frees (§8.3.1).
+int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* h) {
+  return call_win(win, "MPI_Win_get_errhandler", [&](WinEntry& e) {
+    check_out(h, "MPI_Win_get_errhandler", "errhandler");
+    *h = retain_errhandler(e.errhandler);
+  });
+}
+
+// Delivers errorcode under the window's handler (§8.3.6): MPI_SUCCESS after
+// a user handler returns, the code under MPI_ERRORS_RETURN; ERRORS_ARE_FATAL
+// aborts. A code that is no error code is MPI_ERR_ARG (under the handler).
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode) {
+  const char* f = "MPI_Win_call_errhandler";
+  int handler = MPI_ERRORS_ARE_FATAL;
+  int rc = call_win(win, f, [&](WinEntry& e) {
+    handler = e.errhandler;
+    if (!core::is_error_code(errorcode) || errorcode == MPI_SUCCESS)
+      fail(MPI_ERR_ARG, f, "errorcode " + std::to_string(errorcode) + " is not an error code other than MPI_SUCCESS");
+  });
+  if (rc != MPI_SUCCESS) return rc;
+  int code = deliver_win(win, handler, errorcode,
+                         std::string(core::class_name(core::ErrClass(core::error_class_of(errorcode)))) +
+                             " in MPI_Win_call_errhandler: error code " + std::to_string(errorcode));
+  return handler > MPI_ERRORS_RETURN ? MPI_SUCCESS : code;
+}
+
+// ---- caching ---------------------------------------------------------------------------------
+
+int MPI_WIN_NULL_COPY_FN(MPI_Win, int, void*, void*, void*, int* flag) {
+  *flag = 0;
+  return MPI_SUCCESS;
+}
+
+int MPI_WIN_DUP_FN(MPI_Win, int, void*, void* in, void* out, int* flag) {
+  *static_cast<void**>(out) = in;
+  *flag = 1;
+  return MPI_SUCCESS;
+}
+
+int MPI_WIN_NULL_DELETE_FN(MPI_Win, int, void*, void*) { return MPI_SUCCESS; }
+
+int MPI_Win_create_keyval(MPI_Win_copy_attr_function* copy_fn, MPI_Win_delete_attr_function* delete_fn,
+                          int* keyval, void* extra_state) {
+  return call("MPI_Win_create_keyval", [&] {
+    check_out(keyval, "MPI_Win_create_keyval", "win_keyval");
+    Win_copy_attr_function copy;
+    if (copy_fn)
+      copy = [copy_fn](const Win& old, int k, void* extra, void* in, void*& out, bool& flag) {
+        int fl = 0;
+        int rc = copy_fn(handle_of(old), k, extra, in, &out, &fl);
+        flag = fl != 0;
+        return rc;
+      };
+    Win_delete_attr_function del;
+    if (delete_fn)
+      del = [delete_fn](Win& w, int k, void* value, void* extra) { return delete_fn(handle_of(w), k, value, extra); };
+    *keyval = Win::Create_keyval(copy, del, extra_state).Id();
+  });
+}
+
+int MPI_Win_free_keyval(int* keyval) {
+  return call("MPI_Win_free_keyval", [&] {
+    check_out(keyval, "MPI_Win_free_keyval", "win_keyval");
+    Keyval k = detail::Access::keyval(*keyval);
+    Win::Free_keyval(k);
+    *keyval = MPI_KEYVAL_INVALID;
+  });
+}
+
+int MPI_Win_set_attr(MPI_Win win, int keyval, void* value) {
+  return call_win(win, "MPI_Win_set_attr", [&](WinEntry& e) { e.w.Set_attr(detail::Access::keyval(keyval), value); });
+}
+
+// attribute_val receives the value (for WIN_BASE the base address; for
+// WIN_SIZE a pointer to an MPI_Aint; for the others a pointer to an int).
+int MPI_Win_get_attr(MPI_Win win, int keyval, void* value, int* flag) {
+  return call_win(win, "MPI_Win_get_attr", [&](WinEntry& e) {
+    check_out(value, "MPI_Win_get_attr", "attribute_val");
+    check_out(flag, "MPI_Win_get_attr", "flag");
+    void* v = nullptr;
+    *flag = e.w.Get_attr(detail::Access::keyval(keyval), v);
+    if (*flag) *static_cast<void**>(value) = v;
+  });
+}
+
+int MPI_Win_delete_attr(MPI_Win win, int keyval) {
+  return call_win(win, "MPI_Win_delete_attr", [&](WinEntry& e) { e.w.Delete_attr(detail::Access::keyval(keyval)); });
+}
+
+}  // extern "C"

@@ -1,0 +1,87 @@
+// core/api/api_info.cpp: lumpi::Info, ordered (key, value) string pairs (§9)
+// handed to communicator and topology constructors as hints.
+#include "core/api/api_detail.hpp"
+
+namespace lumpi {
+
+extern const Info INFO_NULL = Info();
+
+namespace {
+
+constexpr size_t kMaxKey = 255, kMaxValue = 1023;  // MPI_MAX_INFO_KEY, MPI_MAX_INFO_VAL
+
+void check_info(const Info& i, std::string_view func) {
+  if (i.Is_null()) detail::fail(ERR_INFO, func, "info is INFO_NULL");
+}
+
+void check_key(const std::string& key, std::string_view func) {
+  if (key.empty() || key.size() > kMaxKey)
+    detail::fail(ERR_INFO_KEY, func,
+                 "key must have 1 to " + std::to_string(kMaxKey) + " characters, got " +
+                     std::to_string(key.size()));
+}
+
+}  // namespace
+
+Info Info::Create() {
+  Info i;
+  i.map_ = std::make_shared<std::map<std::string, std::string>>();
+  return i;
+}
+
+void Info::Set(const std::string& key, const std::string& value) {
+  check_info(*this, "MPI_Info_set");
+  check_key(key, "MPI_Info_set");
+  if (value.empty() || value.size() > kMaxValue)
+    detail::fail(ERR_INFO_VALUE, "MPI_Info_set",
+                 "value must have 1 to " + std::to_string(kMaxValue) + " characters, got " +
+                     std::to_string(value.size()));
+  (*map_)[key] = value;
+}
+
+bool Info::Get(const std::string& key, std::string& value) const {
+  check_info(*this, "MPI_Info_get");
+  check_key(key, "MPI_Info_get");
+  auto it = map_->find(key);
+  if (it == map_->end()) return false;
+  value = it->second;
+  return true;
+}
+
+void Info::Delete(const std::string& key) {
+  check_info(*this, "MPI_Info_delete");
+  check_key(key, "MPI_Info_delete");
+  if (!map_->erase(key)) detail::fail(ERR_INFO_KEY, "MPI_Info_delete", "key '" + key + "' is not set");
+}
+
+int Info::Get_nkeys() const {
+  check_info(*this, "MPI_Info_get_nkeys");
+  return int(map_->size());
+}
+
+std::string Info::Get_nthkey(int n) const {
+  check_info(*this, "MPI_Info_get_nthkey");
+  if (n < 0 || n >= int(map_->size()))
+    detail::fail(ERR_ARG, "MPI_Info_get_nthkey",
+                 "n " + std::to_string(n) + " is out of range for " + std::to_string(map_->size()) + " keys");
+  return std::next(map_->begin(), n)->first;
+}
+
+Info Info::Dup() const {
+  check_info(*this, "MPI_Info_dup");
+  Info i;
+  i.map_ = std::make_shared<std::map<std::string, std::string>>(*map_);
+  return i;
+}
+
+void Info::Free() {
+  check_info(*this, "MPI_Info_free");
+  map_.reset();
+}
+
+const std::map<std::string, std::string>& Info::Pairs() const {
+  check_info(*this, "MPI_Info");
+  return *map_;
+}
+
+}  // namespace lumpi

@@ -1,0 +1,476 @@
+// core/api/api_p2p.cpp: the C++ API's point-to-point operations (Send, Recv,
+// Isend, Irecv, Ssend, Sendrecv, Probe ...), Status and Request, over
+// core::Comm's send/isend/recv/irecv/probe on contiguous buffers.
+//
+// This is the only file of the API that touches message bodies: body_of
+// makes one from a buffer and copy_out copies one into a buffer, whatever
+// the core's body type is (anything with data() and size()).
+#include <cstring>
+#include <functional>
+
+#include "core/api/api_detail.hpp"
+#include "core/engine/request.hpp"
+
+namespace lumpi {
+
+using detail::Access;
+using detail::guarded;
+
+namespace {
+
+// ---- message bodies -------------------------------------------------------------
+
+core::Body body_of(const void* buf, size_t n) {
+  return core::Body(n ? std::string(static_cast<const char*>(buf), n) : std::string());
+}
+
+// Copies a received body into buf (room for cap bytes): ERR_TRUNCATE if it
+// does not fit (the message is consumed, as in MPI). Returns its size.
+template <class Body>
+size_t copy_out(const Body& body, void* buf, size_t cap, std::string_view func) {
+  const size_t n = body.size();
+  if (n > cap)
+    detail::fail(ERR_TRUNCATE, func,
+                 "the message has " + std::to_string(n) + " bytes, the receive buffer room for " +
+                     std::to_string(cap));
+  if (n) std::memcpy(buf, body.data(), n);
+  return n;
+}
+
+Status status_of(const core::Status& s, size_t bytes, bool cancelled = false) {
+  Status out;
+  out.Set_source(s.source);
+  out.Set_tag(s.tag);
+  out.Set_error(s.error);
+  out.Set_bytes(bytes);
+  out.Set_cancelled(cancelled);
+  return out;
+}
+
+}  // namespace
+
+// ---- Status -------------------------------------------------------------------------
+
+int Status::Get_count(const Datatype& type) const {
+  const size_t size = size_t(type.Get_size());
+  return bytes_ % size ? UNDEFINED : int(bytes_ / size);
+}
+
+// ---- Request ------------------------------------------------------------------------
+
+namespace detail {
+
+// A core request, and for a receive the buffer its message goes to. A
+// persistent request keeps `start`, which begins one more operation; while
+// inactive its `req` is null.
+struct RequestHandle {
+  core::CommPtr comm;  // for its error handler, and kept alive while pending
+  std::shared_ptr<CommHandle> owner;  // the C++ handle it was started on (user handlers)
+  std::shared_ptr<core::Request> req;
+  const char* func = "MPI_Wait";
+  bool receive = false;
+  void* buf = nullptr;
+  size_t cap = 0;
+  bool done = false;
+  Status status;
+  std::function<std::shared_ptr<core::Request>()> start;  // persistent only
+
+  bool inactive() const { return !req; }
+  // Records completion (copying a received message out) once. A message
+  // too long for buf raises ERR_TRUNCATE and leaves it not done, so every
+  // handle that completes it raises the error, not an empty status.
+  void finish() {
+    if (done) return;
+    size_t bytes = req->status().bytes;
+    if (receive && !req->cancelled()) bytes = copy_out(req->body(), buf, cap, func);
+    status = status_of(req->status(), bytes, req->cancelled());
+    done = true;
+  }
+};
+
+}  // namespace detail
+
+namespace detail {
+Request request_of(core::CommPtr comm, std::shared_ptr<core::Request> req, const char* func) {
+  auto h = std::make_shared<RequestHandle>();
+  h->comm = std::move(comm);
+  h->req = std::move(req);
+  h->func = func;
+  return Access::request(std::move(h));
+}
+
+const core::Comm* comm_of(const Request& r) {
+  const auto& h = Access::handle(r);
+  return h ? h->comm.get() : nullptr;
+}
+}  // namespace detail
+
+extern const Request REQUEST_NULL = Request();
+
+namespace {
+
+// Runs f on h, delivering errors under h's communicator's error handler.
+template <class F>
+auto on_request(detail::RequestHandle& h, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const core::Error& e) {
+    detail::deliver(h.comm.get(), detail::to_exception(e), h.owner ? &h.owner : nullptr);
+  } catch (const Exception& e) {
+    detail::deliver(h.comm.get(), e, h.owner ? &h.owner : nullptr);
+  }
+}
+
+std::shared_ptr<detail::RequestHandle> new_handle(const Comm& self, const char* func,
+                                                  bool receive, void* buf, size_t cap) {
+  auto h = std::make_shared<detail::RequestHandle>();
+  h->comm = Access::handle(self)->comm;
+  h->owner = Access::handle(self);
+  h->func = func;
+  h->receive = receive;
+  h->buf = buf;
+  h->cap = cap;
+  return h;
+}
+
+// A request on self's communicator; receive: its message goes to buf (cap bytes).
+Request make_request(const Comm& self, std::shared_ptr<core::Request> r, const char* func,
+                     bool receive = false, void* buf = nullptr, size_t cap = 0) {
+  auto h = new_handle(self, func, receive, buf, cap);
+  h->req = std::move(r);
+  return Access::request(std::move(h));
+}
+
+// True when h is complete (waiting for it if block), its status recorded.
+bool complete(detail::RequestHandle& h, bool block) {
+  if (h.inactive()) {
+    h.status = Status();
+    return true;
+  }
+  return on_request(h, [&] {
+    if (!h.done) {
+      if (block)
+        h.req->wait();
+      else if (!h.req->test())
+        return false;
+    }
+    h.finish();
+    return true;
+  });
+}
+
+// After completion through r: a persistent request turns inactive, others null.
+void retire(std::shared_ptr<detail::RequestHandle>& h, Status& status) {
+  status = h->status;
+  if (h->start)
+    h->req.reset();
+  else
+    h.reset();
+}
+
+// Completes h (waiting if block) and retires it; an operation that ends in
+// an error is over too, so the request is retired before the error goes on
+// (as MPICH and Open MPI free it): waiting again cannot raise it twice.
+bool complete_and_retire(std::shared_ptr<detail::RequestHandle>& h, Status& status, bool block) {
+  try {
+    if (!complete(*h, block)) return false;
+  } catch (...) {
+    Status dropped;
+    retire(h, dropped);
+    throw;
+  }
+  retire(h, status);
+  return true;
+}
+
+}  // namespace
+
+void Request::Wait(Status& status) {
+  if (!h_) {
+    status = Status();
+    return;
+  }
+  complete_and_retire(h_, status, true);
+}
+
+void Request::Wait() {
+  Status ignored;
+  Wait(ignored);
+}
+
+bool Request::Test(Status& status) {
+  if (!h_) {
+    status = Status();
+    return true;
+  }
+  return complete_and_retire(h_, status, false);
+}
+
+bool Request::Test() {
+  Status ignored;
+  return Test(ignored);
+}
+
+void Request::Cancel() const {
+  if (!h_) detail::fail(ERR_REQUEST, "MPI_Cancel", "request is REQUEST_NULL");
+  if (h_->inactive()) detail::fail(ERR_REQUEST, "MPI_Cancel", "the persistent request is not started");
+  on_request(*h_, [&] { h_->req->cancel(); });
+}
+
+void Request::Free() {
+  if (!h_) detail::fail(ERR_REQUEST, "MPI_Request_free", "request is REQUEST_NULL");
+  h_.reset();
+}
+
+void Prequest::Start() {
+  const char* func = "MPI_Start";
+  if (!h_) detail::fail(ERR_REQUEST, func, "request is REQUEST_NULL");
+  if (!h_->inactive()) detail::fail(ERR_REQUEST, func, "the persistent request is already active");
+  auto& h = *h_;
+  on_request(h, [&] {
+    h.req = h.start();
+    h.done = false;
+  });
+}
+
+bool Prequest::Is_active() const { return h_ && !h_->inactive(); }
+
+void Prequest::Startall(int count, Prequest requests[]) {
+  if (count < 0) detail::fail(ERR_COUNT, "MPI_Startall", "count " + std::to_string(count) + " is negative");
+  if (count > 0 && !requests) detail::fail(ERR_ARG, "MPI_Startall", "requests is null");
+  for (int i = 0; i < count; ++i)  // all checked before any starts
+    if (requests[i].Is_null() || !requests[i].h_->inactive())
+      detail::fail(ERR_REQUEST, "MPI_Startall",
+                   "requests[" + std::to_string(i) + "] is " +
+                       (requests[i].Is_null() ? "REQUEST_NULL" : "already active"));
+  for (int i = 0; i < count; ++i) requests[i].Start();
+}
+
+namespace {
+
+void check_array(int count, const void* a, const char* func) {
+  if (count < 0) detail::fail(ERR_COUNT, func, "count " + std::to_string(count) + " is negative");
+  if (count > 0 && !a) detail::fail(ERR_ARG, func, "requests is null");
+}
+
+}  // namespace
+
+void Request::Waitall(int count, Request requests[], Status statuses[]) {
+  check_array(count, requests, "MPI_Waitall");
+  for (int i = 0; i < count; ++i) {
+    Status s;
+    requests[i].Wait(s);
+    if (statuses) statuses[i] = s;
+  }
+}
+
+void Request::Waitall(int count, Request requests[]) { Waitall(count, requests, nullptr); }
+
+void detail::await_any(const std::vector<const Request*>& rs, const char* func) {
+  std::vector<core::Request*> reqs;
+  detail::RequestHandle* first = nullptr;
+  for (const Request* r : rs) {
+    auto* h = r ? Access::handle(*r).get() : nullptr;
+    if (!h || h->inactive()) continue;
+    if (h->done) return;  // its result waits to be taken
+    if (!first) first = h;
+    reqs.push_back(h->req.get());
+  }
+  if (first) on_request(*first, [&] { core::Request::wait_any(reqs, func); });
+}
+
+// Active requests are tested in turn, null and inactive ones skipped;
+// between rounds the rank sleeps until one of them can complete.
+int Request::Waitany(int count, Request requests[], Status& status) {
+  check_array(count, requests, "MPI_Waitany");
+  for (;;) {
+    std::vector<const Request*> active;
+    for (int i = 0; i < count; ++i) {
+      if (requests[i].Is_null() || requests[i].h_->inactive()) continue;
+      active.push_back(&requests[i]);
+      if (requests[i].Test(status)) return i;
+    }
+    if (active.empty()) {
+      status = Status();
+      return UNDEFINED;
+    }
+    detail::await_any(active, "MPI_Waitany");
+  }
+}
+
+int Request::Waitany(int count, Request requests[]) {
+  Status ignored;
+  return Waitany(count, requests, ignored);
+}
+
+// All complete: every request is retired and statuses are filled. Otherwise
+// none is changed (a request found complete keeps its result for later).
+bool Request::Testall(int count, Request requests[], Status statuses[]) {
+  check_array(count, requests, "MPI_Testall");
+  for (int i = 0; i < count; ++i)
+    if (requests[i].h_ && !complete(*requests[i].h_, false)) return false;
+  for (int i = 0; i < count; ++i) {
+    Status s;
+    requests[i].Wait(s);  // complete: returns at once
+    if (statuses) statuses[i] = s;
+  }
+  return true;
+}
+
+bool Request::Testall(int count, Request requests[]) { return Testall(count, requests, nullptr); }
+
+// ---- persistent requests -------------------------------------------------------------
+
+namespace {
+// Send_init and Ssend_init (sync): checked now, each start an isend.
+Prequest send_init(const Comm& self, const void* buf, int count, const Datatype& type, int dest, int tag,
+                   bool sync, const char* func) {
+  return guarded(self, func, [&](core::Comm& c) {
+    size_t n = detail::buffer_bytes(buf, count, type, func);
+    c.check_dest(dest, func);
+    core::Comm::check_send_tag(tag, func);
+    auto h = new_handle(self, func, false, nullptr, 0);
+    core::Comm* cc = &c;
+    h->start = [cc, buf, n, dest, tag, sync] { return cc->isend(body_of(buf, n), dest, tag, sync); };
+    return Access::prequest(std::move(h));
+  });
+}
+}  // namespace
+
+Prequest Comm::Send_init(const void* buf, int count, const Datatype& type, int dest, int tag) const {
+  return send_init(*this, buf, count, type, dest, tag, false, "MPI_Send_init");
+}
+
+Prequest Comm::Ssend_init(const void* buf, int count, const Datatype& type, int dest, int tag) const {
+  return send_init(*this, buf, count, type, dest, tag, true, "MPI_Ssend_init");
+}
+
+Prequest Comm::Recv_init(void* buf, int count, const Datatype& type, int source, int tag) const {
+  const char* func = "MPI_Recv_init";
+  return guarded(*this, func, [&](core::Comm& c) {
+    size_t cap = detail::buffer_bytes(buf, count, type, func);
+    c.check_source(source, func);
+    core::Comm::check_recv_tag(tag, func);
+    auto h = new_handle(*this, func, true, buf, cap);
+    core::Comm* cc = &c;
+    h->start = [cc, source, tag] { return cc->irecv(source, tag); };
+    return Access::prequest(std::move(h));
+  });
+}
+
+// ---- blocking and nonblocking sends and receives --------------------------------------
+
+void Comm::Send(const void* buf, int count, const Datatype& type, int dest, int tag) const {
+  const char* func = "MPI_Send";
+  guarded(*this, func, [&](core::Comm& c) {
+    size_t n = detail::buffer_bytes(buf, count, type, func);
+    c.send(body_of(buf, n), dest, tag, false);
+  });
+}
+
+void Comm::Ssend(const void* buf, int count, const Datatype& type, int dest, int tag) const {
+  const char* func = "MPI_Ssend";
+  guarded(*this, func, [&](core::Comm& c) {
+    size_t n = detail::buffer_bytes(buf, count, type, func);
+    c.send(body_of(buf, n), dest, tag, true);
+  });
+}
+
+Request Comm::Isend(const void* buf, int count, const Datatype& type, int dest, int tag) const {
+  const char* func = "MPI_Isend";
+  return guarded(*this, func, [&](core::Comm& c) {
+    size_t n = detail::buffer_bytes(buf, count, type, func);
+    return make_request(*this, c.isend(body_of(buf, n), dest, tag, false), func);
+  });
+}
+
+Request Comm::Issend(const void* buf, int count, const Datatype& type, int dest, int tag) const {
+  const char* func = "MPI_Issend";
+  return guarded(*this, func, [&](core::Comm& c) {
+    size_t n = detail::buffer_bytes(buf, count, type, func);
+    return make_request(*this, c.isend(body_of(buf, n), dest, tag, true), func);
+  });
+}
+
+void Comm::Recv(void* buf, int count, const Datatype& type, int source, int tag,
+                Status& status) const {
+  const char* func = "MPI_Recv";
+  status = guarded(*this, func, [&](core::Comm& c) {
+    size_t cap = detail::buffer_bytes(buf, count, type, func);
+    core::Received r = c.recv(source, tag);
+    size_t n = copy_out(r.body, buf, cap, func);
+    return status_of(r.status, n);
+  });
+}
+
+void Comm::Recv(void* buf, int count, const Datatype& type, int source, int tag) const {
+  Status ignored;
+  Recv(buf, count, type, source, tag, ignored);
+}
+
+Request Comm::Irecv(void* buf, int count, const Datatype& type, int source, int tag) const {
+  const char* func = "MPI_Irecv";
+  return guarded(*this, func, [&](core::Comm& c) {
+    size_t cap = detail::buffer_bytes(buf, count, type, func);
+    return make_request(*this, c.irecv(source, tag), func, true, buf, cap);
+  });
+}
+
+void Comm::Sendrecv(const void* sendbuf, int sendcount, const Datatype& sendtype, int dest,
+                    int sendtag, void* recvbuf, int recvcount, const Datatype& recvtype,
+                    int source, int recvtag, Status& status) const {
+  const char* func = "MPI_Sendrecv";
+  status = guarded(*this, func, [&](core::Comm& c) {
+    size_t n = detail::buffer_bytes(sendbuf, sendcount, sendtype, func, "sendbuf");
+    size_t cap = detail::buffer_bytes(recvbuf, recvcount, recvtype, func, "recvbuf");
+    c.check_dest(dest, func);
+    core::Comm::check_send_tag(sendtag, func);
+    auto r = c.irecv(source, recvtag);  // posted first: a send to oneself matches it
+    c.send(body_of(sendbuf, n), dest, sendtag, false);
+    r->wait();
+    size_t got = r->cancelled() ? 0 : copy_out(r->body(), recvbuf, cap, func);
+    return status_of(r->status(), got);
+  });
+}
+
+void Comm::Sendrecv(const void* sendbuf, int sendcount, const Datatype& sendtype, int dest,
+                    int sendtag, void* recvbuf, int recvcount, const Datatype& recvtype,
+                    int source, int recvtag) const {
+  Status ignored;
+  Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
+           recvtag, ignored);
+}
+
+void Comm::Sendrecv_replace(void* buf, int count, const Datatype& type, int dest, int sendtag,
+                            int source, int recvtag, Status& status) const {
+  // The outgoing body is a copy of buf, taken before the receive lands there.
+  Sendrecv(buf, count, type, dest, sendtag, buf, count, type, source, recvtag, status);
+}
+
+void Comm::Probe(int source, int tag, Status& status) const {
+  status = guarded(*this, "MPI_Probe", [&](core::Comm& c) {
+    core::Status s = c.probe(source, tag);
+    return status_of(s, s.bytes);
+  });
+}
+
+void Comm::Probe(int source, int tag) const {
+  Status ignored;
+  Probe(source, tag, ignored);
+}
+
+bool Comm::Iprobe(int source, int tag, Status& status) const {
+  return guarded(*this, "MPI_Iprobe", [&](core::Comm& c) {
+    std::optional<core::Status> s = c.iprobe(source, tag);
+    if (!s) return false;
+    status = status_of(*s, s->bytes);
+    return true;
+  });
+}
+
+bool Comm::Iprobe(int source, int tag) const {
+  Status ignored;
+  return Iprobe(source, tag, ignored);
+}
+
+}  // namespace lumpi

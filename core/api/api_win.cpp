@@ -1,0 +1,346 @@
+// core/api/api_win.cpp: lumpi::Win, the C++ API's windows (MPI-3.1 chapter 11,
+// attributes §6.7.3, names §6.8) over core::Win, with the window keyvals
+// (a detail::KeyvalTable of their own: window keyval ids start at kFirstWinKeyval,
+// so a communicator call given one raises ERR_KEYVAL, and a window call
+// given a communicator's keyval does too).
+//
+// Errors: every call validates through core::Win first; a core::Error
+// becomes an Exception thrown to the caller (after the window's user handler,
+// Win::Create_errhandler, has run), or, under ERRORS_ARE_FATAL set on the
+// window, a message and exit status 1 (as for communicators).
+// Callbacks run without the keyval table's mutex held.
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+#include "core/api/api_detail.hpp"
+#include "core/rma/win.hpp"
+
+namespace lumpi {
+
+using detail::Access;
+
+struct WinHandle {
+  core::WinPtr win;
+  std::map<int, void*> attrs;  // keyval id -> value
+  std::map<int, unsigned long> when;  // keyval id -> order of setting
+  unsigned long clock = 0;
+  // WIN_BASE/SIZE/... values Get_attr points into.
+  void* base = nullptr;
+  long size = 0;
+  int disp_unit = 0, flavor = 0, model = 0;
+};
+
+namespace {
+
+enum : int { kWinBase = 8, kWinSize = 9, kWinDispUnit = 10, kWinCreateFlavor = 11, kWinModel = 12 };
+constexpr int kFirstWinKeyval = 1 << 20;
+constexpr int kReplaceId = 100;
+
+using Keyvals = detail::KeyvalTable<Win_copy_attr_function, Win_delete_attr_function>;
+
+Keyvals& keyvals() {
+  static Keyvals* k = new Keyvals(kFirstWinKeyval);  // never destroyed: handles may outlive statics
+  return *k;
+}
+
+// Applies the window's handler to e: ends the process under
+// ERRORS_ARE_FATAL; calls a user handler with the window (api) and the code,
+// then throws; else throws.
+[[noreturn]] void raise(const Win* api, const core::Win* w, const Exception& e) {
+  if (w && w->errhandler() == core::Errhandler::Fatal) {
+    std::fprintf(stderr, "lumpi: %s (ERRORS_ARE_FATAL on the window)\n", e.what());
+    std::fflush(nullptr);
+    std::_Exit(1);
+  }
+  if (w && api) {
+    if (auto* u = w->errhandler().user_as<detail::UserHandler>(); u && u->win_fn) {
+      Win_errhandler_function fn = u->win_fn;  // the handler may replace itself
+      Win win = *api;
+      fn(win, e.Get_error_code());
+    }
+  }
+  throw e;
+}
+
+core::Win& core_of(const Win& w, std::string_view func) {
+  if (!w.Handle()) detail::fail(ERR_WIN, func, "the window is WIN_NULL");
+  return *w.Handle()->win;
+}
+
+// Runs f(core window), errors delivered under the window's handler.
+template <class F>
+auto guarded(const Win& w, std::string_view func, F&& f) -> decltype(f(core_of(w, func))) {
+  core::Win* cw = nullptr;
+  try {
+    cw = &core_of(w, func);
+    cw->check_usable(func);
+    return f(*cw);
+  } catch (const core::Error& e) {
+    raise(&w, cw, detail::to_exception(e));
+  } catch (const Exception& e) {
+    raise(&w, cw, e);
+  }
+}
+
+core::TypePtr type_of(const Datatype& t, std::string_view func) {
+  using T = core::coll::typed::Type;
+  switch (detail::typed_type(t, func)) {
+    case T::Int32: return core::Datatype::basic(core::Basic::Int32);
+    case T::Int64: return core::Datatype::basic(core::Basic::Int64);
+    case T::UInt8: return core::Datatype::basic(t == BYTE ? core::Basic::Byte : core::Basic::UnsignedChar);
+    case T::Float: return core::Datatype::basic(core::Basic::Float);
+    case T::Double: return core::Datatype::basic(core::Basic::Double);
+  }
+  detail::fail(ERR_TYPE, func, "unknown datatype");
+}
+
+core::RmaOp rma_op(const Op& op, std::string_view func) {
+  if (op.Id() == kReplaceId) return core::RmaOp::Replace;
+  static const Op* ops[] = {&SUM, &PROD, &MAX, &MIN, &LAND, &LOR, &LXOR, &BAND, &BOR, &BXOR};
+  for (int i = 0; i < 10; ++i)
+    if (op == *ops[i]) return core::RmaOp(i);
+  detail::fail(ERR_OP, func, "op is not a predefined op accumulate takes");
+}
+
+Win made(core::WinPtr w) {
+  auto h = std::make_shared<WinHandle>();
+  h->base = w->base();
+  h->size = long(w->size());
+  h->disp_unit = w->disp_unit();
+  h->flavor = w->flavor();
+  h->model = w->model();
+  h->win = std::move(w);
+  return Win::From_handle(std::move(h));
+}
+
+Keyvals::Rec user_keyval(const Keyval& k, std::string_view func, bool in_use_ok = false) {
+  if (k.Is_null()) detail::fail(ERR_KEYVAL, func, "keyval is KEYVAL_INVALID");
+  if (k.Id() < kFirstWinKeyval)
+    detail::fail(ERR_KEYVAL, func, k.Id() >= kWinBase && k.Id() <= kWinModel
+                                       ? "keyval is a predefined window attribute, which cannot be set, deleted or freed"
+                                       : "keyval " + std::to_string(k.Id()) + " is not a window keyval");
+  return keyvals().at(k.Id(), func, in_use_ok);
+}
+
+// Runs the delete callback of id for value on w (a non-zero return raises).
+void run_delete(Win& w, int id, void* value, std::string_view func) {
+  Keyvals::Rec k = keyvals().find(id);
+  if (!k.del) return;
+  detail::check_callback(k.del(w, id, value, k.extra), func, "delete", id);
+}
+
+}  // namespace
+
+extern const Win WIN_NULL = Win();
+extern const Keyval WIN_BASE = Access::keyval(kWinBase);
+extern const Keyval WIN_SIZE = Access::keyval(kWinSize);
+extern const Keyval WIN_DISP_UNIT = Access::keyval(kWinDispUnit);
+extern const Keyval WIN_CREATE_FLAVOR = Access::keyval(kWinCreateFlavor);
+extern const Keyval WIN_MODEL = Access::keyval(kWinModel);
+extern const Op REPLACE = Access::op(kReplaceId);
+
+// ---- creation and free ---------------------------------------------------------------
+
+Win Win::Create(const void* base, long size, int disp_unit, const Info&, const Intracomm& comm) {
+  return detail::guarded(comm, "MPI_Win_create", [&](core::Comm& c) {
+    return made(core::Win::create(c, const_cast<void*>(base), size, disp_unit, "MPI_Win_create"));
+  });
+}
+
+Win Win::Allocate(long size, int disp_unit, const Info&, const Intracomm& comm, void* baseptr) {
+  return detail::guarded(comm, "MPI_Win_allocate", [&](core::Comm& c) {
+    if (!baseptr) detail::fail(ERR_ARG, "MPI_Win_allocate", "baseptr is NULL");
+    Win w = made(core::Win::allocate(c, size, disp_unit, "MPI_Win_allocate"));
+    *static_cast<void**>(baseptr) = w.h_->win->base();
+    return w;
+  });
+}
+
+// The delete callbacks run first, in the reverse order of setting; one that
+// fails leaves the window (and the attributes not yet deleted) as they are.
+void Win::Free() {
+  const char* func = "MPI_Win_free";
+  guarded(*this, func, [&](core::Win& w) {
+    w.check_free(func);
+    std::vector<std::pair<unsigned long, int>> order;
+    for (auto& [id, when] : h_->when) order.push_back({when, id});
+    std::sort(order.rbegin(), order.rend());
+    for (auto [when, id] : order) {
+      run_delete(*this, id, h_->attrs[id], func);
+      h_->attrs.erase(id), h_->when.erase(id);
+      keyvals().release(id);
+    }
+    w.free();
+  });
+  h_.reset();
+}
+
+// ---- synchronization and operations ----------------------------------------------------
+
+void Win::Fence(int assert) const {
+  guarded(*this, "MPI_Win_fence", [&](core::Win& w) { w.fence(assert); });
+}
+void Win::Lock(int lock_type, int rank, int assert) const {
+  guarded(*this, "MPI_Win_lock", [&](core::Win& w) { w.lock(lock_type, rank, assert); });
+}
+void Win::Unlock(int rank) const {
+  guarded(*this, "MPI_Win_unlock", [&](core::Win& w) { w.unlock(rank); });
+}
+void Win::Flush(int rank) const {
+  guarded(*this, "MPI_Win_flush", [&](core::Win& w) { w.flush(rank); });
+}
+
+void Win::Put(const void* origin, int count, const Datatype& otype, int target, long disp, int tcount,
+              const Datatype& ttype) const {
+  const char* f = "MPI_Put";
+  guarded(*this, f, [&](core::Win& w) {
+    if (!origin && count > 0) detail::fail(ERR_BUFFER, f, "origin_addr is NULL");
+    w.put(origin, count, type_of(otype, f), target, disp, tcount, type_of(ttype, f));
+  });
+}
+
+void Win::Get(void* origin, int count, const Datatype& otype, int target, long disp, int tcount,
+              const Datatype& ttype) const {
+  const char* f = "MPI_Get";
+  guarded(*this, f, [&](core::Win& w) {
+    if (!origin && count > 0) detail::fail(ERR_BUFFER, f, "origin_addr is NULL");
+    w.get(origin, count, type_of(otype, f), target, disp, tcount, type_of(ttype, f));
+  });
+}
+
+void Win::Accumulate(const void* origin, int count, const Datatype& otype, int target, long disp, int tcount,
+                     const Datatype& ttype, const Op& op) const {
+  const char* f = "MPI_Accumulate";
+  guarded(*this, f, [&](core::Win& w) {
+    if (!origin && count > 0) detail::fail(ERR_BUFFER, f, "origin_addr is NULL");
+    w.accumulate(origin, count, type_of(otype, f), target, disp, tcount, type_of(ttype, f), rma_op(op, f));
+  });
+}
+
+// ---- queries, names, error handler ------------------------------------------------------
+
+Group Win::Get_group() const {
+  return guarded(*this, "MPI_Win_get_group", [&](core::Win& w) {
+    return Access::group(w.group(), w.group()[size_t(w.rank())]);
+  });
+}
+
+void Win::Set_name(const std::string& name) {
+  guarded(*this, "MPI_Win_set_name", [&](core::Win& w) { w.set_name(name); });
+}
+
+std::string Win::Get_name() const {
+  return guarded(*this, "MPI_Win_get_name", [&](core::Win& w) { return w.name(); });
+}
+
+void Win::Set_errhandler(const Errhandler& h) {
+  const char* f = "MPI_Win_set_errhandler";
+  guarded(*this, f, [&](core::Win& w) {
+    if (auto user = detail::settable_user(h, core::HandlerObject::Win, f))
+      w.set_errhandler(core::Errhandler(std::move(user)));
+    else if (h == ERRORS_ARE_FATAL) w.set_errhandler(core::Errhandler::Fatal);
+    else if (h == ERRORS_THROW_EXCEPTIONS) w.set_errhandler(core::Errhandler::Raise);
+    else if (h == ERRORS_RETURN) w.set_errhandler(core::Errhandler::Return);
+    else detail::fail(ERR_ARG, f, "errhandler is ERRHANDLER_NULL");
+  });
+}
+
+Errhandler Win::Get_errhandler() const {
+  return guarded(*this, "MPI_Win_get_errhandler", [&](core::Win& w) {
+    if (w.errhandler().user_as<detail::UserHandler>())
+      return Access::errhandler(std::static_pointer_cast<detail::UserHandler>(w.errhandler().user()));
+    switch (w.errhandler().kind()) {
+      case core::Errhandler::Fatal: return ERRORS_ARE_FATAL;
+      case core::Errhandler::Return: return ERRORS_RETURN;
+      default: return ERRORS_THROW_EXCEPTIONS;
+    }
+  });
+}
+
+Errhandler Win::Create_errhandler(Win_errhandler_function function) {
+  if (!function) detail::fail(ERR_ARG, "MPI_Win_create_errhandler", "function is empty");
+  return Access::errhandler(std::make_shared<detail::UserHandler>(std::move(function)));
+}
+
+void Win::Call_errhandler(int errorcode) const {
+  const char* f = "MPI_Win_call_errhandler";
+  guarded(*this, f, [&](core::Win&) {
+    if (!core::is_error_code(errorcode) || errorcode == SUCCESS)
+      detail::fail(ERR_ARG, f, "errorcode " + std::to_string(errorcode) + " is not an error code other than SUCCESS");
+    throw Exception(errorcode, f, "called by Win::Call_errhandler");
+  });
+}
+
+// ---- caching ------------------------------------------------------------------------------
+
+Keyval Win::Create_keyval(Win_copy_attr_function copy, Win_delete_attr_function del, void* extra) {
+  return keyvals().create(std::move(copy), std::move(del), extra);
+}
+
+// Same rule as Comm::Free_keyval: freeing again while still attached is allowed.
+void Win::Free_keyval(Keyval& keyval) {
+  detail::guarded([&] { user_keyval(keyval, "MPI_Win_free_keyval", true); });
+  keyvals().free(keyval);
+}
+
+void Win::Set_attr(const Keyval& keyval, void* value) {
+  const char* f = "MPI_Win_set_attr";
+  guarded(*this, f, [&](core::Win&) {
+    user_keyval(keyval, f);
+    auto it = h_->attrs.find(keyval.Id());
+    if (it != h_->attrs.end()) {
+      run_delete(*this, keyval.Id(), it->second, f);
+    } else {
+      keyvals().attach(keyval.Id());
+    }
+    h_->attrs[keyval.Id()] = value;
+    h_->when[keyval.Id()] = ++h_->clock;
+  });
+}
+
+bool Win::Get_attr(const Keyval& keyval, void*& value) const {
+  const char* f = "MPI_Win_get_attr";
+  return guarded(*this, f, [&](core::Win&) {
+    switch (keyval.Id()) {
+      case kWinBase: value = h_->base; return true;  // the address itself, as C has it
+      case kWinSize: value = &h_->size; return true;
+      case kWinDispUnit: value = &h_->disp_unit; return true;
+      case kWinCreateFlavor: value = &h_->flavor; return true;
+      case kWinModel: value = &h_->model; return true;
+      default: break;
+    }
+    user_keyval(keyval, f, true);
+    auto it = h_->attrs.find(keyval.Id());
+    if (it == h_->attrs.end()) return false;
+    value = it->second;
+    return true;
+  });
+}
+
+void Win::Delete_attr(const Keyval& keyval) {
+  const char* f = "MPI_Win_delete_attr";
+  guarded(*this, f, [&](core::Win&) {
+    user_keyval(keyval, f, true);
+    auto it = h_->attrs.find(keyval.Id());
+    if (it == h_->attrs.end()) return;
+    run_delete(*this, keyval.Id(), it->second, f);
+    h_->attrs.erase(keyval.Id()), h_->when.erase(keyval.Id());
+    keyvals().release(keyval.Id());
+  });
+}
+
+int Win::NULL_COPY_FN(const Win&, int, void*, void*, void*&, bool& flag) {
+  flag = false;
+  return SUCCESS;
+}
+
+int Win::DUP_FN(const Win&, int, void*, void* in, void*& out, bool& flag) {
+  out = in;
+  flag = true;
+  return SUCCESS;
+}
+
+int Win::NULL_DELETE_FN(Win&, int, void*, void*) { return SUCCESS; }
+
+}  // namespace lumpi

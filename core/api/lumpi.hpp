@@ -1,0 +1,811 @@
+// core/api/lumpi.hpp: the public C++ API of lumpi's MPI core, the one header a C++
+// program includes. Its shape is MPI's C++ binding (MPI-2.2 chapter 16 and
+// Annex A.4) in namespace `lumpi` instead of `MPI`:
+//
+//   Comm (abstract)            what every communicator has: size, rank, group,
+//    │                         point-to-point, collectives, names, attributes
+//    ├─ Intracomm              + Dup/Split/Create/Create_intercomm/Create_cart/..., Scan
+//    │   └─ Topocomm           + Neighbor_allgather/.../Ineighbor_alltoall
+//    │       ├─ Cartcomm       + Get_dim/Get_topo/Get_coords/Shift/Sub/...
+//    │       ├─ Graphcomm      + Get_dims/Get_topo/Get_neighbors/...
+//    │       └─ Distgraphcomm  + Get_dist_neighbors_count/Get_dist_neighbors
+//    └─ Intercomm              + Get_remote_size/Get_remote_group/Merge
+//
+// An operation exists only on the class MPI defines it for, so calling
+// Shift on an Intercomm, or building a Cartcomm from an Intracomm (Example
+// 16.4), does not compile. Every error is a lumpi::Exception carrying the MPI
+// error class, the MPI function and a message naming the bad argument; bad
+// arguments are reported before anything is sent. Handles are shallow: copying
+// a communicator, request or info copies a reference to the same MPI object,
+// as in §16.1.5 (a Group is a value: its member list).
+//
+// Nothing here includes ZeroMQ or core internals: communicators and requests
+// are opaque handles (detail::CommHandle, detail::RequestHandle) defined in the
+// implementation (core/api/api_*.cpp). See docs/cxx-api.md.
+#pragma once
+
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace lumpi {
+
+namespace detail {
+struct Access;        // the implementation's door into the handles
+struct CommHandle;    // a communicator of the core
+struct RequestHandle; // a pending operation of the core
+struct UserHandler;   // a user-defined error handler (api_error.cpp)
+}  // namespace detail
+
+// ---- constants (the same values as the core and the Lua binding) -----------------
+
+inline constexpr int PROC_NULL = -1;
+inline constexpr int ANY_SOURCE = -2;
+inline constexpr int ROOT = -3;
+inline constexpr int ANY_TAG = -4;
+inline constexpr int UNDEFINED = -32766;
+inline constexpr int MAX_OBJECT_NAME = 128;
+inline constexpr int MAX_ERROR_STRING = 512;
+inline constexpr int MAX_PROCESSOR_NAME = 256;
+inline constexpr int MAX_INFO_KEY = 255;
+inline constexpr int MAX_INFO_VAL = 1024;
+inline constexpr int VERSION = 3, SUBVERSION = 1;
+
+// Comm::Compare and Group::Compare results.
+inline constexpr int IDENT = 0, CONGRUENT = 1, SIMILAR = 2, UNEQUAL = 3;
+// Comm::Get_topology results (UNDEFINED when there is none).
+inline constexpr int GRAPH = 1, CART = 2, DIST_GRAPH = 3;
+
+// MPI error classes (Exception::Get_error_class).
+inline constexpr int SUCCESS = 0, ERR_BUFFER = 1, ERR_COUNT = 2, ERR_TYPE = 3, ERR_TAG = 4,
+                     ERR_COMM = 5, ERR_RANK = 6, ERR_REQUEST = 7, ERR_ROOT = 8, ERR_GROUP = 9,
+                     ERR_OP = 10, ERR_TOPOLOGY = 11, ERR_DIMS = 12, ERR_ARG = 13,
+                     ERR_UNKNOWN = 14, ERR_TRUNCATE = 15, ERR_OTHER = 16, ERR_INTERN = 17,
+                     ERR_IN_STATUS = 18, ERR_PENDING = 19, ERR_KEYVAL = 20, ERR_INFO = 21,
+                     ERR_INFO_KEY = 22, ERR_INFO_VALUE = 23, ERR_NO_MEM = 24,
+                     ERR_PROC_FAILED = 25, ERR_INTERRUPTED = 26, ERR_WIN = 27,
+                     ERR_BASE = 28, ERR_SIZE = 29, ERR_DISP = 30, ERR_LOCKTYPE = 31,
+                     ERR_ASSERT = 32, ERR_RMA_CONFLICT = 33, ERR_RMA_SYNC = 34,
+                     ERR_RMA_RANGE = 35, ERR_RMA_FLAVOR = 36, ERR_LASTCODE = 37;
+
+// ---- Exception ---------------------------------------------------------------------
+
+// The one error type. what() is "MPI_ERR_RANK in MPI_Send: ...". The code is
+// the class unless the error carries a code added by Add_error_code (or a
+// callback returned one); Get_error_class is then the class of that code.
+class Exception : public std::exception {
+ public:
+  // error_code: a predefined class or an added class or code.
+  Exception(int error_code, std::string function, std::string message);
+  int Get_error_code() const { return code_; }
+  int Get_error_class() const { return class_; }
+  // The code's string, as MPI_Error_string gives it (an added code: the
+  // string given to Add_error_string).
+  std::string Get_error_string() const;
+  // "MPI_ERR_RANK" ("LUMPI_ERR_USER_<n>" for an added class)
+  const char* Get_class_name() const;
+  const std::string& Get_function() const { return function_; }
+  const std::string& Get_message() const { return message_; }
+  const char* what() const noexcept override { return what_.c_str(); }
+
+ private:
+  int code_, class_;
+  std::string function_, message_, what_;
+};
+
+// Error classes, codes and strings a program adds (MPI-3.1 §8.5), local.
+int Add_error_class();
+int Add_error_code(int errorclass);  // ERR_ARG unless errorclass is a class
+void Add_error_string(int errorcode, const std::string& string);  // added codes only
+int Get_error_class(int errorcode);  // ERR_ARG for an unknown code
+std::string Get_error_string(int errorcode);
+// The largest error code in use (the MPI_LASTUSEDCODE attribute of COMM_WORLD).
+int Get_last_used_code();
+// MPI_Get_version: 3, 1.
+void Get_version(int& version, int& subversion);
+std::string Get_processor_name();
+// MPI_Finalized: Finalize has run in this process.
+bool Is_finalized();
+
+// ---- Errhandler --------------------------------------------------------------------
+
+// An error handler (MPI-3.1 §8.3). ERRORS_THROW_EXCEPTIONS is the default on
+// every communicator of this API. ERRORS_ARE_FATAL prints the error and ends
+// the process with exit status 1. ERRORS_RETURN cannot be set: a C++ call
+// returns its result, not an error code, so there is nothing to return the
+// error in (Set_errhandler raises ERR_ARG). A user-defined handler
+// (Comm::Create_errhandler) is called with the communicator and the error
+// code; when it returns, the call throws the Exception (again: nothing to
+// return a code in). New communicators inherit their parent's handler.
+// Windows take the same predefined handlers and their own user-defined ones
+// (Win::Create_errhandler, called with the window and the code); a handler
+// made for one kind of object set on the other raises ERR_ARG (§8.3).
+class Comm;
+class Win;
+using Comm_errhandler_function = std::function<void(Comm& comm, int error_code)>;
+using Win_errhandler_function = std::function<void(Win& win, int error_code)>;
+class Errhandler {
+ public:
+  Errhandler() = default;  // ERRHANDLER_NULL
+  bool Is_null() const { return id_ == 0 && !user_; }
+  // MPI_Errhandler_free: this handle becomes ERRHANDLER_NULL; communicators
+  // using the handler keep it. ERR_ARG for a predefined or null handler.
+  void Free();
+  bool operator==(const Errhandler&) const = default;
+
+ private:
+  friend struct detail::Access;
+  explicit Errhandler(int id) : id_(id) {}
+  int id_ = 0;
+  std::shared_ptr<detail::UserHandler> user_;
+};
+extern const Errhandler ERRHANDLER_NULL;
+extern const Errhandler ERRORS_THROW_EXCEPTIONS;
+extern const Errhandler ERRORS_ARE_FATAL;
+extern const Errhandler ERRORS_RETURN;
+
+// ---- Datatype ----------------------------------------------------------------------
+
+// A datatype handle. For now only the predefined basic types the core's typed
+// operations support; derived datatypes (core/datatype/datatype.*) will grow this
+// class, keeping the handle shape. Buffers hold `count` contiguous elements.
+class Datatype {
+ public:
+  Datatype() = default;  // DATATYPE_NULL
+  int Get_size() const;
+  std::string Get_name() const;  // "MPI_INT"
+  bool Is_null() const { return id_ == 0; }
+  bool operator==(const Datatype&) const = default;
+  // The implementation's number for this type (stable within a build).
+  int Id() const { return id_; }
+
+ private:
+  friend struct detail::Access;
+  explicit constexpr Datatype(int id) : id_(id) {}
+  int id_ = 0;
+};
+extern const Datatype DATATYPE_NULL;
+extern const Datatype INT;            // int (32 bits)
+extern const Datatype LONG;           // long (64 bits on the supported platforms)
+extern const Datatype INT64_T;        // int64_t
+extern const Datatype UNSIGNED_CHAR;  // unsigned char: an integer type
+extern const Datatype BYTE;           // uninterpreted bytes: bitwise ops only
+extern const Datatype FLOAT;
+extern const Datatype DOUBLE;
+
+// ---- Op ----------------------------------------------------------------------------
+
+// A reduction operation. The predefined ones, with MPI's type rules (§5.9.2):
+// MAX/MIN/SUM/PROD on integers and floating point, LAND/LOR/LXOR on integers,
+// BAND/BOR/BXOR on integers and BYTE. User-defined ops: not yet.
+class Op {
+ public:
+  Op() = default;  // OP_NULL
+  bool Is_commutative() const { return id_ != 0; }
+  bool Is_null() const { return id_ == 0; }
+  std::string Get_name() const;  // "MPI_SUM"
+  // inoutbuf[i] = inbuf[i] op inoutbuf[i] for i < count. Local.
+  void Reduce_local(const void* inbuf, void* inoutbuf, int count, const Datatype& type) const;
+  bool operator==(const Op&) const = default;
+  int Id() const { return id_; }
+
+ private:
+  friend struct detail::Access;
+  explicit constexpr Op(int id) : id_(id) {}
+  int id_ = 0;
+};
+extern const Op OP_NULL;
+extern const Op SUM, PROD, MAX, MIN, LAND, LOR, LXOR, BAND, BOR, BXOR;
+
+// ---- Info --------------------------------------------------------------------------
+
+// An ordered set of (key, value) string pairs (§9). A handle: copies share
+// the object; Dup makes a new one. Keys are at most 255 characters, values
+// at most 1023 (ERR_INFO_KEY / ERR_INFO_VALUE).
+class Info {
+ public:
+  Info() = default;  // INFO_NULL
+  static Info Create();
+  void Set(const std::string& key, const std::string& value);
+  // True and the value if key is set.
+  bool Get(const std::string& key, std::string& value) const;
+  void Delete(const std::string& key);  // raises ERR_INFO_KEY if key is not set
+  int Get_nkeys() const;
+  std::string Get_nthkey(int n) const;
+  Info Dup() const;
+  void Free();  // makes this handle INFO_NULL
+  bool Is_null() const { return !map_; }
+  // The pairs, for passing to the core.
+  const std::map<std::string, std::string>& Pairs() const;
+
+ private:
+  std::shared_ptr<std::map<std::string, std::string>> map_;
+};
+extern const Info INFO_NULL;
+
+// ---- Group -------------------------------------------------------------------------
+
+// An ordered set of processes (§6.3), local. A value type: copying copies the
+// member list. The calling process's rank is its position in it.
+class Group {
+ public:
+  Group() = default;  // GROUP_NULL
+  int Get_size() const;
+  int Get_rank() const;  // UNDEFINED if the caller is not a member
+  static void Translate_ranks(const Group& group1, int n, const int ranks1[],
+                              const Group& group2, int ranks2[]);
+  static int Compare(const Group& group1, const Group& group2);  // IDENT, SIMILAR, UNEQUAL
+  static Group Union(const Group& group1, const Group& group2);
+  static Group Intersect(const Group& group1, const Group& group2);
+  static Group Difference(const Group& group1, const Group& group2);
+  Group Incl(int n, const int ranks[]) const;
+  Group Excl(int n, const int ranks[]) const;
+  Group Range_incl(int n, const int ranges[][3]) const;
+  Group Range_excl(int n, const int ranges[][3]) const;
+  void Free();  // makes this handle GROUP_NULL
+  bool Is_null() const { return null_; }
+  bool operator==(const Group& g) const { return null_ == g.null_ && members_ == g.members_; }
+
+  // The members as COMM_WORLD ranks.
+  const std::vector<int>& World_ranks() const { return members_; }
+
+ private:
+  friend struct detail::Access;
+  Group(std::vector<int> world_ranks, int my_world_rank)
+      : members_(std::move(world_ranks)), self_(my_world_rank), null_(false) {}
+  std::vector<int> members_;
+  int self_ = UNDEFINED;  // the caller's COMM_WORLD rank
+  bool null_ = true;
+};
+extern const Group GROUP_NULL;
+extern const Group GROUP_EMPTY;
+
+// ---- Status ------------------------------------------------------------------------
+
+class Status {
+ public:
+  int Get_source() const { return source_; }
+  int Get_tag() const { return tag_; }
+  int Get_error() const { return error_; }
+  // Number of whole elements of `type` received, UNDEFINED if the byte count
+  // is not a multiple of its size.
+  int Get_count(const Datatype& type) const;
+  bool Is_cancelled() const { return cancelled_; }
+  void Set_source(int s) { source_ = s; }
+  void Set_tag(int t) { tag_ = t; }
+  void Set_error(int e) { error_ = e; }
+  // Bytes received (for the implementation; MPI has Get_elements(BYTE)).
+  std::size_t Bytes() const { return bytes_; }
+  void Set_bytes(std::size_t b) { bytes_ = b; }
+  void Set_cancelled(bool c) { cancelled_ = c; }
+
+ private:
+  int source_ = ANY_SOURCE, tag_ = ANY_TAG, error_ = SUCCESS;
+  std::size_t bytes_ = 0;
+  bool cancelled_ = false;
+};
+
+// ---- Request -----------------------------------------------------------------------
+
+// A nonblocking operation (§3.7). A handle: copies refer to the same
+// operation. Completing it through a handle (Wait, or Test returning true,
+// or either raising the error the operation ended in) makes that handle
+// REQUEST_NULL; another copy completes at once with the same status (or
+// error). Waiting on REQUEST_NULL, or on an inactive persistent request,
+// returns an empty status at once.
+class Request {
+ public:
+  Request() = default;  // REQUEST_NULL
+  void Wait(Status& status);
+  void Wait();
+  bool Test(Status& status);
+  bool Test();
+  void Cancel() const;
+  void Free();
+  bool Is_null() const { return !h_; }
+  bool operator==(const Request& r) const { return h_ == r.h_; }
+
+  static void Waitall(int count, Request requests[], Status statuses[]);
+  static void Waitall(int count, Request requests[]);
+  // Index of the request that completed, UNDEFINED if all were null.
+  static int Waitany(int count, Request requests[], Status& status);
+  static int Waitany(int count, Request requests[]);
+  static bool Testall(int count, Request requests[], Status statuses[]);
+  static bool Testall(int count, Request requests[]);
+
+ protected:
+  friend struct detail::Access;
+  explicit Request(std::shared_ptr<detail::RequestHandle> h) : h_(std::move(h)) {}
+  std::shared_ptr<detail::RequestHandle> h_;
+};
+extern const Request REQUEST_NULL;
+
+// A persistent request (§3.9), made by Send_init, Ssend_init or Recv_init.
+// It starts inactive; Start begins one operation with the arguments given
+// at creation (a send takes the buffer's contents at Start), and completing
+// it (Wait, Test) makes it inactive again rather than null. Free releases it.
+class Prequest : public Request {
+ public:
+  Prequest() = default;
+  void Start();
+  // Started and not yet completed (§3.9); false for REQUEST_NULL.
+  bool Is_active() const;
+  static void Startall(int count, Prequest requests[]);
+
+ private:
+  friend struct detail::Access;
+  explicit Prequest(std::shared_ptr<detail::RequestHandle> h) : Request(std::move(h)) {}
+};
+
+// ---- communicators -----------------------------------------------------------------
+
+// COMM_NULL: comparable with, and assignable to, every communicator class
+// (Example 16.5). A default-constructed communicator is COMM_NULL too.
+struct Comm_null {
+  constexpr bool operator==(const Comm_null&) const { return true; }
+};
+inline constexpr Comm_null COMM_NULL{};
+
+class Comm;
+class Keyval;
+
+// Attribute callbacks (§6.7.2, A.4 Comm::Copy_attr_function and
+// Comm::Delete_attr_function) as C++ callables. They return SUCCESS or an
+// MPI error class; a non-zero return (or a thrown lumpi::Exception) makes
+// the call that ran them raise an Exception of that class.
+//   copy:   run by Dup for each attribute of oldcomm; set flag to keep the
+//           attribute on the new communicator with value attribute_val_out.
+//   delete: run by Free, Delete_attr, and Set_attr replacing a value.
+using Copy_attr_function = std::function<int(const Comm& oldcomm, int comm_keyval,
+                                             void* extra_state, void* attribute_val_in,
+                                             void*& attribute_val_out, bool& flag)>;
+using Delete_attr_function =
+    std::function<int(Comm& comm, int comm_keyval, void* attribute_val, void* extra_state)>;
+
+// A communicator attribute key (§6.7.2). Comm::Create_keyval makes one;
+// Free releases it (attributes already set with it stay until deleted).
+class Keyval {
+ public:
+  Keyval() = default;  // KEYVAL_INVALID
+  int Id() const { return id_; }
+  bool Is_null() const { return id_ == 0; }
+  void Free();  // MPI_Comm_free_keyval; makes this handle KEYVAL_INVALID
+  bool operator==(const Keyval&) const = default;
+
+ private:
+  friend struct detail::Access;
+  explicit Keyval(int id) : id_(id) {}
+  int id_ = 0;
+};
+extern const Keyval KEYVAL_INVALID;
+// Predefined attribute: TAG_UB (the value is a pointer to an int holding the
+// largest tag). Readable on every communicator, cannot be set or deleted.
+extern const Keyval TAG_UB;
+
+// What all communicators share (§16.1.7): abstract, so there is no object of
+// class Comm, only references and pointers to one.
+class Comm {
+ public:
+  virtual ~Comm();
+
+  // ---- local queries ----
+  int Get_size() const;
+  int Get_rank() const;
+  Group Get_group() const;
+  bool Is_inter() const;
+  // CART, GRAPH, DIST_GRAPH or UNDEFINED (MPI_Topo_test).
+  int Get_topology() const;
+  // IDENT (the same communicator), CONGRUENT, SIMILAR or UNEQUAL.
+  static int Compare(const Comm& comm1, const Comm& comm2);
+  void Set_name(const std::string& name);
+  std::string Get_name() const;
+  // Hints (§6.4.4): the keys this implementation knows; others are ignored.
+  void Set_info(const Info& info);
+  Info Get_info() const;
+  void Set_errhandler(const Errhandler& handler);
+  Errhandler Get_errhandler() const;
+  // MPI_Comm_create_errhandler: a handler for communicators.
+  static Errhandler Create_errhandler(Comm_errhandler_function function);
+  // MPI_Comm_call_errhandler: delivers an error of errorcode on this
+  // communicator as a failing call would (a user handler runs, then the
+  // Exception is thrown; ERR_ARG for an unknown code).
+  void Call_errhandler(int errorcode) const;
+
+  // ---- attributes (§6.7) ----
+  static Keyval Create_keyval(Copy_attr_function copy, Delete_attr_function del,
+                              void* extra_state);
+  static void Free_keyval(Keyval& keyval);
+  // Predefined callbacks: do not copy, copy the pointer, do nothing.
+  static int NULL_COPY_FN(const Comm&, int, void*, void*, void*&, bool& flag);
+  static int DUP_FN(const Comm&, int, void*, void* in, void*& out, bool& flag);
+  static int NULL_DELETE_FN(Comm&, int, void*, void*);
+  void Set_attr(const Keyval& keyval, void* value);
+  // True and the value if the attribute is set.
+  bool Get_attr(const Keyval& keyval, void*& value) const;
+  void Delete_attr(const Keyval& keyval);
+
+  // MPI_Comm_free: runs the attribute delete callbacks, then frees; this
+  // handle becomes COMM_NULL (other copies of it become unusable).
+  void Free();
+
+  // A new communicator of the same dynamic class as this one, as by Dup().
+  // §16 declares `virtual Comm& Clone() const` returning a reference to a
+  // new object the caller must `delete &c`; a std::unique_ptr says the same
+  // (a new object the caller owns) and frees it by itself. Covariance is the
+  // price: every class returns unique_ptr<Comm>; use Dup() for the static
+  // class, or dynamic_cast the result.
+  virtual std::unique_ptr<Comm> Clone() const = 0;
+
+  // ---- point-to-point (§3) on `count` contiguous elements of `type` ----
+  void Send(const void* buf, int count, const Datatype& type, int dest, int tag) const;
+  void Ssend(const void* buf, int count, const Datatype& type, int dest, int tag) const;
+  void Recv(void* buf, int count, const Datatype& type, int source, int tag,
+            Status& status) const;
+  void Recv(void* buf, int count, const Datatype& type, int source, int tag) const;
+  Request Isend(const void* buf, int count, const Datatype& type, int dest, int tag) const;
+  Request Issend(const void* buf, int count, const Datatype& type, int dest, int tag) const;
+  Request Irecv(void* buf, int count, const Datatype& type, int source, int tag) const;
+  Prequest Send_init(const void* buf, int count, const Datatype& type, int dest, int tag) const;
+  Prequest Ssend_init(const void* buf, int count, const Datatype& type, int dest, int tag) const;
+  Prequest Recv_init(void* buf, int count, const Datatype& type, int source, int tag) const;
+  void Sendrecv(const void* sendbuf, int sendcount, const Datatype& sendtype, int dest,
+                int sendtag, void* recvbuf, int recvcount, const Datatype& recvtype,
+                int source, int recvtag, Status& status) const;
+  void Sendrecv(const void* sendbuf, int sendcount, const Datatype& sendtype, int dest,
+                int sendtag, void* recvbuf, int recvcount, const Datatype& recvtype,
+                int source, int recvtag) const;
+  void Sendrecv_replace(void* buf, int count, const Datatype& type, int dest, int sendtag,
+                        int source, int recvtag, Status& status) const;
+  void Probe(int source, int tag, Status& status) const;
+  void Probe(int source, int tag) const;
+  bool Iprobe(int source, int tag, Status& status) const;
+  bool Iprobe(int source, int tag) const;
+
+  // ---- collectives (§5), intra- and intercommunicators ----
+  // On an intercommunicator, root is ROOT at the root, PROC_NULL at the
+  // root's other members, and the root's rank in the remote group there.
+  void Barrier() const;
+  void Bcast(void* buf, int count, const Datatype& type, int root) const;
+  void Gather(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+              int recvcount, const Datatype& recvtype, int root) const;
+  void Scatter(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+               int recvcount, const Datatype& recvtype, int root) const;
+  void Allgather(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                 int recvcount, const Datatype& recvtype) const;
+  void Alltoall(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                int recvcount, const Datatype& recvtype) const;
+  void Reduce(const void* sendbuf, void* recvbuf, int count, const Datatype& type, const Op& op,
+              int root) const;
+  void Allreduce(const void* sendbuf, void* recvbuf, int count, const Datatype& type,
+                 const Op& op) const;
+  void Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
+                      const Datatype& type, const Op& op) const;
+  void Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
+                            const Datatype& type, const Op& op) const;
+  // ---- nonblocking collectives (§5.12), intra- and intercommunicators ----
+  // Arguments as in the blocking forms; the send data is copied at the call,
+  // the receive buffer is filled when the request completes (Wait, Test).
+  // Collectives on one communicator match in the order they are started, and
+  // never match blocking ones. See core/coll/nbc.hpp for the algorithms.
+  Request Ibarrier() const;
+  Request Ibcast(void* buf, int count, const Datatype& type, int root) const;
+  Request Igather(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                  int recvcount, const Datatype& recvtype, int root) const;
+  Request Iscatter(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                   int recvcount, const Datatype& recvtype, int root) const;
+  Request Iallgather(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                     int recvcount, const Datatype& recvtype) const;
+  Request Ialltoall(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                    int recvcount, const Datatype& recvtype) const;
+  Request Ireduce(const void* sendbuf, void* recvbuf, int count, const Datatype& type,
+                  const Op& op, int root) const;
+  Request Iallreduce(const void* sendbuf, void* recvbuf, int count, const Datatype& type,
+                     const Op& op) const;
+
+  // ---- COMM_NULL ----
+  bool Is_null() const { return !h_; }
+  // (C++20 also rewrites COMM_NULL == comm into this.)
+  friend bool operator==(const Comm& c, Comm_null) { return c.Is_null(); }
+  // True when both handles refer to the same communicator (or both are null).
+  friend bool operator==(const Comm& a, const Comm& b) { return a.h_ == b.h_; }
+
+ protected:
+  Comm() = default;
+  explicit Comm(std::shared_ptr<detail::CommHandle> h) : h_(std::move(h)) {}
+  Comm(const Comm&) = default;
+  Comm(Comm&&) = default;
+  Comm& operator=(const Comm&) = default;
+  Comm& operator=(Comm&&) = default;
+  Comm& operator=(Comm_null) {
+    h_.reset();
+    return *this;
+  }
+  std::shared_ptr<detail::CommHandle> h_;
+
+ private:
+  friend struct detail::Access;
+};
+
+class Intercomm;
+class Cartcomm;
+class Graphcomm;
+class Distgraphcomm;
+
+class Intracomm : public Comm {
+ public:
+  Intracomm() = default;
+  Intracomm(Comm_null) {}
+  Intracomm& operator=(Comm_null) {
+    h_.reset();
+    return *this;
+  }
+
+  Intracomm Dup() const;
+  std::unique_ptr<Comm> Clone() const override;
+  // COMM_NULL for a process not in group.
+  Intracomm Create(const Group& group) const;
+  // COMM_NULL for color UNDEFINED.
+  Intracomm Split(int color, int key) const;
+  Intercomm Create_intercomm(int local_leader, const Comm& peer_comm, int remote_leader,
+                             int tag) const;
+  // COMM_NULL for processes outside the grid (the first product(dims) ranks).
+  Cartcomm Create_cart(int ndims, const int dims[], const bool periods[], bool reorder) const;
+  Graphcomm Create_graph(int nnodes, const int index[], const int edges[], bool reorder) const;
+  // sourceweights/destweights null: MPI_UNWEIGHTED.
+  Distgraphcomm Dist_graph_create_adjacent(int indegree, const int sources[],
+                                           const int sourceweights[], int outdegree,
+                                           const int destinations[], const int destweights[],
+                                           const Info& info, bool reorder) const;
+  Distgraphcomm Dist_graph_create(int n, const int sources[], const int degrees[],
+                                  const int destinations[], const int weights[],
+                                  const Info& info, bool reorder) const;
+
+  void Scan(const void* sendbuf, void* recvbuf, int count, const Datatype& type,
+            const Op& op) const;
+  // recvbuf is left untouched on rank 0.
+  void Exscan(const void* sendbuf, void* recvbuf, int count, const Datatype& type,
+              const Op& op) const;
+  // Nonblocking Scan and Exscan (§5.12.7, §5.12.8).
+  Request Iscan(const void* sendbuf, void* recvbuf, int count, const Datatype& type,
+                const Op& op) const;
+  Request Iexscan(const void* sendbuf, void* recvbuf, int count, const Datatype& type,
+                  const Op& op) const;
+
+ protected:
+  friend struct detail::Access;
+  explicit Intracomm(std::shared_ptr<detail::CommHandle> h) : Comm(std::move(h)) {}
+};
+
+class Intercomm : public Comm {
+ public:
+  Intercomm() = default;
+  Intercomm(Comm_null) {}
+  Intercomm& operator=(Comm_null) {
+    h_.reset();
+    return *this;
+  }
+
+  Intercomm Dup() const;
+  std::unique_ptr<Comm> Clone() const override;
+  int Get_remote_size() const;
+  Group Get_remote_group() const;
+  // Each side passes a subgroup of its own group; COMM_NULL outside it.
+  Intercomm Create(const Group& group) const;
+  Intercomm Split(int color, int key) const;
+  // The group passing high=false comes first.
+  Intracomm Merge(bool high) const;
+
+ private:
+  friend struct detail::Access;
+  explicit Intercomm(std::shared_ptr<detail::CommHandle> h) : Comm(std::move(h)) {}
+};
+
+// What the three topology classes share: the neighbourhood collectives
+// (MPI-3.1 §7.6 and, nonblocking, §7.7). MPI-3 has no C++ binding, so the
+// names follow §16's pattern (MPI_Ineighbor_allgather: Ineighbor_allgather).
+// count contiguous elements of one type per neighbour; as for every
+// collective here, sendtype and recvtype, sendcount and recvcount must
+// agree. Block k of recvbuf is in-neighbour k's, in MPI order (Cartesian:
+// -1, +1 per dimension; graph: Get_neighbors; distributed graph: sources);
+// a PROC_NULL neighbour's block is left untouched. A graph must be
+// symmetric (ERR_TOPOLOGY).
+class Topocomm : public Intracomm {
+ public:
+  void Neighbor_allgather(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                          int recvcount, const Datatype& recvtype) const;
+  // Block k of sendbuf goes to out-neighbour k.
+  void Neighbor_alltoall(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                         int recvcount, const Datatype& recvtype) const;
+  // Nonblocking, as the other nonblocking collectives: the send data is
+  // copied at the call, recvbuf is filled when the request completes.
+  Request Ineighbor_allgather(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                              int recvcount, const Datatype& recvtype) const;
+  Request Ineighbor_alltoall(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                             int recvcount, const Datatype& recvtype) const;
+
+ protected:
+  Topocomm() = default;
+  explicit Topocomm(std::shared_ptr<detail::CommHandle> h) : Intracomm(std::move(h)) {}
+};
+
+class Cartcomm : public Topocomm {
+ public:
+  Cartcomm() = default;
+  Cartcomm(Comm_null) {}
+  Cartcomm& operator=(Comm_null) {
+    h_.reset();
+    return *this;
+  }
+
+  Cartcomm Dup() const;
+  std::unique_ptr<Comm> Clone() const override;
+  int Get_dim() const;
+  // The first maxdims entries of dims, periods and the caller's coords.
+  void Get_topo(int maxdims, int dims[], bool periods[], int coords[]) const;
+  int Get_cart_rank(const int coords[]) const;
+  void Get_coords(int rank, int maxdims, int coords[]) const;
+  void Shift(int direction, int disp, int& rank_source, int& rank_dest) const;
+  Cartcomm Sub(const bool remain_dims[]) const;
+  int Map(int ndims, const int dims[], const bool periods[]) const;
+
+ private:
+  friend struct detail::Access;
+  explicit Cartcomm(std::shared_ptr<detail::CommHandle> h) : Topocomm(std::move(h)) {}
+};
+
+class Graphcomm : public Topocomm {
+ public:
+  Graphcomm() = default;
+  Graphcomm(Comm_null) {}
+  Graphcomm& operator=(Comm_null) {
+    h_.reset();
+    return *this;
+  }
+
+  Graphcomm Dup() const;
+  std::unique_ptr<Comm> Clone() const override;
+  void Get_dims(int nnodes[], int nedges[]) const;
+  void Get_topo(int maxindex, int maxedges, int index[], int edges[]) const;
+  int Get_neighbors_count(int rank) const;
+  void Get_neighbors(int rank, int maxneighbors, int neighbors[]) const;
+  int Map(int nnodes, const int index[], const int edges[]) const;
+
+ private:
+  friend struct detail::Access;
+  explicit Graphcomm(std::shared_ptr<detail::CommHandle> h) : Topocomm(std::move(h)) {}
+};
+
+class Distgraphcomm : public Topocomm {
+ public:
+  Distgraphcomm() = default;
+  Distgraphcomm(Comm_null) {}
+  Distgraphcomm& operator=(Comm_null) {
+    h_.reset();
+    return *this;
+  }
+
+  Distgraphcomm Dup() const;
+  std::unique_ptr<Comm> Clone() const override;
+  // A.4 has a spurious `rank` argument here; MPI_Dist_graph_neighbors_count has none.
+  void Get_dist_neighbors_count(int& indegree, int& outdegree, bool& weighted) const;
+  // Weight arrays may be null (not wanted, or MPI_UNWEIGHTED).
+  void Get_dist_neighbors(int maxindegree, int sources[], int sourceweights[],
+                          int maxoutdegree, int destinations[], int destweights[]) const;
+
+ private:
+  friend struct detail::Access;
+  explicit Distgraphcomm(std::shared_ptr<detail::CommHandle> h) : Topocomm(std::move(h)) {}
+};
+
+// MPI_Dims_create: fills the zero entries of dims[0..ndims) so that their
+// product is nnodes, as balanced as possible.
+void Compute_dims(int nnodes, int ndims, int dims[]);
+
+
+// ---- Win: one-sided communication (MPI-3.1 chapter 11; core/rma/win.hpp) -------------
+
+struct WinHandle;  // a window of the core (core/api/api_win.cpp)
+class Win;
+using Win_copy_attr_function = std::function<int(const Win& oldwin, int keyval, void* extra_state,
+                                                 void* attribute_val_in, void*& attribute_val_out,
+                                                 bool& flag)>;
+using Win_delete_attr_function =
+    std::function<int(Win& win, int keyval, void* attribute_val, void* extra_state)>;
+
+inline constexpr int LOCK_EXCLUSIVE = 234, LOCK_SHARED = 235;
+inline constexpr int MODE_NOCHECK = 1024, MODE_NOSTORE = 2048, MODE_NOPUT = 4096,
+                     MODE_NOPRECEDE = 8192, MODE_NOSUCCEED = 16384;
+inline constexpr int WIN_FLAVOR_CREATE = 1, WIN_FLAVOR_ALLOCATE = 2, WIN_SEPARATE = 1,
+                     WIN_UNIFIED = 2;
+// The predefined window attributes (Get_attr gives a pointer to the value:
+// void* for WIN_BASE, Aint for WIN_SIZE, int for the others).
+extern const Keyval WIN_BASE, WIN_SIZE, WIN_DISP_UNIT, WIN_CREATE_FLAVOR, WIN_MODEL;
+// MPI_REPLACE for Accumulate (an Op no reduction takes).
+extern const Op REPLACE;
+
+// A window: a handle (copies share the window); WIN_NULL is the default.
+// Errors are thrown as Exception, or end the process under ERRORS_ARE_FATAL.
+// The datatypes are the predefined ones of this API (contiguous buffers).
+class Win {
+ public:
+  Win() = default;  // WIN_NULL
+  bool Is_null() const { return h_ == nullptr; }
+  // Collective over comm: size bytes at base, displacements in disp_unit bytes.
+  static Win Create(const void* base, long size, int disp_unit, const Info& info, const Intracomm& comm);
+  // Collective: size new zeroed bytes owned by the window; *baseptr is set to them.
+  static Win Allocate(long size, int disp_unit, const Info& info, const Intracomm& comm, void* baseptr);
+  void Free();  // collective; the handle becomes WIN_NULL
+  void Fence(int assert) const;
+  void Lock(int lock_type, int rank, int assert) const;
+  void Unlock(int rank) const;
+  void Flush(int rank) const;
+  void Put(const void* origin, int origin_count, const Datatype& origin_type, int target_rank,
+           long target_disp, int target_count, const Datatype& target_type) const;
+  void Get(void* origin, int origin_count, const Datatype& origin_type, int target_rank,
+           long target_disp, int target_count, const Datatype& target_type) const;
+  void Accumulate(const void* origin, int origin_count, const Datatype& origin_type, int target_rank,
+                  long target_disp, int target_count, const Datatype& target_type, const Op& op) const;
+  Group Get_group() const;
+  void Set_name(const std::string& name);
+  std::string Get_name() const;
+  // ERRORS_THROW_EXCEPTIONS (the default), ERRORS_ARE_FATAL, ERRORS_RETURN
+  // (kept for the C API; C++ calls still throw) or one made by Create_errhandler.
+  void Set_errhandler(const Errhandler& handler);
+  Errhandler Get_errhandler() const;
+  // MPI_Win_create_errhandler (§8.3.2): a handler for windows.
+  static Errhandler Create_errhandler(Win_errhandler_function function);
+  // MPI_Win_call_errhandler (§8.3.6): delivers an error of errorcode on this
+  // window as a failing call would (the handler runs, then the Exception is
+  // thrown). ERR_ARG for a code that is not an error code.
+  void Call_errhandler(int errorcode) const;
+  // Caching (§6.7.3): keyvals of their own kind (ERR_KEYVAL on communicators).
+  static Keyval Create_keyval(Win_copy_attr_function copy, Win_delete_attr_function del, void* extra_state);
+  static void Free_keyval(Keyval& keyval);
+  void Set_attr(const Keyval& keyval, void* value);
+  bool Get_attr(const Keyval& keyval, void*& value) const;
+  void Delete_attr(const Keyval& keyval);
+  static int NULL_COPY_FN(const Win&, int, void*, void*, void*&, bool& flag);
+  static int DUP_FN(const Win&, int, void*, void* in, void*& out, bool& flag);
+  static int NULL_DELETE_FN(Win&, int, void*, void*);
+  bool operator==(const Win& o) const { return h_ == o.h_; }
+  // The implementation's object (for the C API's handle table).
+  const std::shared_ptr<WinHandle>& Handle() const { return h_; }
+  static Win From_handle(std::shared_ptr<WinHandle> h) { Win w; w.h_ = std::move(h); return w; }
+
+ private:
+  std::shared_ptr<WinHandle> h_;
+};
+extern const Win WIN_NULL;
+
+// ---- the process's world ---------------------------------------------------------
+
+// Init joins this process to the job it was started in (`lumpi exec -n N
+// prog`, through the rank host) and sets COMM_WORLD and COMM_SELF. It must be
+// called once, before any other lumpi call on a communicator; argc/argv are
+// left as given. Finalize frees COMM_SELF's attributes (running their delete
+// callbacks), waits until every rank has reached it, sets COMM_WORLD and
+// COMM_SELF back to COMM_NULL and leaves the job; no communication may
+// follow. Both raise an Exception on failure (ERR_OTHER when the process was
+// not started by lumpi). They are defined by the rank host
+// (launcher/host/api_init.cpp): a program that calls them links lumpi_host; code
+// written against `Intracomm&` (see scripts/cxx/) also runs in the unit
+// harness on worlds built from engines in one process.
+void Init(int& argc, char**& argv);
+void Init();
+void Finalize();
+// MPI_Initialized: Init has run in this process (Finalize may have too).
+bool Is_initialized();
+// MPI_Abort: tells the job that this process aborts with `errorcode` (the
+// coordinator stops the other ranks and reports `why`), then exits with
+// errorcode (1 if it is 0). Outside a job it only exits.
+[[noreturn]] void Abort(int errorcode, const std::string& why);
+
+// COMM_NULL until Init, then the process's world and itself.
+extern Intracomm COMM_WORLD;
+extern Intracomm COMM_SELF;
+
+}  // namespace lumpi

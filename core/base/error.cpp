@@ -1,0 +1,136 @@
+// core/base/error.cpp: names and descriptions of the error classes.
+#include "core/base/error.hpp"
+#include "core/base/errhandler.hpp"
+
+namespace lumpi::core {
+namespace {
+
+struct ClassInfo {
+  const char* name;
+  const char* description;
+};
+
+constexpr ClassInfo kClasses[] = {
+    {"MPI_SUCCESS", "no error"},
+    {"MPI_ERR_BUFFER", "invalid buffer"},
+    {"MPI_ERR_COUNT", "invalid count argument"},
+    {"MPI_ERR_TYPE", "invalid datatype or value that cannot be sent"},
+    {"MPI_ERR_TAG", "invalid tag argument"},
+    {"MPI_ERR_COMM", "invalid communicator"},
+    {"MPI_ERR_RANK", "invalid rank"},
+    {"MPI_ERR_REQUEST", "invalid request"},
+    {"MPI_ERR_ROOT", "invalid root"},
+    {"MPI_ERR_GROUP", "invalid group"},
+    {"MPI_ERR_OP", "invalid reduce operation"},
+    {"MPI_ERR_TOPOLOGY", "invalid topology"},
+    {"MPI_ERR_DIMS", "invalid dimension argument"},
+    {"MPI_ERR_ARG", "invalid argument"},
+    {"MPI_ERR_UNKNOWN", "unknown error"},
+    {"MPI_ERR_TRUNCATE", "message truncated"},
+    {"MPI_ERR_OTHER", "other error"},
+    {"MPI_ERR_INTERN", "internal error"},
+    {"MPI_ERR_IN_STATUS", "error code is in status"},
+    {"MPI_ERR_PENDING", "pending request"},
+    {"MPI_ERR_KEYVAL", "invalid keyval"},
+    {"MPI_ERR_INFO", "invalid info object"},
+    {"MPI_ERR_INFO_KEY", "invalid info key"},
+    {"MPI_ERR_INFO_VALUE", "invalid info value"},
+    {"MPI_ERR_NO_MEM", "out of memory"},
+    {"MPI_ERR_PROC_FAILED", "a process needed by this call has failed"},
+    {"LUMPI_ERR_INTERRUPTED", "the call was interrupted by the user"},
+    {"MPI_ERR_WIN", "invalid window"},
+    {"MPI_ERR_BASE", "invalid base address"},
+    {"MPI_ERR_SIZE", "invalid size argument"},
+    {"MPI_ERR_DISP", "invalid displacement argument"},
+    {"MPI_ERR_LOCKTYPE", "invalid lock type"},
+    {"MPI_ERR_ASSERT", "invalid assert argument"},
+    {"MPI_ERR_RMA_CONFLICT", "conflicting accesses to a window"},
+    {"MPI_ERR_RMA_SYNC", "wrong synchronization of RMA calls"},
+    {"MPI_ERR_RMA_RANGE", "target memory is not part of the window"},
+    {"MPI_ERR_RMA_FLAVOR", "passed window has the wrong flavor for the called function"},
+};
+static_assert(sizeof kClasses / sizeof kClasses[0] == int(ErrClass::LastCode));
+
+const ClassInfo& info(ErrClass c) {
+  int i = int(c);
+  if (i < 0 || i >= int(ErrClass::LastCode)) i = int(ErrClass::Unknown);
+  return kClasses[i];
+}
+
+}  // namespace
+
+const char* user_class_name(int cls);  // error_codes.cpp
+
+const char* class_name(ErrClass c) {
+  if (int(c) > int(ErrClass::LastCode)) return user_class_name(int(c));
+  return info(c).name;
+}
+const char* class_description(ErrClass c) { return info(c).description; }
+
+ErrClass class_from_name(std::string_view name) {
+  for (int i = 0; i < int(ErrClass::LastCode); ++i)
+    if (name == kClasses[i].name) return ErrClass(i);
+  constexpr std::string_view user = "LUMPI_ERR_USER_";
+  if (name.starts_with(user)) {
+    int n = 0;
+    for (char ch : name.substr(user.size())) {
+      if (ch < '0' || ch > '9' || n > 100000000) return ErrClass::Unknown;
+      n = n * 10 + (ch - '0');
+    }
+    if (is_error_code(n) && error_class_of(n) == n && n > int(ErrClass::LastCode)) return ErrClass(n);
+  }
+  return ErrClass::Unknown;
+}
+
+// at() writes the index after a mark; counting renders it from `first`.
+constexpr char kIndexMark = '\x1e';
+
+std::string at(std::string_view array, std::size_t index) {
+  return std::string(array) + "[" + kIndexMark + std::to_string(index) + "]";
+}
+
+namespace {
+std::string count_positions(const std::string& raw, int first) {
+  std::string out;
+  std::size_t i = 0;
+  for (std::size_t mark; (mark = raw.find(kIndexMark, i)) != std::string::npos;) {
+    out.append(raw, i, mark - i);
+    std::size_t end = raw.find_first_not_of("0123456789", mark + 1);
+    if (end == std::string::npos) end = raw.size();
+    out += std::to_string(std::stoull(raw.substr(mark + 1, end - mark - 1)) + std::size_t(first));
+    i = end;
+  }
+  return out.append(raw, i, std::string::npos);
+}
+}  // namespace
+
+Error::Error(ErrClass cls, std::string func, std::string message)
+    : std::runtime_error(std::string(class_name(cls)) + " in " + func + ": " + count_positions(message, 0)),
+      cls_(cls),
+      code_(int(cls)),
+      func_(std::move(func)),
+      raw_(std::move(message)),
+      message_(count_positions(raw_, 0)) {}
+
+std::string Error::message_from(int first) const { return count_positions(raw_, first); }
+
+Error Error::with_code(int code, std::string func, std::string message) {
+  Error e(ErrClass(error_class_of(code, func)), std::move(func), std::move(message));
+  e.code_ = code;
+  return e;
+}
+
+const char* handler_object_name(HandlerObject o) {
+  switch (o) {
+    case HandlerObject::Comm: return "communicator";
+    case HandlerObject::Win: return "window";
+    case HandlerObject::File: return "file";
+  }
+  return "object";
+}
+
+void fail(ErrClass cls, std::string_view func, std::string message) {
+  throw Error(cls, std::string(func), std::move(message));
+}
+
+}  // namespace lumpi::core

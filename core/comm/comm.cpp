@@ -1,0 +1,250 @@
+// core/comm/comm.cpp: communicator state, argument checks and point-to-point.
+#include "core/comm/comm.hpp"
+
+#include "core/base/constants.hpp"
+#include "core/base/error.hpp"
+
+namespace lumpi::core {
+
+// ---- construction -----------------------------------------------------------
+
+Comm::Comm(Engine& e, uint64_t base, group::Members local, group::Members remote, bool inter)
+    : engine_(&e), base_(base), local_(std::move(local)), remote_(std::move(remote)),
+      inter_(inter) {
+  rank_ = group::rank_of(local_, e.world_rank());
+}
+
+CommPtr Comm::world(Engine& e) {
+  group::Members all(size_t(e.world_size()));
+  for (int i = 0; i < e.world_size(); ++i) all[size_t(i)] = i;
+  auto c = std::make_shared<Comm>(e, kWorldBase, std::move(all), group::Members{}, false);
+  c->set_name("MPI_COMM_WORLD");
+  return c;
+}
+
+CommPtr Comm::self(Engine& e) {
+  auto c = std::make_shared<Comm>(e, kSelfBase, group::Members{e.world_rank()}, group::Members{}, false);
+  c->set_name("MPI_COMM_SELF");
+  return c;
+}
+
+std::string Comm::describe() const {
+  std::string s = "comm '" + name_ + "' size=" + std::to_string(size()) +
+                  " rank=" + std::to_string(rank_);
+  if (inter_) return s + " inter remote_size=" + std::to_string(remote_size());
+  s += " intra";
+  if (topo_) {
+    switch (topo_->kind) {
+      case Topology::Kind::Cart: {
+        s += " topo=cart ";
+        if (topo_->cart.dims.empty()) s += "0-d";
+        for (size_t i = 0; i < topo_->cart.dims.size(); ++i)
+          s += (i ? "x" : "") + std::to_string(topo_->cart.dims[i]);
+        break;
+      }
+      case Topology::Kind::Graph: s += " topo=graph"; break;
+      case Topology::Kind::DistGraph: s += " topo=dist_graph"; break;
+    }
+  }
+  return s;
+}
+
+int Comm::peer_rank_of_world(int world) const { return group::rank_of(peer_group(), world); }
+
+Waiting Comm::waiting(std::string call, std::string role, int peer) const {
+  Waiting w;
+  w.call = std::move(call);
+  w.comm = name_;
+  w.context = base_;
+  w.peer_role = std::move(role);
+  w.peer = peer;
+  return w;
+}
+
+// ---- argument checks ---------------------------------------------------------
+
+void Comm::check_usable(std::string_view func) const {
+  if (freed_) fail(ErrClass::Comm, func, "the communicator has been freed");
+  if (pending_)
+    fail(ErrClass::Comm, func, "the communicator is still being created by MPI_Comm_idup; complete its request first");
+}
+
+namespace {
+std::string out_of_range(const char* what, int r, int size, bool inter) {
+  return std::string(what) + " rank " + std::to_string(r) + " is out of range for " +
+         (inter ? "a remote group of size " : "a communicator of size ") + std::to_string(size);
+}
+}  // namespace
+
+void Comm::check_dest(int dest, std::string_view func) const {
+  check_usable(func);
+  if (dest == PROC_NULL) return;
+  if (dest < 0 || dest >= int(peer_group().size()))
+    fail(ErrClass::Rank, func, out_of_range("destination", dest, int(peer_group().size()), inter_));
+}
+
+void Comm::check_source(int source, std::string_view func) const {
+  check_usable(func);
+  if (source == PROC_NULL || source == ANY_SOURCE) return;
+  if (source < 0 || source >= int(peer_group().size()))
+    fail(ErrClass::Rank, func, out_of_range("source", source, int(peer_group().size()), inter_));
+}
+
+void Comm::check_send_tag(int tag, std::string_view func) {
+  if (tag < 0 || tag > TAG_UB)
+    fail(ErrClass::Tag, func,
+         "tag " + std::to_string(tag) + (tag == ANY_TAG ? " (MPI_ANY_TAG)" : "") +
+             " is out of range 0.." + std::to_string(TAG_UB));
+}
+
+void Comm::check_recv_tag(int tag, std::string_view func) {
+  if (tag == ANY_TAG) return;
+  check_send_tag(tag, func);
+}
+
+void Comm::check_intra(std::string_view func, std::string_view arg) const {
+  if (inter_)
+    fail(ErrClass::Comm, func, std::string(arg) + " must be an intracommunicator, got an intercommunicator");
+}
+
+void Comm::check_root(int root, std::string_view func) const {
+  check_usable(func);
+  if (inter_) {
+    if (root == ROOT || root == PROC_NULL) return;
+    if (root < 0 || root >= remote_size())
+      fail(ErrClass::Root, func,
+           "root " + std::to_string(root) + " must be MPI_ROOT, MPI_PROC_NULL or a rank of the remote group of size " +
+               std::to_string(remote_size()));
+    return;
+  }
+  if (root < 0 || root >= size())
+    fail(ErrClass::Root, func,
+         "root " + std::to_string(root) + " is out of range for a communicator of size " +
+             std::to_string(size()));
+}
+
+// ---- point-to-point ----------------------------------------------------------
+
+void Comm::lane_send(Lane lane, int dest, int tag, Body body, bool local) {
+  Envelope env;
+  env.context = context(lane);
+  env.source = engine_->world_rank();
+  env.tag = tag;
+  env.epoch = engine_->epoch();
+  engine_->send(local ? local_[size_t(dest)] : world_of(dest), env, std::move(body));
+}
+
+RequestPtr Comm::post_recv(Lane lane, int source_world, int tag, Waiting what, bool local) {
+  const group::Members* g = local ? &local_ : &peer_group();
+  what.needs = source_world == ANY_SOURCE ? *g : std::vector<int>{source_world};
+  what.any = source_world == ANY_SOURCE;
+  return Request::recv(*engine_, context(lane), source_world, tag,
+                       [g](int w) { return group::rank_of(*g, w); }, std::move(what));
+}
+
+RequestPtr Comm::lane_irecv(Lane lane, int source, int tag, const Waiting& what, bool local) {
+  int w = local ? local_[size_t(source)] : world_of(source);
+  Waiting collective = what;  // a death anywhere in the communicator fails it
+  collective.group = local_;
+  collective.group.insert(collective.group.end(), remote_.begin(), remote_.end());
+  return post_recv(lane, w, tag, std::move(collective), local);
+}
+
+Body Comm::lane_recv(Lane lane, int source, int tag, const Waiting& what, bool local) {
+  auto r = lane_irecv(lane, source, tag, what, local);
+  r->wait();
+  return std::move(r->body());
+}
+
+RequestPtr Comm::isend(Body body, int dest, int tag, bool synchronous) {
+  const char* func = synchronous ? "MPI_Issend" : "MPI_Isend";
+  check_dest(dest, func);
+  check_send_tag(tag, func);
+  if (dest == PROC_NULL) return Request::done(Status{PROC_NULL, ANY_TAG, 0, 0});
+  Envelope env;
+  env.context = context(Lane::P2P);
+  env.source = engine_->world_rank();
+  env.tag = tag;
+  env.epoch = engine_->epoch();
+  if (!synchronous) {
+    engine_->send(world_of(dest), env, std::move(body));
+    return Request::done();
+  }
+  env.wants_ack = true;
+  env.seq = engine_->next_seq();
+  Waiting what = waiting("MPI_Ssend", "dest", dest);
+  what.has_tag = true;
+  what.tag = tag;
+  what.needs = {world_of(dest)};
+  engine_->send(world_of(dest), env, std::move(body));
+  return Request::ssend(*engine_, env.seq, std::move(what));
+}
+
+void Comm::send(Body body, int dest, int tag, bool synchronous) {
+  const char* func = synchronous ? "MPI_Ssend" : "MPI_Send";
+  check_dest(dest, func);
+  check_send_tag(tag, func);
+  isend(std::move(body), dest, tag, synchronous)->wait();
+}
+
+RequestPtr Comm::irecv(int source, int tag) {
+  check_source(source, "MPI_Irecv");
+  check_recv_tag(tag, "MPI_Irecv");
+  if (source == PROC_NULL) return Request::done(Status{PROC_NULL, ANY_TAG, 0, 0});
+  Waiting w = waiting("MPI_Recv", "source", source);
+  w.has_tag = true;
+  w.tag = tag;
+  return post_recv(Lane::P2P, source == ANY_SOURCE ? ANY_SOURCE : world_of(source), tag, w, false);
+}
+
+Received Comm::recv(int source, int tag) {
+  check_source(source, "MPI_Recv");
+  check_recv_tag(tag, "MPI_Recv");
+  auto r = irecv(source, tag);
+  r->wait();
+  return Received{std::move(r->body()), r->status()};
+}
+
+std::optional<Status> Comm::iprobe(int source, int tag) {
+  check_source(source, "MPI_Iprobe");
+  check_recv_tag(tag, "MPI_Iprobe");
+  if (source == PROC_NULL) return Status{PROC_NULL, ANY_TAG, 0, 0};
+  engine_->progress(0);
+  int w = source == ANY_SOURCE ? ANY_SOURCE : world_of(source);
+  const Message* m = engine_->matcher().probe(context(Lane::P2P), w, tag);
+  if (!m) return std::nullopt;
+  if (engine_->tracing()) trace_probe("MPI_Iprobe", *m);
+  return Status{peer_rank_of_world(m->env.source), m->env.tag, 0, m->body.size()};
+}
+
+Status Comm::probe(int source, int tag) {
+  check_source(source, "MPI_Probe");
+  check_recv_tag(tag, "MPI_Probe");
+  if (source == PROC_NULL) return Status{PROC_NULL, ANY_TAG, 0, 0};
+  int w = source == ANY_SOURCE ? ANY_SOURCE : world_of(source);
+  Waiting what = waiting("MPI_Probe", "source", source);
+  what.has_tag = true;
+  what.tag = tag;
+  what.needs = source == ANY_SOURCE ? peer_group() : std::vector<int>{w};
+  what.any = source == ANY_SOURCE;
+  const Message* m = nullptr;
+  engine_->wait(
+      [&] { return (m = engine_->matcher().probe(context(Lane::P2P), w, tag)) != nullptr; },
+      what);
+  if (engine_->tracing()) trace_probe("MPI_Probe", *m);
+  return Status{peer_rank_of_world(m->env.source), m->env.tag, 0, m->body.size()};
+}
+
+void Comm::trace_probe(const char* call, const Message& m) const {
+  TraceEvent t;
+  t.kind = TraceEvent::Kind::Probe;
+  t.peer = m.env.source;
+  t.tag = m.env.tag;
+  t.context = base_;
+  t.msg = m.env.clock;
+  t.bytes = (long long)m.body.size();
+  t.call = call;
+  engine_->trace(std::move(t));
+}
+
+}  // namespace lumpi::core

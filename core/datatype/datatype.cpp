@@ -1,0 +1,575 @@
+// core/datatype/datatype.cpp: MPI datatypes as type maps; see datatype.hpp for the
+// model (pieces of repeated blocks) and the bound rules it implements.
+// Sections: basic and pair types; layout arithmetic; argument checks;
+// constructors; flattening (commit); typed data (pack, unpack, counts).
+#include "core/datatype/datatype.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstring>
+#include <limits>
+#include <map>
+
+#include "core/base/constants.hpp"
+#include "core/base/error.hpp"
+
+namespace lumpi::core {
+
+namespace {
+
+using i64 = std::int64_t;
+
+// More flattened runs than this make commit fail with MPI_ERR_NO_MEM rather
+// than eat the rank's memory (24 bytes each: 96 MiB).
+constexpr std::size_t kMaxRuns = std::size_t(1) << 22;
+
+std::string num(i64 v) { return std::to_string(v); }
+
+// ---- basic and pair types -----------------------------------------------------------
+
+template <class T>
+constexpr BasicInfo info(const char* name) {
+  return {name, sizeof(T), alignof(T)};
+}
+
+const BasicInfo kBasics[] = {
+    info<char>("MPI_CHAR"),
+    info<signed char>("MPI_SIGNED_CHAR"),
+    info<unsigned char>("MPI_UNSIGNED_CHAR"),
+    info<unsigned char>("MPI_BYTE"),
+    info<short>("MPI_SHORT"),
+    info<unsigned short>("MPI_UNSIGNED_SHORT"),
+    info<int>("MPI_INT"),
+    info<unsigned>("MPI_UNSIGNED"),
+    info<long>("MPI_LONG"),
+    info<unsigned long>("MPI_UNSIGNED_LONG"),
+    info<long long>("MPI_LONG_LONG"),
+    info<unsigned long long>("MPI_UNSIGNED_LONG_LONG"),
+    info<float>("MPI_FLOAT"),
+    info<double>("MPI_DOUBLE"),
+    info<long double>("MPI_LONG_DOUBLE"),
+    info<wchar_t>("MPI_WCHAR"),
+    info<bool>("MPI_C_BOOL"),
+    info<std::int8_t>("MPI_INT8_T"),
+    info<std::int16_t>("MPI_INT16_T"),
+    info<std::int32_t>("MPI_INT32_T"),
+    info<std::int64_t>("MPI_INT64_T"),
+    info<std::uint8_t>("MPI_UINT8_T"),
+    info<std::uint16_t>("MPI_UINT16_T"),
+    info<std::uint32_t>("MPI_UINT32_T"),
+    info<std::uint64_t>("MPI_UINT64_T"),
+    info<unsigned char>("MPI_PACKED"),
+};
+static_assert(sizeof kBasics / sizeof kBasics[0] == std::size_t(Basic::Count_));
+
+// The C structs of the pair types give their index offsets.
+template <class V>
+struct PairOf {
+  V value;
+  int index;
+};
+
+struct PairInfo {
+  const char* name;
+  Basic value;
+  i64 index_offset;
+};
+
+const PairInfo kPairs[] = {
+    {"MPI_FLOAT_INT", Basic::Float, offsetof(PairOf<float>, index)},
+    {"MPI_DOUBLE_INT", Basic::Double, offsetof(PairOf<double>, index)},
+    {"MPI_LONG_INT", Basic::Long, offsetof(PairOf<long>, index)},
+    {"MPI_2INT", Basic::Int, offsetof(PairOf<int>, index)},
+    {"MPI_SHORT_INT", Basic::Short, offsetof(PairOf<short>, index)},
+    {"MPI_LONG_DOUBLE_INT", Basic::LongDouble, offsetof(PairOf<long double>, index)},
+};
+static_assert(sizeof kPairs / sizeof kPairs[0] == std::size_t(Pair::Count_));
+
+// ---- layout arithmetic ---------------------------------------------------------------
+
+// Checked int64 arithmetic: a type whose bounds overflow is an argument error.
+i64 mul(i64 a, i64 b, std::string_view func) {
+  i64 r;
+  if (__builtin_mul_overflow(a, b, &r)) fail(ErrClass::Arg, func, "the datatype's extent overflows 64 bits");
+  return r;
+}
+i64 add(i64 a, i64 b, std::string_view func) {
+  i64 r;
+  if (__builtin_add_overflow(a, b, &r)) fail(ErrClass::Arg, func, "the datatype's extent overflows 64 bits");
+  return r;
+}
+
+LayoutPtr basic_layout(Basic b) {
+  auto l = std::make_shared<Layout>();
+  const BasicInfo& bi = basic_info(b);
+  l->is_basic = true;
+  l->basic = b;
+  l->size = i64(bi.size);
+  l->nbasic = 1;
+  l->ub = l->true_ub = i64(bi.size);
+  l->align = i64(bi.align);
+  return l;
+}
+
+// Lowest and highest offsets a piece's repetitions add to one copy's bounds.
+void piece_spread(const Piece& p, std::string_view func, i64* lo, i64* hi) {
+  i64 in_block = mul(p.blocklen - 1, p.child->extent(), func);
+  i64 across = mul(p.reps - 1, p.stride, func);
+  *lo = add(std::min<i64>(0, in_block), std::min<i64>(0, across), func);
+  *hi = add(std::max<i64>(0, in_block), std::max<i64>(0, across), func);
+}
+
+// The type map of a list of pieces: size, bounds (markers win, MPI-3.1
+// §4.1.7), true bounds (data only), alignment, and the epsilon that rounds an
+// extent without an ub marker up to the alignment (§4.1.6).
+LayoutPtr make_layout(std::vector<Piece> pieces, std::string_view func) {
+  auto l = std::make_shared<Layout>();
+  const i64 kMax = std::numeric_limits<i64>::max(), kMin = std::numeric_limits<i64>::min();
+  i64 lb = kMax, ub = kMin, slb = kMax, sub = kMin, tlb = kMax, tub = kMin;
+  for (const Piece& p : pieces) {
+    if (p.blocklen == 0 || p.reps == 0) continue;  // no entries, no bounds (Ballot 4 item 20)
+    const Layout& c = *p.child;
+    i64 copies = mul(p.blocklen, p.reps, func);
+    l->size = add(l->size, mul(copies, c.size, func), func);
+    l->nbasic = add(l->nbasic, mul(copies, c.nbasic, func), func);
+    l->align = std::max(l->align, c.align);
+    i64 lo, hi;
+    piece_spread(p, func, &lo, &hi);
+    i64 c_lb = add(add(p.disp, c.lb, func), lo, func), c_ub = add(add(p.disp, c.ub, func), hi, func);
+    lb = std::min(lb, c_lb);
+    ub = std::max(ub, c_ub);
+    if (c.sticky_lb) slb = std::min(slb, c_lb), l->sticky_lb = true;
+    if (c.sticky_ub) sub = std::max(sub, c_ub), l->sticky_ub = true;
+    if (c.size > 0) {
+      tlb = std::min(tlb, add(add(p.disp, c.true_lb, func), lo, func));
+      tub = std::max(tub, add(add(p.disp, c.true_ub, func), hi, func));
+    }
+  }
+  if (lb == kMax) lb = ub = 0;  // an empty map
+  if (tlb == kMax) tlb = tub = 0;
+  l->lb = l->sticky_lb ? slb : lb;
+  l->ub = l->sticky_ub ? sub : ub;
+  l->true_lb = tlb;
+  l->true_ub = tub;
+  if (!l->sticky_ub) {
+    i64 rem = (l->ub - l->lb) % l->align;
+    if (rem > 0) l->ub = add(l->ub, l->align - rem, func);
+  }
+  l->pieces = std::move(pieces);
+  return l;
+}
+
+// The same map with explicit lb and ub markers (create_resized, subarray).
+LayoutPtr with_markers(const LayoutPtr& child, i64 lb, i64 extent, std::string_view func) {
+  auto l = std::make_shared<Layout>(*make_layout({{0, 1, 1, 0, child}}, func));
+  l->lb = lb;
+  l->ub = add(lb, extent, func);
+  l->sticky_lb = l->sticky_ub = true;
+  return l;
+}
+
+// ---- argument checks -------------------------------------------------------------------
+
+void check_type(const TypePtr& t, std::string_view func, std::string_view what) {
+  if (!t) fail(ErrClass::Type, func, std::string(what) + " is not a datatype");
+  if (t->freed()) fail(ErrClass::Type, func, std::string(what) + " has been freed");
+}
+
+void check_count(i64 count, std::string_view func, std::string_view what = "count") {
+  if (count < 0) fail(ErrClass::Count, func, std::string(what) + " = " + num(count) + " is negative");
+}
+
+void check_blocklength(i64 bl, std::string_view func, std::string_view what) {
+  if (bl < 0) fail(ErrClass::Arg, func, std::string(what) + " = " + num(bl) + " is negative");
+}
+
+void check_blocklengths(const std::vector<int>& bls, std::string_view func) {
+  for (std::size_t i = 0; i < bls.size(); ++i) check_blocklength(bls[i], func, at("blocklengths", i));
+}
+
+template <class D>
+void check_same_length(const std::vector<int>& bls, const std::vector<D>& displs, std::string_view func) {
+  if (bls.size() != displs.size())
+    fail(ErrClass::Arg, func,
+         "blocklengths has " + num(i64(bls.size())) + " entries but displacements has " +
+             num(i64(displs.size())));
+}
+
+// ---- flattening ---------------------------------------------------------------------------
+
+// Appends run r to out, merging it into the last run when it continues it.
+void push_run(std::vector<Run>& out, Run r, std::string_view func) {
+  if (r.count == 0) return;
+  if (!out.empty()) {
+    Run& last = out.back();
+    i64 bsize = i64(basic_info(last.basic).size);
+    if (last.basic == r.basic && last.offset + last.count * bsize == r.offset) {
+      last.count += r.count;
+      return;
+    }
+  }
+  if (out.size() >= kMaxRuns)
+    fail(ErrClass::NoMem, func,
+         "the type map has more than " + num(i64(kMaxRuns)) + " separate blocks; lumpi does not flatten it");
+  out.push_back(r);
+}
+
+using Memo = std::map<const Layout*, std::vector<Run>>;
+
+const std::vector<Run>& flat(const Layout& l, Memo& memo, std::string_view func);
+
+// Appends n copies of runs, the k-th shifted by base + k * step.
+void append_copies(std::vector<Run>& out, const std::vector<Run>& runs, i64 base, i64 n, i64 step,
+                   std::string_view func) {
+  if (runs.size() == 1 && runs[0].count * i64(basic_info(runs[0].basic).size) == step) {
+    push_run(out, {base + runs[0].offset, runs[0].basic, runs[0].count * n}, func);  // dense: one run
+    return;
+  }
+  for (i64 k = 0; k < n; ++k)
+    for (const Run& r : runs) push_run(out, {base + k * step + r.offset, r.basic, r.count}, func);
+}
+
+const std::vector<Run>& flat(const Layout& l, Memo& memo, std::string_view func) {
+  auto it = memo.find(&l);
+  if (it != memo.end()) return it->second;
+  std::vector<Run> out;
+  if (l.is_basic) out.push_back({0, l.basic, 1});
+  for (const Piece& p : l.pieces) {
+    if (p.blocklen == 0 || p.reps == 0) continue;
+    const std::vector<Run>& child = flat(*p.child, memo, func);
+    std::vector<Run> block;  // blocklen copies of the child, one extent apart
+    append_copies(block, child, 0, p.blocklen, p.child->extent(), func);
+    append_copies(out, block, p.disp, p.reps, p.stride, func);
+  }
+  return memo.emplace(&l, std::move(out)).first->second;
+}
+
+std::vector<Block> merge_blocks(const std::vector<Run>& runs) {
+  std::vector<Block> out;
+  for (const Run& r : runs) {
+    i64 len = r.count * i64(basic_info(r.basic).size);
+    if (!out.empty() && out.back().offset + out.back().length == r.offset) out.back().length += len;
+    else out.push_back({r.offset, len});
+  }
+  return out;
+}
+
+TypePtr make(LayoutPtr l, Combiner c, TypeContents contents) {
+  return std::make_shared<Datatype>(std::move(l), c, std::move(contents));
+}
+
+}  // namespace
+
+const BasicInfo& basic_info(Basic b) { return kBasics[std::size_t(b)]; }
+
+const char* combiner_name(Combiner c) {
+  static const char* const names[] = {
+      "MPI_COMBINER_NAMED",   "MPI_COMBINER_DUP",           "MPI_COMBINER_CONTIGUOUS",
+      "MPI_COMBINER_VECTOR",  "MPI_COMBINER_HVECTOR",       "MPI_COMBINER_INDEXED",
+      "MPI_COMBINER_HINDEXED", "MPI_COMBINER_INDEXED_BLOCK", "MPI_COMBINER_HINDEXED_BLOCK",
+      "MPI_COMBINER_STRUCT",  "MPI_COMBINER_SUBARRAY",      "MPI_COMBINER_RESIZED"};
+  return names[std::size_t(c)];
+}
+
+// ---- objects and predefined types ---------------------------------------------------------
+
+Datatype::Datatype(LayoutPtr layout, Combiner combiner, TypeContents contents)
+    : layout_(std::move(layout)), combiner_(combiner), contents_(std::move(contents)) {}
+
+TypePtr Datatype::basic(Basic b) {
+  static TypePtr table[std::size_t(Basic::Count_)];
+  TypePtr& t = table[std::size_t(b)];
+  if (!t) {
+    t = make(basic_layout(b), Combiner::Named, {});
+    t->name_ = basic_info(b).name;
+    t->predefined_ = true;
+    t->commit();
+  }
+  return t;
+}
+
+TypePtr Datatype::pair(Pair p) {
+  static TypePtr table[std::size_t(Pair::Count_)];
+  TypePtr& t = table[std::size_t(p)];
+  if (!t) {
+    const PairInfo& pi = kPairs[std::size_t(p)];
+    LayoutPtr l = make_layout({{0, 1, 1, 0, basic(pi.value)->layout_},
+                               {pi.index_offset, 1, 1, 0, basic(Basic::Int)->layout_}},
+                              pi.name);
+    t = make(l, Combiner::Named, {});
+    t->name_ = pi.name;
+    t->predefined_ = true;
+    t->commit();
+  }
+  return t;
+}
+
+// ---- constructors -------------------------------------------------------------------------
+
+TypePtr Datatype::contiguous(int count, const TypePtr& old) {
+  const char* func = "MPI_Type_contiguous";
+  check_count(count, func);
+  check_type(old, func, "oldtype");
+  return make(make_layout({{0, count, 1, 0, old->layout_}}, func), Combiner::Contiguous,
+              {{count}, {}, {old}});
+}
+
+TypePtr Datatype::vector(int count, int blocklength, int stride, const TypePtr& old) {
+  const char* func = "MPI_Type_vector";
+  check_count(count, func);
+  check_blocklength(blocklength, func, "blocklength");
+  check_type(old, func, "oldtype");
+  i64 bytes = mul(stride, old->extent(), func);
+  return make(make_layout({{0, blocklength, count, bytes, old->layout_}}, func), Combiner::Vector,
+              {{count, blocklength, stride}, {}, {old}});
+}
+
+TypePtr Datatype::hvector(int count, int blocklength, i64 stride, const TypePtr& old) {
+  const char* func = "MPI_Type_create_hvector";
+  check_count(count, func);
+  check_blocklength(blocklength, func, "blocklength");
+  check_type(old, func, "oldtype");
+  return make(make_layout({{0, blocklength, count, stride, old->layout_}}, func), Combiner::Hvector,
+              {{count, blocklength}, {stride}, {old}});
+}
+
+TypePtr Datatype::indexed(const std::vector<int>& bls, const std::vector<int>& displs, const TypePtr& old) {
+  const char* func = "MPI_Type_indexed";
+  check_same_length(bls, displs, func);
+  check_blocklengths(bls, func);
+  check_type(old, func, "oldtype");
+  std::vector<Piece> pieces;
+  for (std::size_t i = 0; i < bls.size(); ++i)
+    pieces.push_back({mul(displs[i], old->extent(), func), bls[i], 1, 0, old->layout_});
+  TypeContents c{{int(bls.size())}, {}, {old}};
+  c.integers.insert(c.integers.end(), bls.begin(), bls.end());
+  c.integers.insert(c.integers.end(), displs.begin(), displs.end());
+  return make(make_layout(std::move(pieces), func), Combiner::Indexed, std::move(c));
+}
+
+TypePtr Datatype::hindexed(const std::vector<int>& bls, const std::vector<i64>& displs, const TypePtr& old) {
+  const char* func = "MPI_Type_create_hindexed";
+  check_same_length(bls, displs, func);
+  check_blocklengths(bls, func);
+  check_type(old, func, "oldtype");
+  std::vector<Piece> pieces;
+  for (std::size_t i = 0; i < bls.size(); ++i) pieces.push_back({displs[i], bls[i], 1, 0, old->layout_});
+  TypeContents c{{int(bls.size())}, displs, {old}};
+  c.integers.insert(c.integers.end(), bls.begin(), bls.end());
+  return make(make_layout(std::move(pieces), func), Combiner::Hindexed, std::move(c));
+}
+
+TypePtr Datatype::indexed_block(int blocklength, const std::vector<int>& displs, const TypePtr& old) {
+  const char* func = "MPI_Type_create_indexed_block";
+  check_blocklength(blocklength, func, "blocklength");
+  check_type(old, func, "oldtype");
+  std::vector<Piece> pieces;
+  for (int d : displs) pieces.push_back({mul(d, old->extent(), func), blocklength, 1, 0, old->layout_});
+  TypeContents c{{int(displs.size()), blocklength}, {}, {old}};
+  c.integers.insert(c.integers.end(), displs.begin(), displs.end());
+  return make(make_layout(std::move(pieces), func), Combiner::IndexedBlock, std::move(c));
+}
+
+TypePtr Datatype::hindexed_block(int blocklength, const std::vector<i64>& displs, const TypePtr& old) {
+  const char* func = "MPI_Type_create_hindexed_block";
+  check_blocklength(blocklength, func, "blocklength");
+  check_type(old, func, "oldtype");
+  std::vector<Piece> pieces;
+  for (i64 d : displs) pieces.push_back({d, blocklength, 1, 0, old->layout_});
+  return make(make_layout(std::move(pieces), func), Combiner::HindexedBlock,
+              {{int(displs.size()), blocklength}, displs, {old}});
+}
+
+TypePtr Datatype::create_struct(const std::vector<int>& bls, const std::vector<i64>& displs,
+                                const std::vector<TypePtr>& types) {
+  const char* func = "MPI_Type_create_struct";
+  check_same_length(bls, displs, func);
+  if (types.size() != bls.size())
+    fail(ErrClass::Arg, func,
+         "blocklengths has " + num(i64(bls.size())) + " entries but types has " + num(i64(types.size())));
+  check_blocklengths(bls, func);
+  for (std::size_t i = 0; i < types.size(); ++i) check_type(types[i], func, at("types", i));
+  std::vector<Piece> pieces;
+  for (std::size_t i = 0; i < bls.size(); ++i) pieces.push_back({displs[i], bls[i], 1, 0, types[i]->layout_});
+  TypeContents c{{int(bls.size())}, displs, types};
+  c.integers.insert(c.integers.end(), bls.begin(), bls.end());
+  return make(make_layout(std::move(pieces), func), Combiner::Struct, std::move(c));
+}
+
+TypePtr Datatype::subarray(const std::vector<int>& sizes, const std::vector<int>& subsizes,
+                           const std::vector<int>& starts, Order order, const TypePtr& old) {
+  const char* func = "MPI_Type_create_subarray";
+  const std::size_t n = sizes.size();
+  if (n == 0) fail(ErrClass::Arg, func, "sizes is empty: ndims must be positive");
+  if (subsizes.size() != n || starts.size() != n)
+    fail(ErrClass::Arg, func,
+         "sizes, subsizes and starts must have ndims entries each, got " + num(i64(n)) + ", " +
+             num(i64(subsizes.size())) + " and " + num(i64(starts.size())));
+  for (std::size_t i = 0; i < n; ++i) {
+    if (sizes[i] < 1) fail(ErrClass::Arg, func, at("sizes", i) + " = " + num(sizes[i]) + " is not positive");
+    if (subsizes[i] < 1 || subsizes[i] > sizes[i])
+      fail(ErrClass::Arg, func,
+           at("subsizes", i) + " = " + num(subsizes[i]) + " is not in 1.." + num(sizes[i]) + " (sizes)");
+    if (starts[i] < 0 || starts[i] > sizes[i] - subsizes[i])
+      fail(ErrClass::Arg, func,
+           at("starts", i) + " = " + num(starts[i]) + " is not in 0.." + num(sizes[i] - subsizes[i]) +
+               " (sizes - subsizes)");
+  }
+  if (order != Order::C && order != Order::Fortran) fail(ErrClass::Arg, func, "order is neither C nor Fortran");
+  check_type(old, func, "oldtype");
+  // Dimensions from the fastest-varying one: the last in C order, the first in Fortran.
+  i64 ext = old->extent(), stride = ext, offset = 0;
+  LayoutPtr nest = old->layout_;
+  for (std::size_t k = 0; k < n; ++k) {
+    std::size_t i = order == Order::C ? n - 1 - k : k;
+    nest = k == 0 ? make_layout({{0, subsizes[i], 1, 0, nest}}, func)
+                  : make_layout({{0, 1, subsizes[i], stride, nest}}, func);
+    offset = add(offset, mul(starts[i], stride, func), func);
+    stride = mul(stride, sizes[i], func);
+  }
+  LayoutPtr placed = make_layout({{offset, 1, 1, 0, nest}}, func);
+  TypeContents c{{int(n)}, {}, {old}};
+  for (const auto* v : {&sizes, &subsizes, &starts}) c.integers.insert(c.integers.end(), v->begin(), v->end());
+  c.integers.push_back(int(order));
+  return make(with_markers(placed, 0, stride, func), Combiner::Subarray, std::move(c));
+}
+
+TypePtr Datatype::resized(const TypePtr& old, i64 lb, i64 extent) {
+  const char* func = "MPI_Type_create_resized";
+  check_type(old, func, "oldtype");
+  return make(with_markers(old->layout_, lb, extent, func), Combiner::Resized, {{}, {lb, extent}, {old}});
+}
+
+TypePtr Datatype::dup(const TypePtr& old) {
+  check_type(old, "MPI_Type_dup", "oldtype");
+  TypePtr t = make(old->layout_, Combiner::Dup, {{}, {}, {old}});
+  if (old->committed_) t->commit();  // the same committed state (MPI-3.1 §4.1.10)
+  return t;
+}
+
+// ---- state ---------------------------------------------------------------------------------
+
+void Datatype::commit() {
+  if (committed_) return;
+  Memo memo;
+  runs_ = flat(*layout_, memo, "MPI_Type_commit");
+  blocks_ = merge_blocks(runs_);
+  committed_ = true;
+}
+
+std::vector<Run> Datatype::typemap() const {
+  if (committed_) return runs_;
+  Memo memo;
+  return flat(*layout_, memo, "MPI_Type_commit");
+}
+
+void Datatype::free(std::string_view func) {
+  if (predefined_) fail(ErrClass::Type, func, "cannot free the predefined datatype " + name_);
+  if (freed_) fail(ErrClass::Type, func, "the datatype has already been freed");
+  freed_ = true;  // the map stays: operations in flight complete (MPI-3.1 §4.1.9)
+}
+
+void Datatype::check_usable(std::string_view func, std::string_view what) const {
+  if (freed_) fail(ErrClass::Type, func, std::string(what) + " has been freed");
+  check_committed(func, what);
+}
+
+void Datatype::check_committed(std::string_view func, std::string_view what) const {
+  if (!committed_)
+    fail(ErrClass::Type, func, std::string(what) + " has not been committed (call commit() first)");
+}
+
+TypeEnvelope Datatype::envelope() const {
+  return {int(contents_.integers.size()), int(contents_.addresses.size()), int(contents_.types.size()),
+          combiner_};
+}
+
+TypeContents Datatype::contents() const {
+  if (combiner_ == Combiner::Named)
+    fail(ErrClass::Type, "MPI_Type_get_contents",
+         "the predefined datatype " + name_ + " has no contents (its combiner is MPI_COMBINER_NAMED)");
+  TypeContents c = contents_;
+  for (TypePtr& t : c.types) {
+    if (t->predefined_) continue;
+    TypePtr copy = make(t->layout_, t->combiner_, t->contents_);
+    copy->name_ = t->name_;
+    if (t->committed_) copy->commit();
+    t = copy;
+  }
+  return c;
+}
+
+// ---- typed data -----------------------------------------------------------------------------
+
+void Datatype::span(i64 count, i64* lo, i64* hi) const {
+  *lo = *hi = 0;
+  if (count <= 0 || layout_->size == 0) return;
+  i64 last = (count - 1) * extent();
+  *lo = layout_->true_lb + std::min<i64>(0, last);
+  *hi = layout_->true_ub + std::max<i64>(0, last);
+}
+
+void Datatype::pack(const void* buf, i64 count, std::string& out, std::string_view func) const {
+  check_committed(func);
+  check_count(count, func);
+  std::size_t at0 = out.size();
+  out.resize(at0 + std::size_t(count * size()));
+  char* dst = out.data() + at0;
+  const char* src = static_cast<const char*>(buf);
+  if (blocks_.size() == 1 && blocks_[0].length == extent()) {  // dense: one copy
+    std::memcpy(dst, src + blocks_[0].offset, std::size_t(count * size()));
+    return;
+  }
+  for (i64 i = 0; i < count; ++i, src += extent())
+    for (const Block& b : blocks_) {
+      std::memcpy(dst, src + b.offset, std::size_t(b.length));
+      dst += b.length;
+    }
+}
+
+void Datatype::unpack(const char* data, std::size_t n, void* buf, i64 count, std::string_view func) const {
+  check_committed(func);
+  check_count(count, func);
+  if (i64(n) > count * size())
+    fail(ErrClass::Truncate, func,
+         "message of " + num(i64(n)) + " bytes is longer than " + num(count) + " elements of " +
+             num(size()) + " bytes");
+  char* dst = static_cast<char*>(buf);
+  if (blocks_.size() == 1 && blocks_[0].length == extent()) {
+    std::memcpy(dst + blocks_[0].offset, data, n);
+    return;
+  }
+  for (i64 i = 0; n > 0; ++i, dst += extent())
+    for (const Block& b : blocks_) {
+      std::size_t len = std::min<std::size_t>(n, std::size_t(b.length));
+      std::memcpy(dst + b.offset, data, len);
+      data += len;
+      n -= len;
+      if (n == 0) return;
+    }
+}
+
+i64 Datatype::count_of(i64 bytes) const {
+  if (size() == 0) return bytes == 0 ? 0 : UNDEFINED;
+  return bytes % size() == 0 ? bytes / size() : UNDEFINED;
+}
+
+i64 Datatype::elements_of(i64 bytes) const {
+  if (size() == 0) return 0;
+  i64 elements = (bytes / size()) * layout_->nbasic, rest = bytes % size();
+  for (const Run& r : runs_) {
+    if (rest == 0) break;
+    i64 bsize = i64(basic_info(r.basic).size), run_bytes = r.count * bsize;
+    if (rest >= run_bytes) {
+      elements += r.count;
+      rest -= run_bytes;
+    } else {
+      if (rest % bsize != 0) return UNDEFINED;
+      elements += rest / bsize;
+      rest = 0;
+    }
+  }
+  return elements;
+}
+
+}  // namespace lumpi::core

@@ -1,0 +1,160 @@
+// core/engine/engine.hpp: one rank's progress engine over the data plane.
+//
+// Owns the rank's Transport (core/transport/transport.hpp: the sockets), the Matcher,
+// and the blocking loop every MPI wait runs. While blocked it also serves
+// the transport's watched socket (the launcher's control channel), so that
+// an interrupt or the death of a peer ends the wait with
+// LUMPI_ERR_INTERRUPTED or MPI_ERR_PROC_FAILED instead of a hang. Knows
+// nothing of Lua, of ZeroMQ or of the control protocol's contents.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/transport/curve_keys.hpp"
+#include "core/engine/match.hpp"
+#include "core/base/trace.hpp"
+
+namespace lumpi::core {
+
+// What a blocked call is waiting for, for :status and hang reports.
+struct Waiting {
+  std::string call;        // "MPI_Recv"
+  std::string comm;        // communicator name ("" if unnamed)
+  uint64_t context = 0;    // the communicator's context base, its identity in the job (0: none)
+  std::string peer_role;   // "source", "dest", "root" or ""
+  int peer = 0;            // rank in the communicator (may be ANY_SOURCE)
+  int tag = 0;
+  bool has_tag = false;
+  std::vector<int> needs;  // world ranks whose death fails the wait
+  bool any = false;        // any one of needs will do (ANY_SOURCE), not each
+  // For collectives and constructors: every member of the communicator. A
+  // member's death fails the wait even when this rank waits for a live one,
+  // which may itself have given up (so no survivor hangs).
+  std::vector<int> group;
+  std::string describe() const;
+};
+
+class Transport;
+
+class Engine {
+ public:
+  // Binds the data endpoint (e.g. "ipc:///tmp/lumpi-x/3" or "tcp://127.0.0.1:*").
+  Engine(int world_rank, int world_size, const std::string& bind_endpoint,
+         std::optional<CurveKeys> curve = std::nullopt);
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  int world_rank() const { return rank_; }
+  int world_size() const { return size_; }
+  const std::string& endpoint() const;
+  // The sockets; the launcher makes its control socket on the transport's
+  // context and has it watched there.
+  Transport& transport() { return *transport_; }
+  void set_peer_endpoints(std::vector<std::string> endpoints);
+
+  // Queues a message for `dest` (world rank). Never blocks: queues are unbounded.
+  void send(int dest, const Envelope& env, Body body);
+  uint64_t next_seq() { return ++seq_; }
+  // True once the synchronous send `seq` was matched by its receiver.
+  bool take_ack(uint64_t seq);
+
+  Matcher& matcher() { return matcher_; }
+  // Posts a receive; true if it matched at once (acking a synchronous send).
+  bool post(PostedRecv* r);
+
+  // Delivers whatever has arrived, waiting at most timeout_ms for something.
+  void progress(int timeout_ms);
+  // Runs progress until done() is true. Throws Error(Interrupted) after
+  // interrupt(), Error(ProcFailed) if a rank in what.needs died.
+  void wait(const std::function<bool()>& done, const Waiting& what);
+  // Background work (nonblocking collectives, core/coll/nbc.*): step() runs
+  // after each delivery round of progress() and wait(), whichever call is
+  // blocked, until it returns true (finished or failed). It must not block
+  // nor call progress/wait itself.
+  void add_background(std::function<bool()> step);
+  // The call currently blocked in wait(), if any.
+  const Waiting* blocked() const { return blocked_; }
+
+  // Command epochs: messages carry the sender's current epoch; after an
+  // interrupt the epoch's leftovers are dropped, now and when they arrive.
+  void begin_command(uint32_t epoch) {
+    epoch_ = epoch;
+    interrupted_ = false;
+  }
+  uint32_t epoch() const { return epoch_; }
+  void interrupt();
+  bool interrupted() const { return interrupted_; }
+  void discard_epoch(uint32_t epoch);
+  void mark_dead(int world_rank);
+  bool is_dead(int world_rank) const { return dead_.count(world_rank) != 0; }
+  // Throws Error(ProcFailed) if a rank in what.needs or what.group has died
+  // (wait() checks it each round; Request::test() too, so polling fails alike).
+  void check_peers(const Waiting& what) const;
+
+  // ---- tracing (core/base/trace.hpp) ----
+  // The Lamport clock: every send carries it (Envelope::clock); every
+  // arrival advances it past the sender's.
+  uint64_t clock() const { return clock_; }
+  Tracer& tracer() { return tracer_; }
+  // True while events are recorded; one test of a bool when off.
+  bool tracing() const { return tracer_.on(); }
+  // Records an event at a fresh clock tick (call only when tracing()).
+  void trace(TraceEvent e);
+
+  // One-sided communication (core/rma/win.cpp): messages of kind Rma whose
+  // context is `id` go to `service`, from whichever loop progresses the
+  // engine: a blocked wait, or the rank host's idle loop (so a passive
+  // target answers while its user sits at the prompt). They bypass the
+  // Matcher and the interrupt epochs (a lock must be released even after
+  // the command that took it was interrupted). Rma messages for an id
+  // with no service are dropped with a note on stderr.
+  using RmaService = std::function<void(Message&)>;
+  void serve_rma(uint64_t id, RmaService service) { rma_services_[id] = std::move(service); }
+  void stop_rma(uint64_t id) { rma_services_.erase(id); }
+
+  // A fresh context base, unique in the job: creator's rank and a counter.
+  uint64_t propose_context();
+  // Communicator names by context base, for the message-queue display
+  // (Comm::set_name records them; "" if none was given or the communicator
+  // is gone). Held weakly, so a freed communicator's name goes with it.
+  void name_context(uint64_t base, std::shared_ptr<const std::string> name);
+  std::string context_name(uint64_t base) const;
+
+ private:
+  void deliver(Message m);
+  void receive_available();
+  // Asks the transport for data input for up to budget_us, yielding
+  // between asks; true as soon as data input is ready (see wait()).
+  bool spin_for_input(int budget_us);
+  void check_abort(const Waiting& what);
+  void run_background();
+
+  int rank_, size_;
+  std::unique_ptr<Transport> transport_;
+  Matcher matcher_;
+  std::set<uint64_t> acks_;
+  std::set<uint32_t> discarded_epochs_;
+  std::set<int> dead_;
+  std::map<uint64_t, std::weak_ptr<const std::string>> context_names_;
+  std::map<uint64_t, RmaService> rma_services_;
+  size_t prune_names_at_ = 64;
+  uint64_t seq_ = 0;
+  uint64_t clock_ = 0;
+  Tracer tracer_;
+  uint64_t context_counter_ = 0;
+  uint32_t epoch_ = 0;
+  bool interrupted_ = false;
+  const Waiting* blocked_ = nullptr;
+  std::vector<std::function<bool()>> background_;
+  bool in_background_ = false;
+};
+
+}  // namespace lumpi::core

@@ -1,0 +1,152 @@
+// core/engine/request.cpp: completion of nonblocking operations.
+#include "core/engine/request.hpp"
+
+#include <algorithm>
+
+#include "core/base/error.hpp"
+
+namespace lumpi::core {
+
+Request::~Request() {
+  if (kind_ == Kind::Recv && !recv_.done && !cancelled_) engine_->matcher().cancel(&recv_);
+}
+
+RequestPtr Request::done(Status st) {
+  RequestPtr r(new Request(Kind::Done, nullptr, {}));
+  r->status_ = st;
+  r->complete_ = true;
+  return r;
+}
+
+RequestPtr Request::recv(Engine& e, uint64_t context, int source_world, int tag,
+                         std::function<int(int)> rank_of, Waiting what) {
+  RequestPtr r(new Request(Kind::Recv, &e, std::move(what)));
+  r->recv_.context = context;
+  r->recv_.source = source_world;
+  r->recv_.tag = tag;
+  r->rank_of_ = std::move(rank_of);
+  e.post(&r->recv_);
+  return r;
+}
+
+RequestPtr Request::ssend(Engine& e, uint64_t seq, Waiting what) {
+  RequestPtr r(new Request(Kind::Ssend, &e, std::move(what)));
+  r->ack_seq_ = seq;
+  return r;
+}
+
+RequestPtr Request::generic(Engine& e, std::function<bool()> test, Waiting what) {
+  RequestPtr r(new Request(Kind::Generic, &e, std::move(what)));
+  r->generic_ = std::move(test);
+  return r;
+}
+
+bool Request::poll_complete() {
+  if (complete_) return true;
+  switch (kind_) {
+    case Kind::Done:
+      complete_ = true;
+      break;
+    case Kind::Recv:
+      if (recv_.abandoned)
+        fail(ErrClass::Interrupted, what_.call, "the receive was abandoned by an interrupt");
+      if (recv_.done) {
+        status_.source = rank_of_(recv_.msg.env.source);
+        status_.tag = recv_.msg.env.tag;
+        status_.bytes = recv_.msg.body.size();
+        complete_ = true;
+        if (engine_->tracing() && recv_.context % 4 == uint64_t(Lane::P2P)) trace_recv();
+      }
+      break;
+    case Kind::Ssend:
+      complete_ = engine_->take_ack(ack_seq_);
+      break;
+    case Kind::Generic:
+      complete_ = generic_();
+      break;
+  }
+  return complete_;
+}
+
+bool Request::test() {
+  if (poll_complete()) return true;
+  engine_->progress(0);
+  if (poll_complete()) return true;
+  engine_->check_peers(what_);  // a polling loop fails as a blocked wait would
+  return false;
+}
+
+void Request::trace_recv() {
+  TraceEvent t;
+  t.kind = TraceEvent::Kind::Recv;
+  t.peer = recv_.msg.env.source;
+  t.tag = recv_.msg.env.tag;
+  t.context = recv_.context / 4;
+  t.msg = recv_.msg.env.clock;
+  t.bytes = (long long)recv_.msg.body.size();
+  t.call = what_.call;
+  engine_->trace(std::move(t));
+}
+
+void Request::wait() {
+  if (poll_complete()) return;  // also a cancelled request, and one made complete (no engine)
+  // A user's wait on a request (MPI_Wait, MPI_Waitall ...) is a span in the trace.
+  bool traced = engine_->tracing() && what_.call.starts_with("MPI_Wait");
+  if (traced) trace_wait(TraceEvent::Kind::Begin);
+  engine_->wait([this] { return poll_complete(); }, what_);
+  if (traced) trace_wait(TraceEvent::Kind::End);
+}
+
+void Request::wait_any(const std::vector<Request*>& reqs, const std::string& call) {
+  Engine* engine = nullptr;
+  Waiting what;  // any one request will do: it waits for any of their ranks
+  what.call = call;
+  what.any = true;
+  bool one_comm = true;  // the communicator is named only when all share it
+  for (const Request* r : reqs) {
+    if (!r || !r->engine_) continue;
+    if (!engine) {
+      engine = r->engine_;
+      what.comm = r->what_.comm;
+      what.context = r->what_.context;
+    }
+    one_comm = one_comm && r->what_.context == what.context;
+    for (int w : r->what_.needs)
+      if (std::find(what.needs.begin(), what.needs.end(), w) == what.needs.end()) what.needs.push_back(w);
+  }
+  if (!one_comm) {
+    what.comm.clear();
+    what.context = 0;
+  }
+  auto ready = [&] {
+    for (Request* r : reqs) {
+      if (!r) continue;
+      try {
+        if (r->poll_complete()) return true;
+        if (r->engine_) r->engine_->check_peers(r->what_);
+      } catch (const Error&) {
+        return true;  // the caller's test raises it
+      }
+    }
+    return false;
+  };
+  if (engine && !ready()) engine->wait(ready, what);
+}
+
+void Request::trace_wait(TraceEvent::Kind k) {
+  TraceEvent t;
+  t.kind = k;
+  t.context = what_.context;
+  t.call = what_.call;
+  engine_->trace(std::move(t));
+}
+
+bool Request::cancel() {
+  if (complete_ || kind_ != Kind::Recv) return false;
+  if (!engine_->matcher().cancel(&recv_)) return false;
+  cancelled_ = true;
+  complete_ = true;
+  return true;
+}
+
+}  // namespace lumpi::core

@@ -1,0 +1,93 @@
+// core/engine/request.hpp: nonblocking operations and their completion.
+//
+// A Request is a handle on one pending operation: a receive posted to the
+// Matcher, a synchronous send waiting for its ack, or a generic operation
+// that completes when a predicate holds (idup and friends). Standard sends
+// are eager and complete at once. Requests are made only by their named
+// constructors; waiting runs the Engine's loop, so it can be interrupted.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/engine/engine.hpp"
+
+namespace lumpi::core {
+
+struct Status {
+  int source = 0;  // rank in the communicator (remote group for an intercommunicator)
+  int tag = 0;
+  int error = 0;   // error class code, 0 for success
+  size_t bytes = 0;
+};
+
+class Request;
+using RequestPtr = std::shared_ptr<Request>;
+
+class Request {
+ public:
+  enum class Kind { Done, Recv, Ssend, Generic };
+
+  // Already complete, with status `st` (eager sends, PROC_NULL).
+  static RequestPtr done(Status st = {});
+  // A receive on `context` from `source_world` (or ANY_SOURCE) with `tag`,
+  // posted at once; `rank_of` maps the sender's world rank to the rank the
+  // status reports.
+  static RequestPtr recv(Engine& e, uint64_t context, int source_world, int tag,
+                         std::function<int(int)> rank_of, Waiting what);
+  // A synchronous send already queued with sequence number `seq`: complete
+  // once its receiver's ack arrives.
+  static RequestPtr ssend(Engine& e, uint64_t seq, Waiting what);
+  // Complete once test() holds; test may throw core::Error.
+  static RequestPtr generic(Engine& e, std::function<bool()> test, Waiting what);
+  ~Request();
+
+  Kind kind() const { return kind_; }
+  // True when complete, from what has already arrived (no progress is run;
+  // for use inside another request's test). Throws as test() does.
+  bool complete() { return poll_complete(); }
+  // True when complete; never blocks (it runs progress once without waiting).
+  // Throws Error(ProcFailed), as wait() would, when a rank it needs has died.
+  bool test();
+  // Blocks until complete.
+  void wait();
+  // Blocks until one of reqs (null entries are skipped) is complete or has
+  // ended in an error (its own, or the death of a rank it needs): the
+  // caller's next round of tests then completes it or raises its error.
+  // Returns at once when every entry is null. Throws Error(Interrupted) as
+  // wait() does; hang reports name `call`.
+  static void wait_any(const std::vector<Request*>& reqs, const std::string& call);
+  // Cancels a pending receive; true if it was still pending.
+  bool cancel();
+  bool cancelled() const { return cancelled_; }
+  const Status& status() const { return status_; }
+  // The received message body (receives only; empty otherwise).
+  Body& body() { return recv_.msg.body; }
+  // The MPI call that completes it, as errors and hang reports name it
+  // (MPI_Wait, MPI_Testall ...).
+  void set_call(std::string call) { what_.call = std::move(call); }
+  const std::string& call() const { return what_.call; }
+  // What a wait on it waits for (hang reports, the deadlock diagnosis).
+  const Waiting& what() const { return what_; }
+
+ private:
+  Request(Kind kind, Engine* e, Waiting what) : kind_(kind), engine_(e), what_(std::move(what)) {}
+  bool poll_complete();
+  void trace_recv();
+  void trace_wait(TraceEvent::Kind k);
+
+  Kind kind_;
+  Engine* engine_;
+  Waiting what_;
+  PostedRecv recv_;
+  std::function<int(int)> rank_of_;
+  uint64_t ack_seq_ = 0;
+  std::function<bool()> generic_;
+  Status status_;
+  bool complete_ = false;
+  bool cancelled_ = false;
+};
+
+}  // namespace lumpi::core

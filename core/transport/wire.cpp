@@ -1,0 +1,80 @@
+// core/transport/wire.cpp: fixed little-endian layout of the envelope header.
+//
+//   0  u16 magic 0x4C4D ("LM")   2 u8 kind   3 u8 flags (bit 0: wants ack)
+//   4  i32 source                8 i32 tag   12 u32 epoch
+//   16 u64 context               24 u64 seq
+//   32 u64 Lamport clock (causal order of :trace; core/base/trace.hpp)
+#include "core/transport/wire.hpp"
+
+#include <cstring>
+
+namespace lumpi::core {
+namespace {
+
+constexpr uint16_t kMagic = 0x4C4D;
+
+template <class T>
+void put(std::string& out, size_t at, T v) {
+  std::memcpy(out.data() + at, &v, sizeof v);  // hosts are little-endian (x86_64, arm64)
+}
+
+template <class T>
+T get(std::string_view in, size_t at) {
+  T v;
+  std::memcpy(&v, in.data() + at, sizeof v);
+  return v;
+}
+
+}  // namespace
+
+std::string encode_header(const Envelope& e) {
+  std::string out(kHeaderSize, '\0');
+  put<uint16_t>(out, 0, kMagic);
+  put<uint8_t>(out, 2, uint8_t(e.kind));
+  put<uint8_t>(out, 3, e.wants_ack ? 1 : 0);
+  put<int32_t>(out, 4, e.source);
+  put<int32_t>(out, 8, e.tag);
+  put<uint32_t>(out, 12, e.epoch);
+  put<uint64_t>(out, 16, e.context);
+  put<uint64_t>(out, 24, e.seq);
+  put<uint64_t>(out, 32, e.clock);
+  return out;
+}
+
+std::optional<Envelope> decode_header(std::string_view in, std::string* why) {
+  if (in.size() != kHeaderSize) {
+    *why = "header of " + std::to_string(in.size()) + " bytes, expected " +
+           std::to_string(kHeaderSize);
+    return std::nullopt;
+  }
+  if (get<uint16_t>(in, 0) != kMagic) {
+    *why = "bad magic number";
+    return std::nullopt;
+  }
+  uint8_t kind = get<uint8_t>(in, 2);
+  if (kind > uint8_t(MsgKind::Rma)) {
+    *why = "unknown message kind " + std::to_string(kind);
+    return std::nullopt;
+  }
+  uint8_t flags = get<uint8_t>(in, 3);
+  if (flags > 1) {
+    *why = "unknown flags " + std::to_string(flags);
+    return std::nullopt;
+  }
+  Envelope e;
+  e.kind = MsgKind(kind);
+  e.wants_ack = flags & 1;
+  e.source = get<int32_t>(in, 4);
+  e.tag = get<int32_t>(in, 8);
+  e.epoch = get<uint32_t>(in, 12);
+  e.context = get<uint64_t>(in, 16);
+  e.seq = get<uint64_t>(in, 24);
+  e.clock = get<uint64_t>(in, 32);
+  if (e.source < 0) {
+    *why = "negative source " + std::to_string(e.source);
+    return std::nullopt;
+  }
+  return e;
+}
+
+}  // namespace lumpi::core

@@ -1,0 +1,56 @@
+// launcher/host/api_init.cpp: lumpi::Init and lumpi::Finalize of the public C++
+// API (core/api/lumpi.hpp): a C++ program joins its world through the rank host
+// (launcher/host/host.hpp), which keeps answering the coordinator (status,
+// interrupts, peer deaths) while the program waits in MPI calls.
+//
+// It lives beside the host, not in core/, because the core knows nothing of
+// how a process is started: a program that calls Init links lumpi_host.
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/api/api_detail.hpp"
+#include "core/api/lumpi.hpp"
+#include "launcher/host/host.hpp"
+
+namespace lumpi {
+
+void Init() {
+  try {
+    if (launcher::Host::joined() || launcher::Host::finished())
+      throw core::Error(core::ErrClass::Other, "MPI_Init", "Init was already called in this process");
+    launcher::Host& host = launcher::Host::join();
+    COMM_WORLD = detail::world_of(host.engine());
+    COMM_SELF = detail::self_of(host.engine());
+  } catch (const core::Error& e) {
+    throw Exception(int(e.cls()), e.func(), e.message());
+  } catch (const std::exception& e) {  // not started by lumpi exec
+    throw Exception(int(core::ErrClass::Other), "MPI_Init", e.what());
+  }
+}
+
+void Init(int&, char**&) { Init(); }
+
+// COMM_SELF's attributes go first, their delete callbacks run (MPI-2.1
+// Annex B item 22); then a barrier, so no rank leaves while a peer still
+// talks to it, then the host reports a normal finish.
+void Finalize() {
+  if (!launcher::Host::joined() || launcher::Host::finished())
+    throw Exception(int(core::ErrClass::Other), "MPI_Finalize", "Init was not called, or Finalize already was");
+  detail::delete_all_attrs(COMM_SELF);
+  COMM_WORLD.Barrier();
+  COMM_WORLD = Intracomm();
+  COMM_SELF = Intracomm();
+  launcher::Host::join().finish(0);
+}
+
+bool Is_finalized() { return launcher::Host::finished(); }
+bool Is_initialized() { return launcher::Host::joined() || launcher::Host::finished(); }
+
+void Abort(int errorcode, const std::string& why) {
+  std::fflush(stdout);
+  if (launcher::Host::joined() && !launcher::Host::finished()) launcher::Host::join().abort(errorcode, why);
+  std::fprintf(stderr, "lumpi: %s\n", why.c_str());
+  std::_Exit(errorcode ? errorcode : 1);
+}
+
+}  // namespace lumpi

@@ -1,0 +1,327 @@
+// repl/view/deadlock.cpp: the wait-for graph of a hung command and the queues' text.
+#include "repl/view/deadlock.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "repl/view/collate.hpp"
+
+namespace lumpi::repl {
+
+using launcher::QueueEntry;
+using launcher::RankState;
+using State = RankView::State;
+
+namespace {
+
+constexpr int kAnySource = -2;  // core/base/constants.hpp's values, which the coordinator does not link
+constexpr int kAnyTag = -4;
+
+bool is_collective(const RankView& v) { return !v.wait.group.empty(); }
+
+// A receive or probe from ANY_SOURCE: a message from a rank outside the
+// graph's view (in flight) could still match it, so its deadlock is only
+// possible. (MPI_Waitany also waits for any one rank, but for given ones.)
+bool wildcard(const RankView& v) { return v.wait.any && v.where.find("ANY_SOURCE") != std::string::npos; }
+
+// MPI_Win_lock waits for the lock's holder, not for the target, which
+// answers lock requests even while idle (passive target): any other rank
+// may hold it, and the lock comes once any one of them lets go.
+bool lock_wait(const RankView& v) { return v.wait.call == "MPI_Win_lock"; }
+
+// Any one of the ranks waited for will do (a wildcard, MPI_Waitany, a lock).
+bool waits_any(const RankView& v) { return v.wait.any || lock_wait(v); }
+
+// What a lock wait adds to "waits for any of 0,2".
+std::string holder_note(const RankView& v) { return lock_wait(v) ? " (whichever holds the lock)" : ""; }
+
+// The ranks `r` waits for: a collective's members that are not in the same
+// call on the same communicator (if every member is, the peer it waits on
+// now); otherwise the ranks of its wait (a source, a destination).
+std::set<int> waits_for(int r, const RankView& v, const std::map<int, RankView>& all) {
+  std::set<int> out;
+  if (lock_wait(v)) {
+    for (const auto& [m, other] : all)
+      if (m != r) out.insert(m);
+    return out;
+  }
+  if (is_collective(v)) {
+    for (int m : v.wait.group) {
+      if (m == r) continue;
+      auto it = all.find(m);
+      bool same = it != all.end() && it->second.state == State::Blocked && it->second.wait.call == v.wait.call &&
+                  it->second.wait.context == v.wait.context;
+      if (!same) out.insert(m);
+    }
+    if (!out.empty()) return out;
+  }
+  for (int m : v.wait.waits)
+    if (m != r) out.insert(m);
+  return out;
+}
+
+bool terminal(State s) { return s == State::Idle || s == State::Finishing || s == State::Dead; }
+
+State state_of(const std::map<int, RankView>& all, int r) {
+  auto it = all.find(r);
+  return it == all.end() ? State::Unknown : it->second.state;
+}
+
+// "MPI_Recv(source=0, tag=5) on 'w'" from "waiting in MPI_Recv(source=0, tag=5) on 'w'";
+// a call without arguments loses its "()".
+std::string call_text(const RankView& v) {
+  std::string s = v.where;
+  if (s.rfind("waiting in ", 0) == 0) s.erase(0, 11);
+  if (auto p = s.find("()"); p != std::string::npos) s.erase(p, 2);
+  if (s.empty()) s = v.wait.call;
+  return s;
+}
+
+std::string ranks_text(const std::set<int>& ranks, bool any) {
+  std::string s = format_ranks(std::vector<int>(ranks.begin(), ranks.end()));
+  return any && ranks.size() > 1 ? "any of " + s : s;
+}
+
+std::string state_text(const std::map<int, RankView>& all, int r) {
+  auto it = all.find(r);
+  if (it == all.end()) return "not answering";
+  const RankView& v = it->second;
+  switch (v.state) {
+    case State::Idle: return "idle" + (v.why.empty() ? "" : " (" + v.why + ")");
+    case State::Finishing: return "finished (its program ended)";
+    case State::Dead: return "dead" + (v.why.empty() ? "" : " (" + v.why + ")");
+    case State::Running: return "running";
+    case State::Unknown: return "not answering";
+    case State::Blocked: return "blocked in " + call_text(v);
+  }
+  return "";
+}
+
+// User-lane messages that arrived at `r` on the context `r` waits on but did
+// not match it: the usual sign of a wrong tag or source.
+std::string unmatched_hint(int r, const RankView& v) {
+  bool receives = v.wait.call.find("Recv") != std::string::npos || v.wait.call.find("Probe") != std::string::npos;
+  if (is_collective(v) || v.wait.context == 0 || !receives) return "";
+  std::string s;
+  for (const QueueEntry& e : v.queue) {
+    if (e.posted || e.context != v.wait.context * 4) continue;  // lane 0: the user's messages
+    s += std::string(s.empty() ? "" : "; ") + "from " + std::to_string(e.source) + " with tag " +
+         std::to_string(e.tag);
+  }
+  if (s.empty()) return "";
+  return " (rank " + std::to_string(r) + " has unmatched messages " + s + ")";
+}
+
+struct Graph {
+  const std::map<int, RankView>& all;
+  std::map<int, std::set<int>> edges;  // stuck rank -> the ranks it waits for
+  std::set<int> stuck;
+};
+
+// Blocked ranks that can never go on: the others are "live" (running, not
+// answering, or waiting for enough live ranks), to a fixed point.
+Graph build(const std::map<int, RankView>& all) {
+  Graph g{all, {}, {}};
+  std::set<int> live;
+  for (const auto& [r, v] : all) {
+    if (v.state == State::Running || v.state == State::Unknown) live.insert(r);
+    if (v.state == State::Blocked) g.edges[r] = waits_for(r, v, all);
+  }
+  auto is_live = [&](int r) { return live.count(r) || !all.count(r); };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const auto& [r, w] : g.edges) {
+      if (live.count(r)) continue;
+      bool any = waits_any(all.at(r));
+      bool go = w.empty() || (any ? std::any_of(w.begin(), w.end(), is_live)
+                                  : std::all_of(w.begin(), w.end(), is_live));
+      if (go) live.insert(r), changed = true;
+    }
+  }
+  for (const auto& [r, w] : g.edges)
+    if (!live.count(r)) g.stuck.insert(r);
+  return g;
+}
+
+// The shortest cycle through `r` among stuck ranks (breadth first, smaller
+// ranks first), empty if none.
+std::vector<int> cycle_through(const Graph& g, int r) {
+  std::map<int, int> parent;
+  std::vector<int> frontier{r};
+  while (!frontier.empty()) {
+    std::vector<int> next;
+    for (int u : frontier)
+      for (int t : g.edges.at(u)) {
+        if (!g.stuck.count(t)) continue;
+        if (t == r) {  // closed: walk back from u to r
+          std::vector<int> cyc{u};
+          while (cyc.back() != r) cyc.push_back(parent.at(cyc.back()));
+          std::reverse(cyc.begin(), cyc.end());
+          return cyc;
+        }
+        if (parent.count(t)) continue;
+        parent[t] = u;
+        next.push_back(t);
+      }
+    frontier = std::move(next);
+  }
+  return {};
+}
+
+// Every stuck rank's shortest cycle, each cycle once, from its smallest rank.
+std::vector<std::vector<int>> cycles(const Graph& g) {
+  std::set<std::vector<int>> found;
+  std::set<int> on_cycle;
+  for (int r : g.stuck) {
+    if (on_cycle.count(r)) continue;
+    std::vector<int> cyc = cycle_through(g, r);
+    if (cyc.empty()) continue;
+    on_cycle.insert(cyc.begin(), cyc.end());
+    std::rotate(cyc.begin(), std::min_element(cyc.begin(), cyc.end()), cyc.end());
+    found.insert(cyc);
+  }
+  return {found.begin(), found.end()};
+}
+
+std::string cycle_line(const Graph& g, const std::vector<int>& cyc) {
+  bool possible = false;
+  std::string arrows, parts;
+  for (int r : cyc) {
+    const RankView& v = g.all.at(r);
+    possible = possible || wildcard(v);
+    arrows += std::to_string(r) + " -> ";
+    parts += std::string(parts.empty() ? "" : ", ") + "rank " + std::to_string(r) + " in " + call_text(v) +
+             " waits for " + ranks_text(g.edges.at(r), waits_any(v)) + holder_note(v) + unmatched_hint(r, v);
+  }
+  arrows += std::to_string(cyc.front());
+  return std::string(possible ? "possible deadlock (a wildcard receive; a message in flight could still match it): "
+                              : "deadlock: ") +
+         arrows + ": " + parts;
+}
+
+// Stuck ranks that wait for ranks that will never act (idle, finished,
+// dead), grouped by what they wait in and for whom.
+std::vector<std::string> terminal_lines(const Graph& g) {
+  std::map<std::pair<std::string, std::set<int>>, std::vector<int>> groups;
+  std::map<std::pair<std::string, std::set<int>>, bool> possible;
+  std::map<std::pair<std::string, std::set<int>>, std::string> hints;
+  for (int r : g.stuck) {
+    const std::set<int>& w = g.edges.at(r);
+    const RankView& v = g.all.at(r);
+    auto ended = [&](int t) { return terminal(state_of(g.all, t)); };
+    if (std::none_of(w.begin(), w.end(), ended)) continue;
+    if (lock_wait(v) && !std::all_of(w.begin(), w.end(), ended)) continue;  // a stuck rank holds it
+    auto key = std::make_pair(call_text(v), w);
+    groups[key].push_back(r);
+    possible[key] = possible[key] || wildcard(v);
+    hints[key] += unmatched_hint(r, v);
+  }
+  std::vector<std::string> out;
+  for (const auto& [key, ranks] : groups) {
+    const auto& [call, w] = key;
+    bool many = ranks.size() > 1;
+    std::string states;
+    for (int t : w)
+      if (terminal(state_of(g.all, t)))
+        states += std::string(states.empty() ? "" : ", ") + "rank " + std::to_string(t) + " is " +
+                  state_text(g.all, t);
+    out.push_back(std::string(possible.at(key) ? "possible deadlock (a wildcard receive): " : "deadlock: ") +
+                  (many ? "ranks " : "rank ") + format_ranks(ranks) + " in " + call + (many ? " wait" : " waits") +
+                  " for " + ranks_text(w, waits_any(g.all.at(ranks.front()))) + holder_note(g.all.at(ranks.front())) +
+                  ": " + states + hints.at(key));
+  }
+  return out;
+}
+
+// The arguments of a call text: "root=2" from "MPI_Reduce(root=2) on 'w'".
+std::string args_of(const std::string& where) {
+  size_t open = where.find('('), close = where.find(')');
+  if (open == std::string::npos || close == std::string::npos || close < open) return "";
+  return where.substr(open + 1, close - open - 1);
+}
+
+// Ranks blocked in the same collective on the same communicator that gave
+// it different arguments (a wrong root), one line per such collective.
+std::vector<std::string> mismatch_lines(const Graph& g) {
+  std::map<std::pair<std::string, uint64_t>, std::map<std::string, std::vector<int>>> by_call;
+  std::map<std::pair<std::string, uint64_t>, std::string> comm;
+  for (const auto& [r, v] : g.all) {
+    if (v.state != State::Blocked || !is_collective(v)) continue;
+    auto key = std::make_pair(v.wait.call, v.wait.context);
+    by_call[key][args_of(call_text(v))].push_back(r);
+    comm[key] = v.wait.comm;
+  }
+  std::vector<std::string> out;
+  for (const auto& [key, args] : by_call) {
+    if (args.size() < 2) continue;
+    std::string parts;
+    for (const auto& [a, ranks] : args)
+      parts += std::string(parts.empty() ? "" : ", ") + (a.empty() ? "no arguments" : a) + " at rank" +
+               (ranks.size() > 1 ? "s " : " ") + format_ranks(ranks);
+    out.push_back("mismatch: " + key.first + (comm[key].empty() ? "" : " on '" + comm[key] + "'") +
+                  " called with different arguments: " + parts);
+  }
+  return out;
+}
+
+}  // namespace
+
+RankView view_of_status(const launcher::ControlMsg& m) {
+  RankView v;
+  switch (m.state) {
+    case RankState::Idle: v.state = State::Idle; break;
+    case RankState::Running: v.state = State::Running; break;
+    case RankState::Blocked: v.state = State::Blocked; break;
+    case RankState::Finishing: v.state = State::Finishing; break;
+  }
+  v.where = m.text;
+  v.wait = m.wait;
+  v.queue = m.queue;
+  return v;
+}
+
+std::vector<std::string> diagnose(const std::map<int, RankView>& ranks) {
+  Graph g = build(ranks);
+  if (g.stuck.empty()) return {};
+  std::vector<std::string> out;
+  std::set<int> explained;
+  for (const auto& cyc : cycles(g)) {
+    out.push_back(cycle_line(g, cyc));
+    explained.insert(cyc.begin(), cyc.end());
+  }
+  for (auto& l : terminal_lines(g)) out.push_back(std::move(l));
+  for (auto& l : mismatch_lines(g)) out.push_back(std::move(l));
+  for (int r : g.stuck)
+    for (int t : g.edges.at(r))
+      if (terminal(state_of(g.all, t))) explained.insert(r);
+  std::vector<int> behind;  // stuck only because the ranks they wait for are
+  for (int r : g.stuck)
+    if (!explained.count(r)) behind.push_back(r);
+  for (int r : behind) {
+    const RankView& v = g.all.at(r);
+    out.push_back("also stuck: rank " + std::to_string(r) + " in " + call_text(v) + " waits for " +
+                  ranks_text(g.edges.at(r), waits_any(v)) + holder_note(v));
+  }
+  return out;
+}
+
+std::string queue_text(const std::vector<QueueEntry>& queue) {
+  if (queue.empty()) return "no posted receives, no unmatched messages";
+  std::string s;
+  for (const QueueEntry& e : queue) {
+    std::string comm = e.comm.empty() ? "unnamed communicator #" + std::to_string(e.context / 4) : e.comm;
+    uint64_t lane = e.context % 4;
+    std::string where = " on '" + comm + "'" + (lane == 1 ? " (collective traffic)" : lane == 2 ? " (constructor traffic)" : "");
+    std::string tag = e.tag == kAnyTag ? "ANY_TAG" : std::to_string(e.tag);
+    if (!s.empty()) s += "\n";
+    if (e.posted)
+      s += "posted receive: source=" + (e.source == kAnySource ? std::string("ANY_SOURCE") : std::to_string(e.source)) +
+           ", tag=" + tag + where;
+    else
+      s += "unmatched message: from " + std::to_string(e.source) + ", tag=" + tag + where + ", " +
+           std::to_string(e.bytes) + (e.bytes == 1 ? " byte" : " bytes");
+  }
+  return s;
+}
+
+}  // namespace lumpi::repl

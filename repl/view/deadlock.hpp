@@ -1,0 +1,51 @@
+// repl/view/deadlock.hpp: the deadlock diagnosis and the message-queue display,
+// from what every rank answered to status? (launcher/protocol/protocol.hpp).
+//
+// diagnose() builds the wait-for graph of the blocked ranks (a receive or
+// probe waits for its source, a synchronous send for its destination, a
+// collective or constructor for the members of its communicator that are
+// not in the same call on the same communicator) and says which ranks form
+// a cycle or wait for ranks that are idle, finished or dead. A wildcard
+// receive waits for any one of its ranks: a cycle through it is a
+// "possible" deadlock. Pure functions of their input, no I/O.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "launcher/protocol/protocol.hpp"
+
+namespace lumpi::repl {
+
+// What the coordinator knows of one rank when a command hangs.
+struct RankView {
+  enum class State {
+    Blocked,    // in an MPI wait: `wait` says for what
+    Running,    // computing outside MPI: may still get there
+    Unknown,    // did not answer
+    Idle,       // not in the command (finished it, or never had it): `why` says which
+    Finishing,  // its program ended (lumpi exec) and waits to be told to exit
+    Dead,       // `why`: "exit 3", "signal 9"
+  } state = State::Unknown;
+  std::string where;  // Blocked: the status text ("waiting in MPI_Recv(source=0, tag=5) on 'w'")
+  std::string why;    // Idle, Dead: the reason shown after the state
+  launcher::WaitInfo wait;
+  std::vector<launcher::QueueEntry> queue;
+};
+
+// The view of a rank from its status reply.
+RankView view_of_status(const launcher::ControlMsg& status);
+
+// The diagnosis lines ("deadlock: 0 -> 2 -> 0: rank 0 in MPI_Barrier on 'w'
+// waits for 2, rank 2 in MPI_Recv(source=0, tag=5) on 'w' waits for 0"),
+// empty when no blocked rank is stuck for good. Ranks absent from the map
+// count as unknown (they might still act).
+std::vector<std::string> diagnose(const std::map<int, RankView>& ranks);
+
+// One rank's message queues as text lines (:queue), e.g.
+// "posted receive: source=2, tag=7 on 'MPI_COMM_WORLD'",
+// "unmatched message: from 0, tag=5 on 'MPI_COMM_WORLD', 8 bytes".
+std::string queue_text(const std::vector<launcher::QueueEntry>& queue);
+
+}  // namespace lumpi::repl

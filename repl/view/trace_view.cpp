@@ -1,0 +1,414 @@
+// repl/view/trace_view.cpp: joining the ranks' traces, and drawing them as text,
+// SVG and trace-event JSON.
+#include "repl/view/trace_view.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+#include <tuple>
+
+#include "repl/view/collate.hpp"
+
+namespace lumpi::repl {
+namespace {
+
+using launcher::ControlMsg;
+using launcher::TraceEntry;
+using Kind = TraceRow::Kind;
+
+// Waits of one rank: on requests, and a window's lock, unlock and flush,
+// which wait for the target's answer (peer: the target).
+bool is_wait(const std::string& call) {
+  return call.starts_with("MPI_Wait") || call == "MPI_Win_lock" || call == "MPI_Win_unlock" ||
+         call.starts_with("MPI_Win_flush");
+}
+
+// The events of one rank, or only those of one scenario case.
+std::vector<TraceEntry> events_of(const ControlMsg& reply, const std::string& only_case) {
+  if (only_case.empty()) return reply.trace;
+  std::vector<TraceEntry> out;
+  bool in = false;
+  for (const TraceEntry& e : reply.trace) {
+    if (e.kind == "mark") in = e.call == "case " + only_case;
+    else if (in) out.push_back(e);
+  }
+  return out;
+}
+
+struct Builder {
+  TraceModel m;
+  std::map<std::pair<int, uint64_t>, size_t> send_row;  // (sender, send clock) -> row
+  std::vector<std::pair<size_t, std::pair<int, uint64_t>>> refs;  // recv/probe rows and their message
+  std::map<std::tuple<uint64_t, std::string, int>, size_t> span_row;  // (context, call, ordinal) -> row
+  std::map<std::pair<int, uint64_t>, int> ordinal;                    // (rank, context) -> spans begun
+
+  TraceRow& add(Kind k, int rank, const TraceEntry& e) {
+    TraceRow row;
+    row.kind = k;
+    row.clock = e.clock;
+    row.rank = rank;
+    row.peer = e.peer;
+    row.tag = e.tag;
+    row.bytes = e.bytes;
+    row.call = e.call;
+    row.comm = e.comm;
+    m.rows.push_back(std::move(row));
+    return m.rows.back();
+  }
+
+  void rank_events(int r, const std::vector<TraceEntry>& events) {
+    struct Open {
+      std::string call;
+      uint64_t id;  // the span's number on this rank (0: none, pair by call)
+      size_t row;
+    };
+    std::vector<Open> open;  // begun, not ended
+    for (const TraceEntry& e : events) {
+      ++m.events;
+      if (e.kind == "send") {
+        add(Kind::Send, r, e);
+        send_row[{r, e.msg}] = m.rows.size() - 1;
+      } else if (e.kind == "recv" || e.kind == "probe") {
+        add(e.kind == "recv" ? Kind::Recv : Kind::Probe, r, e);
+        refs.push_back({m.rows.size() - 1, {e.peer, e.msg}});
+      } else if (e.kind == "begin") {
+        open.push_back({e.call, e.msg, begin(r, e)});
+      } else if (e.kind == "end") {
+        for (auto it = open.rbegin(); it != open.rend(); ++it) {
+          if (it->call != e.call || it->id != e.msg) continue;
+          TraceRow& row = m.rows[it->row];
+          row.end_clock = std::max(row.end_clock, e.clock);
+          if (row.kind == Kind::Span) row.per_rank[r].second = e.clock;
+          open.erase(std::next(it).base());
+          break;
+        }
+      }
+    }
+  }
+
+  // A wait gets its own row; a collective's begin joins the row of the same
+  // call on the same communicator that the other ranks began as often before.
+  size_t begin(int r, const TraceEntry& e) {
+    if (is_wait(e.call)) {
+      add(Kind::Wait, r, e);
+      return m.rows.size() - 1;
+    }
+    int n = ordinal[{r, e.context}]++;
+    auto key = std::make_tuple(e.context, e.call, n);
+    auto it = span_row.find(key);
+    if (it == span_row.end()) {
+      add(Kind::Span, r, e);
+      it = span_row.emplace(key, m.rows.size() - 1).first;
+    }
+    TraceRow& row = m.rows[it->second];
+    row.per_rank[r] = {e.clock, 0};
+    row.clock = std::max(row.clock, e.clock);  // the row sits where every member has entered
+    if (row.comm.empty()) row.comm = e.comm;
+    return it->second;
+  }
+
+  // Numbers the messages in causal order of their sends and joins receives to them.
+  void join() {
+    std::vector<size_t> sends;
+    for (const auto& [key, row] : send_row) sends.push_back(row);
+    std::sort(sends.begin(), sends.end(), [&](size_t a, size_t b) {
+      return std::tie(m.rows[a].clock, m.rows[a].rank) < std::tie(m.rows[b].clock, m.rows[b].rank);
+    });
+    for (size_t i = 0; i < sends.size(); ++i) m.rows[sends[i]].msg = int(i + 1), m.rows[sends[i]].matched = false;
+    int unknown = int(sends.size());
+    std::map<std::pair<int, uint64_t>, int> numbers_of_unsent;  // receives whose send is not in the trace
+    for (const auto& [row, key] : refs) {
+      auto it = send_row.find(key);
+      TraceRow& r = m.rows[row];
+      if (it != send_row.end()) {
+        r.msg = m.rows[it->second].msg;
+        if (r.kind == Kind::Recv) m.rows[it->second].matched = true;
+      } else {
+        auto [n, fresh] = numbers_of_unsent.emplace(key, 0);
+        if (fresh) n->second = ++unknown;
+        r.msg = n->second;
+        r.matched = false;
+      }
+    }
+    for (TraceRow& r : m.rows)
+      if (r.kind == Kind::Span)
+        for (const auto& [rank, be] : r.per_rank) r.ranks.push_back(rank), r.end_clock = std::max(r.end_clock, be.second);
+    std::stable_sort(m.rows.begin(), m.rows.end(), [](const TraceRow& a, const TraceRow& b) {
+      return std::tie(a.clock, a.rank) < std::tie(b.clock, b.rank);
+    });
+  }
+};
+
+std::string ranks_text(const std::vector<int>& ranks) { return format_ranks(ranks); }
+
+std::string comm_text(const std::string& comm) { return comm.empty() ? "(unnamed)" : "'" + comm + "'"; }
+
+std::string tag_text(int tag) { return "tag " + std::to_string(tag); }
+
+// What a row says in words (the text diagram's right column, SVG titles).
+std::string describe(const TraceRow& r) {
+  std::string n = r.msg ? "#" + std::to_string(r.msg) + " " : "";
+  switch (r.kind) {
+    case Kind::Send:
+      return n + (r.call == "MPI_Ssend" ? "ssend " : "send ") + std::to_string(r.rank) + "->" + std::to_string(r.peer) + " " + tag_text(r.tag) +
+             " " + comm_text(r.comm) + (r.matched ? "" : " (not received)");
+    case Kind::Recv:
+      return n + "recv " + std::to_string(r.peer) + "->" + std::to_string(r.rank) + " " + tag_text(r.tag) + " " +
+             comm_text(r.comm) + " " + std::to_string(r.bytes) + " B";
+    case Kind::Probe:
+      return n + r.call + " on " + std::to_string(r.rank) + " sees " + std::to_string(r.peer) + "->" +
+             std::to_string(r.rank) + " " + tag_text(r.tag);
+    case Kind::Wait:
+      return r.call + " on " + std::to_string(r.rank) + (r.peer >= 0 ? " target " + std::to_string(r.peer) : "");
+    case Kind::Span:
+      return r.call + " " + comm_text(r.comm) + (r.peer >= 0 ? " root " + std::to_string(r.peer) : "") + " [" +
+             ranks_text(r.ranks) + "]";
+  }
+  return "";
+}
+
+std::string svg_escape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        if ((unsigned char)c < 0x20) out += ' ';
+        else out += c;
+    }
+  }
+  return out;
+}
+
+std::string json_escape(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (c == '"' || c == '\\') out += '\\', out += char(c);
+    else if (c < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", c);
+      out += buf;
+    } else out += char(c);
+  }
+  return out;
+}
+
+}  // namespace
+
+TraceModel build_trace(int size, const std::map<int, ControlMsg>& replies, const std::string& only_case) {
+  Builder b;
+  b.m.size = size;
+  for (int r = 0; r < size; ++r) {
+    auto it = replies.find(r);
+    if (it == replies.end()) {
+      b.m.missing.push_back(r);
+      continue;
+    }
+    b.m.dropped += it->second.dropped;
+    b.rank_events(r, events_of(it->second, only_case));
+  }
+  b.join();
+  return std::move(b.m);
+}
+
+// ---- text ------------------------------------------------------------------------------------
+
+std::string trace_text(const TraceModel& m, int width) {
+  const int margin = 6;  // "%4llu  "
+  const int n = std::max(m.size, 1);
+  int w = std::clamp((width - margin - 40) / n, 3, 8);
+  int shown = std::min(n, std::max(1, (width - margin - 2) / w));
+  auto center = [&](int lane) { return margin + lane * w + w / 2; };
+  const int lanes_end = margin + shown * w;
+  std::string out = "trace: " + std::to_string(m.events) + " events on " + std::to_string(m.size) +
+                    " ranks; time flows down in causal order (Lamport clocks)\n";
+  if (out.size() > size_t(width) + 1) out = "trace: " + std::to_string(m.events) + " events, causal order\n";
+  std::string head(size_t(lanes_end), ' ');
+  for (int i = 0; i < shown; ++i) {
+    std::string num = std::to_string(i);
+    int at = center(i) - int(num.size() - 1) / 2;
+    if (at + int(num.size()) <= lanes_end) head.replace(size_t(at), num.size(), num);
+  }
+  out += head + "\n";
+  auto put = [&](std::string& line, int col, char c) {
+    if (col >= 0 && col < lanes_end) line[size_t(col)] = c;
+  };
+  for (const TraceRow& r : m.rows) {
+    std::string line(size_t(lanes_end), ' ');
+    char clock[16];
+    std::snprintf(clock, sizeof clock, "%4llu", (unsigned long long)r.clock);
+    line.replace(0, 4, std::string(clock).substr(0, 4));
+    for (int i = 0; i < shown; ++i) put(line, center(i), '|');
+    int me = center(r.rank);
+    switch (r.kind) {
+      case Kind::Send: put(line, me, 'S'); break;
+      case Kind::Probe: put(line, me, 'P'); break;
+      case Kind::Wait: put(line, me, 'W'); break;
+      case Kind::Recv: {
+        if (r.peer >= 0 && r.peer != r.rank && r.peer < m.size) {
+          int from = center(r.peer), step = from < me ? 1 : -1;
+          for (int c = from; c != me; c += step) put(line, c, '-');
+          put(line, from, '+');
+          put(line, me - step, step > 0 ? '>' : '<');
+        }
+        put(line, me, 'R');
+        break;
+      }
+      case Kind::Span: {
+        if (r.ranks.empty()) break;
+        int lo = center(r.ranks.front()), hi = center(r.ranks.back());
+        for (int c = lo; c <= hi; ++c) put(line, c, '=');
+        for (int k : r.ranks) put(line, center(k), '*');
+        break;
+      }
+    }
+    std::string note = describe(r);
+    int room = width - lanes_end - 1;
+    if (room > 3 && int(note.size()) > room) note = note.substr(0, size_t(room - 3)) + "...";
+    out += line + (room > 3 ? " " + note : "") + "\n";
+  }
+  if (m.rows.empty()) out += "(no MPI events: :trace on, then run a command)\n";
+  if (shown < m.size)
+    out += "(ranks " + std::to_string(shown) + "-" + std::to_string(m.size - 1) +
+           " do not fit in " + std::to_string(width) + " columns: :trace svg FILE shows every lane)\n";
+  out += "S send  R receive  +--> from the sender  *==* collective  W wait  P probe\n";
+  if (m.dropped) out += "(" + std::to_string(m.dropped) + " older events were overwritten: the buffers are full)\n";
+  if (!m.missing.empty()) out += "(no trace from rank(s) " + ranks_text(m.missing) + ")\n";
+  return out;
+}
+
+// ---- SVG -------------------------------------------------------------------------------------
+
+std::string trace_svg(const TraceModel& m) {
+  const int left = 70, top = 40, lane_h = 32, dx = 36;
+  const int n = std::max(m.size, 1);
+  const int width = left + int(m.rows.size() + 1) * dx + 20;
+  const int height = top + n * lane_h + 30;
+  auto x_of = [&](size_t i) { return left + int(i + 1) * dx; };
+  auto y_of = [&](int rank) { return top + rank * lane_h + lane_h / 2; };
+  std::string s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                  "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) +
+                  "\" height=\"" + std::to_string(height) + "\" font-family=\"monospace\" font-size=\"11\">\n";
+  s += "<defs><marker id=\"head\" markerWidth=\"8\" markerHeight=\"8\" refX=\"7\" refY=\"4\" orient=\"auto\">"
+       "<path d=\"M0,0 L8,4 L0,8 z\" fill=\"#1f5fbf\"/></marker></defs>\n";
+  s += "<text x=\"8\" y=\"18\" font-size=\"13\">trace: " + std::to_string(m.events) + " events on " +
+       std::to_string(m.size) + " ranks; time runs right in causal order (Lamport clocks)</text>\n";
+  for (int r = 0; r < m.size; ++r) {
+    int y = y_of(r);
+    s += "<g class=\"lane\" data-rank=\"" + std::to_string(r) + "\"><line x1=\"" + std::to_string(left) +
+         "\" y1=\"" + std::to_string(y) + "\" x2=\"" + std::to_string(width - 10) + "\" y2=\"" + std::to_string(y) +
+         "\" stroke=\"#999\"/><text x=\"8\" y=\"" + std::to_string(y + 4) + "\">rank " + std::to_string(r) +
+         "</text></g>\n";
+  }
+  std::map<int, size_t> send_at;  // message number -> row index
+  for (size_t i = 0; i < m.rows.size(); ++i)
+    if (m.rows[i].kind == Kind::Send) send_at[m.rows[i].msg] = i;
+  for (size_t i = 0; i < m.rows.size(); ++i) {
+    const TraceRow& r = m.rows[i];
+    std::string x = std::to_string(x_of(i)), y = std::to_string(y_of(r.rank));
+    std::string title = "<title>" + svg_escape(describe(r)) + " (clock " + std::to_string(r.clock) + ")</title>";
+    switch (r.kind) {
+      case Kind::Send:
+        s += "<circle class=\"send\" cx=\"" + x + "\" cy=\"" + y + "\" r=\"4\" fill=\"#1f5fbf\">" + title +
+             "</circle>\n";
+        break;
+      case Kind::Recv: {
+        auto it = send_at.find(r.msg);
+        int x1 = it != send_at.end() ? x_of(it->second) : x_of(i) - dx / 2;
+        int y1 = r.peer >= 0 && r.peer < m.size ? y_of(r.peer) : y_of(r.rank);
+        s += "<g class=\"message\" data-from=\"" + std::to_string(r.peer) + "\" data-to=\"" + std::to_string(r.rank) +
+             "\"><line x1=\"" + std::to_string(x1) + "\" y1=\"" + std::to_string(y1) + "\" x2=\"" + x + "\" y2=\"" +
+             y + "\" stroke=\"#1f5fbf\" marker-end=\"url(#head)\"/><text x=\"" +
+             std::to_string((x1 + x_of(i)) / 2 + 3) + "\" y=\"" + std::to_string((y1 + y_of(r.rank)) / 2 - 3) +
+             "\" fill=\"#1f5fbf\">" + svg_escape("#" + std::to_string(r.msg) + " t" + std::to_string(r.tag) + " " +
+                                                 r.comm) +
+             "</text>" + title + "</g>\n";
+        break;
+      }
+      case Kind::Probe:
+      case Kind::Wait:
+        s += "<rect class=\"" + std::string(r.kind == Kind::Wait ? "wait" : "probe") + "\" x=\"" +
+             std::to_string(x_of(i) - 6) + "\" y=\"" + std::to_string(y_of(r.rank) - 6) +
+             "\" width=\"12\" height=\"12\" fill=\"" + (r.kind == Kind::Wait ? "#e0a030" : "#60a060") + "\">" +
+             title + "</rect>\n";
+        break;
+      case Kind::Span: {
+        if (r.ranks.empty()) break;
+        int y0 = y_of(r.ranks.front()) - 10, y1 = y_of(r.ranks.back()) + 10;
+        s += "<g class=\"span\"><rect x=\"" + std::to_string(x_of(i) - dx / 3) + "\" y=\"" + std::to_string(y0) +
+             "\" width=\"" + std::to_string(2 * dx / 3) + "\" height=\"" + std::to_string(y1 - y0) +
+             "\" fill=\"#c8d8f0\" fill-opacity=\"0.6\" stroke=\"#5070a0\"/>";
+        for (int k : r.ranks)
+          s += "<circle cx=\"" + x + "\" cy=\"" + std::to_string(y_of(k)) + "\" r=\"3\" fill=\"#5070a0\"/>";
+        s += "<text x=\"" + std::to_string(x_of(i) - dx / 3) + "\" y=\"" + std::to_string(y0 - 2) + "\">" +
+             svg_escape(r.call.starts_with("MPI_") ? r.call.substr(4) : r.call) + "</text>" + title + "</g>\n";
+        break;
+      }
+    }
+  }
+  s += "</svg>\n";
+  return s;
+}
+
+// ---- JSON ------------------------------------------------------------------------------------
+
+std::string trace_json(const TraceModel& m) {
+  std::vector<std::string> ev;
+  auto slice = [&](const std::string& name, const std::string& cat, int tid, uint64_t ts, double dur,
+                   const std::string& args) {
+    char d[32];
+    std::snprintf(d, sizeof d, "%g", dur);
+    ev.push_back("{\"name\":\"" + json_escape(name) + "\",\"cat\":\"" + cat + "\",\"ph\":\"X\",\"pid\":0,\"tid\":" +
+                 std::to_string(tid) + ",\"ts\":" + std::to_string(ts) + ",\"dur\":" + d + ",\"args\":{" + args + "}}");
+  };
+  auto flow = [&](const char* ph, int id, int tid, uint64_t ts) {
+    ev.push_back(std::string("{\"name\":\"message\",\"cat\":\"p2p\",\"ph\":\"") + ph + "\"," +
+                 (ph[0] == 'f' ? "\"bp\":\"e\"," : "") + "\"id\":" + std::to_string(id) + ",\"pid\":0,\"tid\":" +
+                 std::to_string(tid) + ",\"ts\":" + std::to_string(ts) + "}");
+  };
+  for (int r = 0; r < m.size; ++r)
+    ev.push_back("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":" + std::to_string(r) +
+                 ",\"args\":{\"name\":\"rank " + std::to_string(r) + "\"}}");
+  std::set<int> received;
+  for (const TraceRow& r : m.rows)
+    if (r.kind == Kind::Recv) received.insert(r.msg);
+  for (const TraceRow& r : m.rows) {
+    std::string common = "\"comm\":\"" + json_escape(r.comm) + "\",\"tag\":" + std::to_string(r.tag) +
+                         ",\"bytes\":" + std::to_string(r.bytes) + ",\"message\":" + std::to_string(r.msg) +
+                         ",\"clock\":" + std::to_string(r.clock);
+    switch (r.kind) {
+      case Kind::Send:
+        slice(r.call, "p2p", r.rank, r.clock, 0.8, common + ",\"to\":" + std::to_string(r.peer));
+        if (received.count(r.msg)) flow("s", r.msg, r.rank, r.clock);
+        break;
+      case Kind::Recv:
+        slice("MPI_Recv", "p2p", r.rank, r.clock, 0.8, common + ",\"from\":" + std::to_string(r.peer));
+        if (r.matched) flow("f", r.msg, r.rank, r.clock);
+        break;
+      case Kind::Probe:
+        slice(r.call, "p2p", r.rank, r.clock, 0.8, common + ",\"from\":" + std::to_string(r.peer));
+        break;
+      case Kind::Wait:
+        slice(r.call, "wait", r.rank, r.clock, double(std::max(r.end_clock, r.clock + 1) - r.clock), "");
+        break;
+      case Kind::Span:
+        for (const auto& [rank, be] : r.per_rank) {
+          uint64_t end = std::max(be.second, be.first + 1);
+          slice(r.call, "collective", rank, be.first, double(end - be.first),
+                "\"comm\":\"" + json_escape(r.comm) + "\",\"ranks\":\"" + ranks_text(r.ranks) + "\",\"root\":" +
+                    std::to_string(r.peer));
+        }
+        break;
+    }
+  }
+  std::string out = "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"clock\":\"Lamport (1 tick = 1 us)\",\"ranks\":" +
+                    std::to_string(m.size) + ",\"dropped\":" + std::to_string(m.dropped) + "},\"traceEvents\":[\n";
+  for (size_t i = 0; i < ev.size(); ++i) out += ev[i] + (i + 1 < ev.size() ? ",\n" : "\n");
+  return out + "]}\n";
+}
+
+}  // namespace lumpi::repl
