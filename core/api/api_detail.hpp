@@ -8,13 +8,12 @@
 // message.
 #pragma once
 
-#include <map>
-#include <mutex>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "core/base/attr.hpp"
 #include "core/coll/coll_typed.hpp"
 #include "core/comm/comm.hpp"
 #include "core/base/error.hpp"
@@ -88,72 +87,6 @@ std::shared_ptr<core::UserErrhandler> settable_user(const Errhandler& h, core::H
 Exception to_exception(const core::Error& e);
 // Throws Exception(cls, func, message).
 [[noreturn]] void fail(int cls, std::string_view func, std::string message);
-
-// ---- keyvals (api_attr.cpp for communicators, api_win.cpp for windows) ----------
-
-// The keyvals of one kind of object: ids from `first` up, never reused in
-// the process. A keyval freed while attributes use it stays for them until
-// the last is deleted (MPI-3.1 §6.7.2). Its own mutex; records are copied
-// out, so callbacks run unlocked.
-template <class Copy, class Delete>
-class KeyvalTable {
- public:
-  struct Rec {
-    Copy copy;
-    Delete del;
-    void* extra = nullptr;
-    bool freed = false;
-    int refs = 0;  // attributes set with it
-  };
-  explicit KeyvalTable(int first) : next_(first) {}
-  Keyval create(Copy copy, Delete del, void* extra) {
-    std::lock_guard<std::mutex> lock(mu_);
-    int id = next_++;
-    recs_[id] = Rec{std::move(copy), std::move(del), extra, false, 0};
-    return Access::keyval(id);
-  }
-  // The record of keyval id; ERR_KEYVAL if it was freed, unless in_use_ok
-  // and attributes still use it (reading and deleting those).
-  Rec at(int id, std::string_view func, bool in_use_ok = false) {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = recs_.find(id);
-    if (it == recs_.end() || (it->second.freed && !(in_use_ok && it->second.refs > 0)))
-      fail(ERR_KEYVAL, func, "keyval " + std::to_string(id) + " has been freed");
-    return it->second;
-  }
-  // The record of id if it still exists (a callback to run), else a blank one.
-  Rec find(int id) {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = recs_.find(id);
-    return it == recs_.end() ? Rec{} : it->second;
-  }
-  // MPI_*_free_keyval once its checks passed: k becomes KEYVAL_INVALID.
-  void free(Keyval& k) {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      auto it = recs_.find(k.Id());
-      if (it != recs_.end() && it->second.refs == 0) recs_.erase(it);
-      else if (it != recs_.end()) it->second.freed = true;
-    }
-    Access::reset(k);
-  }
-  // An attribute set with id (attach) or deleted (release: a freed keyval
-  // goes with its last attribute).
-  void attach(int id) {
-    std::lock_guard<std::mutex> lock(mu_);
-    ++recs_[id].refs;
-  }
-  void release(int id) {
-    std::lock_guard<std::mutex> lock(mu_);
-    auto it = recs_.find(id);
-    if (it != recs_.end() && --it->second.refs == 0 && it->second.freed) recs_.erase(it);
-  }
-
- private:
-  std::mutex mu_;
-  std::map<int, Rec> recs_;
-  int next_;
-};
 
 // Applies c's error handler to e (null c: throw): throws, or ends the
 // process. A user-defined handler is called first when api (the C++ handle
@@ -241,18 +174,27 @@ size_t buffer_bytes(const void* buf, int count, const Datatype& t, std::string_v
 
 // The attributes of oldcomm as copied by the copy callbacks, for Dup to
 // attach to the new communicator (callbacks run before any communication).
-using AttrCopies = std::vector<std::pair<int, void*>>;
+using AttrCopies = core::attr::Copies;
 AttrCopies copy_attrs(const Comm& oldcomm);
 void attach_attrs(const core::Comm& newcomm, const AttrCopies& copies);
 // Runs the delete callbacks of every attribute of c and drops them (Free).
 void delete_all_attrs(Comm& c);
 // Drops c's attributes without callbacks (the last handle went away).
 void forget_attrs(uint64_t serial);
-
-// A keyval callback's non-zero return rc raised under func: an error class
-// or a code added by MPI_Add_error_code stays itself (MPICH's
-// errors/comm/userdup), anything else is ERR_OTHER. `which` is "copy" or
-// "delete"; id names the keyval. Serves communicators, windows and types.
-void check_callback(int rc, std::string_view func, const char* which, int id);
+// A keyval's C++ callbacks for the core's store: Obj (Comm or Win) is the
+// object the store hands back; an empty function stays empty (NULL_*_FN).
+template <class Obj, class Copy, class Delete>
+core::attr::Callbacks attr_callbacks(Copy copy, Delete del, void* extra) {
+  core::attr::Callbacks cb;
+  if (copy)
+    cb.copy = [copy, extra](core::attr::Object from, int id, void* in, void*& out, bool& keep) {
+      return copy(*static_cast<const Obj*>(from), id, extra, in, out, keep);
+    };
+  if (del)
+    cb.del = [del, extra](core::attr::Object on, int id, void* value) {
+      return del(*static_cast<Obj*>(on), id, value, extra);
+    };
+  return cb;
+}
 
 }  // namespace lumpi::detail

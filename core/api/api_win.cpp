@@ -1,17 +1,14 @@
 // core/api/api_win.cpp: lumpi::Win, the C++ API's windows (MPI-3.1 chapter 11,
-// attributes §6.7.3, names §6.8) over core::Win, with the window keyvals
-// (a detail::KeyvalTable of their own: window keyval ids start at kFirstWinKeyval,
-// so a communicator call given one raises ERR_KEYVAL, and a window call
-// given a communicator's keyval does too).
+// attributes §6.7.3, names §6.8) over core::Win; window attributes live in
+// the core's store (core/base/attr.hpp), whose window keyvals are their own
+// kind, so a communicator call given one raises ERR_KEYVAL, and a window
+// call given a communicator's keyval does too.
 //
 // Errors: every call validates through core::Win first; a core::Error
 // becomes an Exception thrown to the caller (after the window's user handler,
 // Win::Create_errhandler, has run), or, under ERRORS_ARE_FATAL set on the
 // window, a message and exit status 1 (as for communicators).
-// Callbacks run without the keyval table's mutex held.
-#include <algorithm>
 #include <cstdio>
-#include <map>
 
 #include "core/api/api_detail.hpp"
 #include "core/rma/win.hpp"
@@ -21,10 +18,11 @@ namespace lumpi {
 using detail::Access;
 
 struct WinHandle {
+  // A window dropped without Free takes its attributes along, no callbacks.
+  ~WinHandle() {
+    if (win && !win->freed()) core::attr::forget(core::attr::Kind::Win, win->serial());
+  }
   core::WinPtr win;
-  std::map<int, void*> attrs;  // keyval id -> value
-  std::map<int, unsigned long> when;  // keyval id -> order of setting
-  unsigned long clock = 0;
   // WIN_BASE/SIZE/... values Get_attr points into.
   void* base = nullptr;
   long size = 0;
@@ -34,15 +32,8 @@ struct WinHandle {
 namespace {
 
 enum : int { kWinBase = 8, kWinSize = 9, kWinDispUnit = 10, kWinCreateFlavor = 11, kWinModel = 12 };
-constexpr int kFirstWinKeyval = 1 << 20;
 constexpr int kReplaceId = 100;
-
-using Keyvals = detail::KeyvalTable<Win_copy_attr_function, Win_delete_attr_function>;
-
-Keyvals& keyvals() {
-  static Keyvals* k = new Keyvals(kFirstWinKeyval);  // never destroyed: handles may outlive statics
-  return *k;
-}
+namespace attr = core::attr;
 
 // Applies the window's handler to e: ends the process under
 // ERRORS_ARE_FATAL; calls a user handler with the window (api) and the code,
@@ -114,20 +105,13 @@ Win made(core::WinPtr w) {
   return Win::From_handle(std::move(h));
 }
 
-Keyvals::Rec user_keyval(const Keyval& k, std::string_view func, bool in_use_ok = false) {
+// A user keyval's id, after the checks the core cannot make (INVALID, the
+// predefined window attributes); attr:: checks the rest.
+int user_keyval(const Keyval& k, std::string_view func) {
   if (k.Is_null()) detail::fail(ERR_KEYVAL, func, "keyval is KEYVAL_INVALID");
-  if (k.Id() < kFirstWinKeyval)
-    detail::fail(ERR_KEYVAL, func, k.Id() >= kWinBase && k.Id() <= kWinModel
-                                       ? "keyval is a predefined window attribute, which cannot be set, deleted or freed"
-                                       : "keyval " + std::to_string(k.Id()) + " is not a window keyval");
-  return keyvals().at(k.Id(), func, in_use_ok);
-}
-
-// Runs the delete callback of id for value on w (a non-zero return raises).
-void run_delete(Win& w, int id, void* value, std::string_view func) {
-  Keyvals::Rec k = keyvals().find(id);
-  if (!k.del) return;
-  detail::check_callback(k.del(w, id, value, k.extra), func, "delete", id);
+  if (k.Id() >= kWinBase && k.Id() <= kWinModel)
+    detail::fail(ERR_KEYVAL, func, "keyval is a predefined window attribute, which cannot be set, deleted or freed");
+  return k.Id();
 }
 
 }  // namespace
@@ -163,14 +147,7 @@ void Win::Free() {
   const char* func = "MPI_Win_free";
   guarded(*this, func, [&](core::Win& w) {
     w.check_free(func);
-    std::vector<std::pair<unsigned long, int>> order;
-    for (auto& [id, when] : h_->when) order.push_back({when, id});
-    std::sort(order.rbegin(), order.rend());
-    for (auto [when, id] : order) {
-      run_delete(*this, id, h_->attrs[id], func);
-      h_->attrs.erase(id), h_->when.erase(id);
-      keyvals().release(id);
-    }
+    attr::delete_all(attr::Kind::Win, this, w.serial(), func);
     w.free();
   });
   h_.reset();
@@ -275,33 +252,28 @@ void Win::Call_errhandler(int errorcode) const {
 // ---- caching ------------------------------------------------------------------------------
 
 Keyval Win::Create_keyval(Win_copy_attr_function copy, Win_delete_attr_function del, void* extra) {
-  return keyvals().create(std::move(copy), std::move(del), extra);
+  auto cb = detail::attr_callbacks<Win>(std::move(copy), std::move(del), extra);
+  return Access::keyval(attr::create_keyval(attr::Kind::Win, std::move(cb)));
 }
 
-// Same rule as Comm::Free_keyval: freeing again while still attached is allowed.
 void Win::Free_keyval(Keyval& keyval) {
-  detail::guarded([&] { user_keyval(keyval, "MPI_Win_free_keyval", true); });
-  keyvals().free(keyval);
+  detail::guarded([&] {
+    const char* f = "MPI_Win_free_keyval";
+    attr::free_keyval(attr::Kind::Win, user_keyval(keyval, f), f);
+  });
+  Access::reset(keyval);
 }
 
 void Win::Set_attr(const Keyval& keyval, void* value) {
   const char* f = "MPI_Win_set_attr";
-  guarded(*this, f, [&](core::Win&) {
-    user_keyval(keyval, f);
-    auto it = h_->attrs.find(keyval.Id());
-    if (it != h_->attrs.end()) {
-      run_delete(*this, keyval.Id(), it->second, f);
-    } else {
-      keyvals().attach(keyval.Id());
-    }
-    h_->attrs[keyval.Id()] = value;
-    h_->when[keyval.Id()] = ++h_->clock;
+  guarded(*this, f, [&](core::Win& w) {
+    attr::set(attr::Kind::Win, this, w.serial(), user_keyval(keyval, f), value, f);
   });
 }
 
 bool Win::Get_attr(const Keyval& keyval, void*& value) const {
   const char* f = "MPI_Win_get_attr";
-  return guarded(*this, f, [&](core::Win&) {
+  return guarded(*this, f, [&](core::Win& w) {
     switch (keyval.Id()) {
       case kWinBase: value = h_->base; return true;  // the address itself, as C has it
       case kWinSize: value = &h_->size; return true;
@@ -310,23 +282,15 @@ bool Win::Get_attr(const Keyval& keyval, void*& value) const {
       case kWinModel: value = &h_->model; return true;
       default: break;
     }
-    user_keyval(keyval, f, true);
-    auto it = h_->attrs.find(keyval.Id());
-    if (it == h_->attrs.end()) return false;
-    value = it->second;
-    return true;
+    if (keyval.Is_null()) detail::fail(ERR_KEYVAL, f, "keyval is KEYVAL_INVALID");
+    return attr::get(attr::Kind::Win, w.serial(), keyval.Id(), value, f);
   });
 }
 
 void Win::Delete_attr(const Keyval& keyval) {
   const char* f = "MPI_Win_delete_attr";
-  guarded(*this, f, [&](core::Win&) {
-    user_keyval(keyval, f, true);
-    auto it = h_->attrs.find(keyval.Id());
-    if (it == h_->attrs.end()) return;
-    run_delete(*this, keyval.Id(), it->second, f);
-    h_->attrs.erase(keyval.Id()), h_->when.erase(keyval.Id());
-    keyvals().release(keyval.Id());
+  guarded(*this, f, [&](core::Win& w) {
+    attr::remove(attr::Kind::Win, this, w.serial(), user_keyval(keyval, f), f);
   });
 }
 

@@ -83,38 +83,16 @@ std::string label(hwloc_obj_t o) {
   return s;
 }
 
-struct TreeWriter {
-  const std::map<hwloc_obj_t, std::vector<int>>& placed;
-  std::string out;
-
-  static std::string ranks_text(const std::vector<int>& ranks) {
-    std::string s = ranks.size() == 1 ? "rank " : "ranks ";
-    for (size_t i = 0; i < ranks.size(); ++i) s += (i ? "," : "") + std::to_string(ranks[i]);
-    return s;
-  }
-
-  // Writes `o` and its descendants; a chain of single children shares one
-  // line ("Package L#0 + Core L#0 + PU L#0"), as lstopo does.
-  void write(hwloc_obj_t o, int depth) {
-    std::string line(size_t(depth) * 2, ' ');
-    std::vector<int> ranks;
-    for (;;) {
-      line += label(o);
-      if (auto it = placed.find(o); it != placed.end())
-        ranks.insert(ranks.end(), it->second.begin(), it->second.end());
-      if (o->arity != 1 || o->memory_arity != 0) break;
-      o = o->children[0];
-      line += " + ";
-    }
-    if (!ranks.empty()) {
-      std::sort(ranks.begin(), ranks.end());
-      line += "  <- " + ranks_text(ranks);
-    }
-    out += line + "\n";
-    for (hwloc_obj_t m = o->memory_first_child; m; m = m->next_sibling) write(m, depth + 1);
-    for (unsigned i = 0; i < o->arity; ++i) write(o->children[i], depth + 1);
-  }
-};
+// The node of o and its descendants (memory children first), with the
+// ranks `placed` on each.
+Node node_of(hwloc_obj_t o, const std::map<hwloc_obj_t, std::vector<int>>& placed, bool memory) {
+  Node n{label(o), {}, memory, {}};
+  if (auto it = placed.find(o); it != placed.end()) n.ranks = it->second;
+  std::sort(n.ranks.begin(), n.ranks.end());
+  for (hwloc_obj_t m = o->memory_first_child; m; m = m->next_sibling) n.children.push_back(node_of(m, placed, true));
+  for (unsigned i = 0; i < o->arity; ++i) n.children.push_back(node_of(o->children[i], placed, false));
+  return n;
+}
 
 }  // namespace
 
@@ -216,7 +194,7 @@ std::optional<int> locality(Level level) {
   return std::nullopt;
 }
 
-std::string tree_text(const std::map<int, std::string>& rank_cpusets) {
+Node machine_tree(const std::map<int, std::string>& rank_cpusets) {
   std::map<hwloc_obj_t, std::vector<int>> placed;
   for (const auto& [rank, text] : rank_cpusets) {
     Bitmap set;
@@ -224,9 +202,7 @@ std::string tree_text(const std::map<int, std::string>& rank_cpusets) {
     hwloc_obj_t o = hwloc_get_obj_covering_cpuset(topo(), set.b);
     placed[o ? o : hwloc_get_root_obj(topo())].push_back(rank);
   }
-  TreeWriter w{placed, ""};
-  w.write(hwloc_get_root_obj(topo()), 0);
-  return w.out;
+  return node_of(hwloc_get_root_obj(topo()), placed, false);
 }
 
 }  // namespace lumpi::core::hw

@@ -3,8 +3,8 @@
 // Loads the hwloc topology once (lazily, on first use) and answers: how many
 // objects of a level there are, where the calling process is bound, which
 // object of a level contains that binding (split_type "hw_guided" and
-// mpi.hw.locality), binding the process to one object, and a text tree of
-// the machine with ranks placed on it (the REPL's :hw). Knows nothing of Lua
+// mpi.hw.locality), binding the process to one object, and the tree of the
+// machine with ranks placed on it (which the rank host draws for :hw). Knows nothing of Lua
 // or of communicators; every bad argument raises core::Error(Arg).
 #pragma once
 
@@ -58,10 +58,18 @@ std::optional<int> locality(Level level);
 // PU list text of the process's current binding ("0-1").
 std::string cpuset_text();
 
-// The machine as an indented tree, one object per line ("Package L#0",
-// "  Core L#1", ...), each line followed by the ranks whose binding lies
-// within that object and in no smaller listed object. `rank_cpusets` maps a
-// rank to its cpuset text as cpuset_text() gives it.
-std::string tree_text(const std::map<int, std::string>& rank_cpusets);
+// The machine's objects as hwloc lists them, from the Machine down: each
+// with its label as lstopo prints it ("Core L#1", "PU L#2 (P#2)"), the
+// ranks whose binding lies within it and in no smaller object, and its
+// children, memory objects (NUMA nodes) first. `rank_cpusets` maps a rank
+// to its cpuset text as cpuset_text() gives it. Drawing it is the caller's
+// (:hw, launcher/host/host.cpp).
+struct Node {
+  std::string label;
+  std::vector<int> ranks;  // ascending
+  bool memory = false;     // a memory child (NUMA node) of its parent
+  std::vector<Node> children;
+};
+Node machine_tree(const std::map<int, std::string>& rank_cpusets);
 
 }  // namespace lumpi::core::hw

@@ -10,6 +10,7 @@
 
 #include "core/base/constants.hpp"
 #include "core/base/error.hpp"
+#include "core/base/log.hpp"
 #include "core/transport/transport.hpp"
 
 namespace lumpi::core {
@@ -85,8 +86,7 @@ void Engine::deliver(Message m) {
   if (m.env.kind == MsgKind::Rma) {
     auto it = rma_services_.find(m.env.context);
     if (it == rma_services_.end()) {
-      std::fprintf(stderr, "lumpi-rank %d: dropped an RMA message for window %llu, which is not open here\n",
-                   rank_, (unsigned long long)m.env.context);
+      log("dropped an RMA message for window " + std::to_string(m.env.context) + ", which is not open here");
       return;
     }
     RmaService service = it->second;  // the service may stop itself (free) while it runs
@@ -132,8 +132,7 @@ void Engine::receive_available() {
     if (got == Transport::Got::Message) env = decode_header(header, &why);
     if (!env || env->source < 0 || env->source >= size_) {
       if (env) why = "source rank " + std::to_string(env->source) + " out of range";
-      std::fprintf(stderr, "lumpi-rank %d: dropped malformed data message: %s\n", rank_,
-                   why.c_str());
+      log("dropped malformed data message: " + why);
       continue;
     }
     deliver(Message{*env, std::move(body)});

@@ -4,13 +4,13 @@
 #include "core/rma/win.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
 #include <deque>
 
 #include "core/comm/comm_create.hpp"
 #include "core/base/constants.hpp"
 #include "core/base/error.hpp"
+#include "core/base/log.hpp"
 #include "core/base/pack.hpp"
 #include "core/comm/team.hpp"
 
@@ -220,8 +220,7 @@ void Win::State::serve(Message& m) {
     if (m.env.tag >= kGetReply) serve_answer(m);
     else serve_request(m);
   } catch (const Error& e) {  // a malformed message: refuse it, never assert
-    std::fprintf(stderr, "lumpi-rank %d: refused an RMA message from rank %d: %s\n", my_world, m.env.source,
-                 e.what());
+    log("refused an RMA message from rank " + std::to_string(m.env.source) + ": " + e.what());
     if (m.env.tag < kGetReply) nack(m.env.source, m.env.seq, ErrClass::Intern, e.message());
   }
 }

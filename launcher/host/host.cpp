@@ -2,6 +2,7 @@
 // command loop, output forwarding, finish and abort.
 #include "launcher/host/host.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <csignal>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "core/base/log.hpp"
 #include "core/base/hw.hpp"
 #include "core/transport/transport.hpp"
 #include "launcher/protocol/clock.hpp"
@@ -92,9 +94,19 @@ void bind_from_env(int rank, const char* level_name) {
 
 // ---- joining ------------------------------------------------------------------------------
 
+namespace {
+int g_log_rank = -1;
+// The core's log lines (core/base/log.hpp), said as this rank.
+void log_as_rank(const std::string& line) { std::fprintf(stderr, "lumpi-rank %d: %s\n", g_log_rank, line.c_str()); }
+}  // namespace
+
 Host& Host::join() {
   if (g_finished) throw std::runtime_error("this rank has already finished (Host::finish)");
-  if (!g_host) g_host.reset(new Host());
+  if (!g_host) {
+    g_host.reset(new Host());
+    g_log_rank = g_host->rank_;
+    core::set_log_sink(log_as_rank);
+  }
   return *g_host;
 }
 
@@ -422,6 +434,31 @@ void Host::answer_status() {
 }
 
 // "rank=cpuset" entries -> the machine's tree with those ranks placed (:hw).
+namespace {
+// :hw's text: one object per line, indented by depth, with the ranks placed
+// on it; a chain of single (non-memory) children shares one line ("Package
+// L#0 + Core L#0 + PU L#0"), as lstopo does.
+void write_tree(const core::hw::Node& top, int depth, std::string& out) {
+  std::string line(size_t(depth) * 2, ' ');
+  std::vector<int> ranks;
+  const core::hw::Node* n = &top;
+  for (;;) {
+    line += n->label;
+    ranks.insert(ranks.end(), n->ranks.begin(), n->ranks.end());
+    if (n->children.size() != 1 || n->children[0].memory) break;
+    n = &n->children[0];
+    line += " + ";
+  }
+  if (!ranks.empty()) {
+    std::sort(ranks.begin(), ranks.end());
+    line += ranks.size() == 1 ? "  <- rank " : "  <- ranks ";
+    for (size_t i = 0; i < ranks.size(); ++i) line += (i ? "," : "") + std::to_string(ranks[i]);
+  }
+  out += line + "\n";
+  for (const core::hw::Node& c : n->children) write_tree(c, depth + 1, out);
+}
+}  // namespace
+
 void Host::answer_tree(const std::vector<std::string>& list) {
   std::map<int, std::string> cpusets;
   for (const auto& item : list) {
@@ -436,7 +473,7 @@ void Host::answer_tree(const std::vector<std::string>& list) {
   }
   std::string text;
   try {
-    text = core::hw::tree_text(cpusets);
+    write_tree(core::hw::machine_tree(cpusets), 0, text);
   } catch (const std::exception& e) {
     text = std::string("no hardware tree: ") + e.what() + "\n";
   }

@@ -2,6 +2,8 @@
 // binding: the unit-test process keeps its affinity).
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "core/base/error.hpp"
 #include "core/base/hw.hpp"
 
@@ -30,10 +32,16 @@ TEST_CASE("hw counts and info describe this machine") {
 }
 
 TEST_CASE("hw tree places a rank at the smallest object holding its cpuset") {
-  std::string tree = hw::tree_text({{0, "0"}, {1, hw::cpuset_text()}});
-  CHECK(tree.find("Machine") == 0);
-  CHECK(tree.find("PU L#0") != std::string::npos);
-  CHECK(tree.find("rank 0") != std::string::npos);  // on PU 0's line
+  hw::Node machine = hw::machine_tree({{0, "0"}, {1, hw::cpuset_text()}});
+  CHECK(machine.label.find("Machine") == 0);
+  const hw::Node* n = &machine;  // down the first non-memory children to a leaf: PU L#0
+  for (;;) {
+    auto it = std::find_if(n->children.begin(), n->children.end(), [](const hw::Node& c) { return !c.memory; });
+    if (it == n->children.end()) break;
+    n = &*it;
+  }
+  CHECK(n->label.find("PU L#0") == 0);
+  CHECK(n->ranks == std::vector<int>{0});  // rank 0 is bound to PU 0
 }
 
 TEST_CASE("hw bind rejects an index out of range before touching the OS") {

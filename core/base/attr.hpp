@@ -1,0 +1,80 @@
+// core/base/attr.hpp: attribute caching (MPI-3.1 §6.7), written once for
+// every door and every kind of object that carries attributes.
+//
+// The rules, as the text gives them and where it leaves a choice:
+// - a keyval belongs to one kind of object (communicator, datatype, window);
+//   given to another kind's call it is MPI_ERR_KEYVAL, as is a keyval that
+//   does not exist;
+// - setting an attribute that is already set runs the old value's delete
+//   callback first; a failing callback leaves the old value and fails the
+//   call. Deleting an attribute that is not set does nothing;
+// - freeing a keyval that attributes still use only marks it: it stays
+//   valid for reading and deleting them until the last one goes (§6.7.2,
+//   "the actual free does not transpire until ..."); freeing it again
+//   meanwhile does nothing more (MPICH's keyval_double_free);
+// - duplicating an object runs every copy callback first (a failing one
+//   fails the duplicate, which then carries nothing); the new object gets
+//   the values whose callback said keep;
+// - freeing an object runs the delete callbacks newest first (MPI-3.1
+//   §8.7.1 for COMM_SELF, the same order everywhere); a failing one stops
+//   the free there and keeps what is not deleted yet;
+// - an object that goes away without a free (a binding's garbage
+//   collection) drops its attributes without callbacks;
+// - a callback's non-zero return is the call's error: an error code the
+//   program added stays itself, anything else is MPI_ERR_OTHER.
+//
+// The core stores a word per attribute and never looks at it; each door
+// wraps its user's callbacks (C function pointers, C++ std::function, Lua
+// functions) in Callbacks and passes its own handle of the object as the
+// Object the callbacks get back. Objects are keyed by their serial (never
+// reused), so a new object never sees a stale attribute. Every call is
+// thread-safe (the unit tests run ranks as threads); callbacks run with no
+// lock held, so a callback may itself use attributes.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace lumpi::core::attr {
+
+enum class Kind { Comm, Type, Win };
+
+using Value = void*;   // the attribute as the door gave it
+using Object = void*;  // the door's handle of the object, for its callbacks
+
+// A keyval's callbacks; an empty one is NULL_COPY_FN / NULL_DELETE_FN.
+// Each returns 0 (MPI_SUCCESS) or an error code; copy sets keep when the new
+// object is to carry `out`.
+struct Callbacks {
+  std::function<int(Object from, int keyval, Value in, Value& out, bool& keep)> copy;
+  std::function<int(Object on, int keyval, Value value)> del;
+};
+
+// Keyval numbers of each kind: communicators from 16 (below: the doors'
+// predefined attributes, such as MPI_TAG_UB), windows from 2^20, datatypes
+// from 2^21.
+int create_keyval(Kind k, Callbacks cb);
+// MPI_ERR_KEYVAL naming func unless keyval is a live keyval of kind k; a
+// freed one that attributes still use passes when in_use_ok.
+void check_keyval(Kind k, int keyval, std::string_view func, bool in_use_ok = false);
+// MPI_*_free_keyval, after its checks.
+void free_keyval(Kind k, int keyval, std::string_view func);
+
+void set(Kind k, Object on, std::uint64_t serial, int keyval, Value v, std::string_view func);
+bool get(Kind k, std::uint64_t serial, int keyval, Value& v, std::string_view func);
+void remove(Kind k, Object on, std::uint64_t serial, int keyval, std::string_view func);
+
+// Duplication in two steps, as the new object exists only after the copy
+// callbacks ran: copy_all runs them on `from`, attach gives the new object
+// what they kept.
+using Copies = std::vector<std::pair<int, Value>>;
+Copies copy_all(Kind k, Object from, std::uint64_t serial, std::string_view func);
+void attach(Kind k, std::uint64_t serial, const Copies& copies);
+// Object freed: delete callbacks newest first. Object gone: no callbacks.
+void delete_all(Kind k, Object on, std::uint64_t serial, std::string_view func);
+void forget(Kind k, std::uint64_t serial);
+
+}  // namespace lumpi::core::attr
