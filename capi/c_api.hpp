@@ -25,8 +25,12 @@ using detail::CommHandle;
 
 // ---- communicators --------------------------------------------------------------
 struct CommEntry {
+  CommEntry() = default;
+  CommEntry(std::shared_ptr<CommHandle> handle, int eh);
   std::shared_ptr<CommHandle> h;  // null: free slot or COMM_NULL
   int errhandler = MPI_ERRORS_ARE_FATAL;
+  // h as its class (Intracomm, Intercomm, Cartcomm, Graphcomm, Distgraphcomm).
+  std::shared_ptr<Comm> object;
 };
 // The table; slots 0 (NULL), 1 (WORLD), 2 (SELF) are fixed.
 std::vector<CommEntry>& comms();
@@ -36,11 +40,24 @@ MPI_Comm add_comm(std::shared_ptr<CommHandle> h, int errhandler);
 MPI_Comm handle_of(const Comm& c);
 // The entry of comm; ERR_COMM naming func when it is not a live communicator.
 CommEntry& entry(MPI_Comm comm, const char* func);
+// The communicator of comm as its own class, for the calls every class has.
+inline Comm& comm_of(MPI_Comm comm, const char* func) { return *entry(comm, func).object; }
+// comm as class C, whatever it is: the topology calls (Cartcomm, Graphcomm),
+// whose core raises MPI_ERR_TOPOLOGY on a communicator without that topology.
 template <class C>
 C as(MPI_Comm comm, const char* func) {
   return Access::wrap<C>(entry(comm, func).h);
 }
-// As as<>, for a communicator that must (not) be an intercommunicator.
+// Does this process hold a rooted collective's data: the root of an
+// intracommunicator, the process passing MPI_ROOT on an intercommunicator.
+inline bool is_root(const Comm& c, int root) { return c.Is_inter() ? root == MPI_ROOT : c.Get_rank() == root; }
+// The processes a collective's blocks go to: the remote group of an
+// intercommunicator, the group of an intracommunicator.
+inline int remote_or_local_size(const Comm& c) {
+  return c.Is_inter() ? dynamic_cast<const Intercomm&>(c).Get_remote_size() : c.Get_size();
+}
+// comm, which must be an intracommunicator (else MPI_ERR_COMM) or an
+// intercommunicator (inter).
 Intracomm intra(MPI_Comm comm, const char* func);
 // Drops the table's slot for comm (after MPI_Comm_free).
 void forget_comm(MPI_Comm comm);

@@ -140,21 +140,21 @@ int MPI_Group_free(MPI_Group* g) {
 int MPI_Comm_size(MPI_Comm comm, int* size) {
   return call(comm, "MPI_Comm_size", [&] {
     check_out(size, "MPI_Comm_size", "size");
-    *size = as<Intracomm>(comm, "MPI_Comm_size").Get_size();
+    *size = comm_of(comm, "MPI_Comm_size").Get_size();
   });
 }
 
 int MPI_Comm_rank(MPI_Comm comm, int* rank) {
   return call(comm, "MPI_Comm_rank", [&] {
     check_out(rank, "MPI_Comm_rank", "rank");
-    *rank = as<Intracomm>(comm, "MPI_Comm_rank").Get_rank();
+    *rank = comm_of(comm, "MPI_Comm_rank").Get_rank();
   });
 }
 
 int MPI_Comm_group(MPI_Comm comm, MPI_Group* g) {
   return call(comm, "MPI_Comm_group", [&] {
     check_out(g, "MPI_Comm_group", "group");
-    *g = add_group(as<Intracomm>(comm, "MPI_Comm_group").Get_group());
+    *g = add_group(comm_of(comm, "MPI_Comm_group").Get_group());
   });
 }
 
@@ -175,21 +175,21 @@ int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group* g) {
 int MPI_Comm_test_inter(MPI_Comm comm, int* flag) {
   return call(comm, "MPI_Comm_test_inter", [&] {
     check_out(flag, "MPI_Comm_test_inter", "flag");
-    *flag = as<Intracomm>(comm, "MPI_Comm_test_inter").Is_inter();
+    *flag = comm_of(comm, "MPI_Comm_test_inter").Is_inter();
   });
 }
 
 int MPI_Comm_compare(MPI_Comm c1, MPI_Comm c2, int* result) {
   return call(c1, "MPI_Comm_compare", [&] {
     check_out(result, "MPI_Comm_compare", "result");
-    *result = Comm::Compare(as<Intracomm>(c1, "MPI_Comm_compare"), as<Intracomm>(c2, "MPI_Comm_compare"));
+    *result = Comm::Compare(comm_of(c1, "MPI_Comm_compare"), comm_of(c2, "MPI_Comm_compare"));
   });
 }
 
 int MPI_Comm_set_name(MPI_Comm comm, const char* name) {
   return call(comm, "MPI_Comm_set_name", [&] {
     check_out(name, "MPI_Comm_set_name", "name");
-    as<Intracomm>(comm, "MPI_Comm_set_name").Set_name(name);
+    comm_of(comm, "MPI_Comm_set_name").Set_name(name);
   });
 }
 
@@ -197,20 +197,20 @@ int MPI_Comm_get_name(MPI_Comm comm, char* name, int* resultlen) {
   return call(comm, "MPI_Comm_get_name", [&] {
     check_out(name, "MPI_Comm_get_name", "name");
     check_out(resultlen, "MPI_Comm_get_name", "resultlen");
-    copy_out(as<Intracomm>(comm, "MPI_Comm_get_name").Get_name(), name, resultlen, MPI_MAX_OBJECT_NAME);
+    copy_out(comm_of(comm, "MPI_Comm_get_name").Get_name(), name, resultlen, MPI_MAX_OBJECT_NAME);
   });
 }
 
 int MPI_Comm_set_info(MPI_Comm comm, MPI_Info i) {
   return call(comm, "MPI_Comm_set_info", [&] {
-    as<Intracomm>(comm, "MPI_Comm_set_info").Set_info(info(i, "MPI_Comm_set_info"));
+    comm_of(comm, "MPI_Comm_set_info").Set_info(info(i, "MPI_Comm_set_info"));
   });
 }
 
 int MPI_Comm_get_info(MPI_Comm comm, MPI_Info* i) {
   return call(comm, "MPI_Comm_get_info", [&] {
     check_out(i, "MPI_Comm_get_info", "info");
-    *i = add_info(as<Intracomm>(comm, "MPI_Comm_get_info").Get_info());
+    *i = add_info(comm_of(comm, "MPI_Comm_get_info").Get_info());
   });
 }
 
@@ -220,7 +220,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   if (newcomm) *newcomm = MPI_COMM_NULL;  // what a failed constructor leaves
   return call(comm, "MPI_Comm_dup", [&] {
     check_out(newcomm, "MPI_Comm_dup", "newcomm");
-    Intracomm c = as<Intracomm>(comm, "MPI_Comm_dup");
+    Comm& c = comm_of(comm, "MPI_Comm_dup");
     *newcomm = add_comm(detail::dup_handle(c, "MPI_Comm_dup"), handler_of(comm));
   });
 }
@@ -230,7 +230,7 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info i, MPI_Comm* newcomm) {
   const char* f = "MPI_Comm_dup_with_info";
   return call(comm, f, [&] {
     check_out(newcomm, "MPI_Comm_dup_with_info", "newcomm");
-    Intracomm c = as<Intracomm>(comm, f);
+    Comm& c = comm_of(comm, f);
     core::Hints hints = hints_of(i, f);
     auto copies = detail::copy_attrs(c);
     auto h = std::make_shared<CommHandle>(core::comm_dup_with_info(detail::core_of(c, f), hints));
@@ -246,7 +246,7 @@ static int idup(MPI_Comm comm, const core::Hints* hints, MPI_Comm* newcomm, MPI_
   return call(comm, f, [&] {
     check_out(newcomm, f, "newcomm");
     check_out(request, f, "request");
-    Intracomm c = as<Intracomm>(comm, f);
+    Comm& c = comm_of(comm, f);
     detail::core_of(c, f);
     const core::CommPtr& parent = Access::handle(c)->comm;
     auto copies = detail::copy_attrs(c);
@@ -273,12 +273,10 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm* newcomm) {
   if (newcomm) *newcomm = MPI_COMM_NULL;  // what a failed constructor leaves
   return call(comm, "MPI_Comm_create", [&] {
     check_out(newcomm, "MPI_Comm_create", "newcomm");
-    auto c = as<Intracomm>(comm, "MPI_Comm_create");
+    Comm& c = comm_of(comm, "MPI_Comm_create");
     const Group& gr = group(g, "MPI_Comm_create");
-    if (c.Is_inter())
-      *newcomm = made(comm, Access::wrap<Intercomm>(Access::handle(c)).Create(gr));
-    else
-      *newcomm = made(comm, c.Create(gr));
+    if (auto* ic = dynamic_cast<Intercomm*>(&c)) *newcomm = made(comm, ic->Create(gr));
+    else *newcomm = made(comm, static_cast<Intracomm&>(c).Create(gr));
   });
 }
 
@@ -286,11 +284,9 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   if (newcomm) *newcomm = MPI_COMM_NULL;  // what a failed constructor leaves
   return call(comm, "MPI_Comm_split", [&] {
     check_out(newcomm, "MPI_Comm_split", "newcomm");
-    auto c = as<Intracomm>(comm, "MPI_Comm_split");
-    if (c.Is_inter())
-      *newcomm = made(comm, Access::wrap<Intercomm>(Access::handle(c)).Split(color, key));
-    else
-      *newcomm = made(comm, c.Split(color, key));
+    Comm& c = comm_of(comm, "MPI_Comm_split");
+    if (auto* ic = dynamic_cast<Intercomm*>(&c)) *newcomm = made(comm, ic->Split(color, key));
+    else *newcomm = made(comm, static_cast<Intracomm&>(c).Split(color, key));
   });
 }
 
@@ -336,7 +332,7 @@ int MPI_Comm_free(MPI_Comm* comm) {
     check_out(comm, "MPI_Comm_free", "comm");
     if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
       fail(MPI_ERR_COMM, "MPI_Comm_free", "comm is a predefined communicator");
-    Intracomm c = as<Intracomm>(*comm, "MPI_Comm_free");
+    Comm& c = comm_of(*comm, "MPI_Comm_free");
     c.Free();
     forget_comm(*comm);
     *comm = MPI_COMM_NULL;
@@ -351,10 +347,11 @@ int MPI_Intercomm_create(MPI_Comm local, int local_leader, MPI_Comm peer, int re
     Intracomm c = intra(local, f);
     // The peer matters only at the local leader; elsewhere it may be anything.
     bool leader = c.Get_rank() == local_leader;
-    Intracomm p = leader ? as<Intracomm>(peer, f) : Intracomm();
+    const Intracomm none;
+    const Comm* p = leader ? &comm_of(peer, f) : &none;
     if (!leader && peer != MPI_COMM_NULL && peer > 0 && peer < int(comms().size()) && comms()[peer].h)
-      p = as<Intracomm>(peer, f);
-    *newcomm = made(local, c.Create_intercomm(local_leader, p, remote_leader, tag));
+      p = &comm_of(peer, f);
+    *newcomm = made(local, c.Create_intercomm(local_leader, *p, remote_leader, tag));
   });
 }
 
@@ -418,7 +415,7 @@ int MPI_Comm_set_attr(MPI_Comm comm, int keyval, void* value) {
   return call(comm, "MPI_Comm_set_attr", [&] {
     if (keyval >= MPI_HOST && keyval <= LUMPI_LAST_PREDEFINED_KEYVAL)
       fail(MPI_ERR_KEYVAL, "MPI_Comm_set_attr", "keyval is predefined and cannot be set");
-    as<Intracomm>(comm, "MPI_Comm_set_attr").Set_attr(Access::keyval(keyval), value);
+    comm_of(comm, "MPI_Comm_set_attr").Set_attr(Access::keyval(keyval), value);
   });
 }
 
@@ -432,7 +429,7 @@ int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* value, int* flag) {
     check_out(value, "MPI_Comm_get_attr", "attribute_val");
     check_out(flag, "MPI_Comm_get_attr", "flag");
     static int host = MPI_PROC_NULL, io = MPI_ANY_SOURCE, global = 0;
-    Intracomm c = as<Intracomm>(comm, "MPI_Comm_get_attr");
+    Comm& c = comm_of(comm, "MPI_Comm_get_attr");
     static int appnum = 0, lastcode = MPI_ERR_LASTCODE;
     lastcode = core::last_used_code();  // grows with MPI_Add_error_class/code (§8.5)
     int* predefined = keyval == MPI_HOST ? &host : keyval == MPI_IO ? &io : keyval == MPI_WTIME_IS_GLOBAL ? &global
@@ -456,7 +453,7 @@ int MPI_Comm_delete_attr(MPI_Comm comm, int keyval) {
   return call(comm, "MPI_Comm_delete_attr", [&] {
     if (keyval >= MPI_HOST && keyval <= LUMPI_LAST_PREDEFINED_KEYVAL)
       fail(MPI_ERR_KEYVAL, "MPI_Comm_delete_attr", "keyval is predefined and cannot be deleted");
-    as<Intracomm>(comm, "MPI_Comm_delete_attr").Delete_attr(Access::keyval(keyval));
+    comm_of(comm, "MPI_Comm_delete_attr").Delete_attr(Access::keyval(keyval));
   });
 }
 
@@ -585,7 +582,7 @@ int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[
 int MPI_Topo_test(MPI_Comm comm, int* status) {
   return call(comm, "MPI_Topo_test", [&] {
     check_out(status, "MPI_Topo_test", "status");
-    *status = as<Intracomm>(comm, "MPI_Topo_test").Get_topology();
+    *status = comm_of(comm, "MPI_Topo_test").Get_topology();
   });
 }
 

@@ -47,6 +47,17 @@ std::vector<int>& free_requests() {
 bool g_finalized = false;
 }  // namespace
 
+CommEntry::CommEntry(std::shared_ptr<CommHandle> handle, int eh) : h(std::move(handle)), errhandler(eh) {
+  if (!h) return;
+  const core::Comm& c = *h->comm;
+  using Kind = core::Topology::Kind;
+  if (c.is_inter()) object = std::make_shared<Intercomm>(Access::wrap<Intercomm>(h));
+  else if (!c.topology()) object = std::make_shared<Intracomm>(Access::wrap<Intracomm>(h));
+  else if (c.topology()->kind == Kind::Cart) object = std::make_shared<Cartcomm>(Access::wrap<Cartcomm>(h));
+  else if (c.topology()->kind == Kind::Graph) object = std::make_shared<Graphcomm>(Access::wrap<Graphcomm>(h));
+  else object = std::make_shared<Distgraphcomm>(Access::wrap<Distgraphcomm>(h));
+}
+
 MPI_Comm add_comm(std::shared_ptr<CommHandle> h, int errhandler) {
   if (!h) return MPI_COMM_NULL;
   const CommHandle* key = h.get();
@@ -76,9 +87,8 @@ void forget_comm(MPI_Comm comm) {
 }
 
 Intracomm intra(MPI_Comm comm, const char* func) {
-  auto c = as<Intracomm>(comm, func);
-  if (c.Is_inter()) fail(MPI_ERR_COMM, func, "comm is an intercommunicator");
-  return c;
+  if (comm_of(comm, func).Is_inter()) fail(MPI_ERR_COMM, func, "comm is an intercommunicator");
+  return as<Intracomm>(comm, func);
 }
 
 Intercomm inter(MPI_Comm comm, const char* func) {

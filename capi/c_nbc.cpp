@@ -16,19 +16,14 @@ using namespace lumpi::capi;
 
 namespace {
 
-bool is_root(const Intracomm& c, int root) { return c.Is_inter() ? root == MPI_ROOT : c.Get_rank() == root; }
-
-int remote_or_local_size(const Intracomm& c) {
-  return c.Is_inter() ? Access::wrap<Intercomm>(Access::handle(c)).Get_remote_size() : c.Get_size();
-}
-
 // A reduction: checks, MPI_IN_PLACE, then start(c, input, type, op).
 template <class Start>
 int reduction(const char* f, MPI_Comm comm, MPI_Request* r, const void* sendbuf, void* recvbuf, int count,
               MPI_Datatype t, MPI_Op op, int root, bool intra_only, Start start) {
   return call(comm, f, [&] {
     check_out(r, f, "request");
-    Intracomm c = intra_only ? intra(comm, f) : as<Intracomm>(comm, f);
+    Comm& c = comm_of(comm, f);
+    if (intra_only) intra(comm, f);
     if (is_user_op(op)) {
       *r = add_request(user_nonblocking(f, sendbuf, recvbuf, count, t, op, root, comm));
       return;
@@ -47,7 +42,7 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request* r) {
   const char* f = "MPI_Ibarrier";
   return call(comm, f, [&] {
     check_out(r, f, "request");
-    *r = add_request(as<Intracomm>(comm, f).Ibarrier());
+    *r = add_request(comm_of(comm, f).Ibarrier());
   });
 }
 
@@ -55,7 +50,7 @@ int MPI_Ibcast(void* buf, int count, MPI_Datatype t, int root, MPI_Comm comm, MP
   const char* f = "MPI_Ibcast";
   return call(comm, f, [&] {
     check_out(r, f, "request");
-    *r = add_request(as<Intracomm>(comm, f).Ibcast(buf, bytes(count, t, f), BYTE, root));
+    *r = add_request(comm_of(comm, f).Ibcast(buf, bytes(count, t, f), BYTE, root));
   });
 }
 
@@ -64,7 +59,7 @@ int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   const char* f = "MPI_Igather";
   return call(comm, f, [&] {
     check_out(r, f, "request");
-    Intracomm c = as<Intracomm>(comm, f);
+    Comm& c = comm_of(comm, f);
     int rb = is_root(c, root) ? bytes(recvcount, recvtype, f, "recvcount") : 0;
     if (sendbuf == MPI_IN_PLACE) {  // the root's block is already in place
       std::vector<char> own((char*)recvbuf + size_t(c.Get_rank()) * rb,
@@ -82,7 +77,7 @@ int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   const char* f = "MPI_Iscatter";
   return call(comm, f, [&] {
     check_out(r, f, "request");
-    Intracomm c = as<Intracomm>(comm, f);
+    Comm& c = comm_of(comm, f);
     int sb = is_root(c, root) ? bytes(sendcount, sendtype, f, "sendcount") : 0;
     if (recvbuf == MPI_IN_PLACE) {  // the root keeps its block where it is: receive it onto itself
       void* own_block = (char*)sendbuf + size_t(c.Get_rank()) * sb;
@@ -99,7 +94,7 @@ int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
   const char* f = "MPI_Iallgather";
   return call(comm, f, [&] {
     check_out(r, f, "request");
-    Intracomm c = as<Intracomm>(comm, f);
+    Comm& c = comm_of(comm, f);
     int rb = bytes(recvcount, recvtype, f, "recvcount");
     if (sendbuf == MPI_IN_PLACE) {
       std::vector<char> own((char*)recvbuf + size_t(c.Get_rank()) * rb,
@@ -116,7 +111,7 @@ int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
   const char* f = "MPI_Ialltoall";
   return call(comm, f, [&] {
     check_out(r, f, "request");
-    Intracomm c = as<Intracomm>(comm, f);
+    Comm& c = comm_of(comm, f);
     int rb = bytes(recvcount, recvtype, f, "recvcount");
     if (sendbuf == MPI_IN_PLACE) {
       std::vector<char> copy((char*)recvbuf, (char*)recvbuf + size_t(remote_or_local_size(c)) * rb);
@@ -130,7 +125,7 @@ int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
 int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm,
                 MPI_Request* r) {
   return reduction("MPI_Ireduce", comm, r, sendbuf, recvbuf, count, t, op, root, false,
-                   [&](Intracomm& c, const void* in, const Datatype& dt, const Op& o) {
+                   [&](Comm& c, const void* in, const Datatype& dt, const Op& o) {
                      return c.Ireduce(in, recvbuf, count, dt, o, root);
                    });
 }
@@ -138,7 +133,7 @@ int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, M
 int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
                    MPI_Request* r) {
   return reduction("MPI_Iallreduce", comm, r, sendbuf, recvbuf, count, t, op, 0, false,
-                   [&](Intracomm& c, const void* in, const Datatype& dt, const Op& o) {
+                   [&](Comm& c, const void* in, const Datatype& dt, const Op& o) {
                      return c.Iallreduce(in, recvbuf, count, dt, o);
                    });
 }
@@ -146,16 +141,16 @@ int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t
 int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
               MPI_Request* r) {
   return reduction("MPI_Iscan", comm, r, sendbuf, recvbuf, count, t, op, 0, true,
-                   [&](Intracomm& c, const void* in, const Datatype& dt, const Op& o) {
-                     return c.Iscan(in, recvbuf, count, dt, o);
+                   [&](Comm& c, const void* in, const Datatype& dt, const Op& o) {
+                     return static_cast<Intracomm&>(c).Iscan(in, recvbuf, count, dt, o);  // intra_only: checked
                    });
 }
 
 int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
                 MPI_Request* r) {
   return reduction("MPI_Iexscan", comm, r, sendbuf, recvbuf, count, t, op, 0, true,
-                   [&](Intracomm& c, const void* in, const Datatype& dt, const Op& o) {
-                     return c.Iexscan(in, recvbuf, count, dt, o);
+                   [&](Comm& c, const void* in, const Datatype& dt, const Op& o) {
+                     return static_cast<Intracomm&>(c).Iexscan(in, recvbuf, count, dt, o);  // intra_only: checked
                    });
 }
 

@@ -20,14 +20,12 @@ using namespace lumpi::capi;
 namespace {
 
 // The size of comm's local group (the blocks of a reduce-scatter).
-int intra_size(MPI_Comm comm, const char* f) { return as<Intracomm>(comm, f).Get_size(); }
+int intra_size(MPI_Comm comm, const char* f) { return comm_of(comm, f).Get_size(); }
 
 std::vector<int> counts_of(MPI_Comm comm, const int recvcounts[], const char* f) {
   if (!recvcounts) fail(MPI_ERR_ARG, f, "recvcounts is NULL");
   return std::vector<int>(recvcounts, recvcounts + intra_size(comm, f));
 }
-
-bool is_root(const Intracomm& c, int root) { return c.Is_inter() ? root == MPI_ROOT : c.Get_rank() == root; }
 
 }  // namespace
 
@@ -38,14 +36,14 @@ extern "C" {
 int MPI_Send(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
   return call(comm, "MPI_Send", [&] {
     TypeBytes b(buf, count, t, "MPI_Send");
-    as<Intracomm>(comm, "MPI_Send").Send(b.pack("MPI_Send"), int(b.size()), BYTE, dest, tag);
+    comm_of(comm, "MPI_Send").Send(b.pack("MPI_Send"), int(b.size()), BYTE, dest, tag);
   });
 }
 
 int MPI_Ssend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
   return call(comm, "MPI_Ssend", [&] {
     TypeBytes b(buf, count, t, "MPI_Ssend");
-    as<Intracomm>(comm, "MPI_Ssend").Ssend(b.pack("MPI_Ssend"), int(b.size()), BYTE, dest, tag);
+    comm_of(comm, "MPI_Ssend").Ssend(b.pack("MPI_Ssend"), int(b.size()), BYTE, dest, tag);
   });
 }
 
@@ -53,7 +51,7 @@ int MPI_Recv(void* buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm
   return call(comm, "MPI_Recv", [&] {
     Status s;
     TypeBytes b(buf, count, t, "MPI_Recv");
-    as<Intracomm>(comm, "MPI_Recv").Recv(b.stage(), int(b.size()), BYTE, source, tag, s);
+    comm_of(comm, "MPI_Recv").Recv(b.stage(), int(b.size()), BYTE, source, tag, s);
     b.unpack(s.Bytes(), "MPI_Recv");
     to_c(s, status);
   });
@@ -62,7 +60,7 @@ int MPI_Recv(void* buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm
 int MPI_Isend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
   return call(comm, "MPI_Isend", [&] {
     TypeBytes b(buf, count, t, "MPI_Isend");  // a staged copy is sent at once
-    *r = add_request(as<Intracomm>(comm, "MPI_Isend").Isend(b.pack("MPI_Isend"), int(b.size()), BYTE, dest, tag));
+    *r = add_request(comm_of(comm, "MPI_Isend").Isend(b.pack("MPI_Isend"), int(b.size()), BYTE, dest, tag));
   });
 }
 
@@ -70,13 +68,13 @@ int MPI_Issend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MP
   return call(comm, "MPI_Issend", [&] {
     TypeBytes b(buf, count, t, "MPI_Issend");
     *r = add_request(
-        as<Intracomm>(comm, "MPI_Issend").Issend(b.pack("MPI_Issend"), int(b.size()), BYTE, dest, tag));
+        comm_of(comm, "MPI_Issend").Issend(b.pack("MPI_Issend"), int(b.size()), BYTE, dest, tag));
   });
 }
 
 int MPI_Irecv(void* buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm comm, MPI_Request* r) {
   return call(comm, "MPI_Irecv", [&] {
-    *r = add_request(as<Intracomm>(comm, "MPI_Irecv").Irecv(buf, bytes(count, t, "MPI_Irecv"), BYTE, source, tag));
+    *r = add_request(comm_of(comm, "MPI_Irecv").Irecv(buf, bytes(count, t, "MPI_Irecv"), BYTE, source, tag));
   });
 }
 
@@ -87,7 +85,7 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
     Status s;
     TypeBytes out(sendbuf, sendcount, sendtype, f, "sendcount");
     TypeBytes in(recvbuf, recvcount, recvtype, f, "recvcount");
-    as<Intracomm>(comm, f).Sendrecv(out.pack(f), int(out.size()), BYTE, dest, sendtag, in.stage(), int(in.size()),
+    comm_of(comm, f).Sendrecv(out.pack(f), int(out.size()), BYTE, dest, sendtag, in.stage(), int(in.size()),
                                     BYTE, source, recvtag, s);
     in.unpack(s.Bytes(), f);
     to_c(s, status);
@@ -97,7 +95,7 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
   return call(comm, "MPI_Probe", [&] {
     Status s;
-    as<Intracomm>(comm, "MPI_Probe").Probe(source, tag, s);
+    comm_of(comm, "MPI_Probe").Probe(source, tag, s);
     to_c(s, status);
   });
 }
@@ -105,7 +103,7 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {
   return call(comm, "MPI_Iprobe", [&] {
     Status s;
-    *flag = as<Intracomm>(comm, "MPI_Iprobe").Iprobe(source, tag, s);
+    *flag = comm_of(comm, "MPI_Iprobe").Iprobe(source, tag, s);
     if (*flag) to_c(s, status);
   });
 }
@@ -115,7 +113,7 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype t, int dest, int sen
   const char* f = "MPI_Sendrecv_replace";
   return call(comm, f, [&] {
     Status s;
-    as<Intracomm>(comm, f).Sendrecv_replace(buf, bytes(count, t, f), BYTE, dest, sendtag, source, recvtag, s);
+    comm_of(comm, f).Sendrecv_replace(buf, bytes(count, t, f), BYTE, dest, sendtag, source, recvtag, s);
     to_c(s, status);
   });
 }
@@ -143,13 +141,13 @@ int MPI_Request_free(MPI_Request* r) {
 // ---- collectives ---------------------------------------------------------------------
 
 int MPI_Barrier(MPI_Comm comm) {
-  return call(comm, "MPI_Barrier", [&] { as<Intracomm>(comm, "MPI_Barrier").Barrier(); });
+  return call(comm, "MPI_Barrier", [&] { comm_of(comm, "MPI_Barrier").Barrier(); });
 }
 
 int MPI_Bcast(void* buf, int count, MPI_Datatype t, int root, MPI_Comm comm) {
   const char* f = "MPI_Bcast";
   return call(comm, f, [&] {
-    Intracomm c = as<Intracomm>(comm, f);
+    Comm& c = comm_of(comm, f);
     TypeBytes b(buf, count, t, f);
     if (is_root(c, root)) return c.Bcast(b.pack(f), int(b.size()), BYTE, root);
     bool receives = !(c.Is_inter() && root == MPI_PROC_NULL);
@@ -162,7 +160,7 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
                MPI_Datatype recvtype, int root, MPI_Comm comm) {
   const char* f = "MPI_Gather";
   return call(comm, f, [&] {
-    Intracomm c = as<Intracomm>(comm, f);
+    Comm& c = comm_of(comm, f);
     bool r = is_root(c, root);
     int rb = r ? bytes(recvcount, recvtype, f, "recvcount") : 0;
     std::vector<char> own;
@@ -180,7 +178,7 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
   const char* f = "MPI_Scatter";
   return call(comm, f, [&] {
-    Intracomm c = as<Intracomm>(comm, f);
+    Comm& c = comm_of(comm, f);
     bool r = is_root(c, root);
     int sb = r ? bytes(sendcount, sendtype, f, "sendcount") : 0;
     if (recvbuf == MPI_IN_PLACE) {  // the root keeps its block where it is
@@ -197,7 +195,7 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   MPI_Datatype recvtype, MPI_Comm comm) {
   const char* f = "MPI_Allgather";
   return call(comm, f, [&] {
-    Intracomm c = as<Intracomm>(comm, f);
+    Comm& c = comm_of(comm, f);
     int rb = bytes(recvcount, recvtype, f, "recvcount");
     if (sendbuf == MPI_IN_PLACE) {
       std::vector<char> own((char*)recvbuf + size_t(c.Get_rank()) * rb,
@@ -213,11 +211,10 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
                  MPI_Datatype recvtype, MPI_Comm comm) {
   const char* f = "MPI_Alltoall";
   return call(comm, f, [&] {
-    Intracomm c = as<Intracomm>(comm, f);
+    Comm& c = comm_of(comm, f);
     int rb = bytes(recvcount, recvtype, f, "recvcount");
     if (sendbuf == MPI_IN_PLACE) {
-      int n = c.Is_inter() ? Access::wrap<Intercomm>(Access::handle(c)).Get_remote_size() : c.Get_size();
-      std::vector<char> copy((char*)recvbuf, (char*)recvbuf + size_t(n) * rb);
+      std::vector<char> copy((char*)recvbuf, (char*)recvbuf + size_t(remote_or_local_size(c)) * rb);
       c.Alltoall(copy.data(), rb, BYTE, recvbuf, rb, BYTE);
       return;
     }
@@ -229,7 +226,7 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MP
   const char* f = "MPI_Reduce";
   return call(comm, f, [&] {
     if (is_user_op(op)) return user_reduce(sendbuf, recvbuf, count, t, op, root, comm);
-    Intracomm c = as<Intracomm>(comm, f);
+    Comm& c = comm_of(comm, f);
     std::vector<char> own;
     Datatype dt = reduce_input(sendbuf, recvbuf, count, t, f, own);
     c.Reduce(sendbuf, recvbuf, count, dt, op_of(op, f), root);
@@ -240,7 +237,7 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t,
   const char* f = "MPI_Allreduce";
   return call(comm, f, [&] {
     if (is_user_op(op)) return user_allreduce(sendbuf, recvbuf, count, t, op, comm);
-    Intracomm c = as<Intracomm>(comm, f);
+    Comm& c = comm_of(comm, f);
     std::vector<char> own;
     Datatype dt = reduce_input(sendbuf, recvbuf, count, t, f, own);
     c.Allreduce(sendbuf, recvbuf, count, dt, op_of(op, f));
@@ -274,7 +271,7 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
   const char* f = "MPI_Reduce_scatter_block";
   return call(comm, f, [&] {
     if (is_user_op(op)) return user_reduce_scatter(sendbuf, recvbuf, std::vector<int>(size_t(intra_size(comm, f)), recvcount), t, op, comm, f);
-    Intracomm c = as<Intracomm>(comm, f);
+    Comm& c = comm_of(comm, f);
     Datatype dt = reduce_type(t, f);
     check_count(recvcount, f, "recvcount");
     std::vector<char> own;  // in place, recvbuf holds the whole input
@@ -288,7 +285,7 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
   const char* f = "MPI_Reduce_scatter";
   return call(comm, f, [&] {
     if (is_user_op(op)) return user_reduce_scatter(sendbuf, recvbuf, counts_of(comm, recvcounts, f), t, op, comm, f);
-    Intracomm c = as<Intracomm>(comm, f);
+    Comm& c = comm_of(comm, f);
     Datatype dt = reduce_type(t, f);
     if (!recvcounts) fail(MPI_ERR_ARG, f, "recvcounts is NULL");
     size_t total = 0;  // in place, recvbuf holds the whole input

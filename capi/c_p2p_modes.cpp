@@ -48,21 +48,21 @@ extern "C" {
 
 int MPI_Rsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
   const char* f = "MPI_Rsend";
-  return call(comm, f, [&] { as<Intracomm>(comm, f).Send(buf, bytes(count, t, f), BYTE, dest, tag); });
+  return call(comm, f, [&] { comm_of(comm, f).Send(buf, bytes(count, t, f), BYTE, dest, tag); });
 }
 
 int MPI_Irsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
   const char* f = "MPI_Irsend";
   return call(comm, f, [&] {
     check_out(r, f, "request");
-    *r = add_request(as<Intracomm>(comm, f).Isend(buf, bytes(count, t, f), BYTE, dest, tag));
+    *r = add_request(comm_of(comm, f).Isend(buf, bytes(count, t, f), BYTE, dest, tag));
   });
 }
 
 int MPI_Bsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
   const char* f = "MPI_Bsend";
   return call(comm, f, [&] {
-    Intracomm c = as<Intracomm>(comm, f);
+    Comm& c = comm_of(comm, f);
     int n = bytes(count, t, f);
     if (dest != MPI_PROC_NULL) check_room(n, f);
     c.Send(buf, n, BYTE, dest, tag);
@@ -73,7 +73,7 @@ int MPI_Ibsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MP
   const char* f = "MPI_Ibsend";
   return call(comm, f, [&] {
     check_out(r, f, "request");
-    Intracomm c = as<Intracomm>(comm, f);
+    Comm& c = comm_of(comm, f);
     int n = bytes(count, t, f);
     if (dest != MPI_PROC_NULL) check_room(n, f);
     *r = add_request(c.Isend(buf, n, BYTE, dest, tag));
@@ -109,7 +109,7 @@ int MPI_Send_init(const void* buf, int count, MPI_Datatype t, int dest, int tag,
   const char* f = "MPI_Send_init";
   return call(comm, f, [&] {
     check_out(r, f, "request");
-    *r = add_persistent(as<Intracomm>(comm, f).Send_init(buf, bytes(count, t, f), BYTE, dest, tag));
+    *r = add_persistent(comm_of(comm, f).Send_init(buf, bytes(count, t, f), BYTE, dest, tag));
   });
 }
 
@@ -117,7 +117,7 @@ int MPI_Rsend_init(const void* buf, int count, MPI_Datatype t, int dest, int tag
   const char* f = "MPI_Rsend_init";
   return call(comm, f, [&] {
     check_out(r, f, "request");
-    *r = add_persistent(as<Intracomm>(comm, f).Send_init(buf, bytes(count, t, f), BYTE, dest, tag));
+    *r = add_persistent(comm_of(comm, f).Send_init(buf, bytes(count, t, f), BYTE, dest, tag));
   });
 }
 
@@ -129,7 +129,7 @@ int MPI_Bsend_init(const void* buf, int count, MPI_Datatype t, int dest, int tag
     check_out(r, f, "request");
     int n = bytes(count, t, f);
     if (dest != MPI_PROC_NULL) check_room(n, f);
-    *r = add_persistent(as<Intracomm>(comm, f).Send_init(buf, n, BYTE, dest, tag));
+    *r = add_persistent(comm_of(comm, f).Send_init(buf, n, BYTE, dest, tag));
   });
 }
 
@@ -137,7 +137,7 @@ int MPI_Ssend_init(const void* buf, int count, MPI_Datatype t, int dest, int tag
   const char* f = "MPI_Ssend_init";
   return call(comm, f, [&] {
     check_out(r, f, "request");
-    *r = add_persistent(as<Intracomm>(comm, f).Ssend_init(buf, bytes(count, t, f), BYTE, dest, tag));
+    *r = add_persistent(comm_of(comm, f).Ssend_init(buf, bytes(count, t, f), BYTE, dest, tag));
   });
 }
 
@@ -145,7 +145,7 @@ int MPI_Recv_init(void* buf, int count, MPI_Datatype t, int source, int tag, MPI
   const char* f = "MPI_Recv_init";
   return call(comm, f, [&] {
     check_out(r, f, "request");
-    *r = add_persistent(as<Intracomm>(comm, f).Recv_init(buf, bytes(count, t, f), BYTE, source, tag));
+    *r = add_persistent(comm_of(comm, f).Recv_init(buf, bytes(count, t, f), BYTE, source, tag));
   });
 }
 

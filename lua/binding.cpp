@@ -53,8 +53,8 @@ std::string in_lua_words(const core::Error& e) {
   for (std::size_t i = 0; (i = s.find("MPI_", i)) != std::string::npos; i += 4) {
     for (std::string_view c : kConstants) {
       std::size_t end = i + 4 + c.size();
-      bool whole = end == s.size() || !(std::isalnum((unsigned char)s[end]) || s[end] == '_');
-      if (whole && s.compare(i + 4, c.size(), c) == 0) {
+      if (end > s.size() || s.compare(i + 4, c.size(), c) != 0) continue;
+      if (end == s.size() || !(std::isalnum((unsigned char)s[end]) || s[end] == '_')) {
         s.replace(i, 4, "mpi.");
         break;
       }
