@@ -28,6 +28,10 @@ constexpr char kRequestMeta[] = "lumpi.Request";
 // receive keeps its buffer in user value 4 and unpacks into it on completion.
 struct RequestBox {
   std::shared_ptr<core::Request> req;
+  // The communicator, kept until the operation completes: a pending receive
+  // reads its group, and c:free() may come first (MPI-3.1 §6.4.3: pending
+  // operations complete normally).
+  core::CommPtr comm;
   bool is_recv = false;
   bool finished = false;
   bool typed = false;
@@ -72,6 +76,7 @@ void finish(lua_State* L, int idx, RequestBox& box) {
   }
   lua_setiuservalue(L, idx, 2);  // status
   box.finished = true;
+  box.comm.reset();
 }
 
 // Pushes value, status of a finished request.
@@ -410,7 +415,7 @@ const Reg kModuleFuncs[] = {
 }  // namespace
 
 void push_request(lua_State* L, std::shared_ptr<core::Request> r, bool is_recv) {
-  push_userdata(L, kRequestMeta, RequestBox{std::move(r), is_recv, false, false, {}, {}}, 4);
+  push_userdata(L, kRequestMeta, RequestBox{std::move(r), test_comm_ptr(L, 1), is_recv, false, false, {}, {}}, 4);
   if (test_comm(L, 1)) {  // every request starts in a method of the communicator at 1
     lua_pushvalue(L, 1);
     lua_setiuservalue(L, -2, 3);

@@ -202,6 +202,8 @@ core::CommPtr check_comm_ptr(lua_State* L, int idx, std::string_view func);
 // freed by c:free() (which holds no communicator any more). A handle
 // another value freed (the same communicator pushed twice) still has it.
 core::Comm* test_comm(lua_State* L, int idx);
+// The same, shared: what keeps the communicator alive.
+core::CommPtr test_comm_ptr(lua_State* L, int idx);
 // After MPI_Comm_free: the handle at idx lets go of its communicator at
 // once (as MPI sets it to MPI_COMM_NULL), so the C++ object does not wait
 // for Lua's collector; it stays a handle of its class that prints
