@@ -237,6 +237,7 @@ void open_comm_classes(lua_State* L, int idx);
 
 // ---- requests -----------------------------------------------------------------------
 
+// Request values are lua/bind_request.cpp's (see also lua/request.hpp).
 // Pushes a request userdata (methods wait/test/cancel). With is_recv, its
 // completion decodes the received message as the request's value.
 void push_request(lua_State* L, std::shared_ptr<core::Request> r, bool is_recv);
@@ -273,6 +274,7 @@ void forget_attrs(lua_State* L, const core::Comm& c);
 
 void open_comm(lua_State* L);
 void open_p2p(lua_State* L);
+void open_request(lua_State* L);  // lua/bind_request.cpp: Request methods, mpi.waitall ...
 void open_coll(lua_State* L);
 void open_coll_typed(lua_State* L);  // lua/bind_coll_typed.cpp: Comm methods table at -1
 void open_nbc(lua_State* L);  // lua/bind_nbc.cpp
