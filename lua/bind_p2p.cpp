@@ -1,12 +1,15 @@
 // lua/bind_p2p.cpp: point-to-point methods (API.md §6): send, recv and their
-// nonblocking forms, sendrecv, probe. The requests they make belong to
-// lua/bind_request.cpp.
+// nonblocking and persistent forms, sendrecv, probe. The requests they make
+// belong to lua/bind_request.cpp.
 //
 // Values are encoded by lua/codec before anything is sent, so an unsendable
 // value raises MPI_ERR_TYPE on the sender with nothing in flight. send, ssend,
-// isend, issend, recv, irecv and sendrecv also take MPI's (buffer, count,
-// datatype) in place of the value (lua/typed.hpp): c:send(buf, count, type,
-// dest, tag), c:recv(buf, count, type, source, tag) -> buf, status.
+// isend, issend, recv, irecv, sendrecv and the *_init family also take MPI's
+// (buffer, count, datatype) in place of the value (lua/typed.hpp):
+// c:send(buf, count, type, dest, tag), c:recv(buf, count, type, source, tag)
+// -> buf, status.
+#include <tuple>
+
 #include "core/base/constants.hpp"
 #include "lua/binding.hpp"
 #include "lua/codec.hpp"
@@ -177,10 +180,60 @@ int c_iprobe(lua_State* L) {
   return 2;
 }
 
+// ---- persistent requests (§3.9) ---------------------------------------------------
+
+// c:send_init(value, dest [, tag]) and its modes: checked now, as isend
+// checks; each r:start sends the message as it is then (a table's contents,
+// a buffer's elements: MPI reads the buffer at MPI_Start). lumpi's sends are
+// eager, so a buffered send needs no attached buffer and a ready send is a
+// standard one (MPI-3.1 §3.4 allows both); a synchronous send completes once
+// matched.
+int c_send_init_mode(lua_State* L, const char* func, bool sync) {
+  core::CommPtr c = check_comm_ptr(L, 1, func);
+  Outgoing o = send_args(L, *c, func);
+  Persistent p;
+  p.comm = c;
+  p.send = true;
+  p.sync = sync;
+  p.peer = o.dest;
+  p.tag = o.tag;
+  p.typed = o.typed;
+  p.data = o.data;
+  if (!o.typed) {
+    std::string bytes = encode(L, 2, func);  // an unsendable value raises now
+    if (!lua_istable(L, 2)) p.fixed = std::move(bytes);
+  }
+  push_persistent_request(L, std::move(p), 2);
+  return 1;
+}
+int c_send_init(lua_State* L) { return c_send_init_mode(L, "MPI_Send_init", false); }
+int c_bsend_init(lua_State* L) { return c_send_init_mode(L, "MPI_Bsend_init", false); }
+int c_ssend_init(lua_State* L) { return c_send_init_mode(L, "MPI_Ssend_init", true); }
+int c_rsend_init(lua_State* L) { return c_send_init_mode(L, "MPI_Rsend_init", false); }
+
+// c:recv_init([source [, tag]]) | c:recv_init(buf, count, datatype [, source [, tag]])
+int c_recv_init(lua_State* L) {
+  const char* func = "MPI_Recv_init";
+  core::CommPtr c = check_comm_ptr(L, 1, func);
+  Persistent p;
+  p.typed = is_buffer(L, 2);
+  if (p.typed) p.data = check_typed(L, 2, func);
+  std::tie(p.peer, p.tag) = recv_args(L, p.typed ? 5 : 2, func);
+  c->check_source(p.peer, func);
+  c->check_recv_tag(p.tag, func);
+  p.comm = c;
+  const int buffer_idx = p.typed ? 2 : 0;
+  push_persistent_request(L, std::move(p), buffer_idx);
+  return 1;
+}
+
 const Reg kMethods[] = {
     {"send", wrap<c_send>},       {"ssend", wrap<c_ssend>},       {"isend", wrap<c_isend>},
     {"issend", wrap<c_issend>},   {"recv", wrap<c_recv>},         {"irecv", wrap<c_irecv>},
     {"sendrecv", wrap<c_sendrecv>}, {"probe", wrap<c_probe>},     {"iprobe", wrap<c_iprobe>},
+    {"send_init", wrap<c_send_init>}, {"bsend_init", wrap<c_bsend_init>},
+    {"ssend_init", wrap<c_ssend_init>}, {"rsend_init", wrap<c_rsend_init>},
+    {"recv_init", wrap<c_recv_init>},
 };
 
 }  // namespace

@@ -237,12 +237,13 @@ void open_comm_classes(lua_State* L, int idx);
 
 // ---- requests -----------------------------------------------------------------------
 
-// Request values are lua/bind_request.cpp's (see also lua/request.hpp).
-// Pushes a request userdata (methods wait/test/cancel). With is_recv, its
-// completion decodes the received message as the request's value.
+// Request values are lua/bind_request.cpp's (persistent ones: lua/request.hpp).
+// Pushes a request userdata (methods wait/test/cancel/free ...). With is_recv,
+// its completion decodes the received message as the request's value.
 void push_request(lua_State* L, std::shared_ptr<core::Request> r, bool is_recv);
-// Pushes a request whose value, once complete, push_value pushes (it may
-// raise core::Error): the nonblocking collectives (lua/bind_nbc.cpp).
+// Pushes the request of a nonblocking collective operation (lua/bind_nbc.cpp;
+// idup, whose push_value is null: nil), whose value, once complete,
+// push_value pushes (it may raise core::Error). MPI-3.1 §5.12 forbids freeing it.
 using PushValue = std::function<void(lua_State*)>;
 void push_request_with(lua_State* L, std::shared_ptr<core::Request> r, PushValue push_value);
 
@@ -274,7 +275,7 @@ void forget_attrs(lua_State* L, const core::Comm& c);
 
 void open_comm(lua_State* L);
 void open_p2p(lua_State* L);
-void open_request(lua_State* L);  // lua/bind_request.cpp: Request methods, mpi.waitall ...
+void open_request(lua_State* L);  // lua/bind_request.cpp: Request methods, mpi.waitall ... mpi.startall
 void open_coll(lua_State* L);
 void open_coll_typed(lua_State* L);  // lua/bind_coll_typed.cpp: Comm methods table at -1
 void open_nbc(lua_State* L);  // lua/bind_nbc.cpp
