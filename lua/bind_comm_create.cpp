@@ -49,7 +49,7 @@ int c_idup(lua_State* L) {
   const char* func = "MPI_Comm_idup";
   core::Idup d = core::comm_idup(check_comm_ptr(L, 1, func),
                                  [L, func](const core::CommPtr& c) { push_dup(L, c, func); });
-  push_request(L, d.request, false);
+  push_request_with(L, d.request, nullptr);  // a collective's: its value is nil
   return 2;
 }
 
@@ -60,7 +60,7 @@ int c_idup_with_info(lua_State* L) {
   core::CommPtr parent = check_comm_ptr(L, 1, func);
   core::Hints h = check_info(L, 2, "info", func);
   core::Idup d = core::comm_idup_with_info(parent, h, [L, func](const core::CommPtr& c) { push_dup(L, c, func); });
-  push_request(L, d.request, false);
+  push_request_with(L, d.request, nullptr);  // a collective's: its value is nil
   return 2;
 }
 

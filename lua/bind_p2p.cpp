@@ -1,16 +1,19 @@
-// lua/bind_p2p.cpp: point-to-point methods and requests (API.md §6).
+// lua/bind_p2p.cpp: point-to-point methods (API.md §6): send, recv and their
+// nonblocking and persistent forms, sendrecv, probe. The requests they make
+// belong to lua/bind_request.cpp.
 //
 // Values are encoded by lua/codec before anything is sent, so an unsendable
 // value raises MPI_ERR_TYPE on the sender with nothing in flight. send, ssend,
-// isend, issend, recv, irecv and sendrecv also take MPI's (buffer, count,
-// datatype) in place of the value (lua/typed.hpp): c:send(buf, count, type,
-// dest, tag), c:recv(buf, count, type, source, tag) -> buf, status.
-#include <algorithm>
-#include <exception>
+// isend, issend, recv, irecv, sendrecv and the *_init family also take MPI's
+// (buffer, count, datatype) in place of the value (lua/typed.hpp):
+// c:send(buf, count, type, dest, tag), c:recv(buf, count, type, source, tag)
+// -> buf, status.
+#include <tuple>
 
 #include "core/base/constants.hpp"
 #include "lua/binding.hpp"
 #include "lua/codec.hpp"
+#include "lua/request.hpp"
 #include "lua/typed.hpp"
 
 namespace lumpi::lua {
@@ -18,69 +21,6 @@ namespace {
 
 using core::ErrClass;
 using core::fail;
-
-constexpr char kRequestMeta[] = "lumpi.Request";
-
-// A request box keeps the core request and, once complete, the decoded value
-// and status in its user values 1 and 2 (so a second wait returns them again).
-// User value 3 is the communicator the request was started on: errors of
-// r:wait/r:test/r:cancel answer to its error handler (MPI §8.3). A typed
-// receive keeps its buffer in user value 4 and unpacks into it on completion.
-struct RequestBox {
-  std::shared_ptr<core::Request> req;
-  bool is_recv = false;
-  bool finished = false;
-  bool typed = false;
-  Typed target;
-  PushValue push_value;  // nonblocking collectives: pushes the result
-};
-
-// The request at idx, now in the hands of `func`: its errors and hang
-// reports name the completion call (MPI_Wait), not the one that started it.
-RequestBox& check_request(lua_State* L, int idx, const char* func) {
-  auto* box = test_userdata<RequestBox>(L, idx, kRequestMeta);
-  if (!box) fail(ErrClass::Request, func, std::string("expected a request, got ") + luaL_typename(L, idx));
-  box->req->set_call(func);
-  return *box;
-}
-
-// Decodes the completed request at idx into its user values (once).
-void finish(lua_State* L, int idx, RequestBox& box) {
-  if (box.finished) return;
-  idx = lua_absindex(L, idx);
-  // A cancelled receive has no message: its value is nil (MPI_Test_cancelled).
-  if (box.is_recv && box.req->kind() == core::Request::Kind::Recv && !box.req->cancelled()) {
-    std::string_view bytes = box.req->body().view();
-    if (box.typed) {
-      unpack_typed(box.target, bytes, box.req->call().empty() ? "MPI_Wait" : box.req->call());
-      lua_getiuservalue(L, idx, 4);  // the buffer
-    } else {
-      decode(L, bytes);
-    }
-  } else if (box.typed) {
-    lua_getiuservalue(L, idx, 4);  // a receive from PROC_NULL leaves the buffer as it was
-  } else if (box.push_value) {
-    box.push_value(L);
-  } else {
-    lua_pushnil(L);
-  }
-  lua_setiuservalue(L, idx, 1);  // value
-  push_status(L, box.req->status());
-  if (box.req->cancelled()) {
-    lua_pushboolean(L, 1);
-    lua_setfield(L, -2, "cancelled");  // status.cancelled = true
-  }
-  lua_setiuservalue(L, idx, 2);  // status
-  box.finished = true;
-}
-
-// Pushes value, status of a finished request.
-int push_result(lua_State* L, int idx) {
-  idx = lua_absindex(L, idx);
-  lua_getiuservalue(L, idx, 1);
-  lua_getiuservalue(L, idx, 2);
-  return 2;
-}
 
 core::Body encode_arg(lua_State* L, int idx, const char* func) {
   return core::Body(encode(L, idx, func));
@@ -171,13 +111,7 @@ int c_irecv(lua_State* L) {
   Typed into = typed ? check_typed(L, 2, func) : Typed{};
   auto [source, tag] = recv_args(L, typed ? 5 : 2, func);
   push_request(L, c.irecv(source, tag), true);
-  if (typed) {
-    auto* box = static_cast<RequestBox*>(lua_touserdata(L, -1));
-    box->typed = true;
-    box->target = into;
-    lua_pushvalue(L, 2);
-    lua_setiuservalue(L, -2, 4);  // request.uservalue[4] = the buffer
-  }
+  if (typed) set_typed_target(L, into, 2);
   return 1;
 }
 
@@ -246,188 +180,66 @@ int c_iprobe(lua_State* L) {
   return 2;
 }
 
-// ---- requests ------------------------------------------------------------------
+// ---- persistent requests (§3.9) ---------------------------------------------------
 
-// Request methods find the request at 2: at 1 sits its communicator (see
-// on_request_comm), whose error handler wrap<> then applies.
-int r_wait(lua_State* L) {
-  RequestBox& box = check_request(L, 2, "MPI_Wait");
-  if (!box.finished) {
-    box.req->wait();
-    finish(L, 2, box);
+// c:send_init(value, dest [, tag]) and its modes: checked now, as isend
+// checks; each r:start sends the message as it is then (a table's contents,
+// a buffer's elements: MPI reads the buffer at MPI_Start). lumpi's sends are
+// eager, so a buffered send needs no attached buffer and a ready send is a
+// standard one (MPI-3.1 §3.4 allows both); a synchronous send completes once
+// matched.
+int c_send_init_mode(lua_State* L, const char* func, bool sync) {
+  core::CommPtr c = check_comm_ptr(L, 1, func);
+  Outgoing o = send_args(L, *c, func);
+  Persistent p;
+  p.comm = c;
+  p.send = true;
+  p.sync = sync;
+  p.peer = o.dest;
+  p.tag = o.tag;
+  p.typed = o.typed;
+  p.data = o.data;
+  if (!o.typed) {
+    std::string bytes = encode(L, 2, func);  // an unsendable value raises now
+    if (!lua_istable(L, 2)) p.fixed = std::move(bytes);
   }
-  return push_result(L, 2);
-}
-
-int r_test(lua_State* L) {
-  RequestBox& box = check_request(L, 2, "MPI_Test");
-  if (!box.finished && !box.req->test()) {
-    lua_pushboolean(L, 0);
-    return 1;
-  }
-  finish(L, 2, box);
-  lua_pushboolean(L, 1);
-  push_result(L, 2);
-  return 3;
-}
-
-int r_cancel(lua_State* L) {
-  RequestBox& box = check_request(L, 2, "MPI_Cancel");
-  lua_pushboolean(L, !box.finished && box.req->cancel());
+  push_persistent_request(L, std::move(p), 2);
   return 1;
 }
+int c_send_init(lua_State* L) { return c_send_init_mode(L, "MPI_Send_init", false); }
+int c_bsend_init(lua_State* L) { return c_send_init_mode(L, "MPI_Bsend_init", false); }
+int c_ssend_init(lua_State* L) { return c_send_init_mode(L, "MPI_Ssend_init", true); }
+int c_rsend_init(lua_State* L) { return c_send_init_mode(L, "MPI_Rsend_init", false); }
 
-// Inserts the communicator of the request at 1 (nil if arg 1 is no request)
-// before the arguments, then runs F through wrap<>.
-template <int (*F)(lua_State*)>
-int on_request_comm(lua_State* L) {
-  if (luaL_testudata(L, 1, kRequestMeta)) lua_getiuservalue(L, 1, 3);
-  else lua_pushnil(L);
-  lua_insert(L, 1);
-  return wrap<F>(L);
-}
-
-int r_tostring(lua_State* L) {
-  auto* box = test_userdata<RequestBox>(L, 1, kRequestMeta);
-  lua_pushstring(L, box && box->finished ? "request (complete)" : "request (pending)");
+// c:recv_init([source [, tag]]) | c:recv_init(buf, count, datatype [, source [, tag]])
+int c_recv_init(lua_State* L) {
+  const char* func = "MPI_Recv_init";
+  core::CommPtr c = check_comm_ptr(L, 1, func);
+  Persistent p;
+  p.typed = is_buffer(L, 2);
+  if (p.typed) p.data = check_typed(L, 2, func);
+  std::tie(p.peer, p.tag) = recv_args(L, p.typed ? 5 : 2, func);
+  c->check_source(p.peer, func);
+  c->check_recv_tag(p.tag, func);
+  p.comm = c;
+  const int buffer_idx = p.typed ? 2 : 0;
+  push_persistent_request(L, std::move(p), buffer_idx);
   return 1;
-}
-
-// Collects the requests of the sequence at idx (checked before any waiting),
-// each named as in check_request.
-std::vector<RequestBox*> check_requests(lua_State* L, int idx, const char* func) {
-  if (!lua_istable(L, idx)) fail(ErrClass::Arg, func, "requests must be a sequence of requests");
-  std::vector<RequestBox*> out;
-  lua_Integer n = lua_Integer(lua_rawlen(L, idx));
-  for (lua_Integer i = 1; i <= n; ++i) {
-    lua_rawgeti(L, idx, i);  // push reqs[i]
-    auto* box = test_userdata<RequestBox>(L, -1, kRequestMeta);
-    lua_pop(L, 1);
-    if (!box)
-      fail(ErrClass::Request, func, "requests[" + std::to_string(i) + "] is not a request");
-    out.push_back(box);
-  }
-  for (auto* box : out) box->req->set_call(func);
-  return out;
-}
-
-// Runs step() for request i (0-based) of the sequence at 1. An error it
-// throws answers to that request's communicator: the communicator goes to
-// stack index 1, where wrap<> looks for the error handler.
-template <class Step>
-auto for_request(lua_State* L, size_t i, Step step) -> decltype(step()) {
-  std::exception_ptr err;
-  try {
-    return step();
-  } catch (...) {
-    err = std::current_exception();
-  }
-  lua_rawgeti(L, 1, lua_Integer(i + 1));  // push reqs[i+1]
-  lua_getiuservalue(L, -1, 3);            // push its communicator
-  lua_remove(L, -2);
-  lua_insert(L, 1);
-  std::rethrow_exception(err);
-}
-
-// Pushes values, statuses of the complete requests in the sequence at 1.
-int push_all_results(lua_State* L, const std::vector<RequestBox*>& boxes) {
-  lua_createtable(L, int(boxes.size()), 0);  // values
-  lua_createtable(L, int(boxes.size()), 0);  // statuses
-  for (size_t i = 0; i < boxes.size(); ++i) {
-    lua_rawgeti(L, 1, lua_Integer(i + 1));  // push reqs[i+1]
-    finish(L, -1, *boxes[i]);
-    push_result(L, -1);                      // push value, status
-    lua_rawseti(L, -4, lua_Integer(i + 1));  // statuses[i+1] = status, pop
-    lua_rawseti(L, -4, lua_Integer(i + 1));  // values[i+1] = value, pop
-    lua_pop(L, 1);                           // pop the request
-  }
-  return 2;
-}
-
-// mpi.waitall(reqs) -> values, statuses (sequences in request order)
-int l_waitall(lua_State* L) {
-  auto boxes = check_requests(L, 1, "MPI_Waitall");
-  for (size_t i = 0; i < boxes.size(); ++i)
-    if (!boxes[i]->finished) for_request(L, i, [&] { boxes[i]->req->wait(); });
-  return push_all_results(L, boxes);
-}
-
-// mpi.waitany(reqs) -> index, value, status
-int l_waitany(lua_State* L) {
-  auto boxes = check_requests(L, 1, "MPI_Waitany");
-  if (boxes.empty()) {
-    lua_pushinteger(L, core::UNDEFINED);
-    return 1;
-  }
-  int found = -1;
-  while (found < 0) {  // a round of tests, then sleep until one can complete
-    std::vector<core::Request*> pending;
-    for (size_t i = 0; i < boxes.size() && found < 0; ++i)
-      if (boxes[i]->finished || for_request(L, i, [&] { return boxes[i]->req->test(); }))
-        found = int(i);
-      else
-        pending.push_back(boxes[i]->req.get());
-    if (found < 0) core::Request::wait_any(pending, "MPI_Waitany");
-  }
-  lua_pushinteger(L, found + 1);
-  lua_rawgeti(L, 1, found + 1);  // push the request
-  finish(L, -1, *boxes[size_t(found)]);
-  push_result(L, -1);
-  lua_remove(L, -3);  // drop the request, keep value, status
-  return 3;
-}
-
-// mpi.testall(reqs) -> false, or true, values, statuses (as waitall) when
-// every request is complete.
-int l_testall(lua_State* L) {
-  auto boxes = check_requests(L, 1, "MPI_Testall");
-  bool all = true;
-  for (size_t i = 0; i < boxes.size(); ++i)
-    all = (boxes[i]->finished || for_request(L, i, [&] { return boxes[i]->req->test(); })) && all;
-  lua_pushboolean(L, all);
-  if (!all) return 1;
-  return 1 + push_all_results(L, boxes);  // push values, statuses
 }
 
 const Reg kMethods[] = {
     {"send", wrap<c_send>},       {"ssend", wrap<c_ssend>},       {"isend", wrap<c_isend>},
     {"issend", wrap<c_issend>},   {"recv", wrap<c_recv>},         {"irecv", wrap<c_irecv>},
     {"sendrecv", wrap<c_sendrecv>}, {"probe", wrap<c_probe>},     {"iprobe", wrap<c_iprobe>},
-};
-
-const Reg kRequestMethods[] = {
-    {"wait", on_request_comm<r_wait>},
-    {"test", on_request_comm<r_test>},
-    {"cancel", on_request_comm<r_cancel>},
-};
-
-const Reg kModuleFuncs[] = {
-    {"waitall", wrap<l_waitall>},
-    {"waitany", wrap<l_waitany>},
-    {"testall", wrap<l_testall>},
+    {"send_init", wrap<c_send_init>}, {"bsend_init", wrap<c_bsend_init>},
+    {"ssend_init", wrap<c_ssend_init>}, {"rsend_init", wrap<c_rsend_init>},
+    {"recv_init", wrap<c_recv_init>},
 };
 
 }  // namespace
 
-void push_request(lua_State* L, std::shared_ptr<core::Request> r, bool is_recv) {
-  push_userdata(L, kRequestMeta, RequestBox{std::move(r), is_recv, false, false, {}, {}}, 4);
-  if (test_comm(L, 1)) {  // every request starts in a method of the communicator at 1
-    lua_pushvalue(L, 1);
-    lua_setiuservalue(L, -2, 3);
-  }
-}
-
-void push_request_with(lua_State* L, std::shared_ptr<core::Request> r, PushValue push_value) {
-  push_request(L, std::move(r), false);
-  static_cast<RequestBox*>(lua_touserdata(L, -1))->push_value = std::move(push_value);
-}
-
 void open_p2p(lua_State* L) {
   set_funcs(L, kMethods, -2);  // Comm methods
-  set_funcs(L, kModuleFuncs, -3);  // mpi
-  new_metatable(L, kRequestMeta, nullptr,
-                {.gc = destroy_userdata<RequestBox, kRequestMeta>, .tostring = r_tostring}, kRequestMethods);
-  lua_pop(L, 1);
 }
 
 }  // namespace lumpi::lua

@@ -384,6 +384,11 @@ core::Comm* test_comm(lua_State* L, int idx) {
   return box ? box->comm.get() : nullptr;
 }
 
+core::CommPtr test_comm_ptr(lua_State* L, int idx) {
+  auto* box = test_box(L, idx);
+  return box ? box->comm : nullptr;
+}
+
 core::CommPtr check_comm_ptr(lua_State* L, int idx, std::string_view func) {
   auto* h = test_handle(L, idx);
   if (!h)

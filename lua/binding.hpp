@@ -202,6 +202,8 @@ core::CommPtr check_comm_ptr(lua_State* L, int idx, std::string_view func);
 // freed by c:free() (which holds no communicator any more). A handle
 // another value freed (the same communicator pushed twice) still has it.
 core::Comm* test_comm(lua_State* L, int idx);
+// The same, shared: what keeps the communicator alive.
+core::CommPtr test_comm_ptr(lua_State* L, int idx);
 // After MPI_Comm_free: the handle at idx lets go of its communicator at
 // once (as MPI sets it to MPI_COMM_NULL), so the C++ object does not wait
 // for Lua's collector; it stays a handle of its class that prints
@@ -235,11 +237,13 @@ void open_comm_classes(lua_State* L, int idx);
 
 // ---- requests -----------------------------------------------------------------------
 
-// Pushes a request userdata (methods wait/test/cancel). With is_recv, its
-// completion decodes the received message as the request's value.
+// Request values are lua/bind_request.cpp's (persistent ones: lua/request.hpp).
+// Pushes a request userdata (methods wait/test/cancel/free ...). With is_recv,
+// its completion decodes the received message as the request's value.
 void push_request(lua_State* L, std::shared_ptr<core::Request> r, bool is_recv);
-// Pushes a request whose value, once complete, push_value pushes (it may
-// raise core::Error): the nonblocking collectives (lua/bind_nbc.cpp).
+// Pushes the request of a nonblocking collective operation (lua/bind_nbc.cpp;
+// idup, whose push_value is null: nil), whose value, once complete,
+// push_value pushes (it may raise core::Error). MPI-3.1 §5.12 forbids freeing it.
 using PushValue = std::function<void(lua_State*)>;
 void push_request_with(lua_State* L, std::shared_ptr<core::Request> r, PushValue push_value);
 
@@ -271,6 +275,7 @@ void forget_attrs(lua_State* L, const core::Comm& c);
 
 void open_comm(lua_State* L);
 void open_p2p(lua_State* L);
+void open_request(lua_State* L);  // lua/bind_request.cpp: Request methods, mpi.waitall ... mpi.startall
 void open_coll(lua_State* L);
 void open_coll_typed(lua_State* L);  // lua/bind_coll_typed.cpp: Comm methods table at -1
 void open_nbc(lua_State* L);  // lua/bind_nbc.cpp

@@ -134,6 +134,7 @@ void open_mpi(lua_State* L, Runtime* rt) {
   lua_pop(L, 1);
   open_comm(L);
   open_p2p(L);
+  open_request(L);
   open_coll(L);
   lua_pushvalue(L, -2);  // Comm methods
   open_coll_typed(L);    // typed-buffer forms beside open_coll's value forms

@@ -44,11 +44,21 @@ local classes = {
     .. "Operators: g1 + g2 is union, g1 * g2 intersection, g1 - g2 difference, "
     .. "g1 == g2 is true when compare gives \"ident\". tostring shows the members as "
     .. "COMM_WORLD ranks: group(3)[0,2,3]."},
-  Request = {what = "a pending nonblocking operation (MPI::Request), from isend, issend, "
-    .. "irecv and idup; complete it with r:wait(), r:test() or mpi.waitall/waitany/testall. "
-    .. "A complete request keeps its value and status: waiting again returns them again. "
-    .. "Errors of its completion answer to the error handler of the communicator that "
-    .. "started it."},
+  Request = {what = "a nonblocking operation (MPI::Request), from isend, issend, irecv, "
+    .. "the nonblocking collectives and idup, or a persistent one (MPI::Prequest) from "
+    .. "send_init, bsend_init, ssend_init, rsend_init and recv_init, which does nothing until "
+    .. "r:start() or mpi.startall. Complete it with r:wait(), r:test() or mpi.waitall, "
+    .. "waitany, waitsome, testall, testany, testsome; r:get_status() looks without "
+    .. "completing. A complete ordinary request keeps its value and status: r:wait() and "
+    .. "mpi.waitall return them again, while the any and some calls skip it once one of "
+    .. "them has returned it (MPI makes it MPI_REQUEST_NULL). A persistent request returns "
+    .. "its result once, then is inactive: waiting on it returns nil and an empty status at "
+    .. "once, until it starts again. In a sequence of requests nil stands for "
+    .. "MPI_REQUEST_NULL. r:free() lets go of the handle (an active operation still "
+    .. "completes); any later use raises MPI_ERR_REQUEST. tostring: request (pending), "
+    .. "request (complete), persistent request (inactive), persistent request (active), "
+    .. "request (freed). Errors of its completion answer to the error handler of the "
+    .. "communicator that started it."},
   Op = {what = "a reduction operation (MPI::Op): the predefined mpi.SUM ... mpi.MINLOC, "
     .. "or a Lua function made into an op by mpi.op_create. Collectives also accept an op's "
     .. "name as a string (\"SUM\" or \"MPI_SUM\")."},
@@ -350,31 +360,76 @@ def("mpi.reduce_local", {call = "mpi.reduce_local(inbuf, inoutbuf, op) -> result
   does = "inbuf ∘ inoutbuf, computed on the calling process (the result is returned; "
     .. "Lua values are not updated in place).",
   errors = {OP, OPERANDS, USER_OP}, see = {"Comm.reduce", "mpi.op_create"}})
+-- Sequences of requests (MPI-3.1 §3.7.5, §3.9): nil is MPI_REQUEST_NULL.
+local REQS = {{"MPI_ERR_ARG", "requests is not a table"},
+  {"MPI_ERR_REQUEST", "an element is neither a request nor nil, or was freed (the message "
+    .. "names requests[i])"}}
+local OPERATION = {"(class of the operation)", "an operation failed (its communicator's "
+  .. "handler applies)"}
+local SKIPPED = " nil entries (MPI_REQUEST_NULL), inactive persistent requests and requests "
+  .. "whose completion a call has already returned are skipped (MPI-3.1 §3.7.5)."
 def("mpi.waitall", {call = "mpi.waitall(requests) -> values, statuses", mpi = "MPI_Waitall",
-  cxx = "Request::Waitall", kind = "blocking", sec = "MPI-2.2 §3.7.5", seeds = false,
+  cxx = "Request::Waitall", kind = "blocking", sec = "MPI-3.1 §3.7.5", seeds = false,
   does = "Waits for every request of the sequence; returns a sequence of their values (nil "
-    .. "for sends) and a sequence of their statuses, in request order.",
-  errors = {{"MPI_ERR_ARG", "requests is not a sequence"},
-    {"MPI_ERR_REQUEST", "an element is not a request"},
-    {"(class of the operation)", "an operation failed (its communicator's handler applies)"},
-    INTR, DEAD},
-  see = {"mpi.waitany", "mpi.testall", "Request.wait"}})
+    .. "for sends) and a sequence of their statuses, in request order. A nil entry "
+    .. "(MPI_REQUEST_NULL) or an inactive persistent request gives nil and an empty status "
+    .. "{source=mpi.ANY_SOURCE, tag=mpi.ANY_TAG, error=0}; completing a persistent request "
+    .. "makes it inactive.",
+  errors = errs(REQS, {OPERATION, INTR, DEAD}),
+  see = {"mpi.waitany", "mpi.waitsome", "mpi.testall", "Request.wait"}})
 def("mpi.waitany", {call = "mpi.waitany(requests) -> index, value, status",
-  mpi = "MPI_Waitany", cxx = "Request::Waitany", kind = "blocking", sec = "MPI-2.2 §3.7.5",
+  mpi = "MPI_Waitany", cxx = "Request::Waitany", kind = "blocking", sec = "MPI-3.1 §3.7.5",
   seeds = false,
   does = "Waits until one request of the sequence completes; returns its 1-based index in "
-    .. "the sequence, its value and its status. An empty sequence returns mpi.UNDEFINED.",
-  errors = {{"MPI_ERR_ARG", "requests is not a sequence"},
-    {"MPI_ERR_REQUEST", "an element is not a request"}, INTR, DEAD},
-  see = {"mpi.waitall", "Request.wait"}})
+    .. "the sequence, its value and its status." .. SKIPPED .. " So a loop of waitany "
+    .. "returns each completion once; when every entry is skipped (an empty sequence too) "
+    .. "it returns mpi.UNDEFINED, nil and an empty status at once.",
+  errors = errs(REQS, {OPERATION, INTR, DEAD}),
+  see = {"mpi.testany", "mpi.waitsome", "mpi.waitall", "Request.wait"}})
 def("mpi.testall", {call = "mpi.testall(requests) -> false | true, values, statuses",
-  mpi = "MPI_Testall", cxx = "Request::Testall", kind = "local", sec = "MPI-2.2 §3.7.5",
+  mpi = "MPI_Testall", cxx = "Request::Testall", kind = "local", sec = "MPI-3.1 §3.7.5",
   seeds = false,
   does = "Whether every request of the sequence is complete, without waiting; when they "
-    .. "are, also their values and statuses as mpi.waitall returns them.",
-  errors = {{"MPI_ERR_ARG", "requests is not a sequence"},
-    {"MPI_ERR_REQUEST", "an element is not a request"}},
-  see = {"mpi.waitall", "Request.test"}})
+    .. "are, also their values and statuses as mpi.waitall returns them. When one is not, "
+    .. "false and no request changes (a persistent one stays active).",
+  errors = errs(REQS, {OPERATION}),
+  see = {"mpi.waitall", "mpi.testsome", "Request.test"}})
+def("mpi.testany", {call = "mpi.testany(requests) -> false | true, index, value, status",
+  mpi = "MPI_Testany", cxx = "Request::Testany", kind = "local", sec = "MPI-3.1 §3.7.5",
+  seeds = false,
+  does = "Whether one request of the sequence is complete, without waiting: if so true, its "
+    .. "1-based index, its value and its status (the first complete one in sequence order); "
+    .. "false if none is." .. SKIPPED .. " When every entry is skipped: true, mpi.UNDEFINED, "
+    .. "nil and an empty status.",
+  errors = errs(REQS, {OPERATION}),
+  see = {"mpi.waitany", "mpi.testsome", "Request.test"}})
+def("mpi.waitsome", {call = "mpi.waitsome(requests) -> indices, values, statuses | mpi.UNDEFINED",
+  mpi = "MPI_Waitsome", cxx = "Request::Waitsome", kind = "blocking", sec = "MPI-3.1 §3.7.5",
+  seeds = false,
+  does = "Waits until at least one request of the sequence completes, then returns every "
+    .. "one complete by then: the sequence of their 1-based indices (ascending), and of their "
+    .. "values and statuses (values[k] and statuses[k] belong to indices[k], as MPI's "
+    .. "array_of_statuses)." .. SKIPPED .. " When every entry is skipped it returns "
+    .. "mpi.UNDEFINED (MPI's outcount) at once.",
+  errors = errs(REQS, {OPERATION, INTR, DEAD}),
+  see = {"mpi.testsome", "mpi.waitany", "mpi.waitall"}})
+def("mpi.testsome", {call = "mpi.testsome(requests) -> indices, values, statuses | mpi.UNDEFINED",
+  mpi = "MPI_Testsome", cxx = "Request::Testsome", kind = "local", sec = "MPI-3.1 §3.7.5",
+  seeds = false,
+  does = "As mpi.waitsome without waiting: the requests complete now, empty sequences if "
+    .. "none is; mpi.UNDEFINED when every entry is skipped.",
+  errors = errs(REQS, {OPERATION}),
+  see = {"mpi.waitsome", "mpi.testany", "mpi.testall"}})
+def("mpi.startall", {call = "mpi.startall(requests)", mpi = "MPI_Startall",
+  cxx = "Prequest::Startall", kind = "nonblocking", sec = "MPI-3.1 §3.9", seeds = false,
+  does = "Starts every persistent request of the sequence, as request:start() does each, in "
+    .. "sequence order. Every element is checked, and every message read, before any starts.",
+  errors = {{"MPI_ERR_ARG", "requests is not a table"},
+    {"MPI_ERR_REQUEST", "an element is not a request, is nil, was freed, is not persistent, "
+      .. "is already active, or appears twice (the message names requests[i])"},
+    {"MPI_ERR_TYPE", "a send's value has become unsendable (a table that now holds a "
+      .. "function ...)"}},
+  see = {"Request.start", "Comm.send_init", "Comm.recv_init", "mpi.waitall"}})
 
 -- Datatypes (MPI-3.1 chapter 4, outside the seeds; attributes seed §6.7.4) -------------------
 
@@ -958,7 +1013,7 @@ method("Comm", "isend", {call = "comm:isend(value, dest [, tag]) -> request | "
   kind = "nonblocking", errors = errs({COMM, RANK_DEST, TAG_SEND, TYPE, ARG}, TYPED),
   does = "Starts a send and returns its request; complete it with request:wait() or "
     .. "mpi.waitall. The message (value, or the bytes datatype selects from buf) is copied at "
-    .. "the call.", see = {"Comm.send", "Request.wait"}})
+    .. "the call.", see = {"Comm.send", "Comm.send_init", "Request.wait"}})
 method("Comm", "issend", {call = "comm:issend(value, dest [, tag]) -> request | "
   .. "comm:issend(buf, count, datatype, dest [, tag]) -> request",
   mpi = "MPI_Issend", cxx = "Comm::Issend", sec = "MPI-2.2 §3.7.2", seeds = false,
@@ -983,7 +1038,46 @@ method("Comm", "irecv", {call = "comm:irecv([source [, tag]]) -> request | "
   does = "Posts a receive and returns its request; request:wait() returns value, status "
     .. "(typed: buf, status, buf filled at completion; a message longer than count elements "
     .. "makes the completion raise MPI_ERR_TRUNCATE).",
-  see = {"Comm.recv", "Request.wait", "Request.cancel"}})
+  see = {"Comm.recv", "Comm.recv_init", "Request.wait", "Request.cancel"}})
+-- Persistent requests (MPI-3.1 §3.9): made inactive, begun by request:start().
+local INIT_DOES = " The arguments are checked now, as isend checks them; nothing is sent "
+  .. "until request:start() (or mpi.startall), which sends the message as it is then: the "
+  .. "elements buf holds, or value (a table is read again at each start, other values are "
+  .. "fixed). Complete each start with request:wait() or the any/all/some calls; the "
+  .. "request then turns inactive and can start again, until request:free()."
+local function send_init(name, mpi_name, cxx, does, see)
+  method("Comm", name, {call = "comm:" .. name .. "(value, dest [, tag]) -> request | comm:"
+    .. name .. "(buf, count, datatype, dest [, tag]) -> request", mpi = mpi_name, cxx = cxx,
+    sec = "MPI-3.1 §3.9", seeds = false,
+    errors = errs({COMM, RANK_DEST, TAG_SEND, TYPE, ARG}, TYPED),
+    does = does .. INIT_DOES, see = see})
+end
+send_init("send_init", "MPI_Send_init", "Comm::Send_init", "A persistent request for a "
+  .. "standard send of value (or of count elements of datatype from buf) to dest with tag "
+  .. "(default 0).", {"Request.start", "mpi.startall", "Comm.recv_init", "Comm.isend"})
+send_init("bsend_init", "MPI_Bsend_init", "Comm::Bsend_init", "A persistent request for a "
+  .. "buffered send. lumpi buffers every send itself (sends are eager: the message is copied "
+  .. "out at the start and each start's request completes at once), so Lua needs no "
+  .. "attached buffer and never runs out of room.",
+  {"Comm.send_init", "Request.start"})
+send_init("ssend_init", "MPI_Ssend_init", "Comm::Ssend_init", "A persistent request for a "
+  .. "synchronous send: each start completes once the receiver has matched its message.",
+  {"Comm.send_init", "Comm.issend", "Request.start"})
+send_init("rsend_init", "MPI_Rsend_init", "Comm::Rsend_init", "A persistent request for a "
+  .. "ready send, which lumpi makes a standard send (MPI-3.1 §3.4 allows it: a correct "
+  .. "ready-mode program, whose receive is always posted first, behaves the same).",
+  {"Comm.send_init", "Request.start"})
+method("Comm", "recv_init", {call = "comm:recv_init([source [, tag]]) -> request | "
+  .. "comm:recv_init(buf, count, datatype [, source [, tag]]) -> request",
+  mpi = "MPI_Recv_init", cxx = "Comm::Recv_init", sec = "MPI-3.1 §3.9", seeds = false,
+  errors = errs({COMM, RANK_SRC, TAG_RECV, ARG}, TYPED),
+  does = "A persistent request for a receive from source (default mpi.ANY_SOURCE) with tag "
+    .. "(default mpi.ANY_TAG), checked now. Each request:start() posts one receive; its "
+    .. "completion returns value, status as irecv's does (typed: buf, status, the message's "
+    .. "elements unpacked into buf; a message longer than count elements makes the "
+    .. "completion raise MPI_ERR_TRUNCATE). The request then turns inactive and can start "
+    .. "again.",
+  see = {"Request.start", "mpi.startall", "Comm.send_init", "Comm.irecv"}})
 method("Comm", "sendrecv", {call = "comm:sendrecv(value, dest, sendtag [, source [, "
   .. "recvtag]]) -> value, status | comm:sendrecv(sbuf, scount, stype, dest, sendtag, rbuf, "
   .. "rcount, rtype [, source [, recvtag]]) -> rbuf, status", mpi = "MPI_Sendrecv",
@@ -1411,26 +1505,59 @@ method("Group", "members", {call = "group:members() -> world_ranks", mpi = "(lum
 
 -- Request ----------------------------------------------------------------------------------------
 
+local REQ = {"MPI_ERR_REQUEST", "request is not a request, or was freed (request:free)"}
 method("Request", "wait", {call = "request:wait() -> value, status", mpi = "MPI_Wait",
-  cxx = "Request::Wait", sec = "MPI-2.2 §3.7.3", seeds = false, kind = "blocking",
-  errors = {{"MPI_ERR_REQUEST", "request is not a request"},
-    {"(class of the operation)", "the operation failed"}, INTR, DEAD},
+  cxx = "Request::Wait", sec = "MPI-3.1 §3.7.3", seeds = false, kind = "blocking",
+  errors = {REQ, {"(class of the operation)", "the operation failed (a persistent request "
+    .. "is then inactive)"}, INTR, DEAD},
   does = "Waits for the operation; returns the received value (the buffer of a typed "
-    .. "irecv, nil for sends and idup) and its status. A completed request returns the same "
-    .. "again.",
-  see = {"Request.test", "mpi.waitall"}})
+    .. "receive, nil for sends and idup) and its status. A completed ordinary request "
+    .. "returns the same again. A persistent request turns inactive; an inactive one "
+    .. "returns nil and an empty status {source=mpi.ANY_SOURCE, tag=mpi.ANY_TAG, error=0} "
+    .. "at once.",
+  see = {"Request.test", "Request.get_status", "mpi.waitall"}})
 method("Request", "test", {call = "request:test() -> false | true, value, status",
-  mpi = "MPI_Test", cxx = "Request::Test", sec = "MPI-2.2 §3.7.3", seeds = false,
-  errors = {{"MPI_ERR_REQUEST", "request is not a request"},
-    {"(class of the operation)", "the operation failed"}},
+  mpi = "MPI_Test", cxx = "Request::Test", sec = "MPI-3.1 §3.7.3", seeds = false,
+  errors = {REQ, {"(class of the operation)", "the operation failed"}},
   does = "Whether the operation is complete, without waiting; if so also its value and "
-    .. "status.", see = {"Request.wait", "mpi.testall"}})
+    .. "status, as request:wait() returns them (an inactive persistent request: true, nil, an "
+    .. "empty status).", see = {"Request.wait", "Request.get_status", "mpi.testall"}})
+method("Request", "get_status", {call = "request:get_status() -> false | true, status",
+  mpi = "MPI_Request_get_status", cxx = "Request::Get_status", sec = "MPI-3.1 §3.7.6",
+  seeds = false,
+  errors = {REQ, {"(class of the operation)", "the operation failed"}},
+  does = "Whether the operation is complete, and if so its status, without completing the "
+    .. "request: a persistent request stays active, the any and some calls still return it, "
+    .. "and a later wait or test returns its value and status. An inactive persistent "
+    .. "request gives true and an empty status (allowed since MPI-2.2; seed 002, change 8).",
+  see = {"Request.test", "Request.wait"}})
 method("Request", "cancel", {call = "request:cancel() -> cancelled", mpi = "MPI_Cancel",
-  cxx = "Request::Cancel", sec = "MPI-2.2 §3.8", seeds = false,
-  errors = {{"MPI_ERR_REQUEST", "request is not a request"}},
+  cxx = "Request::Cancel", sec = "MPI-3.1 §3.8.4", seeds = false,
+  errors = {REQ, {"MPI_ERR_REQUEST", "request is a persistent request that is not active"}},
   does = "Tries to cancel a pending receive; true if it was cancelled (it then completes "
     .. "with value nil and status.cancelled = true), false if it had already matched or is "
     .. "not a receive.", see = {"Request.wait"}})
+method("Request", "free", {call = "request:free()", mpi = "MPI_Request_free",
+  cxx = "Request::Free", sec = "MPI-3.1 §3.7.3", seeds = false,
+  errors = {REQ, {"MPI_ERR_REQUEST", "request belongs to a nonblocking collective or idup "
+    .. "(MPI-3.1 §5.12 forbids freeing it)"}},
+  does = "Lets go of the request: the handle becomes unusable (every later use raises "
+    .. "MPI_ERR_REQUEST), a persistent request can no longer start. An active operation "
+    .. "still completes, unattended: a receive still takes its message (a typed one fills "
+    .. "its buffer), a synchronous send is still matched; errors it ends in are lost. "
+    .. "Nothing then tells when; a reply from the peer can.",
+  see = {"Request.wait", "Request.cancel"}})
+method("Request", "start", {call = "request:start()", mpi = "MPI_Start",
+  cxx = "Prequest::Start", sec = "MPI-3.1 §3.9", seeds = false, kind = "nonblocking",
+  errors = {REQ, {"MPI_ERR_REQUEST", "request is not persistent, or is already active "
+    .. "(started and not yet completed)"},
+    {"MPI_ERR_TYPE", "a send's value has become unsendable (a table that now holds a "
+      .. "function ...)"}},
+  does = "Starts one operation of a persistent request made by send_init, bsend_init, "
+    .. "ssend_init, rsend_init or recv_init, with the arguments given there: a send takes "
+    .. "its message as it is now, a receive is posted. The request is active until a wait or "
+    .. "test returns its completion.",
+  see = {"mpi.startall", "Comm.send_init", "Comm.recv_init", "Request.wait"}})
 
 -- Op ----------------------------------------------------------------------------------------------
 

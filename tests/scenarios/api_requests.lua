@@ -101,3 +101,17 @@ t.case("sendrecv and iprobe shapes", function()
   t.eq(w:probe(me, 19).tag, 19)
   t.eq((w:recv(me, 19)), 1)
 end)
+
+t.case("a receive still pending when its communicator is freed completes with its status", function()
+  local d = w:dup()
+  local r = d:irecv(left, 8)
+  d:send("late", right, 8)
+  d:free()  -- MPI-3.1 §6.4.3: pending operations complete normally
+  collectgarbage()
+  local junk = {}
+  for i = 1, 20000 do junk[i] = {i} end  -- reuse whatever memory the communicator had
+  local v, st = r:wait()
+  t.eq(v, "late")
+  t.eq(st.source, left)
+  t.eq(st.tag, 8)
+end)
