@@ -2,6 +2,8 @@
 #include "core/base/error.hpp"
 #include "core/base/errhandler.hpp"
 
+#include <algorithm>
+
 namespace lumpi::core {
 namespace {
 
@@ -90,14 +92,22 @@ std::string at(std::string_view array, std::size_t index) {
 }
 
 namespace {
+// A mark not followed by 1 to 18 digits is not at()'s (a message may quote
+// a peer's bytes): it stays as it is.
 std::string count_positions(const std::string& raw, int first) {
   std::string out;
   std::size_t i = 0;
   for (std::size_t mark; (mark = raw.find(kIndexMark, i)) != std::string::npos;) {
     out.append(raw, i, mark - i);
-    std::size_t end = raw.find_first_not_of("0123456789", mark + 1);
-    if (end == std::string::npos) end = raw.size();
-    out += std::to_string(std::stoull(raw.substr(mark + 1, end - mark - 1)) + std::size_t(first));
+    std::size_t end = std::min(raw.find_first_not_of("0123456789", mark + 1), raw.size());
+    if (end == mark + 1 || end - mark - 1 > 18) {
+      out += kIndexMark;
+      i = mark + 1;
+      continue;
+    }
+    std::size_t index = 0;
+    for (std::size_t k = mark + 1; k < end; ++k) index = index * 10 + std::size_t(raw[k] - '0');
+    out += std::to_string(index + std::size_t(first));
     i = end;
   }
   return out.append(raw, i, std::string::npos);
