@@ -96,6 +96,12 @@ void Session::start() {
   if (tracing_) trace_action("on");
 }
 
+std::vector<int> Session::all_ranks() const {
+  std::vector<int> all;
+  for (int r = 0; r < size(); ++r) all.push_back(r);
+  return all;
+}
+
 void Session::restart(int size) {
   if (!opts_.attach.empty())
     throw std::runtime_error("an attached world cannot be restarted here: :quit ends it, and `lumpi world` starts a new one");
