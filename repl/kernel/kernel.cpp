@@ -211,6 +211,7 @@ class Kernel {
   void execute(zmq::socket_ref sock, const Message& m);
   void complete_request(zmq::socket_ref sock, const Message& m);
   void inspect(zmq::socket_ref sock, const Message& m);
+  std::optional<std::string> describe(const std::string& expr);
   void is_complete(zmq::socket_ref sock, const Message& m);
   void history(zmq::socket_ref sock, const Message& m);
   void shutdown(zmq::socket_ref sock, const Message& m);
@@ -491,11 +492,9 @@ void Kernel::complete_request(zmq::socket_ref sock, const Message& m) {
            {"metadata", json::object()}});
 }
 
-// What the target's first rank says about the name at the cursor: its
-// `help` when a global help function exists, else type and tostring.
-void Kernel::inspect(zmq::socket_ref sock, const Message& m) {
-  std::string code = m.content.value("code", "");
-  size_t b = byte_offset(code, m.content.value("cursor_pos", code_points(code)));
+// The name at byte `b` of `code` with what leads to it ("mpi.COMM_WORLD:al"
+// -> "mpi.COMM_WORLD.al"; ':' read as '.'), or "" when there is none.
+std::string name_at(const std::string& code, size_t b) {
   size_t e = b, a = b;
   while (e < code.size() && name_char(code[e])) ++e;
   while (a > 0 && (name_char(code[a - 1]) || code[a - 1] == '.' || code[a - 1] == ':')) --a;
@@ -503,36 +502,53 @@ void Kernel::inspect(zmq::socket_ref sock, const Message& m) {
   while (!expr.empty() && (expr[0] == '.' || expr[0] == ':')) expr.erase(0, 1);
   for (char& c : expr)
     if (c == ':') c = '.';
-  json reply = {{"status", "ok"}, {"found", false}, {"data", json::object()}, {"metadata", json::object()}};
   bool valid = !expr.empty() && !std::isdigit(static_cast<unsigned char>(expr[0])) && expr.back() != '.';
-  if (valid && s_.usable() && !target_.empty()) {
-    // "=" text: type and tostring, then help's answer if the rank has a
-    // global help that knows the value; "?" text: help returned nothing
-    // (what it printed follows); nil: no value of that name.
-    std::string query =
-        "(function() local ok, v = pcall(function() return " + expr + " end) "
-        "if not ok or v == nil then return nil end "
-        "local plain = type(v) .. ': ' .. tostring(v) "
-        "if type(help) == 'function' then local hok, h = pcall(help, v) "
-        "if hok and type(h) == 'string' and h ~= '' and not h:find('^no help') then return '=' .. plain .. "
-        "'\\n\\n' .. h end "
-        "if hok and h == nil then return '?' .. plain end end "
-        "return '=' .. plain end)()";
-    std::string printed;
-    capture_ = &printed;
-    double saved_hang = s_.hang_after;
-    s_.hang_after = 1e9;
-    Outcome o = run({target_.front()}, "text", query);
-    s_.hang_after = saved_hang;
-    capture_ = nullptr;
-    auto it = o.ranks.find(target_.front());
-    if (it != o.ranks.end() && it->second.state == RankOutcome::State::Ok && !it->second.text.empty() &&
-        (it->second.text[0] == '=' || it->second.text[0] == '?')) {
-      std::string text = it->second.text.substr(1);
-      if (it->second.text[0] == '?' && !trim(printed).empty()) text += "\n\n" + printed;
-      reply["found"] = true;
-      reply["data"] = {{"text/plain", expr + "  [rank " + std::to_string(target_.front()) + "]\n" + text}};
-    }
+  return valid ? expr : "";
+}
+
+// Lua for a rank: "=" and the value's type and tostring, then help's answer
+// if the rank has a global help that knows the value; "?" and the same when
+// help returned nothing (what it printed follows); nil: no value of that name.
+std::string inspect_query(const std::string& expr) {
+  return "(function() local ok, v = pcall(function() return " + expr + " end) "
+         "if not ok or v == nil then return nil end "
+         "local plain = type(v) .. ': ' .. tostring(v) "
+         "if type(help) == 'function' then local hok, h = pcall(help, v) "
+         "if hok and type(h) == 'string' and h ~= '' and not h:find('^no help') then return '=' .. plain .. "
+         "'\\n\\n' .. h end "
+         "if hok and h == nil then return '?' .. plain end end "
+         "return '=' .. plain end)()";
+}
+
+// What the target's first rank says about `expr` (inspect_query's answer,
+// with what help printed), quietly; nullopt when it knows no such value.
+std::optional<std::string> Kernel::describe(const std::string& expr) {
+  std::string printed;
+  capture_ = &printed;
+  double saved_hang = s_.hang_after;
+  s_.hang_after = 1e9;
+  Outcome o = run({target_.front()}, "text", inspect_query(expr));
+  s_.hang_after = saved_hang;
+  capture_ = nullptr;
+  auto it = o.ranks.find(target_.front());
+  if (it == o.ranks.end() || it->second.state != RankOutcome::State::Ok) return std::nullopt;
+  const std::string& answer = it->second.text;
+  if (answer.empty() || (answer[0] != '=' && answer[0] != '?')) return std::nullopt;
+  if (answer[0] == '?' && !trim(printed).empty()) return answer.substr(1) + "\n\n" + printed;
+  return answer.substr(1);
+}
+
+// What the target's first rank says about the name at the cursor: its
+// `help` when a global help function exists, else type and tostring.
+void Kernel::inspect(zmq::socket_ref sock, const Message& m) {
+  std::string code = m.content.value("code", "");
+  std::string expr = name_at(code, byte_offset(code, m.content.value("cursor_pos", code_points(code))));
+  json reply = {{"status", "ok"}, {"found", false}, {"data", json::object()}, {"metadata", json::object()}};
+  std::optional<std::string> text;
+  if (!expr.empty() && s_.usable() && !target_.empty()) text = describe(expr);
+  if (text) {
+    reply["found"] = true;
+    reply["data"] = {{"text/plain", expr + "  [rank " + std::to_string(target_.front()) + "]\n" + *text}};
   }
   w_.send(sock, m, "inspect_reply", reply);
 }
