@@ -299,7 +299,7 @@ int run_main(const Args& a) {
   if (a.exec) return run_exec(a);
   if (a.world) return run_world(a);
   Session::Options o = session_options(a);
-  if (a.test) return lumpi::repl::run_tests(o, a.positional, a.np_given, a.junit, a.trace);
+  if (a.test) return lumpi::repl::run_tests(o, a.positional, a.junit, a.trace);
   if (!a.trace.empty() && a.positional.empty()) usage_error("--trace FILE needs a script to trace");
   Session s(o);
   bool failed = !run_given(s, a);
