@@ -619,11 +619,13 @@ std::string dot_cluster(const std::string& id, const Instance& in) {
 }
 
 // A Cartesian grid's edges: each cell to the next in every dimension,
-// dashed where a periodic dimension wraps.
+// dashed where a periodic dimension wraps. Ranks whose coordinates do not
+// have d's dimensions (the same members holding different grids) get none.
 std::string dot_cart_edges(const std::string& id, const Instance& in) {
   const Description& d = *in.any;
   std::map<std::vector<int>, int> rank_at;
-  for (const auto& [r, x] : in.by_rank) rank_at[x->coords] = r;
+  for (const auto& [r, x] : in.by_rank)
+    if (x->coords.size() == d.dims.size()) rank_at[x->coords] = r;
   std::string out;
   for (const auto& [coords, r] : rank_at)
     for (size_t dim = 0; dim < d.dims.size(); ++dim) {
