@@ -451,11 +451,7 @@ void Session::print_outcome(const Outcome& o, FILE* err_stream) const {
     print_line(color::yellow("[" + format_ranks(not_running) +
                              "] not running (dead); :restart starts a fresh world"));
   auto show = [&](const std::map<int, std::string>& m, FILE* f, bool red) {
-    std::vector<std::string> lines;
-    if (opts_.collate) lines = collate(m);
-    else
-      for (const auto& [r, text] : m)
-        for (auto& l : collate({{r, text}})) lines.push_back(std::move(l));
+    std::vector<std::string> lines = collate(m, opts_.collate);
     if (red && f == stdout)  // colours only reach a terminal (color::enabled)
       for (auto& l : lines) l = color::red(l);
     print_lines(lines, f);

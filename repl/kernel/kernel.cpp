@@ -124,14 +124,8 @@ std::string svg_of_dot(const std::string& dot_text) {
 // Results as an HTML table: a row per distinct value, by its first rank,
 // with the value's rank set (`by_value`), else a row per rank.
 std::string result_html(const std::map<int, std::string>& values, bool by_value) {
-  std::vector<std::pair<std::string, std::vector<int>>> rows;
-  for (const auto& entry : values) {  // (clang 14 cannot capture a structured binding)
-    auto it = std::find_if(rows.begin(), rows.end(), [&](const auto& row) { return row.first == entry.second; });
-    if (it == rows.end() || !by_value) rows.push_back({entry.second, {entry.first}});
-    else it->second.push_back(entry.first);
-  }
   std::string html = "<table class=\"lumpi-result\"><thead><tr><th>ranks</th><th>value</th></tr></thead><tbody>";
-  for (const auto& [text, ranks] : rows)
+  for (const auto& [text, ranks] : group_by_text(values, by_value))
     html += "<tr><td style=\"text-align:left\">" + format_ranks(ranks) +
             "</td><td style=\"text-align:left\"><pre style=\"margin:0\">" + html_escape(text) + "</pre></td></tr>";
   return html + "</tbody></table>";
@@ -374,11 +368,7 @@ CellResult Kernel::show_outcome(const Outcome& o, bool silent) {
 // The cell's execute_result: one line per distinct value with its rank set
 // (per rank with --no-collate), and the same as an HTML table.
 void Kernel::publish_result(const std::map<int, std::string>& values) {
-  std::vector<std::string> lines;
-  if (s_.options().collate) lines = collate(values);
-  else
-    for (const auto& [r, text] : values)
-      for (auto& l : collate({{r, text}})) lines.push_back(std::move(l));
+  std::vector<std::string> lines = collate(values, s_.options().collate);
   w_.publish(parent_, "execute_result",
              {{"execution_count", count_},
               {"data", {{"text/plain", join(lines)}, {"text/html", result_html(values, s_.options().collate)}}},
