@@ -121,6 +121,8 @@ int live_rank(MetaContext& c) {
 
 MetaResult meta_help(MetaContext& c, const std::string& args);  // with ":help" below
 
+// ":on RANKS CODE". CODE may begin on the next line: a notebook's ":on
+// RANKS" alone on its line takes the rest of the cell (repl/kernel/kernel.cpp).
 MetaResult meta_on(MetaContext& c, const std::string& args) {
   std::string err;
   size_t sp = args.find_first_of(" \t\n");

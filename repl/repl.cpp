@@ -237,6 +237,9 @@ void print_result(const Session& s, const MetaResult& r) {
   std::fflush(stdout);
 }
 
+// The loop's state: the world, the target the prompt shows, and whether a
+// terminal is there (prompts, readline, history). Meta-commands go to the
+// table (run_meta), typed chunks to the Session.
 struct Repl {
   Session& s;
   std::vector<int> target;
