@@ -71,90 +71,112 @@ struct Args {
   std::exit(2);
 }
 
-bool placement_option(const std::string& s) {
-  return s == "--launcher" || s == "--hosts" || s == "--hostfile" || s == "--rsh" || s == "--iface";
-}
+// ---- the command line ----------------------------------------------------------------------------
 
-Args parse(int argc, char** argv) {
-  Args a;
+// The words of the command line, read in order; `i` is the current one.
+struct Words {
+  int argc;
+  char** argv;
   int i = 1;
-  if (i < argc && std::strcmp(argv[i], "test") == 0) {
-    a.test = true;
-    ++i;
-  } else if (i < argc && std::strcmp(argv[i], "exec") == 0) {
-    a.exec = true;
-    a.np = 1;
-    ++i;
-  } else if (i < argc && std::strcmp(argv[i], "world") == 0) {
-    a.world = true;
-    ++i;
-  } else if (i < argc && std::strcmp(argv[i], "attach") == 0) {
-    if (++i >= argc || argv[i][0] == '-') usage_error("lumpi attach needs the world's connection file (lumpi world prints it)");
-    a.attach = argv[i++];
-  }
-  auto value = [&](const char* opt) -> std::string {
+  // The value after option `opt`, consumed.
+  std::string value(const char* opt) {
     if (i + 1 >= argc) usage_error(std::string(opt) + " needs a value");
     return argv[++i];
-  };
-  for (; i < argc; ++i) {
-    std::string s = argv[i];
-    if (!a.positional.empty() && !a.test) {  // everything after the script (program) is its args
-      a.positional.push_back(s);
-    } else if (s == "-n" || s == "--np" || (a.exec && s == "-np")) {
-      std::string v = value("-n");
-      char* end;
-      long n = std::strtol(v.c_str(), &end, 10);
-      if (*end || n < 1 || n > 1024) usage_error("-n needs a number of ranks from 1 to 1024");
-      a.np = int(n);
-      a.np_given = true;
-    } else if (a.exec && s != "--bind" && s != "--timeout" && s != "-h" && s != "--help" && !placement_option(s) &&
-               s.size() > 1 && s[0] == '-') {
-      usage_error("lumpi exec takes -n, --bind, --timeout, --launcher, --hosts, --hostfile, --rsh and --iface "
-                  "before the program; unknown option " + s);
-    } else if (s == "--launcher") {
-      a.placement.launcher = value("--launcher");
-    } else if (s == "--hosts") {
-      try {
-        a.placement.hosts = lumpi::launcher::parse_hosts(value("--hosts"));
-      } catch (const std::invalid_argument& e) {
-        usage_error(e.what());
-      }
-    } else if (s == "--hostfile") {
-      a.placement.hostfile = value("--hostfile");
-    } else if (s == "--rsh") {
-      a.placement.rsh = value("--rsh");
-    } else if (s == "--iface") {
-      a.placement.iface = value("--iface");
-    } else if (a.world && s == "--jobfile") {
-      a.jobfile = std::filesystem::absolute(value("--jobfile")).string();
-    } else if (a.world && s == "--stop") {
-      a.stop = value("--stop");
-    } else if (s == "-e") {
-      a.exprs.push_back(value("-e"));
-    } else if (s == "-i") {
-      a.interactive = true;
-    } else if (s == "--bind") {
-      a.bind = value("--bind");
-      if (a.bind != "none" && a.bind != "core" && a.bind != "pu" && a.bind != "numa" && a.bind != "package")
-        usage_error("--bind must be none, core, pu, numa or package");
-    } else if (s == "--timeout") {
-      a.timeout = std::atof(value("--timeout").c_str());
-      if (a.timeout <= 0) usage_error("--timeout needs a positive number of seconds");
-    } else if (s == "--no-collate") {
-      a.collate = false;
-    } else if (s == "--trace" && !a.exec) {
-      a.trace = value("--trace");
-    } else if (s == "--junit" && a.test) {
-      a.junit = value("--junit");
-    } else if (s == "-h" || s == "--help") {
-      std::fputs(kUsage, stdout);
-      std::exit(0);
-    } else if (s.size() > 1 && s[0] == '-') {
-      usage_error("unknown option " + s);
-    } else {
-      a.positional.push_back(s);
-    }
   }
+};
+
+// `lumpi test|exec|world|attach FILE ...`: the mode, before the options.
+void parse_mode(Args& a, Words& w) {
+  std::string mode = w.i < w.argc ? w.argv[w.i] : "";
+  if (mode != "test" && mode != "exec" && mode != "world" && mode != "attach") return;
+  ++w.i;
+  a.test = mode == "test";
+  a.exec = mode == "exec";
+  a.world = mode == "world";
+  if (a.exec) a.np = 1;
+  if (mode != "attach") return;
+  if (w.i >= w.argc || w.argv[w.i][0] == '-') usage_error("lumpi attach needs the world's connection file (lumpi world prints it)");
+  a.attach = w.argv[w.i++];
+}
+
+// --launcher, --hosts, --hostfile, --rsh, --iface: where the ranks run.
+// False when `s` is none of them.
+bool placement_option(Args& a, const std::string& s, Words& w) {
+  if (s == "--launcher") {
+    a.placement.launcher = w.value("--launcher");
+  } else if (s == "--hosts") {
+    try {
+      a.placement.hosts = lumpi::launcher::parse_hosts(w.value("--hosts"));
+    } catch (const std::invalid_argument& e) {
+      usage_error(e.what());
+    }
+  } else if (s == "--hostfile") {
+    a.placement.hostfile = w.value("--hostfile");
+  } else if (s == "--rsh") {
+    a.placement.rsh = w.value("--rsh");
+  } else if (s == "--iface") {
+    a.placement.iface = w.value("--iface");
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The options of every mode, lumpi exec's too: -n, --bind, --timeout, the
+// placement, -h. False when `s` is none of them.
+bool common_option(Args& a, const std::string& s, Words& w) {
+  if (s == "-n" || s == "--np" || (a.exec && s == "-np")) {
+    std::string v = w.value("-n");
+    char* end;
+    long n = std::strtol(v.c_str(), &end, 10);
+    if (*end || n < 1 || n > 1024) usage_error("-n needs a number of ranks from 1 to 1024");
+    a.np = int(n);
+    a.np_given = true;
+  } else if (s == "--bind") {
+    a.bind = w.value("--bind");
+    if (a.bind != "none" && a.bind != "core" && a.bind != "pu" && a.bind != "numa" && a.bind != "package")
+      usage_error("--bind must be none, core, pu, numa or package");
+  } else if (s == "--timeout") {
+    a.timeout = std::atof(w.value("--timeout").c_str());
+    if (a.timeout <= 0) usage_error("--timeout needs a positive number of seconds");
+  } else if (s == "-h" || s == "--help") {
+    std::fputs(kUsage, stdout);
+    std::exit(0);
+  } else {
+    return placement_option(a, s, w);
+  }
+  return true;
+}
+
+// The options of the REPL, scripts, lumpi test and lumpi world. False when
+// `s` is none of them.
+bool mode_option(Args& a, const std::string& s, Words& w) {
+  if (a.world && s == "--jobfile") a.jobfile = std::filesystem::absolute(w.value("--jobfile")).string();
+  else if (a.world && s == "--stop") a.stop = w.value("--stop");
+  else if (s == "-e") a.exprs.push_back(w.value("-e"));
+  else if (s == "-i") a.interactive = true;
+  else if (s == "--no-collate") a.collate = false;
+  else if (s == "--trace") a.trace = w.value("--trace");
+  else if (s == "--junit" && a.test) a.junit = w.value("--junit");
+  else return false;
+  return true;
+}
+
+// One word: an option (with its value) or a positional word.
+void take_word(Args& a, const std::string& s, Words& w) {
+  bool option = s.size() > 1 && s[0] == '-';
+  if (!a.positional.empty() && !a.test) return a.positional.push_back(s);  // the script's (program's) args
+  if (common_option(a, s, w)) return;
+  if (a.exec && option)
+    usage_error("lumpi exec takes -n, --bind, --timeout, --launcher, --hosts, --hostfile, --rsh and --iface "
+                "before the program; unknown option " + s);
+  if (mode_option(a, s, w)) return;
+  if (option) usage_error("unknown option " + s);
+  a.positional.push_back(s);
+}
+
+// The combinations no mode takes, and a placement that cannot hold the ranks.
+void check_args(const Args& a) {
   if (a.world && (!a.positional.empty() || !a.exprs.empty() || a.interactive || a.test))
     usage_error("lumpi world runs no script: start it, then lumpi attach FILE runs scripts and the REPL");
   if (!a.attach.empty() && (a.np_given || a.placement.launcher != "local" || a.bind != "none"))
@@ -164,8 +186,18 @@ Args parse(int argc, char** argv) {
   } catch (const std::invalid_argument& e) {
     usage_error(e.what());
   }
+}
+
+Args parse(int argc, char** argv) {
+  Args a;
+  Words w{argc, argv};
+  parse_mode(a, w);
+  for (; w.i < argc; ++w.i) take_word(a, argv[w.i], w);
+  check_args(a);
   return a;
 }
+
+// ---- the modes ---------------------------------------------------------------------------------
 
 // lumpi-rank lives next to lumpi.
 std::string rank_exe() {
@@ -232,9 +264,7 @@ int run_world(const Args& a) {
   return w.serve([] { return g_stop_world != 0; });
 }
 
-int run_main(const Args& a) {
-  if (a.exec) return run_exec(a);
-  if (a.world) return run_world(a);
+Session::Options session_options(const Args& a) {
   Session::Options o;
   o.size = a.np;
   o.rank_exe = rank_exe();
@@ -243,26 +273,36 @@ int run_main(const Args& a) {
   o.collate = a.collate;
   o.placement = a.placement;
   o.attach = a.attach;
-  if (a.test) return lumpi::repl::run_tests(o, a.positional, a.np_given, a.junit, a.trace);
-  if (!a.trace.empty() && a.positional.empty()) usage_error("--trace FILE needs a script to trace");
+  return o;
+}
 
-  Session s(o);
-  bool failed = false;
-  std::vector<int> all;
-  for (int r = 0; r < s.size(); ++r) all.push_back(r);
+// The script (traced with --trace FILE), then each -e, on every rank; false if one failed.
+bool run_given(Session& s, const Args& a) {
+  bool ok = true;
   if (!a.positional.empty()) {
     std::vector<std::string> args(a.positional.begin() + 1, a.positional.end());
     if (!a.trace.empty()) s.trace_action("on");
-    auto out = s.run(all, "script", a.positional[0], args);
+    auto out = s.run(s.all_ranks(), "script", a.positional[0], args);
     s.print_outcome(out, stderr);
-    failed = !out.ok();
-    if (!a.trace.empty() && !write_trace(s, a.trace)) failed = true;
+    ok = out.ok();
+    if (!a.trace.empty() && !write_trace(s, a.trace)) ok = false;
   }
   for (const auto& code : a.exprs) {
-    auto out = s.run(all, "repl", code);
+    auto out = s.run(s.all_ranks(), "repl", code);
     s.print_outcome(out, stderr);
-    failed = failed || !out.ok();
+    ok = ok && out.ok();
   }
+  return ok;
+}
+
+int run_main(const Args& a) {
+  if (a.exec) return run_exec(a);
+  if (a.world) return run_world(a);
+  Session::Options o = session_options(a);
+  if (a.test) return lumpi::repl::run_tests(o, a.positional, a.junit, a.trace);
+  if (!a.trace.empty() && a.positional.empty()) usage_error("--trace FILE needs a script to trace");
+  Session s(o);
+  bool failed = !run_given(s, a);
   if (a.interactive || (a.positional.empty() && a.exprs.empty())) {
     lumpi::repl::run_repl(s);
     failed = false;

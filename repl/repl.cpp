@@ -1,14 +1,12 @@
 // repl/repl.cpp: the interactive loop (docs/repl.md): reading chunks with line
-// editing, history and completion, meta-commands, targets, drawings.
+// editing, history and completion, the target, and printing what the
+// meta-commands did.
 //
 // Sections: reading lines (readline's callback interface, so that Ctrl-C at
 // the prompt ends the line at once, and type-ahead while a command runs);
-// completion; the REPL with its meta-command handlers; the meta-command
-// table (kMeta: name, aliases, arguments, one-line help, details, handler),
-// which both dispatches ":name ..." and writes ":help" and ":help :name";
-// the loop. Running commands, interrupts and hang reports belong to Session
-// (repl/session.cpp); drawing to repl/view/draw.cpp; the text of ":help NAME" to
-// the ranks (lua/lumpi/help.lua).
+// completion; the REPL; the loop. The meta-commands and their table are in
+// repl/meta.cpp (shared with the Jupyter kernel); running commands,
+// interrupts and hang reports belong to Session (repl/session.cpp).
 #include "repl/repl.hpp"
 
 #include <cerrno>
@@ -19,7 +17,6 @@
 #include <cstring>
 #include <deque>
 #include <fcntl.h>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <sys/ioctl.h>
@@ -27,12 +24,10 @@
 #include <unistd.h>
 #include <utility>
 
-#include "repl/chunk.hpp"
+#include "repl/complete.hpp"
+#include "repl/meta.hpp"
 #include "repl/view/collate.hpp"
 #include "repl/view/color.hpp"
-#include "repl/complete.hpp"
-#include "repl/view/draw.hpp"
-#include "repl/view/trace_view.hpp"
 
 #ifdef LUMPI_HAVE_READLINE
 #include <readline/history.h>
@@ -42,22 +37,10 @@
 namespace lumpi::repl {
 namespace {
 
-const char* kIntro = "lumpi REPL: each chunk of Lua runs on every target rank; results are collated.";
-const char* kOutro =
-    "Ctrl-C interrupts the running command on every rank; Tab completes names.\n"
-    "In Lua, help(x) explains x on the ranks (a name, or a function or object of mpi).";
-
 int terminal_width() {
   struct winsize ws {};
   if (ioctl(1, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40) return ws.ws_col;
   return 80;
-}
-
-std::string trim(const std::string& s) {
-  size_t a = s.find_first_not_of(" \t\r\n");
-  if (a == std::string::npos) return "";
-  size_t b = s.find_last_not_of(" \t\r\n");
-  return s.substr(a, b - a + 1);
 }
 
 // ---- reading lines --------------------------------------------------------------------
@@ -193,8 +176,32 @@ std::vector<int>* g_target = nullptr;
 #ifdef LUMPI_HAVE_READLINE
 std::vector<std::string> g_candidates;
 
-// Completions of a line that starts with ':' (defined with the table below).
-std::vector<std::string> meta_candidates(const std::string& before, const std::string& text);
+// The names of the meta-commands that start with `text`.
+std::vector<std::string> meta_names(const std::string& text) {
+  std::vector<std::string> out;
+  for (const auto& m : meta_commands())
+    if (std::string(m.name).starts_with(text)) out.push_back(m.name);
+  return out;
+}
+
+// Completes the name after ':' from the table; after ":help " an mpi name
+// (from a live rank: lumpi.help's names) or ":" and a meta-command.
+std::vector<std::string> meta_candidates(const std::string& before, const std::string& text) {
+  size_t sp = before.find(' ');
+  if (sp == std::string::npos) return meta_names(text);  // ":dr" -> draw
+  if (find_meta(before.substr(1, sp - 1)) != find_meta("help")) return {};
+  size_t at = before.find_first_not_of(' ', sp);
+  std::string arg = at == std::string::npos ? "" : before.substr(at);
+  if (!arg.empty() && arg[0] == ':') return meta_names(text);
+  std::vector<std::string> out;
+  if (!g_session || !g_target || g_target->empty() || arg.size() < text.size()) return out;
+  auto names = ask_rank(*g_session, g_target->front(),
+                        "require('lumpi.help').complete(" + lua_quote(arg) + ")");
+  std::istringstream in(names ? *names : "");
+  for (std::string n; std::getline(in, n);)
+    if (n.size() >= arg.size()) out.push_back(n.substr(arg.size() - text.size()));
+  return out;
+}
 
 char* next_candidate(const char*, int state) {
   static size_t i;
@@ -219,16 +226,26 @@ char** on_complete(const char* text, int start, int) {
 
 // ---- the REPL ------------------------------------------------------------------------------
 
+// Prints what a meta-command did: the ranks' errors (red), the answers to
+// the code it ran, then its text.
+void print_result(const Session& s, const MetaResult& r) {
+  std::map<int, std::string> errors;
+  for (const auto& [rank, text] : r.rank_errors) errors[rank] = color::red("error: " + text);
+  for (const auto& l : collate(errors)) std::puts(l.c_str());
+  if (r.outcome) s.print_outcome(*r.outcome);
+  std::fputs(r.text.c_str(), stdout);
+  std::fflush(stdout);
+}
+
+// The loop's state: the world, the target the prompt shows, and whether a
+// terminal is there (prompts, readline, history). Meta-commands go to the
+// table (run_meta), typed chunks to the Session.
 struct Repl {
   Session& s;
   std::vector<int> target;
   bool interactive;
   std::string history_file;
 
-  void set_all() {
-    target.clear();
-    for (int r = 0; r < s.size(); ++r) target.push_back(r);
-  }
   // The target's live ranks; all of them while every one lives.
   std::vector<int> live_target() const {
     std::vector<int> live;
@@ -236,6 +253,7 @@ struct Repl {
       if (r < s.size() && s.world().alive(r)) live.push_back(r);
     return live;
   }
+
   std::string prompt() const {
     std::vector<int> live = s.size() > 0 ? live_target() : target;
     std::string p = "lumpi[" + (live.empty() && !target.empty() ? std::string("none alive") : format_ranks(live)) + "]> ";
@@ -245,219 +263,6 @@ struct Repl {
 #endif
     return p;
   }
-
-  bool world_usable() {
-    if (s.size() == 0 || s.world().alive_count() == 0) {
-      std::puts("the world has stopped; :restart starts a new one");
-      return false;
-    }
-    return true;
-  }
-
-  void run_code(const std::vector<int>& ranks, const std::string& mode, const std::string& code,
-                const std::vector<std::string>& args = {}) {
-    if (!world_usable()) return;
-    Outcome o = s.run(ranks, mode, code, args);
-    s.print_outcome(o);
-  }
-
-  // Runs `code` in "text" mode on `ranks`; rank -> text of those that answered.
-  std::map<int, std::string> gather_text(const std::vector<int>& ranks, const std::string& code) {
-    std::map<int, std::string> out;
-    if (!world_usable()) return out;
-    Outcome o = s.run(ranks, "text", code);
-    std::map<int, std::string> errors;
-    for (const auto& [r, ro] : o.ranks) {
-      if (ro.state == RankOutcome::State::Ok) out[r] = ro.text;
-      else if (ro.state == RankOutcome::State::Error) errors[r] = color::red("error: " + ro.text);
-    }
-    for (const auto& l : collate(errors)) std::puts(l.c_str());
-    return out;
-  }
-
-  std::map<int, Description> describe(const std::string& expr) {
-    std::map<int, Description> per_rank;
-    for (const auto& [r, text] : gather_text(target, "require('lumpi.draw').describe((" + expr + "))"))
-      per_rank[r] = parse_description(text);
-    return per_rank;
-  }
-
-  void draw(const std::string& expr) {
-    if (expr.empty()) return (void)std::puts("usage: :draw EXPR   (e.g. :draw mpi.COMM_WORLD:split(mpi.rank() % 2))");
-    auto per_rank = describe(expr);
-    if (!per_rank.empty()) std::fputs(draw_text(per_rank, terminal_width()).c_str(), stdout);
-  }
-
-  void dot(const std::string& rest) {
-    // The file name, if any, is the last word after an expression: when it
-    // ends in .dot or .gv, looks like a path ("/tmp/x", "./x", "~/x"; not a
-    // division), or the whole does not compile as an expression.
-    std::string expr = rest, file;
-    size_t sp = rest.find_last_of(" \t");
-    if (sp != std::string::npos) {
-      std::string last = rest.substr(sp + 1), before = trim(rest.substr(0, sp));
-      bool dot_name = last.size() > 3 && (last.ends_with(".dot") || last.ends_with(".gv"));
-      bool path = last.find_first_of("/.~") == 0;
-      if (is_expression(s, before) && (dot_name || path || !is_expression(s, rest))) {
-        file = last;
-        expr = before;
-      }
-    }
-    if (expr.empty()) return (void)std::puts("usage: :dot EXPR [FILE]");
-    auto per_rank = describe(expr);
-    if (per_rank.empty()) return;
-    std::string text = draw_dot(per_rank);
-    if (file.empty()) return (void)std::fputs(text.c_str(), stdout);
-    std::ofstream f(file);
-    f << text;
-    std::printf(f ? "wrote %s (render with: dot -Tpng %s -o out.png)\n" : "cannot write %s\n", file.c_str(),
-                file.c_str());
-  }
-
-  void ranks(const std::string&) {
-    std::map<int, std::string> cpusets;
-    if (s.world().alive_count() > 0) {
-      std::vector<int> alive;
-      for (int r = 0; r < s.size(); ++r)
-        if (s.world().alive(r)) alive.push_back(r);
-      cpusets = gather_text(alive, "(function() local i = mpi.hw.info() return i.cpuset .. "
-                                   "(i.bound and ' (' .. i.bound.level .. ' ' .. i.bound.index .. ')' or "
-                                   "' (not bound)') end)()");
-    }
-    std::printf("%-5s %-16s %-8s %s\n", "rank", "host", "pid", "binding (PUs)");
-    for (int r = 0; r < s.size(); ++r) {
-      const auto& info = s.world().rank(r);
-      std::string binding = info.alive ? (cpusets.count(r) ? cpusets[r] : "?") : "dead";
-      std::printf("%-5d %-16s %-8d %s\n", r, info.host.c_str(), int(info.pid), binding.c_str());
-    }
-  }
-
-  void hw(const std::string&) {
-    std::map<int, std::string> cpusets;
-    std::vector<int> alive;
-    for (int r = 0; r < s.size(); ++r)
-      if (s.world().alive(r)) alive.push_back(r);
-    if (!alive.empty()) cpusets = gather_text(alive, "mpi.hw.info().cpuset");
-    std::fputs(s.hw_tree(cpusets).c_str(), stdout);
-    std::puts("(a rank is shown at the smallest object containing its binding; --bind LEVEL binds)");
-  }
-
-  // ":restart [N]": a fresh world of N ranks (default: the same size).
-  void restart(const std::string& rest) {
-    char* end = nullptr;
-    long n = rest.empty() ? 0 : std::strtol(rest.c_str(), &end, 10);
-    if (!rest.empty() && (*end || n < 1 || n > 1024))
-      return (void)std::puts("usage: :restart [N]   (N from 1 to 1024; default: the same size)");
-    try {
-      s.restart(int(n));
-      set_all();
-      std::printf("started a world of %d ranks\n", s.size());
-    } catch (const std::exception& e) {
-      std::printf("restart failed: %s\n", e.what());
-    }
-  }
-
-  // ---- meta-command handlers (see kMeta below) ----
-
-  bool quit = false;
-
-  void on(const std::string& rest) {
-    std::string err;
-    size_t sp = rest.find_first_of(" \t");
-    auto ranks = parse_ranks(rest.substr(0, sp), s.size(), &err);
-    if (!ranks) std::printf("%s\n", err.c_str());
-    else if (sp == std::string::npos) std::puts("usage: :on RANKS CODE");
-    else run_code(*ranks, "repl", rest.substr(sp + 1));
-  }
-
-  void set_target(const std::string& rest) {
-    std::string err;
-    auto ranks = parse_ranks(rest.empty() ? "all" : rest, s.size(), &err);
-    if (!ranks) std::printf("%s\n", err.c_str());
-    else target = *ranks;
-  }
-
-  void timeout(const std::string& rest) {
-    if (rest == "off" || rest == "0") s.set_timeout(0), std::puts("no timeout");
-    else if (double t = std::atof(rest.c_str()); t > 0) s.set_timeout(t), std::printf("timeout %g s\n", t);
-    else std::puts("usage: :timeout SECONDS|off");
-  }
-
-  void status(const std::string&) {
-    for (const auto& l : s.status_lines()) std::puts(l.c_str());
-  }
-
-  void queue(const std::string&) {
-    for (const auto& l : s.queue_lines()) std::puts(l.c_str());
-  }
-
-  // ":trace on|off|clear", ":trace" (draw), ":trace svg FILE", ":trace json FILE".
-  void trace(const std::string& rest) {
-    std::istringstream in(rest);
-    std::string what, file, extra;
-    in >> what >> file >> extra;
-    const char* usage = "usage: :trace [on|off|clear|svg FILE|json FILE]";
-    if (!extra.empty() || ((what == "svg" || what == "json") == file.empty())) return (void)std::puts(usage);
-    if (what == "on" || what == "off" || what == "clear") {
-      s.trace_action(what);
-      if (what == "on") std::puts("tracing on: each command's MPI events are kept; :trace draws the last command's");
-      if (what == "off") std::puts("tracing off");
-      if (what == "clear") std::puts("trace cleared");
-      return;
-    }
-    if (!what.empty() && what != "svg" && what != "json") return (void)std::puts(usage);
-    if (!world_usable()) return;
-    TraceModel m = build_trace(s.size(), s.collect_trace());
-    if (what.empty()) {
-      if (!s.tracing() && m.rows.empty()) return (void)std::puts("tracing is off: :trace on, run a command, then :trace");
-      return (void)std::fputs(trace_text(m, std::min(terminal_width(), 80)).c_str(), stdout);
-    }
-    std::ofstream f(file);
-    f << (what == "svg" ? trace_svg(m) : trace_json(m));
-    if (!f) return (void)std::printf("cannot write %s\n", file.c_str());
-    std::printf("wrote %s: %zu events on %d ranks%s\n", file.c_str(), m.events, m.size,
-                what == "json" ? " (open in ui.perfetto.dev or chrome://tracing)" : "");
-  }
-
-  void load(const std::string& rest) {
-    if (rest.empty()) std::puts("usage: :load FILE");
-    else if (!std::ifstream(rest)) std::printf("cannot open %s\n", rest.c_str());
-    else run_code(target, "script", rest);
-  }
-
-  void leave(const std::string&) { quit = true; }
-
-  // Leaves an attached world running (lumpi attach); elsewhere there is nothing to detach from.
-  void detach(const std::string&) {
-    if (!s.world().attached())
-      return (void)std::puts("not attached: :detach leaves a world started by `lumpi world` (see lumpi attach)");
-    s.world().detach();
-    std::puts("detached; the world keeps running (lumpi attach FILE attaches again)");
-    quit = true;
-  }
-
-  // ":help", ":help :CMD", ":help NAME" (the last asked of a live rank).
-  void help(const std::string& rest);
-
-  // A live rank to ask: the first of the target, else the first alive; -1 if none.
-  int live_rank() const {
-    for (int r : target)
-      if (r < s.size() && s.world().alive(r)) return r;
-    for (int r = 0; r < s.size(); ++r)
-      if (s.world().alive(r)) return r;
-    return -1;
-  }
-
-  void help_on_name(const std::string& name) {
-    int r = live_rank();
-    if (r < 0) return (void)std::puts("the world has stopped; :restart starts a new one (help needs a live rank)");
-    auto text = ask_rank(s, r, "require('lumpi.help').text(" + lua_quote(name) + ")");
-    if (text) std::puts(text->c_str());
-    else std::printf("rank %d did not answer the help request\n", r);
-  }
-
-  // Runs the meta-command `line` (":name rest"); false to quit.
-  bool meta(const std::string& line);
 
   // One line of input; nullopt at end of input; "\x03" for Ctrl-C.
   std::optional<std::string> read_line(const std::string& p) {
@@ -485,7 +290,7 @@ struct Repl {
   }
 
   void loop() {
-    set_all();
+    target = s.all_ranks();
     for (;;) {
       s.drain();
       std::optional<std::string> line = read_line(prompt());
@@ -500,12 +305,24 @@ struct Repl {
     }
   }
 
+  // Runs the meta-command `line` (":name rest") and prints what it did; false to quit.
+  bool meta(const std::string& line) {
+    MetaContext c{s, target, terminal_width()};
+    MetaResult r = run_meta(c, line);
+    print_result(s, r);
+    return !r.leave;
+  }
+
   // Runs a typed chunk, reading "...> " lines while the ranks find it
   // incomplete (lua.c's rule: they answer so without running it). Returns
   // false when input ended.
   bool run_typed(std::string chunk) {
     for (;;) {
-      if (chunk.find_first_not_of(" \t\n") == std::string::npos || !world_usable()) return true;
+      if (chunk.find_first_not_of(" \t\n") == std::string::npos) return true;
+      if (!s.usable()) {
+        std::puts(kWorldStopped);
+        return true;
+      }
       std::vector<int> live = live_target();  // the prompt's ranks: dead ones are not asked
       Outcome o = s.run(live.empty() ? target : live, "repl", chunk);
       std::optional<std::string> more;
@@ -550,198 +367,37 @@ struct Repl {
   }
 };
 
-// ---- the meta-commands ----------------------------------------------------------------------
-
-struct MetaCommand {
-  const char* name;     // "draw": typed as ":draw"
-  const char* aliases;  // other names, space-separated ("q exit"), or ""
-  const char* args;     // "EXPR [FILE]", for the listing and usage
-  const char* summary;  // one line for ":help"
-  const char* detail;   // more for ":help :draw"
-  void (Repl::*run)(const std::string& rest);
-};
-
-const MetaCommand kMeta[] = {
-    {"help", "h ?", "[NAME|:CMD]", "this list; help on an mpi NAME; help on a meta-command",
-     "NAME is a function, method, constant or class of the mpi module, written as in Lua "
-     "(split, comm:split, Comm.split, mpi.dims_create, SUM), as in C++ (Cartcomm.shift) or as "
-     "in MPI (MPI_Cart_shift); the text (Lua call and results, MPI function, what it does, "
-     "errors, MPI section) comes from a live rank, the same as help(\"NAME\") in Lua. "
-     ":help :draw explains the meta-command :draw.",
-     &Repl::help},
-    {"on", "", "RANKS CODE", "run CODE on RANKS only (e.g. :on 0,2-3 x = 1)",
-     "RANKS is a list of ranks and ranges (0,2-3) or all; the target stays as it is.", &Repl::on},
-    {"target", "", "RANKS|all", "run the following commands on RANKS",
-     "The prompt shows the target. :target alone is :target all.", &Repl::set_target},
-    {"timeout", "", "S|off", "interrupt commands that run longer than S seconds",
-     "S may be a fraction (0.5). A command that runs longer is interrupted as by Ctrl-C. "
-     ":timeout off (or 0) removes the limit. The command line's --timeout sets it at start.",
-     &Repl::timeout},
-    {"status", "", "", "what every rank is doing (also while a command runs)",
-     "idle, running Lua code, or blocked in an MPI call with its communicator's name, peer or "
-     "root and tag; dead ranks with their exit status. Typed while a command runs, it is "
-     "answered at once, with the deadlock diagnosis when blocked ranks can never go on: "
-     "the ranks that wait for each other in a cycle, or for ranks that are idle, finished "
-     "or dead (the hang report after 2 s says the same).",
-     &Repl::status},
-    {"queue", "", "", "every rank's posted receives and unmatched messages",
-     "Per rank, the receives posted and not yet matched (source, tag, communicator) and the "
-     "messages that arrived but match no receive yet (source, tag, communicator, size), as "
-     "a debugger's message-queue window shows them; ranks are COMM_WORLD ranks, and ranks "
-     "with the same queues are collated. Typed while a command runs, it is answered at once.",
-     &Repl::queue},
-    {"trace", "", "[on|off|clear|svg FILE|json FILE]", "record MPI events; draw the last command's",
-     ":trace on records every rank's MPI events (sends, receives, probes, waits, collectives "
-     "and communicator constructors) from the next command on; each command starts a fresh "
-     "trace. :trace draws the last command's as a space-time diagram: one lane per rank, time "
-     "flowing down in causal order (Lamport clocks carried on every message, so a receive is "
-     "always below its send), S a send, R its receive with an arrow from the sender's lane, "
-     "the message's number, tag and communicator on the right, *==* a collective over the "
-     "ranks that took part, W a wait, P a probe. :trace svg FILE draws the same as SVG (lanes "
-     "across, arrows between them); :trace json FILE writes Chrome/Perfetto trace-event JSON "
-     "(timestamps are the logical clocks). :trace off stops recording; :trace clear forgets.",
-     &Repl::trace},
-    {"ranks", "", "", "rank, host, pid and binding of every rank",
-     "The binding is the set of PUs the rank may run on, with the hwloc object it is bound "
-     "to (see --bind).",
-     &Repl::ranks},
-    {"hw", "", "", "each host's hardware tree with its ranks placed on it",
-     "The hwloc tree (packages, NUMA nodes, caches, cores, PUs) of every host, as that host sees it "
-     "(with several hosts, each under a 'host NAME (ranks ...):' line); each rank is shown at the "
-     "smallest object that contains its binding.",
-     &Repl::hw},
-    {"draw", "", "EXPR", "draw the communicator (or group) EXPR of every rank",
-     "EXPR is evaluated on every target rank. A communicator that differs between ranks (a "
-     "split) is drawn as the partition of COMM_WORLD with each member's new rank; a Cartesian "
-     "communicator as its grid (world rank, cart rank, coordinates, ~ on periodic edges); "
-     "graph and distributed-graph communicators as adjacency with weights; an "
-     "intercommunicator as its two groups; a group as its members; a datatype as its type "
-     "map; a window as each rank's window memory, element by element.",
-     &Repl::draw},
-    {"dot", "", "EXPR [FILE]", "the same as Graphviz DOT, to FILE or the screen",
-     "The last word is taken as FILE when it ends in .dot or .gv, starts with /, . or ~, or "
-     "the whole is not an expression. Render with dot -Tpng FILE -o out.png.",
-     &Repl::dot},
-    {"load", "", "FILE", "run a Lua file on the target ranks",
-     "The file runs as a chunk on every target rank; the globals it sets stay.", &Repl::load},
-    {"restart", "", "[N]", "stop the world and start a fresh one (of N ranks)",
-     "N from 1 to 1024; default: the same size. Globals and communicators are gone; the "
-     "target becomes every rank.",
-     &Repl::restart},
-    {"detach", "", "", "leave an attached world running (lumpi attach)",
-     "Only in a REPL attached to a world that waits for one (lumpi world, then lumpi attach "
-     "FILE): the REPL ends, the ranks keep running with their globals, and lumpi attach FILE "
-     "attaches again. :quit (or Ctrl-D) instead ends that world.",
-     &Repl::detach},
-    {"quit", "q exit", "", "leave (also Ctrl-D)",
-     "lumpi's exit status is then that of the ranks: 0 when every rank is alive and well. "
-     "In an attached REPL this also ends the world (:detach leaves it running).",
-     &Repl::leave},
-};
-
-// The command whose name or alias is `word`, or nullptr.
-const MetaCommand* find_meta(const std::string& word) {
-  for (const auto& m : kMeta) {
-    if (word == m.name) return &m;
-    std::istringstream aliases(m.aliases);
-    for (std::string a; aliases >> a;)
-      if (a == word) return &m;
-  }
-  return nullptr;
-}
-
-// ":name ARGS", as the listing and usage show it.
-std::string meta_usage(const MetaCommand& m) {
-  std::string u = std::string(":") + m.name;
-  if (*m.args) u += std::string(" ") + m.args;
-  return u;
-}
-
-void print_meta_list() {
-  std::puts(kIntro);
-  for (const auto& m : kMeta) std::printf("  %-21s %s\n", meta_usage(m).c_str(), m.summary);
-  std::puts(kOutro);
-}
-
-// Wraps text to 78 columns, each line indented by two spaces.
-std::string wrap78(const std::string& text) {
-  std::istringstream in(text);
-  std::string out, line = "  ";
-  for (std::string w; in >> w;) {
-    if (line.size() > 2 && line.size() + 1 + w.size() > 78) {
-      out += line + "\n";
-      line = "  ";
-    }
-    line += (line.size() > 2 ? " " : "") + w;
-  }
-  return out + line + "\n";
-}
-
-void print_meta_help(const MetaCommand& m) {
-  std::printf("%s   %s\n", meta_usage(m).c_str(), m.summary);
-  std::fputs(wrap78(m.detail).c_str(), stdout);
-  std::istringstream aliases(m.aliases);
-  std::string also;
-  for (std::string a; aliases >> a;) also += (also.empty() ? "  Also: :" : ", :") + a;
-  if (!also.empty()) std::puts(also.c_str());
-}
-
-void Repl::help(const std::string& rest) {
-  if (rest.empty()) return print_meta_list();
-  if (rest[0] != ':') return help_on_name(rest);
-  if (const MetaCommand* m = find_meta(rest.substr(1))) return print_meta_help(*m);
-  std::printf("no meta-command %s (:help lists them)\n", rest.c_str());
-}
-
-bool Repl::meta(const std::string& line) {
-  std::istringstream in(line.substr(1));
-  std::string cmd, rest;
-  in >> cmd;
-  std::getline(in, rest);
-  if (const MetaCommand* m = find_meta(cmd)) (this->*(m->run))(trim(rest));
-  else std::printf("unknown command :%s (try :help)\n", cmd.c_str());
-  std::fflush(stdout);
-  return !quit;
-}
+// ---- the loop ----------------------------------------------------------------------------------
 
 #ifdef LUMPI_HAVE_READLINE
-// Completes the name after ':' from the table; after ":help " an mpi name
-// (from a live rank: lumpi.help's names) or ":" and a meta-command.
-std::vector<std::string> meta_candidates(const std::string& before, const std::string& text) {
-  std::vector<std::string> out;
-  size_t sp = before.find(' ');
-  if (sp == std::string::npos) {  // ":dr" -> draw
-    for (const auto& m : kMeta)
-      if (std::string(m.name).starts_with(text)) out.push_back(m.name);
-    return out;
+Repl* g_repl = nullptr;  // for the prompt's notices
+
+// readline as the REPL wants it: our Ctrl-C, completion, word breaks, the history file.
+void start_readline(Repl& r) {
+  g_repl = &r;
+  g_at_prompt = [] { g_repl->notices_at_prompt(); };
+  rl_catch_signals = 0;  // Ctrl-C is ours: getc_or_ctrl_c sees read() interrupted
+  rl_getc_function = getc_or_ctrl_c;
+  rl_readline_name = "lumpi";
+  rl_attempted_completion_function = on_complete;
+  rl_basic_word_break_characters = const_cast<char*>(" \t\n\"\\'`@$><=;|&{(,.:[+-*/%^~#)]}");
+  if (const char* home = std::getenv("HOME")) {
+    r.history_file = std::string(home) + "/.lumpi_history";
+    read_history(r.history_file.c_str());
   }
-  const MetaCommand* m = find_meta(before.substr(1, sp - 1));
-  if (!m || m->run != &Repl::help) return out;
-  size_t at = before.find_first_not_of(' ', sp);
-  std::string arg = at == std::string::npos ? "" : before.substr(at);
-  if (!arg.empty() && arg[0] == ':') {
-    for (const auto& c : kMeta)
-      if (std::string(c.name).starts_with(text)) out.push_back(c.name);
-    return out;
+}
+
+void stop_readline(Repl& r) {
+  g_at_prompt = nullptr;
+  set_echo(true);
+  if (!r.history_file.empty()) {
+    write_history(r.history_file.c_str());
+    history_truncate_file(r.history_file.c_str(), 1000);
   }
-  if (!g_session || !g_target || g_target->empty() || arg.size() < text.size()) return out;
-  auto names = ask_rank(*g_session, g_target->front(),
-                        "require('lumpi.help').complete(" + lua_quote(arg) + ")");
-  std::istringstream in(names ? *names : "");
-  for (std::string n; std::getline(in, n);)
-    if (n.size() >= arg.size()) out.push_back(n.substr(arg.size() - text.size()));
-  return out;
 }
 #endif
 
 }  // namespace
-
-bool run_meta_command(Session& s, std::vector<int>& target, const std::string& line) {
-  Repl r{s, target, false, {}};
-  bool go_on = r.meta(line);
-  target = r.target;
-  return go_on;
-}
 
 void run_repl(Session& s) {
   Repl r{s, {}, bool(isatty(0)), {}};
@@ -751,31 +407,13 @@ void run_repl(Session& s) {
   if (r.interactive) {
     s.poll_input = poll_typeahead;
     s.poll_queue = [] { return std::exchange(g_queue_asked, false); };
-  }
 #ifdef LUMPI_HAVE_READLINE
-  static Repl* g_repl = nullptr;
-  g_repl = &r;
-  if (r.interactive) {
-    g_at_prompt = [] { g_repl->notices_at_prompt(); };
-    rl_catch_signals = 0;  // Ctrl-C is ours: getc_or_ctrl_c sees read() interrupted
-    rl_getc_function = getc_or_ctrl_c;
-    rl_readline_name = "lumpi";
-    rl_attempted_completion_function = on_complete;
-    rl_basic_word_break_characters = const_cast<char*>(" \t\n\"\\'`@$><=;|&{(,.:[+-*/%^~#)]}");
-    if (const char* home = std::getenv("HOME")) {
-      r.history_file = std::string(home) + "/.lumpi_history";
-      read_history(r.history_file.c_str());
-    }
-  }
+    start_readline(r);
 #endif
+  }
   r.loop();
 #ifdef LUMPI_HAVE_READLINE
-  g_at_prompt = nullptr;
-  if (r.interactive) set_echo(true);
-  if (r.interactive && !r.history_file.empty()) {
-    write_history(r.history_file.c_str());
-    history_truncate_file(r.history_file.c_str(), 1000);
-  }
+  if (r.interactive) stop_readline(r);
 #endif
   s.poll_input = nullptr;
   s.poll_queue = nullptr;

@@ -96,6 +96,12 @@ void Session::start() {
   if (tracing_) trace_action("on");
 }
 
+std::vector<int> Session::all_ranks() const {
+  std::vector<int> all;
+  for (int r = 0; r < size(); ++r) all.push_back(r);
+  return all;
+}
+
 void Session::restart(int size) {
   if (!opts_.attach.empty())
     throw std::runtime_error("an attached world cannot be restarted here: :quit ends it, and `lumpi world` starts a new one");
@@ -445,11 +451,7 @@ void Session::print_outcome(const Outcome& o, FILE* err_stream) const {
     print_line(color::yellow("[" + format_ranks(not_running) +
                              "] not running (dead); :restart starts a fresh world"));
   auto show = [&](const std::map<int, std::string>& m, FILE* f, bool red) {
-    std::vector<std::string> lines;
-    if (opts_.collate) lines = collate(m);
-    else
-      for (const auto& [r, text] : m)
-        for (auto& l : collate({{r, text}})) lines.push_back(std::move(l));
+    std::vector<std::string> lines = collate(m, opts_.collate);
     if (red && f == stdout)  // colours only reach a terminal (color::enabled)
       for (auto& l : lines) l = color::red(l);
     print_lines(lines, f);

@@ -53,6 +53,11 @@ class Session {
 
   int size() const { return world_ ? world_->size() : 0; }
   launcher::World& world() { return *world_; }
+  // Every rank of the world, in order (a target at start and after :restart).
+  std::vector<int> all_ranks() const;
+  // The world can run a command: it exists and a rank of it lives. When it
+  // cannot, kWorldStopped says so.
+  bool usable() const { return size() > 0 && world_->alive_count() > 0; }
   const Options& options() const { return opts_; }
   void set_timeout(double seconds) { opts_.timeout = seconds; }
 
@@ -151,6 +156,8 @@ class Session {
   // signal is not the job's exit status, the abort's error code is.
   std::vector<bool> killed_for_abort_;
 };
+
+inline constexpr const char* kWorldStopped = "the world has stopped; :restart starts a new one";
 
 // "2", "0.5": a number of seconds as the user wrote it.
 std::string seconds_text(double s);

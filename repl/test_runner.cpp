@@ -117,6 +117,13 @@ struct Tracker {
   }
 };
 
+// A failure's lines when the timeout struck: what every rank was doing then.
+std::string timeout_detail(const Tracker& tr) {
+  std::string d = "        timed out after " + seconds_text(tr.timeout) + " s; :status then:\n";
+  for (const auto& l : tr.timeout_status) d += "          " + l + "\n";
+  return d;
+}
+
 CaseResult judge(const std::string& key, const Tracker& tr, const Outcome& o) {
   CaseResult c{tr.names.at(key), "pass", "", 0};
   auto it = tr.outcomes.find(key);
@@ -146,10 +153,7 @@ CaseResult judge(const std::string& key, const Tracker& tr, const Outcome& o) {
   }
   c.status = "fail";
   for (const auto& l : collate(failures)) c.detail += "        " + l + "\n";
-  if (timed_out) {  // API.md §13: a case over the timeout fails with every rank's :status
-    c.detail += "        timed out after " + seconds_text(tr.timeout) + " s; :status then:\n";
-    for (const auto& l : tr.timeout_status) c.detail += "          " + l + "\n";
-  }
+  if (timed_out) c.detail += timeout_detail(tr);  // API.md §13: with every rank's :status
   return c;
 }
 
@@ -170,8 +174,6 @@ int abort_index(const Tracker& tr, const Outcome& o) {
   return -1;
 }
 
-// Runs `file` once on a fresh world of `size`, skipping its first `skip`
-// cases (lumpi.test reads LUMPI_TEST_SKIP, inherited by the ranks).
 // --trace DIR: the diagram of case `key` (failed) into DIR, named after the file, size and case.
 void write_case_trace(const std::string& dir, const std::string& file, int size, const std::string& key,
                       const std::string& name, const std::map<int, launcher::ControlMsg>& replies) {
@@ -186,34 +188,35 @@ void write_case_trace(const std::string& dir, const std::string& file, int size,
   if (!out) std::fprintf(stderr, "lumpi: cannot write %s\n", path.c_str());
 }
 
-FileRun run_once(Session::Options opts, const std::string& file, int size, double case_timeout,
-                 int skip, const std::string& trace_dir) {
-  opts.size = size;
-  opts.timeout = 0;  // the per-case deadline below replaces the per-command one
-  Tracker tr{size, case_timeout, {}, {}, {}, {}, {}, {}, false, {}, {}};
-  FileRun fr;
-  setenv("LUMPI_TEST_SKIP", std::to_string(skip).c_str(), 1);
-  Session s(opts);
-  s.hang_after = 1e9;  // a hang shows up as the case timeout's interrupt messages
-  s.on_event = [&](int r, const std::vector<std::string>& f) { tr.on_event(r, f); };
-  s.check_deadline = [&] { return tr.deadline(); };
-  s.on_deadline_status = [&](const std::vector<std::string>& lines) { tr.timeout_status = lines; };
-  std::vector<int> all;
-  for (int r = 0; r < size; ++r) all.push_back(r);
-  if (!trace_dir.empty()) s.trace_action("on");
-  Outcome o = s.run(all, "script", file);
-  if (!trace_dir.empty()) {  // one diagram per failing case, from the events after its mark
-    std::map<int, launcher::ControlMsg> replies;
-    for (const auto& key : tr.order) {
-      CaseResult c = judge(key, tr, o);
-      if (c.status != "fail") continue;
-      if (replies.empty()) replies = s.collect_trace();
-      write_case_trace(trace_dir, file, size, key, c.name, replies);
-    }
+// --trace DIR: one diagram per failing case, from the events after its mark.
+void write_failed_traces(Session& s, const Tracker& tr, const Outcome& o, const std::string& dir,
+                         const std::string& file) {
+  std::map<int, launcher::ControlMsg> replies;
+  for (const auto& key : tr.order) {
+    CaseResult c = judge(key, tr, o);
+    if (c.status != "fail") continue;
+    if (replies.empty()) replies = s.collect_trace();
+    write_case_trace(dir, file, tr.size, key, c.name, replies);
   }
-  s.shutdown();
+}
+
+// An error outside every case (syntax error, failing top-level code) is a failure too.
+std::optional<CaseResult> file_failure(const Tracker& tr, const Outcome& o) {
+  std::map<int, std::string> errors;
+  for (const auto& [r, ro] : o.ranks)
+    if (ro.state != RankOutcome::State::Ok) errors[r] = ro.text;
+  if (errors.empty()) return std::nullopt;
+  CaseResult c{"(file)", "fail", "", 0};
+  for (const auto& l : collate(errors)) c.detail += "        " + l + "\n";
+  if (tr.timed_out && tr.timed_out_case.empty()) c.detail += timeout_detail(tr);
+  return c;
+}
+
+// What one run of a file at `tr.size` ranks, begun after `skip` cases, says about its cases.
+FileRun results_of(const Tracker& tr, const Outcome& o, int skip) {
+  FileRun fr;
   fr.declared = tr.declared;
-  if (fr.declared && std::find(fr.declared->begin(), fr.declared->end(), size) == fr.declared->end())
+  if (fr.declared && std::find(fr.declared->begin(), fr.declared->end(), tr.size) == fr.declared->end())
     return fr;  // this size only served to learn t.np
   int broke = abort_index(tr, o);
   if (broke >= 0) {
@@ -223,20 +226,28 @@ FileRun run_once(Session::Options opts, const std::string& file, int size, doubl
     return fr;
   }
   for (const auto& key : tr.order) fr.cases.push_back(judge(key, tr, o));
-  // An error outside every case (syntax error, failing top-level code) is a failure too.
-  std::map<int, std::string> errors;
-  for (const auto& [r, ro] : o.ranks)
-    if (ro.state != RankOutcome::State::Ok) errors[r] = ro.text;
-  if (!errors.empty()) {
-    CaseResult c{"(file)", "fail", "", 0};
-    for (const auto& l : collate(errors)) c.detail += "        " + l + "\n";
-    if (tr.timed_out && tr.timed_out_case.empty()) {
-      c.detail += "        timed out after " + seconds_text(tr.timeout) + " s; :status then:\n";
-      for (const auto& l : tr.timeout_status) c.detail += "          " + l + "\n";
-    }
-    fr.cases.push_back(c);
-  }
+  if (auto c = file_failure(tr, o)) fr.cases.push_back(*c);
   return fr;
+}
+
+// Runs `file` once on a fresh world of `size`, skipping its first `skip`
+// cases (lumpi.test reads LUMPI_TEST_SKIP, inherited by the ranks).
+FileRun run_once(Session::Options opts, const std::string& file, int size, double case_timeout,
+                 int skip, const std::string& trace_dir) {
+  opts.size = size;
+  opts.timeout = 0;  // the per-case deadline below replaces the per-command one
+  Tracker tr{size, case_timeout, {}, {}, {}, {}, {}, {}, false, {}, {}};
+  setenv("LUMPI_TEST_SKIP", std::to_string(skip).c_str(), 1);
+  Session s(opts);
+  s.hang_after = 1e9;  // a hang shows up as the case timeout's interrupt messages
+  s.on_event = [&](int r, const std::vector<std::string>& f) { tr.on_event(r, f); };
+  s.check_deadline = [&] { return tr.deadline(); };
+  s.on_deadline_status = [&](const std::vector<std::string>& lines) { tr.timeout_status = lines; };
+  if (!trace_dir.empty()) s.trace_action("on");
+  Outcome o = s.run(s.all_ranks(), "script", file);
+  if (!trace_dir.empty()) write_failed_traces(s, tr, o, trace_dir, file);
+  s.shutdown();
+  return results_of(tr, o, skip);
 }
 
 // Runs `file` at `size` to its end, on a fresh world after each hang or death.
@@ -269,65 +280,75 @@ std::string xml_escape(const std::string& s) {
   return out;
 }
 
-}  // namespace
+// The runs of `file`: at each size it declares in t.np, else at opts.size.
+std::vector<std::pair<int, FileRun>> runs_of(const std::string& file, const Session::Options& opts,
+                                             double case_timeout, const std::string& trace_dir) {
+  FileRun first = run_file(opts, file, opts.size, case_timeout, trace_dir);
+  if (!first.declared) return {{opts.size, first}};
+  std::vector<std::pair<int, FileRun>> runs;
+  for (int n : *first.declared)
+    runs.push_back({n, n == opts.size ? first : run_file(opts, file, n, case_timeout, trace_dir)});
+  return runs;
+}
 
-int run_tests(const Session::Options& opts, const std::vector<std::string>& paths_in, bool np_given,
-              const std::string& junit, const std::string& trace_dir) {
-  (void)np_given;
-  const double case_timeout = opts.timeout > 0 ? opts.timeout : 60;
-  std::vector<std::string> paths = paths_in.empty() ? std::vector<std::string>{"tests/scenarios"} : paths_in;
+// The cases reported so far: their counts, and their JUnit testsuites.
+struct Tally {
   int passed = 0, failed = 0, skipped = 0;
   std::ostringstream xml;
-  for (const auto& file : expand(paths)) {
-    std::vector<std::pair<int, FileRun>> runs;
-    FileRun first = run_file(opts, file, opts.size, case_timeout, trace_dir);
-    if (first.declared) {
-      for (int n : *first.declared)
-        runs.push_back({n, n == opts.size ? first : run_file(opts, file, n, case_timeout, trace_dir)});
+};
+
+// Prints the cases of one run (`file` at `n` ranks) and adds them to `t`, as one testsuite.
+void report(const std::string& file, int n, const FileRun& fr, Tally& t) {
+  std::printf("== %s  np=%d\n", file.c_str(), n);
+  int f = 0, sk = 0;
+  std::ostringstream suite;  // its cases; the header, with the counts, comes after
+  for (const auto& c : fr.cases) {
+    suite << "    <testcase classname=\"" << xml_escape(file) << "\" name=\"" << xml_escape(c.name)
+          << " [np=" << n << "]\">";
+    if (c.status == "pass") {
+      ++t.passed;
+      std::printf("   pass  %s\n", c.name.c_str());
+    } else if (c.status == "skip") {
+      ++t.skipped, ++sk;
+      std::printf("   skip  %s (%s)\n", c.name.c_str(), c.detail.c_str());
+      suite << "<skipped message=\"" << xml_escape(c.detail) << "\"/>";
     } else {
-      runs.push_back({opts.size, first});
+      ++t.failed, ++f;
+      std::printf("   FAIL  %s\n%s", c.name.c_str(), c.detail.c_str());
+      suite << "<failure message=\"failed\">" << xml_escape(c.detail) << "</failure>";
     }
-    for (const auto& [n, fr] : runs) {
-      std::printf("== %s  np=%d\n", file.c_str(), n);
-      int f = 0, sk = 0;
-      std::ostringstream suite;  // its cases; the header, with the counts, comes after
-      for (const auto& c : fr.cases) {
-        suite << "    <testcase classname=\"" << xml_escape(file) << "\" name=\"" << xml_escape(c.name)
-            << " [np=" << n << "]\">";
-        if (c.status == "pass") {
-          ++passed;
-          std::printf("   pass  %s\n", c.name.c_str());
-        } else if (c.status == "skip") {
-          ++skipped, ++sk;
-          std::printf("   skip  %s (%s)\n", c.name.c_str(), c.detail.c_str());
-          suite << "<skipped message=\"" << xml_escape(c.detail) << "\"/>";
-        } else {
-          ++failed, ++f;
-          std::printf("   FAIL  %s\n%s", c.name.c_str(), c.detail.c_str());
-          suite << "<failure message=\"failed\">" << xml_escape(c.detail) << "</failure>";
-        }
-        suite << "</testcase>\n";
-      }
-      xml << "  <testsuite name=\"" << xml_escape(file) << " np=" << n << "\" tests=\"" << fr.cases.size()
-          << "\" failures=\"" << f << "\" skipped=\"" << sk << "\">\n"
-          << suite.str() << "  </testsuite>\n";
-      std::fflush(stdout);
-    }
+    suite << "</testcase>\n";
   }
-  std::printf("%d passed, %d failed", passed, failed);
-  if (skipped) std::printf(", %d skipped", skipped);
+  t.xml << "  <testsuite name=\"" << xml_escape(file) << " np=" << n << "\" tests=\"" << fr.cases.size()
+        << "\" failures=\"" << f << "\" skipped=\"" << sk << "\">\n"
+        << suite.str() << "  </testsuite>\n";
+  std::fflush(stdout);
+}
+
+bool write_junit(const std::string& path, const Tally& t) {
+  std::ofstream out(path);
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"" << t.passed + t.failed + t.skipped
+      << "\" failures=\"" << t.failed << "\" skipped=\"" << t.skipped << "\">\n"
+      << t.xml.str() << "</testsuites>\n";
+  if (out) return true;
+  std::fprintf(stderr, "lumpi: cannot write %s\n", path.c_str());
+  return false;
+}
+
+}  // namespace
+
+int run_tests(const Session::Options& opts, const std::vector<std::string>& paths_in, const std::string& junit,
+              const std::string& trace_dir) {
+  const double case_timeout = opts.timeout > 0 ? opts.timeout : 60;
+  std::vector<std::string> paths = paths_in.empty() ? std::vector<std::string>{"tests/scenarios"} : paths_in;
+  Tally t;
+  for (const auto& file : expand(paths))
+    for (const auto& [n, fr] : runs_of(file, opts, case_timeout, trace_dir)) report(file, n, fr, t);
+  std::printf("%d passed, %d failed", t.passed, t.failed);
+  if (t.skipped) std::printf(", %d skipped", t.skipped);
   std::printf("\n");
-  if (!junit.empty()) {
-    std::ofstream out(junit);
-    out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"" << passed + failed + skipped
-        << "\" failures=\"" << failed << "\" skipped=\"" << skipped << "\">\n"
-        << xml.str() << "</testsuites>\n";
-    if (!out) {
-      std::fprintf(stderr, "lumpi: cannot write %s\n", junit.c_str());
-      return 1;
-    }
-  }
-  return failed ? 1 : 0;
+  if (!junit.empty() && !write_junit(junit, t)) return 1;
+  return t.failed ? 1 : 0;
 }
 
 }  // namespace lumpi::repl

@@ -14,7 +14,7 @@ namespace lumpi::repl {
 // the exit status (0 when nothing failed). Writes JUnit XML if `junit` is set,
 // and with `trace_dir` the trace diagram of every failing case into that
 // directory (FILE-npN-KEY-NAME.txt; repl/view/trace_view.hpp).
-int run_tests(const Session::Options& opts, const std::vector<std::string>& paths, bool np_given,
-              const std::string& junit, const std::string& trace_dir = "");
+int run_tests(const Session::Options& opts, const std::vector<std::string>& paths, const std::string& junit,
+              const std::string& trace_dir = "");
 
 }  // namespace lumpi::repl

@@ -6,8 +6,9 @@
 // hook serves the control channel (interrupt_request raises SIGINT, which
 // the Session counts exactly as the REPL's Ctrl-C: interrupt, interrupt
 // again, then kill the ranks still running) and flushes streamed output.
-// Sections: text helpers; streams and displays; cells (meta-commands, Lua);
-// requests; the loop.
+// Sections: text helpers; streams and displays; cells (Lua, meta-commands:
+// the REPL's table in repl/meta.cpp, whose results become the cell's output
+// and error); requests; the loop.
 #include "repl/kernel/kernel.hpp"
 
 #include <algorithm>
@@ -18,17 +19,13 @@
 #include <cstring>
 #include <deque>
 #include <fnmatch.h>
-#include <functional>
-#include <sstream>
 #include <unistd.h>
+#include <utility>
 
-#include "repl/chunk.hpp"
-#include "repl/view/collate.hpp"
 #include "repl/complete.hpp"
-#include "repl/view/draw.hpp"
-#include "repl/view/trace_view.hpp"
 #include "repl/kernel/kernel_wire.hpp"
-#include "repl/repl.hpp"
+#include "repl/meta.hpp"
+#include "repl/view/collate.hpp"
 
 namespace lumpi::repl {
 namespace {
@@ -41,20 +38,17 @@ const char* kVersion = "0.1";
 
 volatile sig_atomic_t g_terminate = 0;  // SIGTERM: leave as after a shutdown request
 void on_sigterm(int) { g_terminate = 1; }
-const char* kMetaNames[] = {":help", ":on",  ":target", ":timeout", ":status", ":ranks",
-                            ":hw",   ":draw", ":dot",   ":load",    ":restart"};
+
+// The notebook's own lines under ":help".
+const char* kNotebookHelp =
+    "In a notebook: a cell's leading ':' lines are meta-commands, the rest is Lua for the target ranks;\n"
+    "':on RANKS' alone on its line runs the rest of the cell on RANKS. Kernel > Interrupt is Ctrl-C.\n";
 
 // ---- text helpers ------------------------------------------------------------------------
 
 double now_s() {
   using namespace std::chrono;
   return duration<double>(steady_clock::now().time_since_epoch()).count();
-}
-
-std::string trim(const std::string& s) {
-  size_t a = s.find_first_not_of(" \t\r\n");
-  if (a == std::string::npos) return "";
-  return s.substr(a, s.find_last_not_of(" \t\r\n") - a + 1);
 }
 
 std::string join(const std::vector<std::string>& lines) {
@@ -103,38 +97,6 @@ std::string ename_of(const std::string& text) {
   return "LuaError";
 }
 
-// Runs `f` with stdout going to a temporary file; returns what it printed.
-// (The REPL's meta-commands print; the kernel sends that text as a stream.)
-std::string capture_stdout(const std::function<void()>& f) {
-  std::fflush(stdout);
-  FILE* tmp = std::tmpfile();
-  if (!tmp) {
-    f();
-    return "";
-  }
-  int saved = dup(1);
-  dup2(fileno(tmp), 1);
-  auto restore = [&] {
-    std::fflush(stdout);
-    dup2(saved, 1);
-    close(saved);
-  };
-  try {
-    f();
-  } catch (...) {
-    restore();
-    std::fclose(tmp);
-    throw;
-  }
-  restore();
-  std::string out;
-  std::rewind(tmp);
-  char buf[4096];
-  for (size_t n; (n = std::fread(buf, 1, sizeof buf, tmp)) > 0;) out.append(buf, n);
-  std::fclose(tmp);
-  return out;
-}
-
 // Graphviz's rendering of DOT text as SVG, or "" when `dot` is not installed
 // or fails (the text drawing is shown alone then).
 std::string svg_of_dot(const std::string& dot_text) {
@@ -159,6 +121,16 @@ std::string svg_of_dot(const std::string& dot_text) {
   return at == std::string::npos ? "" : svg.substr(at);
 }
 
+// Results as an HTML table: a row per distinct value, by its first rank,
+// with the value's rank set (`by_value`), else a row per rank.
+std::string result_html(const std::map<int, std::string>& values, bool by_value) {
+  std::string html = "<table class=\"lumpi-result\"><thead><tr><th>ranks</th><th>value</th></tr></thead><tbody>";
+  for (const auto& [text, ranks] : group_by_text(values, by_value))
+    html += "<tr><td style=\"text-align:left\">" + format_ranks(ranks) +
+            "</td><td style=\"text-align:left\"><pre style=\"margin:0\">" + html_escape(text) + "</pre></td></tr>";
+  return html + "</tbody></table>";
+}
+
 struct CellResult {
   bool ok = true;
   std::string ename, evalue;
@@ -169,12 +141,33 @@ CellResult failure(const std::string& ename, const std::string& evalue) {
   return {false, ename, evalue, {ename + ": " + evalue}};
 }
 
+// Errors of the ranks (rank -> message): one line per message with its rank
+// set; the first rank's error names the cell's error.
+CellResult rank_failure(const std::map<int, std::string>& errors) {
+  std::vector<std::string> lines = collate(errors);
+  return {false, ename_of(errors.begin()->second), join(lines), lines};
+}
+
+// The cell's error for a meta-command that failed (`m` is null for an
+// unknown one): its words, named after the kind of failure.
+CellResult meta_failure(const MetaCommand* m, const MetaResult& r) {
+  std::string name = m ? m->name : "";
+  if (!name.empty()) name[0] = char(std::toupper(static_cast<unsigned char>(name[0])));
+  switch (r.error) {
+    case MetaError::None: return {};
+    case MetaError::Usage: return failure("UsageError", trim(r.text));
+    case MetaError::WorldStopped: return failure("WorldStopped", trim(r.text));
+    case MetaError::Ranks: return rank_failure(r.rank_errors);
+    case MetaError::Failed: return failure(name + "Failed", trim(r.text));  // RestartFailed ...
+  }
+  return {};
+}
+
 // ---- the kernel ----------------------------------------------------------------------------
 
 class Kernel {
  public:
-  Kernel(Wire& w, Session& s) : w_(w), s_(s) {
-    set_all();
+  Kernel(Wire& w, Session& s) : w_(w), s_(s), target_(s.all_ranks()) {
     s_.on_output = [this](int rank, const std::string& text) {
       if (capture_) return (void)(*capture_ += text + "\n");
       if (rank >= 0) stream("stdout", "[" + std::to_string(rank) + "] " + text + "\n");
@@ -198,23 +191,21 @@ class Kernel {
   void display(const json& data, bool silent);
   bool poll_during_run();
   // cells
+  void before_run();
+  void after_run();
   Outcome run(const std::vector<int>& ranks, const std::string& mode, const std::string& code);
   CellResult run_cell(const std::string& code, bool silent);
   CellResult run_lua(const std::vector<int>& ranks, const std::string& code, bool silent);
   CellResult show_outcome(const Outcome& o, bool silent);
-  CellResult meta(const std::string& line, const std::string& rest_of_cell, bool* used_rest, bool silent);
-  CellResult draw(const std::string& expr, bool as_dot, bool silent);
-  CellResult trace_picture(bool silent);
-  bool world_usable() const { return s_.size() > 0 && s_.world().alive_count() > 0; }
-  void set_all() {
-    target_.clear();
-    for (int r = 0; r < s_.size(); ++r) target_.push_back(r);
-  }
+  void publish_result(const std::map<int, std::string>& values);
+  CellResult meta(std::string line, std::string& rest_of_cell, bool silent);
+  CellResult show_meta(const MetaCommand* m, MetaResult r, bool silent);
   // requests
   void handle(zmq::socket_ref sock, const Message& m);
   void execute(zmq::socket_ref sock, const Message& m);
   void complete_request(zmq::socket_ref sock, const Message& m);
   void inspect(zmq::socket_ref sock, const Message& m);
+  std::optional<std::string> describe(const std::string& expr);
   void is_complete(zmq::socket_ref sock, const Message& m);
   void history(zmq::socket_ref sock, const Message& m);
   void shutdown(zmq::socket_ref sock, const Message& m);
@@ -306,21 +297,30 @@ bool Kernel::poll_during_run() {
 
 // ---- cells -----------------------------------------------------------------------------------
 
-Outcome Kernel::run(const std::vector<int>& ranks, const std::string& mode, const std::string& code) {
+// Before a command (a cell's Lua, a meta-command): a fresh interrupt count and hang report.
+void Kernel::before_run() {
   reset_sigint();
   hang_id_.clear();
   run_t0_ = now_s();
-  Outcome o = s_.run(ranks, mode, code);
+}
+
+// After it: its output sent; a hang report shown meanwhile stays, saying that the command has finished.
+void Kernel::after_run() {
   flush_streams();
-  if (!hang_id_.empty()) {  // the report stays, saying that the command has finished
-    char head[128];
-    std::snprintf(head, sizeof head, "finished after %.1f s; the last report was:\n", now_s() - run_t0_);
-    w_.publish(parent_, "update_display_data",
-               {{"data", {{"text/plain", head + join(hang_lines_)}}},
-                {"metadata", json::object()},
-                {"transient", {{"display_id", hang_id_}}}});
-    hang_id_.clear();
-  }
+  if (hang_id_.empty()) return;
+  char head[128];
+  std::snprintf(head, sizeof head, "finished after %.1f s; the last report was:\n", now_s() - run_t0_);
+  w_.publish(parent_, "update_display_data",
+             {{"data", {{"text/plain", head + join(hang_lines_)}}},
+              {"metadata", json::object()},
+              {"transient", {{"display_id", hang_id_}}}});
+  hang_id_.clear();
+}
+
+Outcome Kernel::run(const std::vector<int>& ranks, const std::string& mode, const std::string& code) {
+  before_run();
+  Outcome o = s_.run(ranks, mode, code);
+  after_run();
   return o;
 }
 
@@ -334,9 +334,7 @@ CellResult Kernel::run_cell(const std::string& code, bool silent) {
     size_t nl = rest.find('\n', a);
     std::string line = trim(rest.substr(a, nl == std::string::npos ? std::string::npos : nl - a));
     rest = nl == std::string::npos ? "" : rest.substr(nl + 1);
-    bool used_rest = false;
-    CellResult r = meta(line, rest, &used_rest, silent);
-    if (used_rest) rest.clear();
+    CellResult r = meta(line, rest, silent);
     if (!r.ok) return r;
   }
   if (stop_ || trim(rest).empty()) return {};
@@ -344,7 +342,7 @@ CellResult Kernel::run_cell(const std::string& code, bool silent) {
 }
 
 CellResult Kernel::run_lua(const std::vector<int>& ranks, const std::string& code, bool silent) {
-  if (!world_usable()) return failure("WorldStopped", "the world has stopped; :restart starts a new one");
+  if (!s_.usable()) return failure("WorldStopped", kWorldStopped);
   return show_outcome(run(ranks, "repl", code), silent);
 }
 
@@ -361,124 +359,52 @@ CellResult Kernel::show_outcome(const Outcome& o, bool silent) {
     else if (ro.state == State::Died && ro.exit_code != 0)
       errors[r] = ro.text;
   }
-  if (!values.empty() && !silent) {
-    std::vector<std::string> lines;
-    if (s_.options().collate) lines = collate(values);
-    else
-      for (const auto& [r, text] : values)
-        for (auto& l : collate({{r, text}})) lines.push_back(std::move(l));
-    // rank sets for the table: one row per distinct value, by first rank
-    std::vector<std::pair<std::string, std::vector<int>>> rows;
-    for (const auto& entry : values) {  // (clang 14 cannot capture a structured binding)
-      auto it = std::find_if(rows.begin(), rows.end(), [&](const auto& row) { return row.first == entry.second; });
-      if (it == rows.end() || !s_.options().collate) rows.push_back({entry.second, {entry.first}});
-      else it->second.push_back(entry.first);
-    }
-    std::string html = "<table class=\"lumpi-result\"><thead><tr><th>ranks</th><th>value</th></tr></thead><tbody>";
-    for (const auto& [text, ranks] : rows)
-      html += "<tr><td style=\"text-align:left\">" + format_ranks(ranks) +
-              "</td><td style=\"text-align:left\"><pre style=\"margin:0\">" + html_escape(text) + "</pre></td></tr>";
-    html += "</tbody></table>";
-    w_.publish(parent_, "execute_result",
-               {{"execution_count", count_},
-                {"data", {{"text/plain", join(lines)}, {"text/html", html}}},
-                {"metadata", json::object()}});
-  }
-  if (errors.empty()) {
-    if (o.interrupted) return failure("Interrupted", "the command was interrupted");
-    return {};
-  }
-  CellResult r;
-  r.ok = false;
-  r.ename = ename_of(errors.begin()->second);
-  r.traceback = collate(errors);
-  r.evalue = join(r.traceback);
-  return r;
-}
-
-CellResult Kernel::draw(const std::string& expr, bool as_dot, bool silent) {
-  if (expr.empty()) return failure("UsageError", as_dot ? "usage: :dot EXPR [FILE]" : "usage: :draw EXPR");
-  if (!world_usable()) return failure("WorldStopped", "the world has stopped; :restart starts a new one");
-  Outcome o = run(target_, "text", "require('lumpi.draw').describe((" + expr + "))");
-  std::map<int, Description> per_rank;
-  std::map<int, std::string> errors;
-  for (const auto& [r, ro] : o.ranks) {
-    if (ro.state == RankOutcome::State::Ok) per_rank[r] = parse_description(ro.text);
-    else errors[r] = ro.text;
-  }
-  if (!errors.empty()) {
-    auto lines = collate(errors);
-    return {false, ename_of(errors.begin()->second), join(lines), lines};
-  }
-  std::string dot = draw_dot(per_rank);
-  json data = {{"text/plain", as_dot ? dot : draw_text(per_rank, 100)}};
-  if (std::string svg = svg_of_dot(dot); !svg.empty()) data["image/svg+xml"] = svg;
-  display(data, silent);
+  if (!values.empty() && !silent) publish_result(values);
+  if (!errors.empty()) return rank_failure(errors);
+  if (o.interrupted) return failure("Interrupted", "the command was interrupted");
   return {};
 }
 
-// ":trace" while tracing: the last command's space-time diagram, as SVG
-// beside the text (the REPL's other :trace forms go through the table below).
-CellResult Kernel::trace_picture(bool silent) {
-  if (!world_usable()) return failure("WorldStopped", "the world has stopped; :restart starts a new one");
-  TraceModel m = build_trace(s_.size(), s_.collect_trace());
-  display({{"text/plain", trace_text(m, 80)}, {"image/svg+xml", trace_svg(m)}}, silent);
-  return {};
+// The cell's execute_result: one line per distinct value with its rank set
+// (per rank with --no-collate), and the same as an HTML table.
+void Kernel::publish_result(const std::map<int, std::string>& values) {
+  std::vector<std::string> lines = collate(values, s_.options().collate);
+  w_.publish(parent_, "execute_result",
+             {{"execution_count", count_},
+              {"data", {{"text/plain", join(lines)}, {"text/html", result_html(values, s_.options().collate)}}},
+              {"metadata", json::object()}});
 }
 
-// One meta-command line. ":on RANKS" alone on its line takes the rest of the
-// cell as its code (`used_rest`).
-CellResult Kernel::meta(const std::string& line, const std::string& rest_of_cell, bool* used_rest, bool silent) {
-  std::istringstream in(line.substr(1));
-  std::string cmd, arg;
-  in >> cmd;
-  std::getline(in, arg);
-  arg = trim(arg);
-  if (cmd == "on") {
-    size_t sp = arg.find_first_of(" \t");
-    std::string err, code = sp == std::string::npos ? "" : trim(arg.substr(sp + 1));
-    auto ranks = parse_ranks(arg.substr(0, sp), s_.size(), &err);
-    if (!ranks) return failure("UsageError", err);
-    if (code.empty()) {
-      code = rest_of_cell;
-      *used_rest = true;
-    }
-    if (trim(code).empty()) return failure("UsageError", "usage: :on RANKS CODE (or the code on the lines below)");
-    return run_lua(*ranks, code, silent);
+// One meta-command line, run by the REPL's table (repl/meta.cpp). ":on
+// RANKS" alone on its line takes the rest of the cell as its code.
+CellResult Kernel::meta(std::string line, std::string& rest_of_cell, bool silent) {
+  MetaLine ml = split_meta(line);
+  const MetaCommand* m = find_meta(ml.name);
+  if (m == find_meta("on") && !ml.args.empty() && ml.args.find_first_of(" \t") == std::string::npos)
+    line += "\n" + std::exchange(rest_of_cell, "");
+  MetaContext c{s_, target_, 100};
+  before_run();
+  MetaResult r = run_meta(c, line);
+  after_run();
+  return show_meta(m, std::move(r), silent);
+}
+
+// What a meta-command did, as the cell's output (its text as a stream, or a
+// picture with the text beside it, or the results of the code it ran) and,
+// when it failed, as the cell's error.
+CellResult Kernel::show_meta(const MetaCommand* m, MetaResult r, bool silent) {
+  if (r.leave) return failure("UsageError", "a kernel is stopped by its notebook (Kernel > Shut Down)");
+  if (m == find_meta("help") && r.error == MetaError::None) r.text += kNotebookHelp;
+  CellResult cell = r.outcome ? show_outcome(*r.outcome, silent) : CellResult{};
+  bool text_is_error = r.error != MetaError::None && r.error != MetaError::Ranks;
+  if (!r.dot.empty() || !r.svg.empty()) {
+    json data = {{"text/plain", r.text}};
+    if (std::string svg = r.svg.empty() ? svg_of_dot(r.dot) : r.svg; !svg.empty()) data["image/svg+xml"] = svg;
+    display(data, silent);
+  } else if (!r.text.empty() && !text_is_error) {
+    stream("stdout", r.text);
   }
-  if (cmd == "draw") return draw(arg, false, silent);
-  if (cmd == "dot" && (arg.empty() || is_expression(s_, arg))) return draw(arg, true, silent);
-  if (cmd == "trace" && arg.empty() && s_.tracing()) return trace_picture(silent);
-  if (cmd == "quit" || cmd == "q" || cmd == "exit")
-    return failure("UsageError", "a kernel is stopped by its notebook (Kernel > Shut Down)");
-  if (cmd == "load" && !arg.empty()) {  // results as the cell's result, not printed text
-    if (FILE* f = std::fopen(arg.c_str(), "r")) std::fclose(f);
-    else return failure("UsageError", "cannot open " + arg);
-    if (!world_usable()) return failure("WorldStopped", "the world has stopped; :restart starts a new one");
-    return show_outcome(run(target_, "script", arg), silent);
-  }
-  if (cmd == "restart") {  // not through the REPL: the new ranks must not inherit a captured stdout
-    char* end = nullptr;
-    long n = arg.empty() ? 0 : std::strtol(arg.c_str(), &end, 10);
-    if (!arg.empty() && (*end || n < 1 || n > 1024))
-      return failure("UsageError", "usage: :restart [N]   (N from 1 to 1024; default: the same size)");
-    try {
-      s_.restart(int(n));
-    } catch (const std::exception& e) {
-      return failure("RestartFailed", e.what());
-    }
-    set_all();
-    stream("stdout", "started a world of " + std::to_string(s_.size()) + " ranks\n");
-    return {};
-  }
-  std::string out = capture_stdout([&] { run_meta_command(s_, target_, line); });
-  if (cmd == "help" || cmd == "h" || cmd == "?")
-    out += "In a notebook: a cell's leading ':' lines are meta-commands, the rest is Lua for the target ranks;\n"
-           "':on RANKS' alone on its line runs the rest of the cell on RANKS. Kernel > Interrupt is Ctrl-C.\n";
-  if (!out.empty()) stream("stdout", out);
-  flush_streams();
-  if (out.rfind("unknown command", 0) == 0 || out.rfind("usage:", 0) == 0) return failure("UsageError", trim(out));
-  return {};
+  return r.error == MetaError::None ? cell : meta_failure(m, r);
 }
 
 // ---- requests ------------------------------------------------------------------------------
@@ -541,10 +467,10 @@ void Kernel::complete_request(zmq::socket_ref sock, const Message& m) {
   long start = cursor;
   CompletionQuery q;
   if (!line.empty() && line[0] == ':' && line.find_first_of(" \t") == std::string::npos) {
-    for (const char* name : kMetaNames)
-      if (std::string(name).rfind(line, 0) == 0) matches.push_back(name);
+    for (const auto& meta : meta_commands())
+      if (std::string name = std::string(":") + meta.name; name.starts_with(line)) matches.push_back(name);
     start = cursor - code_points(line);
-  } else if (parse_completion(before, &q) && world_usable() && !target_.empty()) {
+  } else if (parse_completion(before, &q) && s_.usable() && !target_.empty()) {
     matches = complete(s_, target_.front(), q);
     start = cursor - code_points(q.partial);
   }
@@ -556,11 +482,9 @@ void Kernel::complete_request(zmq::socket_ref sock, const Message& m) {
            {"metadata", json::object()}});
 }
 
-// What the target's first rank says about the name at the cursor: its
-// `help` when a global help function exists, else type and tostring.
-void Kernel::inspect(zmq::socket_ref sock, const Message& m) {
-  std::string code = m.content.value("code", "");
-  size_t b = byte_offset(code, m.content.value("cursor_pos", code_points(code)));
+// The name at byte `b` of `code` with what leads to it ("mpi.COMM_WORLD:al"
+// -> "mpi.COMM_WORLD.al"; ':' read as '.'), or "" when there is none.
+std::string name_at(const std::string& code, size_t b) {
   size_t e = b, a = b;
   while (e < code.size() && name_char(code[e])) ++e;
   while (a > 0 && (name_char(code[a - 1]) || code[a - 1] == '.' || code[a - 1] == ':')) --a;
@@ -568,36 +492,53 @@ void Kernel::inspect(zmq::socket_ref sock, const Message& m) {
   while (!expr.empty() && (expr[0] == '.' || expr[0] == ':')) expr.erase(0, 1);
   for (char& c : expr)
     if (c == ':') c = '.';
-  json reply = {{"status", "ok"}, {"found", false}, {"data", json::object()}, {"metadata", json::object()}};
   bool valid = !expr.empty() && !std::isdigit(static_cast<unsigned char>(expr[0])) && expr.back() != '.';
-  if (valid && world_usable() && !target_.empty()) {
-    // "=" text: type and tostring, then help's answer if the rank has a
-    // global help that knows the value; "?" text: help returned nothing
-    // (what it printed follows); nil: no value of that name.
-    std::string query =
-        "(function() local ok, v = pcall(function() return " + expr + " end) "
-        "if not ok or v == nil then return nil end "
-        "local plain = type(v) .. ': ' .. tostring(v) "
-        "if type(help) == 'function' then local hok, h = pcall(help, v) "
-        "if hok and type(h) == 'string' and h ~= '' and not h:find('^no help') then return '=' .. plain .. "
-        "'\\n\\n' .. h end "
-        "if hok and h == nil then return '?' .. plain end end "
-        "return '=' .. plain end)()";
-    std::string printed;
-    capture_ = &printed;
-    double saved_hang = s_.hang_after;
-    s_.hang_after = 1e9;
-    Outcome o = run({target_.front()}, "text", query);
-    s_.hang_after = saved_hang;
-    capture_ = nullptr;
-    auto it = o.ranks.find(target_.front());
-    if (it != o.ranks.end() && it->second.state == RankOutcome::State::Ok && !it->second.text.empty() &&
-        (it->second.text[0] == '=' || it->second.text[0] == '?')) {
-      std::string text = it->second.text.substr(1);
-      if (it->second.text[0] == '?' && !trim(printed).empty()) text += "\n\n" + printed;
-      reply["found"] = true;
-      reply["data"] = {{"text/plain", expr + "  [rank " + std::to_string(target_.front()) + "]\n" + text}};
-    }
+  return valid ? expr : "";
+}
+
+// Lua for a rank: "=" and the value's type and tostring, then help's answer
+// if the rank has a global help that knows the value; "?" and the same when
+// help returned nothing (what it printed follows); nil: no value of that name.
+std::string inspect_query(const std::string& expr) {
+  return "(function() local ok, v = pcall(function() return " + expr + " end) "
+         "if not ok or v == nil then return nil end "
+         "local plain = type(v) .. ': ' .. tostring(v) "
+         "if type(help) == 'function' then local hok, h = pcall(help, v) "
+         "if hok and type(h) == 'string' and h ~= '' and not h:find('^no help') then return '=' .. plain .. "
+         "'\\n\\n' .. h end "
+         "if hok and h == nil then return '?' .. plain end end "
+         "return '=' .. plain end)()";
+}
+
+// What the target's first rank says about `expr` (inspect_query's answer,
+// with what help printed), quietly; nullopt when it knows no such value.
+std::optional<std::string> Kernel::describe(const std::string& expr) {
+  std::string printed;
+  capture_ = &printed;
+  double saved_hang = s_.hang_after;
+  s_.hang_after = 1e9;
+  Outcome o = run({target_.front()}, "text", inspect_query(expr));
+  s_.hang_after = saved_hang;
+  capture_ = nullptr;
+  auto it = o.ranks.find(target_.front());
+  if (it == o.ranks.end() || it->second.state != RankOutcome::State::Ok) return std::nullopt;
+  const std::string& answer = it->second.text;
+  if (answer.empty() || (answer[0] != '=' && answer[0] != '?')) return std::nullopt;
+  if (answer[0] == '?' && !trim(printed).empty()) return answer.substr(1) + "\n\n" + printed;
+  return answer.substr(1);
+}
+
+// What the target's first rank says about the name at the cursor: its
+// `help` when a global help function exists, else type and tostring.
+void Kernel::inspect(zmq::socket_ref sock, const Message& m) {
+  std::string code = m.content.value("code", "");
+  std::string expr = name_at(code, byte_offset(code, m.content.value("cursor_pos", code_points(code))));
+  json reply = {{"status", "ok"}, {"found", false}, {"data", json::object()}, {"metadata", json::object()}};
+  std::optional<std::string> text;
+  if (!expr.empty() && s_.usable() && !target_.empty()) text = describe(expr);
+  if (text) {
+    reply["found"] = true;
+    reply["data"] = {{"text/plain", expr + "  [rank " + std::to_string(target_.front()) + "]\n" + *text}};
   }
   w_.send(sock, m, "inspect_reply", reply);
 }
@@ -616,7 +557,7 @@ void Kernel::is_complete(zmq::socket_ref sock, const Message& m) {
     }
     rest = rest.substr(nl + 1);
   }
-  bool incomplete = !trim(rest).empty() && world_usable() && s_.check(rest) == "incomplete";  // asked of a rank
+  bool incomplete = !trim(rest).empty() && s_.usable() && s_.check(rest) == "incomplete";  // asked of a rank
   json reply = {{"status", incomplete ? "incomplete" : "complete"}};
   if (incomplete) reply["indent"] = "";
   w_.send(sock, m, "is_complete_reply", reply);

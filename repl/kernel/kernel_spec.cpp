@@ -76,57 +76,85 @@ bool parse_np(const std::string& v, int* np) {
   return true;
 }
 
+// What `lumpi kernel [install] ...` asks for.
+struct KernelArgs {
+  bool install = false;  // lumpi kernel install
+  bool user = false;     // install --user
+  bool help = false;     // -h
+  std::string prefix;    // install --prefix DIR
+  std::string file;      // -f FILE
+  Session::Options o;    // the world's: -n, --bind, --timeout
+};
+
+// Option `a` with its value `v` (null when the command line ended there):
+// "" when taken, else what is wrong.
+std::string take_value(KernelArgs& k, const std::string& a, const char* v) {
+  std::string s = v ? v : "";
+  if (a == "-n" || a == "--np") return v && parse_np(s, &k.o.size) ? "" : "-n needs a number of ranks from 1 to 1024";
+  if (k.install && a == "--prefix") {
+    if (s.empty()) return "--prefix needs a directory";
+    k.prefix = s;
+    return "";
+  }
+  if (!k.install && a == "-f") {
+    if (!v) return "-f needs a connection file";
+    k.file = s;
+    return "";
+  }
+  if (!k.install && a == "--bind") {
+    if (s != "none" && s != "core" && s != "pu" && s != "numa" && s != "package")
+      return "--bind must be none, core, pu, numa or package";
+    k.o.bind = s;
+    return "";
+  }
+  if (!k.install && a == "--timeout") {
+    k.o.timeout = std::atof(s.c_str());
+    return k.o.timeout > 0 ? "" : "--timeout needs a positive number of seconds";
+  }
+  return "unknown argument " + a;
+}
+
+// Reads the words after `lumpi kernel`: "" when they make sense, else what is wrong.
+std::string parse_kernel_args(int argc, char** argv, KernelArgs& k) {
+  k.install = argc > 1 && std::string(argv[1]) == "install";
+  for (int i = k.install ? 2 : 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "-h" || a == "--help") {
+      k.help = true;
+      return "";
+    }
+    if (k.install && a == "--user") {
+      k.user = true;
+      continue;
+    }
+    if (std::string err = take_value(k, a, i + 1 < argc ? argv[i + 1] : nullptr); !err.empty()) return err;
+    ++i;
+  }
+  if (k.install && k.user && !k.prefix.empty()) return "--user and --prefix exclude each other";
+  if (!k.install && k.file.empty()) return "-f CONNECTION_FILE is required (or: lumpi kernel install)";
+  return "";
+}
+
+// Where install writes: --user's, --prefix's, or the system's Jupyter data directory.
+std::filesystem::path install_dir(const KernelArgs& k) {
+  if (k.user) return user_data_dir();
+  if (!k.prefix.empty()) return std::filesystem::path(k.prefix) / "share/jupyter";
+  return "/usr/local/share/jupyter";
+}
+
 }  // namespace
 
 int kernel_command(int argc, char** argv, const std::string& rank_exe) {
-  bool do_install = argc > 1 && std::string(argv[1]) == "install";
-  std::string prefix, file;
-  bool user = false;
-  Session::Options o;
-  o.rank_exe = rank_exe;
-  for (int i = do_install ? 2 : 1; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&]() -> const char* { return i + 1 < argc ? argv[++i] : nullptr; };
-    if (a == "-h" || a == "--help") {
-      std::fputs(kUsage, stdout);
-      return 0;
-    } else if (a == "-n" || a == "--np") {
-      const char* v = value();
-      if (!v || !parse_np(v, &o.size)) return usage_error("-n needs a number of ranks from 1 to 1024");
-    } else if (do_install && a == "--user") {
-      user = true;
-    } else if (do_install && a == "--prefix") {
-      const char* v = value();
-      if (!v || !*v) return usage_error("--prefix needs a directory");
-      prefix = v;
-    } else if (!do_install && a == "-f") {
-      const char* v = value();
-      if (!v) return usage_error("-f needs a connection file");
-      file = v;
-    } else if (!do_install && a == "--bind") {
-      const char* v = value();
-      std::string b = v ? v : "";
-      if (b != "none" && b != "core" && b != "pu" && b != "numa" && b != "package")
-        return usage_error("--bind must be none, core, pu, numa or package");
-      o.bind = b;
-    } else if (!do_install && a == "--timeout") {
-      const char* v = value();
-      o.timeout = v ? std::atof(v) : 0;
-      if (o.timeout <= 0) return usage_error("--timeout needs a positive number of seconds");
-    } else {
-      return usage_error("unknown argument " + a);
-    }
+  KernelArgs k;
+  k.o.rank_exe = rank_exe;
+  if (std::string err = parse_kernel_args(argc, argv, k); !err.empty()) return usage_error(err);
+  if (k.help) {
+    std::fputs(kUsage, stdout);
+    return 0;
   }
-  if (do_install) {
-    if (user && !prefix.empty()) return usage_error("--user and --prefix exclude each other");
-    std::filesystem::path data = user ? user_data_dir()
-                                 : !prefix.empty() ? std::filesystem::path(prefix) / "share/jupyter"
-                                                   : std::filesystem::path("/usr/local/share/jupyter");
-    return install(data, o.size);
-  }
-  if (file.empty()) return usage_error("-f CONNECTION_FILE is required (or: lumpi kernel install)");
+  if (k.install) return install(install_dir(k), k.o.size);
   try {
-    return run_kernel(file, o);
+    return run_kernel(k.file, k.o);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "lumpi kernel: %s\n", e.what());
     return 1;

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <functional>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -66,6 +67,31 @@ bool recv_frame(zmq::socket_ref s, zmq::message_t& m, bool wait) {
 }
 
 void log(const std::string& line) { std::fprintf(stderr, "lumpi kernel: %s\n", line.c_str()); }
+
+// The heartbeat thread: echoes every ping on `hb` at once, whatever the main
+// thread does, until `stop`. SIGINT stays with the main thread (it counts
+// interrupts).
+void echo_heartbeats(zmq::socket_t hb, const std::atomic<bool>& stop) {
+  sigset_t block;
+  sigemptyset(&block);
+  sigaddset(&block, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &block, nullptr);
+  zmq::pollitem_t item{hb.handle(), 0, ZMQ_POLLIN, 0};
+  while (!stop) {
+    if (zmq::poll(&item, 1, std::chrono::milliseconds(100)) <= 0) continue;
+    std::vector<zmq::message_t> parts;
+    zmq::message_t m;
+    while (recv_frame(hb, m, !parts.empty())) {
+      bool more = m.more();
+      parts.push_back(std::move(m));
+      if (!more) break;
+    }
+    for (size_t i = 0; i < parts.size(); ++i)
+      hb.send(parts[i], i + 1 < parts.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
+  }
+  hb.set(zmq::sockopt::linger, 0);
+  hb.close();
+}
 
 }  // namespace
 
@@ -159,29 +185,7 @@ Wire::Wire(const Connection& c) : key_(c.key) {
                                ": " + e.what());
     }
   }
-  // The heartbeat echoes every ping at once, whatever the main thread does;
-  // SIGINT stays with the main thread (it counts interrupts).
-  heartbeat_ = std::thread([this, hb = std::move(hb)]() mutable {
-    sigset_t block;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &block, nullptr);
-    zmq::pollitem_t item{hb.handle(), 0, ZMQ_POLLIN, 0};
-    while (!stop_) {
-      if (zmq::poll(&item, 1, std::chrono::milliseconds(100)) <= 0) continue;
-      std::vector<zmq::message_t> parts;
-      zmq::message_t m;
-      while (recv_frame(hb, m, !parts.empty())) {
-        bool more = m.more();
-        parts.push_back(std::move(m));
-        if (!more) break;
-      }
-      for (size_t i = 0; i < parts.size(); ++i)
-        hb.send(parts[i], i + 1 < parts.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
-    }
-    hb.set(zmq::sockopt::linger, 0);
-    hb.close();
-  });
+  heartbeat_ = std::thread(echo_heartbeats, std::move(hb), std::cref(stop_));
 }
 
 Wire::~Wire() {

@@ -63,16 +63,22 @@ std::optional<std::vector<int>> parse_ranks(const std::string& text, int size, s
   return std::vector<int>(out.begin(), out.end());
 }
 
-std::vector<std::string> collate(const std::map<int, std::string>& by_rank) {
+std::vector<std::pair<std::string, std::vector<int>>> group_by_text(const std::map<int, std::string>& by_rank,
+                                                                    bool by_value) {
   std::vector<std::pair<std::string, std::vector<int>>> groups;  // in first-rank order
   for (const auto& [rank, text] : by_rank) {
     const std::string& t = text;  // clang 14 cannot capture a structured binding
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == t; });
+    auto it = by_value ? std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == t; })
+                       : groups.end();
     if (it == groups.end()) groups.push_back({text, {rank}});
     else it->second.push_back(rank);
   }
+  return groups;
+}
+
+std::vector<std::string> collate(const std::map<int, std::string>& by_rank, bool by_value) {
   std::vector<std::string> lines;
-  for (const auto& [text, ranks] : groups) {
+  for (const auto& [text, ranks] : group_by_text(by_rank, by_value)) {
     std::string prefix = "[" + format_ranks(ranks) + "] ";
     size_t pos = 0;
     for (;;) {

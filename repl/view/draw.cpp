@@ -1,10 +1,10 @@
 // repl/view/draw.cpp: text and DOT drawings of communicators (see draw.hpp).
 //
-// Sections: parsing the descriptions; finding the distinct communicators
-// (ranks that describe the same members hold the same communicator);
-// text drawings (partition matrix, Cartesian grid, adjacency lists,
-// datatype maps);
-// DOT. Every drawing says in its header how to read a cell.
+// Sections: parsing the descriptions (a table of fields); finding the
+// distinct communicators (ranks that describe the same members hold the
+// same communicator); text drawings (partition matrix, Cartesian grid,
+// adjacency lists, datatype maps, windows) and the drawing of them all
+// together; DOT. Every drawing says in its header how to read a cell.
 #include "repl/view/draw.hpp"
 
 #include <algorithm>
@@ -27,6 +27,50 @@ std::vector<int> int_list(const std::string& rest) {
   while (in >> v) out.push_back(int(v));
   return out;
 }
+
+// How each line "KEY VALUE..." of a description (lua/lumpi/draw.lua) is
+// read into its field; lines with other keys are ignored.
+using Reader = void (*)(Description& d, const std::string& v);
+const std::map<std::string, Reader> kFields = {
+    {"kind", [](Description& d, const std::string& v) { d.kind = v; }},
+    {"world", [](Description& d, const std::string& v) { d.world = std::atoi(v.c_str()); }},
+    {"text", [](Description& d, const std::string& v) { d.text = v; }},
+    {"name", [](Description& d, const std::string& v) { d.name = v; }},
+    {"class", [](Description& d, const std::string& v) { d.cls = v; }},
+    {"rank", [](Description& d, const std::string& v) { d.rank = std::atoi(v.c_str()); }},
+    {"size", [](Description& d, const std::string& v) { d.size = std::atoi(v.c_str()); }},
+    {"inter", [](Description& d, const std::string& v) { d.inter = v == "1"; }},
+    {"members", [](Description& d, const std::string& v) { d.members = int_list(v); }},
+    {"remote", [](Description& d, const std::string& v) { d.remote = int_list(v); }},
+    {"topo", [](Description& d, const std::string& v) { d.topo = v; }},
+    {"dims", [](Description& d, const std::string& v) { d.dims = int_list(v); }},
+    {"periods", [](Description& d, const std::string& v) { d.periods = int_list(v); }},
+    {"coords", [](Description& d, const std::string& v) { d.coords = int_list(v); }},
+    {"index", [](Description& d, const std::string& v) { d.index = int_list(v); }},
+    {"edges", [](Description& d, const std::string& v) { d.edges = int_list(v); }},
+    {"sources", [](Description& d, const std::string& v) { d.sources = int_list(v); }},
+    {"dests", [](Description& d, const std::string& v) { d.dests = int_list(v); }},
+    {"sourceweights", [](Description& d, const std::string& v) { d.sourceweights = int_list(v), d.source_weighted = true; }},
+    {"destweights", [](Description& d, const std::string& v) { d.destweights = int_list(v), d.dest_weighted = true; }},
+    {"note", [](Description& d, const std::string& v) { d.notes.push_back(v); }},
+    {"bounds", [](Description& d, const std::string& v) {
+       std::istringstream in(v);
+       d.has_bounds = bool(in >> d.type_size >> d.lb >> d.extent >> d.true_lb >> d.true_extent);
+     }},
+    {"winmem", [](Description& d, const std::string& v) {
+       std::istringstream in(v);
+       in >> d.win_bytes >> d.disp_unit >> d.elem >> d.elems;
+     }},
+    {"values", [](Description& d, const std::string& v) {
+       std::istringstream in(v);
+       for (std::string x; in >> x;) d.values.push_back(x);
+     }},
+    {"run", [](Description& d, const std::string& v) {
+       Description::Run r;
+       std::istringstream in(v);
+       if (in >> r.offset >> r.count >> r.bytes >> r.name) d.runs.push_back(r);
+     }},
+};
 
 // ---- distinct communicators ------------------------------------------------------------
 
@@ -143,6 +187,55 @@ struct Cell {
 
 std::string coords_text(const std::vector<int>& c) { return "(" + join(c) + ")"; }
 
+// The columns of a grid: the row labels' width, the cells' inner width,
+// and how many columns fit in a block of the width.
+struct GridShape {
+  size_t label_w, inner, per_block;
+  std::string blank;  // the room left of the cells
+
+  GridShape(int rows, int cols, const std::function<Cell(int, int)>& cell, const std::string& corner, int width) {
+    inner = 4;
+    for (int r = 0; r < rows; ++r)
+      for (int c = 0; c < cols; ++c) {
+        Cell x = cell(r, c);
+        inner = std::max({inner, x.top.size() + 1, x.bottom.size() + 1});
+      }
+    label_w = std::max(corner.size(), std::to_string(rows - 1).size() + 2);
+    blank = std::string(2 + label_w, ' ');
+    // drop the padding space when that makes all columns fit
+    if (blank.size() + 1 + size_t(cols) * (inner + 1) + 2 > size_t(width) &&
+        blank.size() + 1 + size_t(cols) * inner + 2 <= size_t(width))
+      --inner;
+    per_block = std::max<size_t>(1, (size_t(width) - blank.size() - 3) / (inner + 1));  // 3: "+" and " ~"
+  }
+};
+
+// Columns c0 to c1 - 1 of a grid (see grid()).
+std::string grid_block(int rows, int cols, int c0, int c1, const std::function<Cell(int, int)>& cell,
+                       bool wrap_rows, bool wrap_cols, const std::string& corner, const GridShape& g) {
+  std::string head = "  " + pad(corner, g.label_w) + " ";
+  std::string border = g.blank + "+";
+  for (int c = c0; c < c1; ++c) {
+    head += pad(std::to_string(c), g.inner + 1);
+    border += std::string(g.inner, '-') + "+";
+  }
+  std::string tilde = g.blank + " " + std::string(border.size() - g.blank.size() - 2, '~') + "\n";
+  std::string out = head + "\n" + (wrap_rows ? tilde : "") + border + "\n";
+  for (int r = 0; r < rows; ++r) {
+    std::string label = rows > 1 ? std::to_string(r) : "";
+    std::string l1 = "  " + pad(label, g.label_w - 2) + (wrap_cols && c0 == 0 ? "~ " : "  ") + "|";
+    std::string l2 = g.blank + "|";
+    for (int c = c0; c < c1; ++c) {
+      Cell x = cell(r, c);
+      l1 += pad(x.top, g.inner) + "|";
+      l2 += pad(x.bottom, g.inner) + "|";
+    }
+    if (wrap_cols && c1 == cols) l1 += " ~";
+    out += l1 + "\n" + l2 + "\n" + border + "\n";
+  }
+  return out + (wrap_rows ? tilde : "");
+}
+
 // Draws rows x cols cells with borders; `wrap_rows`/`wrap_cols` mark periodic
 // dimensions with '~' beside the edges that continue on the other side. Rows
 // are labelled with their index (unless there is one row), columns too;
@@ -150,45 +243,11 @@ std::string coords_text(const std::vector<int>& c) { return "(" + join(c) + ")";
 // that no line is wider than `width`.
 std::string grid(int rows, int cols, const std::function<Cell(int, int)>& cell, bool wrap_rows,
                  bool wrap_cols, const std::string& corner, int width) {
-  size_t inner = 4;
-  for (int r = 0; r < rows; ++r)
-    for (int c = 0; c < cols; ++c) {
-      Cell x = cell(r, c);
-      inner = std::max({inner, x.top.size() + 1, x.bottom.size() + 1});
-    }
-  size_t label_w = std::max(corner.size(), std::to_string(rows - 1).size() + 2);
-  const std::string blank(2 + label_w, ' ');
-  // drop the padding space when that makes all columns fit
-  if (blank.size() + 1 + size_t(cols) * (inner + 1) + 2 > size_t(width) &&
-      blank.size() + 1 + size_t(cols) * inner + 2 <= size_t(width))
-    --inner;
-  size_t per_block = std::max<size_t>(1, (size_t(width) - blank.size() - 3) / (inner + 1));  // 3: "+" and " ~"
+  GridShape g(rows, cols, cell, corner, width);
   std::string out;
-  for (int c0 = 0; c0 < cols; c0 += int(per_block)) {
-    int c1 = std::min(cols, c0 + int(per_block));
-    std::string head = "  " + pad(corner, label_w) + " ";
-    std::string border = blank + "+";
-    for (int c = c0; c < c1; ++c) {
-      head += pad(std::to_string(c), inner + 1);
-      border += std::string(inner, '-') + "+";
-    }
-    std::string tilde = blank + " " + std::string(border.size() - blank.size() - 2, '~') + "\n";
-    out += head + "\n";
-    if (wrap_rows) out += tilde;
-    out += border + "\n";
-    for (int r = 0; r < rows; ++r) {
-      std::string label = rows > 1 ? std::to_string(r) : "";
-      std::string l1 = "  " + pad(label, label_w - 2) + (wrap_cols && c0 == 0 ? "~ " : "  ") + "|";
-      std::string l2 = blank + "|";
-      for (int c = c0; c < c1; ++c) {
-        Cell x = cell(r, c);
-        l1 += pad(x.top, inner) + "|";
-        l2 += pad(x.bottom, inner) + "|";
-      }
-      if (wrap_cols && c1 == cols) l1 += " ~";
-      out += l1 + "\n" + l2 + "\n" + border + "\n";
-    }
-    if (wrap_rows) out += tilde;
+  for (int c0 = 0; c0 < cols; c0 += int(g.per_block)) {
+    int c1 = std::min(cols, c0 + int(g.per_block));
+    out += grid_block(rows, cols, c0, c1, cell, wrap_rows, wrap_cols, corner, g);
     if (c1 < cols) out += "\n";
   }
   return out;
@@ -306,8 +365,6 @@ std::vector<int> ranks_of_kind(const std::map<int, Description>& per_rank, const
   return out;
 }
 
-// ---- DOT -------------------------------------------------------------------------------
-
 // ---- datatypes ------------------------------------------------------------------------
 
 // One letter per basic type in the map: its name's first letter if free
@@ -353,6 +410,53 @@ std::string type_blocks(const Description& d) {
   return out + " (bytes@offset)";
 }
 
+// The bytes [lo, hi) of d, one character each: the letter of the basic type
+// there, . a hole, # bytes two entries share (`overlap` tells if any).
+std::string type_bytes(const Description& d, long long lo, long long hi, std::map<std::string, char>& letters,
+                       bool& overlap) {
+  std::string bytes(size_t(hi - lo), '.');
+  for (const auto& r : d.runs)
+    for (long long b = 0; b < r.count * r.bytes; ++b) {
+      char& c = bytes[size_t(r.offset + b - lo)];
+      overlap = overlap || c != '.';
+      c = c == '.' ? letters[r.name] : '#';
+    }
+  return bytes;
+}
+
+// The ruler: lines of `bytes` (offsets [lo, hi)) fitting `width`, each after
+// its first offset, with | before the bytes at lb and ub.
+std::string type_ruler(const Description& d, const std::string& bytes, long long lo, long long hi, int width) {
+  long long per_line = std::max(16LL, (width - 12LL) / 8 * 8);
+  const long long ub = d.lb + d.extent;
+  std::string out;
+  for (long long start = lo; start < hi || start == lo; start += per_line) {
+    std::string line = rpad(std::to_string(start), 7) + " ";
+    for (long long o = start; o < std::min(hi, start + per_line); ++o) {
+      if (o == d.lb || o == ub) line += '|';
+      line += bytes[size_t(o - lo)];
+    }
+    long long end = std::min(hi, start + per_line);
+    if (end == hi && (hi == d.lb || hi == ub)) line += '|';
+    out += line + "\n";
+    if (hi == lo) break;
+  }
+  return out;
+}
+
+// What the ruler's characters mean.
+std::string type_legend(const Description& d, const std::map<std::string, char>& letters, bool overlap) {
+  std::string legend = "  ";
+  for (const auto& [name, c] : letters) {
+    long long bytes_each = 0;
+    for (const auto& r : d.runs)
+      if (r.name == name) bytes_each = r.bytes;
+    legend += std::string(1, c) + " = " + name + " (" + std::to_string(bytes_each) +
+              (bytes_each == 1 ? " byte), " : " bytes), ");
+  }
+  return legend + ". = hole, " + (overlap ? "# = bytes of two entries, " : "") + "| = lb and ub\n";
+}
+
 // One datatype: a ruler of bytes, one character each (a letter per basic
 // type, . a hole, # bytes two entries share), | before the bytes at lb and
 // ub; then the legend and the numbers.
@@ -362,37 +466,10 @@ std::string draw_type(const Description& d, int width) {
   auto [lo, hi] = type_span(d);
   auto letters = type_letters(d);
   constexpr long long kMaxDrawn = 4096;
-  bool overlap = false;
   if (hi - lo <= kMaxDrawn) {
-    std::string bytes(size_t(hi - lo), '.');
-    for (const auto& r : d.runs)
-      for (long long b = 0; b < r.count * r.bytes; ++b) {
-        char& c = bytes[size_t(r.offset + b - lo)];
-        overlap = overlap || c != '.';
-        c = c == '.' ? letters[r.name] : '#';
-      }
-    long long per_line = std::max(16LL, (width - 12LL) / 8 * 8);
-    const long long ub = d.lb + d.extent;
-    for (long long start = lo; start < hi || start == lo; start += per_line) {
-      std::string line = rpad(std::to_string(start), 7) + " ";
-      for (long long o = start; o < std::min(hi, start + per_line); ++o) {
-        if (o == d.lb || o == ub) line += '|';
-        line += bytes[size_t(o - lo)];
-      }
-      long long end = std::min(hi, start + per_line);
-      if (end == hi && (hi == d.lb || hi == ub)) line += '|';
-      out += line + "\n";
-      if (hi == lo) break;
-    }
-    std::string legend = "  ";
-    for (const auto& [name, c] : letters) {
-      long long bytes_each = 0;
-      for (const auto& r : d.runs)
-        if (r.name == name) bytes_each = r.bytes;
-      legend += std::string(1, c) + " = " + name + " (" + std::to_string(bytes_each) +
-                (bytes_each == 1 ? " byte), " : " bytes), ");
-    }
-    out += legend + ". = hole, " + (overlap ? "# = bytes of two entries, " : "") + "| = lb and ub\n";
+    bool overlap = false;
+    std::string bytes = type_bytes(d, lo, hi, letters, overlap);
+    out += type_ruler(d, bytes, lo, hi, width) + type_legend(d, letters, overlap);
   } else {
     out += "  (spans " + std::to_string(hi - lo) + " bytes: too wide to draw byte by byte)\n";
   }
@@ -450,12 +527,140 @@ std::string draw_wins(const std::map<int, Description>& per_rank) {
   return out;
 }
 
+// ---- all of them together -------------------------------------------------------------
+
+// The partition matrix being built: a row per plain communicator, group
+// and side of an intercommunicator, and the legend under it.
+struct Partition {
+  std::vector<Row> rows;
+  std::string legend;
+
+  // A row for `members`, lettered A, B, ...; returns the letter.
+  std::string add(const std::vector<int>& members) {
+    std::string l = letter(rows.size());
+    rows.push_back(row_of(l, members));
+    return l;
+  }
+};
+
+// An intercommunicator: a row for each of its groups, and how they pair.
+void add_inter(Partition& p, const Key& key, const Description& d) {
+  std::string a = p.add(key.first), b = p.add(key.second);
+  p.legend += "  " + a + " <==> " + b + ": " + titled(d, "intercommunicator") + ", local group " + a + " (" +
+              std::to_string(key.first.size()) + " ranks), remote group " + b + " (" +
+              std::to_string(key.second.size()) + " ranks)\n";
+}
+
+// The communicators and groups: those with a topology drawn on their own
+// (returned), the others as rows of `p` (an intercommunicator once, not
+// once per side).
+std::string draw_comms(const std::map<int, Description>& per_rank, Partition& p, int width) {
+  std::string out;
+  std::set<Key> drawn_inter;
+  for (const auto& [key, in] : instances(per_rank, "comm")) {
+    const Description& d = *in.any;
+    if (d.inter) {
+      if (drawn_inter.count({key.second, key.first})) continue;  // the other side of one drawn
+      drawn_inter.insert(key);
+      add_inter(p, key, d);
+    } else if (d.topo == "cart") {
+      out += draw_cart(in, width) + notes_of(in) + "\n";
+    } else if (d.topo == "graph") {
+      out += draw_graph(in, width) + notes_of(in) + "\n";
+    } else if (d.topo == "dist_graph") {
+      out += draw_dist_graph(in, width) + notes_of(in) + "\n";
+    } else {
+      std::string l = p.add(key.first);
+      p.legend += "  " + l + ": " + titled(d, "") + " size " + std::to_string(key.first.size()) + "\n" + notes_of(in);
+    }
+  }
+  for (const auto& [key, in] : instances(per_rank, "group")) {
+    std::string l = p.add(key.first);
+    p.legend += "  " + l + ": group of " + std::to_string(key.first.size()) + "\n";
+  }
+  return out;
+}
+
+// When no rank holds anything drawable: what each holds instead.
+std::string nothing_to_draw(const std::map<int, Description>& per_rank) {
+  std::map<int, std::string> texts;
+  for (const auto& [w, d] : per_rank)
+    texts[w] = d.kind == "other" ? d.text : d.kind == "null" ? "nil" : "(no description)";
+  std::string out = "nothing to draw: not a communicator, group, datatype or window on any rank\n";
+  for (const auto& l : collate(texts)) out += l + "\n";
+  return out;
+}
+
+// ---- DOT -------------------------------------------------------------------------------
+
 std::string dot_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
     if (c == '"' || c == '\\') out += '\\';
     out += c;
   }
+  return out;
+}
+
+// Node `r` of the cluster `id`: "c0_3".
+std::string dot_node(const std::string& id, int r) { return id + "_" + std::to_string(r); }
+
+// A communicator as a cluster of its ranks: "w5 / 2" (world rank / rank in
+// it), and a Cartesian rank's coordinates.
+std::string dot_cluster(const std::string& id, const Instance& in) {
+  const Description& d = *in.any;
+  std::string out = "  subgraph cluster_" + id + " {\n    label=\"" + dot_escape(titled(d, "")) + "\";\n";
+  for (const auto& [r, x] : in.by_rank) {
+    std::string label = "w" + std::to_string(x->world) + " / " + std::to_string(r);
+    if (d.topo == "cart") label += "\\n" + coords_text(x->coords);
+    out += "    " + dot_node(id, r) + " [label=\"" + label + "\"];\n";
+  }
+  return out + "  }\n";
+}
+
+// A Cartesian grid's edges: each cell to the next in every dimension,
+// dashed where a periodic dimension wraps. Ranks whose coordinates do not
+// have d's dimensions (the same members holding different grids) get none.
+std::string dot_cart_edges(const std::string& id, const Instance& in) {
+  const Description& d = *in.any;
+  std::map<std::vector<int>, int> rank_at;
+  for (const auto& [r, x] : in.by_rank)
+    if (x->coords.size() == d.dims.size()) rank_at[x->coords] = r;
+  std::string out;
+  for (const auto& [coords, r] : rank_at)
+    for (size_t dim = 0; dim < d.dims.size(); ++dim) {
+      auto next = coords;
+      bool wrap = next[dim] + 1 == d.dims[dim];
+      if (wrap && !(dim < d.periods.size() && d.periods[dim])) continue;
+      next[dim] = (next[dim] + 1) % d.dims[dim];
+      if (!rank_at.count(next) || (wrap && d.dims[dim] < 2)) continue;
+      out += "  " + dot_node(id, r) + " -> " + dot_node(id, rank_at[next]) + " [dir=none" +
+             (wrap ? ", style=dashed, constraint=false" : "") + ", label=\"dim " + std::to_string(dim) + "\"];\n";
+    }
+  return out;
+}
+
+// A graph's edges, from its index and edges arrays.
+std::string dot_graph_edges(const std::string& id, const Description& d) {
+  std::string out;
+  int prev = 0;
+  for (size_t i = 0; i < d.index.size(); ++i) {
+    for (int e = prev; e < d.index[i] && e < int(d.edges.size()); ++e)
+      out += "  " + dot_node(id, int(i)) + " -> " + dot_node(id, d.edges[size_t(e)]) + ";\n";
+    prev = d.index[i];
+  }
+  return out;
+}
+
+// A distributed graph's edges, each rank's out-edges with their weights.
+std::string dot_dist_edges(const std::string& id, const Instance& in) {
+  std::string out;
+  for (const auto& [r, x] : in.by_rank)
+    for (size_t i = 0; i < x->dests.size(); ++i)
+      out += "  " + dot_node(id, r) + " -> " + dot_node(id, x->dests[i]) +
+             (x->dest_weighted && i < x->destweights.size()
+                  ? " [label=\"" + std::to_string(x->destweights[i]) + "\"]"
+                  : "") + ";\n";
   return out;
 }
 
@@ -467,98 +672,25 @@ Description parse_description(const std::string& text) {
   std::string line;
   while (std::getline(in, line)) {
     size_t sp = line.find(' ');
-    std::string key = line.substr(0, sp);
-    std::string rest = sp == std::string::npos ? "" : line.substr(sp + 1);
-    if (key == "kind") d.kind = rest;
-    else if (key == "world") d.world = std::atoi(rest.c_str());
-    else if (key == "text") d.text = rest;
-    else if (key == "name") d.name = rest;
-    else if (key == "class") d.cls = rest;
-    else if (key == "rank") d.rank = std::atoi(rest.c_str());
-    else if (key == "size") d.size = std::atoi(rest.c_str());
-    else if (key == "inter") d.inter = rest == "1";
-    else if (key == "members") d.members = int_list(rest);
-    else if (key == "remote") d.remote = int_list(rest);
-    else if (key == "topo") d.topo = rest;
-    else if (key == "dims") d.dims = int_list(rest);
-    else if (key == "periods") d.periods = int_list(rest);
-    else if (key == "coords") d.coords = int_list(rest);
-    else if (key == "index") d.index = int_list(rest);
-    else if (key == "edges") d.edges = int_list(rest);
-    else if (key == "sources") d.sources = int_list(rest);
-    else if (key == "dests") d.dests = int_list(rest);
-    else if (key == "sourceweights") d.sourceweights = int_list(rest), d.source_weighted = true;
-    else if (key == "destweights") d.destweights = int_list(rest), d.dest_weighted = true;
-    else if (key == "note") d.notes.push_back(rest);
-    else if (key == "bounds") {
-      std::istringstream in(rest);
-      d.has_bounds = bool(in >> d.type_size >> d.lb >> d.extent >> d.true_lb >> d.true_extent);
-    } else if (key == "winmem") {
-      std::istringstream in(rest);
-      in >> d.win_bytes >> d.disp_unit >> d.elem >> d.elems;
-    } else if (key == "values") {
-      std::istringstream in(rest);
-      for (std::string v; in >> v;) d.values.push_back(v);
-    } else if (key == "run") {
-      Description::Run r;
-      std::istringstream in(rest);
-      if (in >> r.offset >> r.count >> r.bytes >> r.name) d.runs.push_back(r);
-    }
+    auto field = kFields.find(line.substr(0, sp));
+    if (field != kFields.end()) field->second(d, sp == std::string::npos ? "" : line.substr(sp + 1));
   }
   return d;
 }
 
 std::string draw_text(const std::map<int, Description>& per_rank, int width) {
-  const int world_size = world_size_of(per_rank);
-  std::string out;
-  auto comms = instances(per_rank, "comm");
-  auto groups = instances(per_rank, "group");
-  std::vector<Row> rows;
-  std::string legend;
-  std::set<Key> drawn_inter;
-  for (const auto& [key, in] : comms) {
-    const Description& d = *in.any;
-    if (d.inter) {
-      if (drawn_inter.count({key.second, key.first})) continue;  // the other side of one drawn
-      drawn_inter.insert(key);
-      std::string a = letter(rows.size()), b = letter(rows.size() + 1);
-      rows.push_back(row_of(a, key.first));
-      rows.push_back(row_of(b, key.second));
-      legend += "  " + a + " <==> " + b + ": " + titled(d, "intercommunicator") + ", local group " + a + " (" +
-                std::to_string(key.first.size()) + " ranks), remote group " + b + " (" +
-                std::to_string(key.second.size()) + " ranks)\n";
-    } else if (d.topo == "cart") {
-      out += draw_cart(in, width) + notes_of(in) + "\n";
-    } else if (d.topo == "graph") {
-      out += draw_graph(in, width) + notes_of(in) + "\n";
-    } else if (d.topo == "dist_graph") {
-      out += draw_dist_graph(in, width) + notes_of(in) + "\n";
-    } else {
-      std::string l = letter(rows.size());
-      rows.push_back(row_of(l, key.first));
-      legend += "  " + l + ": " + titled(d, "") + " size " + std::to_string(key.first.size()) + "\n" + notes_of(in);
-    }
-  }
-  for (const auto& [key, in] : groups) {
-    std::string l = letter(rows.size());
-    rows.push_back(row_of(l, key.first));
-    legend += "  " + l + ": group of " + std::to_string(key.first.size()) + "\n";
-  }
-  if (!rows.empty()) {
+  Partition p;
+  std::string out = draw_comms(per_rank, p, width);
+  if (!p.rows.empty()) {
+    const int world_size = world_size_of(per_rank);
     out += "COMM_WORLD (" + std::to_string(world_size) + " ranks) by communicator; cell = rank in it, . = not a member\n";
-    out += matrix(rows, world_size, width) + legend;
+    out += matrix(p.rows, world_size, width) + p.legend;
   }
-  if (auto nulls = ranks_of_kind(per_rank, "null"); !nulls.empty() && (!rows.empty() || !out.empty()))
+  if (auto nulls = ranks_of_kind(per_rank, "null"); !nulls.empty() && (!p.rows.empty() || !out.empty()))
     out += "  COMM_NULL (nil) on world ranks " + format_ranks(nulls) + "\n";
   out += draw_types(per_rank, width);
   out += draw_wins(per_rank);
-  if (out.empty()) {
-    std::map<int, std::string> texts;
-    for (const auto& [w, d] : per_rank)
-      texts[w] = d.kind == "other" ? d.text : d.kind == "null" ? "nil" : "(no description)";
-    out = "nothing to draw: not a communicator, group, datatype or window on any rank\n";
-    for (const auto& l : collate(texts)) out += l + "\n";
-  }
+  if (out.empty()) out = nothing_to_draw(per_rank);
   while (out.size() >= 2 && out[out.size() - 1] == '\n' && out[out.size() - 2] == '\n') out.pop_back();
   return out;
 }
@@ -570,15 +702,7 @@ std::string draw_dot(const std::map<int, Description>& per_rank) {
   for (const auto& [key, in] : comms) {
     const Description& d = *in.any;
     std::string id = "c" + std::to_string(n++);
-    std::string title = dot_escape(titled(d, ""));
-    auto node_id = [&](int r) { return id + "_" + std::to_string(r); };
-    out += "  subgraph cluster_" + id + " {\n    label=\"" + title + "\";\n";
-    for (const auto& [r, x] : in.by_rank) {
-      std::string label = "w" + std::to_string(x->world) + " / " + std::to_string(r);
-      if (d.topo == "cart") label += "\\n" + coords_text(x->coords);
-      out += "    " + node_id(r) + " [label=\"" + label + "\"];\n";
-    }
-    out += "  }\n";
+    out += dot_cluster(id, in);
     if (d.inter) {
       // the remote side is its own instance; link the two leaders once
       Key other{key.second, key.first};
@@ -586,36 +710,14 @@ std::string draw_dot(const std::map<int, Description>& per_rank) {
         out += "  " + id + "_0 -> c" + std::to_string(std::distance(comms.begin(), comms.find(other))) +
                "_0 [dir=both, style=bold, label=\"intercomm\"];\n";
     } else if (d.topo == "cart") {
-      std::map<std::vector<int>, int> rank_at;
-      for (const auto& [r, x] : in.by_rank) rank_at[x->coords] = r;
-      for (const auto& [coords, r] : rank_at)
-        for (size_t dim = 0; dim < d.dims.size(); ++dim) {
-          auto next = coords;
-          bool wrap = next[dim] + 1 == d.dims[dim];
-          if (wrap && !(dim < d.periods.size() && d.periods[dim])) continue;
-          next[dim] = (next[dim] + 1) % d.dims[dim];
-          if (!rank_at.count(next) || (wrap && d.dims[dim] < 2)) continue;
-          out += "  " + node_id(r) + " -> " + node_id(rank_at[next]) + " [dir=none" +
-                 (wrap ? ", style=dashed, constraint=false" : "") + ", label=\"dim " + std::to_string(dim) + "\"];\n";
-        }
+      out += dot_cart_edges(id, in);
     } else if (d.topo == "graph") {
-      int prev = 0;
-      for (size_t i = 0; i < d.index.size(); ++i) {
-        for (int e = prev; e < d.index[i] && e < int(d.edges.size()); ++e)
-          out += "  " + node_id(int(i)) + " -> " + node_id(d.edges[size_t(e)]) + ";\n";
-        prev = d.index[i];
-      }
+      out += dot_graph_edges(id, d);
     } else if (d.topo == "dist_graph") {
-      for (const auto& [r, x] : in.by_rank)
-        for (size_t i = 0; i < x->dests.size(); ++i)
-          out += "  " + node_id(r) + " -> " + node_id(x->dests[i]) +
-                 (x->dest_weighted && i < x->destweights.size()
-                      ? " [label=\"" + std::to_string(x->destweights[i]) + "\"]"
-                      : "") + ";\n";
+      out += dot_dist_edges(id, in);
     }
   }
-  out += "}\n";
-  return out;
+  return out + "}\n";
 }
 
 }  // namespace lumpi::repl

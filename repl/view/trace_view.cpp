@@ -217,60 +217,83 @@ TraceModel build_trace(int size, const std::map<int, ControlMsg>& replies, const
 
 // ---- text ------------------------------------------------------------------------------------
 
-std::string trace_text(const TraceModel& m, int width) {
-  const int margin = 6;  // "%4llu  "
-  const int n = std::max(m.size, 1);
-  int w = std::clamp((width - margin - 40) / n, 3, 8);
-  int shown = std::min(n, std::max(1, (width - margin - 2) / w));
-  auto center = [&](int lane) { return margin + lane * w + w / 2; };
-  const int lanes_end = margin + shown * w;
-  std::string out = "trace: " + std::to_string(m.events) + " events on " + std::to_string(m.size) +
-                    " ranks; time flows down in causal order (Lamport clocks)\n";
-  if (out.size() > size_t(width) + 1) out = "trace: " + std::to_string(m.events) + " events, causal order\n";
-  std::string head(size_t(lanes_end), ' ');
-  for (int i = 0; i < shown; ++i) {
-    std::string num = std::to_string(i);
-    int at = center(i) - int(num.size() - 1) / 2;
-    if (at + int(num.size()) <= lanes_end) head.replace(size_t(at), num.size(), num);
+namespace {
+
+// The text diagram's columns: the clock's margin, then `shown` lanes of `w`
+// columns each (as many as fit in the width), up to `end`.
+struct Lanes {
+  static constexpr int margin = 6;  // "%4llu  "
+  int w, shown, end;
+
+  Lanes(int size, int width) {
+    const int n = std::max(size, 1);
+    w = std::clamp((width - margin - 40) / n, 3, 8);
+    shown = std::min(n, std::max(1, (width - margin - 2) / w));
+    end = margin + shown * w;
   }
-  out += head + "\n";
-  auto put = [&](std::string& line, int col, char c) {
-    if (col >= 0 && col < lanes_end) line[size_t(col)] = c;
-  };
-  for (const TraceRow& r : m.rows) {
-    std::string line(size_t(lanes_end), ' ');
-    char clock[16];
-    std::snprintf(clock, sizeof clock, "%4llu", (unsigned long long)r.clock);
-    line.replace(0, 4, std::string(clock).substr(0, 4));
-    for (int i = 0; i < shown; ++i) put(line, center(i), '|');
-    int me = center(r.rank);
-    switch (r.kind) {
-      case Kind::Send: put(line, me, 'S'); break;
-      case Kind::Probe: put(line, me, 'P'); break;
-      case Kind::Wait: put(line, me, 'W'); break;
-      case Kind::Recv: {
-        if (r.peer >= 0 && r.peer != r.rank && r.peer < m.size) {
-          int from = center(r.peer), step = from < me ? 1 : -1;
-          for (int c = from; c != me; c += step) put(line, c, '-');
-          put(line, from, '+');
-          put(line, me - step, step > 0 ? '>' : '<');
-        }
-        put(line, me, 'R');
-        break;
-      }
-      case Kind::Span: {
-        if (r.ranks.empty()) break;
-        int lo = center(r.ranks.front()), hi = center(r.ranks.back());
-        for (int c = lo; c <= hi; ++c) put(line, c, '=');
-        for (int k : r.ranks) put(line, center(k), '*');
-        break;
-      }
+  int center(int lane) const { return margin + lane * w + w / 2; }
+  // Draws `c` at column `col` of `line`, unless it falls outside the lanes.
+  void put(std::string& line, int col, char c) const {
+    if (col >= 0 && col < end) line[size_t(col)] = c;
+  }
+  // The rank numbers above the lanes.
+  std::string header() const {
+    std::string head(size_t(end), ' ');
+    for (int i = 0; i < shown; ++i) {
+      std::string num = std::to_string(i);
+      int at = center(i) - int(num.size() - 1) / 2;
+      if (at + int(num.size()) <= end) head.replace(size_t(at), num.size(), num);
     }
-    std::string note = describe(r);
-    int room = width - lanes_end - 1;
-    if (room > 3 && int(note.size()) > room) note = note.substr(0, size_t(room - 3)) + "...";
-    out += line + (room > 3 ? " " + note : "") + "\n";
+    return head + "\n";
   }
+};
+
+// Row `r`'s mark on its lane: S, R with an arrow from the sender's lane, W,
+// P, or *==* across a collective's ranks.
+void draw_mark(std::string& line, const TraceRow& r, int size, const Lanes& lanes) {
+  int me = lanes.center(r.rank);
+  switch (r.kind) {
+    case Kind::Send: lanes.put(line, me, 'S'); break;
+    case Kind::Probe: lanes.put(line, me, 'P'); break;
+    case Kind::Wait: lanes.put(line, me, 'W'); break;
+    case Kind::Recv: {
+      if (r.peer >= 0 && r.peer != r.rank && r.peer < size) {
+        int from = lanes.center(r.peer), step = from < me ? 1 : -1;
+        for (int c = from; c != me; c += step) lanes.put(line, c, '-');
+        lanes.put(line, from, '+');
+        lanes.put(line, me - step, step > 0 ? '>' : '<');
+      }
+      lanes.put(line, me, 'R');
+      break;
+    }
+    case Kind::Span: {
+      if (r.ranks.empty()) break;
+      int lo = lanes.center(r.ranks.front()), hi = lanes.center(r.ranks.back());
+      for (int c = lo; c <= hi; ++c) lanes.put(line, c, '=');
+      for (int k : r.ranks) lanes.put(line, lanes.center(k), '*');
+      break;
+    }
+  }
+}
+
+// One row: its clock, every lane, its mark, and what it was on the right (cut to the width).
+std::string text_row(const TraceRow& r, int size, const Lanes& lanes, int width) {
+  std::string line(size_t(lanes.end), ' ');
+  char clock[16];
+  std::snprintf(clock, sizeof clock, "%4llu", (unsigned long long)r.clock);
+  line.replace(0, 4, std::string(clock).substr(0, 4));
+  for (int i = 0; i < lanes.shown; ++i) lanes.put(line, lanes.center(i), '|');
+  draw_mark(line, r, size, lanes);
+  std::string note = describe(r);
+  int room = width - lanes.end - 1;
+  if (room > 3 && int(note.size()) > room) note = note.substr(0, size_t(room - 3)) + "...";
+  return line + (room > 3 ? " " + note : "") + "\n";
+}
+
+// The lines under the rows: an empty trace, lanes that did not fit, the
+// legend, overwritten events, ranks without a trace.
+std::string text_notes(const TraceModel& m, int shown, int width) {
+  std::string out;
   if (m.rows.empty()) out += "(no MPI events: :trace on, then run a command)\n";
   if (shown < m.size)
     out += "(ranks " + std::to_string(shown) + "-" + std::to_string(m.size - 1) +
@@ -281,130 +304,175 @@ std::string trace_text(const TraceModel& m, int width) {
   return out;
 }
 
+}  // namespace
+
+std::string trace_text(const TraceModel& m, int width) {
+  Lanes lanes(m.size, width);
+  std::string out = "trace: " + std::to_string(m.events) + " events on " + std::to_string(m.size) +
+                    " ranks; time flows down in causal order (Lamport clocks)\n";
+  if (out.size() > size_t(width) + 1) out = "trace: " + std::to_string(m.events) + " events, causal order\n";
+  out += lanes.header();
+  for (const TraceRow& r : m.rows) out += text_row(r, m.size, lanes, width);
+  return out + text_notes(m, lanes.shown, width);
+}
+
 // ---- SVG -------------------------------------------------------------------------------------
 
-std::string trace_svg(const TraceModel& m) {
-  const int left = 70, top = 40, lane_h = 32, dx = 36;
-  const int n = std::max(m.size, 1);
-  const int width = left + int(m.rows.size() + 1) * dx + 20;
-  const int height = top + n * lane_h + 30;
-  auto x_of = [&](size_t i) { return left + int(i + 1) * dx; };
-  auto y_of = [&](int rank) { return top + rank * lane_h + lane_h / 2; };
+namespace {
+
+// The SVG picture's geometry: lanes across, one column per row, time to the right.
+struct Svg {
+  static constexpr int left = 70, top = 40, lane_h = 32, dx = 36;
+  int width, height;
+
+  explicit Svg(const TraceModel& m)
+      : width(left + int(m.rows.size() + 1) * dx + 20), height(top + std::max(m.size, 1) * lane_h + 30) {}
+  static int x(size_t row) { return left + int(row + 1) * dx; }
+  static int y(int rank) { return top + rank * lane_h + lane_h / 2; }
+};
+
+std::string svg_head(const TraceModel& m, const Svg& g) {
   std::string s = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-                  "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) +
-                  "\" height=\"" + std::to_string(height) + "\" font-family=\"monospace\" font-size=\"11\">\n";
+                  "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(g.width) +
+                  "\" height=\"" + std::to_string(g.height) + "\" font-family=\"monospace\" font-size=\"11\">\n";
   s += "<defs><marker id=\"head\" markerWidth=\"8\" markerHeight=\"8\" refX=\"7\" refY=\"4\" orient=\"auto\">"
        "<path d=\"M0,0 L8,4 L0,8 z\" fill=\"#1f5fbf\"/></marker></defs>\n";
   s += "<text x=\"8\" y=\"18\" font-size=\"13\">trace: " + std::to_string(m.events) + " events on " +
        std::to_string(m.size) + " ranks; time runs right in causal order (Lamport clocks)</text>\n";
   for (int r = 0; r < m.size; ++r) {
-    int y = y_of(r);
-    s += "<g class=\"lane\" data-rank=\"" + std::to_string(r) + "\"><line x1=\"" + std::to_string(left) +
-         "\" y1=\"" + std::to_string(y) + "\" x2=\"" + std::to_string(width - 10) + "\" y2=\"" + std::to_string(y) +
+    int y = Svg::y(r);
+    s += "<g class=\"lane\" data-rank=\"" + std::to_string(r) + "\"><line x1=\"" + std::to_string(Svg::left) +
+         "\" y1=\"" + std::to_string(y) + "\" x2=\"" + std::to_string(g.width - 10) + "\" y2=\"" + std::to_string(y) +
          "\" stroke=\"#999\"/><text x=\"8\" y=\"" + std::to_string(y + 4) + "\">rank " + std::to_string(r) +
          "</text></g>\n";
   }
+  return s;
+}
+
+// A receive (row `i`): the arrow from its send's column (`send_at`, else
+// half a column back) and the sender's lane, labelled with number, tag, communicator.
+std::string svg_recv(const TraceRow& r, size_t i, int size, const std::map<int, size_t>& send_at,
+                     const std::string& title) {
+  auto it = send_at.find(r.msg);
+  int x1 = it != send_at.end() ? Svg::x(it->second) : Svg::x(i) - Svg::dx / 2;
+  int y1 = r.peer >= 0 && r.peer < size ? Svg::y(r.peer) : Svg::y(r.rank);
+  std::string x = std::to_string(Svg::x(i)), y = std::to_string(Svg::y(r.rank));
+  return "<g class=\"message\" data-from=\"" + std::to_string(r.peer) + "\" data-to=\"" + std::to_string(r.rank) +
+         "\"><line x1=\"" + std::to_string(x1) + "\" y1=\"" + std::to_string(y1) + "\" x2=\"" + x + "\" y2=\"" +
+         y + "\" stroke=\"#1f5fbf\" marker-end=\"url(#head)\"/><text x=\"" +
+         std::to_string((x1 + Svg::x(i)) / 2 + 3) + "\" y=\"" + std::to_string((y1 + Svg::y(r.rank)) / 2 - 3) +
+         "\" fill=\"#1f5fbf\">" + svg_escape("#" + std::to_string(r.msg) + " t" + std::to_string(r.tag) + " " +
+                                             r.comm) +
+         "</text>" + title + "</g>\n";
+}
+
+// A collective (row `i`): a box across its ranks' lanes, a dot on each, the call's name above.
+std::string svg_span(const TraceRow& r, size_t i, const std::string& title) {
+  if (r.ranks.empty()) return "";
+  int y0 = Svg::y(r.ranks.front()) - 10, y1 = Svg::y(r.ranks.back()) + 10;
+  std::string s = "<g class=\"span\"><rect x=\"" + std::to_string(Svg::x(i) - Svg::dx / 3) + "\" y=\"" +
+                  std::to_string(y0) + "\" width=\"" + std::to_string(2 * Svg::dx / 3) + "\" height=\"" +
+                  std::to_string(y1 - y0) + "\" fill=\"#c8d8f0\" fill-opacity=\"0.6\" stroke=\"#5070a0\"/>";
+  for (int k : r.ranks)
+    s += "<circle cx=\"" + std::to_string(Svg::x(i)) + "\" cy=\"" + std::to_string(Svg::y(k)) +
+         "\" r=\"3\" fill=\"#5070a0\"/>";
+  return s + "<text x=\"" + std::to_string(Svg::x(i) - Svg::dx / 3) + "\" y=\"" + std::to_string(y0 - 2) + "\">" +
+         svg_escape(r.call.starts_with("MPI_") ? r.call.substr(4) : r.call) + "</text>" + title + "</g>\n";
+}
+
+// Row `i` as SVG: a dot (send), an arrow (receive), a square (wait, probe) or a box (collective).
+std::string svg_row(const TraceRow& r, size_t i, int size, const std::map<int, size_t>& send_at) {
+  std::string x = std::to_string(Svg::x(i)), y = std::to_string(Svg::y(r.rank));
+  std::string title = "<title>" + svg_escape(describe(r)) + " (clock " + std::to_string(r.clock) + ")</title>";
+  switch (r.kind) {
+    case Kind::Send:
+      return "<circle class=\"send\" cx=\"" + x + "\" cy=\"" + y + "\" r=\"4\" fill=\"#1f5fbf\">" + title +
+             "</circle>\n";
+    case Kind::Recv: return svg_recv(r, i, size, send_at, title);
+    case Kind::Probe:
+    case Kind::Wait:
+      return "<rect class=\"" + std::string(r.kind == Kind::Wait ? "wait" : "probe") + "\" x=\"" +
+             std::to_string(Svg::x(i) - 6) + "\" y=\"" + std::to_string(Svg::y(r.rank) - 6) +
+             "\" width=\"12\" height=\"12\" fill=\"" + (r.kind == Kind::Wait ? "#e0a030" : "#60a060") + "\">" +
+             title + "</rect>\n";
+    case Kind::Span: return svg_span(r, i, title);
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string trace_svg(const TraceModel& m) {
+  Svg g(m);
+  std::string s = svg_head(m, g);
   std::map<int, size_t> send_at;  // message number -> row index
   for (size_t i = 0; i < m.rows.size(); ++i)
     if (m.rows[i].kind == Kind::Send) send_at[m.rows[i].msg] = i;
-  for (size_t i = 0; i < m.rows.size(); ++i) {
-    const TraceRow& r = m.rows[i];
-    std::string x = std::to_string(x_of(i)), y = std::to_string(y_of(r.rank));
-    std::string title = "<title>" + svg_escape(describe(r)) + " (clock " + std::to_string(r.clock) + ")</title>";
-    switch (r.kind) {
-      case Kind::Send:
-        s += "<circle class=\"send\" cx=\"" + x + "\" cy=\"" + y + "\" r=\"4\" fill=\"#1f5fbf\">" + title +
-             "</circle>\n";
-        break;
-      case Kind::Recv: {
-        auto it = send_at.find(r.msg);
-        int x1 = it != send_at.end() ? x_of(it->second) : x_of(i) - dx / 2;
-        int y1 = r.peer >= 0 && r.peer < m.size ? y_of(r.peer) : y_of(r.rank);
-        s += "<g class=\"message\" data-from=\"" + std::to_string(r.peer) + "\" data-to=\"" + std::to_string(r.rank) +
-             "\"><line x1=\"" + std::to_string(x1) + "\" y1=\"" + std::to_string(y1) + "\" x2=\"" + x + "\" y2=\"" +
-             y + "\" stroke=\"#1f5fbf\" marker-end=\"url(#head)\"/><text x=\"" +
-             std::to_string((x1 + x_of(i)) / 2 + 3) + "\" y=\"" + std::to_string((y1 + y_of(r.rank)) / 2 - 3) +
-             "\" fill=\"#1f5fbf\">" + svg_escape("#" + std::to_string(r.msg) + " t" + std::to_string(r.tag) + " " +
-                                                 r.comm) +
-             "</text>" + title + "</g>\n";
-        break;
-      }
-      case Kind::Probe:
-      case Kind::Wait:
-        s += "<rect class=\"" + std::string(r.kind == Kind::Wait ? "wait" : "probe") + "\" x=\"" +
-             std::to_string(x_of(i) - 6) + "\" y=\"" + std::to_string(y_of(r.rank) - 6) +
-             "\" width=\"12\" height=\"12\" fill=\"" + (r.kind == Kind::Wait ? "#e0a030" : "#60a060") + "\">" +
-             title + "</rect>\n";
-        break;
-      case Kind::Span: {
-        if (r.ranks.empty()) break;
-        int y0 = y_of(r.ranks.front()) - 10, y1 = y_of(r.ranks.back()) + 10;
-        s += "<g class=\"span\"><rect x=\"" + std::to_string(x_of(i) - dx / 3) + "\" y=\"" + std::to_string(y0) +
-             "\" width=\"" + std::to_string(2 * dx / 3) + "\" height=\"" + std::to_string(y1 - y0) +
-             "\" fill=\"#c8d8f0\" fill-opacity=\"0.6\" stroke=\"#5070a0\"/>";
-        for (int k : r.ranks)
-          s += "<circle cx=\"" + x + "\" cy=\"" + std::to_string(y_of(k)) + "\" r=\"3\" fill=\"#5070a0\"/>";
-        s += "<text x=\"" + std::to_string(x_of(i) - dx / 3) + "\" y=\"" + std::to_string(y0 - 2) + "\">" +
-             svg_escape(r.call.starts_with("MPI_") ? r.call.substr(4) : r.call) + "</text>" + title + "</g>\n";
-        break;
-      }
-    }
-  }
-  s += "</svg>\n";
-  return s;
+  for (size_t i = 0; i < m.rows.size(); ++i) s += svg_row(m.rows[i], i, m.size, send_at);
+  return s + "</svg>\n";
 }
 
 // ---- JSON ------------------------------------------------------------------------------------
 
+namespace {
+
+// A complete event ("ph":"X"): `dur` ticks of `name` on rank `tid` from `ts`.
+std::string json_slice(const std::string& name, const std::string& cat, int tid, uint64_t ts, double dur,
+                       const std::string& args) {
+  char d[32];
+  std::snprintf(d, sizeof d, "%g", dur);
+  return "{\"name\":\"" + json_escape(name) + "\",\"cat\":\"" + cat + "\",\"ph\":\"X\",\"pid\":0,\"tid\":" +
+         std::to_string(tid) + ",\"ts\":" + std::to_string(ts) + ",\"dur\":" + d + ",\"args\":{" + args + "}}";
+}
+
+// A flow event: the start ("s") or end ("f") of message `id`'s arrow.
+std::string json_flow(const char* ph, int id, int tid, uint64_t ts) {
+  return std::string("{\"name\":\"message\",\"cat\":\"p2p\",\"ph\":\"") + ph + "\"," +
+         (ph[0] == 'f' ? "\"bp\":\"e\"," : "") + "\"id\":" + std::to_string(id) + ",\"pid\":0,\"tid\":" +
+         std::to_string(tid) + ",\"ts\":" + std::to_string(ts) + "}";
+}
+
+// Row `r`'s events: a slice per rank it happened on, and a flow end for a
+// message whose other end is in the trace (`received`: messages received).
+void json_row(std::vector<std::string>& ev, const TraceRow& r, const std::set<int>& received) {
+  std::string common = "\"comm\":\"" + json_escape(r.comm) + "\",\"tag\":" + std::to_string(r.tag) +
+                       ",\"bytes\":" + std::to_string(r.bytes) + ",\"message\":" + std::to_string(r.msg) +
+                       ",\"clock\":" + std::to_string(r.clock);
+  switch (r.kind) {
+    case Kind::Send:
+      ev.push_back(json_slice(r.call, "p2p", r.rank, r.clock, 0.8, common + ",\"to\":" + std::to_string(r.peer)));
+      if (received.count(r.msg)) ev.push_back(json_flow("s", r.msg, r.rank, r.clock));
+      break;
+    case Kind::Recv:
+      ev.push_back(json_slice("MPI_Recv", "p2p", r.rank, r.clock, 0.8, common + ",\"from\":" + std::to_string(r.peer)));
+      if (r.matched) ev.push_back(json_flow("f", r.msg, r.rank, r.clock));
+      break;
+    case Kind::Probe:
+      ev.push_back(json_slice(r.call, "p2p", r.rank, r.clock, 0.8, common + ",\"from\":" + std::to_string(r.peer)));
+      break;
+    case Kind::Wait:
+      ev.push_back(json_slice(r.call, "wait", r.rank, r.clock, double(std::max(r.end_clock, r.clock + 1) - r.clock), ""));
+      break;
+    case Kind::Span:
+      for (const auto& [rank, be] : r.per_rank)
+        ev.push_back(json_slice(r.call, "collective", rank, be.first, double(std::max(be.second, be.first + 1) - be.first),
+                                "\"comm\":\"" + json_escape(r.comm) + "\",\"ranks\":\"" + ranks_text(r.ranks) +
+                                    "\",\"root\":" + std::to_string(r.peer)));
+      break;
+  }
+}
+
+}  // namespace
+
 std::string trace_json(const TraceModel& m) {
   std::vector<std::string> ev;
-  auto slice = [&](const std::string& name, const std::string& cat, int tid, uint64_t ts, double dur,
-                   const std::string& args) {
-    char d[32];
-    std::snprintf(d, sizeof d, "%g", dur);
-    ev.push_back("{\"name\":\"" + json_escape(name) + "\",\"cat\":\"" + cat + "\",\"ph\":\"X\",\"pid\":0,\"tid\":" +
-                 std::to_string(tid) + ",\"ts\":" + std::to_string(ts) + ",\"dur\":" + d + ",\"args\":{" + args + "}}");
-  };
-  auto flow = [&](const char* ph, int id, int tid, uint64_t ts) {
-    ev.push_back(std::string("{\"name\":\"message\",\"cat\":\"p2p\",\"ph\":\"") + ph + "\"," +
-                 (ph[0] == 'f' ? "\"bp\":\"e\"," : "") + "\"id\":" + std::to_string(id) + ",\"pid\":0,\"tid\":" +
-                 std::to_string(tid) + ",\"ts\":" + std::to_string(ts) + "}");
-  };
   for (int r = 0; r < m.size; ++r)
     ev.push_back("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":0,\"tid\":" + std::to_string(r) +
                  ",\"args\":{\"name\":\"rank " + std::to_string(r) + "\"}}");
   std::set<int> received;
   for (const TraceRow& r : m.rows)
     if (r.kind == Kind::Recv) received.insert(r.msg);
-  for (const TraceRow& r : m.rows) {
-    std::string common = "\"comm\":\"" + json_escape(r.comm) + "\",\"tag\":" + std::to_string(r.tag) +
-                         ",\"bytes\":" + std::to_string(r.bytes) + ",\"message\":" + std::to_string(r.msg) +
-                         ",\"clock\":" + std::to_string(r.clock);
-    switch (r.kind) {
-      case Kind::Send:
-        slice(r.call, "p2p", r.rank, r.clock, 0.8, common + ",\"to\":" + std::to_string(r.peer));
-        if (received.count(r.msg)) flow("s", r.msg, r.rank, r.clock);
-        break;
-      case Kind::Recv:
-        slice("MPI_Recv", "p2p", r.rank, r.clock, 0.8, common + ",\"from\":" + std::to_string(r.peer));
-        if (r.matched) flow("f", r.msg, r.rank, r.clock);
-        break;
-      case Kind::Probe:
-        slice(r.call, "p2p", r.rank, r.clock, 0.8, common + ",\"from\":" + std::to_string(r.peer));
-        break;
-      case Kind::Wait:
-        slice(r.call, "wait", r.rank, r.clock, double(std::max(r.end_clock, r.clock + 1) - r.clock), "");
-        break;
-      case Kind::Span:
-        for (const auto& [rank, be] : r.per_rank) {
-          uint64_t end = std::max(be.second, be.first + 1);
-          slice(r.call, "collective", rank, be.first, double(end - be.first),
-                "\"comm\":\"" + json_escape(r.comm) + "\",\"ranks\":\"" + ranks_text(r.ranks) + "\",\"root\":" +
-                    std::to_string(r.peer));
-        }
-        break;
-    }
-  }
+  for (const TraceRow& r : m.rows) json_row(ev, r, received);
   std::string out = "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"clock\":\"Lamport (1 tick = 1 us)\",\"ranks\":" +
                     std::to_string(m.size) + ",\"dropped\":" + std::to_string(m.dropped) + "},\"traceEvents\":[\n";
   for (size_t i = 0; i < ev.size(); ++i) out += ev[i] + (i + 1 < ev.size() ? ",\n" : "\n");

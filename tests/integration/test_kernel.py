@@ -321,6 +321,14 @@ reply, msgs = run(kc, ":on 9 return 1")
 check(":on with a bad rank is an error naming it", reply["status"] == "error" and "9" in reply["evalue"], reply)
 reply, msgs = run(kc, ":bogus")
 check("an unknown meta-command is an error", reply["status"] == "error" and "bogus" in reply["evalue"], reply)
+reply, msgs = run(kc, ":target 9\nreturn 'ran'")
+check(":target with a bad rank is the cell's error (UsageError, naming it); the cell's code does not run",
+      reply["status"] == "error" and reply["ename"] == "UsageError" and "rank 9 is out of range" in reply["evalue"]
+      and not result_text(msgs), (reply, msgs))
+reply, msgs = run(kc, ":timeout soon")
+check("a meta-command's usage error is the cell's error in the REPL's words (and not a stream besides)",
+      reply["status"] == "error" and reply["ename"] == "UsageError" and reply["evalue"] == "usage: :timeout SECONDS|off"
+      and not stream_text(msgs), (reply, msgs))
 reply, msgs = run(kc, ":status")
 check(":status shows every rank", reply["status"] == "ok" and "[0-3]" in stream_text(msgs), msgs)
 reply, msgs = run(kc, ":ranks")
@@ -363,6 +371,14 @@ run(kc, ":trace off")
 reply, msgs = run(kc, ":dot w")
 shows = [c["data"] for t, c, _ in msgs if t == "display_data"]
 check(":dot displays the DOT text", shows and shows[0]["text/plain"].startswith(("digraph", "graph")), shows)
+dot_file = os.path.join(TMP, "world.dot")
+reply, msgs = run(kc, ":dot w " + dot_file)
+check(":dot EXPR FILE writes FILE", reply["status"] == "ok" and os.path.exists(dot_file)
+      and stream_text(msgs).startswith("wrote " + dot_file), (reply, msgs))
+reply, msgs = run(kc, ":dot w /nonexistent/dir/w.dot")
+check("a file :dot cannot write is the cell's error, DotFailed",
+      reply["status"] == "error" and reply["ename"] == "DotFailed" and reply["evalue"] == "cannot write /nonexistent/dir/w.dot",
+      reply)
 reply, msgs = run(kc, ":draw no_such_comm")
 check(":draw of nothing is an error, not a crash", reply["status"] in ("ok", "error"), reply)
 
