@@ -307,7 +307,6 @@ int MPI_Is_thread_main(int* flag) {
 // rank waits for the others, then the host reports a normal finish.
 int MPI_Finalize(void) {
   return call("MPI_Finalize", [&] {
-    check_initialized("MPI_Finalize");
     Finalize();
     for (size_t i = 1; i < comms().size(); ++i) forget_comm(int(i));
     g_finalized = true;

@@ -115,12 +115,15 @@ std::string count_positions(const std::string& raw, int first) {
 }  // namespace
 
 Error::Error(ErrClass cls, std::string func, std::string message)
-    : std::runtime_error(std::string(class_name(cls)) + " in " + func + ": " + count_positions(message, 0)),
+    : Error(cls, std::move(func), message, count_positions(message, 0)) {}
+
+Error::Error(ErrClass cls, std::string func, std::string raw, std::string text)
+    : std::runtime_error(std::string(class_name(cls)) + " in " + func + ": " + text),
       cls_(cls),
       code_(int(cls)),
       func_(std::move(func)),
-      raw_(std::move(message)),
-      message_(count_positions(raw_, 0)) {}
+      raw_(std::move(raw)),
+      message_(std::move(text)) {}
 
 std::string Error::message_from(int first) const { return count_positions(raw_, first); }
 

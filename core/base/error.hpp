@@ -85,6 +85,8 @@ class Error : public std::runtime_error {
   std::string message_from(int first) const;
 
  private:
+  // raw with its positions counted from 0 as `text`, counted once.
+  Error(ErrClass cls, std::string func, std::string raw, std::string text);
   ErrClass cls_;
   int code_;
   std::string func_;

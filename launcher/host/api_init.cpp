@@ -17,7 +17,7 @@ namespace lumpi {
 void Init() {
   try {
     if (launcher::Host::joined() || launcher::Host::finished())
-      throw core::Error(core::ErrClass::Other, "MPI_Init", "Init was already called in this process");
+      throw core::Error(core::ErrClass::Other, "MPI_Init", "MPI_Init was already called in this process");
     launcher::Host& host = launcher::Host::join();
     COMM_WORLD = detail::world_of(host.engine());
     COMM_SELF = detail::self_of(host.engine());
@@ -35,7 +35,8 @@ void Init(int&, char**&) { Init(); }
 // talks to it, then the host reports a normal finish.
 void Finalize() {
   if (!launcher::Host::joined() || launcher::Host::finished())
-    throw Exception(int(core::ErrClass::Other), "MPI_Finalize", "Init was not called, or Finalize already was");
+    throw Exception(int(core::ErrClass::Other), "MPI_Finalize",
+                    "MPI_Init was not called, or MPI_Finalize already was");
   detail::delete_all_attrs(COMM_SELF);
   COMM_WORLD.Barrier();
   COMM_WORLD = Intracomm();
