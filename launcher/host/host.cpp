@@ -95,16 +95,15 @@ void bind_from_env(int rank, const char* level_name) {
 // ---- joining ------------------------------------------------------------------------------
 
 namespace {
-int g_log_rank = -1;
-// The core's log lines (core/base/log.hpp), said as this rank.
-void log_as_rank(const std::string& line) { std::fprintf(stderr, "lumpi-rank %d: %s\n", g_log_rank, line.c_str()); }
+// The core's log lines (core/base/log.hpp), said as this rank (set once
+// g_host exists; it lives until the process ends).
+void log_as_rank(const std::string& line) { std::fprintf(stderr, "lumpi-rank %d: %s\n", g_host->rank(), line.c_str()); }
 }  // namespace
 
 Host& Host::join() {
   if (g_finished) throw std::runtime_error("this rank has already finished (Host::finish)");
   if (!g_host) {
     g_host.reset(new Host());
-    g_log_rank = g_host->rank_;
     core::set_log_sink(log_as_rank);
   }
   return *g_host;
