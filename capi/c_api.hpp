@@ -111,8 +111,11 @@ void forget_type(MPI_Datatype t);  // no-op for the predefined handles
 // bytes: ERR_TYPE naming func for an unknown, uncommitted or freed type, or a
 // derived type with holes.
 int type_size(MPI_Datatype t, const char* func);
-// The C++ API's element type for reductions on t; ERR_TYPE if the core does
-// not compute on it.
+// True where count elements of t are count * size bytes at the buffer's
+// address: the basic types and derived types without holes.
+bool dense(const core::Datatype& t);
+// The C++ API's element type for t (its one-sided calls); ERR_TYPE for the
+// types the C++ API does not have.
 Datatype reduce_type(MPI_Datatype t, const char* func);
 // count elements of t at buf as the contiguous bytes a message carries: the
 // user's memory itself for a basic or hole-free type, else a staging copy
@@ -142,12 +145,11 @@ class TypeBytes {
 void type_copy_attrs(MPI_Datatype old, MPI_Datatype newtype, const char* func);
 void type_delete_attrs(MPI_Datatype t, const char* func);
 Op op_of(MPI_Op op, const char* func);
-// User-defined ops (capi/c_op.cpp). A reduction whose op is one runs
-// over the core's byte collectives with user_combine (the C function,
-// called as MPI says: inoutvec = invec op inoutvec, invec the lower ranks').
+// User-defined ops (capi/c_op.cpp), which the reductions (capi/c_reduce.cpp)
+// call as MPI says: inoutvec = invec op inoutvec, invec the lower ranks'.
 bool is_user_op(MPI_Op op);
 bool user_op_commutes(MPI_Op op, const char* func);  // ERR_OP if not a live user op
-core::coll::Combine user_combine(MPI_Op op, MPI_Datatype t, const char* func);
+MPI_User_function* user_fn(MPI_Op op, const char* func);
 
 // A count check: ERR_COUNT naming func for a negative count.
 void check_count(int count, const char* func, const char* what = "count");
@@ -155,14 +157,6 @@ void check_count(int count, const char* func, const char* what = "count");
 // size_t for the v-collectives' block sizes).
 int bytes(int count, MPI_Datatype t, const char* func, const char* what = "count");
 size_t nbytes(int count, MPI_Datatype t, const char* func, const char* what);
-// MPI_IN_PLACE of a reduction: the input is the first n bytes recvbuf
-// holds, copied aside into `own` because the core reads its input while it
-// writes recvbuf. Any other sendbuf is the input itself.
-const void* input_of(const void* sendbuf, void* recvbuf, size_t n, std::vector<char>& own);
-// A reduction of count elements of t: the core's type for t (reduce_type),
-// the count checked, and sendbuf turned into the input (input_of).
-Datatype reduce_input(const void*& sendbuf, void* recvbuf, int count, MPI_Datatype t, const char* func,
-                      std::vector<char>& own);
 // The usable core communicator of comm (ERR_COMM if freed or pending).
 core::CommPtr core_comm(MPI_Comm comm, const char* func);
 

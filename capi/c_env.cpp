@@ -223,20 +223,6 @@ size_t nbytes(int count, MPI_Datatype t, const char* func, const char* what) {
   return size_t(count) * size_t(type_size(t, func));
 }
 
-const void* input_of(const void* sendbuf, void* recvbuf, size_t n, std::vector<char>& own) {
-  if (sendbuf != MPI_IN_PLACE) return sendbuf;
-  own.assign(static_cast<char*>(recvbuf), static_cast<char*>(recvbuf) + n);
-  return own.data();
-}
-
-Datatype reduce_input(const void*& sendbuf, void* recvbuf, int count, MPI_Datatype t, const char* func,
-                      std::vector<char>& own) {
-  Datatype dt = reduce_type(t, func);
-  check_count(count, func);
-  sendbuf = input_of(sendbuf, recvbuf, size_t(count) * size_t(type_size(t, func)), own);
-  return dt;
-}
-
 core::CommPtr core_comm(MPI_Comm comm, const char* func) {
   core::CommPtr p = entry(comm, func).h->comm;
   p->check_usable(func);

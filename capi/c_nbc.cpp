@@ -1,7 +1,8 @@
-// capi/c_nbc.cpp: the C API's nonblocking collectives (MPI_Ibarrier ...
-// MPI_Iexscan, MPI-3.1 §5.12) over the public C++ API's Comm::Ibarrier ...
-// (core/api/api_nbc.cpp). As in capi/c_p2p.cpp, data moves as bytes (count
-// times the type's size) and reductions go through the core's typed ops.
+// capi/c_nbc.cpp: the C API's nonblocking collectives that move data
+// (MPI_Ibarrier ... MPI_Ialltoall, MPI-3.1 §5.12) over the public C++ API's
+// Comm::Ibarrier ... (core/api/api_nbc.cpp). As in capi/c_p2p.cpp, data
+// moves as bytes (count times the type's size). The reductions are
+// capi/c_reduce.cpp's.
 // MPI_IN_PLACE: the caller's own contribution is copied at the call (the
 // core copies every input at the start), the result lands in recvbuf when
 // the request completes. The request completes with MPI_Wait/MPI_Test and
@@ -9,30 +10,11 @@
 #include <vector>
 
 #include "capi/c_api.hpp"
-#include "capi/c_user_reduce.hpp"
 
 using namespace lumpi;
 using namespace lumpi::capi;
 
 namespace {
-
-// A reduction: checks, MPI_IN_PLACE, then start(c, input, type, op).
-template <class Start>
-int reduction(const char* f, MPI_Comm comm, MPI_Request* r, const void* sendbuf, void* recvbuf, int count,
-              MPI_Datatype t, MPI_Op op, int root, bool intra_only, Start start) {
-  return call(comm, f, [&] {
-    check_out(r, f, "request");
-    Comm& c = comm_of(comm, f);
-    if (intra_only) intra(comm, f);
-    if (is_user_op(op)) {
-      *r = add_request(user_nonblocking(f, sendbuf, recvbuf, count, t, op, root, comm));
-      return;
-    }
-    std::vector<char> own;
-    Datatype dt = reduce_input(sendbuf, recvbuf, count, t, f, own);
-    *r = add_request(start(c, sendbuf, dt, op_of(op, f)));
-  });
-}
 
 }  // namespace
 
@@ -120,38 +102,6 @@ int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
     }
     *r = add_request(c.Ialltoall(sendbuf, bytes(sendcount, sendtype, f, "sendcount"), BYTE, recvbuf, rb, BYTE));
   });
-}
-
-int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm,
-                MPI_Request* r) {
-  return reduction("MPI_Ireduce", comm, r, sendbuf, recvbuf, count, t, op, root, false,
-                   [&](Comm& c, const void* in, const Datatype& dt, const Op& o) {
-                     return c.Ireduce(in, recvbuf, count, dt, o, root);
-                   });
-}
-
-int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
-                   MPI_Request* r) {
-  return reduction("MPI_Iallreduce", comm, r, sendbuf, recvbuf, count, t, op, 0, false,
-                   [&](Comm& c, const void* in, const Datatype& dt, const Op& o) {
-                     return c.Iallreduce(in, recvbuf, count, dt, o);
-                   });
-}
-
-int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
-              MPI_Request* r) {
-  return reduction("MPI_Iscan", comm, r, sendbuf, recvbuf, count, t, op, 0, true,
-                   [&](Comm& c, const void* in, const Datatype& dt, const Op& o) {
-                     return static_cast<Intracomm&>(c).Iscan(in, recvbuf, count, dt, o);  // intra_only: checked
-                   });
-}
-
-int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
-                MPI_Request* r) {
-  return reduction("MPI_Iexscan", comm, r, sendbuf, recvbuf, count, t, op, 0, true,
-                   [&](Comm& c, const void* in, const Datatype& dt, const Op& o) {
-                     return static_cast<Intracomm&>(c).Iexscan(in, recvbuf, count, dt, o);  // intra_only: checked
-                   });
 }
 
 }  // extern "C"

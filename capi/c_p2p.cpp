@@ -12,22 +12,10 @@
 #include <vector>
 
 #include "capi/c_api.hpp"
-#include "capi/c_user_reduce.hpp"
 
 using namespace lumpi;
 using namespace lumpi::capi;
 
-namespace {
-
-// The size of comm's local group (the blocks of a reduce-scatter).
-int intra_size(MPI_Comm comm, const char* f) { return comm_of(comm, f).Get_size(); }
-
-std::vector<int> counts_of(MPI_Comm comm, const int recvcounts[], const char* f) {
-  if (!recvcounts) fail(MPI_ERR_ARG, f, "recvcounts is NULL");
-  return std::vector<int>(recvcounts, recvcounts + intra_size(comm, f));
-}
-
-}  // namespace
 
 extern "C" {
 
@@ -219,90 +207,6 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
       return;
     }
     c.Alltoall(sendbuf, bytes(sendcount, sendtype, f, "sendcount"), BYTE, recvbuf, rb, BYTE);
-  });
-}
-
-int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm) {
-  const char* f = "MPI_Reduce";
-  return call(comm, f, [&] {
-    if (is_user_op(op)) return user_reduce(sendbuf, recvbuf, count, t, op, root, comm);
-    Comm& c = comm_of(comm, f);
-    std::vector<char> own;
-    Datatype dt = reduce_input(sendbuf, recvbuf, count, t, f, own);
-    c.Reduce(sendbuf, recvbuf, count, dt, op_of(op, f), root);
-  });
-}
-
-int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
-  const char* f = "MPI_Allreduce";
-  return call(comm, f, [&] {
-    if (is_user_op(op)) return user_allreduce(sendbuf, recvbuf, count, t, op, comm);
-    Comm& c = comm_of(comm, f);
-    std::vector<char> own;
-    Datatype dt = reduce_input(sendbuf, recvbuf, count, t, f, own);
-    c.Allreduce(sendbuf, recvbuf, count, dt, op_of(op, f));
-  });
-}
-
-int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
-  const char* f = "MPI_Scan";
-  return call(comm, f, [&] {
-    if (is_user_op(op)) return user_scan(sendbuf, recvbuf, count, t, op, comm, false);
-    Intracomm c = intra(comm, f);
-    std::vector<char> own;
-    Datatype dt = reduce_input(sendbuf, recvbuf, count, t, f, own);
-    c.Scan(sendbuf, recvbuf, count, dt, op_of(op, f));
-  });
-}
-
-int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
-  const char* f = "MPI_Exscan";
-  return call(comm, f, [&] {
-    if (is_user_op(op)) return user_scan(sendbuf, recvbuf, count, t, op, comm, true);
-    Intracomm c = intra(comm, f);
-    std::vector<char> own;
-    Datatype dt = reduce_input(sendbuf, recvbuf, count, t, f, own);
-    c.Exscan(sendbuf, recvbuf, count, dt, op_of(op, f));
-  });
-}
-
-int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype t, MPI_Op op,
-                             MPI_Comm comm) {
-  const char* f = "MPI_Reduce_scatter_block";
-  return call(comm, f, [&] {
-    if (is_user_op(op)) return user_reduce_scatter(sendbuf, recvbuf, std::vector<int>(size_t(intra_size(comm, f)), recvcount), t, op, comm, f);
-    Comm& c = comm_of(comm, f);
-    Datatype dt = reduce_type(t, f);
-    check_count(recvcount, f, "recvcount");
-    std::vector<char> own;  // in place, recvbuf holds the whole input
-    sendbuf = input_of(sendbuf, recvbuf, size_t(c.Get_size()) * size_t(recvcount) * size_t(type_size(t, f)), own);
-    c.Reduce_scatter_block(sendbuf, recvbuf, recvcount, dt, op_of(op, f));
-  });
-}
-
-int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype t, MPI_Op op,
-                       MPI_Comm comm) {
-  const char* f = "MPI_Reduce_scatter";
-  return call(comm, f, [&] {
-    if (is_user_op(op)) return user_reduce_scatter(sendbuf, recvbuf, counts_of(comm, recvcounts, f), t, op, comm, f);
-    Comm& c = comm_of(comm, f);
-    Datatype dt = reduce_type(t, f);
-    if (!recvcounts) fail(MPI_ERR_ARG, f, "recvcounts is NULL");
-    size_t total = 0;  // in place, recvbuf holds the whole input
-    if (sendbuf == MPI_IN_PLACE)
-      for (int i = 0; i < c.Get_size(); ++i) total += size_t(recvcounts[i] > 0 ? recvcounts[i] : 0);
-    std::vector<char> own;
-    sendbuf = input_of(sendbuf, recvbuf, total * size_t(type_size(t, f)), own);
-    c.Reduce_scatter(sendbuf, recvbuf, recvcounts, dt, op_of(op, f));
-  });
-}
-
-int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype t, MPI_Op op) {
-  const char* f = "MPI_Reduce_local";
-  return call(f, [&] {
-    if (is_user_op(op)) return user_reduce_local(inbuf, inoutbuf, count, t, op);
-    check_count(count, f);
-    op_of(op, f).Reduce_local(inbuf, inoutbuf, count, reduce_type(t, f));
   });
 }
 

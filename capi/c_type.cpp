@@ -17,9 +17,9 @@ using core::Basic;
 struct Named {
   const char* name;
   Basic basic;
-  const Datatype* reduce;  // the C++ API's type for reductions; null: none
+  const Datatype* reduce;  // the C++ API's type (its one-sided calls); null: none
 };
-// Indexed by handle (capi/mpi.h); MPI_AINT is an int64 under its own name.
+// Indexed by handle (capi/mpi.h); the pair types follow, from MPI_FLOAT_INT on.
 const Named kNamed[] = {
     {"MPI_DATATYPE_NULL", Basic::Byte, nullptr},
     {"MPI_CHAR", Basic::Char, nullptr},
@@ -44,31 +44,38 @@ const Named kNamed[] = {
     {"MPI_UINT32_T", Basic::Uint32, nullptr},
     {"MPI_INT64_T", Basic::Int64, &INT64_T},
     {"MPI_UINT64_T", Basic::Uint64, nullptr},
-    {"MPI_AINT", Basic::Int64, &INT64_T},
+    {"MPI_AINT", Basic::Aint, &INT64_T},
     {"MPI_WCHAR", Basic::Wchar, nullptr},
     {"MPI_C_BOOL", Basic::CBool, nullptr},
+    {"MPI_LONG_DOUBLE", Basic::LongDouble, nullptr},
+    {"MPI_PACKED", Basic::Packed, nullptr},
+    {"MPI_OFFSET", Basic::Offset, nullptr},
+    {"MPI_COUNT", Basic::Count, nullptr},
+    {"MPI_C_FLOAT_COMPLEX", Basic::CFloatComplex, nullptr},
+    {"MPI_C_DOUBLE_COMPLEX", Basic::CDoubleComplex, nullptr},
+    {"MPI_C_LONG_DOUBLE_COMPLEX", Basic::CLongDoubleComplex, nullptr},
+    {"MPI_CXX_BOOL", Basic::CxxBool, nullptr},
+    {"MPI_CXX_FLOAT_COMPLEX", Basic::CxxFloatComplex, nullptr},
+    {"MPI_CXX_DOUBLE_COMPLEX", Basic::CxxDoubleComplex, nullptr},
+    {"MPI_CXX_LONG_DOUBLE_COMPLEX", Basic::CxxLongDoubleComplex, nullptr},
 };
 constexpr int kNNamed = int(sizeof kNamed / sizeof kNamed[0]);
-static_assert(kNNamed == LUMPI_LAST_PREDEFINED_TYPE + 1);
+static_assert(MPI_FLOAT_INT == kNNamed && LUMPI_LAST_PREDEFINED_TYPE + 1 == kNNamed + int(core::Pair::Count_));
+constexpr int kNPredefined = LUMPI_LAST_PREDEFINED_TYPE + 1;
 static_assert(sizeof(long) == 8 && sizeof(wchar_t) == 4 && sizeof(MPI_Aint) == 8);
 
 // Slot h holds the core object of handle h (null: free slot or NULL).
 std::vector<core::TypePtr>& table() {
   static std::vector<core::TypePtr>* t = [] {
-    auto* v = new std::vector<core::TypePtr>(size_t(kNNamed));
-    for (int h = 1; h < kNNamed; ++h) {
-      (*v)[size_t(h)] = core::Datatype::basic(kNamed[h].basic);
-      if (h == MPI_AINT) {  // its own object, so that it has its own name
-        (*v)[size_t(h)] = core::Datatype::dup((*v)[size_t(h)]);
-        (*v)[size_t(h)]->set_name("MPI_AINT");
-      }
-    }
+    auto* v = new std::vector<core::TypePtr>(size_t(kNPredefined));
+    for (int h = 1; h < kNNamed; ++h) (*v)[size_t(h)] = core::Datatype::basic(kNamed[h].basic);
+    for (int p = 0; p < int(core::Pair::Count_); ++p) (*v)[size_t(kNNamed + p)] = core::Datatype::pair(core::Pair(p));
     return v;
   }();
   return *t;
 }
 
-bool is_named(MPI_Datatype t) { return t > 0 && t < kNNamed; }
+bool is_named(MPI_Datatype t) { return t > 0 && t < kNPredefined; }
 
 }  // namespace
 
@@ -81,7 +88,7 @@ core::TypePtr& type_of(MPI_Datatype t, const char* func, const char* what) {
 }
 
 MPI_Datatype add_type(core::TypePtr t) {
-  return put_in_free_slot(table(), size_t(kNNamed), std::move(t), [](const core::TypePtr& x) { return !x; });
+  return put_in_free_slot(table(), size_t(kNPredefined), std::move(t), [](const core::TypePtr& x) { return !x; });
 }
 
 void forget_type(MPI_Datatype t) {
@@ -110,10 +117,10 @@ int type_size(MPI_Datatype t, const char* func) {
 
 Datatype reduce_type(MPI_Datatype t, const char* func) {
   type_of(t, func);
-  if (!is_named(t) || !kNamed[t].reduce)
+  if (t >= kNNamed || !kNamed[t].reduce)
     fail(MPI_ERR_TYPE, func,
-         std::string("lumpi does not reduce on ") + (is_named(t) ? kNamed[t].name : "derived datatypes") +
-             " (the core computes on int, long, int64_t, unsigned char, byte, float, double)");
+         std::string("lumpi's one-sided calls do not take ") + (is_named(t) ? type_of(t, func)->name() : "derived datatypes") +
+             " yet (int, long, int64_t, unsigned char, byte, float, double)");
   return *kNamed[t].reduce;
 }
 

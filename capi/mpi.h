@@ -129,12 +129,12 @@ typedef struct MPI_Status {
 #define MPI_ERRORS_ARE_FATAL 1
 #define MPI_ERRORS_RETURN 2
 
-/* Datatypes: the basic C types at fixed handles; derived types get handles
- * above LUMPI_LAST_PREDEFINED_TYPE. Point-to-point (but MPI_Irecv) and
- * MPI_Bcast take any committed type; MPI_Irecv and the other data-moving
- * collectives take the basic types and derived types without holes;
- * reductions take the integer and floating types the core computes on
- * (MPI_ERR_TYPE otherwise). */
+/* Datatypes: the predefined C types at fixed handles; derived types get
+ * handles above LUMPI_LAST_PREDEFINED_TYPE. Point-to-point (but MPI_Irecv),
+ * MPI_Bcast and the reductions take any committed type; MPI_Irecv and the
+ * other data-moving collectives take the basic types and derived types
+ * without holes (MPI_ERR_TYPE otherwise). The predefined ops take the types
+ * of MPI-3.1 §5.9.2's table (MPI_ERR_OP otherwise). */
 #define MPI_DATATYPE_NULL 0
 #define MPI_CHAR 1
 #define MPI_SIGNED_CHAR 2
@@ -162,7 +162,26 @@ typedef struct MPI_Status {
 #define MPI_AINT 23
 #define MPI_WCHAR 24
 #define MPI_C_BOOL 25
-#define LUMPI_LAST_PREDEFINED_TYPE 25
+#define MPI_LONG_DOUBLE 26
+#define MPI_PACKED 27
+#define MPI_OFFSET 28
+#define MPI_COUNT 29
+#define MPI_C_FLOAT_COMPLEX 30
+#define MPI_C_COMPLEX MPI_C_FLOAT_COMPLEX
+#define MPI_C_DOUBLE_COMPLEX 31
+#define MPI_C_LONG_DOUBLE_COMPLEX 32
+#define MPI_CXX_BOOL 33
+#define MPI_CXX_FLOAT_COMPLEX 34
+#define MPI_CXX_DOUBLE_COMPLEX 35
+#define MPI_CXX_LONG_DOUBLE_COMPLEX 36
+/* The pair types of MPI_MAXLOC and MPI_MINLOC (§5.9.4). */
+#define MPI_FLOAT_INT 37
+#define MPI_DOUBLE_INT 38
+#define MPI_LONG_INT 39
+#define MPI_2INT 40
+#define MPI_SHORT_INT 41
+#define MPI_LONG_DOUBLE_INT 42
+#define LUMPI_LAST_PREDEFINED_TYPE 42
 
 /* Datatype combiners (MPI_Type_get_envelope), in the core's order. */
 #define MPI_COMBINER_NAMED 1
@@ -191,6 +210,8 @@ typedef struct MPI_Status {
 #define MPI_BAND 8
 #define MPI_BOR 9
 #define MPI_BXOR 10
+#define MPI_MAXLOC 11
+#define MPI_MINLOC 12
 
 /* ---- attributes ---- */
 #define MPI_KEYVAL_INVALID 0
@@ -498,6 +519,7 @@ typedef int MPI_Win;
 #define MPI_WIN_MODEL 12
 /* the op only MPI_Accumulate takes */
 #define MPI_REPLACE 100
+#define MPI_NO_OP 101
 typedef int MPI_Win_copy_attr_function(MPI_Win, int, void *, void *, void *, int *);
 typedef int MPI_Win_delete_attr_function(MPI_Win, int, void *, void *);
 int MPI_WIN_NULL_COPY_FN(MPI_Win, int, void *, void *, void *, int *);

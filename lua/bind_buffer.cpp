@@ -8,6 +8,7 @@
 // floating types (long double through double), a boolean for C_BOOL, and
 // {value, index} for the pair types; out-of-range reads give nil (so
 // ipairs works), writes there raise. #b is the element count.
+#include <complex>
 #include <cstring>
 #include <limits>
 #include <type_traits>
@@ -41,10 +42,22 @@ BufferBox* test_buffer(lua_State* L, int idx) { return test_userdata<BufferBox>(
 // ---- elements -------------------------------------------------------------------
 
 template <class T>
+constexpr bool is_complex = false;
+template <class T>
+constexpr bool is_complex<std::complex<T>> = true;
+
+// A complex number is the pair {re, im} in Lua.
+template <class T>
 void push_as(lua_State* L, const char* p) {
   T v;
   std::memcpy(&v, p, sizeof v);
-  if constexpr (std::is_same_v<T, bool>) lua_pushboolean(L, v);
+  if constexpr (is_complex<T>) {
+    lua_createtable(L, 2, 0);
+    lua_pushnumber(L, lua_Number(v.real()));
+    lua_rawseti(L, -2, 1);
+    lua_pushnumber(L, lua_Number(v.imag()));
+    lua_rawseti(L, -2, 2);
+  } else if constexpr (std::is_same_v<T, bool>) lua_pushboolean(L, v);
   else if constexpr (std::is_floating_point_v<T>) lua_pushnumber(L, lua_Number(v));
   else lua_pushinteger(L, lua_Integer(v));
 }
@@ -54,7 +67,15 @@ void push_as(lua_State* L, const char* p) {
 template <class T>
 void store_as(lua_State* L, int idx, char* p, const std::string& what) {
   T v;
-  if constexpr (std::is_same_v<T, bool>) {
+  if constexpr (is_complex<T>) {
+    if (!lua_istable(L, idx)) fail(ErrClass::Arg, "mpi.buffer", what + " must be a complex number {re, im}");
+    lua_rawgeti(L, idx, 1);
+    lua_rawgeti(L, idx, 2);
+    if (lua_type(L, -2) != LUA_TNUMBER || lua_type(L, -1) != LUA_TNUMBER)
+      fail(ErrClass::Arg, "mpi.buffer", what + " must be a complex number {re, im} of two numbers");
+    v = T(typename T::value_type(lua_tonumber(L, -2)), typename T::value_type(lua_tonumber(L, -1)));
+    lua_pop(L, 2);
+  } else if constexpr (std::is_same_v<T, bool>) {
     if (!lua_isboolean(L, idx)) fail(ErrClass::Arg, "mpi.buffer", what + " must be a boolean");
     v = lua_toboolean(L, idx);
   } else if constexpr (std::is_floating_point_v<T>) {

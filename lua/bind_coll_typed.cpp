@@ -28,7 +28,7 @@
 
 #include "core/coll/coll.hpp"
 #include "core/coll/coll_typed.hpp"
-#include "core/rma/win.hpp"
+#include "core/datatype/op.hpp"
 #include "lua/bind_op.hpp"
 #include "lua/binding.hpp"
 #include "lua/coll_args.hpp"
@@ -170,21 +170,14 @@ int t_alltoall(lua_State* L) {
 
 struct Reduction {
   Typed send, recv;
-  core::Basic basic = core::Basic::Byte;
-  core::RmaOp op = core::RmaOp::Sum;
-  OpKind kind = OpKind::Sum;
+  core::Op op = core::Op::Sum;
 };
 
-// The one basic type t is made of (MPI_ERR_TYPE if several, e.g. a pair type).
-core::Basic single_basic(const core::Datatype& t, const char* func) {
-  const auto& runs = t.runs();
-  if (runs.empty()) return core::Basic::Byte;
-  for (const core::Run& r : runs)
-    if (r.basic != runs.front().basic)
-      fail(ErrClass::Type, func,
-           "datatype " + (t.name().empty() ? std::string("(derived)") : t.name()) +
-               " mixes basic types; a reduction on typed buffers needs one");
-  return runs.front().basic;
+core::Op core_op(OpKind k) {
+  static_assert(int(OpKind::Bxor) == int(core::Op::Bxor), "Sum..Bxor share their order");
+  if (k == OpKind::Maxloc) return core::Op::Maxloc;
+  if (k == OpKind::Minloc) return core::Op::Minloc;
+  return core::Op(int(k));
 }
 
 // sendbuf at 2, recvbuf at 3, count 4, datatype 5, op 6; recv checked only
@@ -192,11 +185,8 @@ core::Basic single_basic(const core::Datatype& t, const char* func) {
 Reduction check_reduction(lua_State* L, bool with_recv, const char* func) {
   OpBox op = check_op(L, 6, func);
   if (!op.predefined) fail(ErrClass::Op, func, "a user-defined op takes Lua values, not typed buffers");
-  if (op.kind == OpKind::Maxloc || op.kind == OpKind::Minloc)
-    fail(ErrClass::Op, func, std::string(op_name(op.kind)) + " is not supported on typed buffers");
   Reduction r;
-  r.kind = op.kind;
-  r.op = core::RmaOp(int(op.kind));  // Sum..Bxor share their order
+  r.op = core_op(op.kind);
   // send: buffer at 2, count at 4, datatype at 5 (MPI's order); check it as a triple
   lua_pushvalue(L, 2);
   lua_pushvalue(L, 4);
@@ -211,22 +201,19 @@ Reduction check_reduction(lua_State* L, bool with_recv, const char* func) {
     r.recv = check_typed(L, top + 1, func);
   }
   lua_settop(L, top - 3);
-  if (r.send.type->predefined() && !r.send.type->layout().is_basic)
-    fail(ErrClass::Op, func, r.send.type->name() + " is for MAXLOC/MINLOC, which typed buffers do not take");
-  r.basic = single_basic(*r.send.type, func);
-  core::check_rma_op(r.op, r.basic, func);
+  core::check_reduce_op(r.op, *r.send.type, func);
   return r;
 }
 
 core::coll::Combine combiner(const Reduction& r, const char* func) {
-  return [basic = r.basic, op = r.op, func](const Bytes& lower, const Bytes& higher) {
+  return [type = r.send.type, op = r.op, func](const Bytes& lower, const Bytes& higher) {
     if (lower.size() != higher.size())
       fail(ErrClass::Count, func,
            "operands of " + std::to_string(lower.size()) + " and " + std::to_string(higher.size()) +
                " bytes: count or datatype differ between ranks");
     Bytes out = higher;
-    std::int64_t n = std::int64_t(out.size() / core::basic_info(basic).size);
-    core::apply_rma_op(op, basic, lower.data(), out.data(), n);  // (predefined ops commute)
+    if (type->size() > 0)
+      core::apply_packed(op, *type, lower.data(), out.data(), std::int64_t(out.size()) / type->size());
     return out;
   };
 }
@@ -266,11 +253,11 @@ int t_allreduce(lua_State* L) {
   core::Comm& c = typed_comm(L, func);
   Reduction r = check_reduction(L, true, func);
   core::coll::typed::Type tt;
-  if (r.send.type->predefined() && r.send.type == r.recv.type && typed_type(r.basic, &tt) &&
+  if (r.send.type->layout().is_basic && r.send.type == r.recv.type && typed_type(r.send.type->layout().basic, &tt) &&
       r.send.count <= INT32_MAX) {
     // The buffer's own elements: the core reduces in place in the memory.
     core::coll::typed::allreduce(c, r.send.base, r.recv.base, int(r.send.count), tt,
-                                 core::coll::typed::Op(int(r.kind)));
+                                 r.op);
   } else {
     unpack_typed(r.recv, core::coll::allreduce(c, pack_typed(r.send, func), combiner(r, func)), func);
   }

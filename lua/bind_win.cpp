@@ -213,18 +213,18 @@ int w_get(lua_State* L) {
 }
 
 // The op at idx: mpi.REPLACE or a predefined op the core's accumulate has.
-core::RmaOp check_rma_op_arg(lua_State* L, int idx, const char* func) {
-  if (luaL_testudata(L, idx, kReplaceMeta)) return core::RmaOp::Replace;
+core::Op check_rma_op_arg(lua_State* L, int idx, const char* func) {
+  if (luaL_testudata(L, idx, kReplaceMeta)) return core::Op::Replace;
   if (lua_type(L, idx) == LUA_TSTRING) {
     std::string s = lua_tostring(L, idx);
-    if (s == "REPLACE" || s == "MPI_REPLACE") return core::RmaOp::Replace;
+    if (s == "REPLACE" || s == "MPI_REPLACE") return core::Op::Replace;
   }
   OpBox op = check_op(L, idx, func);
   if (!op.predefined) fail(ErrClass::Op, func, "accumulate takes predefined ops only, not a user op");
   if (op.kind == OpKind::Maxloc || op.kind == OpKind::Minloc)
     fail(ErrClass::Op, func, std::string(op_name(op.kind)) + " is not supported by accumulate in lumpi");
-  static_assert(int(OpKind::Bxor) == int(core::RmaOp::Bxor), "Sum..Bxor share their order");
-  return core::RmaOp(int(op.kind));
+  static_assert(int(OpKind::Bxor) == int(core::Op::Bxor), "Sum..Bxor share their order");
+  return core::Op(int(op.kind));
 }
 
 // win:accumulate(buffer, count, datatype, target_rank, target_disp, target_count, target_datatype, op)
@@ -233,7 +233,7 @@ int w_accumulate(lua_State* L) {
   Win& w = check_win(L, 1, func);
   Typed o = check_typed(L, 2, func);
   Target t = check_target(L, 5, func);
-  core::RmaOp op = check_rma_op_arg(L, 9, func);
+  core::Op op = check_rma_op_arg(L, 9, func);
   w.accumulate(o.base, o.count, o.type, t.rank, t.disp, t.count, t.type, op);
   return 0;
 }

@@ -72,7 +72,7 @@ int Datatype::Get_size() const {
 std::string Datatype::Get_name() const { return known(id_) || id_ == 0 ? kTypes[id_].name : "?"; }
 
 std::string Op::Get_name() const {
-  return id_ == 0 ? "MPI_OP_NULL" : typed::op_name(typed::Op(id_ - 1));
+  return id_ == 0 ? "MPI_OP_NULL" : core::op_name(core::Op(id_ - 1));
 }
 
 void Op::Reduce_local(const void* inbuf, void* inoutbuf, int count, const Datatype& type) const {

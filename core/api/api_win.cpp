@@ -86,11 +86,11 @@ core::TypePtr type_of(const Datatype& t, std::string_view func) {
   detail::fail(ERR_TYPE, func, "unknown datatype");
 }
 
-core::RmaOp rma_op(const Op& op, std::string_view func) {
-  if (op.Id() == kReplaceId) return core::RmaOp::Replace;
+core::Op rma_op(const Op& op, std::string_view func) {
+  if (op.Id() == kReplaceId) return core::Op::Replace;
   static const Op* ops[] = {&SUM, &PROD, &MAX, &MIN, &LAND, &LOR, &LXOR, &BAND, &BOR, &BXOR};
   for (int i = 0; i < 10; ++i)
-    if (op == *ops[i]) return core::RmaOp(i);
+    if (op == *ops[i]) return core::Op(i);
   detail::fail(ERR_OP, func, "op is not a predefined op accumulate takes");
 }
 

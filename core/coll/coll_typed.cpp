@@ -9,7 +9,6 @@
 #include "core/coll/coll.hpp"
 #include "core/base/constants.hpp"
 #include "core/base/error.hpp"
-#include "core/rma/win.hpp"
 
 namespace lumpi::core::coll::typed {
 
@@ -18,25 +17,16 @@ namespace {
 // Large vectors switch allreduce to reduce_scatter + allgather.
 constexpr size_t kRabenseifnerBytes = 64 * 1024;
 
-bool is_integer(Type t) { return t != Type::Float && t != Type::Double; }
-
 // The basic type (core/datatype/datatype.hpp) of t.
 Basic basic_of(Type t) {
   constexpr Basic kBasics[] = {Basic::Int32, Basic::Int64, Basic::Uint8, Basic::Float, Basic::Double};
   return kBasics[int(t)];
 }
 
-// The RMA op (core/rma/win.hpp) of op: Sum..Bxor share their order.
-RmaOp rma_op_of(Op op) {
-  static_assert(int(Op::Bxor) == int(RmaOp::Bxor));
-  return RmaOp(int(op));
-}
-
-// lo op hi over n elements of t: Accumulate's element-wise ops
-// (core/rma/win_ops.cpp), lo in the target's place and hi in the origin's.
+// lo op hi over n elements of t (the predefined ops commute).
 Bytes combined(Type t, Op op, const char* lo, const char* hi, size_t n) {
   Bytes out(lo, n * type_size(t));
-  apply_rma_op(rma_op_of(op), basic_of(t), hi, out.data(), std::int64_t(n));
+  apply_basic(op, basic_of(t), hi, out.data(), std::int64_t(n));
   return out;
 }
 
@@ -117,15 +107,8 @@ size_t type_size(Type t) { return basic_info(basic_of(t)).size; }
 
 const char* type_name(Type t) { return basic_info(basic_of(t)).name; }
 
-const char* op_name(Op op) { return rma_op_name(rma_op_of(op)); }
-
 void check_op_type(Op op, Type t, std::string_view func) {
-  const bool bitwise = op == Op::Band || op == Op::Bor || op == Op::Bxor;
-  const bool logical = op == Op::Land || op == Op::Lor || op == Op::Lxor;
-  if ((bitwise || logical) && !is_integer(t))
-    fail(ErrClass::Op, func,
-         std::string(op_name(op)) + " is not defined for " + type_name(t) +
-             (bitwise ? " (bitwise ops take integer types)" : " (logical ops take integer types)"));
+  check_reduce_op(op, *Datatype::basic(basic_of(t)), func);
 }
 
 void reduce_local(const void* in, void* inout, int count, Type t, Op op) {

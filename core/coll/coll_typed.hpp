@@ -17,16 +17,16 @@
 
 #include "core/coll/coll.hpp"
 #include "core/comm/comm.hpp"
+#include "core/datatype/op.hpp"
 
 namespace lumpi::core::coll::typed {
 
 enum class Type { Int32, Int64, UInt8, Float, Double };
-enum class Op { Sum, Prod, Max, Min, Land, Lor, Lxor, Band, Bor, Bxor };
+using core::Op;  // core/datatype/op.hpp: Sum..Bxor here
 
 size_t type_size(Type t);
 const char* type_name(Type t);  // "MPI_INT64_T"
-const char* op_name(Op op);     // "MPI_SUM"
-// Raises MPI_ERR_OP unless op is defined on t (bitwise ops: integers only).
+// Raises MPI_ERR_OP unless op is defined on t (core/datatype/op.hpp's table).
 void check_op_type(Op op, Type t, std::string_view func);
 
 // The Combine of op on elements of t (raising MPI_ERR_COUNT naming func

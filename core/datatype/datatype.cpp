@@ -59,6 +59,16 @@ const BasicInfo kBasics[] = {
     info<std::uint32_t>("MPI_UINT32_T"),
     info<std::uint64_t>("MPI_UINT64_T"),
     info<unsigned char>("MPI_PACKED"),
+    info<std::int64_t>("MPI_AINT"),
+    info<std::int64_t>("MPI_OFFSET"),
+    info<std::int64_t>("MPI_COUNT"),
+    info<std::complex<float>>("MPI_C_FLOAT_COMPLEX"),
+    info<std::complex<double>>("MPI_C_DOUBLE_COMPLEX"),
+    info<std::complex<long double>>("MPI_C_LONG_DOUBLE_COMPLEX"),
+    info<bool>("MPI_CXX_BOOL"),
+    info<std::complex<float>>("MPI_CXX_FLOAT_COMPLEX"),
+    info<std::complex<double>>("MPI_CXX_DOUBLE_COMPLEX"),
+    info<std::complex<long double>>("MPI_CXX_LONG_DOUBLE_COMPLEX"),
 };
 static_assert(sizeof kBasics / sizeof kBasics[0] == std::size_t(Basic::Count_));
 
@@ -262,6 +272,8 @@ TypePtr make(LayoutPtr l, Combiner c, TypeContents contents) {
 
 const BasicInfo& basic_info(Basic b) { return kBasics[std::size_t(b)]; }
 
+Basic pair_value(Pair p) { return kPairs[std::size_t(p)].value; }
+
 const char* combiner_name(Combiner c) {
   static const char* const names[] = {
       "MPI_COMBINER_NAMED",   "MPI_COMBINER_DUP",           "MPI_COMBINER_CONTIGUOUS",
@@ -299,6 +311,7 @@ TypePtr Datatype::pair(Pair p) {
     t = make(l, Combiner::Named, {});
     t->name_ = pi.name;
     t->predefined_ = true;
+    t->pair_ = p;
     t->commit();
   }
   return t;

@@ -22,8 +22,10 @@
 #pragma once
 
 #include <cstddef>
+#include <complex>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,11 +38,15 @@ enum class Basic : std::uint8_t {
   Char, SignedChar, UnsignedChar, Byte, Short, UnsignedShort, Int, Unsigned, Long,
   UnsignedLong, LongLong, UnsignedLongLong, Float, Double, LongDouble, Wchar, CBool,
   Int8, Int16, Int32, Int64, Uint8, Uint16, Uint32, Uint64, Packed,
+  Aint, Offset, Count,  // int64_t, under MPI's own names
+  CFloatComplex, CDoubleComplex, CLongDoubleComplex, CxxBool, CxxFloatComplex, CxxDoubleComplex,
+  CxxLongDoubleComplex,
   Count_  // number of basic types
 };
 
 // The pair types of MINLOC/MAXLOC: C structs {value; int index;}.
 enum class Pair : std::uint8_t { FloatInt, DoubleInt, LongInt, TwoInt, ShortInt, LongDoubleInt, Count_ };
+Basic pair_value(Pair p);  // the value's type: Basic::Double for DoubleInt
 
 struct BasicInfo {
   const char* name;  // "MPI_INT"
@@ -50,7 +56,8 @@ struct BasicInfo {
 const BasicInfo& basic_info(Basic b);
 
 // Calls f.template operator()<T>() with T the C type of basic type b
-// (unsigned char for BYTE and PACKED); nothing for Count_.
+// (unsigned char for BYTE and PACKED, std::complex for the complex types,
+// whose layout is C's _Complex); nothing for Count_.
 template <class F>
 void with_basic(Basic b, F&& f) {
   switch (b) {
@@ -69,7 +76,7 @@ void with_basic(Basic b, F&& f) {
     case Basic::Double: return f.template operator()<double>();
     case Basic::LongDouble: return f.template operator()<long double>();
     case Basic::Wchar: return f.template operator()<wchar_t>();
-    case Basic::CBool: return f.template operator()<bool>();
+    case Basic::CBool: case Basic::CxxBool: return f.template operator()<bool>();
     case Basic::Int8: return f.template operator()<std::int8_t>();
     case Basic::Int16: return f.template operator()<std::int16_t>();
     case Basic::Int32: return f.template operator()<std::int32_t>();
@@ -78,6 +85,11 @@ void with_basic(Basic b, F&& f) {
     case Basic::Uint16: return f.template operator()<std::uint16_t>();
     case Basic::Uint32: return f.template operator()<std::uint32_t>();
     case Basic::Uint64: return f.template operator()<std::uint64_t>();
+    case Basic::Aint: case Basic::Offset: case Basic::Count: return f.template operator()<std::int64_t>();
+    case Basic::CFloatComplex: case Basic::CxxFloatComplex: return f.template operator()<std::complex<float>>();
+    case Basic::CDoubleComplex: case Basic::CxxDoubleComplex: return f.template operator()<std::complex<double>>();
+    case Basic::CLongDoubleComplex: case Basic::CxxLongDoubleComplex:
+      return f.template operator()<std::complex<long double>>();
     case Basic::Count_: break;
   }
 }
@@ -186,6 +198,8 @@ class Datatype {
   void free(std::string_view func = "MPI_Type_free");
 
   bool predefined() const { return predefined_; }
+  // Which pair type this is, for the predefined pair objects only.
+  std::optional<Pair> pair_of() const { return pair_; }
   bool committed() const { return committed_; }
   bool freed() const { return freed_; }
   // A number never reused in the process (attribute caches key on it).
@@ -248,6 +262,7 @@ class Datatype {
   TypeContents contents_;
   std::string name_;
   bool predefined_ = false;
+  std::optional<Pair> pair_;
   bool committed_ = false;
   bool freed_ = false;
   std::vector<Block> blocks_;

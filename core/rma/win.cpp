@@ -1,6 +1,6 @@
 // core/rma/win.cpp: windows: creation, free, synchronization and the RMA
 // operations at both ends (the protocol is described in core/rma/win.hpp).
-// The element-wise ops of accumulate are core/rma/win_ops.cpp's.
+// The element-wise ops of accumulate are core/datatype/op.hpp's.
 #include "core/rma/win.hpp"
 
 #include <algorithm>
@@ -19,7 +19,7 @@ namespace lumpi::core {
 namespace {
 
 // The RMA operations: the envelope's tag.
-enum Op : int {
+enum RmaTag : int {
   kPut = 1, kGet = 2, kAcc = 3, kLock = 4, kUnlock = 5, kFlush = 6,
   kGetReply = 11, kGranted = 12, kUnlocked = 13, kFlushed = 14, kNack = 15,
 };
@@ -242,14 +242,14 @@ void Win::State::serve_request(Message& m) {
                         std::to_string(size) + " bytes");
       if (m.env.tag != kGet && std::int64_t(data.size()) != s.bytes())
         return nack(from, seq, ErrClass::Intern, "data of the wrong size");
-      if (op >= uint64_t(RmaOp::Count_)) return nack(from, seq, ErrClass::Op, "unknown op");
+      if (op >= uint64_t(Op::Count_)) return nack(from, seq, ErrClass::Op, "unknown op");
       size_t pos = 0;
       std::string out;
       for_each_run(base, s, [&](char* p, const Run& r) {
         size_t n = size_t(r.count) * basic_info(r.basic).size;
         if (m.env.tag == kPut) std::memcpy(p, data.data() + pos, n);
         else if (m.env.tag == kGet) out.append(p, n);
-        else apply_rma_op(RmaOp(op), r.basic, data.data() + pos, p, r.count);
+        else apply_basic(Op(op), r.basic, data.data() + pos, p, r.count);
         pos += n;
       });
       if (m.env.tag == kGet) reply(from, kGetReply, seq, std::move(out));
@@ -596,9 +596,9 @@ void Win::get(void* origin, std::int64_t count, const TypePtr& otype, int target
 }
 
 void Win::accumulate(const void* origin, std::int64_t count, const TypePtr& otype, int target,
-                     std::int64_t disp, std::int64_t tcount, const TypePtr& ttype, RmaOp op) {
+                     std::int64_t disp, std::int64_t tcount, const TypePtr& ttype, Op op) {
   const char* func = "MPI_Accumulate";
-  if (op >= RmaOp::Count_) fail(ErrClass::Op, func, "op is not a predefined op accumulate takes");
+  if (op >= Op::Count_) fail(ErrClass::Op, func, "op is not a predefined op accumulate takes");
   if (otype) otype->check_usable(func, "origin_datatype");
   if (ttype) ttype->check_usable(func, "target_datatype");
   if (otype && ttype) {
@@ -608,7 +608,7 @@ void Win::accumulate(const void* origin, std::int64_t count, const TypePtr& otyp
       fail(ErrClass::Type, func,
            std::string("origin_datatype is made of ") + basic_info(ob).name + ", target_datatype of " +
                basic_info(tb).name + "; accumulate needs the same basic type");
-    check_rma_op(op, tb, func);
+    check_accumulate_op(op, tb, func);
   }
   if (!check_access(count, otype, target, disp, tcount, ttype, func)) return;
   send_op(kAcc, target, disp, tcount, ttype, origin, count, otype, int(op), 0, func);

@@ -33,6 +33,7 @@
 
 #include "core/comm/comm.hpp"
 #include "core/datatype/datatype.hpp"
+#include "core/datatype/op.hpp"
 
 namespace lumpi::core {
 
@@ -42,14 +43,6 @@ inline constexpr int MODE_NOCHECK = 1024, MODE_NOSTORE = 2048, MODE_NOPUT = 4096
 inline constexpr int WIN_FLAVOR_CREATE = 1, WIN_FLAVOR_ALLOCATE = 2, WIN_FLAVOR_DYNAMIC = 3,
                      WIN_FLAVOR_SHARED = 4;
 inline constexpr int WIN_SEPARATE = 1, WIN_UNIFIED = 2;
-
-// The predefined ops accumulate takes (MAXLOC/MINLOC are not supported on windows).
-enum class RmaOp : uint8_t { Sum, Prod, Max, Min, Land, Lor, Lxor, Band, Bor, Bxor, Replace, Count_ };
-const char* rma_op_name(RmaOp op);  // "MPI_SUM"
-// MPI_ERR_OP unless op is defined on basic type b (seed §5.9.2's groups).
-void check_rma_op(RmaOp op, Basic b, std::string_view func);
-// target[i] = source[i] op target[i] for n elements of b (pure; win_ops.cpp).
-void apply_rma_op(RmaOp op, Basic b, const char* source, char* target, std::int64_t n);
 
 class Win;
 using WinPtr = std::shared_ptr<Win>;
@@ -96,7 +89,7 @@ class Win {
   void get(void* origin, std::int64_t count, const TypePtr& otype, int target, std::int64_t disp,
            std::int64_t tcount, const TypePtr& ttype);
   void accumulate(const void* origin, std::int64_t count, const TypePtr& otype, int target,
-                  std::int64_t disp, std::int64_t tcount, const TypePtr& ttype, RmaOp op);
+                  std::int64_t disp, std::int64_t tcount, const TypePtr& ttype, Op op);
 
   // ---- local queries (valid after free too, except where noted) ----
   void* base() const { return base_; }

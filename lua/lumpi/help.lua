@@ -763,6 +763,16 @@ local predefined = {
   {"UINT8_T", "uint8_t", false, INTS}, {"UINT16_T", "uint16_t", false, INTS},
   {"UINT32_T", "uint32_t", false, INTS},
   {"UINT64_T", "uint64_t", false, INTS .. " (above 2^63: negative)"},
+  {"AINT", "MPI_Aint (int64_t here)", "AINT", INTS}, {"OFFSET", "MPI_Offset (int64_t here)", "OFFSET", INTS},
+  {"COUNT", "MPI_Count (int64_t here)", "COUNT", INTS},
+  {"C_FLOAT_COMPLEX", "float _Complex (MPI_C_COMPLEX too)", false, "complex numbers {re, im}"},
+  {"C_DOUBLE_COMPLEX", "double _Complex", false, "complex numbers {re, im}"},
+  {"C_LONG_DOUBLE_COMPLEX", "long double _Complex", false, "complex numbers {re, im}, through doubles"},
+  {"CXX_BOOL", "C++ bool", "BOOL", "booleans"},
+  {"CXX_FLOAT_COMPLEX", "std::complex<float>", "COMPLEX", "complex numbers {re, im}"},
+  {"CXX_DOUBLE_COMPLEX", "std::complex<double>", "DOUBLE_COMPLEX", "complex numbers {re, im}"},
+  {"CXX_LONG_DOUBLE_COMPLEX", "std::complex<long double>", "LONG_DOUBLE_COMPLEX",
+    "complex numbers {re, im}, through doubles"},
   {"PACKED", "packed bytes (no Lua MPI_Pack here; mpi.buffer refuses it)", "PACKED", nil,
     "MPI-3.1 §4.2"},
   {"FLOAT_INT", "struct {float; int} (x86-64: size 8, extent 8)", "FLOAT_INT", nil,
@@ -783,7 +793,7 @@ local predefined = {
 for _, p in ipairs(predefined) do
   local pair = p[5] == "MPI-3.1 §5.9.4"
   local note = p[4] or (pair and "{value, index} pairs (MPI's operand type "
-    .. "for MAXLOC/MINLOC; lumpi's reductions take Lua pairs, not buffers)" or nil)
+    .. "for MAXLOC/MINLOC, which typed-buffer reductions take too)" or nil)
   const(p[1], {mpi = p[1] == "TWO_INT" and "MPI_2INT" or nil, cxx = p[3] or nil,
     sec = p[5] or "MPI-3.1 §3.2.2", seeds = false,
     does = "Predefined datatype: " .. p[2] .. ". Committed, named \""

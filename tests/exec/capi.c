@@ -47,8 +47,9 @@ int main(int argc, char **argv) {
   rc = MPI_Send(&rank, 1, MPI_INT, size, 0, MPI_COMM_WORLD);
   MPI_Error_class(rc, &cls);
   report(rank, "MPI_ERRORS_RETURN returns MPI_ERR_RANK", cls == MPI_ERR_RANK);
-  rc = MPI_Allreduce(&rank, &sum, 1, MPI_UNSIGNED_SHORT, MPI_SUM, MPI_COMM_WORLD);
-  report(rank, "a reduction on a type the core does not compute on is MPI_ERR_TYPE", rc == MPI_ERR_TYPE);
+  rc = MPI_Allreduce(&rank, &sum, 1, MPI_CHAR, MPI_SUM, MPI_COMM_WORLD);
+  report(rank, "a predefined op on a type outside its row of the table (MPI_CHAR, MPI_SUM) is MPI_ERR_OP",
+         rc == MPI_ERR_OP);
 
   MPI_Dims_create(size, 1, dims);
   MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);

@@ -6,8 +6,10 @@ and reduce-scatter collectives, intercommunicators included
 (tests/exec/capi_nbcv.c), and the nonblocking neighbourhood collectives
 against the blocking ones on Cartesian, graph and distributed-graph
 communicators (tests/exec/capi_ineighbor.c), and errors met while
-completing requests (tests/exec/capi_complete.c), and MPI_Waitany and
-MPI_Waitsome asleep while they wait (tests/exec/capi_waitany.c): lumpi-cc
+completing requests (tests/exec/capi_complete.c), MPI_Waitany and
+MPI_Waitsome asleep while they wait (tests/exec/capi_waitany.c), and the
+reductions over the op x type table, the pair types and derived types
+(tests/exec/capi_reduce.c): lumpi-cc
 builds each and `lumpi exec` runs it at 1, 2, 3, 4, 5 and 7 ranks; every
 check passes and no process is left behind. A hung MPI_Waitany shows in
 the hang report, and a peer's death ends it with MPI_ERR_PROC_FAILED.
@@ -28,7 +30,8 @@ CC = os.path.join(BUILD, "lumpi-cc")
 EXEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "exec")
 
 with tempfile.TemporaryDirectory(prefix="lumpi-capi-nbc-") as tmp:
-    for prog in ("capi_nbc", "capi_coll", "capi_nbcv", "capi_ineighbor", "capi_complete", "capi_waitany"):
+    for prog in ("capi_nbc", "capi_coll", "capi_nbcv", "capi_ineighbor", "capi_complete", "capi_waitany",
+                 "capi_reduce"):
         exe = os.path.join(tmp, prog)
         r = subprocess.run([CC, "-Wall", "-Werror", "-o", exe, os.path.join(EXEC, prog + ".c")],
                            capture_output=True, text=True, timeout=120)

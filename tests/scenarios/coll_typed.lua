@@ -99,6 +99,28 @@ t.case("§5.9: a reduction over a derived type of one basic type reduces its ele
   pairs_t:free()
 end)
 
+t.case("§5.9.4 MAXLOC/MINLOC on pair buffers (ties to the lower rank), §5.9.2 complex SUM", function()
+  -- every rank holds the value 7 twice over: the lowest rank holding it wins
+  local v = (me % 2 == 0) and 7.0 or 1.0 * me
+  local s = mpi.buffer(mpi.DOUBLE_INT, 1, {{v, me}})
+  local hi, lo = mpi.buffer(mpi.DOUBLE_INT, 1), mpi.buffer(mpi.DOUBLE_INT, 1)
+  w:allreduce(s, hi, 1, mpi.DOUBLE_INT, mpi.MAXLOC)
+  w:allreduce(s, lo, 1, mpi.DOUBLE_INT, mpi.MINLOC)
+  local best, who, least, at = 7.0, 0, 7.0, 0
+  for k = 0, n - 1 do
+    local x = (k % 2 == 0) and 7.0 or 1.0 * k
+    if x > best then best, who = x, k end
+    if x < least then least, at = x, k end
+  end
+  t.eq(hi[1], {best, who})
+  t.eq(lo[1], {least, at})
+  local z = mpi.buffer(mpi.C_DOUBLE_COMPLEX, 1, {{me + 1, 1}})
+  local sum = mpi.buffer(mpi.C_DOUBLE_COMPLEX, 1)
+  w:allreduce(z, sum, 1, mpi.C_DOUBLE_COMPLEX, mpi.SUM)
+  t.eq(sum[1], {n * (n + 1) / 2, n})
+  t.raises(function() w:allreduce(z, sum, 1, mpi.C_DOUBLE_COMPLEX, mpi.MAX) end, "MPI_ERR_OP")
+end)
+
 t.case("the value forms are unchanged beside the typed ones (API.md §7)", function()
   t.eq(w:allreduce(me, mpi.SUM), n * (n - 1) / 2)
   t.eq(w:bcast({x = me}, 0).x, 0)

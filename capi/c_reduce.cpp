@@ -1,0 +1,365 @@
+// capi/c_reduce.cpp: every reduction of the C API (MPI-3.1 §5.9-§5.11 and
+// the nonblocking forms of §5.12): MPI_Reduce, MPI_Allreduce, MPI_Scan,
+// MPI_Exscan, MPI_Reduce_scatter(_block), MPI_Reduce_local, MPI_Ireduce ...
+// MPI_Ireduce_scatter_block, with a predefined op (core/datatype/op.hpp's
+// table, MAXLOC and MINLOC on the pair types included) or a user op
+// (capi/c_op.cpp), on any committed datatype.
+//
+// One path for all of them: the input is packed by the datatype
+// (core/datatype), the core's byte collectives combine packed operands in
+// rank order (core/coll), and the result is unpacked into recvbuf.
+//
+// MPI_IN_PLACE is allowed where the text allows it (§5.9.1-§5.11): as the
+// root's sendbuf of MPI_Reduce, every process's sendbuf of the all-, scan
+// and reduce-scatter forms on an intracommunicator. Anywhere else (a
+// non-root of MPI_Reduce, an intercommunicator, MPI_Reduce_local, whose
+// §5.9.7 has no in-place form) it is MPI_ERR_ARG, as in the other C
+// collectives, raised before anything is sent.
+#include <string>
+#include <vector>
+
+#include "core/coll/nbc.hpp"
+#include "core/datatype/op.hpp"
+#include "capi/c_layout.hpp"
+
+using namespace lumpi;
+using namespace lumpi::capi;
+
+namespace {
+
+using core::coll::Bytes;
+using core::coll::Combine;
+
+// What a reduction combines with.
+struct Reducer {
+  core::TypePtr type;
+  Combine combine;
+  bool commutes = true;
+};
+
+void check_same_length(const Bytes& lower, const Bytes& higher, const core::Datatype& t, const std::string& f) {
+  if (lower.size() == higher.size()) return;
+  const size_t each = t.size() > 0 ? size_t(t.size()) : 1;
+  fail(MPI_ERR_COUNT, f.c_str(),
+       "ranks passed different counts (" + std::to_string(lower.size() / each) + " vs " +
+           std::to_string(higher.size() / each) + " elements)");
+}
+
+// A user's function on packed operands: called on them directly where the
+// type's elements are their packed bytes, else on copies laid out as the
+// type says (the function's contract is the memory layout, §5.9.5).
+Bytes apply_user(MPI_User_function* fn, MPI_Datatype handle, const core::Datatype& t, const Bytes& lower,
+                 Bytes higher, const char* f) {
+  int len = t.size() > 0 ? int(higher.size() / size_t(t.size())) : 0;
+  if (len == 0) return higher;
+  MPI_Datatype dt = handle;
+  Bytes in = lower;
+  if (dense(t)) {
+    fn(in.data(), higher.data(), &len, &dt);
+    return higher;
+  }
+  std::int64_t lo = 0, hi = 0;
+  t.span(len, &lo, &hi);
+  std::string a(size_t(hi - lo), '\0'), b(size_t(hi - lo), '\0');
+  char* pa = a.data() - lo;  // the element layout's origin: bytes [lo, hi) are the copies
+  char* pb = b.data() - lo;
+  t.unpack(in.data(), in.size(), pa, len, f);
+  t.unpack(higher.data(), higher.size(), pb, len, f);
+  fn(pa, pb, &len, &dt);
+  Bytes out;
+  t.pack(pb, len, out, f);
+  return out;
+}
+
+core::Op predefined_op(MPI_Op op, const char* f) {
+  if (op == MPI_OP_NULL) fail(MPI_ERR_OP, f, "op is MPI_OP_NULL");
+  if (op < MPI_SUM || op > MPI_MINLOC) fail(MPI_ERR_OP, f, "op " + std::to_string(op) + " is not an op a reduction takes");
+  if (op == MPI_MAXLOC) return core::Op::Maxloc;
+  if (op == MPI_MINLOC) return core::Op::Minloc;
+  return core::Op(op - MPI_SUM);  // MPI_SUM ... MPI_BXOR in the core's order
+}
+
+// op on count elements of t: the checks of the op against the type, then
+// the combine of two packed operands of equal length.
+Reducer reducer(MPI_Op op, MPI_Datatype t, const char* f) {
+  Reducer r{type_of(t, f), {}, true};
+  r.type->check_usable(f);
+  if (is_user_op(op)) {
+    r.commutes = user_op_commutes(op, f);
+    r.combine = [fn = user_fn(op, f), t, type = r.type, name = std::string(f)](const Bytes& lower,
+                                                                               const Bytes& higher) {
+      check_same_length(lower, higher, *type, name);
+      return apply_user(fn, t, *type, lower, higher, name.c_str());
+    };
+    return r;
+  }
+  core::Op o = predefined_op(op, f);
+  core::check_reduce_op(o, *r.type, f);
+  r.combine = [o, type = r.type, name = std::string(f)](const Bytes& lower, const Bytes& higher) {
+    check_same_length(lower, higher, *type, name);
+    Bytes out = higher;
+    if (type->size() > 0) core::apply_packed(o, *type, lower.data(), out.data(), std::int64_t(out.size()) / type->size());
+    return out;
+  };
+  return r;
+}
+
+// The packed input: count elements at sendbuf, or at recvbuf where sendbuf
+// is MPI_IN_PLACE and `in_place` allows it.
+Bytes input(const void* send, const void* recv, std::int64_t count, const core::Datatype& t, bool in_place,
+            const char* f) {
+  if (send == MPI_IN_PLACE) {
+    if (!in_place)
+      fail(MPI_ERR_ARG, f,
+           "sendbuf is MPI_IN_PLACE, which this call does not allow here (MPI-3.1 §5.9: only the root of "
+           "MPI_Reduce and the processes of an intracommunicator's all-, scan and reduce-scatter forms)");
+    send = recv;
+  }
+  if (count > 0) check_out(send, f, "sendbuf");
+  Bytes out;
+  t.pack(send, count, out, f);
+  return out;
+}
+
+void output(void* recv, std::int64_t count, const core::Datatype& t, const Bytes& b, const char* f) {
+  if (count > 0) check_out(recv, f, "recvbuf");
+  if (std::int64_t(b.size()) != count * t.size())
+    fail(MPI_ERR_TRUNCATE, f,
+         "the result has " + std::to_string(b.size()) + " bytes where " + std::to_string(count * t.size()) +
+             " were expected (counts differ between ranks)");
+  t.unpack(b.data(), b.size(), recv, count, f);
+}
+
+core::nbc::Deliver output_later(void* recv, std::int64_t count, core::TypePtr t, const char* f) {
+  return [recv, count, t, name = std::string(f)](core::nbc::Out& o) {
+    if (o.has_data) output(recv, count, *t, o.data, name.c_str());
+  };
+}
+
+// ---- reduce-scatter: one input of sum(counts) elements, block i to rank i ----------------
+
+struct Scatter {
+  Reducer r;
+  Bytes input;
+  std::vector<size_t> sizes;  // packed bytes of each rank's block
+};
+
+Scatter scatter_args(const core::Comm& c, const void* send, void* recv, const std::vector<int>& counts,
+                     MPI_Datatype t, MPI_Op op, const char* f) {
+  Scatter s{reducer(op, t, f), {}, {}};
+  std::int64_t total = 0;
+  for (int k : counts) {
+    s.sizes.push_back(size_t(k) * size_t(s.r.type->size()));
+    total += k;
+  }
+  s.input = input(send, recv, total, *s.r.type, !c.is_inter(), f);
+  if (counts[size_t(c.rank())] > 0) check_out(recv, f, "recvbuf");
+  return s;
+}
+
+std::vector<Bytes> cut(const Bytes& all, const std::vector<size_t>& sizes) {
+  std::vector<Bytes> parts;
+  size_t at = 0;
+  for (size_t s : sizes) {
+    parts.push_back(all.substr(at, s));
+    at += s;
+  }
+  return parts;
+}
+
+// Intercommunicator: the remote group's blocks joined and cut into this group's sizes.
+core::coll::Regroup regroup(std::vector<size_t> sizes, const char* f) {
+  return [sizes, name = std::string(f)](std::vector<Bytes> remote) {
+    Bytes all;
+    for (const Bytes& b : remote) all += b;
+    size_t want = 0;
+    for (size_t s : sizes) want += s;
+    if (all.size() != want)
+      fail(MPI_ERR_COUNT, name.c_str(),
+           "the two groups' counts differ (" + std::to_string(all.size()) + " vs " + std::to_string(want) + " bytes)");
+    return cut(all, sizes);
+  };
+}
+
+void reduce_scatter(const void* send, void* recv, const std::vector<int>& counts, MPI_Datatype t, MPI_Op op,
+                    const core::CommPtr& c, const char* f) {
+  Scatter s = scatter_args(*c, send, recv, counts, t, op, f);
+  Bytes mine = core::coll::reduce_scatter(*c, cut(s.input, s.sizes), s.r.combine, s.r.commutes,
+                                          c->is_inter() ? regroup(s.sizes, f) : core::coll::Regroup());
+  output(recv, counts[size_t(c->rank())], *s.r.type, mine, f);
+}
+
+MPI_Request ireduce_scatter(const void* send, void* recv, const std::vector<int>& counts, MPI_Datatype t,
+                            MPI_Op op, const core::CommPtr& c, const char* f) {
+  Scatter s = scatter_args(*c, send, recv, counts, t, op, f);
+  auto into = output_later(recv, counts[size_t(c->rank())], s.r.type, f);
+  return started(c, core::nbc::ireduce_scatter(c, std::move(s.input), s.r.combine, s.sizes, into, f), f);
+}
+
+int scan_call(const char* f, const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op,
+                MPI_Comm comm, bool exclusive) {
+  return call(comm, f, [&] {
+    core::CommPtr c = core_comm(comm, f);
+    intra(comm, f);
+    check_count(count, f);
+    Reducer r = reducer(op, t, f);
+    Bytes in = input(sendbuf, recvbuf, count, *r.type, true, f);
+    if (!exclusive) return output(recvbuf, count, *r.type, core::coll::scan(*c, std::move(in), r.combine), f);
+    auto out = core::coll::exscan(*c, std::move(in), r.combine);
+    if (out) output(recvbuf, count, *r.type, *out, f);
+  });
+}
+
+int iscan_call(const char* f, const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op,
+                 MPI_Comm comm, MPI_Request* req, bool exclusive) {
+  return call(comm, f, [&] {
+    check_out(req, f, "request");
+    core::CommPtr c = core_comm(comm, f);
+    intra(comm, f);
+    check_count(count, f);
+    Reducer r = reducer(op, t, f);
+    Bytes in = input(sendbuf, recvbuf, count, *r.type, true, f);
+    auto into = output_later(recvbuf, count, r.type, f);
+    *req = started(c, exclusive ? core::nbc::iexscan(c, std::move(in), r.combine, into)
+                                : core::nbc::iscan(c, std::move(in), r.combine, into), f);
+  });
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm) {
+  const char* f = "MPI_Reduce";
+  return call(comm, f, [&] {
+    core::CommPtr c = core_comm(comm, f);
+    c->check_root(root, f);
+    check_count(count, f);
+    Reducer r = reducer(op, t, f);
+    const bool sends = c->takes_part(root) && !c->is_root(root), at_root = c->is_root(root);
+    Bytes in = sends || !c->is_inter() ? input(sendbuf, recvbuf, count, *r.type, at_root && !c->is_inter(), f) : Bytes();
+    auto out = core::coll::reduce(*c, std::move(in), r.combine, r.commutes, root);
+    if (at_root && out) output(recvbuf, count, *r.type, *out, f);
+  });
+}
+
+int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
+  const char* f = "MPI_Allreduce";
+  return call(comm, f, [&] {
+    core::CommPtr c = core_comm(comm, f);
+    check_count(count, f);
+    Reducer r = reducer(op, t, f);
+    Bytes in = input(sendbuf, recvbuf, count, *r.type, !c->is_inter(), f);
+    output(recvbuf, count, *r.type, core::coll::allreduce(*c, std::move(in), r.combine, r.commutes), f);
+  });
+}
+
+int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
+  return scan_call("MPI_Scan", sendbuf, recvbuf, count, t, op, comm, false);
+}
+
+int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
+  return scan_call("MPI_Exscan", sendbuf, recvbuf, count, t, op, comm, true);
+}
+
+int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype t, MPI_Op op,
+                             MPI_Comm comm) {
+  const char* f = "MPI_Reduce_scatter_block";
+  return call(comm, f, [&] {
+    core::CommPtr c = core_comm(comm, f);
+    check_count(recvcount, f, "recvcount");
+    reduce_scatter(sendbuf, recvbuf, std::vector<int>(size_t(c->size()), recvcount), t, op, c, f);
+  });
+}
+
+int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype t, MPI_Op op,
+                       MPI_Comm comm) {
+  const char* f = "MPI_Reduce_scatter";
+  return call(comm, f, [&] {
+    core::CommPtr c = core_comm(comm, f);
+    reduce_scatter(sendbuf, recvbuf, counts_arg(recvcounts, c->size(), f, "recvcounts"), t, op, c, f);
+  });
+}
+
+int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype t, MPI_Op op) {
+  const char* f = "MPI_Reduce_local";
+  return call(f, [&] {
+    check_count(count, f);
+    if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE)
+      fail(MPI_ERR_ARG, f,
+           std::string(inbuf == MPI_IN_PLACE ? "inbuf" : "inoutbuf") +
+               " is MPI_IN_PLACE, which MPI_Reduce_local does not take (MPI-3.1 §5.9.7)");
+    Reducer r = reducer(op, t, f);
+    if (count > 0) {
+      check_out(inbuf, f, "inbuf");
+      check_out(inoutbuf, f, "inoutbuf");
+    }
+    Bytes in = input(inbuf, nullptr, count, *r.type, false, f);
+    Bytes inout = input(inoutbuf, nullptr, count, *r.type, false, f);
+    output(inoutbuf, count, *r.type, r.combine(in, inout), f);
+  });
+}
+
+// ---- nonblocking -----------------------------------------------------------------------
+
+int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm,
+                MPI_Request* req) {
+  const char* f = "MPI_Ireduce";
+  return call(comm, f, [&] {
+    check_out(req, f, "request");
+    core::CommPtr c = core_comm(comm, f);
+    c->check_root(root, f);
+    check_count(count, f);
+    Reducer r = reducer(op, t, f);
+    const bool sends = c->takes_part(root) && !c->is_root(root), at_root = c->is_root(root);
+    Bytes in = sends || !c->is_inter() ? input(sendbuf, recvbuf, count, *r.type, at_root && !c->is_inter(), f) : Bytes();
+    auto into = at_root ? output_later(recvbuf, count, r.type, f) : core::nbc::Deliver();
+    *req = started(c, core::nbc::ireduce(c, std::move(in), r.combine, r.commutes, root, into), f);
+  });
+}
+
+int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
+                   MPI_Request* req) {
+  const char* f = "MPI_Iallreduce";
+  return call(comm, f, [&] {
+    check_out(req, f, "request");
+    core::CommPtr c = core_comm(comm, f);
+    check_count(count, f);
+    Reducer r = reducer(op, t, f);
+    Bytes in = input(sendbuf, recvbuf, count, *r.type, !c->is_inter(), f);
+    *req = started(c, core::nbc::iallreduce(c, std::move(in), r.combine, output_later(recvbuf, count, r.type, f)), f);
+  });
+}
+
+int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
+              MPI_Request* req) {
+  return iscan_call("MPI_Iscan", sendbuf, recvbuf, count, t, op, comm, req, false);
+}
+
+int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
+                MPI_Request* req) {
+  return iscan_call("MPI_Iexscan", sendbuf, recvbuf, count, t, op, comm, req, true);
+}
+
+int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype t, MPI_Op op,
+                        MPI_Comm comm, MPI_Request* req) {
+  const char* f = "MPI_Ireduce_scatter";
+  return call(comm, f, [&] {
+    check_out(req, f, "request");
+    core::CommPtr c = core_comm(comm, f);
+    *req = ireduce_scatter(sendbuf, recvbuf, counts_arg(recvcounts, c->size(), f, "recvcounts"), t, op, c, f);
+  });
+}
+
+int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype t, MPI_Op op,
+                              MPI_Comm comm, MPI_Request* req) {
+  const char* f = "MPI_Ireduce_scatter_block";
+  return call(comm, f, [&] {
+    check_out(req, f, "request");
+    check_count(recvcount, f, "recvcount");
+    core::CommPtr c = core_comm(comm, f);
+    *req = ireduce_scatter(sendbuf, recvbuf, std::vector<int>(size_t(c->size()), recvcount), t, op, c, f);
+  });
+}
+
+}  // extern "C"
