@@ -32,7 +32,7 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
     core::CommPtr c = core_comm(comm, f);
     Scatterv a = scatterv_args(*c, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, f);
     Bytes mine = core::coll::scatter(*c, std::move(a.parts), root);
-    if (a.receives) place(recvbuf, 0, mine, a.room, f, root);
+    if (a.receives) place(recvbuf, a.slot, mine, f, root);
   });
 }
 

@@ -72,6 +72,7 @@ bool settle(MPI_Request* r, MPI_Status* status, bool block, int index, Failure& 
       request(*r, func).Wait(s);
     else if (!request(*r, func).Test(s))
       return false;
+    if (!s.Is_cancelled()) received(*r, size_t(s.Bytes()), func);
     to_c(s, status);
   } catch (const Exception& e) {
     empty_status(status);

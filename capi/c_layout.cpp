@@ -12,21 +12,21 @@ namespace {
 
 int peers(const core::Comm& c) { return c.is_inter() ? c.remote_size() : c.size(); }
 
-// Blocks of counts[i] elements of es bytes at displs[i] elements.
-Layout layout(const std::vector<int>& counts, const std::vector<int>& displs, size_t es) {
-  Layout l;
-  for (size_t i = 0; i < counts.size(); ++i) {
-    l.at.push_back(long(displs[i]) * long(es));
-    l.room.push_back(size_t(counts[i]) * es);
-  }
-  return l;
+core::TypePtr usable(MPI_Datatype t, const char* f) {
+  core::TypePtr p = type_of(t, f);
+  p->check_usable(f);
+  return p;
 }
 
-// The v layout of n peers: counts and displacements (in elements of t) checked.
+// The v layout of n peers: counts[i] elements of t at displs[i] elements
+// (of t's extent), counts and displacements checked.
 Layout layout_arg(const int* counts, const int* displs, int n, MPI_Datatype t, const char* f, const char* cname,
                   const char* dname) {
   std::vector<int> c = counts_arg(counts, n, f, cname), d = displs_arg(displs, n, f, dname);
-  return layout(c, d, size_t(type_size(t, f)));
+  core::TypePtr type = usable(t, f);
+  Layout l;
+  for (size_t i = 0; i < c.size(); ++i) l.slots.push_back(Slot{long(d[i]) * long(type->extent()), c[i], type});
+  return l;
 }
 
 // The w layout of n peers: counts[i] elements of types[i] at byte
@@ -41,20 +41,16 @@ Layout layout_w(const int* counts, const D* displs, const MPI_Datatype* types, i
     check_out(types, f, tname);
   }
   Layout l;
-  for (int i = 0; i < n; ++i) {
-    l.at.push_back(long(displs[i]));
-    l.room.push_back(size_t(c[size_t(i)]) * size_t(type_size(types[i], f)));
-  }
+  for (int i = 0; i < n; ++i) l.slots.push_back(Slot{long(displs[i]), c[size_t(i)], usable(types[i], f)});
   return l;
 }
 
-// n blocks of each bytes, one after the other.
-Layout even(size_t n, size_t each) {
+// n blocks of count elements of t, one after the other.
+Layout even(size_t n, int count, MPI_Datatype t, const char* f, const char* what) {
+  check_count(count, f, what);
+  core::TypePtr type = usable(t, f);
   Layout l;
-  for (size_t k = 0; k < n; ++k) {
-    l.at.push_back(long(k * each));
-    l.room.push_back(each);
-  }
+  for (size_t k = 0; k < n; ++k) l.slots.push_back(Slot{long(k) * count * long(type->extent()), count, type});
   return l;
 }
 
@@ -66,12 +62,26 @@ void not_in_place_inter(const core::Comm& c, const void* buf, const char* f, con
 
 }  // namespace
 
-void place(void* buf, long off, const Bytes& b, size_t cap, const std::string& func, int from) {
-  if (b.size() > cap)
+Slot slot_arg(int count, MPI_Datatype t, const char* f, const char* what) {
+  check_count(count, f, what);
+  return Slot{0, count, usable(t, f)};
+}
+
+Bytes pack_slot(const void* buf, const Slot& s, const char* func) {
+  Bytes out;
+  if (s.count > 0) {
+    if (!buf) fail(MPI_ERR_BUFFER, func, "buffer is NULL");
+    s.type->pack(static_cast<const char*>(buf) + s.at, s.count, out, func);
+  }
+  return out;
+}
+
+void place(void* buf, const Slot& s, const Bytes& b, const std::string& func, int from) {
+  if (b.size() > s.bytes())
     core::fail(core::ErrClass::Truncate, func,
                "rank " + std::to_string(from) + " sent " + std::to_string(b.size()) +
-                   " bytes; its block has room for " + std::to_string(cap));
-  if (!b.empty()) std::memcpy(static_cast<char*>(buf) + off, b.data(), b.size());
+                   " bytes; its block has room for " + std::to_string(s.bytes()));
+  if (!b.empty()) s.type->unpack(b.data(), b.size(), static_cast<char*>(buf) + s.at, s.count, func);
 }
 
 std::vector<int> counts_arg(const int* a, int n, const char* func, const char* what) {
@@ -89,15 +99,15 @@ std::vector<int> displs_arg(const int* a, int n, const char* func, const char* w
   return std::vector<int>(a, a + n);
 }
 
-std::vector<Bytes> cut(const void* buf, const Layout& l) {
+std::vector<Bytes> cut(const void* buf, const Layout& l, const char* func) {
   std::vector<Bytes> parts;
-  for (size_t j = 0; j < l.at.size(); ++j) parts.push_back(block_at(buf, l.at[j], l.room[j]));
+  for (const Slot& s : l.slots) parts.push_back(pack_slot(buf, s, func));
   return parts;
 }
 
 void place_all(void* buf, const Layout& l, const std::vector<Bytes>& parts, const std::string& func) {
-  for (size_t i = 0; i < parts.size() && i < l.at.size(); ++i)
-    if (int(i) != l.skip) place(buf, l.at[i], parts[i], l.room[i], func, int(i));
+  for (size_t i = 0; i < parts.size() && i < l.slots.size(); ++i)
+    if (int(i) != l.skip) place(buf, l.slots[i], parts[i], func, int(i));
 }
 
 core::nbc::Deliver place_later(void* buf, Layout l, const char* func) {
@@ -121,7 +131,7 @@ Gatherv gatherv_args(const core::Comm& c, const void* sendbuf, int sendcount, MP
   if (in_place) a.recv.skip = c.rank();
   if (sends && !in_place) {
     not_in_place_inter(c, sendbuf, f, "sendbuf");
-    a.mine = block_at(sendbuf, 0, nbytes(sendcount, sendtype, f, "sendcount"));
+    a.mine = pack_slot(sendbuf, slot_arg(sendcount, sendtype, f, "sendcount"), f);
   }
   return a;
 }
@@ -132,12 +142,13 @@ Scatterv scatterv_args(const core::Comm& c, const void* sendbuf, const int sendc
   c.check_root(root, f);
   Scatterv a;
   const bool at_root = c.is_root(root);
-  if (at_root) a.parts = cut(sendbuf, layout_arg(sendcounts, displs, peers(c), sendtype, f, "sendcounts", "displs"));
+  if (at_root)
+    a.parts = cut(sendbuf, layout_arg(sendcounts, displs, peers(c), sendtype, f, "sendcounts", "displs"), f);
   const bool in_place = recvbuf == MPI_IN_PLACE && at_root && !c.is_inter();
   a.receives = (!c.is_inter() || root >= 0) && !in_place;
   if (a.receives) {
     not_in_place_inter(c, recvbuf, f, "recvbuf");
-    a.room = nbytes(recvcount, recvtype, f, "recvcount");
+    a.slot = slot_arg(recvcount, recvtype, f, "recvcount");
   }
   return a;
 }
@@ -150,10 +161,10 @@ Allgatherv allgatherv_args(const core::Comm& c, const void* sendbuf, int sendcou
   not_in_place_inter(c, sendbuf, f, "sendbuf");
   if (sendbuf == MPI_IN_PLACE) {
     const size_t me = size_t(c.rank());
-    a.mine = block_at(recvbuf, a.recv.at[me], a.recv.room[me]);
+    a.mine = pack_slot(recvbuf, a.recv.slots[me], f);
     a.recv.skip = c.rank();
   } else {
-    a.mine = block_at(sendbuf, 0, nbytes(sendcount, sendtype, f, "sendcount"));
+    a.mine = pack_slot(sendbuf, slot_arg(sendcount, sendtype, f, "sendcount"), f);
   }
   return a;
 }
@@ -166,8 +177,8 @@ Exchange alltoallv_args(const core::Comm& c, const void* sendbuf, const int send
   a.recv = layout_arg(recvcounts, rdispls, p, recvtype, f, "recvcounts", "rdispls");
   not_in_place_inter(c, sendbuf, f, "sendbuf");
   a.parts = sendbuf == MPI_IN_PLACE  // the send side is the receive side's layout, copied now
-                ? cut(recvbuf, a.recv)
-                : cut(sendbuf, layout_arg(sendcounts, sdispls, p, sendtype, f, "sendcounts", "sdispls"));
+                ? cut(recvbuf, a.recv, f)
+                : cut(sendbuf, layout_arg(sendcounts, sdispls, p, sendtype, f, "sendcounts", "sdispls"), f);
   return a;
 }
 
@@ -179,8 +190,67 @@ Exchange alltoallw_args(const core::Comm& c, const void* sendbuf, const int send
   a.recv = layout_w(recvcounts, rdispls, recvtypes, p, f, "recvcounts", "rdispls", "recvtypes");
   not_in_place_inter(c, sendbuf, f, "sendbuf");
   a.parts = sendbuf == MPI_IN_PLACE
-                ? cut(recvbuf, a.recv)
-                : cut(sendbuf, layout_w(sendcounts, sdispls, sendtypes, p, f, "sendcounts", "sdispls", "sendtypes"));
+                ? cut(recvbuf, a.recv, f)
+                : cut(sendbuf, layout_w(sendcounts, sdispls, sendtypes, p, f, "sendcounts", "sdispls", "sendtypes"),
+                      f);
+  return a;
+}
+
+// ---- the regular forms -------------------------------------------------------------
+
+Gatherv gather_args(const core::Comm& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                    int recvcount, MPI_Datatype recvtype, int root, const char* f) {
+  c.check_root(root, f);
+  Gatherv a;
+  a.at_root = c.is_root(root);
+  const bool sends = !c.is_inter() || root >= 0;
+  if (a.at_root) a.recv = even(size_t(peers(c)), recvcount, recvtype, f, "recvcount");
+  const bool in_place = sendbuf == MPI_IN_PLACE && a.at_root && !c.is_inter();
+  if (in_place) a.recv.skip = c.rank();
+  if (sends && !in_place) {
+    not_in_place_inter(c, sendbuf, f, "sendbuf");
+    a.mine = pack_slot(sendbuf, slot_arg(sendcount, sendtype, f, "sendcount"), f);
+  }
+  return a;
+}
+
+Scatterv scatter_args(const core::Comm& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                      const void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, const char* f) {
+  c.check_root(root, f);
+  Scatterv a;
+  const bool at_root = c.is_root(root);
+  if (at_root) a.parts = cut(sendbuf, even(size_t(peers(c)), sendcount, sendtype, f, "sendcount"), f);
+  const bool in_place = recvbuf == MPI_IN_PLACE && at_root && !c.is_inter();
+  a.receives = (!c.is_inter() || root >= 0) && !in_place;
+  if (a.receives) {
+    not_in_place_inter(c, recvbuf, f, "recvbuf");
+    a.slot = slot_arg(recvcount, recvtype, f, "recvcount");
+  }
+  return a;
+}
+
+Allgatherv allgather_args(const core::Comm& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                          void* recvbuf, int recvcount, MPI_Datatype recvtype, const char* f) {
+  Allgatherv a;
+  a.recv = even(size_t(peers(c)), recvcount, recvtype, f, "recvcount");
+  not_in_place_inter(c, sendbuf, f, "sendbuf");
+  if (sendbuf == MPI_IN_PLACE) {
+    a.mine = pack_slot(recvbuf, a.recv.slots[size_t(c.rank())], f);
+    a.recv.skip = c.rank();
+  } else {
+    a.mine = pack_slot(sendbuf, slot_arg(sendcount, sendtype, f, "sendcount"), f);
+  }
+  return a;
+}
+
+Exchange alltoall_args(const core::Comm& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                       void* recvbuf, int recvcount, MPI_Datatype recvtype, const char* f) {
+  const size_t p = size_t(peers(c));
+  Exchange a;
+  a.recv = even(p, recvcount, recvtype, f, "recvcount");
+  not_in_place_inter(c, sendbuf, f, "sendbuf");
+  a.parts = sendbuf == MPI_IN_PLACE ? cut(recvbuf, a.recv, f)
+                                    : cut(sendbuf, even(p, sendcount, sendtype, f, "sendcount"), f);
   return a;
 }
 
@@ -190,8 +260,8 @@ Exchange neighbor_allgather_args(const core::Comm& c, const void* sendbuf, int s
                                  int recvcount, MPI_Datatype recvtype, const char* f) {
   const core::Neighbors nb = core::neighbors_of(c, f);
   Exchange a;
-  a.recv = even(nb.in.size(), nbytes(recvcount, recvtype, f, "recvcount"));
-  a.parts.assign(nb.out.size(), block_at(sendbuf, 0, nbytes(sendcount, sendtype, f, "sendcount")));
+  a.recv = even(nb.in.size(), recvcount, recvtype, f, "recvcount");
+  a.parts.assign(nb.out.size(), pack_slot(sendbuf, slot_arg(sendcount, sendtype, f, "sendcount"), f));
   return a;
 }
 
@@ -200,17 +270,17 @@ Exchange neighbor_allgatherv_args(const core::Comm& c, const void* sendbuf, int 
   const core::Neighbors nb = core::neighbors_of(c, f);
   Exchange a;
   a.recv = layout_arg(recvcounts, displs, int(nb.in.size()), recvtype, f, "recvcounts", "displs");
-  a.parts.assign(nb.out.size(), block_at(sendbuf, 0, nbytes(sendcount, sendtype, f, "sendcount")));
+  a.parts.assign(nb.out.size(), pack_slot(sendbuf, slot_arg(sendcount, sendtype, f, "sendcount"), f));
   return a;
 }
 
 Exchange neighbor_alltoall_args(const core::Comm& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                 int recvcount, MPI_Datatype recvtype, const char* f) {
   const core::Neighbors nb = core::neighbors_of(c, f);
-  const size_t sb = nbytes(sendcount, sendtype, f, "sendcount");
   Exchange a;
-  a.recv = even(nb.in.size(), nbytes(recvcount, recvtype, f, "recvcount"));
-  a.parts = cut(sendbuf, even(nb.out.size(), sb));
+  Layout send = even(nb.out.size(), sendcount, sendtype, f, "sendcount");
+  a.recv = even(nb.in.size(), recvcount, recvtype, f, "recvcount");
+  a.parts = cut(sendbuf, send, f);
   return a;
 }
 
@@ -222,7 +292,7 @@ Exchange neighbor_alltoallv_args(const core::Comm& c, const void* sendbuf, const
   Exchange a;
   Layout send = layout_arg(sendcounts, sdispls, out, sendtype, f, "sendcounts", "sdispls");
   a.recv = layout_arg(recvcounts, rdispls, in, recvtype, f, "recvcounts", "rdispls");
-  a.parts = cut(sendbuf, send);
+  a.parts = cut(sendbuf, send, f);
   return a;
 }
 
@@ -234,7 +304,7 @@ Exchange neighbor_alltoallw_args(const core::Comm& c, const void* sendbuf, const
   Exchange a;
   Layout send = layout_w(sendcounts, sdispls, sendtypes, out, f, "sendcounts", "sdispls", "sendtypes");
   a.recv = layout_w(recvcounts, rdispls, recvtypes, in, f, "recvcounts", "rdispls", "recvtypes");
-  a.parts = cut(sendbuf, send);
+  a.parts = cut(sendbuf, send, f);
   return a;
 }
 

@@ -1,7 +1,8 @@
 // capi/c_nbc.cpp: the C API's nonblocking collectives that move data
-// (MPI_Ibarrier ... MPI_Ialltoall, MPI-3.1 §5.12) over the public C++ API's
-// Comm::Ibarrier ... (core/api/api_nbc.cpp). As in capi/c_p2p.cpp, data
-// moves as bytes (count times the type's size). The reductions are
+// (MPI_Ibarrier, MPI_Ibcast, MPI_Igather ... MPI_Ialltoall, MPI-3.1 §5.12)
+// over the core's nonblocking byte collectives (core/coll/nbc.hpp), with
+// the argument checks and the packing of their blocking twins
+// (capi/c_layout.hpp): any committed datatype. The reductions are
 // capi/c_reduce.cpp's.
 // MPI_IN_PLACE: the caller's own contribution is copied at the call (the
 // core copies every input at the start), the result lands in recvbuf when
@@ -9,14 +10,13 @@
 // their any/all/some forms like any other.
 #include <vector>
 
-#include "capi/c_api.hpp"
+#include "core/coll/nbc.hpp"
+#include "capi/c_layout.hpp"
 
 using namespace lumpi;
 using namespace lumpi::capi;
 
-namespace {
-
-}  // namespace
+using core::nbc::Out;
 
 extern "C" {
 
@@ -32,7 +32,16 @@ int MPI_Ibcast(void* buf, int count, MPI_Datatype t, int root, MPI_Comm comm, MP
   const char* f = "MPI_Ibcast";
   return call(comm, f, [&] {
     check_out(r, f, "request");
-    *r = add_request(comm_of(comm, f).Ibcast(buf, bytes(count, t, f), BYTE, root));
+    core::CommPtr c = core_comm(comm, f);
+    c->check_root(root, f);
+    Slot s = slot_arg(count, t, f, "count");
+    const bool at_root = c->is_root(root), receives = c->takes_part(root) && !at_root;
+    core::nbc::Deliver into;
+    if (receives)
+      into = [buf, s, name = std::string(f), root](Out& o) {
+        if (o.has_data) place(buf, s, o.data, name, root);
+      };
+    *r = started(c, core::nbc::ibcast(c, at_root ? pack_slot(buf, s, f) : Bytes(), root, into), f);
   });
 }
 
@@ -41,16 +50,10 @@ int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   const char* f = "MPI_Igather";
   return call(comm, f, [&] {
     check_out(r, f, "request");
-    Comm& c = comm_of(comm, f);
-    int rb = is_root(c, root) ? bytes(recvcount, recvtype, f, "recvcount") : 0;
-    if (sendbuf == MPI_IN_PLACE) {  // the root's block is already in place
-      std::vector<char> own((char*)recvbuf + size_t(c.Get_rank()) * rb,
-                            (char*)recvbuf + size_t(c.Get_rank() + 1) * rb);
-      *r = add_request(c.Igather(own.data(), rb, BYTE, recvbuf, rb, BYTE, root));
-      return;
-    }
-    int sb = root == MPI_ROOT ? 0 : bytes(sendcount, sendtype, f, "sendcount");
-    *r = add_request(c.Igather(sendbuf, sb, BYTE, recvbuf, rb, BYTE, root));
+    core::CommPtr c = core_comm(comm, f);
+    Gatherv a = gather_args(*c, sendbuf, sendcount, sendtype, recvcount, recvtype, root, f);
+    core::nbc::Deliver into = a.at_root ? place_later(recvbuf, std::move(a.recv), f) : nullptr;
+    *r = started(c, core::nbc::igather(c, std::move(a.mine), root, std::move(into)), f);
   });
 }
 
@@ -59,15 +62,14 @@ int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   const char* f = "MPI_Iscatter";
   return call(comm, f, [&] {
     check_out(r, f, "request");
-    Comm& c = comm_of(comm, f);
-    int sb = is_root(c, root) ? bytes(sendcount, sendtype, f, "sendcount") : 0;
-    if (recvbuf == MPI_IN_PLACE) {  // the root keeps its block where it is: receive it onto itself
-      void* own_block = (char*)sendbuf + size_t(c.Get_rank()) * sb;
-      *r = add_request(c.Iscatter(sendbuf, sb, BYTE, own_block, sb, BYTE, root));
-      return;
-    }
-    int rb = root == MPI_ROOT ? 0 : bytes(recvcount, recvtype, f, "recvcount");
-    *r = add_request(c.Iscatter(sendbuf, sb, BYTE, recvbuf, rb, BYTE, root));
+    core::CommPtr c = core_comm(comm, f);
+    Scatterv a = scatter_args(*c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, f);
+    core::nbc::Deliver into;
+    if (a.receives)
+      into = [recvbuf, slot = a.slot, name = std::string(f), root](Out& o) {
+        if (o.has_data) place(recvbuf, slot, o.data, name, root);
+      };
+    *r = started(c, core::nbc::iscatter(c, std::move(a.parts), root, std::move(into)), f);
   });
 }
 
@@ -76,15 +78,9 @@ int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
   const char* f = "MPI_Iallgather";
   return call(comm, f, [&] {
     check_out(r, f, "request");
-    Comm& c = comm_of(comm, f);
-    int rb = bytes(recvcount, recvtype, f, "recvcount");
-    if (sendbuf == MPI_IN_PLACE) {
-      std::vector<char> own((char*)recvbuf + size_t(c.Get_rank()) * rb,
-                            (char*)recvbuf + size_t(c.Get_rank() + 1) * rb);
-      *r = add_request(c.Iallgather(own.data(), rb, BYTE, recvbuf, rb, BYTE));
-      return;
-    }
-    *r = add_request(c.Iallgather(sendbuf, bytes(sendcount, sendtype, f, "sendcount"), BYTE, recvbuf, rb, BYTE));
+    core::CommPtr c = core_comm(comm, f);
+    Allgatherv a = allgather_args(*c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, f);
+    *r = started(c, core::nbc::iallgather(c, std::move(a.mine), place_later(recvbuf, std::move(a.recv), f)), f);
   });
 }
 
@@ -93,14 +89,9 @@ int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
   const char* f = "MPI_Ialltoall";
   return call(comm, f, [&] {
     check_out(r, f, "request");
-    Comm& c = comm_of(comm, f);
-    int rb = bytes(recvcount, recvtype, f, "recvcount");
-    if (sendbuf == MPI_IN_PLACE) {
-      std::vector<char> copy((char*)recvbuf, (char*)recvbuf + size_t(remote_or_local_size(c)) * rb);
-      *r = add_request(c.Ialltoall(copy.data(), rb, BYTE, recvbuf, rb, BYTE));
-      return;
-    }
-    *r = add_request(c.Ialltoall(sendbuf, bytes(sendcount, sendtype, f, "sendcount"), BYTE, recvbuf, rb, BYTE));
+    core::CommPtr c = core_comm(comm, f);
+    Exchange a = alltoall_args(*c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, f);
+    *r = started(c, core::nbc::ialltoall(c, std::move(a.parts), place_later(recvbuf, std::move(a.recv), f)), f);
   });
 }
 

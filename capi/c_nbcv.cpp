@@ -42,8 +42,8 @@ int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[
     Scatterv a = scatterv_args(*c, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, f);
     core::nbc::Deliver into;
     if (a.receives)
-      into = [recvbuf, room = a.room, name = std::string(f), root](Out& o) {
-        if (o.has_data) place(recvbuf, 0, o.data, room, name, root);
+      into = [recvbuf, slot = a.slot, name = std::string(f), root](Out& o) {
+        if (o.has_data) place(recvbuf, slot, o.data, name, root);
       };
     *r = started(c, core::nbc::iscatter(c, std::move(a.parts), root, std::move(into)), f);
   });

@@ -11,7 +11,8 @@
 #include <cstring>
 #include <vector>
 
-#include "capi/c_api.hpp"
+#include "core/coll/coll.hpp"
+#include "capi/c_layout.hpp"
 
 using namespace lumpi;
 using namespace lumpi::capi;
@@ -62,7 +63,8 @@ int MPI_Issend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MP
 
 int MPI_Irecv(void* buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm comm, MPI_Request* r) {
   return call(comm, "MPI_Irecv", [&] {
-    *r = add_request(comm_of(comm, "MPI_Irecv").Irecv(buf, bytes(count, t, "MPI_Irecv"), BYTE, source, tag));
+    auto b = std::make_shared<TypeBytes>(buf, count, t, "MPI_Irecv");
+    *r = add_receive(comm_of(comm, "MPI_Irecv").Irecv(b->stage(), int(b->size()), BYTE, source, tag), b);
   });
 }
 
@@ -101,7 +103,10 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype t, int dest, int sen
   const char* f = "MPI_Sendrecv_replace";
   return call(comm, f, [&] {
     Status s;
-    comm_of(comm, f).Sendrecv_replace(buf, bytes(count, t, f), BYTE, dest, sendtag, source, recvtag, s);
+    TypeBytes b(buf, count, t, f);
+    void* bytes = b.pack(f);  // sent from the packed copy, received into it, then unpacked
+    comm_of(comm, f).Sendrecv_replace(bytes, int(b.size()), BYTE, dest, sendtag, source, recvtag, s);
+    b.unpack(s.Bytes(), f);
     to_c(s, status);
   });
 }
@@ -148,17 +153,10 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
                MPI_Datatype recvtype, int root, MPI_Comm comm) {
   const char* f = "MPI_Gather";
   return call(comm, f, [&] {
-    Comm& c = comm_of(comm, f);
-    bool r = is_root(c, root);
-    int rb = r ? bytes(recvcount, recvtype, f, "recvcount") : 0;
-    std::vector<char> own;
-    if (sendbuf == MPI_IN_PLACE) {  // the root's block is already in place
-      own.assign((char*)recvbuf + size_t(c.Get_rank()) * rb, (char*)recvbuf + size_t(c.Get_rank() + 1) * rb);
-      c.Gather(own.data(), rb, BYTE, recvbuf, rb, BYTE, root);
-      return;
-    }
-    int sb = root == MPI_ROOT ? 0 : bytes(sendcount, sendtype, f, "sendcount");
-    c.Gather(sendbuf, sb, BYTE, recvbuf, rb, BYTE, root);
+    core::CommPtr c = core_comm(comm, f);
+    Gatherv a = gather_args(*c, sendbuf, sendcount, sendtype, recvcount, recvtype, root, f);
+    std::vector<Bytes> all = core::coll::gather(*c, std::move(a.mine), root);
+    if (a.at_root) place_all(recvbuf, a.recv, all, f);
   });
 }
 
@@ -166,16 +164,10 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
   const char* f = "MPI_Scatter";
   return call(comm, f, [&] {
-    Comm& c = comm_of(comm, f);
-    bool r = is_root(c, root);
-    int sb = r ? bytes(sendcount, sendtype, f, "sendcount") : 0;
-    if (recvbuf == MPI_IN_PLACE) {  // the root keeps its block where it is
-      std::vector<char> sink(size_t(sb) + 1);
-      c.Scatter(sendbuf, sb, BYTE, sink.data(), sb, BYTE, root);
-      return;
-    }
-    int rb = root == MPI_ROOT ? 0 : bytes(recvcount, recvtype, f, "recvcount");
-    c.Scatter(sendbuf, sb, BYTE, recvbuf, rb, BYTE, root);
+    core::CommPtr c = core_comm(comm, f);
+    Scatterv a = scatter_args(*c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, f);
+    Bytes mine = core::coll::scatter(*c, std::move(a.parts), root);
+    if (a.receives) place(recvbuf, a.slot, mine, f, root);
   });
 }
 
@@ -183,15 +175,9 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
                   MPI_Datatype recvtype, MPI_Comm comm) {
   const char* f = "MPI_Allgather";
   return call(comm, f, [&] {
-    Comm& c = comm_of(comm, f);
-    int rb = bytes(recvcount, recvtype, f, "recvcount");
-    if (sendbuf == MPI_IN_PLACE) {
-      std::vector<char> own((char*)recvbuf + size_t(c.Get_rank()) * rb,
-                            (char*)recvbuf + size_t(c.Get_rank() + 1) * rb);
-      c.Allgather(own.data(), rb, BYTE, recvbuf, rb, BYTE);
-      return;
-    }
-    c.Allgather(sendbuf, bytes(sendcount, sendtype, f, "sendcount"), BYTE, recvbuf, rb, BYTE);
+    core::CommPtr c = core_comm(comm, f);
+    Allgatherv a = allgather_args(*c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, f);
+    place_all(recvbuf, a.recv, core::coll::allgather(*c, std::move(a.mine)), f);
   });
 }
 
@@ -199,14 +185,9 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
                  MPI_Datatype recvtype, MPI_Comm comm) {
   const char* f = "MPI_Alltoall";
   return call(comm, f, [&] {
-    Comm& c = comm_of(comm, f);
-    int rb = bytes(recvcount, recvtype, f, "recvcount");
-    if (sendbuf == MPI_IN_PLACE) {
-      std::vector<char> copy((char*)recvbuf, (char*)recvbuf + size_t(remote_or_local_size(c)) * rb);
-      c.Alltoall(copy.data(), rb, BYTE, recvbuf, rb, BYTE);
-      return;
-    }
-    c.Alltoall(sendbuf, bytes(sendcount, sendtype, f, "sendcount"), BYTE, recvbuf, rb, BYTE);
+    core::CommPtr c = core_comm(comm, f);
+    Exchange a = alltoall_args(*c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, f);
+    place_all(recvbuf, a.recv, core::coll::alltoall(*c, std::move(a.parts)), f);
   });
 }
 

@@ -48,14 +48,18 @@ extern "C" {
 
 int MPI_Rsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
   const char* f = "MPI_Rsend";
-  return call(comm, f, [&] { comm_of(comm, f).Send(buf, bytes(count, t, f), BYTE, dest, tag); });
+  return call(comm, f, [&] {
+    TypeBytes b(buf, count, t, f);
+    comm_of(comm, f).Send(b.pack(f), int(b.size()), BYTE, dest, tag);
+  });
 }
 
 int MPI_Irsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
   const char* f = "MPI_Irsend";
   return call(comm, f, [&] {
     check_out(r, f, "request");
-    *r = add_request(comm_of(comm, f).Isend(buf, bytes(count, t, f), BYTE, dest, tag));
+    TypeBytes b(buf, count, t, f);
+    *r = add_request(comm_of(comm, f).Isend(b.pack(f), int(b.size()), BYTE, dest, tag));
   });
 }
 
@@ -63,9 +67,9 @@ int MPI_Bsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI
   const char* f = "MPI_Bsend";
   return call(comm, f, [&] {
     Comm& c = comm_of(comm, f);
-    int n = bytes(count, t, f);
-    if (dest != MPI_PROC_NULL) check_room(n, f);
-    c.Send(buf, n, BYTE, dest, tag);
+    TypeBytes b(buf, count, t, f);
+    if (dest != MPI_PROC_NULL) check_room(int(b.size()), f);
+    c.Send(b.pack(f), int(b.size()), BYTE, dest, tag);
   });
 }
 
@@ -74,9 +78,9 @@ int MPI_Ibsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MP
   return call(comm, f, [&] {
     check_out(r, f, "request");
     Comm& c = comm_of(comm, f);
-    int n = bytes(count, t, f);
-    if (dest != MPI_PROC_NULL) check_room(n, f);
-    *r = add_request(c.Isend(buf, n, BYTE, dest, tag));
+    TypeBytes b(buf, count, t, f);
+    if (dest != MPI_PROC_NULL) check_room(int(b.size()), f);
+    *r = add_request(c.Isend(b.pack(f), int(b.size()), BYTE, dest, tag));
   });
 }
 

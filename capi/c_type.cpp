@@ -110,8 +110,8 @@ int type_size(MPI_Datatype t, const char* func) {
   if (!dense(*p))
     fail(MPI_ERR_TYPE, func,
          "datatype " + std::to_string(t) +
-             " has holes or a moved lower bound; this call takes basic and contiguous derived datatypes only "
-             "(point-to-point and MPI_Bcast take any committed datatype)");
+             " has holes or a moved lower bound; persistent requests take basic and contiguous derived "
+             "datatypes only (every other call takes any committed datatype)");
   return int(p->size());
 }
 

@@ -130,11 +130,11 @@ typedef struct MPI_Status {
 #define MPI_ERRORS_RETURN 2
 
 /* Datatypes: the predefined C types at fixed handles; derived types get
- * handles above LUMPI_LAST_PREDEFINED_TYPE. Point-to-point (but MPI_Irecv),
- * MPI_Bcast and the reductions take any committed type; MPI_Irecv and the
- * other data-moving collectives take the basic types and derived types
- * without holes (MPI_ERR_TYPE otherwise). The predefined ops take the types
- * of MPI-3.1 §5.9.2's table (MPI_ERR_OP otherwise). */
+ * handles above LUMPI_LAST_PREDEFINED_TYPE. Point-to-point and collective
+ * calls take any committed type; persistent requests (MPI_Send_init ...)
+ * and windows take the basic types and derived types without holes
+ * (MPI_ERR_TYPE otherwise). The predefined ops take the types of MPI-3.1
+ * §5.9.2's table (MPI_ERR_OP otherwise). */
 #define MPI_DATATYPE_NULL 0
 #define MPI_CHAR 1
 #define MPI_SIGNED_CHAR 2
@@ -357,6 +357,9 @@ int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
 int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
 int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
 int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
+int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize, int *position, MPI_Comm comm);
+int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount, MPI_Datatype datatype, MPI_Comm comm);
+int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
 
 typedef int MPI_Type_copy_attr_function(MPI_Datatype, int, void *, void *, void *, int *);
 typedef int MPI_Type_delete_attr_function(MPI_Datatype, int, void *, void *);
