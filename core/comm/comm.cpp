@@ -222,17 +222,47 @@ Status Comm::probe(int source, int tag) {
   check_recv_tag(tag, "MPI_Probe");
   if (source == PROC_NULL) return Status{PROC_NULL, ANY_TAG, 0, 0};
   int w = source == ANY_SOURCE ? ANY_SOURCE : world_of(source);
-  Waiting what = waiting("MPI_Probe", "source", source);
+  const Message* m = wait_probe(w, source, tag, "MPI_Probe");
+  return Status{peer_rank_of_world(m->env.source), m->env.tag, 0, m->body.size()};
+}
+
+const Message* Comm::wait_probe(int w, int source, int tag, const char* call) {
+  Waiting what = waiting(call, "source", source);
   what.has_tag = true;
   what.tag = tag;
   what.needs = source == ANY_SOURCE ? peer_group() : std::vector<int>{w};
   what.any = source == ANY_SOURCE;
   const Message* m = nullptr;
-  engine_->wait(
-      [&] { return (m = engine_->matcher().probe(context(Lane::P2P), w, tag)) != nullptr; },
-      what);
-  if (engine_->tracing()) trace_probe("MPI_Probe", *m);
-  return Status{peer_rank_of_world(m->env.source), m->env.tag, 0, m->body.size()};
+  engine_->wait([&] { return (m = engine_->matcher().probe(context(Lane::P2P), w, tag)) != nullptr; }, what);
+  if (engine_->tracing()) trace_probe(call, *m);
+  return m;
+}
+
+std::optional<Received> Comm::take(int w, int tag, const char* call) {
+  std::optional<Message> m = engine_->take(context(Lane::P2P), w, tag);
+  if (!m) return std::nullopt;
+  if (engine_->tracing() && std::string_view(call) == "MPI_Improbe") trace_probe(call, *m);
+  Status s{peer_rank_of_world(m->env.source), m->env.tag, 0, m->body.size()};
+  return Received{std::move(m->body), s};
+}
+
+std::optional<Received> Comm::improbe(int source, int tag) {
+  check_usable("MPI_Improbe");
+  check_source(source, "MPI_Improbe");
+  check_recv_tag(tag, "MPI_Improbe");
+  if (source == PROC_NULL) return Received{Body(), Status{PROC_NULL, ANY_TAG, 0, 0}};
+  engine_->progress(0);
+  return take(source == ANY_SOURCE ? ANY_SOURCE : world_of(source), tag, "MPI_Improbe");
+}
+
+Received Comm::mprobe(int source, int tag) {
+  check_usable("MPI_Mprobe");
+  check_source(source, "MPI_Mprobe");
+  check_recv_tag(tag, "MPI_Mprobe");
+  if (source == PROC_NULL) return Received{Body(), Status{PROC_NULL, ANY_TAG, 0, 0}};
+  int w = source == ANY_SOURCE ? ANY_SOURCE : world_of(source);
+  const Message* m = wait_probe(w, source, tag, "MPI_Mprobe");
+  return *take(m->env.source, m->env.tag, "MPI_Mprobe");
 }
 
 void Comm::trace_probe(const char* call, const Message& m) const {

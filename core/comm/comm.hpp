@@ -127,6 +127,12 @@ class Comm {
   RequestPtr irecv(int source, int tag);
   std::optional<Status> iprobe(int source, int tag);
   Status probe(int source, int tag);
+  // MPI_Improbe / MPI_Mprobe (MPI-3.1 §3.8.2): the oldest matching message,
+  // taken out of the queue so that only the matched receive (MPI_Mrecv,
+  // MPI_Imrecv) gets it. A PROC_NULL source gives an empty message from
+  // PROC_NULL (MPI_MESSAGE_NO_PROC).
+  std::optional<Received> improbe(int source, int tag);
+  Received mprobe(int source, int tag);
 
   // ---- lanes for collectives and constructors (no argument checks) ----
   // `dest`/`source` are peer-group ranks; `local` selects the local group
@@ -144,6 +150,9 @@ class Comm {
  private:
   RequestPtr post_recv(Lane lane, int source_world, int tag, Waiting what, bool local);
   void trace_probe(const char* call, const Message& m) const;
+  // Blocks until a message matches (MPI_Probe, MPI_Mprobe: `call`).
+  const Message* wait_probe(int source_world, int source, int tag, const char* call);
+  std::optional<Received> take(int source_world, int tag, const char* call);
 
   Engine* engine_;
   uint64_t base_;

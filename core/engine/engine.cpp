@@ -97,28 +97,30 @@ void Engine::deliver(Message m) {
   bool wants_ack = m.env.wants_ack;
   int source = m.env.source;
   uint64_t seq = m.env.seq;
-  if (matcher_.arrive(std::move(m)) && wants_ack) {
-    Envelope ack;
-    ack.kind = MsgKind::SsendAck;
-    ack.source = rank_;
-    ack.seq = seq;
-    ack.epoch = epoch_;
-    send(source, ack, Body());
-  }
+  if (matcher_.arrive(std::move(m)) && wants_ack) acknowledge(source, seq);
+}
+
+// A synchronous send's message was matched: its sender may complete.
+void Engine::acknowledge(int source, uint64_t seq) {
+  Envelope ack;
+  ack.kind = MsgKind::SsendAck;
+  ack.source = rank_;
+  ack.seq = seq;
+  ack.epoch = epoch_;
+  send(source, ack, Body());
 }
 
 bool Engine::post(PostedRecv* r) {
   r->epoch = epoch_;
   if (!matcher_.post(r)) return false;
-  if (r->msg.env.wants_ack) {
-    Envelope ack;
-    ack.kind = MsgKind::SsendAck;
-    ack.source = rank_;
-    ack.seq = r->msg.env.seq;
-    ack.epoch = epoch_;
-    send(r->msg.env.source, ack, Body());
-  }
+  if (r->msg.env.wants_ack) acknowledge(r->msg.env.source, r->msg.env.seq);
   return true;
+}
+
+std::optional<Message> Engine::take(uint64_t context, int source, int tag) {
+  std::optional<Message> m = matcher_.take(context, source, tag);
+  if (m && m->env.wants_ack) acknowledge(m->env.source, m->env.seq);
+  return m;
 }
 
 void Engine::receive_available() {

@@ -69,6 +69,9 @@ class Engine {
   Matcher& matcher() { return matcher_; }
   // Posts a receive; true if it matched at once (acking a synchronous send).
   bool post(PostedRecv* r);
+  // Takes the oldest matching unexpected message out of the queue (matched
+  // probe), acking a synchronous send as a matching receive would.
+  std::optional<Message> take(uint64_t context, int source, int tag);
 
   // Delivers whatever has arrived, waiting at most timeout_ms for something.
   void progress(int timeout_ms);
@@ -130,6 +133,7 @@ class Engine {
 
  private:
   void deliver(Message m);
+  void acknowledge(int source, uint64_t seq);
   void receive_available();
   // Asks the transport for data input for up to budget_us, yielding
   // between asks; true as soon as data input is ready (see wait()).

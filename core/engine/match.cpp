@@ -53,6 +53,16 @@ const Message* Matcher::probe(uint64_t context, int source, int tag) const {
   return nullptr;
 }
 
+std::optional<Message> Matcher::take(uint64_t context, int source, int tag) {
+  for (auto it = unexpected_.begin(); it != unexpected_.end(); ++it)
+    if (matches(context, source, tag, it->env)) {
+      Message m = std::move(*it);
+      unexpected_.erase(it);
+      return m;
+    }
+  return std::nullopt;
+}
+
 std::vector<QueueItem> Matcher::snapshot() const {
   std::vector<QueueItem> out;
   for (const PostedRecv* r : posted_) out.push_back({true, r->source, r->tag, r->context, -1});

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <list>
+#include <optional>
 #include <vector>
 
 #include "core/transport/body.hpp"
@@ -58,6 +59,9 @@ class Matcher {
   bool cancel(PostedRecv* r);
   // The oldest unexpected message that matches, without taking it.
   const Message* probe(uint64_t context, int source, int tag) const;
+  // The same, taken out of the queue (matched probe, MPI-3.1 §3.8.2): no
+  // receive or probe can match it any more.
+  std::optional<Message> take(uint64_t context, int source, int tag);
   // Forgets unexpected messages sent during command `epoch`.
   void drop_epoch(uint32_t epoch);
   // Unposts the receives posted during command `epoch`, marking each

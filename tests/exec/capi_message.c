@@ -1,0 +1,74 @@
+/* tests/exec/capi_message.c: matched probe and receive (MPI-3.1 §3.8.2-3):
+ * MPI_Mprobe/MPI_Improbe take the message out of the queue (a later
+ * MPI_Iprobe does not see it), MPI_Get_count sizes the buffer, MPI_Mrecv
+ * and MPI_Imrecv receive it (into a vector type too), a synchronous send
+ * completes once its message is matched by a probe, and MPI_PROC_NULL gives
+ * MPI_MESSAGE_NO_PROC. Prints "FAIL ..." per failed check and "done" on
+ * rank 0 (tests/integration/test_capi_nbc.py). */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "check.h"
+
+int main(int argc, char **argv) {
+  int next, prev, i, count = -1, flag = 0, data[6], got[12];
+  MPI_Message msg;
+  MPI_Status st;
+  MPI_Request r;
+  MPI_Datatype every_other;
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  next = (me + 1) % n, prev = (me + n - 1) % n;
+  for (i = 0; i < 6; i++) data[i] = 10 * me + i;
+
+  /* a message of unknown length: probe, size, receive */
+  MPI_Isend(data, 1 + me % 6, MPI_INT, next, 3, MPI_COMM_WORLD, &r);
+  MPI_Mprobe(MPI_ANY_SOURCE, 3, MPI_COMM_WORLD, &msg, &st);
+  MPI_Get_count(&st, MPI_INT, &count);
+  CHECK(st.MPI_SOURCE == prev && count == 1 + prev % 6, "mprobe: source %d count %d", st.MPI_SOURCE, count);
+  MPI_Iprobe(MPI_ANY_SOURCE, 3, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+  CHECK(!flag, "a matched message is still visible to MPI_Iprobe");
+  MPI_Mrecv(got, count, MPI_INT, &msg, &st);
+  CHECK(msg == MPI_MESSAGE_NULL, "MPI_Mrecv left the handle %d", msg);
+  for (i = 0; i < count; i++) CHECK(got[i] == 10 * prev + i, "mrecv got[%d] = %d", i, got[i]);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+
+  /* a synchronous send completes once a matched probe takes its message;
+   * MPI_Improbe until it is there, then MPI_Imrecv into every other int */
+  MPI_Issend(data, 6, MPI_INT, next, 4, MPI_COMM_WORLD, &r);
+  do MPI_Improbe(prev, 4, MPI_COMM_WORLD, &flag, &msg, &st);
+  while (!flag);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  MPI_Type_vector(6, 1, 2, MPI_INT, &every_other);
+  MPI_Type_commit(&every_other);
+  for (i = 0; i < 12; i++) got[i] = -1;
+  MPI_Imrecv(got, 1, every_other, &msg, &r);
+  MPI_Wait(&r, &st);
+  for (i = 0; i < 12; i++)
+    CHECK(got[i] == (i % 2 ? -1 : 10 * prev + i / 2), "imrecv into a vector: got[%d] = %d", i, got[i]);
+  MPI_Type_free(&every_other);
+
+  /* MPI_PROC_NULL */
+  MPI_Mprobe(MPI_PROC_NULL, 0, MPI_COMM_WORLD, &msg, &st);
+  CHECK(msg == MPI_MESSAGE_NO_PROC && st.MPI_SOURCE == MPI_PROC_NULL, "mprobe of PROC_NULL: %d", msg);
+  MPI_Mrecv(got, 1, MPI_INT, &msg, &st);
+  MPI_Get_count(&st, MPI_INT, &count);
+  CHECK(st.MPI_SOURCE == MPI_PROC_NULL && count == 0 && msg == MPI_MESSAGE_NULL, "mrecv of NO_PROC");
+
+  /* a receive too short for the message: MPI_ERR_TRUNCATE */
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Send(data, 4, MPI_INT, next, 5, MPI_COMM_WORLD);
+  MPI_Mprobe(prev, 5, MPI_COMM_WORLD, &msg, &st);
+  {
+    int rc = MPI_Mrecv(got, 2, MPI_INT, &msg, &st), cls = -1;
+    MPI_Error_class(rc, &cls);
+    CHECK(cls == MPI_ERR_TRUNCATE, "a short MPI_Mrecv gave class %d", cls);
+  }
+
+  MPI_Allreduce(MPI_IN_PLACE, &failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (me == 0 && failures == 0) printf("done\n");
+  MPI_Finalize();
+  return failures != 0;
+}
