@@ -96,6 +96,12 @@ class TypeBytes;
 // bytes that arrived (a no-op for any other request).
 MPI_Request add_receive(Request r, std::shared_ptr<TypeBytes> into);
 void received(MPI_Request r, size_t bytes, const char* func);
+// Generalized requests (c_grequest.cpp): when r is one that completed, runs
+// its query function into *status (may be null) and, when release, its free
+// function; false for any other request. grequest_cancel runs its cancel
+// function (false: not a generalized request).
+bool grequest_completed(MPI_Request r, MPI_Status* status, bool release, const char* func);
+bool grequest_cancel(MPI_Request r, const char* func);
 // Persistent requests (MPI_Send_init ...): a handle in the same table that
 // completing leaves inactive instead of freeing.
 MPI_Request add_persistent(Prequest r);

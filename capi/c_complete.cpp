@@ -60,7 +60,9 @@ struct Failure {
 // Completes *r (waiting for it if block) into status; true when it
 // completed. An operation that ended in an error has completed too: its
 // class goes into status->MPI_ERROR and the first such error into f.
-bool settle(MPI_Request* r, MPI_Status* status, bool block, int index, Failure& f, const char* func) {
+// keep: leave it allocated and active (MPI_Request_get_status).
+bool settle(MPI_Request* r, MPI_Status* status, bool block, int index, Failure& f, const char* func,
+            bool keep = false) {
   if (*r == MPI_REQUEST_NULL) {
     empty_status(status);
     return true;
@@ -68,18 +70,22 @@ bool settle(MPI_Request* r, MPI_Status* status, bool block, int index, Failure& 
   MPI_Comm comm = comm_of_request(*r);
   try {
     Status s;
+    // keep: test a copy of the handle (a C++ Request that completes becomes null)
+    Request copy = keep ? request(*r, func) : Request();
+    Request& req = keep ? copy : request(*r, func);
     if (block)
-      request(*r, func).Wait(s);
-    else if (!request(*r, func).Test(s))
+      req.Wait(s);
+    else if (!req.Test(s))
       return false;
     if (!s.Is_cancelled()) received(*r, size_t(s.Bytes()), func);
     to_c(s, status);
+    grequest_completed(*r, status, !keep, func);
   } catch (const Exception& e) {
     empty_status(status);
     if (status) status->MPI_ERROR = e.Get_error_code();
     if (!f.error) f = {comm, e, index};
   }
-  completed(r);
+  if (!keep) completed(r);
   return true;
 }
 
@@ -144,6 +150,24 @@ int MPI_Test(MPI_Request* r, int* flag, MPI_Status* status) {
     check_requests(1, r, "MPI_Test");
     *flag = settle(r, status, false, 0, f, "MPI_Test");
     f.raise(false, "MPI_Test");
+  });
+}
+
+// MPI_Request_get_status (§3.7.3): MPI_Test without freeing or
+// deactivating the request, which a later completing call still completes.
+int MPI_Request_get_status(MPI_Request r, int* flag, MPI_Status* status) {
+  const char* func = "MPI_Request_get_status";
+  Failure f;
+  return call(f.comm, func, [&] {
+    check_out(flag, func, "flag");
+    if (ignored(r)) {
+      empty_status(status);
+      *flag = 1;
+      return;
+    }
+    check_requests(1, &r, func);
+    *flag = settle(&r, status, false, 0, f, func, true);
+    f.raise(false, func);
   });
 }
 

@@ -113,7 +113,10 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype t, int dest, int sen
 
 // The request stays valid: it still has to be completed (Wait, Test) or freed.
 int MPI_Cancel(MPI_Request* r) {
-  return call("MPI_Cancel", [&] { request(*r, "MPI_Cancel").Cancel(); });
+  return call("MPI_Cancel", [&] {
+    check_out(r, "MPI_Cancel", "request");
+    if (!grequest_cancel(*r, "MPI_Cancel")) request(*r, "MPI_Cancel").Cancel();
+  });
 }
 
 int MPI_Test_cancelled(const MPI_Status* status, int* flag) {

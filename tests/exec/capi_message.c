@@ -3,13 +3,44 @@
  * MPI_Iprobe does not see it), MPI_Get_count sizes the buffer, MPI_Mrecv
  * and MPI_Imrecv receive it (into a vector type too), a synchronous send
  * completes once its message is matched by a probe, and MPI_PROC_NULL gives
- * MPI_MESSAGE_NO_PROC. Prints "FAIL ..." per failed check and "done" on
+ * MPI_MESSAGE_NO_PROC; and generalized requests (§12.2) with
+ * MPI_Request_get_status and the status setters. Prints "FAIL ..." per failed check and "done" on
  * rank 0 (tests/integration/test_capi_nbc.py). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "check.h"
+
+/* A generalized request's callbacks: query sets the status, free and
+ * cancel count their calls in the extra state. */
+static int g_query(void *extra, MPI_Status *st) {
+  (void)extra;
+  st->MPI_SOURCE = 42, st->MPI_TAG = 7, st->MPI_ERROR = MPI_SUCCESS;
+  MPI_Status_set_elements(st, MPI_INT, 3);
+  MPI_Status_set_cancelled(st, 0);
+  return MPI_SUCCESS;
+}
+static int g_free(void *extra) { return ((int *)extra)[0]++, MPI_SUCCESS; }
+static int g_cancel(void *extra, int complete) { return ((int *)extra)[1] += 1 + complete, MPI_SUCCESS; }
+
+static void grequest(void) {
+  int calls[2] = {0, 0}, flag = -1, count = -1;
+  MPI_Request r;
+  MPI_Status st;
+  MPI_Grequest_start(g_query, g_free, g_cancel, calls, &r);
+  MPI_Request_get_status(r, &flag, &st);
+  CHECK(flag == 0, "an incomplete generalized request tested complete");
+  MPI_Cancel(&r);
+  MPI_Grequest_complete(r);
+  MPI_Request_get_status(r, &flag, &st);
+  CHECK(flag == 1 && st.MPI_SOURCE == 42 && r != MPI_REQUEST_NULL, "get_status: flag %d source %d", flag,
+        st.MPI_SOURCE);
+  MPI_Wait(&r, &st);
+  MPI_Get_count(&st, MPI_INT, &count);
+  CHECK(r == MPI_REQUEST_NULL && st.MPI_TAG == 7 && count == 3, "wait: tag %d count %d", st.MPI_TAG, count);
+  CHECK(calls[0] == 1 && calls[1] == 1, "free ran %d times, cancel saw %d", calls[0], calls[1]);
+}
 
 int main(int argc, char **argv) {
   int next, prev, i, count = -1, flag = 0, data[6], got[12];
@@ -67,6 +98,7 @@ int main(int argc, char **argv) {
     CHECK(cls == MPI_ERR_TRUNCATE, "a short MPI_Mrecv gave class %d", cls);
   }
 
+  grequest();
   MPI_Allreduce(MPI_IN_PLACE, &failures, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (me == 0 && failures == 0) printf("done\n");
   MPI_Finalize();

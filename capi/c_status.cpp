@@ -1,0 +1,105 @@
+// capi/c_status.cpp: what a status says and what a generalized request's
+// query function may set in one (MPI-3.1 §3.2.5, §4.1.11, §12.2.1):
+// MPI_Get_elements_x, MPI_Status_set_elements(_x), MPI_Status_set_cancelled,
+// and the big-count (_x) forms of the size and extent queries. A status
+// carries the bytes of its message (lumpi_bytes); counts and elements are
+// read from them through the datatype (core/datatype).
+#include <string>
+
+#include "capi/c_api.hpp"
+
+using namespace lumpi;
+using namespace lumpi::capi;
+
+namespace {
+
+// The bytes of `count` basic elements of t in type-map order: whole
+// elements of t and then the first basic elements of one more.
+std::int64_t bytes_of_elements(const core::Datatype& t, std::int64_t count, const char* f) {
+  if (count < 0) fail(MPI_ERR_COUNT, f, "count " + std::to_string(count) + " is negative");
+  const std::int64_t per = t.layout().nbasic;
+  if (per == 0) return 0;
+  std::int64_t bytes = (count / per) * t.size(), left = count % per;
+  for (const core::Run& r : t.runs()) {
+    const std::int64_t k = left < r.count ? left : r.count;
+    bytes += k * std::int64_t(core::basic_info(r.basic).size);
+    left -= k;
+    if (left == 0) break;
+  }
+  return bytes;
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Get_elements_x(const MPI_Status* status, MPI_Datatype t, MPI_Count* count) {
+  const char* f = "MPI_Get_elements_x";
+  return call(f, [&] {
+    if (!status) fail(MPI_ERR_ARG, f, "status is MPI_STATUS_IGNORE");
+    check_out(count, f, "count");
+    const core::TypePtr& p = type_of(t, f);
+    p->check_committed(f);
+    *count = p->size() == 0 ? 0 : p->elements_of(status->lumpi_bytes);
+  });
+}
+
+int MPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype t, MPI_Count count) {
+  const char* f = "MPI_Status_set_elements_x";
+  return call(f, [&] {
+    check_out(status, f, "status");
+    const core::TypePtr& p = type_of(t, f);
+    p->check_committed(f);
+    status->lumpi_bytes = bytes_of_elements(*p, count, f);
+  });
+}
+
+int MPI_Status_set_elements(MPI_Status* status, MPI_Datatype t, int count) {
+  return MPI_Status_set_elements_x(status, t, count);
+}
+
+int MPI_Status_set_cancelled(MPI_Status* status, int flag) {
+  const char* f = "MPI_Status_set_cancelled";
+  return call(f, [&] {
+    check_out(status, f, "status");
+    status->lumpi_cancelled = flag != 0;
+  });
+}
+
+int MPI_Type_size_x(MPI_Datatype t, MPI_Count* size) {
+  const char* f = "MPI_Type_size_x";
+  return call(f, [&] {
+    check_out(size, f, "size");
+    *size = type_of(t, f)->size();
+  });
+}
+
+int MPI_Type_get_extent_x(MPI_Datatype t, MPI_Count* lb, MPI_Count* extent) {
+  const char* f = "MPI_Type_get_extent_x";
+  return call(f, [&] {
+    check_out(lb, f, "lb");
+    check_out(extent, f, "extent");
+    const core::TypePtr& p = type_of(t, f);
+    *lb = p->lb();
+    *extent = p->extent();
+  });
+}
+
+int MPI_Type_get_true_extent_x(MPI_Datatype t, MPI_Count* lb, MPI_Count* extent) {
+  const char* f = "MPI_Type_get_true_extent_x";
+  return call(f, [&] {
+    check_out(lb, f, "true_lb");
+    check_out(extent, f, "true_extent");
+    const core::TypePtr& p = type_of(t, f);
+    *lb = p->true_lb();
+    *extent = p->true_extent();
+  });
+}
+
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp) { return MPI_Aint((unsigned long)base + (unsigned long)disp); }
+
+MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2) {
+  return MPI_Aint((unsigned long)addr1 - (unsigned long)addr2);
+}
+
+}  // extern "C"
