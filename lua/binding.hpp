@@ -195,9 +195,13 @@ std::map<std::string, std::string> check_info(lua_State* L, int idx, std::string
 // Pushes a communicator userdata of c's class (nil for a null pointer);
 // returns 1, the number of values pushed, for `return push_comm(L, c)`.
 int push_comm(lua_State* L, core::CommPtr c);
-// The communicator at idx; raises MPI_ERR_COMM if it is not one or was freed.
+// The communicator at idx; raises MPI_ERR_COMM if it is not one, was freed
+// or is not usable (Comm::check_usable).
 core::Comm& check_comm(lua_State* L, int idx, std::string_view func);
 core::CommPtr check_comm_ptr(lua_State* L, int idx, std::string_view func);
+// The same but for Comm::check_usable, for a call whose core function runs
+// it (the sends: one check per call).
+core::Comm& check_comm_handle(lua_State* L, int idx, std::string_view func);
 // The communicator at idx, or nullptr if idx is not one or is a handle
 // freed by c:free() (which holds no communicator any more). A handle
 // another value freed (the same communicator pushed twice) still has it.
