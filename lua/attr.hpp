@@ -1,23 +1,27 @@
 // lua/attr.hpp: attribute caching for every kind of object that carries
-// attributes (seed §6.7): keyvals, set/get/delete, and the copy and delete
-// callbacks, implemented once in lua/bind_attr.cpp. A keyval serves the kind
-// it was created for; using it on another kind raises MPI_ERR_KEYVAL.
-// Callbacks get the object's Lua value in place of the communicator:
-// copy f(oldobj, kv, extra_state, value) -> keep, newvalue;
+// attributes (seed §6.7) over the core's one store (core/base/attr.hpp,
+// which keeps the rules); lua/bind_attr.cpp converts Lua values, keyvals and
+// callbacks. Callbacks get the object's Lua value in place of the
+// communicator: copy f(oldobj, kv, extra_state, value) -> keep, newvalue;
 // delete f(obj, kv, value, extra_state).
 #pragma once
 
 #include <lua.hpp>
 
+#include <cstdint>
+
+#include "core/base/attr.hpp"
+
 namespace lumpi::lua {
 
-enum class AttrKind : int { Comm = 0, Type = 1, Win = 2 };
+namespace attr = core::attr;
+using AttrKind = attr::Kind;
 
-// An object's attribute cache: its kind and a serial never reused in the
-// process (Comm::serial(), Datatype::serial()).
+// An object's attributes: its kind and a serial never reused in the
+// process (Comm::serial(), Datatype::serial(), Win::serial()).
 struct AttrObj {
   AttrKind kind;
-  lua_Integer serial;
+  std::uint64_t serial;
 };
 
 // mpi.X_create_keyval{copy=, delete=, extra_state=} (table at argument 1):
@@ -34,11 +38,12 @@ int get_attr(lua_State* L, AttrObj o, const char* func);  // pushes value, found
 void delete_attr(lua_State* L, int obj_idx, AttrObj o, const char* func);
 
 // Runs the copy callbacks of old's attributes (object at old_idx) and
-// attaches the kept values to new_obj (at new_idx); on a raising callback,
-// deletes the copies made so far and throws.
-void copy_attrs(lua_State* L, int old_idx, AttrObj old_obj, int new_idx, AttrObj new_obj, const char* func);
-// Runs every delete callback of o (object at idx) and removes its attributes;
-// throws at the first callback that raises, leaving the rest attached.
+// attaches the kept values to new_obj; a raising callback throws, and
+// new_obj gets nothing.
+void copy_attrs(lua_State* L, int old_idx, AttrObj old_obj, AttrObj new_obj, const char* func);
+// Runs the delete callbacks of o (object at idx), newest first, and removes
+// its attributes; throws at the first callback that raises, leaving the rest
+// attached.
 void delete_attrs(lua_State* L, int idx, AttrObj o, const char* func);
 // Drops o's attributes without callbacks (its last handle is collected).
 void forget_attrs(lua_State* L, AttrObj o);

@@ -1,28 +1,31 @@
-// lua/bind_attr.cpp: attribute caching (seed §6.7, API.md §8) on every kind
-// of object that carries attributes: the communicator methods here, the
-// generic machinery (lua/attr.hpp) for the other kinds (datatypes:
-// lua/bind_datatype.cpp).
+// lua/bind_attr.cpp: attribute caching (seed §6.7, API.md §8) for the Lua
+// door: the communicator methods here, the functions of lua/attr.hpp for the
+// other kinds (datatypes: lua/bind_datatype.cpp, windows: lua/bind_win.cpp).
 //
-// Keyvals and attributes are Lua values, so they live in the Lua state, not
-// in core: a keyval is a userdata box (freeing it turns every reference into
-// a freed handle) whose record sits in registry["lumpi.keyvals"][id] =
-// {handle=, copy=, delete=, extra=, refs=, freed=, kind=}; a keyval serves one
-// kind of object (using it on another is MPI_ERR_KEYVAL). The attributes of
-// an object sit in registry[attrs table of its kind][serial][id] = {value},
-// keyed by the object's serial, which is never reused, so a new object never
-// sees a stale attribute. Callbacks run under lua_pcall: a callback that
-// raises makes the MPI call fail with the callback's error class, and
-// nothing long-jumps over a C++ frame. A keyval freed while attached stays
-// alive (refs counts its attachments) until its last attribute goes. A
-// communicator whose last Lua handle is collected without free drops its
-// attributes without callbacks (forget_attrs), so nothing piles up.
+// Every rule lives in the core's one store (core/base/attr.hpp): keyval
+// numbers and kinds, replacing a value, freeing a keyval still in use, copy
+// callbacks on dup, delete callbacks on free (newest first), forgetting an
+// object that goes away without a free. This file only converts:
+// - a value is a registry reference (luaL_ref) in the core's word, released
+//   when the core lets go of the value: after its delete callback succeeded,
+//   or when the core drops it without one (forget, the copies of a failed
+//   dup);
+// - a keyval is a userdata box around the core's number. Freeing it turns
+//   every reference into a freed handle (Lua's form of MPI setting the
+//   caller's variable to KEYVAL_INVALID); freeing a freed one again is the
+//   core's free, allowed while attributes still use the keyval;
+// - a keyval's Lua functions, extra state and box sit in the registry, held
+//   by the callbacks the core keeps (LuaKeyval) until it drops the keyval;
+// - the object the core hands back to the callbacks is a Call: the Lua
+//   thread, the stack slot of the object's value and the MPI function.
+// A callback runs under lua_pcall; one that raises fails the MPI call with
+// its message and class (MPI_ERR_OTHER for a plain Lua error).
 //
-// Choices the seed leaves open: deleting an attribute that is not attached is
-// a no-op; predefined attributes (TAG_UB, HOST, IO, WTIME_IS_GLOBAL, and
-// LASTUSEDCODE on COMM_WORLD only) are
-// readable on every communicator and cannot be set, deleted or freed
-// (MPI_ERR_KEYVAL); callbacks run in keyval creation order.
-#include <algorithm>
+// Predefined attributes (TAG_UB, HOST, IO, WTIME_IS_GLOBAL, and LASTUSEDCODE
+// on COMM_WORLD only) have numbers below the core's; they are readable on
+// every communicator and cannot be set, deleted or freed (MPI_ERR_KEYVAL).
+#include <cstdint>
+#include <memory>
 
 #include "core/base/constants.hpp"
 #include "lua/attr.hpp"
@@ -35,19 +38,8 @@ using core::ErrClass;
 using core::fail;
 
 constexpr const char* kKeyvalMeta = "lumpi.Keyval";
-constexpr const char* kKeyvalsKey = "lumpi.keyvals";
 
-// Per kind: the registry table of attributes, and names for messages.
-struct KindInfo {
-  const char* attrs_key;
-  const char* objects;  // "communicators"
-};
-const KindInfo kKinds[] = {{"lumpi.attrs", "communicators"},
-                           {"lumpi.attrs.type", "datatypes"},
-                           {"lumpi.attrs.win", "windows"}};
-const KindInfo& kind_info(AttrKind k) { return kKinds[int(k)]; }
-
-// Predefined keyvals have ids below kFirstUserKeyval; 0 is KEYVAL_INVALID.
+// Predefined keyvals have ids below the core's first, kFirstUserKeyval; 0 is KEYVAL_INVALID.
 enum Predefined : int { kInvalid = 0, kTagUb = 1, kHost = 2, kIo = 3, kWtimeIsGlobal = 4, kLastUsedCode = 5,
                         // the window attributes (seed §6.7.3), read by lua/bind_win.cpp
                         kWinBase = 8, kWinSize = 9, kWinDispUnit = 10, kWinCreateFlavor = 11,
@@ -59,134 +51,51 @@ struct KeyvalBox {
   bool freed;
 };
 
-int g_next_keyval = kFirstUserKeyval;  // ids are never reused in a process
-lua_Integer g_set_clock = 0;             // orders attributes by when they were set
+// A registry reference as the core's word, and back.
+attr::Value as_value(int ref) { return reinterpret_cast<attr::Value>(std::intptr_t(ref)); }
+int as_ref(attr::Value v) { return int(reinterpret_cast<std::intptr_t>(v)); }
 
-// ---- registry tables (luaL_getsubtable pushes registry[key], made on first use) ------
+// The object the callbacks get: the object's value at obj_idx (absolute) of
+// L. copies collects the references copy callbacks made, which a failing
+// dup releases.
+struct Call {
+  lua_State* L;
+  int obj_idx;
+  const char* func;
+  std::vector<int> copies;
+};
 
-// Pushes the record of keyval id (nil once forgotten).
-void push_record(lua_State* L, int id) {
-  luaL_getsubtable(L, LUA_REGISTRYINDEX, kKeyvalsKey);
-  lua_rawgeti(L, -1, id);  // push keyvals[id]
-  lua_remove(L, -2);       // drop keyvals
-}
-
-// Pushes the attribute table of an object: nil if it has none, unless
-// `create`.
-void push_attrs(lua_State* L, AttrObj c, bool create) {
-  luaL_getsubtable(L, LUA_REGISTRYINDEX, kind_info(c.kind).attrs_key);
-  if (lua_rawgeti(L, -1, c.serial) != LUA_TTABLE && create) {  // push attrs[serial]
-    lua_pop(L, 1);
-    lua_newtable(L);
-    lua_pushvalue(L, -1);
-    lua_rawseti(L, -3, c.serial);  // attrs[serial] = t, pops the copy
+// A keyval's registry references, released with the core's last copy of its
+// callbacks (the keyval freed and no attribute left).
+struct LuaKeyval {
+  lua_State* main;
+  int copy, del, extra, box;
+  ~LuaKeyval() {
+    for (int ref : {copy, del, extra, box}) luaL_unref(main, LUA_REGISTRYINDEX, ref);
   }
-  lua_remove(L, -2);  // drop the registry's attrs table
-}
+};
 
-// The keyval ids attached to c, in creation order, or the most recently set
-// first (box[2] is the time of setting).
-std::vector<int> attached_ids(lua_State* L, AttrObj c, bool newest_first = false) {
-  std::vector<std::pair<lua_Integer, int>> found;  // (order, id)
-  push_attrs(L, c, false);
-  if (lua_istable(L, -1)) {
-    lua_pushnil(L);
-    while (lua_next(L, -2)) {  // stack: attrs key box
-      lua_rawgeti(L, -1, 2);   // push the time of setting
-      const int id = int(lua_tointeger(L, -3));
-      found.emplace_back(newest_first ? -lua_tointeger(L, -1) : id, id);
-      lua_pop(L, 2);  // pop the time and the box, keep the key
-    }
-  }
-  lua_pop(L, 1);  // attrs (or nil)
-  std::sort(found.begin(), found.end());
-  std::vector<int> ids;
-  for (const auto& f : found) ids.push_back(f.second);
-  return ids;
-}
-
-// Stores value box (at top, popped) as attribute id of c, or removes it when
-// the top is nil; a stored box gets the time of setting as box[2].
-void store_attr(lua_State* L, AttrObj c, int id) {
-  if (lua_istable(L, -1)) {
-    lua_pushinteger(L, ++g_set_clock);
-    lua_rawseti(L, -2, 2);  // box[2] = now
-  }
-  push_attrs(L, c, true);
-  lua_insert(L, -2);      // attrs box
-  lua_rawseti(L, -2, id);  // attrs[id] = box, pops box
-  lua_pop(L, 1);
-}
-
-// Adds delta to keyval id's attachment count; forgets a freed keyval whose
-// last attachment went away.
-void add_refs(lua_State* L, int id, int delta) {
-  push_record(L, id);
-  if (!lua_istable(L, -1)) {
-    lua_pop(L, 1);
-    return;
-  }
-  lua_getfield(L, -1, "refs");
-  lua_Integer refs = lua_tointeger(L, -1) + delta;
-  lua_pop(L, 1);
-  set_int(L, "refs", refs);
-  lua_getfield(L, -1, "freed");
-  bool freed = lua_toboolean(L, -1);
-  lua_pop(L, 2);  // the flag and the record
-  if (freed && refs <= 0) {
-    luaL_getsubtable(L, LUA_REGISTRYINDEX, kKeyvalsKey);
-    lua_pushnil(L);
-    lua_rawseti(L, -2, id);  // keyvals[id] = nil
-    lua_pop(L, 1);
-  }
-}
+void push_ref(lua_State* L, int ref) { lua_rawgeti(L, LUA_REGISTRYINDEX, ref); }
 
 // ---- keyval handles -----------------------------------------------------------------
 
 KeyvalBox* test_keyval(lua_State* L, int idx) { return test_userdata<KeyvalBox>(L, idx, kKeyvalMeta); }
 
-// The keyval at idx: valid and not freed (predefined ones included).
-KeyvalBox& check_keyval(lua_State* L, int idx, const char* func) {
+// The keyval at idx: a keyval, not KEYVAL_INVALID, not freed unless freed_ok
+// (the core checks its kind and whether it still exists).
+KeyvalBox& check_keyval(lua_State* L, int idx, const char* func, bool freed_ok = false) {
   KeyvalBox* kv = test_keyval(L, idx);
   if (!kv) fail(ErrClass::Keyval, func, std::string("expected a keyval, got ") + luaL_typename(L, idx));
   if (kv->id == kInvalid) fail(ErrClass::Keyval, func, "keyval is mpi.KEYVAL_INVALID");
-  if (kv->freed) fail(ErrClass::Keyval, func, "the keyval has been freed");
+  if (kv->freed && !freed_ok) fail(ErrClass::Keyval, func, "the keyval has been freed");
   return *kv;
 }
 
-void check_user_keyval(const KeyvalBox& kv, const char* func) {
+// The keyval at idx for setting, deleting or freeing: no predefined one.
+KeyvalBox& check_user_keyval(lua_State* L, int idx, const char* func, bool freed_ok = false) {
+  KeyvalBox& kv = check_keyval(L, idx, func, freed_ok);
   if (kv.id < kFirstUserKeyval)
     fail(ErrClass::Keyval, func, "keyval is a predefined attribute, which cannot be set, deleted or freed");
-}
-
-// The kind of object keyval id was created for (predefined ones:
-// communicators, but the window attributes).
-AttrKind keyval_kind(lua_State* L, int id) {
-  if (id >= kWinBase && id <= kWinModel) return AttrKind::Win;
-  if (id < kFirstUserKeyval) return AttrKind::Comm;
-  push_record(L, id);
-  AttrKind k = AttrKind::Comm;
-  if (lua_istable(L, -1)) {
-    lua_getfield(L, -1, "kind");
-    k = AttrKind(lua_tointeger(L, -1));
-    lua_pop(L, 1);
-  }
-  lua_pop(L, 1);
-  return k;
-}
-
-// MPI_ERR_KEYVAL unless keyval kv was created for objects of kind k.
-void check_kind(lua_State* L, const KeyvalBox& kv, AttrKind k, const char* func) {
-  AttrKind has = keyval_kind(L, kv.id);
-  if (has != k)
-    fail(ErrClass::Keyval, func,
-         std::string("the keyval was created for ") + kind_info(has).objects + ", not " + kind_info(k).objects);
-}
-
-// The keyval at idx, usable on objects of kind k.
-KeyvalBox& check_keyval_for(lua_State* L, int idx, AttrKind k, const char* func) {
-  KeyvalBox& kv = check_keyval(L, idx, func);
-  check_kind(L, kv, k, func);
   return kv;
 }
 
@@ -214,41 +123,38 @@ void call_callback(lua_State* L, int nargs, int nresults, const char* func, cons
   if (lua_pcall(L, nargs, nresults, 0) != LUA_OK) throw callback_error(L, func, which, id);
 }
 
-// Runs the delete callback of keyval id for the value in box (at box_idx),
-// on the comm at comm_idx. Throws if the callback raises.
-void run_delete(lua_State* L, int comm_idx, int id, int box_idx, const char* func) {
-  push_record(L, id);
-  if (!lua_istable(L, -1)) {
-    lua_pop(L, 1);
-    return;
+// copy f(oldobj, kv, extra_state, value) -> keep, newvalue
+int run_copy(const LuaKeyval& k, attr::Object from, int id, attr::Value in, attr::Value& out, bool& keep) {
+  Call& c = *static_cast<Call*>(from);
+  push_ref(c.L, k.copy);
+  lua_pushvalue(c.L, c.obj_idx);
+  push_ref(c.L, k.box);
+  push_ref(c.L, k.extra);
+  push_ref(c.L, as_ref(in));
+  call_callback(c.L, 4, 2, c.func, "copy", id);
+  keep = lua_toboolean(c.L, -2);
+  if (keep) {
+    c.copies.push_back(luaL_ref(c.L, LUA_REGISTRYINDEX));  // pops newvalue
+    out = as_value(c.copies.back());
   }
-  int rec = lua_gettop(L);
-  if (lua_getfield(L, rec, "delete") == LUA_TNIL) {  // push the delete function
-    lua_pop(L, 2);
-    return;
-  }
-  lua_pushvalue(L, comm_idx);       // comm
-  lua_getfield(L, rec, "handle");   // kv
-  lua_rawgeti(L, box_idx, 1);       // value
-  lua_getfield(L, rec, "extra");    // extra_state
-  lua_remove(L, rec);               // fn comm kv value extra
-  call_callback(L, 4, 0, func, "delete", id);
+  lua_pop(c.L, keep ? 1 : 2);
+  return 0;
 }
 
-// Removes attribute id from c (comm userdata at comm_idx), running its delete
-// callback first; if that raises, the attribute stays and the error is thrown.
-void delete_one(lua_State* L, int comm_idx, AttrObj c, int id, const char* func) {
-  int top = lua_gettop(L);
-  push_attrs(L, c, false);
-  if (!lua_istable(L, -1) || lua_rawgeti(L, -1, id) != LUA_TTABLE) {  // push attrs[id]
-    lua_settop(L, top);
-    return;  // nothing attached: a no-op
+// delete f(obj, kv, value, extra_state); the value's reference goes once it
+// succeeded (a raising one leaves the attribute attached).
+int run_delete(const LuaKeyval& k, attr::Object on, int id, attr::Value v) {
+  Call& c = *static_cast<Call*>(on);
+  if (k.del != LUA_REFNIL) {
+    push_ref(c.L, k.del);
+    lua_pushvalue(c.L, c.obj_idx);
+    push_ref(c.L, k.box);
+    push_ref(c.L, as_ref(v));
+    push_ref(c.L, k.extra);
+    call_callback(c.L, 4, 0, c.func, "delete", id);
   }
-  run_delete(L, comm_idx, id, lua_gettop(L), func);
-  lua_settop(L, top);
-  lua_pushnil(L);
-  store_attr(L, c, id);
-  add_refs(L, id, -1);
+  luaL_unref(c.L, LUA_REGISTRYINDEX, as_ref(v));
+  return 0;
 }
 
 // ---- mpi functions ----------------------------------------------------------------------
@@ -274,79 +180,25 @@ void check_callback(lua_State* L, const char* field, const char* func) {
   lua_pop(L, 1);
 }
 
-// Keyval creation for objects of kind k: arguments as mpi.comm_create_keyval.
-int create_keyval_impl(lua_State* L, AttrKind k, const char* func) {
-  if (lua_isnoneornil(L, 1)) lua_newtable(L), lua_replace(L, 1);
-  if (!lua_istable(L, 1)) fail(ErrClass::Arg, func, "expected a table {copy=, delete=, extra_state=}");
-  check_callback(L, "copy", func);
-  check_callback(L, "delete", func);
-  int id = g_next_keyval++;
-  lua_createtable(L, 0, 7);  // the record
-  int rec = lua_gettop(L);
-  push_keyval(L, id);
-  lua_pushvalue(L, -1);
-  lua_setfield(L, rec, "handle");  // record.handle = kv (kv stays on top)
-  lua_getfield(L, 1, "copy");
-  if (lua_isnil(L, -1)) lua_pop(L, 1), lua_pushcfunction(L, null_copy_fn);
-  lua_setfield(L, rec, "copy");
-  lua_getfield(L, 1, "delete");
-  lua_setfield(L, rec, "delete");
-  lua_getfield(L, 1, "extra_state");
-  lua_setfield(L, rec, "extra");
-  lua_pushinteger(L, 0);
-  lua_setfield(L, rec, "refs");
-  lua_pushinteger(L, int(k));
-  lua_setfield(L, rec, "kind");
-  luaL_getsubtable(L, LUA_REGISTRYINDEX, kKeyvalsKey);
-  lua_pushvalue(L, rec);
-  lua_rawseti(L, -2, id);  // keyvals[id] = record
-  lua_pop(L, 1);
-  return 1;  // the kv
-}
-
-// True while keyval id's record exists (not yet freed, or freed but still
-// attached somewhere).
-bool record_exists(lua_State* L, int id) {
-  push_record(L, id);
-  bool exists = lua_istable(L, -1);
-  lua_pop(L, 1);
-  return exists;
-}
-
-// Every reference becomes freed; the record lives on while attributes still
-// use it. Freeing it again meanwhile (say from its own delete callback) does
-// nothing more; once the last attribute is gone it is MPI_ERR_KEYVAL. The
-// same rule as the C and C++ APIs (core/api/api_attr.cpp, seed §6.7.2).
-int free_keyval_impl(lua_State* L, AttrKind k, const char* func) {
-  KeyvalBox* box = test_keyval(L, 1);
-  if (box && box->freed && box->id != kInvalid && box->id >= kFirstUserKeyval && record_exists(L, box->id)) {
-    check_kind(L, *box, k, func);
-    return 0;
-  }
-  KeyvalBox& kv = check_keyval(L, 1, func);
-  check_user_keyval(kv, func);
-  check_kind(L, kv, k, func);
-  kv.freed = true;
-  push_record(L, kv.id);
-  if (lua_istable(L, -1)) {
-    lua_pushboolean(L, 1);
-    lua_setfield(L, -2, "freed");
-  }
-  lua_pop(L, 1);
-  add_refs(L, kv.id, 0);
-  return 0;
+// A registry reference to field of the table at 1 (LUA_REFNIL for nil).
+int field_ref(lua_State* L, const char* field) {
+  lua_getfield(L, 1, field);
+  return luaL_ref(L, LUA_REGISTRYINDEX);
 }
 
 // mpi.comm_create_keyval{copy=, delete=, extra_state=}
-int l_create_keyval(lua_State* L) { return create_keyval_impl(L, AttrKind::Comm, "MPI_Comm_create_keyval"); }
+int l_create_keyval(lua_State* L) { return create_keyval(L, AttrKind::Comm, "MPI_Comm_create_keyval"); }
 
 // mpi.comm_free_keyval(kv)
-int l_free_keyval(lua_State* L) { return free_keyval_impl(L, AttrKind::Comm, "MPI_Comm_free_keyval"); }
+int l_free_keyval(lua_State* L) { return free_keyval(L, AttrKind::Comm, "MPI_Comm_free_keyval"); }
 
-AttrObj comm_obj(const core::Comm& c) { return {AttrKind::Comm, lua_Integer(c.serial())}; }
+AttrObj comm_obj(const core::Comm& c) { return {AttrKind::Comm, c.serial()}; }
 
-void push_predefined(lua_State* L, int id) {
-  switch (id) {
+// Pushes the predefined communicator attribute id of o: value, found.
+int push_predefined(lua_State* L, int id, AttrObj o) {
+  // MPI_LASTUSEDCODE is an attribute of COMM_WORLD only (MPI-3.1 §8.5).
+  bool found = id != kLastUsedCode || (runtime(L).world && o.serial == runtime(L).world->serial());
+  switch (found ? id : kInvalid) {
     case kTagUb: lua_pushinteger(L, core::TAG_UB); break;
     case kHost: lua_pushinteger(L, core::PROC_NULL); break;   // no host process
     case kIo: lua_pushinteger(L, core::ANY_SOURCE); break;    // every rank can do I/O
@@ -354,6 +206,8 @@ void push_predefined(lua_State* L, int id) {
     case kLastUsedCode: lua_pushinteger(L, core::last_used_code()); break;
     default: lua_pushnil(L);
   }
+  lua_pushboolean(L, found);
+  return 2;
 }
 
 // c:set_attr(kv, v)
@@ -396,7 +250,7 @@ const Reg kMethods[] = {
 
 }  // namespace
 
-// ---- the generic machinery (lua/attr.hpp) -------------------------------------------------
+// ---- lua/attr.hpp -----------------------------------------------------------------------
 
 int predefined_win_attr(lua_State* L, int idx) {
   KeyvalBox* kv = test_keyval(L, idx);
@@ -404,52 +258,64 @@ int predefined_win_attr(lua_State* L, int idx) {
   return kv->id - kWinBase;
 }
 
-int create_keyval(lua_State* L, AttrKind k, const char* func) { return create_keyval_impl(L, k, func); }
-int free_keyval(lua_State* L, AttrKind k, const char* func) { return free_keyval_impl(L, k, func); }
+// Keyval creation for objects of kind k: arguments as mpi.comm_create_keyval.
+int create_keyval(lua_State* L, AttrKind k, const char* func) {
+  if (lua_isnoneornil(L, 1)) lua_newtable(L), lua_replace(L, 1);
+  if (!lua_istable(L, 1)) fail(ErrClass::Arg, func, "expected a table {copy=, delete=, extra_state=}");
+  check_callback(L, "copy", func);
+  check_callback(L, "delete", func);
+  KeyvalBox* box = push_keyval(L, kInvalid);
+  lua_pushvalue(L, -1);
+  std::shared_ptr<const LuaKeyval> lk(new LuaKeyval{main_thread(L), field_ref(L, "copy"), field_ref(L, "delete"),
+                                                    field_ref(L, "extra_state"), luaL_ref(L, LUA_REGISTRYINDEX)});
+  attr::Callbacks cb;
+  if (lk->copy != LUA_REFNIL)  // none: the core's NULL_COPY_FN
+    cb.copy = [lk](attr::Object from, int id, attr::Value in, attr::Value& out, bool& keep) {
+      return run_copy(*lk, from, id, in, out, keep);
+    };
+  cb.del = [lk](attr::Object on, int id, attr::Value v) { return run_delete(*lk, on, id, v); };
+  box->id = attr::create_keyval(k, std::move(cb));
+  return 1;  // the box
+}
 
-// obj:set_attr(kv, v), object at obj_idx: replacing a value runs the old
-// value's delete callback.
+// Every reference becomes freed; freeing it again is the core's rule (§6.7.2):
+// nothing more while attributes use it, MPI_ERR_KEYVAL once they are gone.
+int free_keyval(lua_State* L, AttrKind k, const char* func) {
+  KeyvalBox& kv = check_user_keyval(L, 1, func, true);
+  attr::free_keyval(k, kv.id, func);
+  kv.freed = true;
+  return 0;
+}
+
+// obj:set_attr(kv, v): the value's reference goes again if the core refuses it.
 void set_attr(lua_State* L, int obj_idx, AttrObj o, const char* func) {
-  KeyvalBox& kv = check_keyval_for(L, 2, o.kind, func);
-  check_user_keyval(kv, func);
-  delete_one(L, obj_idx, o, kv.id, func);  // the old value's delete callback, if any
-  lua_createtable(L, 1, 0);
+  int id = check_user_keyval(L, 2, func).id;
+  Call call{L, lua_absindex(L, obj_idx), func, {}};
   lua_pushvalue(L, 3);
-  lua_rawseti(L, -2, 1);  // box[1] = v
-  store_attr(L, o, kv.id);
-  add_refs(L, kv.id, 1);
+  int ref = luaL_ref(L, LUA_REGISTRYINDEX);
+  try {
+    attr::set(o.kind, &call, o.serial, id, as_value(ref), func);
+  } catch (...) {
+    luaL_unref(L, LUA_REGISTRYINDEX, ref);
+    throw;
+  }
 }
 
 // obj:get_attr(kv): pushes value, found.
 int get_attr(lua_State* L, AttrObj o, const char* func) {
-  KeyvalBox& kv = check_keyval_for(L, 2, o.kind, func);
-  // MPI_LASTUSEDCODE is an attribute of COMM_WORLD only (MPI-3.1 §8.5).
-  if (kv.id == kLastUsedCode && !(o.kind == AttrKind::Comm && runtime(L).world &&
-                                  o.serial == lua_Integer(runtime(L).world->serial()))) {
-    lua_pushnil(L);
-    lua_pushboolean(L, 0);
-    return 2;
-  }
-  if (kv.id < kFirstUserKeyval) {
-    push_predefined(L, kv.id);
-    lua_pushboolean(L, 1);
-    return 2;
-  }
-  push_attrs(L, o, false);
-  if (lua_istable(L, -1) && lua_rawgeti(L, -1, kv.id) == LUA_TTABLE) {  // push attrs[id]
-    lua_rawgeti(L, -1, 1);
-    lua_pushboolean(L, 1);
-    return 2;
-  }
-  lua_pushnil(L);
-  lua_pushboolean(L, 0);
+  int id = check_keyval(L, 2, func).id;
+  if (o.kind == AttrKind::Comm && id >= kTagUb && id <= kLastUsedCode) return push_predefined(L, id, o);
+  attr::Value v = nullptr;
+  bool found = attr::get(o.kind, o.serial, id, v, func);
+  push_ref(L, found ? as_ref(v) : LUA_NOREF);
+  lua_pushboolean(L, found);
   return 2;
 }
 
 void delete_attr(lua_State* L, int obj_idx, AttrObj o, const char* func) {
-  KeyvalBox& kv = check_keyval_for(L, 2, o.kind, func);
-  check_user_keyval(kv, func);
-  delete_one(L, obj_idx, o, kv.id, func);
+  int id = check_user_keyval(L, 2, func).id;
+  Call call{L, lua_absindex(L, obj_idx), func, {}};
+  attr::remove(o.kind, &call, o.serial, id, func);
 }
 
 void set_attr_callbacks(lua_State* L, const char* prefix) {
@@ -461,86 +327,36 @@ void set_attr_callbacks(lua_State* L, const char* prefix) {
   }
 }
 
-// ---- for the constructors and the destructor (bind_comm_create.cpp) ---------------------
-
-// Runs the copy callback of every attribute of `oldc` (userdata at old_idx)
-// and attaches the kept values to `newc`. If a callback raises, the values
-// already copied are deleted again (their delete callbacks run, errors
-// ignored) and the callback's error is thrown.
-void copy_attrs(lua_State* L, int old_idx, AttrObj oldc, int new_idx, AttrObj newc, const char* func) {
-  old_idx = lua_absindex(L, old_idx);
-  new_idx = lua_absindex(L, new_idx);
-  std::vector<int> copied;
-  for (int id : attached_ids(L, oldc)) {
-    push_record(L, id);
-    int rec = lua_gettop(L);
-    push_attrs(L, oldc, false);
-    lua_rawgeti(L, -1, id);          // the value box
-    lua_getfield(L, rec, "copy");    // fn
-    lua_pushvalue(L, old_idx);       // oldcomm
-    lua_getfield(L, rec, "handle");  // kv
-    lua_getfield(L, rec, "extra");   // extra_state
-    lua_rawgeti(L, rec + 2, 1);      // value
-    if (lua_pcall(L, 4, 2, 0) != LUA_OK) {
-      core::Error e = callback_error(L, func, "copy", id);
-      lua_settop(L, rec - 1);
-      for (int done : copied) {
-        try {
-          delete_one(L, new_idx, newc, done, func);
-        } catch (const core::Error&) {  // the copy's failure is the one reported
-        }
-      }
-      throw e;
-    }
-    bool keep = lua_toboolean(L, -2);
-    if (keep) {
-      lua_createtable(L, 1, 0);
-      lua_insert(L, -2);
-      lua_rawseti(L, -2, 1);  // box[1] = newvalue
-      store_attr(L, newc, id);
-      add_refs(L, id, 1);
-      copied.push_back(id);
-    }
-    lua_settop(L, rec - 1);
+// The core drops the copies of a failed dup: their references go here.
+void copy_attrs(lua_State* L, int old_idx, AttrObj old_obj, AttrObj new_obj, const char* func) {
+  Call call{L, lua_absindex(L, old_idx), func, {}};
+  attr::Copies copies;
+  try {
+    copies = attr::copy_all(old_obj.kind, &call, old_obj.serial, func);
+  } catch (...) {
+    for (int ref : call.copies) luaL_unref(L, LUA_REGISTRYINDEX, ref);
+    throw;
   }
+  attr::attach(new_obj.kind, new_obj.serial, copies);
 }
 
-// Runs every delete callback of c (userdata at comm_idx) and removes its
-// attributes; throws at the first callback that raises, leaving that
-// attribute and the rest attached.
-void delete_attrs(lua_State* L, int comm_idx, AttrObj c, const char* func) {
-  comm_idx = lua_absindex(L, comm_idx);
-  for (int id : attached_ids(L, c)) delete_one(L, comm_idx, c, id, func);
+void delete_attrs(lua_State* L, int idx, AttrObj o, const char* func) {
+  Call call{L, lua_absindex(L, idx), func, {}};
+  attr::delete_all(o.kind, &call, o.serial, func);
 }
 
-void delete_attrs_newest_first(lua_State* L, int obj_idx, AttrObj c, const char* func) {
-  obj_idx = lua_absindex(L, obj_idx);
-  for (int id : attached_ids(L, c, true)) delete_one(L, obj_idx, c, id, func);
-}
-
-// A communicator that was never freed loses its last Lua handle: nothing can
-// reach its attributes again, so their values go (no delete callback runs:
-// the communicator was not freed, and a finalizer must not raise).
-void forget_attrs(lua_State* L, AttrObj c) {
-  for (int id : attached_ids(L, c)) add_refs(L, id, -1);
-  luaL_getsubtable(L, LUA_REGISTRYINDEX, kind_info(c.kind).attrs_key);
-  lua_pushnil(L);
-  lua_rawseti(L, -2, c.serial);  // attrs[serial] = nil
-  lua_pop(L, 1);
+void forget_attrs(lua_State* L, AttrObj o) {
+  for (attr::Value v : attr::forget(o.kind, o.serial)) luaL_unref(L, LUA_REGISTRYINDEX, as_ref(v));
 }
 
 // The communicator forms (lua/binding.hpp).
-void copy_attrs(lua_State* L, int old_idx, const core::Comm& oldc, int new_idx, const core::Comm& newc,
-                const char* func) {
-  copy_attrs(L, old_idx, comm_obj(oldc), new_idx, comm_obj(newc), func);
+void copy_attrs(lua_State* L, int old_idx, const core::Comm& oldc, const core::Comm& newc, const char* func) {
+  copy_attrs(L, old_idx, comm_obj(oldc), comm_obj(newc), func);
 }
 void delete_attrs(lua_State* L, int comm_idx, const core::Comm& c, const char* func) {
   delete_attrs(L, comm_idx, comm_obj(c), func);
 }
 void forget_attrs(lua_State* L, const core::Comm& c) { forget_attrs(L, comm_obj(c)); }
-void delete_attrs_newest_first(lua_State* L, int comm_idx, const core::Comm& c, const char* func) {
-  delete_attrs_newest_first(L, comm_idx, comm_obj(c), func);
-}
 
 void open_attr(lua_State* L) {
   // Stack: mpi at -3, Comm methods at -2, Group methods at -1.

@@ -20,7 +20,7 @@ void push_dup(lua_State* L, const core::CommPtr& c, const char* func) {
   core::Comm& old = check_comm(L, 1, func);
   push_comm(L, c);
   try {
-    copy_attrs(L, 1, old, -1, *c, func);
+    copy_attrs(L, 1, old, *c, func);
   } catch (...) {
     c->mark_freed();
     throw;
@@ -139,7 +139,6 @@ int c_free(lua_State* L) {
   core::Comm& c = check_comm(L, 1, func);
   core::check_freeable(c);
   delete_attrs(L, 1, c, func);
-  forget_attrs(L, c);  // the emptied attribute table itself
   core::comm_free(c);
   release_comm(L, 1);
   return 0;

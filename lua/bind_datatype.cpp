@@ -84,7 +84,7 @@ core::Datatype& check_type(lua_State* L, int idx, std::string_view func) {
   return *t;
 }
 
-AttrObj attr_obj(const core::Datatype& t) { return {AttrKind::Type, lua_Integer(t.serial())}; }
+AttrObj attr_obj(const core::Datatype& t) { return {AttrKind::Type, t.serial()}; }
 
 // ---- argument sequences ----------------------------------------------------------------
 
@@ -200,7 +200,7 @@ int t_dup(lua_State* L) {
   TypePtr t = core::Datatype::dup(check_type_any(L, 1, "oldtype", f));
   push_type(L, t);
   try {
-    copy_attrs(L, 1, attr_obj(*check_type_any(L, 1, "oldtype", f)), -1, attr_obj(*t), f);
+    copy_attrs(L, 1, attr_obj(*check_type_any(L, 1, "oldtype", f)), attr_obj(*t), f);
   } catch (...) {
     t->free(f);
     throw;
@@ -221,7 +221,6 @@ int t_free(lua_State* L) {
   core::Datatype& t = check_type(L, 1, f);
   if (t.predefined()) fail(ErrClass::Type, f, "cannot free the predefined datatype " + t.name());
   delete_attrs(L, 1, attr_obj(t), f);
-  forget_attrs(L, attr_obj(t));  // the emptied attribute table itself
   t.free(f);
   test_type_box(L, 1)->type.reset();  // types built from t hold it still
   return 0;

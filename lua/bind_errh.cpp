@@ -200,7 +200,7 @@ int l_finalized(lua_State* L) {
 
 int l_finalize_self(lua_State* L) {
   push_comm(L, runtime(L).self);
-  delete_attrs_newest_first(L, -1, *runtime(L).self, "MPI_Finalize");
+  delete_attrs(L, -1, *runtime(L).self, "MPI_Finalize");
   return 0;
 }
 

@@ -33,23 +33,23 @@ int tag_arg(lua_State* L, int idx, lua_Integer def, const char* func) {
 // ---- methods -----------------------------------------------------------------
 
 // The arguments of a send after the message: dest, tag, at 3 and 4 after
-// a value, at 5 and 6 after (buffer, count, datatype). Everything is checked
-// before the message is encoded or packed.
+// a value, at 5 and 6 after (buffer, count, datatype), read as Lua values;
+// their MPI rules (communicator usable, dest and tag in range) are
+// Comm::check_send's, which the core's send and isend run once, after the
+// message is encoded or packed and before anything is sent.
 struct Outgoing {
   int dest, tag;
   bool typed;
   Typed data;
 };
 
-Outgoing send_args(lua_State* L, core::Comm& c, const char* func) {
+Outgoing send_args(lua_State* L, const char* func) {
   Outgoing o{};
   o.typed = is_buffer(L, 2);
   if (o.typed) o.data = check_typed(L, 2, func);
   int at = o.typed ? 5 : 3;
   o.dest = check_int(L, at, "dest", func, ErrClass::Rank);
   o.tag = tag_arg(L, at + 1, 0, func);
-  c.check_dest(o.dest, func);
-  c.check_send_tag(o.tag, func);
   return o;
 }
 
@@ -66,8 +66,8 @@ std::pair<int, int> recv_args(lua_State* L, int at, const char* func) {
 
 int c_send_mode(lua_State* L, bool sync) {
   const char* func = sync ? "MPI_Ssend" : "MPI_Send";
-  core::Comm& c = check_comm(L, 1, func);
-  Outgoing o = send_args(L, c, func);
+  core::Comm& c = check_comm_handle(L, 1, func);
+  Outgoing o = send_args(L, func);
   c.send(outgoing_body(L, o, func), o.dest, o.tag, sync);
   return 0;
 }
@@ -76,8 +76,8 @@ int c_ssend(lua_State* L) { return c_send_mode(L, true); }
 
 int c_isend_mode(lua_State* L, bool sync) {
   const char* func = sync ? "MPI_Issend" : "MPI_Isend";
-  core::Comm& c = check_comm(L, 1, func);
-  Outgoing o = send_args(L, c, func);
+  core::Comm& c = check_comm_handle(L, 1, func);
+  Outgoing o = send_args(L, func);
   push_request(L, c.isend(outgoing_body(L, o, func), o.dest, o.tag, sync), false);
   return 1;
 }
@@ -118,7 +118,8 @@ int c_irecv(lua_State* L) {
 // sendrecv(sbuf, scount, stype, dest, sendtag, rbuf, rcount, rtype, source,
 // recvtag) -> rbuf, status: MPI's argument list, both halves typed.
 int typed_sendrecv(lua_State* L, core::Comm& c, const char* func) {
-  Outgoing o = send_args(L, c, func);
+  Outgoing o = send_args(L, func);
+  c.check_send(o.dest, o.tag, func);
   if (!is_buffer(L, 7))
     fail(ErrClass::Buffer, func, std::string("a typed sendrecv receives into a buffer (argument 7), got ") +
                                      luaL_typename(L, 7));
@@ -147,8 +148,7 @@ int c_sendrecv(lua_State* L) {
   int sendtag = tag_arg(L, 4, 0, func);
   int source = opt_int(L, 5, core::ANY_SOURCE, "source", func, ErrClass::Rank);
   int recvtag = tag_arg(L, 6, core::ANY_TAG, func);
-  c.check_dest(dest, func);
-  c.check_send_tag(sendtag, func);
+  c.check_send(dest, sendtag, func);
   c.check_source(source, func);
   c.check_recv_tag(recvtag, func);
   core::Body body = encode_arg(L, 2, func);
@@ -190,7 +190,8 @@ int c_iprobe(lua_State* L) {
 // matched.
 int c_send_init_mode(lua_State* L, const char* func, bool sync) {
   core::CommPtr c = check_comm_ptr(L, 1, func);
-  Outgoing o = send_args(L, *c, func);
+  Outgoing o = send_args(L, func);
+  c->check_send(o.dest, o.tag, func);
   Persistent p;
   p.comm = c;
   p.send = true;

@@ -60,7 +60,7 @@ Win& check_win(lua_State* L, int idx, std::string_view func) {
   return w;
 }
 
-AttrObj win_obj(const Win& w) { return {AttrKind::Win, lua_Integer(w.serial())}; }
+AttrObj win_obj(const Win& w) { return {AttrKind::Win, w.serial()}; }
 
 // Pushes a new window userdata holding w, exposing the buffer at buf_idx.
 void push_win(lua_State* L, WinPtr w, int buf_idx) {

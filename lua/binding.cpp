@@ -389,14 +389,18 @@ core::CommPtr test_comm_ptr(lua_State* L, int idx) {
   return box ? box->comm : nullptr;
 }
 
-core::CommPtr check_comm_ptr(lua_State* L, int idx, std::string_view func) {
+core::Comm& check_comm_handle(lua_State* L, int idx, std::string_view func) {
   auto* h = test_handle(L, idx);
   if (!h)
     fail(ErrClass::Comm, func,
          std::string("expected a communicator, got ") + luaL_typename(L, idx));
   if (!h->box || !h->box->comm) fail(ErrClass::Comm, func, "the communicator has been freed");
-  h->box->comm->check_usable(func);
-  return h->box->comm;
+  return *h->box->comm;
+}
+
+core::CommPtr check_comm_ptr(lua_State* L, int idx, std::string_view func) {
+  check_comm_handle(L, idx, func).check_usable(func);
+  return test_comm_ptr(L, idx);
 }
 
 core::Comm& check_comm(lua_State* L, int idx, std::string_view func) {

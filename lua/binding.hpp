@@ -195,9 +195,13 @@ std::map<std::string, std::string> check_info(lua_State* L, int idx, std::string
 // Pushes a communicator userdata of c's class (nil for a null pointer);
 // returns 1, the number of values pushed, for `return push_comm(L, c)`.
 int push_comm(lua_State* L, core::CommPtr c);
-// The communicator at idx; raises MPI_ERR_COMM if it is not one or was freed.
+// The communicator at idx; raises MPI_ERR_COMM if it is not one, was freed
+// or is not usable (Comm::check_usable).
 core::Comm& check_comm(lua_State* L, int idx, std::string_view func);
 core::CommPtr check_comm_ptr(lua_State* L, int idx, std::string_view func);
+// The same but for Comm::check_usable, for a call whose core function runs
+// it (the sends: one check per call).
+core::Comm& check_comm_handle(lua_State* L, int idx, std::string_view func);
 // The communicator at idx, or nullptr if idx is not one or is a handle
 // freed by c:free() (which holds no communicator any more). A handle
 // another value freed (the same communicator pushed twice) still has it.
@@ -258,15 +262,13 @@ GroupState& check_group(lua_State* L, int idx, std::string_view func);
 
 // ---- attributes (bind_attr.cpp) ---------------------------------------------------------
 
-// Runs the copy callbacks of oldc's attributes and attaches the kept values
-// to newc (userdata at old_idx, new_idx); undoes the copies and throws if a
-// callback raises.
-void copy_attrs(lua_State* L, int old_idx, const core::Comm& oldc, int new_idx, const core::Comm& newc,
-                const char* func);
-// Runs every delete callback of c (userdata at comm_idx) and removes its attributes.
+// Runs the copy callbacks of oldc's attributes (userdata at old_idx) and
+// attaches the kept values to newc; throws if a callback raises, newc then
+// carrying nothing.
+void copy_attrs(lua_State* L, int old_idx, const core::Comm& oldc, const core::Comm& newc, const char* func);
+// Runs every delete callback of c (userdata at comm_idx), newest first (as
+// §8.7.1 asks for COMM_SELF at finalize), and removes its attributes.
 void delete_attrs(lua_State* L, int comm_idx, const core::Comm& c, const char* func);
-// The same in the reverse order of setting (COMM_SELF at finalize, §8.7.1).
-void delete_attrs_newest_first(lua_State* L, int comm_idx, const core::Comm& c, const char* func);
 // Drops c's attributes without callbacks: its last Lua handle is being collected.
 void forget_attrs(lua_State* L, const core::Comm& c);
 

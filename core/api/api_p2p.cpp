@@ -327,8 +327,7 @@ Prequest send_init(const Comm& self, const void* buf, int count, const Datatype&
                    bool sync, const char* func) {
   return guarded(self, func, [&](core::Comm& c) {
     size_t n = detail::buffer_bytes(buf, count, type, func);
-    c.check_dest(dest, func);
-    core::Comm::check_send_tag(tag, func);
+    c.check_send(dest, tag, func);
     auto h = new_handle(self, func, false, nullptr, 0);
     core::Comm* cc = &c;
     h->start = [cc, buf, n, dest, tag, sync] { return cc->isend(body_of(buf, n), dest, tag, sync); };
@@ -423,8 +422,7 @@ void Comm::Sendrecv(const void* sendbuf, int sendcount, const Datatype& sendtype
   status = guarded(*this, func, [&](core::Comm& c) {
     size_t n = detail::buffer_bytes(sendbuf, sendcount, sendtype, func, "sendbuf");
     size_t cap = detail::buffer_bytes(recvbuf, recvcount, recvtype, func, "recvbuf");
-    c.check_dest(dest, func);
-    core::Comm::check_send_tag(sendtag, func);
+    c.check_send(dest, sendtag, func);
     auto r = c.irecv(source, recvtag);  // posted first: a send to oneself matches it
     c.send(body_of(sendbuf, n), dest, sendtag, false);
     r->wait();

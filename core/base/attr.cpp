@@ -207,13 +207,15 @@ void delete_all(Kind k, Object on, std::uint64_t serial, std::string_view func) 
   s.attrs.erase(serial);
 }
 
-void forget(Kind k, std::uint64_t serial) {
+std::vector<Value> forget(Kind k, std::uint64_t serial) {
   Store& s = store(k);
   std::lock_guard<std::mutex> lock(s.mu);
   auto mine = s.attrs.find(serial);
-  if (mine == s.attrs.end()) return;
-  for (const auto& [keyval, a] : mine->second) release(s, keyval);
+  if (mine == s.attrs.end()) return {};
+  std::vector<Value> dropped;
+  for (const auto& [keyval, a] : mine->second) dropped.push_back(a.value), release(s, keyval);
   s.attrs.erase(mine);
+  return dropped;
 }
 
 }  // namespace lumpi::core::attr

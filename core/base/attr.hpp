@@ -21,7 +21,9 @@
 // - an object that goes away without a free (a binding's garbage
 //   collection) drops its attributes without callbacks;
 // - a callback's non-zero return is the call's error: an error code the
-//   program added stays itself, anything else is MPI_ERR_OTHER.
+//   program added stays itself, anything else is MPI_ERR_OTHER. A callback
+//   may instead throw core::Error (a Lua callback's own message), which is
+//   the call's error as it is; the store is then as after a non-zero return.
 //
 // The core stores a word per attribute and never looks at it; each door
 // wraps its user's callbacks (C function pointers, C++ std::function, Lua
@@ -69,12 +71,14 @@ void remove(Kind k, Object on, std::uint64_t serial, int keyval, std::string_vie
 
 // Duplication in two steps, as the new object exists only after the copy
 // callbacks ran: copy_all runs them on `from`, attach gives the new object
-// what they kept.
+// what they kept. A failing duplicate drops the copies made so far without
+// callbacks (a door that owns its values counts them from its callbacks).
 using Copies = std::vector<std::pair<int, Value>>;
 Copies copy_all(Kind k, Object from, std::uint64_t serial, std::string_view func);
 void attach(Kind k, std::uint64_t serial, const Copies& copies);
-// Object freed: delete callbacks newest first. Object gone: no callbacks.
+// Object freed: delete callbacks newest first. Object gone: no callbacks;
+// forget returns the values it dropped, for a door that owns them.
 void delete_all(Kind k, Object on, std::uint64_t serial, std::string_view func);
-void forget(Kind k, std::uint64_t serial);
+std::vector<Value> forget(Kind k, std::uint64_t serial);
 
 }  // namespace lumpi::core::attr

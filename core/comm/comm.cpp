@@ -76,11 +76,11 @@ std::string out_of_range(const char* what, int r, int size, bool inter) {
 }
 }  // namespace
 
-void Comm::check_dest(int dest, std::string_view func) const {
+void Comm::check_send(int dest, int tag, std::string_view func) const {
   check_usable(func);
-  if (dest == PROC_NULL) return;
-  if (dest < 0 || dest >= int(peer_group().size()))
+  if (dest != PROC_NULL && (dest < 0 || dest >= int(peer_group().size())))
     fail(ErrClass::Rank, func, out_of_range("destination", dest, int(peer_group().size()), inter_));
+  check_send_tag(tag, func);
 }
 
 void Comm::check_source(int source, std::string_view func) const {
@@ -156,10 +156,18 @@ Body Comm::lane_recv(Lane lane, int source, int tag, const Waiting& what, bool l
   return std::move(r->body());
 }
 
+// send and isend check their arguments once, before post_send sends anything.
 RequestPtr Comm::isend(Body body, int dest, int tag, bool synchronous) {
-  const char* func = synchronous ? "MPI_Issend" : "MPI_Isend";
-  check_dest(dest, func);
-  check_send_tag(tag, func);
+  check_send(dest, tag, synchronous ? "MPI_Issend" : "MPI_Isend");
+  return post_send(std::move(body), dest, tag, synchronous);
+}
+
+void Comm::send(Body body, int dest, int tag, bool synchronous) {
+  check_send(dest, tag, synchronous ? "MPI_Ssend" : "MPI_Send");
+  post_send(std::move(body), dest, tag, synchronous)->wait();
+}
+
+RequestPtr Comm::post_send(Body body, int dest, int tag, bool synchronous) {
   if (dest == PROC_NULL) return Request::done(Status{PROC_NULL, ANY_TAG, 0, 0});
   Envelope env;
   env.context = context(Lane::P2P);
@@ -178,13 +186,6 @@ RequestPtr Comm::isend(Body body, int dest, int tag, bool synchronous) {
   what.needs = {world_of(dest)};
   engine_->send(world_of(dest), env, std::move(body));
   return Request::ssend(*engine_, env.seq, std::move(what));
-}
-
-void Comm::send(Body body, int dest, int tag, bool synchronous) {
-  const char* func = synchronous ? "MPI_Ssend" : "MPI_Send";
-  check_dest(dest, func);
-  check_send_tag(tag, func);
-  isend(std::move(body), dest, tag, synchronous)->wait();
 }
 
 RequestPtr Comm::irecv(int source, int tag) {

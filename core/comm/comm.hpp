@@ -100,7 +100,8 @@ class Comm {
 
   // ---- argument checks: raise core::Error naming the argument ----
   void check_usable(std::string_view func) const;
-  void check_dest(int dest, std::string_view func) const;      // rank or PROC_NULL
+  // A send's arguments: usable, dest a rank or PROC_NULL, tag in 0..TAG_UB.
+  void check_send(int dest, int tag, std::string_view func) const;
   void check_source(int source, std::string_view func) const;  // also ANY_SOURCE
   static void check_send_tag(int tag, std::string_view func);
   static void check_recv_tag(int tag, std::string_view func);  // also ANY_TAG
@@ -148,6 +149,7 @@ class Comm {
   Waiting waiting(std::string call, std::string role = "", int peer = 0) const;
 
  private:
+  RequestPtr post_send(Body body, int dest, int tag, bool synchronous);  // arguments checked
   RequestPtr post_recv(Lane lane, int source_world, int tag, Waiting what, bool local);
   void trace_probe(const char* call, const Message& m) const;
   // Blocks until a message matches (MPI_Probe, MPI_Mprobe: `call`).
