@@ -2,9 +2,6 @@
 // core::Error's code, class, function and message), the predefined and
 // user-defined error handlers, added error classes/codes/strings, and the
 // delivery of an error under a communicator's handler.
-#include <cstdio>
-#include <cstdlib>
-
 #include "core/api/api_detail.hpp"
 #include "core/base/constants.hpp"
 #include "core/base/hw.hpp"
@@ -144,29 +141,20 @@ void fail(int cls, std::string_view func, std::string message) {
   throw Exception(cls, std::string(func), std::move(message));
 }
 
-// The Lua binding's Return handler has no C++ meaning (Set_errhandler refuses
-// it), so a communicator set to it from elsewhere throws, as Raise does; so
-// does a user handler of another binding.
+// A handler made by another door (C, Lua) is not called here: its door
+// calls it when the error reaches it, or nobody does.
 void deliver(const core::Comm* c, const Exception& e, const std::shared_ptr<CommHandle>* api) {
-  if (c && c->errhandler() == core::Errhandler::Fatal) {
-    std::fprintf(stderr, "lumpi: rank %d: %s (ERRORS_ARE_FATAL)\n", c->engine().world_rank(),
-                 e.what());
-    std::fflush(nullptr);
-    std::_Exit(1);
-  }
-  if (c && api && *api) {
-    if (auto* u = c->errhandler().user_as<UserHandler>(); u && u->fn) {
-      Comm_errhandler_function fn = u->fn;  // the handler may replace itself
-      if (c->is_inter()) {
-        Intercomm comm = Access::wrap<Intercomm>(*api);
-        fn(comm, e.Get_error_code());
-      } else {
-        Intracomm comm = Access::wrap<Intracomm>(*api);
-        fn(comm, e.Get_error_code());
-      }
+  if (!c) throw e;
+  deliver(c->errhandler(), e, [&](UserHandler& u) {
+    if (!u.fn || !api || !*api) return;
+    if (c->is_inter()) {
+      Intercomm comm = Access::wrap<Intercomm>(*api);
+      u.fn(comm, e.Get_error_code());
+    } else {
+      Intracomm comm = Access::wrap<Intracomm>(*api);
+      u.fn(comm, e.Get_error_code());
     }
-  }
-  throw e;
+  });
 }
 
 core::Comm& core_of(const Comm& c, std::string_view func) {

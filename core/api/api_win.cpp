@@ -5,11 +5,10 @@
 // call given a communicator's keyval does too.
 //
 // Errors: every call validates through core::Win first; a core::Error
-// becomes an Exception thrown to the caller (after the window's user handler,
-// Win::Create_errhandler, has run), or, under ERRORS_ARE_FATAL set on the
-// window, a message and exit status 1 (as for communicators).
-#include <cstdio>
-
+// becomes an Exception delivered under the window's handler as for
+// communicators (core::deliver): thrown to the caller, after the window's
+// user handler (Win::Create_errhandler) has run, or the job's end under
+// ERRORS_ARE_FATAL.
 #include "core/api/api_detail.hpp"
 #include "core/rma/win.hpp"
 
@@ -17,46 +16,25 @@ namespace lumpi {
 
 using detail::Access;
 
-struct WinHandle {
-  // A window dropped without Free takes its attributes along, no callbacks.
-  ~WinHandle() {
-    if (win && !win->freed()) core::attr::forget(core::attr::Kind::Win, win->serial());
-  }
-  core::WinPtr win;
-  // WIN_BASE/SIZE/... values Get_attr points into.
-  void* base = nullptr;
-  long size = 0;
-  int disp_unit = 0, flavor = 0, model = 0;
-};
-
 namespace {
 
 enum : int { kWinBase = 8, kWinSize = 9, kWinDispUnit = 10, kWinCreateFlavor = 11, kWinModel = 12 };
 constexpr int kReplaceId = 100;
 namespace attr = core::attr;
 
-// Applies the window's handler to e: ends the process under
-// ERRORS_ARE_FATAL; calls a user handler with the window (api) and the code,
-// then throws; else throws.
-[[noreturn]] void raise(const Win* api, const core::Win* w, const Exception& e) {
-  if (w && w->errhandler() == core::Errhandler::Fatal) {
-    std::fprintf(stderr, "lumpi: %s (ERRORS_ARE_FATAL on the window)\n", e.what());
-    std::fflush(nullptr);
-    std::_Exit(1);
-  }
-  if (w && api) {
-    if (auto* u = w->errhandler().user_as<detail::UserHandler>(); u && u->win_fn) {
-      Win_errhandler_function fn = u->win_fn;  // the handler may replace itself
-      Win win = *api;
-      fn(win, e.Get_error_code());
-    }
-  }
-  throw e;
-}
-
 core::Win& core_of(const Win& w, std::string_view func) {
   if (!w.Handle()) detail::fail(ERR_WIN, func, "the window is WIN_NULL");
   return *w.Handle()->win;
+}
+
+// Delivers e under the window's handler (none: throws); a user handler
+// is called with the window.
+[[noreturn]] void deliver(const Win& api, const core::Win* w, const Exception& e) {
+  if (!w) throw e;
+  detail::deliver(w->errhandler(), e, [&](detail::UserHandler& u) {
+    Win win = api;
+    if (u.win_fn) u.win_fn(win, e.Get_error_code());
+  });
 }
 
 // Runs f(core window), errors delivered under the window's handler.
@@ -68,9 +46,9 @@ auto guarded(const Win& w, std::string_view func, F&& f) -> decltype(f(core_of(w
     cw->check_usable(func);
     return f(*cw);
   } catch (const core::Error& e) {
-    raise(&w, cw, detail::to_exception(e));
+    deliver(w, cw, detail::to_exception(e));
   } catch (const Exception& e) {
-    raise(&w, cw, e);
+    deliver(w, cw, e);
   }
 }
 

@@ -1,16 +1,18 @@
 // core/base/errhandler.hpp: error handlers (MPI-3.1 §8.3): the predefined ones and
-// user-defined ones, as a value any object that carries a handler holds
-// (communicators now; windows and files attach the same value).
+// user-defined ones, as a value every object that carries a handler holds
+// (communicators, windows), and the one rule of what an error does under
+// one (deliver), for the three doors.
 //
-// The core never calls a handler: each binding applies the handler of the
-// object a failing call was on at its own boundary (lua/binding.hpp wrap,
-// core/api/api_error.cpp deliver, capi/c_api.hpp call), because only the
-// binding knows how to call a function written in its language and how the
-// call then returns. A user-defined handler is therefore an opaque object
-// made by a binding (UserErrhandler), tagged with the kind of object it was
-// created for (MPI_Comm_create_errhandler: Comm; MPI_Win_create_errhandler:
-// Win) so that attaching it to another kind is refused with MPI_ERR_ARG.
-// New objects inherit their parent's handler (core/comm/comm_build.cpp,
+// Each door delivers the error of a failing call on an object at its own
+// boundary (lua/binding.hpp wrap, core/api/api_detail.hpp guarded,
+// capi/c_api.hpp call), phrased for its users, through deliver(): the fatal
+// end and the bookkeeping are here; only the door knows how to call a
+// function written in its language and how its call then returns. A
+// user-defined handler is therefore an opaque object made by a door
+// (UserErrhandler), tagged with the kind of object it was created for
+// (MPI_Comm_create_errhandler: Comm; MPI_Win_create_errhandler: Win) so that
+// attaching it to another kind is refused with MPI_ERR_ARG. New objects
+// inherit their parent's handler (core/comm/comm_build.cpp,
 // core/comm/comm_dup.cpp; MPI-3.1 §6.4.2, §6.6.2), shared, not copied.
 #pragma once
 
@@ -58,5 +60,25 @@ class Errhandler {
   HandlerKind kind_;
   std::shared_ptr<UserErrhandler> user_;
 };
+
+// What the error of `code` does under h (§8.3), `what` being its message as
+// the door phrases it ("MPI_ERR_RANK in MPI_Send: ..."):
+// - Fatal: the job ends, as by MPI_Abort with the code's class (fatal);
+//   deliver does not return;
+// - User: the door calls the handler's function with its handle of the
+//   object and the code, then its call returns (C: the code; Lua: nil, err;
+//   C++, which has no code to return, throws);
+// - Return: the door's call returns the code (nil, err in Lua);
+// - Raise (the Lua and C++ default): the door raises or throws the error.
+// Under User and Return the program is handed the code, so `what` becomes
+// the code's MPI_Error_string (remember_returned).
+HandlerKind deliver(const Errhandler& h, int code, const std::string& what);
+
+// The end of the job under ERRORS_ARE_FATAL: the sink the process set (the
+// rank host: MPI_Abort's path, which tells the coordinator to stop every
+// rank), else `what` on stderr and exit status 1 (unit tests).
+using FatalSink = void (*)(int error_class, const std::string& why);
+void set_fatal_sink(FatalSink sink);
+[[noreturn]] void fatal(int code, const std::string& what);
 
 }  // namespace lumpi::core
