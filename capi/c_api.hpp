@@ -173,19 +173,14 @@ inline void check_out(const void* p, const char* func, const char* what);
 
 // ---- errors -----------------------------------------------------------------------
 [[noreturn]] void fail(int cls, const char* func, std::string message);
-// (c_errh.cpp) Delivers the error of `code`, what() its message, under h,
-// the handler of the object whose C handle is `handle` (core::deliver:
-// MPI_ERRORS_ARE_FATAL ends the job there); a user handler made by
-// MPI_Comm/Win_create_errhandler is called with the handle and the code.
-// Returns the code.
+// (c_errh.cpp) Delivers the error of `code` under h, the handler of the
+// object whose C handle is `handle` (core::deliver), calling a C user
+// handler with the handle and the code. Returns the code.
 int deliver(core::Errhandler h, int handle, int code, const std::string& what);
 // The same under comm's handler; MPI_COMM_WORLD's (called with
 // MPI_COMM_WORLD) when comm is not a live communicator, and
 // MPI_ERRORS_ARE_FATAL outside MPI_Init ... MPI_Finalize.
 int deliver(MPI_Comm comm, int code, const std::string& what);
-// MPI_Comm/Win_call_errhandler (§8.3.6), errorcode checked: delivers it
-// under h; MPI_SUCCESS once a user handler returned, else the code.
-int call_errhandler(const core::Errhandler& h, int handle, int errorcode, const char* func);
 // The core handler of handle h, to set on an object of kind `object`:
 // ERR_ARG naming func for MPI_ERRHANDLER_NULL, a freed handle, or a handler
 // made for another kind of object.

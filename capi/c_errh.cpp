@@ -32,11 +32,11 @@ std::vector<std::shared_ptr<CErrhandler>>& handlers() {
 }
 
 // The user handler of handle h, ERR_ARG naming func unless the program holds it.
-CErrhandler& user(MPI_Errhandler h, const char* func) {
+std::shared_ptr<CErrhandler>& user(MPI_Errhandler h, const char* func) {
   auto& t = handlers();
   if (h <= MPI_ERRORS_RETURN || h >= int(t.size()) || !t[size_t(h)])
     fail(MPI_ERR_ARG, func, "errhandler " + std::to_string(h) + " is not an error handler (or was freed)");
-  return *t[size_t(h)];
+  return t[size_t(h)];
 }
 
 int create(core::HandlerObject object, MPI_Comm_errhandler_function* fn, MPI_Errhandler* errhandler,
@@ -66,20 +66,11 @@ int deliver(MPI_Comm comm, int code, const std::string& what) {
   return deliver(t[on].h ? t[on].h->comm->errhandler() : core::Errhandler(core::Errhandler::Fatal), on, code, what);
 }
 
-int call_errhandler(const core::Errhandler& h, int handle, int errorcode, const char* func) {
-  int code = deliver(h, handle, errorcode, core::Error::with_code(errorcode, func, "error code " + std::to_string(errorcode)).what());
-  return h == core::HandlerKind::User ? MPI_SUCCESS : code;
-}
-
 core::Errhandler settable(MPI_Errhandler h, core::HandlerObject object, const char* func) {
   if (h == MPI_ERRORS_ARE_FATAL) return core::Errhandler::Fatal;
   if (h == MPI_ERRORS_RETURN) return core::Errhandler::Return;
   if (h == MPI_ERRHANDLER_NULL) fail(MPI_ERR_ARG, func, "errhandler is MPI_ERRHANDLER_NULL");
-  CErrhandler& u = user(h, func);
-  if (u.object != object)
-    fail(MPI_ERR_ARG, func, std::string("errhandler was made for a ") + core::handler_object_name(u.object) +
-                                ", not a " + core::handler_object_name(object));
-  return core::Errhandler(handlers()[size_t(h)]);
+  return core::settable(user(h, func), object, func);
 }
 
 // A predefined handler's own handle (the C++ and Lua default, raising,
@@ -183,26 +174,28 @@ int MPI_Errhandler_free(MPI_Errhandler* errhandler) {
   const char* f = "MPI_Errhandler_free";
   return call(f, [&] {
     check_out(errhandler, f, "errhandler");
-    if (*errhandler != MPI_ERRORS_ARE_FATAL && *errhandler != MPI_ERRORS_RETURN && --user(*errhandler, f).handles == 0) {
-      handlers()[size_t(*errhandler)]->freed = true;
-      handlers()[size_t(*errhandler)].reset();
+    if (*errhandler != MPI_ERRORS_ARE_FATAL && *errhandler != MPI_ERRORS_RETURN) {
+      auto& u = user(*errhandler, f);
+      if (--u->handles == 0) {
+        u->freed = true;  // objects using it keep it; the slot goes
+        u.reset();
+      }
     }
     *errhandler = MPI_ERRHANDLER_NULL;
   });
 }
 
-// Delivers errorcode under comm's handler. A user handler is called and
-// MPI_SUCCESS returned; under MPI_ERRORS_RETURN the code is returned, as
-// MPICH and Open MPI do; MPI_ERRORS_ARE_FATAL aborts.
+// Delivers errorcode under comm's handler (§8.3.6). A user handler is
+// called and MPI_SUCCESS returned; under MPI_ERRORS_RETURN the code is
+// returned, as MPICH and Open MPI do; MPI_ERRORS_ARE_FATAL aborts.
 int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
   const char* f = "MPI_Comm_call_errhandler";
-  core::Errhandler h;
+  bool user = false;
   int rc = call(comm, f, [&] {
-    h = entry(comm, f).h->comm->errhandler();
-    if (!core::is_error_code(errorcode) || errorcode == MPI_SUCCESS)
-      fail(MPI_ERR_ARG, f, "errorcode " + std::to_string(errorcode) + " is not an error code other than MPI_SUCCESS");
+    user = entry(comm, f).h->comm->errhandler() == core::HandlerKind::User;
+    core::raise_code(errorcode, f, "error code " + std::to_string(errorcode));
   });
-  return rc != MPI_SUCCESS ? rc : call_errhandler(h, comm, errorcode, f);
+  return user && rc == errorcode ? MPI_SUCCESS : rc;  // not the MPI_ERR_ARG of a bad errorcode
 }
 
 }  // extern "C"

@@ -196,13 +196,12 @@ int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* h) {
 // aborts. A code that is no error code is MPI_ERR_ARG (under the handler).
 int MPI_Win_call_errhandler(MPI_Win win, int errorcode) {
   const char* f = "MPI_Win_call_errhandler";
-  core::Errhandler h;
+  bool user = false;
   int rc = call_win(win, f, [&](WinEntry&) {
-    h = core_win(win)->errhandler();
-    if (!core::is_error_code(errorcode) || errorcode == MPI_SUCCESS)
-      fail(MPI_ERR_ARG, f, "errorcode " + std::to_string(errorcode) + " is not an error code other than MPI_SUCCESS");
+    user = core_win(win)->errhandler() == core::HandlerKind::User;
+    core::raise_code(errorcode, f, "error code " + std::to_string(errorcode));
   });
-  return rc != MPI_SUCCESS ? rc : call_errhandler(h, win, errorcode, f);
+  return user && rc == errorcode ? MPI_SUCCESS : rc;  // not the MPI_ERR_ARG of a bad errorcode
 }
 
 // ---- caching ---------------------------------------------------------------------------------

@@ -32,10 +32,11 @@ struct UserHandler : core::UserErrhandler {
   Comm_errhandler_function fn;
   Win_errhandler_function win_fn;
 };
-// The user handler of h checked for setting on an object of kind `object`
-// (ERR_ARG when freed or made for another kind); null for a predefined one.
-std::shared_ptr<core::UserErrhandler> settable_user(const Errhandler& h, core::HandlerObject object,
-                                                    std::string_view func);
+// h as the core's handler for an object of kind `object` (ERR_ARG for
+// ERRHANDLER_NULL, ERRORS_RETURN, or a user handler freed or made for
+// another kind), and back (Set_errhandler, Get_errhandler).
+core::Errhandler core_handler(const Errhandler& h, core::HandlerObject object, std::string_view func);
+Errhandler api_handler(const core::Errhandler& h);
 
 Exception to_exception(const core::Error& e);
 // Throws Exception(cls, func, message).

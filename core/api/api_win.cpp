@@ -191,26 +191,11 @@ std::string Win::Get_name() const {
 
 void Win::Set_errhandler(const Errhandler& h) {
   const char* f = "MPI_Win_set_errhandler";
-  guarded(*this, f, [&](core::Win& w) {
-    if (auto user = detail::settable_user(h, core::HandlerObject::Win, f))
-      w.set_errhandler(core::Errhandler(std::move(user)));
-    else if (h == ERRORS_ARE_FATAL) w.set_errhandler(core::Errhandler::Fatal);
-    else if (h == ERRORS_THROW_EXCEPTIONS) w.set_errhandler(core::Errhandler::Raise);
-    else if (h == ERRORS_RETURN) w.set_errhandler(core::Errhandler::Return);
-    else detail::fail(ERR_ARG, f, "errhandler is ERRHANDLER_NULL");
-  });
+  guarded(*this, f, [&](core::Win& w) { w.set_errhandler(detail::core_handler(h, core::HandlerObject::Win, f)); });
 }
 
 Errhandler Win::Get_errhandler() const {
-  return guarded(*this, "MPI_Win_get_errhandler", [&](core::Win& w) {
-    if (w.errhandler().user_as<detail::UserHandler>())
-      return Access::errhandler(std::static_pointer_cast<detail::UserHandler>(w.errhandler().user()));
-    switch (w.errhandler().kind()) {
-      case core::Errhandler::Fatal: return ERRORS_ARE_FATAL;
-      case core::Errhandler::Return: return ERRORS_RETURN;
-      default: return ERRORS_THROW_EXCEPTIONS;
-    }
-  });
+  return guarded(*this, "MPI_Win_get_errhandler", [&](core::Win& w) { return detail::api_handler(w.errhandler()); });
 }
 
 Errhandler Win::Create_errhandler(Win_errhandler_function function) {
@@ -220,11 +205,7 @@ Errhandler Win::Create_errhandler(Win_errhandler_function function) {
 
 void Win::Call_errhandler(int errorcode) const {
   const char* f = "MPI_Win_call_errhandler";
-  guarded(*this, f, [&](core::Win&) {
-    if (!core::is_error_code(errorcode) || errorcode == SUCCESS)
-      detail::fail(ERR_ARG, f, "errorcode " + std::to_string(errorcode) + " is not an error code other than SUCCESS");
-    throw Exception(errorcode, f, "called by Win::Call_errhandler");
-  });
+  guarded(*this, f, [&](core::Win&) { core::raise_code(errorcode, f, "called by Win::Call_errhandler"); });
 }
 
 // ---- caching ------------------------------------------------------------------------------

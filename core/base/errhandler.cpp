@@ -19,6 +19,20 @@ HandlerKind deliver(const Errhandler& h, int code, const std::string& what) {
   return h.kind();
 }
 
+Errhandler settable(std::shared_ptr<UserErrhandler> user, HandlerObject object, std::string_view func) {
+  if (user->freed) fail(ErrClass::Arg, func, "errhandler has been freed");
+  if (user->object != object)
+    fail(ErrClass::Arg, func, std::string("errhandler was made for a ") + handler_object_name(user->object) +
+                                  ", not a " + handler_object_name(object));
+  return Errhandler(std::move(user));
+}
+
+void raise_code(int code, std::string_view func, const std::string& message) {
+  if (!is_error_code(code) || code == int(ErrClass::Success))
+    fail(ErrClass::Arg, func, "errorcode " + std::to_string(code) + " is not an error code other than MPI_SUCCESS");
+  throw Error::with_code(code, std::string(func), message);
+}
+
 void set_fatal_sink(FatalSink sink) { g_fatal = sink; }
 
 void fatal(int code, const std::string& what) {

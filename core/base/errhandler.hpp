@@ -18,6 +18,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace lumpi::core {
 
@@ -61,17 +62,20 @@ class Errhandler {
   std::shared_ptr<UserErrhandler> user_;
 };
 
-// What the error of `code` does under h (§8.3), `what` being its message as
-// the door phrases it ("MPI_ERR_RANK in MPI_Send: ..."):
-// - Fatal: the job ends, as by MPI_Abort with the code's class (fatal);
-//   deliver does not return;
-// - User: the door calls the handler's function with its handle of the
-//   object and the code, then its call returns (C: the code; Lua: nil, err;
-//   C++, which has no code to return, throws);
-// - Return: the door's call returns the code (nil, err in Lua);
-// - Raise (the Lua and C++ default): the door raises or throws the error.
-// Under User and Return the program is handed the code, so `what` becomes
-// the code's MPI_Error_string (remember_returned).
+// The handler user as set on an object of kind `object`: MPI_ERR_ARG naming
+// func when it was freed or made for another kind.
+Errhandler settable(std::shared_ptr<UserErrhandler> user, HandlerObject object, std::string_view func);
+// MPI_Comm/Win_call_errhandler: throws the error of code as func's, with
+// message; MPI_ERR_ARG if code is no error code other than MPI_SUCCESS.
+[[noreturn]] void raise_code(int code, std::string_view func, const std::string& message);
+
+// What the error of `code` (`what`: its message as the door phrases it)
+// does under h (§8.3): Fatal ends the job (fatal) and does not return; User:
+// the door calls the function with its handle of the object and the code,
+// then returns as under Return (C++, with no code to return, throws);
+// Return: the door's call returns the code (Lua: nil, err), which then
+// has `what` as its MPI_Error_string (remember_returned); Raise (the Lua
+// and C++ default): the door raises the error.
 HandlerKind deliver(const Errhandler& h, int code, const std::string& what);
 
 // The end of the job under ERRORS_ARE_FATAL: the sink the process set (the
