@@ -3,9 +3,7 @@
 // C ints into the public C++ API's objects (core/api/lumpi.hpp), and call(), the
 // one way a C function runs its body: a lumpi::Exception or core::Error
 // becomes an error code under the communicator's error handler, the core
-// object's (core::deliver: MPI_ERRORS_ARE_FATAL ends the job; under
-// MPI_ERRORS_RETURN the code is returned; a user handler is called, then the
-// code returned).
+// object's (core::deliver).
 #pragma once
 
 #include <memory>
@@ -173,17 +171,13 @@ inline void check_out(const void* p, const char* func, const char* what);
 
 // ---- errors -----------------------------------------------------------------------
 [[noreturn]] void fail(int cls, const char* func, std::string message);
-// (c_errh.cpp) Delivers the error of `code` under h, the handler of the
-// object whose C handle is `handle` (core::deliver), calling a C user
-// handler with the handle and the code. Returns the code.
+// (c_errh.cpp) Delivers the error of `code` under h (core::deliver), calling
+// a C user handler with `handle`, the object's C handle; returns the code.
 int deliver(core::Errhandler h, int handle, int code, const std::string& what);
-// The same under comm's handler; MPI_COMM_WORLD's (called with
-// MPI_COMM_WORLD) when comm is not a live communicator, and
+// The same under comm's handler; MPI_COMM_WORLD's when comm is not live;
 // MPI_ERRORS_ARE_FATAL outside MPI_Init ... MPI_Finalize.
 int deliver(MPI_Comm comm, int code, const std::string& what);
-// The core handler of handle h, to set on an object of kind `object`:
-// ERR_ARG naming func for MPI_ERRHANDLER_NULL, a freed handle, or a handler
-// made for another kind of object.
+// The core handler of h to set on an object of kind `object` (core::settable).
 core::Errhandler settable(MPI_Errhandler h, core::HandlerObject object, const char* func);
 // A handle to h the program frees (MPI_*_get_errhandler, §8.3.1).
 MPI_Errhandler errhandler_handle(const core::Errhandler& h, const char* func);

@@ -1,17 +1,12 @@
-// capi/c_errh.cpp: errors in the C API (MPI-3.1 §8.3-8.5): error
-// delivery under the handler of a communicator or a window, which is the
-// core object's (core::deliver: the rule once for the three doors), the
-// error handler calls, and error classes, codes and strings (the core's
-// table, core/base/error.hpp, so Lua, C++ and C agree on them).
+// capi/c_errh.cpp: errors in the C API (MPI-3.1 §8.3-8.5): delivery under
+// the core object's handler (core::deliver), the error handler calls, and
+// error classes, codes and strings (the core's table, core/base/error.hpp).
 //
-// Handler handles: 0 MPI_ERRHANDLER_NULL, 1 MPI_ERRORS_ARE_FATAL,
-// 2 MPI_ERRORS_RETURN, then a table of user handlers (the core's
-// UserErrhandler around the C function), slots reused as the datatypes'
-// are. A handler counts the handles the program holds (create and
-// MPI_*_get_errhandler add one, MPI_Errhandler_free drops one); with none
-// left its slot goes and it is marked freed: it cannot be set any more,
-// while the objects using it keep it (§8.3.4), and a get on one of them
-// makes a new handle.
+// Handles: 0 MPI_ERRHANDLER_NULL, 1 MPI_ERRORS_ARE_FATAL, 2 MPI_ERRORS_RETURN,
+// then the core's handlers around C functions, slots reused. A handler
+// counts the handles the program holds (create and get add one, free drops
+// one); at none its slot goes and it is marked freed: objects using it keep
+// it (§8.3.4), and a get on one of them makes a new handle.
 #include "core/base/error.hpp"
 #include "capi/c_api.hpp"
 

@@ -42,9 +42,8 @@ Exception to_exception(const core::Error& e);
 // Throws Exception(cls, func, message).
 [[noreturn]] void fail(int cls, std::string_view func, std::string message);
 
-// Delivers e under handler h (core::deliver: ERRORS_ARE_FATAL ends the
-// job there), a user handler made by this API through call(UserHandler&);
-// then throws e: a C++ call has no code to return.
+// Delivers e under h (core::deliver), a user handler of this API through
+// call(UserHandler&); then throws e: a C++ call has no code to return.
 template <class Call>
 [[noreturn]] void deliver(const core::Errhandler& h, const Exception& e, Call&& call) {
   if (core::deliver(h, e.Get_error_code(), e.what()) == core::HandlerKind::User)

@@ -136,14 +136,10 @@ void fail(int cls, std::string_view func, std::string message) {
 void deliver(const core::Comm* c, const Exception& e, const std::shared_ptr<CommHandle>* api) {
   if (!c) throw e;
   deliver(c->errhandler(), e, [&](UserHandler& u) {
+    auto call = [&](auto comm) { u.fn(comm, e.Get_error_code()); };
     if (!u.fn || !api || !*api) return;
-    if (c->is_inter()) {
-      Intercomm comm = Access::wrap<Intercomm>(*api);
-      u.fn(comm, e.Get_error_code());
-    } else {
-      Intracomm comm = Access::wrap<Intracomm>(*api);
-      u.fn(comm, e.Get_error_code());
-    }
+    if (c->is_inter()) call(Access::wrap<Intercomm>(*api));
+    else call(Access::wrap<Intracomm>(*api));
   });
 }
 

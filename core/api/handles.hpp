@@ -1,11 +1,6 @@
-// core/api/handles.hpp: what the C++ API's handles hold of the core, for
-// the files of the C++ API (core/api/api_*.cpp, whose api_detail.hpp
-// includes this) and for the door built on the C++ API, the C API
-// (capi/), which mixes C++ objects with core ones: a communicator's core
-// object (CommHandle) and a window's (WinHandle), detail::Access, the one
-// way between a public class and its handle, and the few calls that go
-// from one to the other (duplication with attributes, requests, the usable
-// core communicator).
+// core/api/handles.hpp: what the C++ API's handles hold of the core, shared
+// by core/api/api_*.cpp and the door built on the C++ API (capi/): the
+// handles, detail::Access, and the few calls between C++ and core objects.
 #pragma once
 
 #include <memory>

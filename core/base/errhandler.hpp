@@ -1,15 +1,10 @@
-// core/base/errhandler.hpp: error handlers (MPI-3.1 §8.3): the predefined ones and
-// user-defined ones, as a value every object that carries a handler holds
-// (communicators, windows), and the one rule of what an error does under
-// one (deliver), for the three doors.
-//
-// Each door delivers the error of a failing call on an object at its own
-// boundary (lua/binding.hpp wrap, core/api/api_detail.hpp guarded,
-// capi/c_api.hpp call), phrased for its users, through deliver(): the fatal
-// end and the bookkeeping are here; only the door knows how to call a
-// function written in its language and how its call then returns. A
-// user-defined handler is therefore an opaque object made by a door
-// (UserErrhandler), tagged with the kind of object it was created for
+// core/base/errhandler.hpp: error handlers (MPI-3.1 §8.3), predefined and
+// user-defined, as a value every object with a handler holds (communicators,
+// windows), and deliver(), the one rule of what an error does under one.
+// Each door delivers at its boundary (lua/binding.hpp wrap, api_detail.hpp
+// guarded, capi/c_api.hpp call) through deliver(); only the door can call a
+// function in its language, so a user-defined handler is an opaque object
+// made by a door (UserErrhandler), tagged with the kind of object it was created for
 // (MPI_Comm_create_errhandler: Comm; MPI_Win_create_errhandler: Win) so that
 // attaching it to another kind is refused with MPI_ERR_ARG. New objects
 // inherit their parent's handler (core/comm/comm_build.cpp,
@@ -62,8 +57,7 @@ class Errhandler {
   std::shared_ptr<UserErrhandler> user_;
 };
 
-// The handler user as set on an object of kind `object`: MPI_ERR_ARG naming
-// func when it was freed or made for another kind.
+// user to set on an object of kind `object`; MPI_ERR_ARG if freed or made for another kind.
 Errhandler settable(std::shared_ptr<UserErrhandler> user, HandlerObject object, std::string_view func);
 // MPI_Comm/Win_call_errhandler: throws the error of code as func's, with
 // message; MPI_ERR_ARG if code is no error code other than MPI_SUCCESS.
@@ -78,9 +72,8 @@ Errhandler settable(std::shared_ptr<UserErrhandler> user, HandlerObject object, 
 // and C++ default): the door raises the error.
 HandlerKind deliver(const Errhandler& h, int code, const std::string& what);
 
-// The end of the job under ERRORS_ARE_FATAL: the sink the process set (the
-// rank host: MPI_Abort's path, which tells the coordinator to stop every
-// rank), else `what` on stderr and exit status 1 (unit tests).
+// The end of the job under ERRORS_ARE_FATAL: the sink the rank host set (MPI_Abort's
+// path), else `what` on stderr and exit status 1 (unit tests).
 using FatalSink = void (*)(int error_class, const std::string& why);
 void set_fatal_sink(FatalSink sink);
 [[noreturn]] void fatal(int code, const std::string& what);
