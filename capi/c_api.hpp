@@ -2,9 +2,8 @@
 // library libmpi behind capi/mpi.h) share: the handle tables that turn
 // C ints into the public C++ API's objects (core/api/lumpi.hpp), and call(), the
 // one way a C function runs its body: a lumpi::Exception or core::Error
-// becomes an error code under the communicator's C error handler
-// (MPI_ERRORS_ARE_FATAL: message and abort of the world; MPI_ERRORS_RETURN:
-// the code is returned; a user handler is called, then the code returned).
+// becomes an error code under the communicator's error handler, the core
+// object's (core::deliver).
 #pragma once
 
 #include <memory>
@@ -12,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "core/api/api_detail.hpp"
+#include "core/api/handles.hpp"
 #include "core/datatype/datatype.hpp"
 #include "core/coll/coll.hpp"
 #include "core/api/lumpi.hpp"
@@ -26,16 +25,15 @@ using detail::CommHandle;
 // ---- communicators --------------------------------------------------------------
 struct CommEntry {
   CommEntry() = default;
-  CommEntry(std::shared_ptr<CommHandle> handle, int eh);
+  explicit CommEntry(std::shared_ptr<CommHandle> handle);
   std::shared_ptr<CommHandle> h;  // null: free slot or COMM_NULL
-  int errhandler = MPI_ERRORS_ARE_FATAL;
   // h as its class (Intracomm, Intercomm, Cartcomm, Graphcomm, Distgraphcomm).
   std::shared_ptr<Comm> object;
 };
 // The table; slots 0 (NULL), 1 (WORLD), 2 (SELF) are fixed.
 std::vector<CommEntry>& comms();
-// A new handle for h (inheriting errhandler); MPI_COMM_NULL for a null h.
-MPI_Comm add_comm(std::shared_ptr<CommHandle> h, int errhandler);
+// A new handle for h; MPI_COMM_NULL for a null h.
+MPI_Comm add_comm(std::shared_ptr<CommHandle> h);
 // The C handle of a C++ communicator (attribute callbacks), MPI_COMM_NULL if unknown.
 MPI_Comm handle_of(const Comm& c);
 // The entry of comm; ERR_COMM naming func when it is not a live communicator.
@@ -178,21 +176,16 @@ inline void check_out(const void* p, const char* func, const char* what);
 
 // ---- errors -----------------------------------------------------------------------
 [[noreturn]] void fail(int cls, const char* func, std::string message);
-// The handler in force for comm (MPI_COMM_WORLD's when comm is not usable)
-// (c_errh.cpp).
-int handler_of(MPI_Comm comm);
-// Applies the handler to the error of `code` on comm: calls a user handler
-// (with comm, or MPI_COMM_WORLD when comm is not usable) and returns the
-// code, returns it under MPI_ERRORS_RETURN, or aborts the world.
-int deliver(MPI_Comm comm, int handler, int code, const std::string& what);
-// The same for a window's handler (c_errh.cpp): a user handler made by
-// MPI_Win_create_errhandler is called with the window.
-int deliver_win(MPI_Win win, int handler, int code, const std::string& what);
-// ERR_ARG naming func unless h can be set on a window (for_win) or a
-// communicator: a predefined handler, or a live user handler made for it.
-void check_settable(MPI_Errhandler h, bool for_win, const char* func);
-// A new handle to h the program frees (MPI_*_get_errhandler, §8.3.1).
-MPI_Errhandler retain_errhandler(MPI_Errhandler h);
+// (c_errh.cpp) Delivers the error of `code` under h (core::deliver), calling
+// a C user handler with `handle`, the object's C handle; returns the code.
+int deliver(core::Errhandler h, int handle, int code, const std::string& what);
+// The same under comm's handler; MPI_COMM_WORLD's when comm is not live;
+// MPI_ERRORS_ARE_FATAL outside MPI_Init ... MPI_Finalize.
+int deliver(MPI_Comm comm, int code, const std::string& what);
+// The core handler of h to set on an object of kind `object` (core::settable).
+core::Errhandler settable(MPI_Errhandler h, core::HandlerObject object, const char* func);
+// A handle to h the program frees (MPI_*_get_errhandler, §8.3.1).
+MPI_Errhandler errhandler_handle(const core::Errhandler& h, const char* func);
 void check_initialized(const char* func);
 
 // A name or message into the user's buffer of max bytes, NUL-terminated and
@@ -219,11 +212,11 @@ int call(const MPI_Comm& comm, const char* func, F&& body) {
     body();
     return MPI_SUCCESS;
   } catch (const Exception& e) {
-    return deliver(comm, handler_of(comm), e.Get_error_code(), e.what());
+    return deliver(comm, e.Get_error_code(), e.what());
   } catch (const core::Error& e) {
-    return deliver(comm, handler_of(comm), e.code(), detail::to_exception(e).what());
+    return deliver(comm, e.code(), e.what());
   } catch (const std::bad_alloc&) {
-    return deliver(comm, handler_of(comm), MPI_ERR_NO_MEM, std::string("MPI_ERR_NO_MEM in ") + func);
+    return deliver(comm, MPI_ERR_NO_MEM, std::string("MPI_ERR_NO_MEM in ") + func);
   }
 }
 // The same for calls tied to no communicator (MPI_COMM_WORLD's handler).

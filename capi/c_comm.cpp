@@ -14,8 +14,8 @@ using namespace lumpi::capi;
 
 namespace {
 
-// A new C handle for a C++ communicator made from comm (same error handler).
-MPI_Comm made(MPI_Comm parent, const Comm& c) { return add_comm(Access::handle(c), handler_of(parent)); }
+// A new C handle for a C++ communicator (its error handler its parent's, §6.4.2).
+MPI_Comm made(const Comm& c) { return add_comm(Access::handle(c)); }
 
 core::Hints hints_of(MPI_Info i, const char* func) {
   core::Hints h;
@@ -221,7 +221,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   return call(comm, "MPI_Comm_dup", [&] {
     check_out(newcomm, "MPI_Comm_dup", "newcomm");
     Comm& c = comm_of(comm, "MPI_Comm_dup");
-    *newcomm = add_comm(detail::dup_handle(c, "MPI_Comm_dup"), handler_of(comm));
+    *newcomm = add_comm(detail::dup_handle(c, "MPI_Comm_dup"));
   });
 }
 
@@ -235,7 +235,7 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info i, MPI_Comm* newcomm) {
     auto copies = detail::copy_attrs(c);
     auto h = std::make_shared<CommHandle>(core::comm_dup_with_info(detail::core_of(c, f), hints));
     detail::attach_attrs(*h->comm, copies);
-    *newcomm = add_comm(std::move(h), handler_of(comm));
+    *newcomm = add_comm(std::move(h));
   });
 }
 
@@ -252,7 +252,7 @@ static int idup(MPI_Comm comm, const core::Hints* hints, MPI_Comm* newcomm, MPI_
     auto copies = detail::copy_attrs(c);
     auto attach = [&](const core::CommPtr& n) { detail::attach_attrs(*n, copies); };
     core::Idup r = hints ? core::comm_idup_with_info(parent, *hints, attach) : core::comm_idup(parent, attach);
-    *newcomm = add_comm(std::make_shared<CommHandle>(r.comm), handler_of(comm));
+    *newcomm = add_comm(std::make_shared<CommHandle>(r.comm));
     *request = add_request(detail::request_of(parent, r.request, f));
   });
 }
@@ -275,8 +275,8 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm* newcomm) {
     check_out(newcomm, "MPI_Comm_create", "newcomm");
     Comm& c = comm_of(comm, "MPI_Comm_create");
     const Group& gr = group(g, "MPI_Comm_create");
-    if (auto* ic = dynamic_cast<Intercomm*>(&c)) *newcomm = made(comm, ic->Create(gr));
-    else *newcomm = made(comm, static_cast<Intracomm&>(c).Create(gr));
+    if (auto* ic = dynamic_cast<Intercomm*>(&c)) *newcomm = made(ic->Create(gr));
+    else *newcomm = made(static_cast<Intracomm&>(c).Create(gr));
   });
 }
 
@@ -285,8 +285,8 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   return call(comm, "MPI_Comm_split", [&] {
     check_out(newcomm, "MPI_Comm_split", "newcomm");
     Comm& c = comm_of(comm, "MPI_Comm_split");
-    if (auto* ic = dynamic_cast<Intercomm*>(&c)) *newcomm = made(comm, ic->Split(color, key));
-    else *newcomm = made(comm, static_cast<Intracomm&>(c).Split(color, key));
+    if (auto* ic = dynamic_cast<Intercomm*>(&c)) *newcomm = made(ic->Split(color, key));
+    else *newcomm = made(static_cast<Intracomm&>(c).Split(color, key));
   });
 }
 
@@ -298,7 +298,7 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group g, int tag, MPI_Comm* newcomm
     Intracomm c = intra(comm, f);
     const Group& gr = group(g, f);
     core::CommPtr p = core::comm_create_group(detail::core_of(c, f), gr.World_ranks(), tag);
-    *newcomm = p ? add_comm(std::make_shared<CommHandle>(std::move(p)), handler_of(comm)) : MPI_COMM_NULL;
+    *newcomm = p ? add_comm(std::make_shared<CommHandle>(std::move(p))) : MPI_COMM_NULL;
   });
 }
 
@@ -323,7 +323,7 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info i, MPI_
       auto it = p->info().find("mpi_hw_resource_type");
       if (it != p->info().end()) info(i, f).Set(it->first, it->second);
     }
-    *newcomm = p ? add_comm(std::make_shared<CommHandle>(std::move(p)), handler_of(comm)) : MPI_COMM_NULL;
+    *newcomm = p ? add_comm(std::make_shared<CommHandle>(std::move(p))) : MPI_COMM_NULL;
   });
 }
 
@@ -351,14 +351,14 @@ int MPI_Intercomm_create(MPI_Comm local, int local_leader, MPI_Comm peer, int re
     const Comm* p = leader ? &comm_of(peer, f) : &none;
     if (!leader && peer != MPI_COMM_NULL && peer > 0 && peer < int(comms().size()) && comms()[peer].h)
       p = &comm_of(peer, f);
-    *newcomm = made(local, c.Create_intercomm(local_leader, *p, remote_leader, tag));
+    *newcomm = made(c.Create_intercomm(local_leader, *p, remote_leader, tag));
   });
 }
 
 int MPI_Intercomm_merge(MPI_Comm comm, int high, MPI_Comm* newcomm) {
   return call(comm, "MPI_Intercomm_merge", [&] {
     check_out(newcomm, "MPI_Intercomm_merge", "newintracomm");
-    *newcomm = made(comm, inter(comm, "MPI_Intercomm_merge").Merge(high != 0));
+    *newcomm = made(inter(comm, "MPI_Intercomm_merge").Merge(high != 0));
   });
 }
 
@@ -480,7 +480,7 @@ int MPI_Cart_create(MPI_Comm old, int ndims, const int dims[], const int periods
     check_out(out, "MPI_Cart_create", "comm_cart");
     if (ndims < 0) fail(MPI_ERR_DIMS, f, "ndims is negative: " + std::to_string(ndims));
     std::unique_ptr<bool[]> pb = bools(ndims, periods);
-    *out = made(old, intra(old, f).Create_cart(ndims, dims, pb.get(), reorder != 0));
+    *out = made(intra(old, f).Create_cart(ndims, dims, pb.get(), reorder != 0));
   });
 }
 
@@ -525,7 +525,7 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* out) {
   return call(comm, "MPI_Cart_sub", [&] {
     check_out(out, "MPI_Cart_sub", "newcomm");
     Cartcomm c = as<Cartcomm>(comm, "MPI_Cart_sub");
-    *out = made(comm, c.Sub(bools(c.Get_dim(), remain_dims).get()));
+    *out = made(c.Sub(bools(c.Get_dim(), remain_dims).get()));
   });
 }
 
@@ -541,7 +541,7 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[]
 int MPI_Graph_create(MPI_Comm old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm* out) {
   return call(old, "MPI_Graph_create", [&] {
     check_out(out, "MPI_Graph_create", "comm_graph");
-    *out = made(old, intra(old, "MPI_Graph_create").Create_graph(nnodes, index, edges, reorder != 0));
+    *out = made(intra(old, "MPI_Graph_create").Create_graph(nnodes, index, edges, reorder != 0));
   });
 }
 
@@ -594,7 +594,7 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm old, int indegree, const int sources
     check_out(out, "MPI_Dist_graph_create_adjacent", "comm_dist_graph");
     const int* sw = weights(sourceweights, indegree, f, "sourceweights");
     const int* dw = weights(destweights, outdegree, f, "destweights");
-    *out = made(old, intra(old, f).Dist_graph_create_adjacent(indegree, sources, sw, outdegree, destinations, dw,
+    *out = made(intra(old, f).Dist_graph_create_adjacent(indegree, sources, sw, outdegree, destinations, dw,
                                                               info_or_null(i, f), reorder != 0));
   });
 }
@@ -607,7 +607,7 @@ int MPI_Dist_graph_create(MPI_Comm old, int n, const int sources[], const int de
     long edges = 0;
     for (int k = 0; k < n && degrees; ++k) edges += degrees[k];
     const int* ws = weights(w, int(edges), f, "weights");
-    *out = made(old, intra(old, f).Dist_graph_create(n, sources, degrees, destinations, ws,
+    *out = made(intra(old, f).Dist_graph_create(n, sources, degrees, destinations, ws,
                                                      info_or_null(i, f), reorder != 0));
   });
 }

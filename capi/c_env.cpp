@@ -47,7 +47,7 @@ std::vector<int>& free_requests() {
 bool g_finalized = false;
 }  // namespace
 
-CommEntry::CommEntry(std::shared_ptr<CommHandle> handle, int eh) : h(std::move(handle)), errhandler(eh) {
+CommEntry::CommEntry(std::shared_ptr<CommHandle> handle) : h(std::move(handle)) {
   if (!h) return;
   const core::Comm& c = *h->comm;
   using Kind = core::Topology::Kind;
@@ -58,10 +58,10 @@ CommEntry::CommEntry(std::shared_ptr<CommHandle> handle, int eh) : h(std::move(h
   else object = std::make_shared<Distgraphcomm>(Access::wrap<Distgraphcomm>(h));
 }
 
-MPI_Comm add_comm(std::shared_ptr<CommHandle> h, int errhandler) {
+MPI_Comm add_comm(std::shared_ptr<CommHandle> h) {
   if (!h) return MPI_COMM_NULL;
   const CommHandle* key = h.get();
-  MPI_Comm id = put_in_free_slot(comms(), 3, CommEntry{std::move(h), errhandler},
+  MPI_Comm id = put_in_free_slot(comms(), 3, CommEntry{std::move(h)},
                                  [](const CommEntry& e) { return !e.h; });
   reverse()[key] = id;
   return id;
@@ -279,20 +279,21 @@ int MPI_Init_thread(int*, char***, int required, int* provided) {
   try {
     Init();
     auto& t = comms();
-    t[MPI_COMM_WORLD] = CommEntry{Access::handle(COMM_WORLD), MPI_ERRORS_ARE_FATAL};
-    t[MPI_COMM_SELF] = CommEntry{Access::handle(COMM_SELF), MPI_ERRORS_ARE_FATAL};
-    reverse()[t[1].h.get()] = MPI_COMM_WORLD;
-    reverse()[t[2].h.get()] = MPI_COMM_SELF;
+    for (MPI_Comm c : {MPI_COMM_WORLD, MPI_COMM_SELF}) {
+      t[c] = CommEntry{Access::handle(c == MPI_COMM_WORLD ? COMM_WORLD : COMM_SELF)};
+      t[c].h->comm->set_errhandler(core::Errhandler::Fatal);  // C's default (§8.3)
+      reverse()[t[c].h.get()] = c;
+    }
     // One thread calls MPI in a lumpi rank (the host's engine is not shared).
     g_thread_level = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
     if (provided) *provided = g_thread_level;
     return MPI_SUCCESS;
   } catch (const Exception& e) {
-    return deliver(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL, e.Get_error_code(), e.what());
+    core::fatal(e.Get_error_code(), e.what());
   } catch (const core::Error& e) {
-    return deliver(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL, e.code(), detail::to_exception(e).what());
+    core::fatal(e.code(), e.what());
   } catch (const std::exception& e) {  // not started by lumpi exec
-    return deliver(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL, MPI_ERR_OTHER, std::string("MPI_ERR_OTHER in MPI_Init: ") + e.what());
+    core::fatal(MPI_ERR_OTHER, std::string("MPI_ERR_OTHER in MPI_Init: ") + e.what());
   }
 }
 

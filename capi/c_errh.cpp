@@ -1,97 +1,85 @@
-// capi/c_errh.cpp: errors in the C API (MPI-3.1 §8.3-8.5): error
-// delivery under a communicator's or a window's handler (the predefined ones
-// and user-defined MPI_Comm_errhandler_function / MPI_Win_errhandler_function
-// handlers; c_win.cpp keeps each window's handler), the error handler
-// calls, and error classes, codes and strings (the core's table,
-// core/base/error.hpp, so Lua, C++ and C agree on them).
+// capi/c_errh.cpp: errors in the C API (MPI-3.1 §8.3-8.5): delivery under
+// the core object's handler (core::deliver), the error handler calls, and
+// error classes, codes and strings (the core's table, core/base/error.hpp).
 //
-// Handler handles: 0 MPI_ERRHANDLER_NULL, 1 MPI_ERRORS_ARE_FATAL,
-// 2 MPI_ERRORS_RETURN, then one slot per MPI_Comm/Win_create_errhandler, never
-// reused, so a communicator that inherited a handler (dup, split, create ...,
-// MPI-3.1 §6.4.2; c_comm.cpp passes the parent's) always finds it. A slot
-// counts the handles the program holds (create and MPI_Comm_get_errhandler
-// add one, MPI_Errhandler_free drops one); with none left it cannot be set
-// on a communicator any more, while communicators using it keep it.
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-
+// Handles: 0 MPI_ERRHANDLER_NULL, 1 MPI_ERRORS_ARE_FATAL, 2 MPI_ERRORS_RETURN,
+// then the core's handlers around C functions, slots reused. A handler
+// counts the handles the program holds (create and get add one, free drops
+// one); at none its slot goes and it is marked freed: objects using it keep
+// it (§8.3.4), and a get on one of them makes a new handle.
 #include "core/base/error.hpp"
 #include "capi/c_api.hpp"
 
 namespace lumpi::capi {
 namespace {
 
-struct UserEntry {
-  MPI_Comm_errhandler_function* fn = nullptr;     // made by MPI_Comm_create_errhandler
-  MPI_Win_errhandler_function* win_fn = nullptr;  // made by MPI_Win_create_errhandler
-  int handles = 0;  // held by the program
+// MPI_Comm_errhandler_function and MPI_Win_errhandler_function are one C
+// type; `object` says which the handler was made for.
+struct CErrhandler : core::UserErrhandler {
+  CErrhandler(core::HandlerObject o, MPI_Comm_errhandler_function* f) : UserErrhandler(o), fn(f) {}
+  MPI_Comm_errhandler_function* fn;
+  int handles = 1;  // held by the program
 };
 
-std::vector<UserEntry>& users() {
-  static std::vector<UserEntry> t(3);  // slots 0..2: the predefined handles
+std::vector<std::shared_ptr<CErrhandler>>& handlers() {
+  static std::vector<std::shared_ptr<CErrhandler>> t(3);  // slots 0..2: the predefined handles
   return t;
 }
 
-bool is_user(MPI_Errhandler h) { return h > MPI_ERRORS_RETURN && h < int(users().size()); }
-
-// The user handler entry of h, ERR_ARG naming func unless it is one the
-// program still holds.
-UserEntry& user(MPI_Errhandler h, const char* func) {
-  if (!is_user(h) || users()[size_t(h)].handles <= 0)
+// The user handler of handle h, ERR_ARG naming func unless the program holds it.
+std::shared_ptr<CErrhandler>& user(MPI_Errhandler h, const char* func) {
+  auto& t = handlers();
+  if (h <= MPI_ERRORS_RETURN || h >= int(t.size()) || !t[size_t(h)])
     fail(MPI_ERR_ARG, func, "errhandler " + std::to_string(h) + " is not an error handler (or was freed)");
-  return users()[size_t(h)];
+  return t[size_t(h)];
 }
 
-// MPI_ERRORS_ARE_FATAL: ends the world with the class of code.
-[[noreturn]] void abort_world(int code, const std::string& what) {
-  Abort(core::is_error_code(code) ? core::error_class_of(code) : code, what + " (MPI_ERRORS_ARE_FATAL)");
+int create(core::HandlerObject object, MPI_Comm_errhandler_function* fn, MPI_Errhandler* errhandler,
+           const char* f) {
+  return call(f, [&] {
+    check_out(errhandler, f, "errhandler");
+    if (!fn) fail(MPI_ERR_ARG, f, "function is NULL");
+    *errhandler = put_in_free_slot(handlers(), 3, std::make_shared<CErrhandler>(object, fn),
+                                   [](const auto& u) { return !u; });
+  });
 }
 
 }  // namespace
 
-int handler_of(MPI_Comm comm) {
+int deliver(core::Errhandler h, int handle, int code, const std::string& what) {
+  if (core::deliver(h, code, what) == core::HandlerKind::User)
+    if (auto* u = h.user_as<CErrhandler>()) {
+      int c = code;
+      u->fn(&handle, &c);
+    }
+  return code;
+}
+
+int deliver(MPI_Comm comm, int code, const std::string& what) {
   auto& t = comms();
-  if (comm > 0 && comm < int(t.size()) && t[comm].h) return t[comm].errhandler;
-  return t[MPI_COMM_WORLD].errhandler;
+  MPI_Comm on = comm > 0 && comm < int(t.size()) && t[comm].h ? comm : MPI_COMM_WORLD;
+  return deliver(t[on].h ? t[on].h->comm->errhandler() : core::Errhandler(core::Errhandler::Fatal), on, code, what);
 }
 
-int deliver(MPI_Comm comm, int handler, int code, const std::string& what) {
-  if (handler != MPI_ERRORS_ARE_FATAL) core::remember_returned(code, what);
-  if (handler == MPI_ERRORS_RETURN) return code;
-  if (is_user(handler) && users()[size_t(handler)].fn) {
-    auto& t = comms();
-    MPI_Comm target = comm > 0 && comm < int(t.size()) && t[comm].h ? comm : MPI_COMM_WORLD;
-    int c = code;
-    users()[size_t(handler)].fn(&target, &c);
-    return code;  // the handler returned: so does the call, with the code
-  }
-  abort_world(code, what);
-}
-
-int deliver_win(MPI_Win win, int handler, int code, const std::string& what) {
-  if (handler != MPI_ERRORS_ARE_FATAL) core::remember_returned(code, what);
-  if (handler == MPI_ERRORS_RETURN) return code;
-  if (is_user(handler) && users()[size_t(handler)].win_fn) {
-    MPI_Win target = win;
-    int c = code;
-    users()[size_t(handler)].win_fn(&target, &c);
-    return code;
-  }
-  abort_world(code, what);
-}
-
-void check_settable(MPI_Errhandler h, bool for_win, const char* func) {
-  if (h == MPI_ERRORS_ARE_FATAL || h == MPI_ERRORS_RETURN) return;
+core::Errhandler settable(MPI_Errhandler h, core::HandlerObject object, const char* func) {
+  if (h == MPI_ERRORS_ARE_FATAL) return core::Errhandler::Fatal;
+  if (h == MPI_ERRORS_RETURN) return core::Errhandler::Return;
   if (h == MPI_ERRHANDLER_NULL) fail(MPI_ERR_ARG, func, "errhandler is MPI_ERRHANDLER_NULL");
-  UserEntry& u = user(h, func);
-  if (for_win && !u.win_fn) fail(MPI_ERR_ARG, func, "errhandler was made for a communicator, not a window");
-  if (!for_win && !u.fn) fail(MPI_ERR_ARG, func, "errhandler was made for a window, not a communicator");
+  return core::settable(user(h, func), object, func);
 }
 
-MPI_Errhandler retain_errhandler(MPI_Errhandler h) {
-  if (is_user(h)) ++users()[size_t(h)].handles;
-  return h;
+// A predefined handler's own handle (the C++ and Lua default, raising,
+// returns the code here); a user one's slot, or a new one.
+MPI_Errhandler errhandler_handle(const core::Errhandler& h, const char* func) {
+  if (h.kind() != core::HandlerKind::User) return h == core::HandlerKind::Fatal ? MPI_ERRORS_ARE_FATAL : MPI_ERRORS_RETURN;
+  auto u = std::dynamic_pointer_cast<CErrhandler>(h.user());
+  if (!u) fail(MPI_ERR_OTHER, func, "the errhandler was made by the C++ or Lua API, not the C API");
+  auto& t = handlers();
+  for (size_t i = 3; i < t.size(); ++i)
+    if (t[i] == u) return ++u->handles, MPI_Errhandler(i);
+  u->handles = 1;
+  u->freed = false;
+  return put_in_free_slot(t, 3, u, [](const auto& x) { return !x; });
 }
 
 }  // namespace lumpi::capi
@@ -146,25 +134,13 @@ int MPI_Add_error_string(int errorcode, const char* string) {
 // ---- error handlers -------------------------------------------------------------------
 
 int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function* function, MPI_Errhandler* errhandler) {
-  const char* f = "MPI_Comm_create_errhandler";
-  return call(f, [&] {
-    check_out(errhandler, f, "errhandler");
-    if (!function) fail(MPI_ERR_ARG, f, "function is NULL");
-    users().push_back(UserEntry{function, nullptr, 1});
-    *errhandler = int(users().size()) - 1;
-  });
+  return create(core::HandlerObject::Comm, function, errhandler, "MPI_Comm_create_errhandler");
 }
 
 // MPI_Win_create_errhandler (§8.3.2): set only on windows (MPI_ERR_ARG on a
 // communicator, and a communicator's handler on a window, as MPICH does).
 int MPI_Win_create_errhandler(MPI_Win_errhandler_function* function, MPI_Errhandler* errhandler) {
-  const char* f = "MPI_Win_create_errhandler";
-  return call(f, [&] {
-    check_out(errhandler, f, "errhandler");
-    if (!function) fail(MPI_ERR_ARG, f, "function is NULL");
-    users().push_back(UserEntry{nullptr, function, 1});
-    *errhandler = int(users().size()) - 1;
-  });
+  return create(core::HandlerObject::Win, function, errhandler, "MPI_Win_create_errhandler");
 }
 
 int MPI_Errhandler_create(MPI_Handler_function* function, MPI_Errhandler* errhandler) {
@@ -173,11 +149,7 @@ int MPI_Errhandler_create(MPI_Handler_function* function, MPI_Errhandler* errhan
 
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
   const char* f = "MPI_Comm_set_errhandler";
-  return call(comm, f, [&] {
-    CommEntry& e = entry(comm, f);
-    check_settable(errhandler, false, f);
-    e.errhandler = errhandler;
-  });
+  return call(comm, f, [&] { entry(comm, f).h->comm->set_errhandler(settable(errhandler, core::HandlerObject::Comm, f)); });
 }
 
 // A user handler's handle is a new reference the program frees (§8.3.1).
@@ -185,7 +157,7 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) {
   const char* f = "MPI_Comm_get_errhandler";
   return call(comm, f, [&] {
     check_out(errhandler, f, "errhandler");
-    *errhandler = retain_errhandler(entry(comm, f).errhandler);
+    *errhandler = errhandler_handle(entry(comm, f).h->comm->errhandler(), f);
   });
 }
 
@@ -197,27 +169,28 @@ int MPI_Errhandler_free(MPI_Errhandler* errhandler) {
   const char* f = "MPI_Errhandler_free";
   return call(f, [&] {
     check_out(errhandler, f, "errhandler");
-    if (*errhandler != MPI_ERRORS_ARE_FATAL && *errhandler != MPI_ERRORS_RETURN) --user(*errhandler, f).handles;
+    if (*errhandler != MPI_ERRORS_ARE_FATAL && *errhandler != MPI_ERRORS_RETURN) {
+      auto& u = user(*errhandler, f);
+      if (--u->handles == 0) {
+        u->freed = true;  // objects using it keep it; the slot goes
+        u.reset();
+      }
+    }
     *errhandler = MPI_ERRHANDLER_NULL;
   });
 }
 
-// Delivers errorcode under comm's handler. A user handler is called and
-// MPI_SUCCESS returned; under MPI_ERRORS_RETURN the code is returned, as
-// MPICH and Open MPI do; MPI_ERRORS_ARE_FATAL aborts.
+// Delivers errorcode under comm's handler (§8.3.6). A user handler is
+// called and MPI_SUCCESS returned; under MPI_ERRORS_RETURN the code is
+// returned, as MPICH and Open MPI do; MPI_ERRORS_ARE_FATAL aborts.
 int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
   const char* f = "MPI_Comm_call_errhandler";
-  int handler = MPI_ERRORS_ARE_FATAL;
+  bool user = false;
   int rc = call(comm, f, [&] {
-    handler = entry(comm, f).errhandler;
-    if (!core::is_error_code(errorcode) || errorcode == MPI_SUCCESS)
-      fail(MPI_ERR_ARG, f, "errorcode " + std::to_string(errorcode) + " is not an error code other than MPI_SUCCESS");
+    user = entry(comm, f).h->comm->errhandler() == core::HandlerKind::User;
+    core::raise_code(errorcode, f, "error code " + std::to_string(errorcode));
   });
-  if (rc != MPI_SUCCESS) return rc;
-  int code = deliver(comm, handler, errorcode,
-                     std::string(core::class_name(core::ErrClass(core::error_class_of(errorcode)))) +
-                         " in MPI_Comm_call_errhandler: error code " + std::to_string(errorcode));
-  return is_user(handler) ? MPI_SUCCESS : code;
+  return user && rc == errorcode ? MPI_SUCCESS : rc;  // not the MPI_ERR_ARG of a bad errorcode
 }
 
 }  // extern "C"

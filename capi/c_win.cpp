@@ -1,8 +1,8 @@
 // capi/c_win.cpp: the C API's windows (MPI_Win_*, MPI_Put, MPI_Get,
 // MPI_Accumulate; MPI-3.1 chapter 11, attributes §6.7.3, names §6.8), a thin
 // shell over lumpi::Win (core/api/api_win.cpp). Window handles are ints into a
-// table of their own; each window has its C error handler (default
-// MPI_ERRORS_ARE_FATAL, as MPI says for windows; or one made by
+// table of their own; each window's error handler is the core window's
+// (MPI_ERRORS_ARE_FATAL until set, as MPI says for windows; or one made by
 // MPI_Win_create_errhandler, c_errh.cpp), which handles every error of a
 // call on it. Datatypes: those the C++ API computes on (int, long,
 // int64_t, unsigned char, byte, float, double), as for reductions.
@@ -17,7 +17,6 @@ namespace {
 
 struct WinEntry {
   Win w;
-  int errhandler = MPI_ERRORS_ARE_FATAL;
 };
 
 std::vector<WinEntry>& wins() {
@@ -34,8 +33,8 @@ WinEntry& entry_of(MPI_Win win, const char* func) {
 }
 
 MPI_Win add_win(Win w) {
-  return put_in_free_slot(wins(), 1, WinEntry{std::move(w), MPI_ERRORS_ARE_FATAL},
-                          [](const WinEntry& e) { return e.w.Is_null(); });
+  w.Handle()->win->set_errhandler(core::Errhandler::Fatal);  // C's default (§8.3)
+  return put_in_free_slot(wins(), 1, WinEntry{std::move(w)}, [](const WinEntry& e) { return e.w.Is_null(); });
 }
 
 // The C handle of a C++ window (for callbacks), MPI_WIN_NULL if unknown.
@@ -46,26 +45,30 @@ MPI_Win handle_of(const Win& w) {
   return MPI_WIN_NULL;
 }
 
+// The core window of win, null when win is not a window.
+core::Win* core_win(MPI_Win win) {
+  auto& t = wins();
+  return win > 0 && size_t(win) < t.size() && !t[size_t(win)].w.Is_null() ? t[size_t(win)].w.Handle()->win.get()
+                                                                           : nullptr;
+}
+
 // Runs body(entry); errors go to the window's handler (MPI_COMM_WORLD's
-// when win is not a window).
-// A user handler (MPI_Win_create_errhandler) is called with the window.
+// when win is not a window). A user handler (MPI_Win_create_errhandler) is
+// called with the window.
 template <class F>
 int call_win(MPI_Win win, const char* func, F&& body) {
-  int handler = MPI_ERRORS_ARE_FATAL;
-  bool on_win = false;
   auto to_handler = [&](int code, const std::string& what) {
-    return on_win ? deliver_win(win, handler, code, what) : deliver(MPI_COMM_WORLD, handler, code, what);
+    core::Win* w = core_win(win);
+    return w ? deliver(w->errhandler(), win, code, what) : deliver(MPI_COMM_WORLD, code, what);
   };
   try {
     check_initialized(func);
-    on_win = !(win == MPI_WIN_NULL || win < 0 || size_t(win) >= wins().size() || wins()[size_t(win)].w.Is_null());
-    handler = on_win ? wins()[size_t(win)].errhandler : handler_of(MPI_COMM_WORLD);
     body(entry_of(win, func));
     return MPI_SUCCESS;
   } catch (const Exception& e) {
     return to_handler(e.Get_error_code(), e.what());
   } catch (const core::Error& e) {
-    return to_handler(e.code(), detail::to_exception(e).what());
+    return to_handler(e.code(), e.what());
   } catch (const std::bad_alloc&) {
     return to_handler(MPI_ERR_NO_MEM, std::string("MPI_ERR_NO_MEM in ") + func);
   }
@@ -175,17 +178,16 @@ int MPI_Win_get_name(MPI_Win win, char* name, int* resultlen) {
 }
 
 int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler h) {
-  return call_win(win, "MPI_Win_set_errhandler", [&](WinEntry& e) {
-    check_settable(h, true, "MPI_Win_set_errhandler");
-    e.errhandler = h;
-  });
+  const char* f = "MPI_Win_set_errhandler";
+  return call_win(win, f, [&](WinEntry&) { core_win(win)->set_errhandler(settable(h, core::HandlerObject::Win, f)); });
 }
 
 // A user handler's handle is a new reference the program frees (§8.3.1).
 int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* h) {
-  return call_win(win, "MPI_Win_get_errhandler", [&](WinEntry& e) {
-    check_out(h, "MPI_Win_get_errhandler", "errhandler");
-    *h = retain_errhandler(e.errhandler);
+  const char* f = "MPI_Win_get_errhandler";
+  return call_win(win, f, [&](WinEntry&) {
+    check_out(h, f, "errhandler");
+    *h = errhandler_handle(core_win(win)->errhandler(), f);
   });
 }
 
@@ -194,17 +196,12 @@ int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* h) {
 // aborts. A code that is no error code is MPI_ERR_ARG (under the handler).
 int MPI_Win_call_errhandler(MPI_Win win, int errorcode) {
   const char* f = "MPI_Win_call_errhandler";
-  int handler = MPI_ERRORS_ARE_FATAL;
-  int rc = call_win(win, f, [&](WinEntry& e) {
-    handler = e.errhandler;
-    if (!core::is_error_code(errorcode) || errorcode == MPI_SUCCESS)
-      fail(MPI_ERR_ARG, f, "errorcode " + std::to_string(errorcode) + " is not an error code other than MPI_SUCCESS");
+  bool user = false;
+  int rc = call_win(win, f, [&](WinEntry&) {
+    user = core_win(win)->errhandler() == core::HandlerKind::User;
+    core::raise_code(errorcode, f, "error code " + std::to_string(errorcode));
   });
-  if (rc != MPI_SUCCESS) return rc;
-  int code = deliver_win(win, handler, errorcode,
-                         std::string(core::class_name(core::ErrClass(core::error_class_of(errorcode)))) +
-                             " in MPI_Win_call_errhandler: error code " + std::to_string(errorcode));
-  return handler > MPI_ERRORS_RETURN ? MPI_SUCCESS : code;
+  return user && rc == errorcode ? MPI_SUCCESS : rc;  // not the MPI_ERR_ARG of a bad errorcode
 }
 
 // ---- caching ---------------------------------------------------------------------------------

@@ -22,11 +22,7 @@
 namespace lumpi::lua {
 
 void raise_error_code(lua_State* L, const char* func, const char* by) {
-  int code = check_int(L, 2, "errorcode", func);
-  if (!core::is_error_code(code) || code == int(core::ErrClass::Success))
-    core::fail(core::ErrClass::Arg, func,
-               "errorcode " + std::to_string(code) + " is not an error code other than MPI_SUCCESS");
-  throw core::Error::with_code(code, func, std::string("called by ") + by);
+  core::raise_code(check_int(L, 2, "errorcode", func), func, std::string("called by ") + by);
 }
 
 namespace {
@@ -228,14 +224,7 @@ const Reg kErrhMethods[] = {
 }  // namespace
 
 core::Errhandler check_errhandler(lua_State* L, int idx, core::HandlerObject object, const char* func) {
-  if (ErrhBox* b = test_errh(L, idx)) {
-    if (b->h->freed) fail(ErrClass::Arg, func, "errhandler has been freed");
-    if (b->h->object != object)
-      fail(ErrClass::Arg, func,
-           std::string("errhandler was made for a ") + core::handler_object_name(b->h->object) +
-               ", not a " + core::handler_object_name(object));
-    return core::Errhandler(b->h);
-  }
+  if (ErrhBox* b = test_errh(L, idx)) return core::settable(b->h, object, func);
   if (lua_type(L, idx) != LUA_TSTRING)
     fail(ErrClass::Arg, func,
          std::string("errhandler must be mpi.ERRORS_RAISE, mpi.ERRORS_RETURN, mpi.ERRORS_ARE_FATAL or an "

@@ -127,15 +127,12 @@ core::HandlerKind push_current_exception(lua_State* L) {
   bool on_arg = w || comm_errhandler_at(L, 1, &eh);
   if (w) eh = w->errhandler();
   else if (!on_arg && runtime(L).world) eh = runtime(L).world->errhandler();
-  core::HandlerKind h = eh.kind();
-  if (h == core::HandlerKind::Fatal) {
-    core::Error e(ErrClass::Unknown, "", "");
-    test_error(L, -1, &e);
-    runtime(L).abort(1, std::string("MPI_ERRORS_ARE_FATAL: ") + e.what());
-  }
+  core::Error e(ErrClass::Unknown, "", "");
+  test_error(L, -1, &e);
+  core::HandlerKind h = core::deliver(eh, e.code(), e.what());
   if (h == core::HandlerKind::User) {
     push_errhandler_fn(L, eh.user().get());
-    if (lua_isnil(L, -1)) {  // made by another state or binding: raise
+    if (lua_isnil(L, -1)) {  // made by another state or door: raise
       lua_pop(L, 1);
       return core::HandlerKind::Raise;
     }

@@ -35,7 +35,8 @@ namespace lumpi::lua {
 struct Runtime {
   core::Engine* engine = nullptr;
   core::CommPtr world, self;
-  // Called for ERRORS_ARE_FATAL and comm:abort(code): must not return.
+  // Called for comm:abort(code): must not return. (ERRORS_ARE_FATAL ends
+  // the job through core::fatal's sink, which lumpi-rank sets to the same.)
   void (*abort)(int code, const std::string& why) = nullptr;
 };
 
@@ -84,11 +85,12 @@ bool test_error(lua_State* L, int idx, core::Error* e);
 
 // ---- the boundary ----------------------------------------------------------------
 
-// Converts the exception in flight into a pushed error object; returns the
-// kind of errhandler that applies: that of the communicator or window at
-// argument 1, else COMM_WORLD's. ERRORS_ARE_FATAL does not return. For a
-// user-defined handler (HandlerKind::User) it also pushes the handler's
-// function and the object value (stack: err, fn, obj) for call_user_errhandler.
+// Converts the exception in flight into a pushed error object and delivers
+// it (core::deliver) under the errhandler of the communicator or window at
+// argument 1, else COMM_WORLD's; returns what the call does (Raise, Return
+// or User; ERRORS_ARE_FATAL does not return). For User it also pushes the
+// handler's function and the object value (stack: err, fn, obj) for
+// call_user_errhandler.
 core::HandlerKind push_current_exception(lua_State* L);
 // Calls fn(obj, code) with the stack push_current_exception left for a user
 // handler, then leaves nil, err on top and returns 2 (MPI-3.1 §8.3: the

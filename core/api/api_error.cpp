@@ -2,9 +2,6 @@
 // core::Error's code, class, function and message), the predefined and
 // user-defined error handlers, added error classes/codes/strings, and the
 // delivery of an error under a communicator's handler.
-#include <cstdio>
-#include <cstdlib>
-
 #include "core/api/api_detail.hpp"
 #include "core/base/constants.hpp"
 #include "core/base/hw.hpp"
@@ -91,51 +88,41 @@ void Errhandler::Free() {
 }
 
 void Comm::Set_errhandler(const Errhandler& handler) {
-  detail::guarded(*this, "MPI_Comm_set_errhandler", [&](core::Comm& c) {
-    if (auto user = detail::settable_user(handler, core::HandlerObject::Comm, "MPI_Comm_set_errhandler"))
-      return c.set_errhandler(core::Errhandler(std::move(user)));
-    switch (detail::Access::id(handler)) {
-      case kThrow: return c.set_errhandler(core::Errhandler::Raise);
-      case kFatal: return c.set_errhandler(core::Errhandler::Fatal);
-      case kReturn:
-        detail::fail(ERR_ARG, "MPI_Comm_set_errhandler",
-                     "errhandler ERRORS_RETURN has no meaning in the C++ API (calls return "
-                     "results, not error codes); use ERRORS_THROW_EXCEPTIONS");
-      default:
-        detail::fail(ERR_ARG, "MPI_Comm_set_errhandler", "errhandler is ERRHANDLER_NULL");
-    }
+  const char* f = "MPI_Comm_set_errhandler";
+  detail::guarded(*this, f, [&](core::Comm& c) {
+    c.set_errhandler(detail::core_handler(handler, core::HandlerObject::Comm, f));
   });
 }
 
 Errhandler Comm::Get_errhandler() const {
-  return detail::guarded(*this, "MPI_Comm_get_errhandler", [&](core::Comm& c) {
-    if (c.errhandler().user_as<detail::UserHandler>())
-      return detail::Access::errhandler(std::static_pointer_cast<detail::UserHandler>(c.errhandler().user()));
-    return c.errhandler() == core::Errhandler::Fatal ? ERRORS_ARE_FATAL : ERRORS_THROW_EXCEPTIONS;
-  });
+  return detail::guarded(*this, "MPI_Comm_get_errhandler",
+                         [&](core::Comm& c) { return detail::api_handler(c.errhandler()); });
 }
 
 void Comm::Call_errhandler(int errorcode) const {
-  const char* func = "MPI_Comm_call_errhandler";
-  detail::guarded(*this, func, [&](core::Comm&) {
-    if (!core::is_error_code(errorcode) || errorcode == SUCCESS)
-      detail::fail(ERR_ARG, func, "errorcode " + std::to_string(errorcode) + " is not an error code other than SUCCESS");
-    throw Exception(errorcode, func, "called by Comm::Call_errhandler");
-  });
+  const char* f = "MPI_Comm_call_errhandler";
+  detail::guarded(*this, f, [&](core::Comm&) { core::raise_code(errorcode, f, "called by Comm::Call_errhandler"); });
 }
 
 namespace detail {
 
-std::shared_ptr<core::UserErrhandler> settable_user(const Errhandler& h, core::HandlerObject object,
-                                                    std::string_view func) {
-  const auto& user = Access::user(h);
-  if (!user) return nullptr;
-  if (user->freed) fail(ERR_ARG, func, "errhandler has been freed");
-  if (user->object != object)
-    fail(ERR_ARG, func,
-         std::string("errhandler was made for a ") + core::handler_object_name(user->object) + ", not a " +
-             core::handler_object_name(object));
-  return user;
+core::Errhandler core_handler(const Errhandler& h, core::HandlerObject object, std::string_view func) {
+  if (const auto& user = Access::user(h)) return core::settable(user, object, func);
+  switch (Access::id(h)) {
+    case kThrow: return core::Errhandler::Raise;
+    case kFatal: return core::Errhandler::Fatal;
+    case kReturn:
+      fail(ERR_ARG, func,
+           "errhandler ERRORS_RETURN has no meaning in the C++ API (calls return "
+           "results, not error codes); use ERRORS_THROW_EXCEPTIONS");
+    default: fail(ERR_ARG, func, "errhandler is ERRHANDLER_NULL");
+  }
+}
+
+// Another door's handlers (C's, Lua's ERRORS_RETURN) throw here.
+Errhandler api_handler(const core::Errhandler& h) {
+  if (h.user_as<UserHandler>()) return Access::errhandler(std::static_pointer_cast<UserHandler>(h.user()));
+  return h == core::Errhandler::Fatal ? ERRORS_ARE_FATAL : ERRORS_THROW_EXCEPTIONS;
 }
 
 Exception to_exception(const core::Error& e) { return Exception(e.code(), e.func(), e.message()); }
@@ -144,29 +131,16 @@ void fail(int cls, std::string_view func, std::string message) {
   throw Exception(cls, std::string(func), std::move(message));
 }
 
-// The Lua binding's Return handler has no C++ meaning (Set_errhandler refuses
-// it), so a communicator set to it from elsewhere throws, as Raise does; so
-// does a user handler of another binding.
+// A handler made by another door (C, Lua) is not called here: its door
+// calls it when the error reaches it, or nobody does.
 void deliver(const core::Comm* c, const Exception& e, const std::shared_ptr<CommHandle>* api) {
-  if (c && c->errhandler() == core::Errhandler::Fatal) {
-    std::fprintf(stderr, "lumpi: rank %d: %s (ERRORS_ARE_FATAL)\n", c->engine().world_rank(),
-                 e.what());
-    std::fflush(nullptr);
-    std::_Exit(1);
-  }
-  if (c && api && *api) {
-    if (auto* u = c->errhandler().user_as<UserHandler>(); u && u->fn) {
-      Comm_errhandler_function fn = u->fn;  // the handler may replace itself
-      if (c->is_inter()) {
-        Intercomm comm = Access::wrap<Intercomm>(*api);
-        fn(comm, e.Get_error_code());
-      } else {
-        Intracomm comm = Access::wrap<Intracomm>(*api);
-        fn(comm, e.Get_error_code());
-      }
-    }
-  }
-  throw e;
+  if (!c) throw e;
+  deliver(c->errhandler(), e, [&](UserHandler& u) {
+    auto call = [&](auto comm) { u.fn(comm, e.Get_error_code()); };
+    if (!u.fn || !api || !*api) return;
+    if (c->is_inter()) call(Access::wrap<Intercomm>(*api));
+    else call(Access::wrap<Intracomm>(*api));
+  });
 }
 
 core::Comm& core_of(const Comm& c, std::string_view func) {

@@ -5,11 +5,10 @@
 // call given a communicator's keyval does too.
 //
 // Errors: every call validates through core::Win first; a core::Error
-// becomes an Exception thrown to the caller (after the window's user handler,
-// Win::Create_errhandler, has run), or, under ERRORS_ARE_FATAL set on the
-// window, a message and exit status 1 (as for communicators).
-#include <cstdio>
-
+// becomes an Exception delivered under the window's handler as for
+// communicators (core::deliver): thrown to the caller, after the window's
+// user handler (Win::Create_errhandler) has run, or the job's end under
+// ERRORS_ARE_FATAL.
 #include "core/api/api_detail.hpp"
 #include "core/rma/win.hpp"
 
@@ -17,46 +16,25 @@ namespace lumpi {
 
 using detail::Access;
 
-struct WinHandle {
-  // A window dropped without Free takes its attributes along, no callbacks.
-  ~WinHandle() {
-    if (win && !win->freed()) core::attr::forget(core::attr::Kind::Win, win->serial());
-  }
-  core::WinPtr win;
-  // WIN_BASE/SIZE/... values Get_attr points into.
-  void* base = nullptr;
-  long size = 0;
-  int disp_unit = 0, flavor = 0, model = 0;
-};
-
 namespace {
 
 enum : int { kWinBase = 8, kWinSize = 9, kWinDispUnit = 10, kWinCreateFlavor = 11, kWinModel = 12 };
 constexpr int kReplaceId = 100;
 namespace attr = core::attr;
 
-// Applies the window's handler to e: ends the process under
-// ERRORS_ARE_FATAL; calls a user handler with the window (api) and the code,
-// then throws; else throws.
-[[noreturn]] void raise(const Win* api, const core::Win* w, const Exception& e) {
-  if (w && w->errhandler() == core::Errhandler::Fatal) {
-    std::fprintf(stderr, "lumpi: %s (ERRORS_ARE_FATAL on the window)\n", e.what());
-    std::fflush(nullptr);
-    std::_Exit(1);
-  }
-  if (w && api) {
-    if (auto* u = w->errhandler().user_as<detail::UserHandler>(); u && u->win_fn) {
-      Win_errhandler_function fn = u->win_fn;  // the handler may replace itself
-      Win win = *api;
-      fn(win, e.Get_error_code());
-    }
-  }
-  throw e;
-}
-
 core::Win& core_of(const Win& w, std::string_view func) {
   if (!w.Handle()) detail::fail(ERR_WIN, func, "the window is WIN_NULL");
   return *w.Handle()->win;
+}
+
+// Delivers e under the window's handler (none: throws); a user handler
+// is called with the window.
+[[noreturn]] void deliver(const Win& api, const core::Win* w, const Exception& e) {
+  if (!w) throw e;
+  detail::deliver(w->errhandler(), e, [&](detail::UserHandler& u) {
+    Win win = api;
+    if (u.win_fn) u.win_fn(win, e.Get_error_code());
+  });
 }
 
 // Runs f(core window), errors delivered under the window's handler.
@@ -68,9 +46,9 @@ auto guarded(const Win& w, std::string_view func, F&& f) -> decltype(f(core_of(w
     cw->check_usable(func);
     return f(*cw);
   } catch (const core::Error& e) {
-    raise(&w, cw, detail::to_exception(e));
+    deliver(w, cw, detail::to_exception(e));
   } catch (const Exception& e) {
-    raise(&w, cw, e);
+    deliver(w, cw, e);
   }
 }
 
@@ -213,26 +191,11 @@ std::string Win::Get_name() const {
 
 void Win::Set_errhandler(const Errhandler& h) {
   const char* f = "MPI_Win_set_errhandler";
-  guarded(*this, f, [&](core::Win& w) {
-    if (auto user = detail::settable_user(h, core::HandlerObject::Win, f))
-      w.set_errhandler(core::Errhandler(std::move(user)));
-    else if (h == ERRORS_ARE_FATAL) w.set_errhandler(core::Errhandler::Fatal);
-    else if (h == ERRORS_THROW_EXCEPTIONS) w.set_errhandler(core::Errhandler::Raise);
-    else if (h == ERRORS_RETURN) w.set_errhandler(core::Errhandler::Return);
-    else detail::fail(ERR_ARG, f, "errhandler is ERRHANDLER_NULL");
-  });
+  guarded(*this, f, [&](core::Win& w) { w.set_errhandler(detail::core_handler(h, core::HandlerObject::Win, f)); });
 }
 
 Errhandler Win::Get_errhandler() const {
-  return guarded(*this, "MPI_Win_get_errhandler", [&](core::Win& w) {
-    if (w.errhandler().user_as<detail::UserHandler>())
-      return Access::errhandler(std::static_pointer_cast<detail::UserHandler>(w.errhandler().user()));
-    switch (w.errhandler().kind()) {
-      case core::Errhandler::Fatal: return ERRORS_ARE_FATAL;
-      case core::Errhandler::Return: return ERRORS_RETURN;
-      default: return ERRORS_THROW_EXCEPTIONS;
-    }
-  });
+  return guarded(*this, "MPI_Win_get_errhandler", [&](core::Win& w) { return detail::api_handler(w.errhandler()); });
 }
 
 Errhandler Win::Create_errhandler(Win_errhandler_function function) {
@@ -242,11 +205,7 @@ Errhandler Win::Create_errhandler(Win_errhandler_function function) {
 
 void Win::Call_errhandler(int errorcode) const {
   const char* f = "MPI_Win_call_errhandler";
-  guarded(*this, f, [&](core::Win&) {
-    if (!core::is_error_code(errorcode) || errorcode == SUCCESS)
-      detail::fail(ERR_ARG, f, "errorcode " + std::to_string(errorcode) + " is not an error code other than SUCCESS");
-    throw Exception(errorcode, f, "called by Win::Call_errhandler");
-  });
+  guarded(*this, f, [&](core::Win&) { core::raise_code(errorcode, f, "called by Win::Call_errhandler"); });
 }
 
 // ---- caching ------------------------------------------------------------------------------

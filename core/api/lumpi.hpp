@@ -114,8 +114,9 @@ bool Is_finalized();
 // ---- Errhandler --------------------------------------------------------------------
 
 // An error handler (MPI-3.1 §8.3). ERRORS_THROW_EXCEPTIONS is the default on
-// every communicator of this API. ERRORS_ARE_FATAL prints the error and ends
-// the process with exit status 1. ERRORS_RETURN cannot be set: a C++ call
+// every communicator of this API. ERRORS_ARE_FATAL ends the job as Abort
+// does, with the error's class as exit status (a process outside a job:
+// the error on stderr, exit status 1). ERRORS_RETURN cannot be set: a C++ call
 // returns its result, not an error code, so there is nothing to return the
 // error in (Set_errhandler raises ERR_ARG). A user-defined handler
 // (Comm::Create_errhandler) is called with the communicator and the error
@@ -728,7 +729,7 @@ extern const Keyval WIN_BASE, WIN_SIZE, WIN_DISP_UNIT, WIN_CREATE_FLAVOR, WIN_MO
 extern const Op REPLACE;
 
 // A window: a handle (copies share the window); WIN_NULL is the default.
-// Errors are thrown as Exception, or end the process under ERRORS_ARE_FATAL.
+// Errors are thrown as Exception, or end the job under ERRORS_ARE_FATAL.
 // The datatypes are the predefined ones of this API (contiguous buffers).
 class Win {
  public:
@@ -752,8 +753,8 @@ class Win {
   Group Get_group() const;
   void Set_name(const std::string& name);
   std::string Get_name() const;
-  // ERRORS_THROW_EXCEPTIONS (the default), ERRORS_ARE_FATAL, ERRORS_RETURN
-  // (kept for the C API; C++ calls still throw) or one made by Create_errhandler.
+  // ERRORS_THROW_EXCEPTIONS (the default), ERRORS_ARE_FATAL or one made by
+  // Create_errhandler; ERRORS_RETURN raises ERR_ARG, as on a communicator.
   void Set_errhandler(const Errhandler& handler);
   Errhandler Get_errhandler() const;
   // MPI_Win_create_errhandler (§8.3.2): a handler for windows.

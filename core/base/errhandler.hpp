@@ -1,21 +1,19 @@
-// core/base/errhandler.hpp: error handlers (MPI-3.1 §8.3): the predefined ones and
-// user-defined ones, as a value any object that carries a handler holds
-// (communicators now; windows and files attach the same value).
-//
-// The core never calls a handler: each binding applies the handler of the
-// object a failing call was on at its own boundary (lua/binding.hpp wrap,
-// core/api/api_error.cpp deliver, capi/c_api.hpp call), because only the
-// binding knows how to call a function written in its language and how the
-// call then returns. A user-defined handler is therefore an opaque object
-// made by a binding (UserErrhandler), tagged with the kind of object it was
-// created for (MPI_Comm_create_errhandler: Comm; MPI_Win_create_errhandler:
-// Win) so that attaching it to another kind is refused with MPI_ERR_ARG.
-// New objects inherit their parent's handler (core/comm/comm_build.cpp,
+// core/base/errhandler.hpp: error handlers (MPI-3.1 §8.3), predefined and
+// user-defined, as a value every object with a handler holds (communicators,
+// windows), and deliver(), the one rule of what an error does under one.
+// Each door delivers at its boundary (lua/binding.hpp wrap, api_detail.hpp
+// guarded, capi/c_api.hpp call) through deliver(); only the door can call a
+// function in its language, so a user-defined handler is an opaque object
+// made by a door (UserErrhandler), tagged with the kind of object it was created for
+// (MPI_Comm_create_errhandler: Comm; MPI_Win_create_errhandler: Win) so that
+// attaching it to another kind is refused with MPI_ERR_ARG. New objects
+// inherit their parent's handler (core/comm/comm_build.cpp,
 // core/comm/comm_dup.cpp; MPI-3.1 §6.4.2, §6.6.2), shared, not copied.
 #pragma once
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace lumpi::core {
 
@@ -58,5 +56,26 @@ class Errhandler {
   HandlerKind kind_;
   std::shared_ptr<UserErrhandler> user_;
 };
+
+// user to set on an object of kind `object`; MPI_ERR_ARG if freed or made for another kind.
+Errhandler settable(std::shared_ptr<UserErrhandler> user, HandlerObject object, std::string_view func);
+// MPI_Comm/Win_call_errhandler: throws the error of code as func's, with
+// message; MPI_ERR_ARG if code is no error code other than MPI_SUCCESS.
+[[noreturn]] void raise_code(int code, std::string_view func, const std::string& message);
+
+// What the error of `code` (`what`: its message as the door phrases it)
+// does under h (§8.3): Fatal ends the job (fatal) and does not return; User:
+// the door calls the function with its handle of the object and the code,
+// then returns as under Return (C++, with no code to return, throws);
+// Return: the door's call returns the code (Lua: nil, err), which then
+// has `what` as its MPI_Error_string (remember_returned); Raise (the Lua
+// and C++ default): the door raises the error.
+HandlerKind deliver(const Errhandler& h, int code, const std::string& what);
+
+// The end of the job under ERRORS_ARE_FATAL: the sink the rank host set (MPI_Abort's
+// path), else `what` on stderr and exit status 1 (unit tests).
+using FatalSink = void (*)(int error_class, const std::string& why);
+void set_fatal_sink(FatalSink sink);
+[[noreturn]] void fatal(int code, const std::string& what);
 
 }  // namespace lumpi::core

@@ -1,6 +1,5 @@
 // core/base/error.cpp: names and descriptions of the error classes.
 #include "core/base/error.hpp"
-#include "core/base/errhandler.hpp"
 
 #include <algorithm>
 
@@ -131,15 +130,6 @@ Error Error::with_code(int code, std::string func, std::string message) {
   Error e(ErrClass(error_class_of(code, func)), std::move(func), std::move(message));
   e.code_ = code;
   return e;
-}
-
-const char* handler_object_name(HandlerObject o) {
-  switch (o) {
-    case HandlerObject::Comm: return "communicator";
-    case HandlerObject::Win: return "window";
-    case HandlerObject::File: return "file";
-  }
-  return "object";
 }
 
 void fail(ErrClass cls, std::string_view func, std::string message) {

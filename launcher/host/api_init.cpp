@@ -15,6 +15,7 @@
 namespace lumpi {
 
 void Init() {
+  core::set_fatal_sink(Abort);  // ERRORS_ARE_FATAL ends the job as MPI_Abort does
   try {
     if (launcher::Host::joined() || launcher::Host::finished())
       throw core::Error(core::ErrClass::Other, "MPI_Init", "MPI_Init was already called in this process");

@@ -209,6 +209,7 @@ class LuaProgram final : public CommandRunner {
     rt_.world = host.world();
     rt_.self = host.self();
     rt_.abort = runtime_abort;
+    core::set_fatal_sink(runtime_abort);  // ERRORS_ARE_FATAL: as comm:abort, Lua closed first
     g_L = open_state(&rt_);
   }
   ~LuaProgram() override { close_lua(); }

@@ -24,8 +24,12 @@ reason; an entry that no longer occurs fails the test too, so the list only
 shrinks. When the floors were made (issue 23) six includes broke these rules:
 capi/c_api.hpp -> core/api/api_detail.hpp, capi/c_env.cpp and capi/c_errh.cpp
 -> launcher/host/host.hpp, launcher/host/lua_rank.cpp -> lua/binding.hpp and
-lua/module.hpp, core/engine/team.hpp -> core/comm/comm.hpp; three are left. The test also plants one violation of each rule in a copy of the
-include table and checks that each is caught.
+lua/module.hpp, core/engine/team.hpp -> core/comm/comm.hpp. The C API's went
+last (issue 23, "one door per rule"): its handle tables now reach the C++
+API's handles through core/api/handles.hpp, a header the C++ API shares
+with the door built on it, and no `*_detail.hpp`; two are left, both
+lumpi-rank's main. The test also plants one violation of each rule in a
+copy of the include table and checks that each is caught.
 
 usage: python3 test_layering.py [/path/to/lumpi]   (the argument is ignored)
 """
@@ -42,9 +46,6 @@ INCLUDE = re.compile(r'^\s*#\s*include\s*([<"])([^>"]+)[>"]', re.M)
 
 # (file, included header): why it may stay for now.
 ALLOWED = {
-    ("capi/c_api.hpp", "core/api/api_detail.hpp"):
-        "the C API's handle tables reach the C++ API's handles (detail::Access); "
-        "issue 23 item 2 moves them behind the C++ API",
     ("launcher/host/lua_rank.cpp", "lua/module.hpp"):
         "lumpi-rank's main: the one file that joins the rank host and Lua",
     ("launcher/host/lua_rank.cpp", "lua/binding.hpp"):

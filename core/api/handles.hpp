@@ -1,0 +1,103 @@
+// core/api/handles.hpp: what the C++ API's handles hold of the core, shared
+// by core/api/api_*.cpp and the door built on the C++ API (capi/): the
+// handles, detail::Access, and the few calls between C++ and core objects.
+#pragma once
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "core/base/attr.hpp"
+#include "core/comm/comm.hpp"
+#include "core/rma/win.hpp"
+#include "core/api/lumpi.hpp"
+
+namespace lumpi {
+
+struct WinHandle {
+  // A window dropped without Free takes its attributes along, no callbacks.
+  ~WinHandle() {
+    if (win && !win->freed()) core::attr::forget(core::attr::Kind::Win, win->serial());
+  }
+  core::WinPtr win;
+  // WIN_BASE/SIZE/... values Get_attr points into.
+  void* base = nullptr;
+  long size = 0;
+  int disp_unit = 0, flavor = 0, model = 0;
+};
+
+namespace detail {
+
+// A communicator of the core. Exactly one handle is made per core
+// communicator (when the API creates or adopts it); its destructor drops the
+// communicator's attributes without running callbacks once the last lumpi
+// handle is gone, as a communicator never freed cannot be reached again.
+struct CommHandle {
+  explicit CommHandle(core::CommPtr c) : comm(std::move(c)) {}
+  ~CommHandle();
+  core::CommPtr comm;
+};
+
+struct Access {
+  static const std::shared_ptr<CommHandle>& handle(const Comm& c) { return c.h_; }
+  static void reset(Comm& c) { c.h_.reset(); }
+  // A communicator of class C around p; COMM_NULL when p is null.
+  template <class C>
+  static C make(core::CommPtr p) {
+    if (!p) return C();
+    return C(std::make_shared<CommHandle>(std::move(p)));
+  }
+  template <class C>
+  static C wrap(std::shared_ptr<CommHandle> h) {
+    if (!h) return C();
+    return C(std::move(h));
+  }
+  static const std::shared_ptr<RequestHandle>& handle(const Request& r) { return r.h_; }
+  static void reset(Request& r) { r.h_.reset(); }
+  static Request request(std::shared_ptr<RequestHandle> h) { return Request(std::move(h)); }
+  static Prequest prequest(std::shared_ptr<RequestHandle> h) { return Prequest(std::move(h)); }
+  static Keyval keyval(int id) { return Keyval(id); }
+  static void reset(Keyval& k) { k.id_ = 0; }
+  static constexpr Datatype datatype(int id) { return Datatype(id); }
+  static constexpr Op op(int id) { return Op(id); }
+  static Errhandler errhandler(int id) { return Errhandler(id); }
+  static Errhandler errhandler(std::shared_ptr<UserHandler> u) {
+    Errhandler h;
+    h.user_ = std::move(u);
+    return h;
+  }
+  static int id(const Errhandler& e) { return e.id_; }
+  static const std::shared_ptr<UserHandler>& user(const Errhandler& e) { return e.user_; }
+  static void reset(Errhandler& e) { e = Errhandler(); }
+  static Group group(std::vector<int> world_ranks, int my_world_rank) {
+    return Group(std::move(world_ranks), my_world_rank);
+  }
+};
+
+// The usable core communicator of c, raising ERR_COMM naming func when c is
+// COMM_NULL, freed or still pending.
+core::Comm& core_of(const Comm& c, std::string_view func);
+// MPI_Comm_dup of c (any class) with its attributes copied, for each
+// class's Dup to wrap.
+std::shared_ptr<CommHandle> dup_handle(const Comm& c, std::string_view func);
+
+// A Request for a pending core operation that moves no user data (MPI_Comm_idup
+// in the C API): Wait/Test complete it with an empty status; errors go
+// under comm's handler as func.
+Request request_of(core::CommPtr comm, std::shared_ptr<core::Request> req, const char* func);
+// The core communicator request r was started on; null for REQUEST_NULL.
+const core::Comm* comm_of(const Request& r);
+// Blocks until one of the active requests among rs could complete (done,
+// or ended in an error), without completing it: the sleep between two test
+// rounds of a Waitany or Waitsome. An interrupt raises as func under the
+// first active request's communicator's handler.
+void await_any(const std::vector<const Request*>& rs, const char* func);
+
+// The attributes of oldcomm as copied by the copy callbacks, for Dup to
+// attach to the new communicator (callbacks run before any communication).
+using AttrCopies = core::attr::Copies;
+AttrCopies copy_attrs(const Comm& oldcomm);
+void attach_attrs(const core::Comm& newcomm, const AttrCopies& copies);
+
+}  // namespace detail
+}  // namespace lumpi

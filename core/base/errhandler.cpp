@@ -1,0 +1,57 @@
+// core/base/errhandler.cpp: what an error does under a handler (deliver),
+// the fatal end of the job, and the names of the kinds of object.
+#include "core/base/errhandler.hpp"
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/base/error.hpp"
+
+namespace lumpi::core {
+namespace {
+std::atomic<FatalSink> g_fatal{nullptr};
+}  // namespace
+
+HandlerKind deliver(const Errhandler& h, int code, const std::string& what) {
+  if (h == HandlerKind::Fatal) fatal(code, what);
+  if (h != HandlerKind::Raise) remember_returned(code, what);
+  return h.kind();
+}
+
+Errhandler settable(std::shared_ptr<UserErrhandler> user, HandlerObject object, std::string_view func) {
+  if (user->freed) fail(ErrClass::Arg, func, "errhandler has been freed");
+  if (user->object != object)
+    fail(ErrClass::Arg, func, std::string("errhandler was made for a ") + handler_object_name(user->object) +
+                                  ", not a " + handler_object_name(object));
+  return Errhandler(std::move(user));
+}
+
+void raise_code(int code, std::string_view func, const std::string& message) {
+  if (!is_error_code(code) || code == int(ErrClass::Success))
+    fail(ErrClass::Arg, func, "errorcode " + std::to_string(code) + " is not an error code other than MPI_SUCCESS");
+  throw Error::with_code(code, std::string(func), message);
+}
+
+void set_fatal_sink(FatalSink sink) { g_fatal = sink; }
+
+void fatal(int code, const std::string& what) {
+  int cls = is_error_code(code) ? error_class_of(code) : code;
+  std::string why = what + " (MPI_ERRORS_ARE_FATAL)";
+  if (FatalSink sink = g_fatal.load()) sink(cls, why);
+  std::fprintf(stderr, "lumpi: %s\n", why.c_str());
+  std::fflush(nullptr);
+  std::_Exit(1);
+}
+
+const char* handler_object_name(HandlerObject o) {
+  switch (o) {
+    case HandlerObject::Comm: return "communicator";
+    case HandlerObject::Win: return "window";
+    case HandlerObject::File: return "file";
+  }
+  return "object";
+}
+
+
+}  // namespace lumpi::core
