@@ -5,21 +5,41 @@ It obtains MPICH's source through Debian's source package (`apt-get source`
 with a private apt configuration that adds deb-src entries for the archives
 this machine already uses; nothing on the machine is changed), keeps the
 unpacked test tree under the work directory so reruns do not download again,
-builds MPICH's MTest library and the programs of test/mpi/{group,comm,topo,attr}
-and test/mpi/errors/{group,comm,topo,attr}, and the reduce-scatter,
-reduce_local and neighbourhood-collective programs of test/mpi/coll (ONLY),
-with lumpi-cc, runs every testlist entry with its process count through
+builds MPICH's MTest library, its dtpools (datatype pools) and the programs
+of test/mpi/{group,comm,topo,attr}, test/mpi/errors/{group,comm,topo,attr},
+test/mpi/{pt2pt,coll,datatype,init,info,errhan} (and test/mpi/rma when
+--dirs names it: issue 28) with lumpi-cc, as each directory's Makefile.am
+says (a program's _SOURCES, _CPPFLAGS and _LDADD), at most 2 compilers at a
+time. It runs every testlist entry (with its arg= and env= options) through
 `lumpi exec -n N`, and applies MPICH's pass rule (test/mpi/runtests): exit
-status 0, one line " No Errors", and no other output.
+status 0, one line " No Errors", and no other output; for
+resultTest=TestStatus and TestErrFatal, a non-zero exit status.
+
+A program that does not compile or link fails its entries ("does not build:
+<first error>"). One whose preprocessed source uses a name MPI-4.0 added
+(big-count _c functions, MPI_Isendrecv, MPI_Info_get_string, sessions, ...)
+that the compiler's mpi.h does not declare is skipped ("needs MPI-4.0:
+...") while lumpi's mpi.h declares MPI 3.1, and counted as skipped.
 
 Programs that cannot pass yet are listed in tests/mpich/expected-failures.txt
 with the reason; a reason starting "not run:" names a program that would
-only run into its time limit, so it is counted as failed without running. An unexpected failure fails this driver; an unexpected pass
-is reported (and also fails it, so the list stays honest). Prints one line per
-test, writes JUnit XML, and ends with "N passed, N failed".
+only run into its time limit, so it is counted as failed without running.
+An unexpected failure fails this driver; an unexpected pass is reported (and
+also fails it, so the list stays honest). Prints one line per entry, writes
+JUnit XML, compares with tests/mpich/mpich-passes.txt ("MPICH passes N of
+these; lumpi fails M of them") and ends with "N passed, N failed, N skipped".
+
+--sample K runs every K-th entry of each directory (the sanitized build's
+CTest entry does, see CMakeLists.txt). --baseline FILE measures MPICH
+itself: with --cc mpicc.mpich --mpiexec mpiexec.mpich it builds into
+WORK/build-mpiexec, runs every entry with mpiexec.mpich, reruns the failures
+once when the machine is quieter (MPICH's ranks busy-poll, so load makes
+them time out), and writes the entries that pass to FILE.
 
 usage: run_mpich.py --lumpi build/lumpi --cc build/lumpi-cc --work build/mpich
-                    [--junit FILE] [--dirs group,comm] [--only NAME ...]
+                    [--junit FILE] [--dirs group,comm] [--only NAME ...] [--sample K]
+       run_mpich.py --mpiexec /usr/bin/mpiexec.mpich --cc /usr/bin/mpicc.mpich
+                    --work build/mpich --jobs 1 --baseline tests/mpich/mpich-passes.txt
 Exit: 0 all as expected, 1 otherwise, 77 when the source cannot be fetched (skip).
 """
 import argparse
