@@ -160,6 +160,7 @@ CONF = """/* written by lumpi's tests/mpich/run_mpich.py: MPICH's test configura
 #define HAVE_STRDUP 1
 #define HAVE_LONG_LONG 1
 #define HAVE_LONG_DOUBLE 1
+#define HAVE_MPI_WIN_CREATE 1
 #define STDC_HEADERS 1
 #define SIZEOF_INT 4
 #define SIZEOF_LONG 8
