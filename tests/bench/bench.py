@@ -590,16 +590,13 @@ def suite_mpich(a, anchors, lumpi, bench_exe):
     if have_openmpi():
         compilers["ompi"] = MPICC
     exp = rm.read_expected(os.path.join(ROOT, "tests", "mpich", "expected-failures.txt"))
-    entries = [(d, name, np, opts, args) for d in a.mpich_dirs.split(",")
-               for name, np, opts, args in rm.read_testlist(tree, d)
-               if not rm.expected_reason(exp, d, name, np)]
+    selected, _ = rm.select_entries(tree, a.mpich_dirs.split(","), None, 1, exp)
+    selected = [e for e in selected if not e.reason]
+    entries = [(e.d, e.name, e.np, e.opts, e.args) for e in selected]
     built = {}  # (system, d, name) -> exe
     for system, cc in compilers.items():
         out = os.path.join(ANCHOR_BUILD, "mpich-" + system)
-        stamp = rm.newest_input(cc) if system == "lumpi" else 0
-        flags, objs = rm.build_mtest(tree, out, cc, stamp)
-        for d, name in sorted({(e[0], e[1]) for e in entries}):
-            exe, why = rm.build_program(tree, out, cc, flags, objs, stamp, d, name)
+        for (d, name), (exe, why) in rm.build_all(tree, out, cc, selected, 2).items():
             if exe:
                 built[(system, d, name)] = exe
             else:
