@@ -105,7 +105,7 @@ bool dense(const core::Datatype& t) {
 
 int type_size(MPI_Datatype t, const char* func) {
   const core::TypePtr& p = type_of(t, func);
-  if (is_named(t)) return int(p->size());
+  if (is_named(t) && dense(*p)) return int(p->size());
   p->check_usable(func);
   if (!dense(*p))
     fail(MPI_ERR_TYPE, func,
@@ -131,7 +131,7 @@ TypeBytes::TypeBytes(const void* buf, int count, MPI_Datatype t, const char* fun
   const core::TypePtr& p = type_of(t, func);
   if (!is_named(t)) p->check_usable(func);
   size_ = size_t(count) * size_t(p->size());
-  if (is_named(t) || dense(*p)) {
+  if (dense(*p)) {
     data_ = const_cast<void*>(buf);
     return;
   }

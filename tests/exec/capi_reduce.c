@@ -84,6 +84,12 @@ static void pairs(void) {
   CHECK(smin.v == -((n - 1) / 2) && smin.i == 2 * ((n - 1) / 2), "MPI_SHORT_INT MINLOC gave (%d, %d)", smin.v, smin.i);
   MPI_Allreduce(&l, &lmax, 1, MPI_LONG_DOUBLE_INT, MPI_MAXLOC, MPI_COMM_WORLD);
   CHECK(lmax.v == n - 1 && lmax.i == n - 1, "MPI_LONG_DOUBLE_INT MAXLOC gave (%Lg, %d)", lmax.v, lmax.i);
+  { /* a pair type has holes (size 12, extent 16): point-to-point and bcast pack it */
+    struct { double v; int i; } b[3];
+    for (k = 0; k < 3; k++) b[k].v = me == 0 ? k + 0.5 : -1, b[k].i = me == 0 ? 10 * k : -1;
+    MPI_Bcast(b, 3, MPI_DOUBLE_INT, 0, MPI_COMM_WORLD);
+    for (k = 0; k < 3; k++) CHECK(b[k].v == k + 0.5 && b[k].i == 10 * k, "bcast of pairs: element %d", k);
+  }
   MPI_Reduce(two, twomax, 1, MPI_2INT, MPI_MAXLOC, n - 1, MPI_COMM_WORLD);
   if (me == n - 1)
     CHECK(twomax[0] == (n > 1) && twomax[1] == (n > 1), "MPI_2INT MAXLOC tie gave (%d, %d)", twomax[0], twomax[1]);
