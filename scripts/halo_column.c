@@ -35,7 +35,7 @@ int main(int argc, char **argv) {
   lr[0] = left, lr[1] = right;
   MPI_Gather(lr, 2, MPI_INT, all_lr, 2, MPI_INT, 0, grid);
   MPI_Gather(&a[0][0], 1, col, halos, R, MPI_DOUBLE, 0, grid); /* a column arrives as a row */
-  MPI_Gather(&a[0][C - 1], 1, col, halos + R * n, R, MPI_DOUBLE, 0, grid);
+  MPI_Gather(&a[0][C - 1], 1, col, me == 0 ? halos + R * n : NULL, R, MPI_DOUBLE, 0, grid);
   if (me == 0)
     for (k = 0; k < n; k++)
       printf("rank %d: left halo from %d: %g %g %g | right halo from %d: %g %g %g\n", k, all_lr[2 * k],

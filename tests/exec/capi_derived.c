@@ -126,7 +126,10 @@ static void modes(void) {
   free(attached);
   /* a partial column: 2 ints into a column's room */
   for (i = 0; i < ROWS; i++) a[i][2] = -5;
-  MPI_Sendrecv(&me, 2, MPI_INT, me, 6, &a[0][2], 1, column, me, 6, MPI_COMM_WORLD, &st);
+  {
+    int two[2] = {me, me};
+    MPI_Sendrecv(two, 2, MPI_INT, me, 6, &a[0][2], 1, column, me, 6, MPI_COMM_WORLD, &st);
+  }
   MPI_Get_count(&st, column, &count);
   MPI_Get_elements(&st, column, &elements);
   CHECK(count == MPI_UNDEFINED && elements == 2, "a partial column: count %d, elements %d", count, elements);
