@@ -522,20 +522,26 @@ void Datatype::span(i64 count, i64* lo, i64* hi) const {
   *hi = layout_->true_ub + std::max<i64>(0, last);
 }
 
+// The address buf + off. A buffer may be MPI_BOTTOM (null) with absolute
+// addresses as displacements (MPI-3.1 §4.1.12), which C++ pointer
+// arithmetic on a null pointer does not allow: the sum is made on integers.
+static char* address(const void* buf, i64 off) {
+  return reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(buf) + std::uintptr_t(off));
+}
+
 void Datatype::pack(const void* buf, i64 count, std::string& out, std::string_view func) const {
   check_committed(func);
   check_count(count, func);
   std::size_t at0 = out.size();
   out.resize(at0 + std::size_t(count * size()));
   char* dst = out.data() + at0;
-  const char* src = static_cast<const char*>(buf);
   if (blocks_.size() == 1 && blocks_[0].length == extent()) {  // dense: one copy
-    std::memcpy(dst, src + blocks_[0].offset, std::size_t(count * size()));
+    std::memcpy(dst, address(buf, blocks_[0].offset), std::size_t(count * size()));
     return;
   }
-  for (i64 i = 0; i < count; ++i, src += extent())
+  for (i64 i = 0; i < count; ++i)
     for (const Block& b : blocks_) {
-      std::memcpy(dst, src + b.offset, std::size_t(b.length));
+      std::memcpy(dst, address(buf, i * extent() + b.offset), std::size_t(b.length));
       dst += b.length;
     }
 }
@@ -547,15 +553,14 @@ void Datatype::unpack(const char* data, std::size_t n, void* buf, i64 count, std
     fail(ErrClass::Truncate, func,
          "message of " + num(i64(n)) + " bytes is longer than " + num(count) + " elements of " +
              num(size()) + " bytes");
-  char* dst = static_cast<char*>(buf);
   if (blocks_.size() == 1 && blocks_[0].length == extent()) {
-    std::memcpy(dst + blocks_[0].offset, data, n);
+    std::memcpy(address(buf, blocks_[0].offset), data, n);
     return;
   }
-  for (i64 i = 0; n > 0; ++i, dst += extent())
+  for (i64 i = 0; n > 0; ++i)
     for (const Block& b : blocks_) {
       std::size_t len = std::min<std::size_t>(n, std::size_t(b.length));
-      std::memcpy(dst + b.offset, data, len);
+      std::memcpy(address(buf, i * extent() + b.offset), data, len);
       data += len;
       n -= len;
       if (n == 0) return;
