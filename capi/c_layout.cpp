@@ -1,7 +1,10 @@
 // capi/c_layout.cpp: the block cutting and placing of capi/c_layout.hpp
-// and the argument checks of the v-, w- and neighbourhood collectives, each
+// and the argument checks of the gather, scatter, allgather, alltoall (regular,
+// v and w forms, one body per family) and neighbourhood collectives, each
 // written once for its blocking and nonblocking forms.
 #include "capi/c_layout.hpp"
+
+#include <functional>
 
 #include "core/base/error.hpp"
 #include "core/topo/topo_comm.hpp"
@@ -118,15 +121,22 @@ MPI_Request started(const core::CommPtr& c, const core::nbc::Started& s, const c
   return add_request(detail::request_of(c, s.request, func));
 }
 
-// ---- v and w ----------------------------------------------------------------------
+// ---- gather, scatter, allgather, alltoall: one body per family --------------------
+// The regular, v and w forms differ only in the layouts they describe; a
+// root's side is built only at the root, and every layout in the order the
+// checks have always run.
 
-Gatherv gatherv_args(const core::Comm& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, const char* f) {
+namespace {
+
+using LayoutOf = std::function<Layout()>;
+
+Gatherv gather_with(const core::Comm& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                    const LayoutOf& recv, int root, const char* f) {
   c.check_root(root, f);
   Gatherv a;
   a.at_root = c.is_root(root);
   const bool sends = !c.is_inter() || root >= 0;
-  if (a.at_root) a.recv = layout_arg(recvcounts, displs, peers(c), recvtype, f, "recvcounts", "displs");
+  if (a.at_root) a.recv = recv();
   const bool in_place = sendbuf == MPI_IN_PLACE && a.at_root && !c.is_inter();
   if (in_place) a.recv.skip = c.rank();
   if (sends && !in_place) {
@@ -136,14 +146,12 @@ Gatherv gatherv_args(const core::Comm& c, const void* sendbuf, int sendcount, MP
   return a;
 }
 
-Scatterv scatterv_args(const core::Comm& c, const void* sendbuf, const int sendcounts[], const int displs[],
-                       MPI_Datatype sendtype, const void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
-                       const char* f) {
+Scatterv scatter_with(const core::Comm& c, const void* sendbuf, const LayoutOf& send, const void* recvbuf,
+                      int recvcount, MPI_Datatype recvtype, int root, const char* f) {
   c.check_root(root, f);
   Scatterv a;
   const bool at_root = c.is_root(root);
-  if (at_root)
-    a.parts = cut(sendbuf, layout_arg(sendcounts, displs, peers(c), sendtype, f, "sendcounts", "displs"), f);
+  if (at_root) a.parts = cut(sendbuf, send(), f);
   const bool in_place = recvbuf == MPI_IN_PLACE && at_root && !c.is_inter();
   a.receives = (!c.is_inter() || root >= 0) && !in_place;
   if (a.receives) {
@@ -153,86 +161,10 @@ Scatterv scatterv_args(const core::Comm& c, const void* sendbuf, const int sendc
   return a;
 }
 
-Allgatherv allgatherv_args(const core::Comm& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                           void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                           const char* f) {
+Allgatherv allgather_with(const core::Comm& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                          void* recvbuf, Layout recv, const char* f) {
   Allgatherv a;
-  a.recv = layout_arg(recvcounts, displs, peers(c), recvtype, f, "recvcounts", "displs");
-  not_in_place_inter(c, sendbuf, f, "sendbuf");
-  if (sendbuf == MPI_IN_PLACE) {
-    const size_t me = size_t(c.rank());
-    a.mine = pack_slot(recvbuf, a.recv.slots[me], f);
-    a.recv.skip = c.rank();
-  } else {
-    a.mine = pack_slot(sendbuf, slot_arg(sendcount, sendtype, f, "sendcount"), f);
-  }
-  return a;
-}
-
-Exchange alltoallv_args(const core::Comm& c, const void* sendbuf, const int sendcounts[], const int sdispls[],
-                        MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
-                        MPI_Datatype recvtype, const char* f) {
-  const int p = peers(c);
-  Exchange a;
-  a.recv = layout_arg(recvcounts, rdispls, p, recvtype, f, "recvcounts", "rdispls");
-  not_in_place_inter(c, sendbuf, f, "sendbuf");
-  a.parts = sendbuf == MPI_IN_PLACE  // the send side is the receive side's layout, copied now
-                ? cut(recvbuf, a.recv, f)
-                : cut(sendbuf, layout_arg(sendcounts, sdispls, p, sendtype, f, "sendcounts", "sdispls"), f);
-  return a;
-}
-
-Exchange alltoallw_args(const core::Comm& c, const void* sendbuf, const int sendcounts[], const int sdispls[],
-                        const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[],
-                        const MPI_Datatype recvtypes[], const char* f) {
-  const int p = peers(c);
-  Exchange a;
-  a.recv = layout_w(recvcounts, rdispls, recvtypes, p, f, "recvcounts", "rdispls", "recvtypes");
-  not_in_place_inter(c, sendbuf, f, "sendbuf");
-  a.parts = sendbuf == MPI_IN_PLACE
-                ? cut(recvbuf, a.recv, f)
-                : cut(sendbuf, layout_w(sendcounts, sdispls, sendtypes, p, f, "sendcounts", "sdispls", "sendtypes"),
-                      f);
-  return a;
-}
-
-// ---- the regular forms -------------------------------------------------------------
-
-Gatherv gather_args(const core::Comm& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                    int recvcount, MPI_Datatype recvtype, int root, const char* f) {
-  c.check_root(root, f);
-  Gatherv a;
-  a.at_root = c.is_root(root);
-  const bool sends = !c.is_inter() || root >= 0;
-  if (a.at_root) a.recv = even(size_t(peers(c)), recvcount, recvtype, f, "recvcount");
-  const bool in_place = sendbuf == MPI_IN_PLACE && a.at_root && !c.is_inter();
-  if (in_place) a.recv.skip = c.rank();
-  if (sends && !in_place) {
-    not_in_place_inter(c, sendbuf, f, "sendbuf");
-    a.mine = pack_slot(sendbuf, slot_arg(sendcount, sendtype, f, "sendcount"), f);
-  }
-  return a;
-}
-
-Scatterv scatter_args(const core::Comm& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                      const void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, const char* f) {
-  c.check_root(root, f);
-  Scatterv a;
-  const bool at_root = c.is_root(root);
-  if (at_root) a.parts = cut(sendbuf, even(size_t(peers(c)), sendcount, sendtype, f, "sendcount"), f);
-  const bool in_place = recvbuf == MPI_IN_PLACE && at_root && !c.is_inter();
-  a.receives = (!c.is_inter() || root >= 0) && !in_place;
-  if (a.receives) {
-    not_in_place_inter(c, recvbuf, f, "recvbuf");
-    a.slot = slot_arg(recvcount, recvtype, f, "recvcount");
-  }
-  return a;
-}
-
-Allgatherv allgather_args(const core::Comm& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                          void* recvbuf, int recvcount, MPI_Datatype recvtype, const char* f) {
-  Allgatherv a;
-  a.recv = even(size_t(peers(c)), recvcount, recvtype, f, "recvcount");
+  a.recv = std::move(recv);
   not_in_place_inter(c, sendbuf, f, "sendbuf");
   if (sendbuf == MPI_IN_PLACE) {
     a.mine = pack_slot(recvbuf, a.recv.slots[size_t(c.rank())], f);
@@ -243,15 +175,86 @@ Allgatherv allgather_args(const core::Comm& c, const void* sendbuf, int sendcoun
   return a;
 }
 
+// In place, the send side is the receive side's layout, copied now.
+Exchange alltoall_with(const core::Comm& c, const void* sendbuf, const LayoutOf& send, void* recvbuf,
+                       Layout recv, const char* f) {
+  Exchange a;
+  a.recv = std::move(recv);
+  not_in_place_inter(c, sendbuf, f, "sendbuf");
+  a.parts = sendbuf == MPI_IN_PLACE ? cut(recvbuf, a.recv, f) : cut(sendbuf, send(), f);
+  return a;
+}
+
+}  // namespace
+
+Gatherv gatherv_args(const core::Comm& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, const char* f) {
+  return gather_with(c, sendbuf, sendcount, sendtype, [&] {
+    return layout_arg(recvcounts, displs, peers(c), recvtype, f, "recvcounts", "displs");
+  }, root, f);
+}
+
+Scatterv scatterv_args(const core::Comm& c, const void* sendbuf, const int sendcounts[], const int displs[],
+                       MPI_Datatype sendtype, const void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                       const char* f) {
+  return scatter_with(c, sendbuf, [&] {
+    return layout_arg(sendcounts, displs, peers(c), sendtype, f, "sendcounts", "displs");
+  }, recvbuf, recvcount, recvtype, root, f);
+}
+
+Allgatherv allgatherv_args(const core::Comm& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                           void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                           const char* f) {
+  return allgather_with(c, sendbuf, sendcount, sendtype, recvbuf,
+                        layout_arg(recvcounts, displs, peers(c), recvtype, f, "recvcounts", "displs"), f);
+}
+
+Exchange alltoallv_args(const core::Comm& c, const void* sendbuf, const int sendcounts[], const int sdispls[],
+                        MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                        MPI_Datatype recvtype, const char* f) {
+  const int p = peers(c);
+  Layout recv = layout_arg(recvcounts, rdispls, p, recvtype, f, "recvcounts", "rdispls");
+  return alltoall_with(c, sendbuf, [&] {
+    return layout_arg(sendcounts, sdispls, p, sendtype, f, "sendcounts", "sdispls");
+  }, recvbuf, std::move(recv), f);
+}
+
+Exchange alltoallw_args(const core::Comm& c, const void* sendbuf, const int sendcounts[], const int sdispls[],
+                        const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[],
+                        const MPI_Datatype recvtypes[], const char* f) {
+  const int p = peers(c);
+  Layout recv = layout_w(recvcounts, rdispls, recvtypes, p, f, "recvcounts", "rdispls", "recvtypes");
+  return alltoall_with(c, sendbuf, [&] {
+    return layout_w(sendcounts, sdispls, sendtypes, p, f, "sendcounts", "sdispls", "sendtypes");
+  }, recvbuf, std::move(recv), f);
+}
+
+Gatherv gather_args(const core::Comm& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                    int recvcount, MPI_Datatype recvtype, int root, const char* f) {
+  return gather_with(c, sendbuf, sendcount, sendtype, [&] {
+    return even(size_t(peers(c)), recvcount, recvtype, f, "recvcount");
+  }, root, f);
+}
+
+Scatterv scatter_args(const core::Comm& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                      const void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, const char* f) {
+  return scatter_with(c, sendbuf, [&] {
+    return even(size_t(peers(c)), sendcount, sendtype, f, "sendcount");
+  }, recvbuf, recvcount, recvtype, root, f);
+}
+
+Allgatherv allgather_args(const core::Comm& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                          void* recvbuf, int recvcount, MPI_Datatype recvtype, const char* f) {
+  return allgather_with(c, sendbuf, sendcount, sendtype, recvbuf,
+                        even(size_t(peers(c)), recvcount, recvtype, f, "recvcount"), f);
+}
+
 Exchange alltoall_args(const core::Comm& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                        void* recvbuf, int recvcount, MPI_Datatype recvtype, const char* f) {
   const size_t p = size_t(peers(c));
-  Exchange a;
-  a.recv = even(p, recvcount, recvtype, f, "recvcount");
-  not_in_place_inter(c, sendbuf, f, "sendbuf");
-  a.parts = sendbuf == MPI_IN_PLACE ? cut(recvbuf, a.recv, f)
-                                    : cut(sendbuf, even(p, sendcount, sendtype, f, "sendcount"), f);
-  return a;
+  Layout recv = even(p, recvcount, recvtype, f, "recvcount");
+  return alltoall_with(c, sendbuf, [&] { return even(p, sendcount, sendtype, f, "sendcount"); }, recvbuf,
+                       std::move(recv), f);
 }
 
 // ---- neighbourhood ------------------------------------------------------------------

@@ -121,6 +121,14 @@ Bytes input(const void* send, const void* recv, std::int64_t count, const core::
   return out;
 }
 
+// The input of MPI_(I)reduce: every process's on an intracommunicator (the
+// root's may be in place), the other group's on an intercommunicator.
+Bytes rooted_input(const core::Comm& c, const void* send, const void* recv, std::int64_t count,
+                   const core::Datatype& t, int root, const char* f) {
+  if (!c.is_inter()) return input(send, recv, count, t, c.is_root(root), f);
+  return c.takes_part(root) && !c.is_root(root) ? input(send, recv, count, t, false, f) : Bytes();
+}
+
 void output(void* recv, std::int64_t count, const core::Datatype& t, const Bytes& b, const char* f) {
   if (count > 0) check_out(recv, f, "recvbuf");
   if (std::int64_t(b.size()) != count * t.size())
@@ -236,8 +244,8 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MP
     c->check_root(root, f);
     check_count(count, f);
     Reducer r = reducer(op, t, f);
-    const bool sends = c->takes_part(root) && !c->is_root(root), at_root = c->is_root(root);
-    Bytes in = sends || !c->is_inter() ? input(sendbuf, recvbuf, count, *r.type, at_root && !c->is_inter(), f) : Bytes();
+    const bool at_root = c->is_root(root);
+    Bytes in = rooted_input(*c, sendbuf, recvbuf, count, *r.type, root, f);
     auto out = core::coll::reduce(*c, std::move(in), r.combine, r.commutes, root);
     if (at_root && out) output(recvbuf, count, *r.type, *out, f);
   });
@@ -311,8 +319,8 @@ int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, M
     c->check_root(root, f);
     check_count(count, f);
     Reducer r = reducer(op, t, f);
-    const bool sends = c->takes_part(root) && !c->is_root(root), at_root = c->is_root(root);
-    Bytes in = sends || !c->is_inter() ? input(sendbuf, recvbuf, count, *r.type, at_root && !c->is_inter(), f) : Bytes();
+    const bool at_root = c->is_root(root);
+    Bytes in = rooted_input(*c, sendbuf, recvbuf, count, *r.type, root, f);
     auto into = at_root ? output_later(recvbuf, count, r.type, f) : core::nbc::Deliver();
     *req = started(c, core::nbc::ireduce(c, std::move(in), r.combine, r.commutes, root, into), f);
   });
