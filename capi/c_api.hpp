@@ -100,6 +100,10 @@ void received(MPI_Request r, size_t bytes, const char* func);
 // function (false: not a generalized request).
 bool grequest_completed(MPI_Request r, MPI_Status* status, bool release, const char* func);
 bool grequest_cancel(MPI_Request r, const char* func);
+// A generalized request's handle goes away (drop_request): runs its free
+// function if a completing call has not, so a reused handle is never taken
+// for it.
+void grequest_dropped(MPI_Request r);
 // Persistent requests (MPI_Send_init ...): a handle in the same table that
 // completing leaves inactive instead of freeing.
 MPI_Request add_persistent(Prequest r);

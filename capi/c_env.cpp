@@ -193,6 +193,7 @@ void drop_request(MPI_Request r) {
   requests()[r] = Request();
   prequests().erase(r);
   staged().erase(r);
+  grequest_dropped(r);
   free_requests().push_back(r);
 }
 

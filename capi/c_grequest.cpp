@@ -52,6 +52,14 @@ bool grequest_completed(MPI_Request r, MPI_Status* status, bool release, const c
   return true;
 }
 
+void grequest_dropped(MPI_Request r) {
+  auto it = grequests().find(r);
+  if (it == grequests().end()) return;
+  Grequest g = it->second;
+  grequests().erase(it);
+  g.free(g.extra);  // freed before a completing call ran it (MPI_Request_free); its code has no caller
+}
+
 bool grequest_cancel(MPI_Request r, const char* f) {
   auto it = grequests().find(r);
   if (it == grequests().end()) return false;

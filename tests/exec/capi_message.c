@@ -40,6 +40,14 @@ static void grequest(void) {
   MPI_Get_count(&st, MPI_INT, &count);
   CHECK(r == MPI_REQUEST_NULL && st.MPI_TAG == 7 && count == 3, "wait: tag %d count %d", st.MPI_TAG, count);
   CHECK(calls[0] == 1 && calls[1] == 1, "free ran %d times, cancel saw %d", calls[0], calls[1]);
+  /* freed before it completes: its free function runs, and its handle is free for others */
+  MPI_Grequest_start(g_query, g_free, g_cancel, calls, &r);
+  MPI_Request_free(&r);
+  CHECK(r == MPI_REQUEST_NULL && calls[0] == 2, "MPI_Request_free: free ran %d times", calls[0]);
+  MPI_Irecv(&count, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &r);
+  MPI_Wait(&r, &st);
+  CHECK(st.MPI_SOURCE == MPI_PROC_NULL && calls[0] == 2, "a reused handle ran the old query: source %d",
+        st.MPI_SOURCE);
 }
 
 int main(int argc, char **argv) {
