@@ -114,7 +114,32 @@ typedef struct MPI_Status {
 #define MPI_ERR_RMA_SYNC 34
 #define MPI_ERR_RMA_RANGE 35
 #define MPI_ERR_RMA_FLAVOR 36
-#define MPI_ERR_LASTCODE 37
+/* The rest of MPI-3.1's classes: lumpi has no MPI-IO and no dynamic
+ * processes, but programs may name them. */
+#define MPI_ERR_ACCESS 37
+#define MPI_ERR_AMODE 38
+#define MPI_ERR_BAD_FILE 39
+#define MPI_ERR_CONVERSION 40
+#define MPI_ERR_DUP_DATAREP 41
+#define MPI_ERR_FILE 42
+#define MPI_ERR_FILE_EXISTS 43
+#define MPI_ERR_FILE_IN_USE 44
+#define MPI_ERR_INFO_NOKEY 45
+#define MPI_ERR_IO 46
+#define MPI_ERR_NAME 47
+#define MPI_ERR_NOT_SAME 48
+#define MPI_ERR_NO_SPACE 49
+#define MPI_ERR_NO_SUCH_FILE 50
+#define MPI_ERR_PORT 51
+#define MPI_ERR_QUOTA 52
+#define MPI_ERR_READ_ONLY 53
+#define MPI_ERR_RMA_ATTACH 54
+#define MPI_ERR_RMA_SHARED 55
+#define MPI_ERR_SERVICE 56
+#define MPI_ERR_SPAWN 57
+#define MPI_ERR_UNSUPPORTED_DATAREP 58
+#define MPI_ERR_UNSUPPORTED_OPERATION 59
+#define MPI_ERR_LASTCODE 60
 
 /* ---- handles ---- */
 #define MPI_COMM_NULL 0
@@ -578,6 +603,38 @@ int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
 int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag);
 int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
 /* ==== end of windows ==== */
+
+/* ==== Fortran handles and statuses (MPI-3.1 §17.2.4, §17.2.5; capi/c_fortran.cpp) ====
+ * lumpi's handles are C ints, so a handle's Fortran form is the same
+ * number; a Fortran status is the C status as MPI_F_STATUS_SIZE MPI_Fints. */
+typedef int MPI_Fint;
+#define MPI_F_STATUS_SIZE 6
+extern MPI_Fint *MPI_F_STATUS_IGNORE;
+extern MPI_Fint *MPI_F_STATUSES_IGNORE;
+MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
+MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
+MPI_Fint MPI_Type_c2f(MPI_Datatype datatype);
+MPI_Datatype MPI_Type_f2c(MPI_Fint datatype);
+MPI_Fint MPI_Group_c2f(MPI_Group group);
+MPI_Group MPI_Group_f2c(MPI_Fint group);
+MPI_Fint MPI_Op_c2f(MPI_Op op);
+MPI_Op MPI_Op_f2c(MPI_Fint op);
+MPI_Fint MPI_Request_c2f(MPI_Request request);
+MPI_Request MPI_Request_f2c(MPI_Fint request);
+MPI_Fint MPI_Info_c2f(MPI_Info info);
+MPI_Info MPI_Info_f2c(MPI_Fint info);
+MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler);
+MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler);
+MPI_Fint MPI_Win_c2f(MPI_Win win);
+MPI_Win MPI_Win_f2c(MPI_Fint win);
+MPI_Fint MPI_Message_c2f(MPI_Message message);
+MPI_Message MPI_Message_f2c(MPI_Fint message);
+int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
+int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+
+/* MPI_Pcontrol (§14.2.4): a level for profiling tools; lumpi's own
+ * tracing is switched from its REPL, so the call has no effect. */
+int MPI_Pcontrol(const int level, ...);
 
 #ifdef __cplusplus
 }

@@ -673,7 +673,7 @@ const("COMM_TYPE_HW_DOMAIN", {sec = "§6.4.2 (the 2019 draft)",
   does = "\"hw_domain\": the seed's draft split type, with info.mpi_hw_domain_type; kept "
     .. "beside hw_guided.", see = {"Intracomm.split_type"}})
 const("ERR_LASTCODE", {cxx = "ERR_LASTCODE", sec = "MPI-3.1 §8.4", seeds = false,
-  does = "27: the largest predefined error code; added classes and codes are above it.",
+  does = "60: the largest predefined error class (MPI-3.1 has 59, lumpi's LUMPI_ERR_INTERRUPTED is 26); added classes and codes are above it.",
   see = {"mpi.add_error_class"}})
 const("MAX_ERROR_STRING", {cxx = "MAX_ERROR_STRING", sec = "MPI-3.1 §8.4", seeds = false,
   does = "512: strings given to mpi.add_error_string are shorter than this.",
