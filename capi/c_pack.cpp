@@ -2,11 +2,14 @@
 // over the core's one pack engine (core/datatype): the packed form is the
 // type's data in type-map order without its holes, the same bytes a message
 // of that type carries, so packed data can be sent as MPI_PACKED and
-// received into the type, or the other way round.
+// received into the type, or the other way round. The _external forms
+// (§4.3) write and read the portable "external32" representation
+// (core/datatype/external32.hpp) around the same engine.
 #include <cstring>
 #include <string>
 
 #include "capi/c_api.hpp"
+#include "core/datatype/external32.hpp"
 
 using namespace lumpi;
 using namespace lumpi::capi;
@@ -16,6 +19,21 @@ namespace {
 // Position and size arguments: MPI_ERR_ARG naming them when negative or
 // past the buffer's end.
 void check_position(const int* position, int size, const char* f, const char* what) {
+  check_out(position, f, "position");
+  if (size < 0) fail(MPI_ERR_ARG, f, std::string(what) + " " + std::to_string(size) + " is negative");
+  if (*position < 0 || *position > size)
+    fail(MPI_ERR_ARG, f,
+         "position " + std::to_string(*position) + " is outside the buffer of " + std::to_string(size) + " bytes");
+}
+
+// The one data representation MPI_Pack_external knows (§4.3, §13.5.2).
+void check_datarep(const char* datarep, const char* f) {
+  if (!datarep) fail(MPI_ERR_ARG, f, "datarep is NULL");
+  if (std::string(datarep) != "external32")
+    fail(MPI_ERR_ARG, f, std::string("datarep '") + datarep + "' is not \"external32\"");
+}
+
+void check_aint_position(const MPI_Aint* position, MPI_Aint size, const char* f, const char* what) {
   check_out(position, f, "position");
   if (size < 0) fail(MPI_ERR_ARG, f, std::string(what) + " " + std::to_string(size) + " is negative");
   if (*position < 0 || *position > size)
@@ -87,6 +105,65 @@ int MPI_Pack_size(int incount, MPI_Datatype t, MPI_Comm comm, int* size) {
     const std::int64_t n = std::int64_t(incount) * type_of(t, f)->size();
     if (n > INT32_MAX) fail(MPI_ERR_ARG, f, std::to_string(n) + " packed bytes do not fit an int");
     *size = int(n);
+  });
+}
+
+int MPI_Pack_external(const char datarep[], const void* inbuf, int incount, MPI_Datatype t, void* outbuf,
+                      MPI_Aint outsize, MPI_Aint* position) {
+  const char* f = "MPI_Pack_external";
+  return call(f, [&] {
+    check_datarep(datarep, f);
+    check_count(incount, f, "incount");
+    const core::TypePtr& type = usable(t, f);
+    check_aint_position(position, outsize, f, "outsize");
+    const std::int64_t n = core::external32_size(*type, incount);
+    if (n > outsize - *position)
+      fail(MPI_ERR_ARG, f,
+           std::to_string(n) + " external32 bytes do not fit the " + std::to_string(outsize - *position) +
+               " left in outbuf after position " + std::to_string(*position));
+    if (n == 0) return;
+    if (!inbuf) fail(MPI_ERR_BUFFER, f, "inbuf is NULL");
+    check_out(outbuf, f, "outbuf");
+    std::string native;
+    type->pack(inbuf, incount, native, f);
+    const std::string external = core::to_external32(*type, incount, native, f);
+    std::memcpy(static_cast<char*>(outbuf) + *position, external.data(), external.size());
+    *position += MPI_Aint(external.size());
+  });
+}
+
+int MPI_Unpack_external(const char datarep[], const void* inbuf, MPI_Aint insize, MPI_Aint* position,
+                        void* outbuf, int outcount, MPI_Datatype t) {
+  const char* f = "MPI_Unpack_external";
+  return call(f, [&] {
+    check_datarep(datarep, f);
+    check_count(outcount, f, "outcount");
+    const core::TypePtr& type = usable(t, f);
+    check_aint_position(position, insize, f, "insize");
+    const std::int64_t n = core::external32_size(*type, outcount);
+    if (n > insize - *position)
+      fail(MPI_ERR_TRUNCATE, f,
+           std::to_string(outcount) + " elements need " + std::to_string(n) + " external32 bytes; inbuf has " +
+               std::to_string(insize - *position) + " after position " + std::to_string(*position));
+    if (n == 0) return;
+    check_out(inbuf, f, "inbuf");
+    if (!outbuf) fail(MPI_ERR_BUFFER, f, "outbuf is NULL");
+    const std::string native = core::from_external32(
+        *type, outcount, std::string_view(static_cast<const char*>(inbuf) + *position, size_t(n)), f);
+    type->unpack(native.data(), native.size(), outbuf, outcount, f);
+    *position += MPI_Aint(n);
+  });
+}
+
+int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype t, MPI_Aint* size) {
+  const char* f = "MPI_Pack_external_size";
+  return call(f, [&] {
+    check_datarep(datarep, f);
+    check_count(incount, f, "incount");
+    check_out(size, f, "size");
+    const core::TypePtr& type = type_of(t, f);
+    type->check_committed(f);
+    *size = MPI_Aint(core::external32_size(*type, incount));
   });
 }
 
