@@ -206,11 +206,23 @@ inline void check_out(const void* p, const char* func, const char* what) {
   if (!p) fail(MPI_ERR_ARG, func, std::string(what) + " is NULL");
 }
 
+// The MPI call in progress on this thread and the last one (what a crash
+// report says, c_crash.cpp), and the report's installation (MPI_Init).
+extern thread_local const char* t_current_call;
+extern thread_local const char* t_last_call;
+void install_crash_report(int rank);
+
+struct InCall {
+  explicit InCall(const char* f) { t_current_call = t_last_call = f; }
+  ~InCall() { t_current_call = nullptr; }
+};
+
 // Runs body(); any error is delivered under comm's handler. comm is read
 // when the error is delivered, so a body may first learn which communicator
 // an error belongs to (the failing request's, c_complete.cpp).
 template <class F>
 int call(const MPI_Comm& comm, const char* func, F&& body) {
+  InCall in(func);
   try {
     check_initialized(func);
     body();

@@ -16,6 +16,14 @@
 
 namespace lumpi::capi {
 
+// A rank's stdout is a pipe to lumpi exec, which C buffers fully: lines
+// printed before a crash or a hang would be lost. Started by lumpi (the
+// environment says so), the program's stdout is line-buffered as on a
+// terminal, from before main (this file is in every MPI program: MPI_Init).
+__attribute__((constructor)) static void line_buffered_under_lumpi() {
+  if (std::getenv("LUMPI_RANK") && !isatty(STDOUT_FILENO)) std::setvbuf(stdout, nullptr, _IOLBF, BUFSIZ);
+}
+
 // ---- tables --------------------------------------------------------------------
 
 std::vector<CommEntry>& comms() {
@@ -288,6 +296,9 @@ int MPI_Init_thread(int*, char***, int required, int* provided) {
     // One thread calls MPI in a lumpi rank (the host's engine is not shared).
     g_thread_level = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
     if (provided) *provided = g_thread_level;
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    install_crash_report(rank);
     return MPI_SUCCESS;
   } catch (const Exception& e) {
     core::fatal(e.Get_error_code(), e.what());

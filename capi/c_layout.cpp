@@ -70,11 +70,19 @@ Slot slot_arg(int count, MPI_Datatype t, const char* f, const char* what) {
   return Slot{0, count, usable(t, f)};
 }
 
+// buf + offset computed on integers: buf may be MPI_BOTTOM (null), and
+// null + offset is undefined in C++.
+char* at_offset(const void* buf, std::int64_t offset) {
+  return reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(buf) + std::uintptr_t(offset));
+}
+
 Bytes pack_slot(const void* buf, const Slot& s, const char* func) {
   Bytes out;
   if (s.count > 0) {
-    if (!buf) fail(MPI_ERR_BUFFER, func, "buffer is NULL");
-    s.type->pack(static_cast<const char*>(buf) + s.at, s.count, out, func);
+    // NULL is MPI_BOTTOM: a derived type's absolute addresses (§4.1.5)
+    // then say where the data is; a predefined type would read address 0.
+    if (!buf && s.type->predefined()) fail(MPI_ERR_BUFFER, func, "buffer is NULL");
+    s.type->pack(at_offset(buf, s.at), s.count, out, func);
   }
   return out;
 }
@@ -84,7 +92,7 @@ void place(void* buf, const Slot& s, const Bytes& b, const std::string& func, in
     core::fail(core::ErrClass::Truncate, func,
                "rank " + std::to_string(from) + " sent " + std::to_string(b.size()) +
                    " bytes; its block has room for " + std::to_string(s.bytes()));
-  if (!b.empty()) s.type->unpack(b.data(), b.size(), static_cast<char*>(buf) + s.at, s.count, func);
+  if (!b.empty()) s.type->unpack(b.data(), b.size(), at_offset(buf, s.at), s.count, func);
 }
 
 std::vector<int> counts_arg(const int* a, int n, const char* func, const char* what) {

@@ -11,7 +11,8 @@ using namespace lumpi::capi;
 
 namespace {
 
-constexpr int kFirstUserOp = 64;
+constexpr int kFirstUserOp = 128;  // above every predefined op, MPI_NO_OP included
+static_assert(MPI_REPLACE < kFirstUserOp && MPI_NO_OP < kFirstUserOp);
 
 struct UserOp {
   MPI_User_function* fn = nullptr;

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <map>
 #include <stdexcept>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "launcher/protocol/clock.hpp"
@@ -96,9 +97,13 @@ class Exec {
     else if (m.kind == Kind::Abort) on_abort(ev.rank, m);
   }
 
-  // A rank that ends without finishing fails the waits that need it.
+  // A rank that ends without finishing fails the waits that need it; one
+  // killed by a signal (not by us) is said, on stderr.
   void on_death(int rank) {
-    if (!world_.rank(rank).finished && !killed_[size_t(rank)]) world_.announce_death(rank);
+    if (world_.rank(rank).finished || killed_[size_t(rank)]) return;
+    world_.announce_death(rank);
+    const int status = world_.rank(rank).wait_status;
+    if (WIFSIGNALED(status)) say("rank " + std::to_string(rank) + " died: " + launcher::describe_wait_status(status));
   }
 
   // MPI_Abort: the other ranks are stopped; the job's status is the code.

@@ -537,7 +537,7 @@ void Session::drain() {
 // sanitized rank checks for leaks. One that takes longer is killed and said so.
 int Session::shutdown() {
   if (!world_) return worst_exit_;
-  std::vector<int> killed = world_->shutdown(10000);
+  std::vector<int> killed = world_->shutdown(10000, [this](const launcher::World::Event& ev) { show_background(ev); });
   for (int r : killed)
     std::fprintf(stderr, "lumpi: rank %d did not quit within 10 s and was killed\n", r);
   int worst = worst_exit_;

@@ -51,7 +51,8 @@ bool Info::Get(const std::string& key, std::string& value) const {
 void Info::Delete(const std::string& key) {
   check_info(*this, "MPI_Info_delete");
   check_key(key, "MPI_Info_delete");
-  if (!map_->erase(key)) detail::fail(ERR_INFO_KEY, "MPI_Info_delete", "key '" + key + "' is not set");
+  // §9: a key not in the object is MPI_ERR_INFO_NOKEY.
+  if (!map_->erase(key)) detail::fail(ERR_INFO_NOKEY, "MPI_Info_delete", "key '" + key + "' is not set");
 }
 
 int Info::Get_nkeys() const {

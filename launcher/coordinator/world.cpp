@@ -19,7 +19,10 @@ namespace lumpi::launcher {
 std::string describe_wait_status(int status) {
   if (status == kStatusLost) return "lost (no heartbeat for " + std::to_string(kLostMs / 1000) + " s)";
   if (WIFEXITED(status)) return "exit " + std::to_string(WEXITSTATUS(status));
-  if (WIFSIGNALED(status)) return "signal " + std::to_string(WTERMSIG(status));
+  if (WIFSIGNALED(status)) {
+    const char* abbrev = sigabbrev_np(WTERMSIG(status));  // "SEGV"
+    return "signal " + std::to_string(WTERMSIG(status)) + (abbrev ? std::string(" (SIG") + abbrev + ")" : "");
+  }
   return "status " + std::to_string(status);
 }
 
@@ -317,18 +320,24 @@ std::optional<World::Event> World::next(int timeout_ms) {
   }
 }
 
-std::vector<int> World::shutdown(int grace_ms) {
+std::vector<int> World::shutdown(int grace_ms, const std::function<void(const Event&)>& on_output) {
   if (attached_) return shutdown_attached(grace_ms);
   for (int r = 0; r < size(); ++r) send(r, msg(Kind::Quit));
+  auto show = [&](const std::optional<Event>& ev) {
+    if (ev && on_output && ev->kind == Event::Kind::Message && ev->msg.kind == Kind::Output) on_output(*ev);
+  };
+  // next() reaps local ranks and reads what they send until they are gone
+  // (remote ones: their byes or silence); then what they sent last, until
+  // the socket has been quiet for 10 ms (next() also returns nothing when
+  // it consumed a bye, so silence is measured, not one empty answer).
   int64_t deadline = now_ms() + grace_ms;
-  if (remote_) {  // their byes (or silence) tell when they are gone
-    while (alive_count() > 0 && now_ms() < deadline) next(20);
-    pending_.clear();
-  }
-  while (!remote_ && alive_count() > 0 && now_ms() < deadline) {
-    reap();
-    if (alive_count() > 0) usleep(2000);
-  }
+  while (alive_count() > 0 && now_ms() < deadline) show(next(20));
+  for (int64_t quiet = now_ms() + 10; now_ms() < quiet;)
+    if (auto ev = next(5)) {
+      show(ev);
+      quiet = now_ms() + 10;
+    }
+  pending_.clear();
   std::vector<int> killed;
   for (int r = 0; r < size(); ++r)
     if (ranks_[size_t(r)].alive) killed.push_back(r);

@@ -130,7 +130,9 @@ class World {
   // Asks every rank to quit, waits up to grace_ms, then kills what is left
   // and returns those ranks. Attached: ends the waiting world (unless
   // detach() came first) and returns the ranks it did not report ended.
-  std::vector<int> shutdown(int grace_ms = 2000);
+  // What the ranks print while they quit (COMM_SELF's delete callbacks run
+  // then) goes to on_output, when given, up to the last line.
+  std::vector<int> shutdown(int grace_ms = 2000, const std::function<void(const Event&)>& on_output = {});
 
   // ---- waiting for a REPL, and attached to a waiting world (world_attach.cpp) ----
   bool attached() const { return attached_; }

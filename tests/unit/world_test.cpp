@@ -127,6 +127,6 @@ TEST_CASE("world: kill ends one rank, which comes back as a Death event") {
   REQUIRE(ev);
   CHECK(ev->kind == World::Event::Kind::Death);
   CHECK(ev->rank == 1);
-  CHECK(describe_wait_status(w.rank(1).wait_status) == "signal 9");
+  CHECK(describe_wait_status(w.rank(1).wait_status) == "signal 9 (SIGKILL)");
   CHECK(w.alive(0));
 }

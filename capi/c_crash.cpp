@@ -1,0 +1,193 @@
+// capi/c_crash.cpp: a C rank that dies of a signal says where (issue 27:
+// "a rank killed by a signal is reported with its rank, the signal's name
+// and the MPI call it was in, and a source line when built with -g").
+//
+// MPI_Init installs handlers for the signals of a crash (SEGV, BUS, FPE,
+// ILL, ABRT). The handler writes one line on stderr, which lumpi exec
+// passes through:
+//   lumpi-rank 1: SIGSEGV in MPI_Send
+//   lumpi-rank 1: SIGSEGV outside MPI (the last MPI call was MPI_Comm_rank)
+// then, for the innermost frame of the program's own executable, the
+// function and source line addr2line finds (binutils; nothing without -g),
+// and dies of the same signal, so the exit status stays the signal's.
+// call() (c_api.hpp) keeps the name of the MPI call in progress. Only
+// async-signal-safe calls are used, but for the backtrace walk (primed at
+// install time). A sanitized libmpi keeps the sanitizer's own reports.
+#include <elf.h>
+#include <execinfo.h>
+#include <link.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "capi/c_api.hpp"
+
+namespace lumpi::capi {
+
+thread_local const char* t_current_call = nullptr;
+thread_local const char* t_last_call = nullptr;
+
+namespace {
+
+int g_rank = -1;
+char g_exe[4096];  // the program's executable (/proc/self/exe)
+
+void put(const char* s) {
+  if (write(STDERR_FILENO, s, std::strlen(s)) < 0) return;
+}
+
+// Decimal and hexadecimal without printf (not async-signal-safe).
+const char* decimal(long v, char* buf) {
+  char tmp[24];
+  int n = 0;
+  bool neg = v < 0;
+  unsigned long u = neg ? 0ul - static_cast<unsigned long>(v) : static_cast<unsigned long>(v);
+  do tmp[n++] = char('0' + u % 10); while ((u /= 10) != 0);
+  int i = 0;
+  if (neg) buf[i++] = '-';
+  while (n > 0) buf[i++] = tmp[--n];
+  buf[i] = '\0';
+  return buf;
+}
+
+const char* hex(unsigned long v, char* buf) {
+  char tmp[20];
+  int n = 0;
+  do tmp[n++] = "0123456789abcdef"[v % 16]; while ((v /= 16) != 0);
+  int i = 0;
+  buf[i++] = '0', buf[i++] = 'x';
+  while (n > 0) buf[i++] = tmp[--n];
+  buf[i] = '\0';
+  return buf;
+}
+
+// The program's executable segments (from dl_iterate_phdr at install
+// time) and its load bias: addr2line wants pc - bias (0 when not PIE).
+struct Segment {
+  unsigned long lo, hi;
+};
+Segment g_text[8];
+int g_ntext = 0;
+unsigned long g_bias = 0;
+
+bool program_address(void* pc, unsigned long* out) {
+  const auto a = reinterpret_cast<unsigned long>(pc);
+  for (int i = 0; i < g_ntext; ++i)
+    if (a >= g_text[i].lo && a < g_text[i].hi) {
+      *out = a - g_bias;
+      return true;
+    }
+  return false;
+}
+
+int note_program(dl_phdr_info* info, size_t, void*) {  // the first object is the program
+  g_bias = info->dlpi_addr;
+  for (int i = 0; i < info->dlpi_phnum && g_ntext < 8; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type == PT_LOAD && (ph.p_flags & PF_X))
+      g_text[g_ntext++] = {info->dlpi_addr + ph.p_vaddr, info->dlpi_addr + ph.p_vaddr + ph.p_memsz};
+  }
+  return 1;  // stop after the program
+}
+
+// "  at main at crash.c:9" for the innermost frame of the program's own
+// code: the faulting instruction, then the return addresses (one byte
+// back, inside the call), through addr2line; lumpi's own functions (a
+// statically linked libmpi shares the program's text) and the C++
+// library's are passed over by a grep in the child.
+void source_line(void* fault_pc) {
+  void* frames[64];
+  const int n = backtrace(frames, 64);
+  char addrs[65][24];
+  char* argv[80];
+  int argc = 0;
+  argv[argc++] = const_cast<char*>("addr2line");
+  for (const char* a : {"-f", "-C", "-p", "-e"}) argv[argc++] = const_cast<char*>(a);
+  argv[argc++] = g_exe;
+  int naddr = 0;
+  unsigned long addr;
+  if (program_address(fault_pc, &addr)) argv[argc++] = const_cast<char*>(hex(addr, addrs[naddr++]));
+  for (int i = 0; i < n && argc < 78; ++i)
+    if (program_address(static_cast<char*>(frames[i]) - 1, &addr))
+      argv[argc++] = const_cast<char*>(hex(addr, addrs[naddr++]));
+  argv[argc] = nullptr;
+  if (naddr == 0) return;
+  int fds[2];
+  if (pipe(fds) != 0) return;
+  pid_t a2l = fork();
+  if (a2l == 0) {
+    dup2(fds[1], STDOUT_FILENO);
+    close(fds[0]);
+    execvp("addr2line", argv);
+    _exit(127);
+  }
+  close(fds[1]);
+  pid_t pick = fork();
+  if (pick == 0) {
+    dup2(fds[0], STDIN_FILENO);
+    dup2(STDERR_FILENO, STDOUT_FILENO);
+    execlp("sh", "sh", "-c", "grep -v -m1 -E 'lumpi::|^MPI_|^PMPI_|std::|^\\?\\?' | sed 's/^/  at /'",
+           static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(fds[0]);
+  if (a2l > 0) waitpid(a2l, nullptr, 0);
+  if (pick > 0) waitpid(pick, nullptr, 0);
+}
+
+void on_crash(int sig, siginfo_t*, void* context) {
+  char r[24];
+  put("lumpi-rank ");
+  put(decimal(g_rank, r));
+  put(": SIG");
+  put(sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
+  if (t_current_call) {
+    put(" in ");
+    put(t_current_call);
+  } else {
+    put(" outside MPI");
+    if (t_last_call) {
+      put(" (the last MPI call was ");
+      put(t_last_call);
+      put(")");
+    }
+  }
+  put("\n");
+  auto* uc = static_cast<ucontext_t*>(context);
+  source_line(reinterpret_cast<void*>(uc->uc_mcontext.gregs[REG_RIP]));
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+}  // namespace
+
+#if defined(__SANITIZE_ADDRESS__)
+#define LUMPI_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LUMPI_SANITIZED 1
+#endif
+#endif
+
+void install_crash_report(int rank) {
+#ifndef LUMPI_SANITIZED
+  g_rank = rank;
+  ssize_t n = readlink("/proc/self/exe", g_exe, sizeof g_exe - 1);
+  g_exe[n > 0 ? n : 0] = '\0';
+  dl_iterate_phdr(note_program, nullptr);
+  void* prime[2];
+  backtrace(prime, 2);  // loads libgcc's unwinder now, not in the handler
+  struct sigaction sa {};
+  sa.sa_sigaction = on_crash;
+  sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  for (int s : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(s, &sa, nullptr);
+#else
+  (void)rank;  // the sanitizer reports a crash itself
+#endif
+}
+
+}  // namespace lumpi::capi
