@@ -7,8 +7,9 @@ with ```) whose first line is a shell command `$ CMD`, or a REPL prompt
 `lumpi[0-3]> ...` (then the command is `lumpi -n N`, N from the prompt's
 ranks). In a block:
 - `$ CMD` starts an example; `lumpi` (or `build/lumpi`, `build/lumpi-cc`,
-  any `build/X`) means the binaries of the build under test, run from the
-  repository's root;
+  any `build/X`) means the binaries of the build under test, run from a
+  scratch directory that links to the repository root's entries (files an
+  example writes land there);
 - `lumpi[...]> TEXT` and `...> TEXT` lines are typed into the REPL: they
   are fed on stdin, where lumpi prints what the REPL prints, without
   prompts;
@@ -28,7 +29,7 @@ import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lumpitest import check, finish, no_leftovers, run  # noqa: E402
+from lumpitest import check, finish, no_leftovers, run, scratch_dir  # noqa: E402
 
 LUMPI = os.path.abspath(sys.argv[1])
 BUILD = os.path.dirname(LUMPI)
@@ -180,9 +181,23 @@ def shell_command(command):
     return re.sub(r"(^|[\s|;&(])lumpi(?=\s|$)", lambda m: m.group(1) + LUMPI, cmd)
 
 
+def work_dir():
+    """A scratch directory that looks like the repository's root (links to
+    its entries), so an example that writes files (lumpi-cc -o halo) writes
+    them there, not into the tree."""
+    d = scratch_dir("lumpi-docs-")
+    for name in os.listdir(ROOT):
+        if name not in (".git", "build"):
+            os.symlink(os.path.join(ROOT, name), os.path.join(d, name))
+    return d
+
+
+WORK = None
+
+
 def run_example(command, stdin):
-    """(exit status, output lines) of one example, run from the root."""
-    script = f"cd {ROOT} && ( {shell_command(command)} ) 2>&1"
+    """(exit status, output lines) of one example, run from a copy of the root."""
+    script = f"cd {WORK} && ( {shell_command(command)} ) 2>&1"
     rc, out, err, tag = run("/bin/sh", ["-c", script], stdin="\n".join(stdin) + "\n" if stdin else "",
                             timeout=120)
     check(f"no process left after `{command}`", no_leftovers(tag))
@@ -190,6 +205,8 @@ def run_example(command, stdin):
 
 
 def main():
+    global WORK
+    WORK = work_dir()
     ran = skipped = 0
     for doc in DOCS:
         text = open(os.path.join(ROOT, doc), encoding="utf-8").read()
