@@ -9,7 +9,7 @@ under `lumpi exec` at 1, 2 and 3 ranks, leaving no process behind.
 
 In a sanitized build the Python runs are skipped (the interpreter is not
 instrumented, so the sanitizer runtime a sanitized libmpi.so needs is not in
-the process) and the dlopen host is built with the sanitizer flags.
+the process) and the dlopen host is linked with the sanitizer runtimes.
 
 usage: python3 test_capi_shared.py /path/to/lumpi
 """
@@ -107,7 +107,8 @@ check("lumpi-cc -shared -fPIC builds a module", r.returncode == 0, r.stderr[-200
 check("the module needs libmpi.so.0 and finds it by its run path", "libmpi.so.0" in dynamic(module, "NEEDED")
       and dynamic(module, "RUNPATH") == [os.path.dirname(LIBMPI)], sh(["readelf", "-d", module]).stdout)
 host = os.path.join(tmp, "dlopen_host")
-sanitize = ["-fsanitize=address,undefined"] if SANITIZED else []
+# sanitized: the runtimes libmpi.so needs, as lumpi-cc links them (capi/CMakeLists.txt)
+sanitize = ["-fsanitize=address,undefined", "-fsanitize-link-c++-runtime", "-lstdc++"] if SANITIZED else []
 r = sh([cache("CMAKE_C_COMPILER") or "cc", "-Wall", "-Werror"] + sanitize +
        ["-o", host, os.path.join(EXEC, "dlopen_host.c"), "-ldl"])
 check("the dlopen host builds without lumpi-cc", r.returncode == 0, r.stderr[-2000:])
