@@ -177,16 +177,17 @@ def parse_coll(text):
 
 # ---- 1. point-to-point -----------------------------------------------------------------
 
-def build_c_pingpong(lumpi):
-    """tests/bench/c_pingpong.c built with lumpi-cc (next to lumpi), or None."""
+def build_c_pingpong(lumpi, name="lumpi_c_pingpong", options=()):
+    """tests/bench/c_pingpong.c built with lumpi-cc (next to lumpi), or None.
+    lumpi-cc links libmpi.so; options=["-static-mpi"] the static libraries."""
     cc = os.path.join(os.path.dirname(lumpi), "lumpi-cc")
     src = os.path.join(HERE, "c_pingpong.c")
     if not os.path.exists(cc):
-        note("no lumpi-cc next to lumpi: the C ping-pong skipped")
+        note(f"no lumpi-cc next to {lumpi}: the C ping-pong skipped")
         return None
     os.makedirs(ANCHOR_BUILD, exist_ok=True)
-    out = os.path.join(ANCHOR_BUILD, "lumpi_c_pingpong")
-    p = subprocess.run([cc, "-O2", "-o", out, src], capture_output=True, text=True)
+    out = os.path.join(ANCHOR_BUILD, name)
+    p = subprocess.run([cc, "-O2", *options, "-o", out, src], capture_output=True, text=True)
     if p.returncode != 0:
         note(f"cannot build the C ping-pong: {p.stderr.strip()[-300:]}")
         return None
@@ -207,6 +208,9 @@ def suite_p2p(a, anchors, lumpi, bench_exe):
     c_exe = build_c_pingpong(lumpi)
     if c_exe:
         systems["lumpi C"] = [lumpi, "exec", "-n", "2", c_exe]
+    static_exe = build_c_pingpong(lumpi, "lumpi_c_pingpong_static", ["-static-mpi"])
+    if static_exe:  # the same program on the static libraries (issue 26: shared within 1.05x)
+        systems["lumpi C static"] = [lumpi, "exec", "-n", "2", static_exe]
     cxx_exe = os.path.join(os.path.dirname(bench_exe), "lumpi-cxx-pingpong")
     if c_exe and os.path.exists(cxx_exe):  # the same loop through the C++ API, same host
         systems["lumpi C++ exec"] = [lumpi, "exec", "-n", "2", cxx_exe]
@@ -214,7 +218,14 @@ def suite_p2p(a, anchors, lumpi, bench_exe):
     if a.before:
         systems["before C++"] = [BEFORE["bench"], "pingpong"]
         systems["before Lua"] = [BEFORE["lumpi"], "-n", "2", os.path.join(HERE, "pingpong.lua")]
+        before_c = build_c_pingpong(BEFORE["lumpi"], "before_c_pingpong")
+        if before_c:  # as the other build's lumpi-cc links it
+            systems["before C"] = [BEFORE["lumpi"], "exec", "-n", "2", before_c]
     got = {s: {} for s in systems}
+
+    def paired(a, b, size, big):  # median of the per-rep ratios; > 1: a slower
+        va, vb = got[a].get(size, []), got[b].get(size, [])
+        return med([(y[1] / x[1]) if big else (x[0] / y[0]) for x, y in zip(va, vb)]) or 0.0
     for rep in range(a.reps):
         for s, cmd in systems.items():
             pp = parse_pp(run(cmd, env=RANK_ENV if cmd[0] in (bench_exe, BEFORE.get("bench")) else OMPI_ENV))
@@ -252,10 +263,6 @@ def suite_p2p(a, anchors, lumpi, bench_exe):
         exe = "lumpi C++ exec" in names
         print("| value | lumpi C | lumpi C++ | C / C++ |" + (" C++ exec | C / C++ exec |" if exe else ""))
         print("|---|---|---|---|" + ("---|---|" if exe else ""))
-
-        def paired(a, b, size, big):  # > 1: a slower
-            va, vb = got[a].get(size, []), got[b].get(size, [])
-            return med([(y[1] / x[1]) if big else (x[0] / y[0]) for x, y in zip(va, vb)]) or 0.0
         for b_, label in SIZES:
             big = b_ >= (1 << 20)
             vc, vx = got["lumpi C"].get(b_), got["lumpi C++"].get(b_)
@@ -268,6 +275,29 @@ def suite_p2p(a, anchors, lumpi, bench_exe):
                 e = med([y[1] if big else y[0] for y in got["lumpi C++ exec"][b_]])
                 row += f" {fmt(e)} | {paired('lumpi C', 'lumpi C++ exec', b_, big):.2f} |"
             print(row)
+    if "lumpi C" in names and "lumpi C static" in names:
+        print_shared_static(got, names, paired)
+
+
+def print_shared_static(got, names, paired):
+    """The C ping-pong on libmpi.so against the same program on the static
+    libraries (and the other build's, --before), paired per repetition."""
+    before = "before C" in names
+    print("\nC ping-pong: libmpi.so (lumpi-cc's default) against the static libraries "
+          "(-static-mpi); issue 26 target: shared / static <= 1.05. Paired per rep:\n")
+    print("| value | shared | static | shared / static |" + (" before (static) | shared / before |" if before else ""))
+    print("|---|---|---|---|" + ("---|---|" if before else ""))
+    for b, label in SIZES:
+        big = b >= (1 << 20)
+        v = {s: got[s].get(b) for s in ("lumpi C", "lumpi C static", "before C") if s in names}
+        if not v["lumpi C"] or not v["lumpi C static"]:
+            continue
+        m = {s: med([x[1] if big else x[0] for x in vs]) if vs else None for s, vs in v.items()}
+        row = (f"| {label} ({'MB/s' if big else 'µs'}) | {fmt(m['lumpi C'])} | {fmt(m['lumpi C static'])} | "
+               f"{paired('lumpi C', 'lumpi C static', b, big):.3f} |")
+        if before and v["before C"]:
+            row += f" {fmt(m['before C'])} | {paired('lumpi C', 'before C', b, big):.3f} |"
+        print(row)
 
 
 # ---- 2. collectives ---------------------------------------------------------------------

@@ -8,5 +8,5 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 BUILD=${1:-$HERE/../../build}
 shift || true
 OUT=${OUT:-/tmp/lumpi-bench-results.json}
-cmake --build "$BUILD" --target lumpi lumpi-rank lumpi-bench zmq-tcp-pingpong -j2 >/dev/null
+cmake --build "$BUILD" --target lumpi lumpi-rank lumpi-bench zmq-tcp-pingpong mpi mpi_shared lumpi-cxx-pingpong -j2 >/dev/null
 exec python3 "$HERE/bench.py" --build "$(cd "$BUILD" && pwd)" --json "$OUT" "$@"

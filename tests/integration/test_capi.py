@@ -25,7 +25,7 @@ with tempfile.TemporaryDirectory(prefix="lumpi-capi-") as tmp:
     exe = os.path.join(tmp, "capi")
     show = subprocess.run([CC, "-show", "-o", exe, SRC], capture_output=True, text=True, timeout=30)
     check("lumpi-cc -show prints the compile and link command",
-          show.returncode == 0 and "-I" in show.stdout and "libmpi.a" in show.stdout, show.stdout + show.stderr)
+          show.returncode == 0 and "-I" in show.stdout and "libmpi.so" in show.stdout, show.stdout + show.stderr)
     r = subprocess.run([CC, "-Wall", "-Werror", "-o", exe, SRC], capture_output=True, text=True, timeout=120)
     check("lumpi-cc builds a C program without warnings", r.returncode == 0, r.stderr)
     bad = os.path.join(tmp, "bad.c")
