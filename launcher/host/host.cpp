@@ -117,6 +117,10 @@ Host::Host() {
     join_remote(join);
     return;
   }
+  if (!std::getenv(kEnvRank) && !std::getenv(kEnvControl)) {
+    start_singleton();
+    return;
+  }
   rank_ = env_int(kEnvRank, 0, (1 << 24) - 1);
   size_ = env_int(kEnvSize, rank_ + 1, 1 << 24);
   std::string control = env_or_throw(kEnvControl);
@@ -155,6 +159,32 @@ void Host::say_hello() {
   world_ = core::Comm::world(*engine_);
   self_ = core::Comm::self(*engine_);
   running_ = true;  // a joined program runs until it finishes; serve() says otherwise
+}
+
+// MPI-3.1 §10.5.2: a program started without lumpi exec (./prog, python3
+// prog.py) initialises as a world of one rank, as MPICH and Open MPI run it.
+// It has its own engine on an ipc endpoint in a private directory and no
+// coordinator: no control channel, so no hang report, trace or Ctrl-C
+// handling (`lumpi exec -n 1 ./prog` gives those). The directory goes when
+// the rank finishes or exits.
+void Host::start_singleton() {
+  rank_ = 0;
+  size_ = 1;
+  std::string tmpl = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/lumpi-singleton-XXXXXX";
+  if (!mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a directory for a world of one in " + tmpl);
+  singleton_dir_ = tmpl;
+  engine_ = std::make_unique<core::Engine>(0, 1, "ipc://" + singleton_dir_ + "/rank-0");
+  engine_->set_peer_endpoints({engine_->endpoint()});
+  world_ = core::Comm::world(*engine_);
+  self_ = core::Comm::self(*engine_);
+  running_ = true;
+}
+
+void Host::remove_singleton_dir() {
+  if (singleton_dir_.empty()) return;
+  ::unlink((singleton_dir_ + "/rank-0").c_str());  // ZeroMQ's socket file, if still there
+  ::rmdir(singleton_dir_.c_str());
+  singleton_dir_.clear();
 }
 
 // A rank started by a launcher: the job file (LUMPI_JOIN) gives the world,
@@ -249,20 +279,24 @@ Host::~Host() {
   self_.reset();
   stop_threads();
   engine_.reset();
+  remove_singleton_dir();
 }
 
 int Host::finish(int code) {
   flush_output();
-  ControlMsg m = msg(Kind::Finished);
-  m.code = code;
-  send(m);
-  await_quit(5000);
+  if (control_) {
+    ControlMsg m = msg(Kind::Finished);
+    m.code = code;
+    send(m);
+    await_quit(5000);
+  }
   world_.reset();
   self_.reset();
-  control_->close();  // lingers until the notice and the output are out
+  if (control_) control_->close();  // lingers until the notice and the output are out
   control_.reset();
   stop_threads();
   engine_.reset();  // lingers until queued data messages are out
+  remove_singleton_dir();
   g_finished = true;
   return code;
 }
@@ -304,12 +338,14 @@ void Host::exit_now(int code) {
   send_bye(code);
   if (control_) control_->close();  // lingers until queued output (and an abort notice) is out
   engine_.reset();                  // lingers until queued data messages are out
+  remove_singleton_dir();
   std::_Exit(code);
 }
 
 // A send may take the wake-up of control input already waiting: the
 // engine's next poll asks the socket itself (core/transport/transport.hpp).
 void Host::send(const ControlMsg& m) {
+  if (!control_) return;  // a world of one has nobody to tell
   send_frames(*control_, encode(m));
   if (engine_) engine_->transport().watched_used();
 }
@@ -349,7 +385,7 @@ void Host::send_event(std::vector<std::string> fields) {
 bool Host::interrupt_pending() const { return engine_->interrupted(); }
 
 void Host::poll_control() {
-  for (;;) {
+  while (control_) {
     Frames f = recv_frames(*control_, false);
     if (f.empty()) return;
     std::string why;

@@ -112,6 +112,8 @@ class Host {
  private:
   Host();
   void join_remote(const char* join_file);
+  void start_singleton();
+  void remove_singleton_dir();
   void open_control(const std::string& identity);
   void say_hello();
   static void report_bad_rank(const JoinInfo& j);
@@ -129,6 +131,7 @@ class Host {
 
   int rank_ = 0, size_ = 0;
   bool remote_ = false;  // joined over tcp (a launcher started us)
+  std::string singleton_dir_;  // a world of one started without lumpi: its private ipc directory
   std::unique_ptr<core::Engine> engine_;
   std::unique_ptr<ZapHandler> zap_;     // remote: admits only the job's key to our data socket
   std::unique_ptr<BeatClient> beat_;    // remote: our heartbeat; exits when the coordinator is gone
