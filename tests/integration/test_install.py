@@ -87,7 +87,7 @@ tmp = scratch_dir("lumpi-install-")
 prefix = os.path.join(tmp, "prefix")
 r = sh(["cmake", "--install", BUILD, "--prefix", prefix])
 check("cmake --install succeeds", r.returncode == 0, r.stderr[-2000:])
-for f in ("bin/lumpi", "bin/lumpi-rank", "bin/lumpi-cc", "include/lumpi/mpi.h", "include/lumpi/lumpi.hpp",
+for f in ("bin/lumpi", "bin/lumpi-rank", "bin/lumpi-cc", "bin/lumpi-c++", "include/lumpi/mpi.h", "include/lumpi/lumpi.hpp",
           "lib/lumpi/libmpi.a", "lib/lumpi/liblumpi_core.a", "lib/lumpi/libmpi.so", "lib/lumpi/libmpi.so.0",
           "lib/pkgconfig/lumpi-mpi.pc", "lib/pkgconfig/lumpi-mpi-static.pc",
           "lib/cmake/lumpi/lumpiConfig.cmake", "lib/cmake/lumpi/lumpiTargets.cmake", "share/man/man1/lumpi.1"):
@@ -143,6 +143,22 @@ check("the installed lumpi-cc -static-mpi builds a program", r.returncode == 0, 
 if r.returncode == 0:
     check("lumpi-cc -static-mpi's program needs no libmpi.so", not any("libmpi" in x for x in dynamic(exe, "NEEDED")))
     runs(lumpi, exe, ring_out, "lumpi-cc -static-mpi's program under the installed lumpi exec")
+
+# 1b. The installed lumpi-c++ (like mpicxx): the C++ API's program, and a C
+# program compiled as C++ against mpi.h, both ways.
+cxx = os.path.join(prefix, "bin", "lumpi-c++")
+for flags, kind in (([], "shared"), (["-static-mpi"], "static")):
+    exe = os.path.join(tmp, "split-cxx-" + kind)
+    r = sh([cxx] + flags + ["-Wall", "-Werror", "-o", exe, os.path.join(tmp, "split.cpp")])
+    check(f"the installed lumpi-c++ builds a C++ API program ({kind})", r.returncode == 0, r.stderr[-2000:])
+    if r.returncode == 0:
+        runs(lumpi, exe, split_out, f"lumpi-c++'s C++ API program ({kind}) under the installed lumpi exec")
+exe = os.path.join(tmp, "ring-cxx")
+r = sh([cxx, "-Wall", "-o", exe, "-x", "c++", os.path.join(tmp, "ring.c"), "-x", "none"])
+check("the installed lumpi-c++ builds mpi.h code as C++", r.returncode == 0, r.stderr[-2000:])
+if r.returncode == 0:
+    runs(lumpi, exe, ring_out, "lumpi-c++'s mpi.h program under the installed lumpi exec")
+check("the installed lumpi-c++ names no path of the build tree", BUILD not in open(cxx).read())
 
 if sanitized():
     print("skip pkg-config and find_package builds and the Python run: this build's libraries are instrumented "
