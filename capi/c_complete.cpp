@@ -77,7 +77,6 @@ bool settle(MPI_Request* r, MPI_Status* status, bool block, int index, Failure& 
       req.Wait(s);
     else if (!req.Test(s))
       return false;
-    if (!s.Is_cancelled()) received(*r, size_t(s.Bytes()), func);
     to_c(s, status);
     grequest_completed(*r, status, !keep, func);
   } catch (const Exception& e) {
