@@ -221,6 +221,16 @@ bool Request::Test() {
   return Test(ignored);
 }
 
+bool Request::Get_status(Status& status) const {
+  if (!h_ || h_->inactive()) {
+    status = Status();
+    return true;
+  }
+  if (!complete(*h_, false)) return false;
+  status = h_->status;
+  return true;
+}
+
 void Request::Cancel() const {
   if (!h_) detail::fail(ERR_REQUEST, "MPI_Cancel", "request is REQUEST_NULL");
   if (h_->inactive()) detail::fail(ERR_REQUEST, "MPI_Cancel", "the persistent request is not started");
