@@ -88,12 +88,6 @@ MPI_Request add_request(Request r);
 // of completing it (§8.3); MPI_COMM_WORLD for a null or unknown request.
 MPI_Comm comm_of_request(MPI_Request r);
 void drop_request(MPI_Request r);
-class TypeBytes;
-// A receive whose datatype has holes: `into` (staged) is unpacked into the
-// user's buffer by received(), which the completing calls run with the
-// bytes that arrived (a no-op for any other request).
-MPI_Request add_receive(Request r, std::shared_ptr<TypeBytes> into);
-void received(MPI_Request r, size_t bytes, const char* func);
 // Generalized requests (c_grequest.cpp): when r is one that completed, runs
 // its query function into *status (may be null) and, when release, its free
 // function; false for any other request. grequest_cancel runs its cancel
@@ -121,10 +115,6 @@ void completed(MPI_Request* r);
 core::TypePtr& type_of(MPI_Datatype t, const char* func, const char* what = "datatype");
 MPI_Datatype add_type(core::TypePtr t);
 void forget_type(MPI_Datatype t);  // no-op for the predefined handles
-// Bytes of one element of t, for the calls that still move count * size
-// contiguous bytes (persistent requests): ERR_TYPE naming func for an
-// unknown, uncommitted or freed type, or a derived type with holes.
-int type_size(MPI_Datatype t, const char* func);
 // True where count elements of t are count * size bytes at the buffer's
 // address: the basic types and derived types without holes.
 bool dense(const core::Datatype& t);
@@ -153,6 +143,9 @@ class TypeBytes {
   int count_ = 0;
   std::string staging_;
 };
+// What a receive into b runs when its message has arrived in b.stage():
+// unpacking into the user's buffer; null when b is not staged.
+detail::Landing unpacking(const std::shared_ptr<TypeBytes>& b);
 // Datatype attributes: runs the copy callbacks of old's attributes onto
 // newtype (MPI_Type_dup), and the delete callbacks of t's (MPI_Type_free);
 // a failing callback throws with its code.
@@ -167,9 +160,6 @@ MPI_User_function* user_fn(MPI_Op op, const char* func);
 
 // A count check: ERR_COUNT naming func for a negative count.
 void check_count(int count, const char* func, const char* what = "count");
-// Bytes of count elements of t, the count checked first (persistent
-// requests, which take basic and hole-free types only).
-int bytes(int count, MPI_Datatype t, const char* func, const char* what = "count");
 // The usable core communicator of comm (ERR_COMM if freed or pending).
 core::CommPtr core_comm(MPI_Comm comm, const char* func);
 

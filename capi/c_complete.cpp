@@ -70,14 +70,14 @@ bool settle(MPI_Request* r, MPI_Status* status, bool block, int index, Failure& 
   MPI_Comm comm = comm_of_request(*r);
   try {
     Status s;
-    // keep: test a copy of the handle (a C++ Request that completes becomes null)
-    Request copy = keep ? request(*r, func) : Request();
-    Request& req = keep ? copy : request(*r, func);
-    if (block)
+    Request& req = request(*r, func);
+    if (keep) {
+      if (!req.Get_status(s)) return false;
+    } else if (block) {
       req.Wait(s);
-    else if (!req.Test(s))
+    } else if (!req.Test(s)) {
       return false;
-    if (!s.Is_cancelled()) received(*r, size_t(s.Bytes()), func);
+    }
     to_c(s, status);
     grequest_completed(*r, status, !keep, func);
   } catch (const Exception& e) {

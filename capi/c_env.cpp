@@ -176,31 +176,9 @@ std::map<int, Prequest>& prequests() {
   return t;
 }
 
-// Receives into a datatype with holes, by handle: the staging their bytes
-// arrive in, unpacked into the user's buffer when the request completes.
-std::map<int, std::shared_ptr<TypeBytes>>& staged() {
-  static std::map<int, std::shared_ptr<TypeBytes>> t;
-  return t;
-}
-
-MPI_Request add_receive(Request r, std::shared_ptr<TypeBytes> into) {
-  MPI_Request id = add_request(std::move(r));
-  if (into->staged()) staged()[id] = std::move(into);
-  return id;
-}
-
-void received(MPI_Request r, size_t bytes, const char* func) {
-  auto it = staged().find(r);
-  if (it == staged().end()) return;
-  std::shared_ptr<TypeBytes> b = std::move(it->second);
-  staged().erase(it);
-  b->unpack(bytes, func);
-}
-
 void drop_request(MPI_Request r) {
   requests()[r] = Request();
   prequests().erase(r);
-  staged().erase(r);
   grequest_dropped(r);
   free_requests().push_back(r);
 }
@@ -242,11 +220,6 @@ void check_initialized(const char* func) {
 
 void check_count(int count, const char* func, const char* what) {
   if (count < 0) fail(MPI_ERR_COUNT, func, std::string(what) + " is negative: " + std::to_string(count));
-}
-
-int bytes(int count, MPI_Datatype t, const char* func, const char* what) {
-  check_count(count, func, what);
-  return count * type_size(t, func);
 }
 
 core::CommPtr core_comm(MPI_Comm comm, const char* func) {

@@ -64,7 +64,9 @@ int MPI_Issend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MP
 int MPI_Irecv(void* buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm comm, MPI_Request* r) {
   return call(comm, "MPI_Irecv", [&] {
     auto b = std::make_shared<TypeBytes>(buf, count, t, "MPI_Irecv");
-    *r = add_receive(comm_of(comm, "MPI_Irecv").Irecv(b->stage(), int(b->size()), BYTE, source, tag), b);
+    Request q = comm_of(comm, "MPI_Irecv").Irecv(b->stage(), int(b->size()), BYTE, source, tag);
+    detail::on_landing(q, unpacking(b));
+    *r = add_request(q);
   });
 }
 

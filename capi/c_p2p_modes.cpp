@@ -1,7 +1,9 @@
 // capi/c_p2p_modes.cpp: the C API's other send modes (MPI-3.1 §3.4):
 // ready (MPI_Rsend, MPI_Irsend) and buffered (MPI_Bsend, MPI_Ibsend with
 // MPI_Buffer_attach/detach); persistent requests (§3.9: MPI_Send_init ...
-// MPI_Recv_init, MPI_Start, MPI_Startall) over the C++ API's Prequest.
+// MPI_Recv_init, MPI_Start, MPI_Startall): core's one implementation
+// (core/comm/persistent.hpp) behind the C++ API's Prequest, with the C
+// API's datatypes packed and unpacked by the core's pack engine.
 //
 // lumpi's standard send is eager: it copies the message into the engine's
 // queue and completes at once. A ready send is therefore a standard send
@@ -40,6 +42,28 @@ void check_room(int n, const char* func) {
          "the message needs " + std::to_string(n) + " + MPI_BSEND_OVERHEAD (" +
              std::to_string(MPI_BSEND_OVERHEAD) + ") bytes; the attached buffer has " +
              std::to_string(a.size));
+}
+
+enum class Mode { Standard, Buffered, Synchronous };
+
+// MPI_Send_init and its modes, any committed datatype: each start packs the
+// buffer as it is then, and a buffered send must find room in the attached
+// buffer at each start (§3.9: MPI_Start is the send). A ready send is a
+// standard send (above).
+int send_init(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r,
+              Mode mode, const char* f) {
+  return call(comm, f, [&] {
+    check_out(r, f, "request");
+    Comm& c = comm_of(comm, f);
+    auto b = std::make_shared<TypeBytes>(buf, count, t, f);
+    auto p = core::Persistent::send_init(core_comm(comm, f), dest, tag, mode == Mode::Synchronous, f);
+    auto message = [b, mode, dest](const char* func) {
+      if (mode == Mode::Buffered && dest != MPI_PROC_NULL) check_room(int(b->size()), func);
+      const char* bytes = static_cast<const char*>(b->pack(func));
+      return core::Body(b->size() ? std::string(bytes, b->size()) : std::string());
+    };
+    *r = add_persistent(detail::prequest_of(c, std::move(p), message, nullptr, 0, nullptr, f));
+  });
 }
 
 }  // namespace
@@ -107,55 +131,40 @@ int MPI_Buffer_detach(void* buffer_addr, int* size) {
   });
 }
 
-// ---- persistent requests ----------------------------------------------------------------
+// ---- persistent requests (core/comm/persistent.hpp) -------------------------------------
 
 int MPI_Send_init(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
-  const char* f = "MPI_Send_init";
-  return call(comm, f, [&] {
-    check_out(r, f, "request");
-    *r = add_persistent(comm_of(comm, f).Send_init(buf, bytes(count, t, f), BYTE, dest, tag));
-  });
+  return send_init(buf, count, t, dest, tag, comm, r, Mode::Standard, "MPI_Send_init");
 }
 
 int MPI_Rsend_init(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
-  const char* f = "MPI_Rsend_init";
-  return call(comm, f, [&] {
-    check_out(r, f, "request");
-    *r = add_persistent(comm_of(comm, f).Send_init(buf, bytes(count, t, f), BYTE, dest, tag));
-  });
+  return send_init(buf, count, t, dest, tag, comm, r, Mode::Standard, "MPI_Rsend_init");
 }
 
-// The room is checked at the call (MPI would check at each MPI_Start; the
-// buffer cannot shrink while attached, only be detached).
 int MPI_Bsend_init(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
-  const char* f = "MPI_Bsend_init";
-  return call(comm, f, [&] {
-    check_out(r, f, "request");
-    int n = bytes(count, t, f);
-    if (dest != MPI_PROC_NULL) check_room(n, f);
-    *r = add_persistent(comm_of(comm, f).Send_init(buf, n, BYTE, dest, tag));
-  });
+  return send_init(buf, count, t, dest, tag, comm, r, Mode::Buffered, "MPI_Bsend_init");
 }
 
 int MPI_Ssend_init(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
-  const char* f = "MPI_Ssend_init";
-  return call(comm, f, [&] {
-    check_out(r, f, "request");
-    *r = add_persistent(comm_of(comm, f).Ssend_init(buf, bytes(count, t, f), BYTE, dest, tag));
-  });
+  return send_init(buf, count, t, dest, tag, comm, r, Mode::Synchronous, "MPI_Ssend_init");
 }
 
+// A receive into any committed datatype: a type with holes is received
+// into a staging copy and unpacked at each completion.
 int MPI_Recv_init(void* buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm comm, MPI_Request* r) {
   const char* f = "MPI_Recv_init";
   return call(comm, f, [&] {
     check_out(r, f, "request");
-    *r = add_persistent(comm_of(comm, f).Recv_init(buf, bytes(count, t, f), BYTE, source, tag));
+    Comm& c = comm_of(comm, f);
+    auto b = std::make_shared<TypeBytes>(buf, count, t, f);
+    auto p = core::Persistent::recv_init(core_comm(comm, f), source, tag, f);
+    *r = add_persistent(detail::prequest_of(c, std::move(p), nullptr, b->stage(), b->size(), unpacking(b), f));
   });
 }
 
 int MPI_Start(MPI_Request* r) {
   const char* f = "MPI_Start";
-  return call(f, [&] {
+  return call(r ? comm_of_request(*r) : MPI_COMM_WORLD, f, [&] {
     check_out(r, f, "request");
     prequest(*r, f).Start();
   });
@@ -167,8 +176,8 @@ int MPI_Startall(int count, MPI_Request rs[]) {
     check_count(count, f);
     if (count > 0) check_out(rs, f, "array_of_requests");
     std::vector<Prequest> ps;
-    for (int i = 0; i < count; ++i) ps.push_back(prequest(rs[i], f));  // all checked before any starts
-    for (Prequest& p : ps) p.Start();
+    for (int i = 0; i < count; ++i) ps.push_back(prequest(rs[i], f));
+    Prequest::Startall(count, ps.data());
   });
 }
 

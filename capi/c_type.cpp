@@ -118,18 +118,6 @@ bool dense(const core::Datatype& t) {
   return t.size() == 0 || (b.size() == 1 && b[0].offset == 0 && b[0].length == t.size());
 }
 
-int type_size(MPI_Datatype t, const char* func) {
-  const core::TypePtr& p = type_of(t, func);
-  if (is_named(t) && dense(*p)) return int(p->size());
-  p->check_usable(func);
-  if (!dense(*p))
-    fail(MPI_ERR_TYPE, func,
-         "datatype " + std::to_string(t) +
-             " has holes or a moved lower bound; persistent requests take basic and contiguous derived "
-             "datatypes only (every other call takes any committed datatype)");
-  return int(p->size());
-}
-
 Datatype reduce_type(MPI_Datatype t, const char* func) {
   type_of(t, func);
   if (t >= kNNamed || !kNamed[t].reduce)
@@ -170,6 +158,11 @@ void* TypeBytes::stage() {
 
 void TypeBytes::unpack(size_t received, const char* func) {
   if (type_) type_->unpack(staging_.data(), received, buf_, count_, func);
+}
+
+detail::Landing unpacking(const std::shared_ptr<TypeBytes>& b) {
+  if (!b->staged()) return nullptr;
+  return [b](size_t received, const char* func) { b->unpack(received, func); };
 }
 
 }  // namespace lumpi::capi

@@ -191,13 +191,8 @@ int c_iprobe(lua_State* L) {
 int c_send_init_mode(lua_State* L, const char* func, bool sync) {
   core::CommPtr c = check_comm_ptr(L, 1, func);
   Outgoing o = send_args(L, func);
-  c->check_send(o.dest, o.tag, func);
   Persistent p;
-  p.comm = c;
-  p.send = true;
-  p.sync = sync;
-  p.peer = o.dest;
-  p.tag = o.tag;
+  p.op = core::Persistent::send_init(c, o.dest, o.tag, sync, func);
   p.typed = o.typed;
   p.data = o.data;
   if (!o.typed) {
@@ -219,10 +214,8 @@ int c_recv_init(lua_State* L) {
   Persistent p;
   p.typed = is_buffer(L, 2);
   if (p.typed) p.data = check_typed(L, 2, func);
-  std::tie(p.peer, p.tag) = recv_args(L, p.typed ? 5 : 2, func);
-  c->check_source(p.peer, func);
-  c->check_recv_tag(p.tag, func);
-  p.comm = c;
+  auto [source, tag] = recv_args(L, p.typed ? 5 : 2, func);
+  p.op = core::Persistent::recv_init(c, source, tag, func);
   const int buffer_idx = p.typed ? 2 : 0;
   push_persistent_request(L, std::move(p), buffer_idx);
   return 1;

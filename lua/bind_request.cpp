@@ -24,7 +24,6 @@
 #include <climits>
 #include <exception>
 #include <optional>
-#include <unordered_set>
 
 #include "core/base/constants.hpp"
 #include "lua/binding.hpp"
@@ -43,14 +42,11 @@ constexpr char kRequestMeta[] = "lumpi.Request";
 // to land: it keeps their buffers alive until then.
 constexpr char kOrphansKey[] = "lumpi.request_orphans";
 
-// The operation of an active request that r:free let go (§3.7.3: it still
-// completes). The engine's background work steps it after each delivery
-// round (Engine::add_background), also while the rank sits at the prompt; a
-// typed receive lands in its buffer. `landing` goes false if Lua lets go of
-// the buffer first (the state closing).
+// Where the operation of an active request that r:free let go lands
+// (core::Request::let_go: it still completes, §3.7.3): a typed receive's
+// buffer. `landing` goes false if Lua lets go of the buffer first (the
+// state closing); `done` once the operation is over.
 struct Orphan {
-  std::shared_ptr<core::Request> req;
-  core::CommPtr comm;  // as RequestBox::comm
   Typed target;
   bool landing = false;
   bool done = false;
@@ -63,7 +59,7 @@ struct Orphan {
 // receive (unpacked into at completion) or typed persistent send, the value
 // of a persistent send.
 struct RequestBox {
-  std::shared_ptr<core::Request> req;  // null: a persistent request not active, or freed
+  std::shared_ptr<core::Request> req;  // an ordinary request's operation; null once freed
   // The communicator, kept until the operation completes: a pending receive
   // reads its group, and c:free() may come first (MPI-3.1 §6.4.3: pending
   // operations complete normally).
@@ -76,16 +72,20 @@ struct RequestBox {
   bool freed = false;
   Typed target;
   PushValue push_value;  // nonblocking collectives: pushes the result
-  std::shared_ptr<const Persistent> persistent;  // what r:start begins
+  std::shared_ptr<const Persistent> persistent;  // a persistent request
   std::shared_ptr<Orphan> orphan;  // after r:free, while a typed receive lands
+
+  // The pending or complete operation; null while a persistent request is
+  // inactive, and once freed.
+  const std::shared_ptr<core::Request>& op() const { return persistent ? persistent->op->request() : req; }
 };
 
 RequestBox* test_request(lua_State* L, int idx) { return test_userdata<RequestBox>(L, idx, kRequestMeta); }
 
-bool inactive(const RequestBox& b) { return b.persistent && !b.req; }
+bool inactive(const RequestBox& b) { return b.persistent && !b.op(); }
 // What the any and some calls skip: nil (MPI_REQUEST_NULL), an inactive
 // persistent request, an ordinary request whose completion was returned.
-bool ignored(const RequestBox* b) { return !b || !b->req || b->reported; }
+bool ignored(const RequestBox* b) { return !b || !b->op() || b->reported; }
 
 // MPI's empty status (§3.7.3): what an inactive request completes with.
 core::Status empty_status() { return core::Status{core::ANY_SOURCE, core::ANY_TAG, 0, 0}; }
@@ -103,7 +103,7 @@ RequestBox& check_request(lua_State* L, int idx, const char* func) {
   auto* box = test_request(L, idx);
   if (!box) fail(ErrClass::Request, func, std::string("expected a request, got ") + luaL_typename(L, idx));
   if (box->freed) fail(ErrClass::Request, func, "request was freed (request:free)");
-  if (box->req) box->req->set_call(func);
+  if (box->op()) box->op()->set_call(func);
   return *box;
 }
 
@@ -111,11 +111,12 @@ RequestBox& check_request(lua_State* L, int idx, const char* func) {
 void finish(lua_State* L, int idx, RequestBox& box) {
   if (box.finished) return;
   idx = lua_absindex(L, idx);
+  core::Request& op = *box.op();
   // A cancelled receive has no message: its value is nil (MPI_Test_cancelled).
-  if (box.is_recv && box.req->kind() == core::Request::Kind::Recv && !box.req->cancelled()) {
-    std::string_view bytes = box.req->body().view();
+  if (box.is_recv && op.kind() == core::Request::Kind::Recv && !op.cancelled()) {
+    std::string_view bytes = op.body().view();
     if (box.typed) {
-      unpack_typed(box.target, bytes, box.req->call().empty() ? "MPI_Wait" : box.req->call());
+      unpack_typed(box.target, bytes, op.call().empty() ? "MPI_Wait" : op.call());
       lua_getiuservalue(L, idx, 4);  // the buffer
     } else {
       decode(L, bytes);
@@ -128,8 +129,8 @@ void finish(lua_State* L, int idx, RequestBox& box) {
     lua_pushnil(L);
   }
   lua_setiuservalue(L, idx, 1);  // value
-  push_status(L, box.req->status());
-  if (box.req->cancelled()) {
+  push_status(L, op.status());
+  if (op.cancelled()) {
     lua_pushboolean(L, 1);
     lua_setfield(L, -2, "cancelled");  // status.cancelled = true
   }
@@ -155,7 +156,7 @@ void retire(lua_State* L, int idx, RequestBox& box) {
     return;
   }
   idx = lua_absindex(L, idx);
-  box.req.reset();
+  box.persistent->op->completed();
   box.finished = false;
   lua_pushnil(L);
   lua_setiuservalue(L, idx, 1);  // value = nil
@@ -171,8 +172,8 @@ bool complete(lua_State* L, int idx, RequestBox& box, bool block) {
   if (box.finished) return true;
   idx = lua_absindex(L, idx);  // a failing decode may leave values pushed
   try {
-    if (block) box.req->wait();
-    else if (!box.req->test()) return false;
+    if (block) box.op()->wait();
+    else if (!box.op()->test()) return false;
     finish(L, idx, box);
   } catch (...) {
     if (box.persistent) retire(L, idx, box);
@@ -203,26 +204,18 @@ void sweep_orphans(lua_State* L) {
 // Lets the active operation of box go on without it (§3.7.3). True when a
 // typed receive is still to land in the buffer at user value 4, which must
 // then stay alive (the caller keeps the request in the orphans table).
-bool let_go(lua_State* L, RequestBox& box) {
+bool let_go(RequestBox& box) {
   auto o = std::make_shared<Orphan>();
-  o->req = box.req;
-  o->comm = box.persistent ? box.persistent->comm : box.comm;
   o->target = box.target;
   o->landing = box.typed;
-  // add_background runs the step once at once: an operation already complete lands now.
-  runtime(L).engine->add_background([o] {
-    try {
-      if (!o->req->complete()) return false;
-      if (o->landing && o->req->kind() == core::Request::Kind::Recv && !o->req->cancelled())
-        unpack_typed(o->target, o->req->body().view(), "MPI_Request_free");
-    } catch (...) {
-      // an error of a freed request has no one to go to (§3.7.3)
-    }
+  // comm: a pending receive reads its group (RequestBox::comm)
+  auto land = [o, comm = box.comm](core::Request* r) {
+    if (r && o->landing && r->kind() == core::Request::Kind::Recv && !r->cancelled())
+      unpack_typed(o->target, r->body().view(), "MPI_Request_free");
     o->done = true;
-    o->req.reset();
-    o->comm.reset();
-    return true;
-  });
+  };
+  if (box.persistent) box.persistent->op->free(land);
+  else core::Request::let_go(box.req, land);
   if (o->done || !o->landing) return false;
   box.orphan = std::move(o);
   return true;
@@ -272,7 +265,7 @@ int r_cancel(lua_State* L) {
   RequestBox& box = check_request(L, 2, "MPI_Cancel");
   if (inactive(box))
     fail(ErrClass::Request, "MPI_Cancel", "request is a persistent request that is not active (start it first)");
-  lua_pushboolean(L, !box.finished && box.req->cancel());
+  lua_pushboolean(L, !box.finished && box.op()->cancel());
   return 1;
 }
 
@@ -286,7 +279,7 @@ int r_free(lua_State* L) {
          "request belongs to a nonblocking collective operation (or idup), which MPI-3.1 §5.12 "
          "forbids freeing: complete it with wait or test");
   sweep_orphans(L);
-  const bool lands = box.req && !box.finished && let_go(L, box);
+  const bool lands = box.op() && !box.finished && let_go(box);
   box.freed = true;
   box.req.reset();
   box.comm.reset();
@@ -318,27 +311,21 @@ core::Body message(lua_State* L, int idx, const Persistent& p, const char* func)
   return core::Body(std::move(bytes));
 }
 
-// Begins the next operation of the persistent request box (body: a send's message).
-void begin(RequestBox& box, core::Body body) {
-  const Persistent& p = *box.persistent;
-  box.req = p.send ? p.comm->isend(std::move(body), p.peer, p.tag, p.sync) : p.comm->irecv(p.peer, p.tag);
-  box.finished = false;
-}
-
-// MPI_ERR_REQUEST unless box (named `what`) is a persistent request that is not active.
-void check_startable(const RequestBox& box, const char* func, const std::string& what) {
+// MPI_ERR_REQUEST unless box (named `what`) is a persistent request;
+// core::Persistent's start says whether it can start.
+void check_persistent(const RequestBox& box, const char* func, const std::string& what) {
   if (!box.persistent)
     fail(ErrClass::Request, func,
          what + " is not a persistent request (send_init, bsend_init, ssend_init, rsend_init and "
                 "recv_init make them)");
-  if (box.req) fail(ErrClass::Request, func, what + " is already active (started and not yet completed)");
 }
 
 int r_start(lua_State* L) {
   const char* func = "MPI_Start";
   RequestBox& box = check_request(L, 2, func);
-  check_startable(box, func, "request");
-  begin(box, box.persistent->send ? message(L, 2, *box.persistent, func) : core::Body());
+  check_persistent(box, func, "request");
+  box.persistent->op->start([&] { return message(L, 2, *box.persistent, func); }, func);
+  box.finished = false;
   return 0;
 }
 
@@ -404,7 +391,7 @@ std::vector<RequestBox*> check_requests(lua_State* L, int idx, const char* func)
     lua_pop(L, 1);
   }
   for (auto* box : out)
-    if (box && box->req) box->req->set_call(func);
+    if (box && box->op()) box->op()->set_call(func);
   return out;
 }
 
@@ -490,7 +477,7 @@ int push_some(lua_State* L, const std::vector<RequestBox*>& boxes, const std::ve
 void await_any(const std::vector<RequestBox*>& boxes, const char* func) {
   std::vector<core::Request*> pending;
   for (auto* box : boxes)
-    if (!ignored(box)) pending.push_back(box->req.get());
+    if (!ignored(box)) pending.push_back(box->op().get());
   core::Request::wait_any(pending, func);
 }
 
@@ -593,26 +580,26 @@ int l_testsome(lua_State* L) {
   return 1;
 }
 
-// mpi.startall(reqs): every element a persistent request that is not
-// active, each once, and every message read, before any starts.
+// mpi.startall(reqs): every element a persistent request (nil is
+// MPI_REQUEST_NULL), inactive and listed once, and every message read,
+// before any starts (core::Persistent::start_all).
 int l_startall(lua_State* L) {
   const char* func = "MPI_Startall";
   auto boxes = check_requests(L, 1, func);
-  std::unordered_set<const RequestBox*> seen;
+  std::vector<core::Persistent*> ps;
   for (size_t i = 0; i < boxes.size(); ++i) {
     std::string what = "requests[" + std::to_string(i + 1) + "]";
     if (!boxes[i]) fail(ErrClass::Request, func, what + " is nil (MPI_REQUEST_NULL cannot be started)");
-    check_startable(*boxes[i], func, what);
-    if (!seen.insert(boxes[i]).second) fail(ErrClass::Request, func, what + " appears twice in requests");
+    check_persistent(*boxes[i], func, what);
+    ps.push_back(boxes[i]->persistent->op.get());
   }
-  std::vector<core::Body> bodies(boxes.size());
-  for (size_t i = 0; i < boxes.size(); ++i) {
-    if (!boxes[i]->persistent->send) continue;
+  core::Persistent::start_all(ps, [&](size_t i) {
     lua_rawgeti(L, 1, lua_Integer(i + 1));  // push the request
-    bodies[i] = for_request(L, i, [&] { return message(L, -1, *boxes[i]->persistent, func); });
+    core::Body body = for_request(L, i, [&] { return message(L, -1, *boxes[i]->persistent, func); });
     lua_pop(L, 1);
-  }
-  for (size_t i = 0; i < boxes.size(); ++i) begin(*boxes[i], std::move(bodies[i]));
+    return body;
+  }, func);
+  for (auto* box : boxes) box->finished = false;
   return 0;
 }
 
@@ -672,8 +659,8 @@ void push_request_with(lua_State* L, std::shared_ptr<core::Request> r, PushValue
 void push_persistent_request(lua_State* L, Persistent p, int message_idx) {
   if (message_idx) message_idx = lua_absindex(L, message_idx);
   RequestBox box;
-  box.is_recv = !p.send;
-  box.typed = !p.send && p.typed;
+  box.is_recv = !p.op->is_send();
+  box.typed = box.is_recv && p.typed;
   box.target = box.typed ? p.data : Typed{};
   box.persistent = std::make_shared<const Persistent>(std::move(p));
   push_box(L, std::move(box));

@@ -7,20 +7,16 @@
 #include <optional>
 #include <string>
 
-#include "core/comm/comm.hpp"
+#include "core/comm/persistent.hpp"
 #include "lua/typed.hpp"
 
 namespace lumpi::lua {
 
-// What each r:start of a persistent request begins: a send to `peer`
-// (send_init and its modes) or a receive from it (recv_init), with the
-// arguments checked once, at creation.
+// A persistent request (MPI-3.1 §3.9): core's (core/comm/persistent.hpp:
+// the rules, the arguments checked at creation, the active operation) and
+// what Lua adds, the message.
 struct Persistent {
-  core::CommPtr comm;  // kept: the request outlives a c:free() of its handle
-  bool send = false;
-  bool sync = false;  // ssend_init: each send completes once matched
-  int peer = 0;       // dest, or source (ANY_SOURCE, PROC_NULL too)
-  int tag = 0;
+  core::PersistentPtr op;
   // (buffer, count, datatype): a send packs `data` at each start, a receive
   // unpacks into it at each completion. The buffer is kept alive with the
   // request (push_persistent_request's message_idx).

@@ -9,6 +9,7 @@
 #include <functional>
 
 #include "core/api/api_detail.hpp"
+#include "core/comm/persistent.hpp"
 #include "core/engine/request.hpp"
 
 namespace lumpi {
@@ -61,29 +62,37 @@ int Status::Get_count(const Datatype& type) const {
 namespace detail {
 
 // A core request, and for a receive the buffer its message goes to. A
-// persistent request keeps `start`, which begins one more operation; while
-// inactive its `req` is null.
+// persistent request (core/comm/persistent.hpp) holds its operation while
+// active; a send's message() packs the buffer at each start.
 struct RequestHandle {
   core::CommPtr comm;  // for its error handler, and kept alive while pending
   std::shared_ptr<CommHandle> owner;  // the C++ handle it was started on (user handlers)
-  std::shared_ptr<core::Request> req;
+  std::shared_ptr<core::Request> req;  // an ordinary request's operation
+  core::PersistentPtr persistent;      // a persistent request
+  std::function<core::Body(const char* func)> message;  // a persistent send's
   const char* func = "MPI_Wait";
   bool receive = false;
   void* buf = nullptr;
   size_t cap = 0;
+  Landing landed;  // after a received message is copied to buf
   bool done = false;
   Status status;
-  std::function<std::shared_ptr<core::Request>()> start;  // persistent only
 
-  bool inactive() const { return !req; }
-  // Records completion (copying a received message out) once. A message
-  // too long for buf raises ERR_TRUNCATE and leaves it not done, so every
-  // handle that completes it raises the error, not an empty status.
-  void finish() {
+  // The pending or complete operation; null while a persistent request is inactive.
+  const std::shared_ptr<core::Request>& operation() const { return persistent ? persistent->request() : req; }
+  bool inactive() const { return !operation(); }
+  // Records the completion of op, this handle's operation (copying a
+  // received message out), once. A message too long for buf raises
+  // ERR_TRUNCATE and leaves it not done, so every handle that completes it
+  // raises the error, not an empty status.
+  void finish(core::Request& op) {
     if (done) return;
-    size_t bytes = req->status().bytes;
-    if (receive && !req->cancelled()) bytes = copy_out(req->body(), buf, cap, func);
-    status = status_of(req->status(), bytes, req->cancelled());
+    size_t bytes = op.status().bytes;
+    if (receive && !op.cancelled()) {
+      bytes = copy_out(op.body(), buf, cap, func);
+      if (landed) landed(bytes, func);
+    }
+    status = status_of(op.status(), bytes, op.cancelled());
     done = true;
   }
 };
@@ -148,13 +157,14 @@ bool complete(detail::RequestHandle& h, bool block) {
     return true;
   }
   return on_request(h, [&] {
+    core::Request& op = *h.operation();
     if (!h.done) {
       if (block)
-        h.req->wait();
-      else if (!h.req->test())
+        op.wait();
+      else if (!op.test())
         return false;
     }
-    h.finish();
+    h.finish(op);
     return true;
   });
 }
@@ -162,8 +172,8 @@ bool complete(detail::RequestHandle& h, bool block) {
 // After completion through r: a persistent request turns inactive, others null.
 void retire(std::shared_ptr<detail::RequestHandle>& h, Status& status) {
   status = h->status;
-  if (h->start)
-    h->req.reset();
+  if (h->persistent)
+    h->persistent->completed();
   else
     h.reset();
 }
@@ -211,24 +221,46 @@ bool Request::Test() {
   return Test(ignored);
 }
 
+bool Request::Get_status(Status& status) const {
+  if (!h_ || h_->inactive()) {
+    status = Status();
+    return true;
+  }
+  if (!complete(*h_, false)) return false;
+  status = h_->status;
+  return true;
+}
+
 void Request::Cancel() const {
   if (!h_) detail::fail(ERR_REQUEST, "MPI_Cancel", "request is REQUEST_NULL");
   if (h_->inactive()) detail::fail(ERR_REQUEST, "MPI_Cancel", "the persistent request is not started");
-  on_request(*h_, [&] { h_->req->cancel(); });
+  on_request(*h_, [&] { h_->operation()->cancel(); });
 }
 
+// An active operation still completes (§3.7.3), its message landing in the buffer.
 void Request::Free() {
   if (!h_) detail::fail(ERR_REQUEST, "MPI_Request_free", "request is REQUEST_NULL");
-  h_.reset();
+  std::shared_ptr<detail::RequestHandle> h = std::exchange(h_, nullptr);
+  auto land = [h](core::Request* op) {
+    if (op) h->finish(*op);
+  };
+  if (h->persistent)
+    h->persistent->free(land);
+  else if (!h->done)
+    core::Request::let_go(h->req, land);
 }
+
+namespace {
+// A persistent send's message now, as func (MPI_Start, MPI_Startall) sees it.
+core::Body message_of(detail::RequestHandle& h, const char* func) { return h.message ? h.message(func) : core::Body(); }
+}  // namespace
 
 void Prequest::Start() {
   const char* func = "MPI_Start";
   if (!h_) detail::fail(ERR_REQUEST, func, "request is REQUEST_NULL");
-  if (!h_->inactive()) detail::fail(ERR_REQUEST, func, "the persistent request is already active");
   auto& h = *h_;
   on_request(h, [&] {
-    h.req = h.start();
+    h.persistent->start([&] { return message_of(h, func); }, func);
     h.done = false;
   });
 }
@@ -236,14 +268,15 @@ void Prequest::Start() {
 bool Prequest::Is_active() const { return h_ && !h_->inactive(); }
 
 void Prequest::Startall(int count, Prequest requests[]) {
-  if (count < 0) detail::fail(ERR_COUNT, "MPI_Startall", "count " + std::to_string(count) + " is negative");
-  if (count > 0 && !requests) detail::fail(ERR_ARG, "MPI_Startall", "requests is null");
-  for (int i = 0; i < count; ++i)  // all checked before any starts
-    if (requests[i].Is_null() || !requests[i].h_->inactive())
-      detail::fail(ERR_REQUEST, "MPI_Startall",
-                   "requests[" + std::to_string(i) + "] is " +
-                       (requests[i].Is_null() ? "REQUEST_NULL" : "already active"));
-  for (int i = 0; i < count; ++i) requests[i].Start();
+  const char* func = "MPI_Startall";
+  if (count < 0) detail::fail(ERR_COUNT, func, "count " + std::to_string(count) + " is negative");
+  if (count > 0 && !requests) detail::fail(ERR_ARG, func, "requests is null");
+  std::vector<core::Persistent*> ps;
+  for (int i = 0; i < count; ++i) ps.push_back(requests[i].h_ ? requests[i].h_->persistent.get() : nullptr);
+  detail::guarded([&] {
+    core::Persistent::start_all(ps, [&](size_t i) { return message_of(*requests[i].h_, func); }, func);
+  });
+  for (int i = 0; i < count; ++i) requests[i].h_->done = false;
 }
 
 namespace {
@@ -274,7 +307,7 @@ void detail::await_any(const std::vector<const Request*>& rs, const char* func) 
     if (!h || h->inactive()) continue;
     if (h->done) return;  // its result waits to be taken
     if (!first) first = h;
-    reqs.push_back(h->req.get());
+    reqs.push_back(h->operation().get());
   }
   if (first) on_request(*first, [&] { core::Request::wait_any(reqs, func); });
 }
@@ -319,19 +352,26 @@ bool Request::Testall(int count, Request requests[], Status statuses[]) {
 
 bool Request::Testall(int count, Request requests[]) { return Testall(count, requests, nullptr); }
 
-// ---- persistent requests -------------------------------------------------------------
+// ---- persistent requests (core/comm/persistent.hpp) -----------------------------------
+
+Prequest detail::prequest_of(const Comm& self, core::PersistentPtr p, std::function<core::Body(const char*)> message,
+                             void* buf, size_t cap, Landing landed, const char* func) {
+  auto h = new_handle(self, func, !p->is_send(), buf, cap);
+  h->persistent = std::move(p);
+  h->message = std::move(message);
+  h->landed = std::move(landed);
+  return Access::prequest(std::move(h));
+}
 
 namespace {
-// Send_init and Ssend_init (sync): checked now, each start an isend.
+// Send_init and Ssend_init (sync): each start sends the buffer as it is then.
 Prequest send_init(const Comm& self, const void* buf, int count, const Datatype& type, int dest, int tag,
                    bool sync, const char* func) {
-  return guarded(self, func, [&](core::Comm& c) {
+  return guarded(self, func, [&](core::Comm&) {
     size_t n = detail::buffer_bytes(buf, count, type, func);
-    c.check_send(dest, tag, func);
-    auto h = new_handle(self, func, false, nullptr, 0);
-    core::Comm* cc = &c;
-    h->start = [cc, buf, n, dest, tag, sync] { return cc->isend(body_of(buf, n), dest, tag, sync); };
-    return Access::prequest(std::move(h));
+    auto p = core::Persistent::send_init(Access::handle(self)->comm, dest, tag, sync, func);
+    return detail::prequest_of(self, std::move(p), [buf, n](const char*) { return body_of(buf, n); }, nullptr, 0,
+                               nullptr, func);
   });
 }
 }  // namespace
@@ -346,16 +386,14 @@ Prequest Comm::Ssend_init(const void* buf, int count, const Datatype& type, int 
 
 Prequest Comm::Recv_init(void* buf, int count, const Datatype& type, int source, int tag) const {
   const char* func = "MPI_Recv_init";
-  return guarded(*this, func, [&](core::Comm& c) {
+  return guarded(*this, func, [&](core::Comm&) {
     size_t cap = detail::buffer_bytes(buf, count, type, func);
-    c.check_source(source, func);
-    core::Comm::check_recv_tag(tag, func);
-    auto h = new_handle(*this, func, true, buf, cap);
-    core::Comm* cc = &c;
-    h->start = [cc, source, tag] { return cc->irecv(source, tag); };
-    return Access::prequest(std::move(h));
+    auto p = core::Persistent::recv_init(Access::handle(*this)->comm, source, tag, func);
+    return detail::prequest_of(*this, std::move(p), nullptr, buf, cap, nullptr, func);
   });
 }
+
+void detail::on_landing(Request& r, Landing landed) { Access::handle(r)->landed = std::move(landed); }
 
 // ---- blocking and nonblocking sends and receives --------------------------------------
 

@@ -3,12 +3,14 @@
 // handles, detail::Access, and the few calls between C++ and core objects.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string_view>
 #include <vector>
 
 #include "core/base/attr.hpp"
 #include "core/comm/comm.hpp"
+#include "core/comm/persistent.hpp"
 #include "core/rma/win.hpp"
 #include "core/api/lumpi.hpp"
 
@@ -85,6 +87,17 @@ std::shared_ptr<CommHandle> dup_handle(const Comm& c, std::string_view func);
 // in the C API): Wait/Test complete it with an empty status; errors go
 // under comm's handler as func.
 Request request_of(core::CommPtr comm, std::shared_ptr<core::Request> req, const char* func);
+// What runs after a receive's message was copied to its buffer: the bytes
+// copied and the completing call (the C API unpacks a datatype with holes).
+using Landing = std::function<void(size_t bytes, const char* func)>;
+// Sets r's landing (r a receive made by Irecv or Recv_init).
+void on_landing(Request& r, Landing landed);
+// A persistent request over p for a door with datatypes of its own (the C
+// API): message(func) makes a send's message at each start (it may raise,
+// and then nothing starts); a receive's message goes to buf (room for cap
+// bytes), then landed runs.
+Prequest prequest_of(const Comm& self, core::PersistentPtr p, std::function<core::Body(const char* func)> message,
+                     void* buf, size_t cap, Landing landed, const char* func);
 // The core communicator request r was started on; null for REQUEST_NULL.
 const core::Comm* comm_of(const Request& r);
 // Blocks until one of the active requests among rs could complete (done,

@@ -313,6 +313,9 @@ class Request {
   void Wait();
   bool Test(Status& status);
   bool Test();
+  // MPI_Request_get_status: true when complete (its status in status), but
+  // the request stays as it is: a later Wait or Test completes it.
+  bool Get_status(Status& status) const;
   void Cancel() const;
   void Free();
   bool Is_null() const { return !h_; }

@@ -61,6 +61,7 @@ void Engine::send(int dest, const Envelope& sent, Body body) {
   }
   if (dest == rank_) {  // to self: skip the socket, order is kept trivially
     deliver(Message{env, std::move(body)});
+    run_background();  // a delivery round of its own (a freed receive it matched lands now)
     return;
   }
   if (is_dead(dest)) return;  // nothing can be delivered; receivers of it fail on their own

@@ -78,9 +78,10 @@ class Engine {
   // Runs progress until done() is true. Throws Error(Interrupted) after
   // interrupt(), Error(ProcFailed) if a rank in what.needs died.
   void wait(const std::function<bool()>& done, const Waiting& what);
-  // Background work (nonblocking collectives, core/coll/nbc.*): step() runs
-  // after each delivery round of progress() and wait(), whichever call is
-  // blocked, until it returns true (finished or failed). It must not block
+  // Background work (nonblocking collectives, core/coll/nbc.*, freed
+  // requests, Request::let_go): step() runs after each delivery round of
+  // progress() and wait(), whichever call is blocked, and after a message
+  // to oneself is delivered, until it returns true (finished or failed). It must not block
   // nor call progress/wait itself.
   void add_background(std::function<bool()> step);
   // The call currently blocked in wait(), if any.

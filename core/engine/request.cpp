@@ -141,6 +141,29 @@ void Request::trace_wait(TraceEvent::Kind k) {
   engine_->trace(std::move(t));
 }
 
+bool Request::let_go(RequestPtr r, std::function<void(Request*)> land) {
+  Engine* engine = r->engine_;
+  // One step: true once the operation is over and land has run.
+  auto step = [r = std::move(r), land = std::move(land)]() mutable {
+    Request* done = nullptr;
+    try {
+      if (!r->poll_complete()) return false;
+      done = r.get();
+    } catch (...) {  // the operation's error: no one to go to
+    }
+    try {
+      if (land) land(done);
+    } catch (...) {  // nor has an error in putting its message in place
+    }
+    r.reset();
+    land = nullptr;
+    return true;
+  };
+  if (step()) return false;  // over already (a request made complete has no engine)
+  engine->add_background(std::move(step));
+  return true;
+}
+
 bool Request::cancel() {
   if (complete_ || kind_ != Kind::Recv) return false;
   if (!engine_->matcher().cancel(&recv_)) return false;

@@ -59,6 +59,15 @@ class Request {
   // Returns at once when every entry is null. Throws Error(Interrupted) as
   // wait() does; hang reports name `call`.
   static void wait_any(const std::vector<Request*>& reqs, const std::string& call);
+  // MPI_Request_free of an active request (MPI-3.1 §3.7.3): the operation
+  // still completes, unattended. The engine's background work steps it
+  // (Engine::add_background: after each delivery round, whichever call runs
+  // progress, also while the rank sits at a prompt) and keeps it alive until
+  // it is over; then land runs once, with the request when it completed
+  // (a receive's message to put in place), with null when it ended in an
+  // error, which has no one to go to. True when it is still pending after
+  // the first step, false when it was already over (land has run).
+  static bool let_go(RequestPtr r, std::function<void(Request*)> land);
   // Cancels a pending receive; true if it was still pending.
   bool cancel();
   bool cancelled() const { return cancelled_; }

@@ -285,6 +285,25 @@ t.case("freeing an active persistent receive or synchronous send lets it complet
   t.eq(tostring(q), "request (freed)")
 end)
 
+t.case("a freed active persistent typed receive still fills its buffer, and start raises after", function()
+  local buf = mpi.buffer(mpi.INT, 3)
+  local p = w:recv_init(buf, 3, mpi.INT, left, 196)
+  p:start()
+  t.eq(p:get_status(), false)
+  w:barrier()  -- no message is sent before every rank has looked
+  p:free()
+  t.eq(tostring(p), "request (freed)")
+  local err = t.raises(function() p:start() end, "MPI_ERR_REQUEST")
+  t.eq(err.func, "MPI_Start")
+  err = t.raises(function() p:free() end, "MPI_ERR_REQUEST")
+  t.eq(err.func, "MPI_Request_free")
+  p = nil
+  collectgarbage("collect")
+  w:send(mpi.buffer(mpi.INT, 3, {me, me + 1, me + 2}), 3, mpi.INT, right, 196)
+  settle(197)
+  t.eq({buf[1], buf[2], buf[3]}, {left, left + 1, left + 2})
+end)
+
 t.case("a freed request raises MPI_ERR_REQUEST at every later use, naming it", function()
   local r = w:isend(1, mpi.PROC_NULL)
   r:free()

@@ -505,6 +505,46 @@ TEST_CASE("persistent requests: started, completed and restarted around a ring")
   }
 }
 
+TEST_CASE("persistent requests: get_status, startall's checks, and free of an active one (MPI-3.1 §3.9)") {
+  for (int n : kSizes) {
+    CAPTURE(n);
+    CHECK(run_world(n, [n](Intracomm& w) {
+            const int me = w.Get_rank(), right = (me + 1) % n, left = (me + n - 1) % n;
+            int a = -1, b = -1, one = 1;
+            Prequest r = w.Recv_init(&a, 1, INT, me, 20);
+            r.Start();
+            w.Send(&one, 1, INT, me, 20);
+            Status st;
+            bool ok = r.Get_status(st) && st.Get_tag() == 20 && a == 1;
+            ok &= r.Is_active();  // Get_status neither completes nor deactivates it
+            ok &= raises(ERR_REQUEST, "MPI_Start", "already active", [&] { r.Start(); });
+            r.Wait();
+            ok &= !r.Is_active() && !r.Is_null();
+            Prequest twice[2] = {r, r};
+            ok &= raises(ERR_REQUEST, "MPI_Startall", "requests[1] appears twice",
+                         [&] { Prequest::Startall(2, twice); });
+            Prequest none[2] = {r, Prequest()};
+            ok &= raises(ERR_REQUEST, "MPI_Startall", "requests[1] is MPI_REQUEST_NULL",
+                         [&] { Prequest::Startall(2, none); });
+            ok &= !r.Is_active();  // checked before any started
+            // freed while active, each receive still takes its message
+            Prequest pr = w.Recv_init(&a, 1, INT, left, 21);
+            pr.Start();
+            pr.Free();
+            Request ir = w.Irecv(&b, 1, INT, left, 22);
+            ir.Free();
+            w.Barrier();
+            int out = 100 + me;
+            w.Send(&out, 1, INT, right, 21);
+            w.Send(&out, 1, INT, right, 22);
+            for (int i = 0; i < 100000 && (a != 100 + left || b != 100 + left); ++i) w.Iprobe(left, 99);
+            ok &= a == 100 + left && b == 100 + left;
+            r.Free();
+            return ok && nothing_pending(w);
+          }) == 0);
+  }
+}
+
 TEST_CASE("ERRORS_ARE_FATAL ends the process with status 1 and the error on stderr") {
   const std::string log = "/tmp/lumpi-api-fatal-" + std::to_string(getpid());
   fflush(nullptr);
