@@ -277,8 +277,12 @@ RankView view_of_status(const launcher::ControlMsg& m) {
   v.where = m.text;
   v.wait = m.wait;
   v.queue = m.queue;
+  v.serial = m.serial;
+  v.counts = m.counts;
   return v;
 }
+
+std::set<int> stuck_ranks(const std::map<int, RankView>& ranks) { return build(ranks).stuck; }
 
 std::vector<std::string> diagnose(const std::map<int, RankView>& ranks) {
   Graph g = build(ranks);
