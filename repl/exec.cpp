@@ -117,7 +117,8 @@ class Exec {
       text += (text.empty() ? "" : "\n") + line;
     }
     std::fflush(stderr);
-    report_.add({"deadlock", std::vector<int>(watch_.reported().begin(), watch_.reported().end()), text});
+    bool mismatch = text.find("collective mismatch: ") != std::string::npos;
+    report_.add({mismatch ? "collective-mismatch" : "deadlock", std::vector<int>(watch_.reported().begin(), watch_.reported().end()), text});
     for (int r = 0; r < world_.size(); ++r) killed_[size_t(r)] = true, world_.kill(r);
     while (world_.alive_count() > 0) world_.next(20);
     return kExitCheck;

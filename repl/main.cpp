@@ -283,6 +283,9 @@ Session::Options session_options(const Args& a) {
   o.collate = a.collate;
   o.placement = a.placement;
   o.attach = a.attach;
+  o.check = a.check;
+  // Without a prompt to return to, a deadlock found stops the command.
+  o.stop_on_deadlock = a.test || !(a.interactive || (a.positional.empty() && a.exprs.empty()));
   return o;
 }
 
@@ -309,7 +312,7 @@ int run_main(const Args& a) {
   if (a.exec) return run_exec(a);
   if (a.world) return run_world(a);
   Session::Options o = session_options(a);
-  if (a.test) return lumpi::repl::run_tests(o, a.positional, a.junit, a.trace);
+  if (a.test) return lumpi::repl::run_tests(o, a.positional, a.junit, a.trace, a.check_report);
   if (!a.trace.empty() && a.positional.empty()) usage_error("--trace FILE needs a script to trace");
   Session s(o);
   bool failed = !run_given(s, a);
@@ -319,6 +322,8 @@ int run_main(const Args& a) {
   } else if (!a.attach.empty()) {
     s.world().detach();  // a script or -e on an attached world leaves it waiting for the next
   }
+  bool wrote = a.check_report.empty() || s.check_report().write(a.check_report);
+  failed = failed || !s.check_report().empty() || !wrote;  // a check fired: the run fails
   int status = s.shutdown();
   if (status == 0 && failed) status = 1;
   return status;

@@ -230,6 +230,8 @@ FileRun results_of(const Tracker& tr, const Outcome& o, int skip) {
   return fr;
 }
 
+CheckReport g_findings;  // every world's findings in this run
+
 // Runs `file` once on a fresh world of `size`, skipping its first `skip`
 // cases (lumpi.test reads LUMPI_TEST_SKIP, inherited by the ranks).
 FileRun run_once(Session::Options opts, const std::string& file, int size, double case_timeout,
@@ -246,6 +248,7 @@ FileRun run_once(Session::Options opts, const std::string& file, int size, doubl
   if (!trace_dir.empty()) s.trace_action("on");
   Outcome o = s.run(s.all_ranks(), "script", file);
   if (!trace_dir.empty()) write_failed_traces(s, tr, o, trace_dir, file);
+  for (const CheckFinding& f : s.check_report().findings()) g_findings.add(f);
   s.shutdown();
   return results_of(tr, o, skip);
 }
@@ -338,7 +341,7 @@ bool write_junit(const std::string& path, const Tally& t) {
 }  // namespace
 
 int run_tests(const Session::Options& opts, const std::vector<std::string>& paths_in, const std::string& junit,
-              const std::string& trace_dir) {
+              const std::string& trace_dir, const std::string& check_report) {
   const double case_timeout = opts.timeout > 0 ? opts.timeout : 60;
   std::vector<std::string> paths = paths_in.empty() ? std::vector<std::string>{"tests/scenarios"} : paths_in;
   Tally t;
@@ -347,8 +350,10 @@ int run_tests(const Session::Options& opts, const std::vector<std::string>& path
   std::printf("%d passed, %d failed", t.passed, t.failed);
   if (t.skipped) std::printf(", %d skipped", t.skipped);
   std::printf("\n");
+  if (!g_findings.empty()) std::printf("the checks found %zu error(s) (docs/checking.md)\n", g_findings.findings().size());
   if (!junit.empty() && !write_junit(junit, t)) return 1;
-  return t.failed ? 1 : 0;
+  if (!check_report.empty() && !g_findings.write(check_report)) return 1;
+  return t.failed || !g_findings.empty() ? 1 : 0;
 }
 
 }  // namespace lumpi::repl

@@ -261,6 +261,11 @@ Host::~Host() {
 
 int Host::finish(int code) {
   flush_output();
+  ControlMsg last = text_msg(Kind::Wait, "finishing");  // the counts a deadlock watch needs after we are gone
+  last.state = RankState::Finishing;
+  last.serial = engine_->wait_serial();
+  last.counts = {engine_->sent_counts(), engine_->received_counts()};
+  send(last);
   ControlMsg m = msg(Kind::Finished);
   m.code = code;
   send(m);

@@ -264,6 +264,28 @@ std::vector<std::string> mismatch_lines(const Graph& g) {
   return out;
 }
 
+// Stuck ranks blocked in collectives that are not one and the same call on
+// one communicator: a collective mismatch (swapped calls, or one call on
+// different communicators), the real error behind such a cycle.
+std::vector<std::string> order_lines(const Graph& g) {
+  std::map<std::pair<std::string, uint64_t>, std::vector<int>> by_call;
+  std::map<std::pair<std::string, uint64_t>, std::string> comm;
+  for (int r : g.stuck) {
+    const RankView& v = g.all.at(r);
+    if (!is_collective(v)) continue;
+    auto key = std::make_pair(v.wait.call, v.wait.context);
+    by_call[key].push_back(r);
+    comm[key] = v.wait.comm.empty() ? "an unnamed communicator" : "'" + v.wait.comm + "'";
+  }
+  if (by_call.size() < 2) return {};
+  std::string parts;
+  for (const auto& [key, ranks] : by_call)
+    parts += std::string(parts.empty() ? "" : ", ") + (ranks.size() > 1 ? "ranks " : "rank ") + format_ranks(ranks) +
+             " in " + key.first + " on " + comm[key];
+  return {"collective mismatch: " + parts +
+          ": all processes must call collectives in the same order with matching arguments (MPI-3.1 §5.1, §5.13)"};
+}
+
 }  // namespace
 
 RankView view_of_status(const launcher::ControlMsg& m) {
@@ -295,6 +317,7 @@ std::vector<std::string> diagnose(const std::map<int, RankView>& ranks) {
   }
   for (auto& l : terminal_lines(g)) out.push_back(std::move(l));
   for (auto& l : mismatch_lines(g)) out.push_back(std::move(l));
+  for (auto& l : order_lines(g)) out.push_back(std::move(l));
   for (int r : g.stuck)
     for (int t : g.edges.at(r))
       if (terminal(state_of(g.all, t))) explained.insert(r);

@@ -14,7 +14,7 @@
  *   bcast_ok       every rank names root 0;
  *   reduce_ops     rank 0 reduces with MPI_MAX, the others with MPI_SUM;
  *   reduce_ok      every rank with MPI_SUM;
- *   comm_cross     rank 0 broadcasts on a duplicate, the others on COMM_WORLD;
+ *   comm_cross     rank 0 reduces on COMM_WORLD then a duplicate, the others the other order;
  *   comm_ok        every rank on the duplicate, then on COMM_WORLD.
  * A correct twin prints "done" from rank 0. */
 #include <mpi.h>
@@ -85,15 +85,15 @@ static void ops(int bug) {
 
 static void cross(int bug) {
   MPI_Comm dup;
-  int v = 1;
+  int v = 1, s = 0;
   MPI_Comm_dup(MPI_COMM_WORLD, &dup);
   MPI_Comm_set_name(dup, "dup");
   if (bug && me == 0) {
-    MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    MPI_Bcast(&v, 1, MPI_INT, 0, dup);
+    MPI_Allreduce(&v, &s, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&v, &s, 1, MPI_INT, MPI_SUM, dup);
   } else {
-    MPI_Bcast(&v, 1, MPI_INT, 0, dup);
-    MPI_Bcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Allreduce(&v, &s, 1, MPI_INT, MPI_SUM, dup);
+    MPI_Allreduce(&v, &s, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   }
   MPI_Comm_free(&dup);
 }

@@ -100,14 +100,16 @@ TEST_CASE("deadlock: synchronous sends waiting for each other") {
 
 TEST_CASE("deadlock: collectives in different orders form a cycle") {
   auto d = diagnose({{0, coll("MPI_Barrier", {0, 1}, 1)}, {1, coll("MPI_Allreduce", {0, 1}, 0)}});
-  REQUIRE(d.size() == 1);
+  REQUIRE(d.size() == 2);
   CHECK(d[0] == "deadlock: 0 -> 1 -> 0: rank 0 in MPI_Barrier on 'w' waits for 1, rank 1 in MPI_Allreduce on 'w' waits for 0");
+  CHECK(d[1].find("collective mismatch: rank 1 in MPI_Allreduce on 'w', rank 0 in MPI_Barrier on 'w': ") == 0);
 }
 
 TEST_CASE("deadlock: the same call on another communicator is not the same collective") {
   auto d = diagnose({{0, coll("MPI_Barrier", {0, 1}, 1, kWorld)}, {1, coll("MPI_Barrier", {0, 1}, 0, 77)}});
-  REQUIRE(d.size() == 1);
+  REQUIRE(d.size() == 2);
   CHECK(d[0].find("deadlock: 0 -> 1 -> 0") == 0);
+  CHECK(d[1].find("collective mismatch: ") == 0);
 }
 
 TEST_CASE("deadlock: a wrong root is named as a mismatch of the same collective") {
