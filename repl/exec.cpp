@@ -62,7 +62,8 @@ void say(const std::string& line) {
 
 class Exec {
  public:
-  Exec(const ExecOptions& o, const std::string& exe) : world_(world_options(o, exe)), killed_(size_t(o.size)) {}
+  Exec(const ExecOptions& o, const std::string& exe)
+      : world_(world_options(o, exe)), killed_(size_t(o.size)), unanswered_(size_t(o.size)) {}
 
   int run(double timeout) {
     int code = supervise(timeout);
@@ -94,17 +95,16 @@ class Exec {
   bool watch_deadlock() {
     double now = now_s();
     if (confirming_) {
-      if (!all_answered() && now - asked_at_ < 1.0) return false;
+      if (!no_question_open()) return false;
       confirming_ = false;
       found_ = watch_.confirm(views(true, true), now);
       return !found_.empty();
     }
-    if (!world_.wired() || !watch_.should_ask(views(true, false), now)) return false;
+    if (!world_.wired() || !no_question_open() || !watch_.should_ask(views(true, false), now)) return false;
     statuses_.clear();
     for (int r = 0; r < world_.size(); ++r)
-      if (world_.alive(r) && world_.rank(r).joined) world_.send(r, launcher::msg(Kind::StatusQuery));
+      if (world_.alive(r) && world_.rank(r).joined) ask(r);
     confirming_ = true;
-    asked_at_ = now;
     return false;
   }
 
@@ -139,16 +139,33 @@ class Exec {
   void on_event(const World::Event& ev) {
     if (ev.kind == World::Event::Kind::Death) return on_death(ev.rank);
     const ControlMsg& m = ev.msg;
-    if (m.kind == Kind::Status) statuses_[ev.rank] = m;
+    if (m.kind == Kind::Status) {
+      if (unanswered_[size_t(ev.rank)] > 0) --unanswered_[size_t(ev.rank)];
+      statuses_[ev.rank] = m;
+    }
     else if (m.kind == Kind::Wait) watch_.notice(ev.rank, m, now_s());
     else if (m.kind == Kind::Report) report_.add({m.check_class, {ev.rank}, m.text});
     else if (m.kind == Kind::Output) std::printf("%s\n", m.text.c_str());
     else if (m.kind == Kind::Abort) on_abort(ev.rank, m);
   }
 
+  void ask(int r) {
+    world_.send(r, launcher::msg(Kind::StatusQuery));
+    ++unanswered_[size_t(r)];
+  }
+
+  // Every live rank has answered every status question: the next answers
+  // are to the next question (a late one must not pass for a new one).
+  bool no_question_open() const {
+    for (int r = 0; r < world_.size(); ++r)
+      if (world_.alive(r) && unanswered_[size_t(r)] > 0) return false;
+    return true;
+  }
+
   // A rank that ends without finishing fails the waits that need it.
   void on_death(int rank) {
     watch_.touch();
+    unanswered_[size_t(rank)] = 0;
     if (!world_.rank(rank).finished && !killed_[size_t(rank)]) world_.announce_death(rank);
   }
 
@@ -200,7 +217,7 @@ class Exec {
   std::map<int, std::string> where_ranks_wait() {
     statuses_.clear();
     for (int r = 0; r < world_.size(); ++r)
-      if (world_.alive(r) && world_.rank(r).joined) world_.send(r, launcher::msg(Kind::StatusQuery));
+      if (world_.alive(r) && world_.rank(r).joined) ask(r);
     int sigints = sigint_count();
     double t0 = now_s();
     while (now_s() - t0 < 1.0 && sigint_count() == sigints && !all_answered())
@@ -262,7 +279,7 @@ class Exec {
   std::map<int, ControlMsg> statuses_;
   DeadlockWatch watch_;
   bool confirming_ = false;  // the watch's question is out
-  double asked_at_ = 0;
+  std::vector<int> unanswered_;  // per rank: status questions not answered yet
   std::vector<std::string> found_;  // the confirmed deadlock's report
   CheckReport report_;
 };

@@ -95,6 +95,7 @@ void Session::start() {
   world_->wait_wired(opts_.placement.remote() ? remote_start_ms() : 15000);
   opts_.size = world_->size();  // an attached world's size is in its connection file
   killed_for_abort_.assign(size_t(opts_.size), false);
+  unanswered_.assign(size_t(opts_.size), 0);
   if (tracing_) trace_action("on");
   if (opts_.check && !opts_.attach.empty()) set_check(true);  // an attached world started without it
 }
@@ -146,7 +147,24 @@ void Session::print_lines(const std::vector<std::string>& lines, FILE* f) const 
   std::fflush(f);
 }
 
+void Session::ask_rank_status(int r) {
+  world_->send(r, launcher::msg(Kind::StatusQuery));
+  ++unanswered_[size_t(r)];
+}
+
+void Session::got_status(int r) {
+  if (r >= 0 && size_t(r) < unanswered_.size() && unanswered_[size_t(r)] > 0) --unanswered_[size_t(r)];
+}
+
+// No status question of ours is unanswered: the next answers are to the next question.
+bool Session::all_answered() const {
+  for (int r = 0; r < world_->size(); ++r)
+    if (world_->alive(r) && unanswered_[size_t(r)] > 0) return false;
+  return true;
+}
+
 void Session::report_death(int rank) {
+  unanswered_[size_t(rank)] = 0;
   int status = world_->rank(rank).wait_status;
   if (!killed_for_abort_[size_t(rank)]) worst_exit_ = std::max(worst_exit_, launcher::exit_code_of(status));
   print_line("rank " + std::to_string(rank) + " died: " + launcher::describe_wait_status(status));
@@ -280,33 +298,36 @@ void Session::ask_status(Run& run, Poll kind, double elapsed) {
   run.poll_asked_at = elapsed;
   if (kind == Poll::Deadlock) {  // every live rank: the idle ones' counts tell messages in flight
     for (int r = 0; r < world_->size(); ++r)
-      if (world_->alive(r)) world_->send(r, launcher::msg(Kind::StatusQuery));
+      if (world_->alive(r)) ask_rank_status(r);
     return;
   }
   for (const auto& [r, ro] : run.o.ranks)
-    if (ro.state == State::Running) world_->send(r, launcher::msg(Kind::StatusQuery));
+    if (ro.state == State::Running) ask_rank_status(r);
 }
 
 // The live deadlock watch: asks every rank once the notices show stuck
 // ranks (when no other poll is out).
 void Session::watch_deadlock(Run& run, double elapsed) {
-  if (run.poll != Poll::None) return;
+  if (run.poll != Poll::None || !all_answered()) return;  // a late answer must not pass for a new one
   std::map<int, RankView> base = views_of(run, false);
   for (auto& [r, v] : base)  // a dead rank's death fails the waits on it: no deadlock
     if (v.state == RankView::State::Dead) v.state = RankView::State::Unknown;
   if (run.watch.should_ask(base, elapsed)) ask_status(run, Poll::Deadlock, elapsed);
 }
 
-// The answers: a confirmed deadlock is shown once, like the hang report
-// (Ctrl-C still interrupts), and recorded; scripts and lumpi test stop the command.
+// The answers, every live rank's (however long they take): a confirmed
+// deadlock is shown once, like the hang report (Ctrl-C still interrupts),
+// and recorded; scripts and lumpi test stop the command.
 void Session::finish_deadlock_poll(Run& run, double elapsed) {
-  for (int r = 0; r < world_->size(); ++r)
-    if (world_->alive(r) && !run.statuses.count(r) && elapsed - run.poll_asked_at <= 1.0) return;
+  if (!all_answered()) return;
   run.poll = Poll::None;
   std::map<int, RankView> views = views_of(run);
   for (auto& [r, v] : views) {
     if (v.state == RankView::State::Dead) v.state = RankView::State::Unknown;
-    if (auto st = run.statuses.find(r); st != run.statuses.end() && v.counts.sent.empty()) v.counts = st->second.counts;
+    // An idle rank's counts from an answer it gave idle: final until its next command.
+    auto st = run.statuses.find(r);
+    if (st != run.statuses.end() && v.counts.sent.empty() && st->second.state == launcher::RankState::Idle)
+      v.counts = st->second.counts;
   }
   std::vector<std::string> lines = run.watch.confirm(views, elapsed);
   if (lines.empty()) return;
@@ -436,7 +457,10 @@ void Session::on_event_during(Run& run, const Event& ev) {
   const ControlMsg& m = ev.msg;
   switch (m.kind) {
     case Kind::Output: print_output(r, m.text); break;
-    case Kind::Status: run.statuses[r] = m; break;
+    case Kind::Status:
+      got_status(r);
+      run.statuses[r] = m;
+      break;
     case Kind::Wait: run.watch.notice(r, m, now_s() - run.t0); break;
     case Kind::Report: report_.add({m.check_class, {r}, m.text}); break;
     case Kind::Event:
@@ -521,7 +545,7 @@ std::vector<std::string> Session::status_lines() {
   if (!world_) return {"no world is running"};
   auto dead_text = [&](int r) { return "dead (" + launcher::describe_wait_status(world_->rank(r).wait_status) + ")"; };
   for (int r = 0; r < world_->size(); ++r) {
-    if (world_->alive(r)) world_->send(r, launcher::msg(Kind::StatusQuery));
+    if (world_->alive(r)) ask_rank_status(r);
     else st[r] = dead_text(r);
   }
   double t0 = now_s();
@@ -530,7 +554,7 @@ std::vector<std::string> Session::status_lines() {
     if (!ev) continue;
     if (ev->kind == Event::Kind::Death) st[ev->rank] = dead_text(ev->rank);
     if (show_background(*ev)) continue;
-    if (ev->msg.kind == Kind::Status) st[ev->rank] = ev->msg.text;
+    if (ev->msg.kind == Kind::Status) got_status(ev->rank), st[ev->rank] = ev->msg.text;
   }
   for (int r = 0; r < world_->size(); ++r)
     if (!st.count(r)) st[r] = "not answering";
@@ -542,7 +566,7 @@ std::vector<std::string> Session::queue_lines() {
   std::map<int, ControlMsg> st;
   std::map<int, std::string> missing;
   for (int r = 0; r < world_->size(); ++r) {
-    if (world_->alive(r)) world_->send(r, launcher::msg(Kind::StatusQuery));
+    if (world_->alive(r)) ask_rank_status(r);
     else missing[r] = "dead";
   }
   double t0 = now_s();
@@ -551,7 +575,7 @@ std::vector<std::string> Session::queue_lines() {
     if (!ev) continue;
     if (ev->kind == Event::Kind::Death) missing[ev->rank] = "dead";
     if (show_background(*ev)) continue;
-    if (ev->msg.kind == Kind::Status) st[ev->rank] = ev->msg;
+    if (ev->msg.kind == Kind::Status) got_status(ev->rank), st[ev->rank] = ev->msg;
   }
   std::map<int, std::string> shown;
   for (int r = 0; r < world_->size(); ++r)

@@ -151,6 +151,9 @@ class Session {
   // Output and deaths that may come at any time; true if ev was one.
   bool show_background(const launcher::World::Event& ev);
   void report_death(int rank);
+  void ask_rank_status(int r);
+  void got_status(int r);
+  bool all_answered() const;
   void abort_world(int rank, const std::string& message);
   void print_line(const std::string& line) const;
   void print_output(int rank, const std::string& text) const;
@@ -166,6 +169,7 @@ class Session {
   // signal is not the job's exit status, the abort's error code is.
   std::vector<bool> killed_for_abort_;
   CheckReport report_;
+  std::vector<int> unanswered_;  // per rank: status questions not answered yet
 };
 
 inline constexpr const char* kWorldStopped = "the world has stopped; :restart starts a new one";

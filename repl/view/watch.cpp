@@ -56,6 +56,8 @@ bool DeadlockWatch::in_flight_to(int r, const std::map<int, RankView>& views) co
   const auto& mine = views.at(r).counts.received;
   if (mine.empty()) return true;
   for (const auto& [a, v] : views) {
+    bool ended = v.state == State::Idle || v.state == State::Finishing;
+    if (ended && v.counts.sent.empty()) return true;  // what it sent before it ended is unknown
     const auto& sent = v.counts.sent;
     if (size_t(r) < sent.size() && size_t(a) < mine.size() && sent[size_t(r)] > mine[size_t(a)]) return true;
   }
