@@ -58,6 +58,21 @@ const Named kNamed[] = {
     {"MPI_CXX_FLOAT_COMPLEX", Basic::CxxFloatComplex, nullptr},
     {"MPI_CXX_DOUBLE_COMPLEX", Basic::CxxDoubleComplex, nullptr},
     {"MPI_CXX_LONG_DOUBLE_COMPLEX", Basic::CxxLongDoubleComplex, nullptr},
+    {"MPI_CHARACTER", Basic::Character, nullptr},
+    {"MPI_INTEGER", Basic::Integer, nullptr},
+    {"MPI_REAL", Basic::Real, nullptr},
+    {"MPI_DOUBLE_PRECISION", Basic::DoublePrecision, nullptr},
+    {"MPI_COMPLEX", Basic::Complex, nullptr},
+    {"MPI_DOUBLE_COMPLEX", Basic::DoubleComplex, nullptr},
+    {"MPI_LOGICAL", Basic::Logical, nullptr},
+    {"MPI_INTEGER1", Basic::Integer1, nullptr},
+    {"MPI_INTEGER2", Basic::Integer2, nullptr},
+    {"MPI_INTEGER4", Basic::Integer4, nullptr},
+    {"MPI_INTEGER8", Basic::Integer8, nullptr},
+    {"MPI_REAL4", Basic::Real4, nullptr},
+    {"MPI_REAL8", Basic::Real8, nullptr},
+    {"MPI_COMPLEX8", Basic::Complex8, nullptr},
+    {"MPI_COMPLEX16", Basic::Complex16, nullptr},
 };
 constexpr int kNNamed = int(sizeof kNamed / sizeof kNamed[0]);
 static_assert(MPI_FLOAT_INT == kNNamed && LUMPI_LAST_PREDEFINED_TYPE + 1 == kNNamed + int(core::Pair::Count_));
@@ -277,6 +292,40 @@ int MPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[],
                                     ints(ndims, starts, f, "array_of_starts"),
                                     order == MPI_ORDER_C ? core::Order::C : core::Order::Fortran,
                                     type_of(old, f, "oldtype"));
+  });
+}
+
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype* datatype) {
+  const char* f = "MPI_Type_match_size";
+  return call(f, [&] {
+    check_out(datatype, f, "datatype");
+    const Basic b = core::match_size(core::TypeClass(typeclass), size, f);
+    for (int h = 1; h < kNNamed; ++h)
+      if (kNamed[h].basic == b) *datatype = h;
+  });
+}
+
+// The C constants are the core's numbers (contents report them as given).
+static_assert(MPI_DISTRIBUTE_NONE == int(core::Distribution::None) &&
+              MPI_DISTRIBUTE_BLOCK == int(core::Distribution::Block) &&
+              MPI_DISTRIBUTE_CYCLIC == int(core::Distribution::Cyclic) &&
+              MPI_DISTRIBUTE_DFLT_DARG == core::kDefaultDarg && MPI_ORDER_C == int(core::Order::C) &&
+              MPI_ORDER_FORTRAN == int(core::Order::Fortran) &&
+              MPI_TYPECLASS_INTEGER == int(core::TypeClass::Integer) &&
+              MPI_TYPECLASS_REAL == int(core::TypeClass::Real) &&
+              MPI_TYPECLASS_COMPLEX == int(core::TypeClass::Complex));
+
+int MPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[], const int distribs[],
+                           const int dargs[], const int psizes[], int order, MPI_Datatype old,
+                           MPI_Datatype* newtype) {
+  const char* f = "MPI_Type_create_darray";
+  return construct(f, newtype, [&] {
+    if (ndims <= 0) fail(MPI_ERR_ARG, f, "ndims must be positive, got " + std::to_string(ndims));
+    core::DarrayArgs a{size, rank, ints(ndims, gsizes, f, "array_of_gsizes"), {},
+                       ints(ndims, dargs, f, "array_of_dargs"), ints(ndims, psizes, f, "array_of_psizes"),
+                       core::Order(order)};
+    for (int d : ints(ndims, distribs, f, "array_of_distribs")) a.distribs.push_back(core::Distribution(d));
+    return core::Datatype::darray(a, type_of(old, f, "oldtype"));
   });
 }
 

@@ -114,7 +114,32 @@ typedef struct MPI_Status {
 #define MPI_ERR_RMA_SYNC 34
 #define MPI_ERR_RMA_RANGE 35
 #define MPI_ERR_RMA_FLAVOR 36
-#define MPI_ERR_LASTCODE 37
+/* The rest of MPI-3.1's classes: lumpi has no MPI-IO and no dynamic
+ * processes, but programs may name them. */
+#define MPI_ERR_ACCESS 37
+#define MPI_ERR_AMODE 38
+#define MPI_ERR_BAD_FILE 39
+#define MPI_ERR_CONVERSION 40
+#define MPI_ERR_DUP_DATAREP 41
+#define MPI_ERR_FILE 42
+#define MPI_ERR_FILE_EXISTS 43
+#define MPI_ERR_FILE_IN_USE 44
+#define MPI_ERR_INFO_NOKEY 45
+#define MPI_ERR_IO 46
+#define MPI_ERR_NAME 47
+#define MPI_ERR_NOT_SAME 48
+#define MPI_ERR_NO_SPACE 49
+#define MPI_ERR_NO_SUCH_FILE 50
+#define MPI_ERR_PORT 51
+#define MPI_ERR_QUOTA 52
+#define MPI_ERR_READ_ONLY 53
+#define MPI_ERR_RMA_ATTACH 54
+#define MPI_ERR_RMA_SHARED 55
+#define MPI_ERR_SERVICE 56
+#define MPI_ERR_SPAWN 57
+#define MPI_ERR_UNSUPPORTED_DATAREP 58
+#define MPI_ERR_UNSUPPORTED_OPERATION 59
+#define MPI_ERR_LASTCODE 60
 
 /* ---- handles ---- */
 #define MPI_COMM_NULL 0
@@ -174,14 +199,38 @@ typedef struct MPI_Status {
 #define MPI_CXX_FLOAT_COMPLEX 34
 #define MPI_CXX_DOUBLE_COMPLEX 35
 #define MPI_CXX_LONG_DOUBLE_COMPLEX 36
+/* Fortran's types, usable from C (§3.2.2, §17.2.6), laid out as gfortran
+ * does here: INTEGER and LOGICAL 4 bytes, REAL 4, DOUBLE PRECISION 8. */
+#define MPI_CHARACTER 37
+#define MPI_INTEGER 38
+#define MPI_REAL 39
+#define MPI_DOUBLE_PRECISION 40
+#define MPI_COMPLEX 41
+#define MPI_DOUBLE_COMPLEX 42
+#define MPI_LOGICAL 43
+#define MPI_INTEGER1 44
+#define MPI_INTEGER2 45
+#define MPI_INTEGER4 46
+#define MPI_INTEGER8 47
+#define MPI_REAL4 48
+#define MPI_REAL8 49
+#define MPI_COMPLEX8 50
+#define MPI_COMPLEX16 51
+/* The optional sized ones lumpi has no matching C type for: MPI-2.1 §16.2
+ * lets them be MPI_DATATYPE_NULL. */
+#define MPI_INTEGER16 MPI_DATATYPE_NULL
+#define MPI_REAL2 MPI_DATATYPE_NULL
+#define MPI_REAL16 MPI_DATATYPE_NULL
+#define MPI_COMPLEX4 MPI_DATATYPE_NULL
+#define MPI_COMPLEX32 MPI_DATATYPE_NULL
 /* The pair types of MPI_MAXLOC and MPI_MINLOC (§5.9.4). */
-#define MPI_FLOAT_INT 37
-#define MPI_DOUBLE_INT 38
-#define MPI_LONG_INT 39
-#define MPI_2INT 40
-#define MPI_SHORT_INT 41
-#define MPI_LONG_DOUBLE_INT 42
-#define LUMPI_LAST_PREDEFINED_TYPE 42
+#define MPI_FLOAT_INT 52
+#define MPI_DOUBLE_INT 53
+#define MPI_LONG_INT 54
+#define MPI_2INT 55
+#define MPI_SHORT_INT 56
+#define MPI_LONG_DOUBLE_INT 57
+#define LUMPI_LAST_PREDEFINED_TYPE 57
 
 /* Datatype combiners (MPI_Type_get_envelope), in the core's order. */
 #define MPI_COMBINER_NAMED 1
@@ -196,8 +245,14 @@ typedef struct MPI_Status {
 #define MPI_COMBINER_STRUCT 10
 #define MPI_COMBINER_SUBARRAY 11
 #define MPI_COMBINER_RESIZED 12
+#define MPI_COMBINER_DARRAY 13
 #define MPI_ORDER_C 0
 #define MPI_ORDER_FORTRAN 1
+/* MPI_Type_create_darray's distributions (§4.1.4). */
+#define MPI_DISTRIBUTE_NONE 0
+#define MPI_DISTRIBUTE_BLOCK 1
+#define MPI_DISTRIBUTE_CYCLIC 2
+#define MPI_DISTRIBUTE_DFLT_DARG (-1)
 
 #define MPI_OP_NULL 0
 #define MPI_SUM 1
@@ -343,6 +398,13 @@ int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[], const
 int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
 int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[], MPI_Datatype oldtype, MPI_Datatype *newtype);
 int MPI_Type_create_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+/* MPI_Type_match_size (§17.1.9): INTEGER1/2/4/8, REAL4, REAL8,
+ * LONG_DOUBLE, COMPLEX8, COMPLEX16, C_LONG_DOUBLE_COMPLEX by size. */
+#define MPI_TYPECLASS_INTEGER 1
+#define MPI_TYPECLASS_REAL 2
+#define MPI_TYPECLASS_COMPLEX 3
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[], const int array_of_distribs[], const int array_of_dargs[], const int array_of_psizes[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
 int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[], const int array_of_starts[], int order, MPI_Datatype oldtype, MPI_Datatype *newtype);
 int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype);
 int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
@@ -578,6 +640,38 @@ int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val);
 int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag);
 int MPI_Win_delete_attr(MPI_Win win, int win_keyval);
 /* ==== end of windows ==== */
+
+/* ==== Fortran handles and statuses (MPI-3.1 §17.2.4, §17.2.5; capi/c_fortran.cpp) ====
+ * lumpi's handles are C ints, so a handle's Fortran form is the same
+ * number; a Fortran status is the C status as MPI_F_STATUS_SIZE MPI_Fints. */
+typedef int MPI_Fint;
+#define MPI_F_STATUS_SIZE 6
+extern MPI_Fint *MPI_F_STATUS_IGNORE;
+extern MPI_Fint *MPI_F_STATUSES_IGNORE;
+MPI_Fint MPI_Comm_c2f(MPI_Comm comm);
+MPI_Comm MPI_Comm_f2c(MPI_Fint comm);
+MPI_Fint MPI_Type_c2f(MPI_Datatype datatype);
+MPI_Datatype MPI_Type_f2c(MPI_Fint datatype);
+MPI_Fint MPI_Group_c2f(MPI_Group group);
+MPI_Group MPI_Group_f2c(MPI_Fint group);
+MPI_Fint MPI_Op_c2f(MPI_Op op);
+MPI_Op MPI_Op_f2c(MPI_Fint op);
+MPI_Fint MPI_Request_c2f(MPI_Request request);
+MPI_Request MPI_Request_f2c(MPI_Fint request);
+MPI_Fint MPI_Info_c2f(MPI_Info info);
+MPI_Info MPI_Info_f2c(MPI_Fint info);
+MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler);
+MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler);
+MPI_Fint MPI_Win_c2f(MPI_Win win);
+MPI_Win MPI_Win_f2c(MPI_Fint win);
+MPI_Fint MPI_Message_c2f(MPI_Message message);
+MPI_Message MPI_Message_f2c(MPI_Fint message);
+int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
+int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+
+/* MPI_Pcontrol (§14.2.4): a level for profiling tools; lumpi's own
+ * tracing is switched from its REPL, so the call has no effect. */
+int MPI_Pcontrol(const int level, ...);
 
 #ifdef __cplusplus
 }

@@ -183,6 +183,53 @@ int l_subarray(lua_State* L) {
   return push_type(L, core::Datatype::subarray(sizes, subsizes, starts, order, check_type_any(L, 5, "oldtype", f)));
 }
 
+// mpi.type_create_darray(size, rank, gsizes, distribs, dargs, psizes, order, oldtype):
+// distribs are mpi.DISTRIBUTE_BLOCK / _CYCLIC / _NONE ("block", "cyclic",
+// "none"), a darg a count or mpi.DISTRIBUTE_DFLT_DARG.
+const char* const kDistributions[] = {"none", "block", "cyclic"};
+
+std::vector<core::Distribution> check_distribs(lua_State* L, int idx, const char* f) {
+  luaL_checktype(L, idx, LUA_TTABLE);
+  std::vector<core::Distribution> out;
+  for (lua_Integer i = 1, n = luaL_len(L, idx); i <= n; ++i) {
+    lua_rawgeti(L, idx, i);
+    const char* s = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : nullptr;
+    int d = 0;
+    while (s && d < 3 && std::string_view(s) != kDistributions[d]) ++d;
+    lua_pop(L, 1);
+    if (!s || d == 3)
+      fail(ErrClass::Arg, f, "distribs[" + std::to_string(i) + "] must be mpi.DISTRIBUTE_BLOCK, _CYCLIC or _NONE");
+    out.push_back(core::Distribution(d));
+  }
+  return out;
+}
+
+int l_darray(lua_State* L) {
+  const char* f = "MPI_Type_create_darray";
+  core::DarrayArgs a;
+  a.size = check_int(L, 1, "size", f);
+  a.rank = check_int(L, 2, "rank", f);
+  a.gsizes = check_int_sequence(L, 3, "gsizes", f);
+  a.distribs = check_distribs(L, 4, f);
+  a.dargs = check_int_sequence(L, 5, "dargs", f);
+  a.psizes = check_int_sequence(L, 6, "psizes", f);
+  a.order = check_order(L, 7, f);
+  return push_type(L, core::Datatype::darray(a, check_type_any(L, 8, "oldtype", f)));
+}
+
+// mpi.type_match_size(typeclass, size): typeclass mpi.TYPECLASS_INTEGER,
+// _REAL or _COMPLEX ("integer", "real", "complex").
+const char* const kTypeClasses[] = {"integer", "real", "complex"};
+
+int l_match_size(lua_State* L) {
+  const char* f = "MPI_Type_match_size";
+  const char* s = lua_type(L, 1) == LUA_TSTRING ? lua_tostring(L, 1) : "";
+  int c = 0;
+  while (c < 3 && std::string_view(s) != kTypeClasses[c]) ++c;
+  if (c == 3) fail(ErrClass::Arg, f, "typeclass must be mpi.TYPECLASS_INTEGER, _REAL or _COMPLEX");
+  return push_type(L, core::Datatype::basic(core::match_size(core::TypeClass(c + 1), check_int(L, 2, "size", f), f)));
+}
+
 // ---- methods ------------------------------------------------------------------------------
 
 int t_create_resized(lua_State* L) {
@@ -262,16 +309,21 @@ int t_get_envelope(lua_State* L) {
   return 4;
 }
 
-// t:get_contents() -> integers, addresses, datatypes (sequences). A
-// subarray's order appears as mpi.ORDER_C / mpi.ORDER_FORTRAN.
+// t:get_contents() -> integers, addresses, datatypes (sequences). The order
+// of a subarray or darray appears as mpi.ORDER_C / mpi.ORDER_FORTRAN, a
+// darray's distributions as mpi.DISTRIBUTE_*.
 int t_get_contents(lua_State* L) {
   core::Datatype& t = check_type(L, 1, "MPI_Type_get_contents");
   core::TypeContents c = t.contents();
-  bool subarray = t.envelope().combiner == core::Combiner::Subarray;
+  const core::Combiner k = t.envelope().combiner;
+  const bool ordered = k == core::Combiner::Subarray || k == core::Combiner::Darray;
+  const std::size_t ndims = k == core::Combiner::Darray ? std::size_t(c.integers[2]) : 0;
   lua_createtable(L, int(c.integers.size()), 0);
   for (std::size_t i = 0; i < c.integers.size(); ++i) {
-    if (subarray && i + 1 == c.integers.size())
+    if (ordered && i + 1 == c.integers.size())
       lua_pushstring(L, c.integers[i] == int(core::Order::C) ? "c" : "fortran");
+    else if (ndims && i >= 3 + ndims && i < 3 + 2 * ndims)
+      lua_pushstring(L, kDistributions[c.integers[i]]);
     else
       lua_pushinteger(L, c.integers[i]);
     lua_rawseti(L, -2, lua_Integer(i + 1));
@@ -383,6 +435,8 @@ const Reg kModuleFuncs[] = {
     {"type_create_hindexed_block", wrap<l_hindexed_block>},
     {"type_create_struct", wrap<l_struct>},
     {"type_create_subarray", wrap<l_subarray>},
+    {"type_create_darray", wrap<l_darray>},
+    {"type_match_size", wrap<l_match_size>},
     {"type_create_keyval", wrap<l_type_create_keyval>},
     {"type_free_keyval", wrap<l_type_free_keyval>},
 };
@@ -422,7 +476,19 @@ void set_predefined(lua_State* L) {
   lua_setfield(L, -2, "ORDER_C");
   lua_pushliteral(L, "fortran");
   lua_setfield(L, -2, "ORDER_FORTRAN");
-  for (int c = 0; c <= int(core::Combiner::Resized); ++c) {
+  const char* const distribute_names[] = {"DISTRIBUTE_NONE", "DISTRIBUTE_BLOCK", "DISTRIBUTE_CYCLIC"};
+  for (int d = 0; d < 3; ++d) {
+    lua_pushstring(L, kDistributions[d]);
+    lua_setfield(L, -2, distribute_names[d]);  // mpi.DISTRIBUTE_BLOCK = "block"
+  }
+  lua_pushinteger(L, core::kDefaultDarg);
+  lua_setfield(L, -2, "DISTRIBUTE_DFLT_DARG");
+  const char* const typeclass_names[] = {"TYPECLASS_INTEGER", "TYPECLASS_REAL", "TYPECLASS_COMPLEX"};
+  for (int c = 0; c < 3; ++c) {
+    lua_pushstring(L, kTypeClasses[c]);
+    lua_setfield(L, -2, typeclass_names[c]);  // mpi.TYPECLASS_REAL = "real"
+  }
+  for (int c = 0; c <= int(core::Combiner::Darray); ++c) {
     std::string v = combiner_value(core::Combiner(c));
     lua_pushstring(L, v.c_str());
     lua_setfield(L, -2, core::combiner_name(core::Combiner(c)) + 4);  // mpi.COMBINER_VECTOR = "vector"

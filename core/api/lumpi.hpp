@@ -70,7 +70,15 @@ inline constexpr int SUCCESS = 0, ERR_BUFFER = 1, ERR_COUNT = 2, ERR_TYPE = 3, E
                      ERR_PROC_FAILED = 25, ERR_INTERRUPTED = 26, ERR_WIN = 27,
                      ERR_BASE = 28, ERR_SIZE = 29, ERR_DISP = 30, ERR_LOCKTYPE = 31,
                      ERR_ASSERT = 32, ERR_RMA_CONFLICT = 33, ERR_RMA_SYNC = 34,
-                     ERR_RMA_RANGE = 35, ERR_RMA_FLAVOR = 36, ERR_LASTCODE = 37;
+                     ERR_RMA_RANGE = 35, ERR_RMA_FLAVOR = 36, ERR_ACCESS = 37,
+                     ERR_AMODE = 38, ERR_BAD_FILE = 39, ERR_CONVERSION = 40,
+                     ERR_DUP_DATAREP = 41, ERR_FILE = 42, ERR_FILE_EXISTS = 43,
+                     ERR_FILE_IN_USE = 44, ERR_INFO_NOKEY = 45, ERR_IO = 46, ERR_NAME = 47,
+                     ERR_NOT_SAME = 48, ERR_NO_SPACE = 49, ERR_NO_SUCH_FILE = 50,
+                     ERR_PORT = 51, ERR_QUOTA = 52, ERR_READ_ONLY = 53,
+                     ERR_RMA_ATTACH = 54, ERR_RMA_SHARED = 55, ERR_SERVICE = 56,
+                     ERR_SPAWN = 57, ERR_UNSUPPORTED_DATAREP = 58,
+                     ERR_UNSUPPORTED_OPERATION = 59, ERR_LASTCODE = 60;
 
 // ---- Exception ---------------------------------------------------------------------
 

@@ -52,7 +52,34 @@ enum class ErrClass : int {
   RmaSync = 34,
   RmaRange = 35,
   RmaFlavor = 36,
-  LastCode = 37,
+  // The rest of MPI-3.1's classes (§8.4, Table 8.2): files, dynamic
+  // processes, names and ports, window memory, and two general ones. lumpi
+  // has no MPI-IO and no dynamic processes, but a program may name these
+  // classes (handlers comparing codes, MPI_Error_string, mpi4py's tables).
+  Access = 37,
+  Amode = 38,
+  BadFile = 39,
+  Conversion = 40,
+  DupDatarep = 41,
+  File = 42,
+  FileExists = 43,
+  FileInUse = 44,
+  InfoNokey = 45,
+  Io = 46,
+  Name = 47,
+  NotSame = 48,
+  NoSpace = 49,
+  NoSuchFile = 50,
+  Port = 51,
+  Quota = 52,
+  ReadOnly = 53,
+  RmaAttach = 54,
+  RmaShared = 55,
+  Service = 56,
+  Spawn = 57,
+  UnsupportedDatarep = 58,
+  UnsupportedOperation = 59,
+  LastCode = 60,
 };
 
 // "MPI_ERR_RANK", "LUMPI_ERR_INTERRUPTED", ...; a class added by

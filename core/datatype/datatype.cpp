@@ -69,6 +69,21 @@ const BasicInfo kBasics[] = {
     info<std::complex<float>>("MPI_CXX_FLOAT_COMPLEX"),
     info<std::complex<double>>("MPI_CXX_DOUBLE_COMPLEX"),
     info<std::complex<long double>>("MPI_CXX_LONG_DOUBLE_COMPLEX"),
+    info<char>("MPI_CHARACTER"),
+    info<std::int32_t>("MPI_INTEGER"),
+    info<float>("MPI_REAL"),
+    info<double>("MPI_DOUBLE_PRECISION"),
+    info<std::complex<float>>("MPI_COMPLEX"),
+    info<std::complex<double>>("MPI_DOUBLE_COMPLEX"),
+    info<std::int32_t>("MPI_LOGICAL"),
+    info<std::int8_t>("MPI_INTEGER1"),
+    info<std::int16_t>("MPI_INTEGER2"),
+    info<std::int32_t>("MPI_INTEGER4"),
+    info<std::int64_t>("MPI_INTEGER8"),
+    info<float>("MPI_REAL4"),
+    info<double>("MPI_REAL8"),
+    info<std::complex<float>>("MPI_COMPLEX8"),
+    info<std::complex<double>>("MPI_COMPLEX16"),
 };
 static_assert(sizeof kBasics / sizeof kBasics[0] == std::size_t(Basic::Count_));
 
@@ -272,6 +287,21 @@ TypePtr make(LayoutPtr l, Combiner c, TypeContents contents) {
 
 const BasicInfo& basic_info(Basic b) { return kBasics[std::size_t(b)]; }
 
+Basic match_size(TypeClass c, int size, std::string_view func) {
+  static const std::pair<TypeClass, Basic> kBySize[] = {
+      {TypeClass::Integer, Basic::Integer1}, {TypeClass::Integer, Basic::Integer2},
+      {TypeClass::Integer, Basic::Integer4}, {TypeClass::Integer, Basic::Integer8},
+      {TypeClass::Real, Basic::Real4},       {TypeClass::Real, Basic::Real8},
+      {TypeClass::Real, Basic::LongDouble},  {TypeClass::Complex, Basic::Complex8},
+      {TypeClass::Complex, Basic::Complex16}, {TypeClass::Complex, Basic::CLongDoubleComplex},
+  };
+  if (c != TypeClass::Integer && c != TypeClass::Real && c != TypeClass::Complex)
+    fail(ErrClass::Arg, func, "typeclass " + num(int(c)) + " is not MPI_TYPECLASS_INTEGER, _REAL or _COMPLEX");
+  for (const auto& [k, b] : kBySize)
+    if (k == c && i64(basic_info(b).size) == size) return b;
+  fail(ErrClass::Arg, func, "no predefined type of this typeclass has size " + num(size));
+}
+
 Basic pair_value(Pair p) { return kPairs[std::size_t(p)].value; }
 
 const char* combiner_name(Combiner c) {
@@ -279,7 +309,8 @@ const char* combiner_name(Combiner c) {
       "MPI_COMBINER_NAMED",   "MPI_COMBINER_DUP",           "MPI_COMBINER_CONTIGUOUS",
       "MPI_COMBINER_VECTOR",  "MPI_COMBINER_HVECTOR",       "MPI_COMBINER_INDEXED",
       "MPI_COMBINER_HINDEXED", "MPI_COMBINER_INDEXED_BLOCK", "MPI_COMBINER_HINDEXED_BLOCK",
-      "MPI_COMBINER_STRUCT",  "MPI_COMBINER_SUBARRAY",      "MPI_COMBINER_RESIZED"};
+      "MPI_COMBINER_STRUCT",  "MPI_COMBINER_SUBARRAY",      "MPI_COMBINER_RESIZED",
+      "MPI_COMBINER_DARRAY"};
   return names[std::size_t(c)];
 }
 
@@ -445,6 +476,106 @@ TypePtr Datatype::subarray(const std::vector<int>& sizes, const std::vector<int>
   for (const auto* v : {&sizes, &subsizes, &starts}) c.integers.insert(c.integers.end(), v->begin(), v->end());
   c.integers.push_back(int(order));
   return make(with_markers(placed, 0, stride, func), Combiner::Subarray, std::move(c));
+}
+
+// ---- create_darray (MPI-3.1 §4.1.4) ----
+// The processes form a grid of psizes in row-major order whatever `order`
+// says (as MPI_Cart_create numbers them). In each dimension a process owns
+// the global indices g with (g / darg) mod psize == its coordinate: blocks
+// of darg indices dealt round the grid dimension. BLOCK's default darg is
+// ceil(gsize / psize) (one block each, and darg * psize must cover gsize);
+// CYCLIC's is 1; NONE is BLOCK over a grid dimension of 1. The type holds
+// the process's part of the global array in place, and its extent is the
+// whole array's (lb 0), as the standard's construction ends with a resize.
+
+namespace {
+
+void check_darray(const DarrayArgs& a, const char* func) {
+  const std::size_t n = a.gsizes.size();
+  if (a.size < 1) fail(ErrClass::Arg, func, "size " + num(a.size) + " is not positive");
+  if (a.rank < 0 || a.rank >= a.size)
+    fail(ErrClass::Arg, func, "rank " + num(a.rank) + " is not in 0.." + num(a.size - 1));
+  if (n == 0) fail(ErrClass::Arg, func, "gsizes is empty: ndims must be positive");
+  if (a.distribs.size() != n || a.dargs.size() != n || a.psizes.size() != n)
+    fail(ErrClass::Arg, func, "gsizes, distribs, dargs and psizes must have ndims entries each");
+  i64 procs = 1;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (a.gsizes[i] < 1) fail(ErrClass::Arg, func, at("gsizes", i) + " = " + num(a.gsizes[i]) + " is not positive");
+    if (a.psizes[i] < 1) fail(ErrClass::Arg, func, at("psizes", i) + " = " + num(a.psizes[i]) + " is not positive");
+    procs = procs * a.psizes[i] > a.size ? i64(a.size) + 1 : procs * a.psizes[i];
+    const int d = a.dargs[i];
+    if (d != kDefaultDarg && d < 1)
+      fail(ErrClass::Arg, func, at("dargs", i) + " = " + num(d) + " is neither positive nor MPI_DISTRIBUTE_DFLT_DARG");
+    switch (a.distribs[i]) {
+      case Distribution::None:
+        if (a.psizes[i] != 1)
+          fail(ErrClass::Arg, func, at("psizes", i) + " = " + num(a.psizes[i]) + " must be 1 where " +
+                                        at("distribs", i) + " is MPI_DISTRIBUTE_NONE");
+        break;
+      case Distribution::Block:
+        if (d != kDefaultDarg && i64(d) * a.psizes[i] < a.gsizes[i])
+          fail(ErrClass::Arg, func, at("dargs", i) + " = " + num(d) + " times " + at("psizes", i) + " = " +
+                                        num(a.psizes[i]) + " does not cover " + at("gsizes", i) + " = " +
+                                        num(a.gsizes[i]) + " (MPI_DISTRIBUTE_BLOCK)");
+        break;
+      case Distribution::Cyclic: break;
+      default: fail(ErrClass::Arg, func, at("distribs", i) + " is not an MPI_DISTRIBUTE_ value");
+    }
+  }
+  if (procs != a.size)
+    fail(ErrClass::Arg, func, "the product of psizes is not size " + num(a.size));
+  if (a.order != Order::C && a.order != Order::Fortran) fail(ErrClass::Arg, func, "order is neither C nor Fortran");
+}
+
+// The block length darg of dimension i, defaults resolved.
+int darg_of(const DarrayArgs& a, std::size_t i) {
+  if (a.distribs[i] == Distribution::None) return a.gsizes[i];
+  if (a.dargs[i] != kDefaultDarg) return a.dargs[i];
+  if (a.distribs[i] == Distribution::Cyclic) return 1;
+  return int((i64(a.gsizes[i]) + a.psizes[i] - 1) / a.psizes[i]);
+}
+
+// The process's coordinate in each grid dimension (row-major).
+std::vector<int> grid_coords(const DarrayArgs& a) {
+  std::vector<int> c(a.psizes.size());
+  int r = a.rank;
+  for (std::size_t k = c.size(); k-- > 0;) {
+    c[k] = r % a.psizes[k];
+    r /= a.psizes[k];
+  }
+  return c;
+}
+
+TypeContents darray_contents(const DarrayArgs& a, const TypePtr& old) {
+  TypeContents c{{a.size, a.rank, int(a.gsizes.size())}, {}, {old}};
+  c.integers.insert(c.integers.end(), a.gsizes.begin(), a.gsizes.end());
+  for (Distribution d : a.distribs) c.integers.push_back(int(d));
+  c.integers.insert(c.integers.end(), a.dargs.begin(), a.dargs.end());
+  c.integers.insert(c.integers.end(), a.psizes.begin(), a.psizes.end());
+  c.integers.push_back(int(a.order));
+  return c;
+}
+
+}  // namespace
+
+TypePtr Datatype::darray(const DarrayArgs& a, const TypePtr& old) {
+  const char* func = "MPI_Type_create_darray";
+  check_darray(a, func);
+  check_type(old, func, "oldtype");
+  const std::size_t n = a.gsizes.size();
+  const std::vector<int> coord = grid_coords(a);
+  i64 stride = old->extent();
+  LayoutPtr nest = old->layout_;
+  for (std::size_t k = 0; k < n; ++k) {  // from the fastest-varying dimension
+    const std::size_t i = a.order == Order::C ? n - 1 - k : k;
+    const i64 darg = darg_of(a, i), cycle = darg * a.psizes[i];
+    std::vector<Piece> blocks;
+    for (i64 g = coord[i] * darg; g < a.gsizes[i]; g += cycle)
+      blocks.push_back({mul(g, stride, func), 1, std::min<i64>(darg, a.gsizes[i] - g), stride, nest});
+    nest = make_layout(std::move(blocks), func);
+    stride = mul(stride, a.gsizes[i], func);
+  }
+  return make(with_markers(nest, 0, stride, func), Combiner::Darray, darray_contents(a, old));
 }
 
 TypePtr Datatype::resized(const TypePtr& old, i64 lb, i64 extent) {

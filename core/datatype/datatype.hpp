@@ -41,6 +41,11 @@ enum class Basic : std::uint8_t {
   Aint, Offset, Count,  // int64_t, under MPI's own names
   CFloatComplex, CDoubleComplex, CLongDoubleComplex, CxxBool, CxxFloatComplex, CxxDoubleComplex,
   CxxLongDoubleComplex,
+  // Fortran's types, usable from C (MPI-3.1 §3.2.2, §17.2.6), as gfortran
+  // lays them out here: INTEGER and LOGICAL 4 bytes (.TRUE. is 1), REAL 4,
+  // DOUBLE PRECISION 8, COMPLEX two REALs; the sized ones as named.
+  Character, Integer, Real, DoublePrecision, Complex, DoubleComplex, Logical,
+  Integer1, Integer2, Integer4, Integer8, Real4, Real8, Complex8, Complex16,
   Count_  // number of basic types
 };
 
@@ -55,13 +60,20 @@ struct BasicInfo {
 };
 const BasicInfo& basic_info(Basic b);
 
+// MPI_Type_match_size (MPI-3.1 §17.1.9): the predefined type of a class
+// and size in bytes: INTEGER1/2/4/8; REAL4, REAL8, LONG_DOUBLE;
+// COMPLEX8, COMPLEX16, C_LONG_DOUBLE_COMPLEX. MPI_ERR_ARG naming size
+// when the class has no type of that size.
+enum class TypeClass : int { Integer = 1, Real = 2, Complex = 3 };
+Basic match_size(TypeClass c, int size, std::string_view func);
+
 // Calls f.template operator()<T>() with T the C type of basic type b
 // (unsigned char for BYTE and PACKED, std::complex for the complex types,
 // whose layout is C's _Complex); nothing for Count_.
 template <class F>
 void with_basic(Basic b, F&& f) {
   switch (b) {
-    case Basic::Char: return f.template operator()<char>();
+    case Basic::Char: case Basic::Character: return f.template operator()<char>();
     case Basic::SignedChar: return f.template operator()<signed char>();
     case Basic::UnsignedChar: case Basic::Byte: case Basic::Packed: return f.template operator()<unsigned char>();
     case Basic::Short: return f.template operator()<short>();
@@ -72,22 +84,25 @@ void with_basic(Basic b, F&& f) {
     case Basic::UnsignedLong: return f.template operator()<unsigned long>();
     case Basic::LongLong: return f.template operator()<long long>();
     case Basic::UnsignedLongLong: return f.template operator()<unsigned long long>();
-    case Basic::Float: return f.template operator()<float>();
-    case Basic::Double: return f.template operator()<double>();
+    case Basic::Float: case Basic::Real: case Basic::Real4: return f.template operator()<float>();
+    case Basic::Double: case Basic::DoublePrecision: case Basic::Real8: return f.template operator()<double>();
     case Basic::LongDouble: return f.template operator()<long double>();
     case Basic::Wchar: return f.template operator()<wchar_t>();
     case Basic::CBool: case Basic::CxxBool: return f.template operator()<bool>();
-    case Basic::Int8: return f.template operator()<std::int8_t>();
-    case Basic::Int16: return f.template operator()<std::int16_t>();
-    case Basic::Int32: return f.template operator()<std::int32_t>();
-    case Basic::Int64: return f.template operator()<std::int64_t>();
+    case Basic::Int8: case Basic::Integer1: return f.template operator()<std::int8_t>();
+    case Basic::Int16: case Basic::Integer2: return f.template operator()<std::int16_t>();
+    case Basic::Int32: case Basic::Integer: case Basic::Integer4: case Basic::Logical:
+      return f.template operator()<std::int32_t>();
+    case Basic::Int64: case Basic::Integer8: return f.template operator()<std::int64_t>();
     case Basic::Uint8: return f.template operator()<std::uint8_t>();
     case Basic::Uint16: return f.template operator()<std::uint16_t>();
     case Basic::Uint32: return f.template operator()<std::uint32_t>();
     case Basic::Uint64: return f.template operator()<std::uint64_t>();
     case Basic::Aint: case Basic::Offset: case Basic::Count: return f.template operator()<std::int64_t>();
-    case Basic::CFloatComplex: case Basic::CxxFloatComplex: return f.template operator()<std::complex<float>>();
-    case Basic::CDoubleComplex: case Basic::CxxDoubleComplex: return f.template operator()<std::complex<double>>();
+    case Basic::CFloatComplex: case Basic::CxxFloatComplex: case Basic::Complex: case Basic::Complex8:
+      return f.template operator()<std::complex<float>>();
+    case Basic::CDoubleComplex: case Basic::CxxDoubleComplex: case Basic::DoubleComplex: case Basic::Complex16:
+      return f.template operator()<std::complex<double>>();
     case Basic::CLongDoubleComplex: case Basic::CxxLongDoubleComplex:
       return f.template operator()<std::complex<long double>>();
     case Basic::Count_: break;
@@ -98,13 +113,28 @@ void with_basic(Basic b, F&& f) {
 
 enum class Combiner : std::uint8_t {
   Named, Dup, Contiguous, Vector, Hvector, Indexed, Hindexed, IndexedBlock, HindexedBlock,
-  Struct, Subarray, Resized
+  Struct, Subarray, Resized, Darray
 };
 const char* combiner_name(Combiner c);  // "MPI_COMBINER_VECTOR"
 
 // Array storage order of create_subarray. In contents it is the integer
 // ORDER_C (0) or ORDER_FORTRAN (1).
 enum class Order : int { C = 0, Fortran = 1 };
+
+// How create_darray distributes one dimension over a process-grid
+// dimension (MPI-3.1 §4.1.4). In contents these are the integers below;
+// kDefaultDarg is MPI_DISTRIBUTE_DFLT_DARG.
+enum class Distribution : int { None = 0, Block = 1, Cyclic = 2 };
+inline constexpr int kDefaultDarg = -1;
+
+// The arguments of create_darray, one entry per dimension in each vector.
+struct DarrayArgs {
+  int size = 0, rank = 0;
+  std::vector<int> gsizes;
+  std::vector<Distribution> distribs;
+  std::vector<int> dargs, psizes;
+  Order order = Order::C;
+};
 
 class Datatype;
 using TypePtr = std::shared_ptr<Datatype>;
@@ -187,6 +217,7 @@ class Datatype {
                                const std::vector<TypePtr>& types);
   static TypePtr subarray(const std::vector<int>& sizes, const std::vector<int>& subsizes,
                           const std::vector<int>& starts, Order order, const TypePtr& old);
+  static TypePtr darray(const DarrayArgs& a, const TypePtr& old);
   static TypePtr resized(const TypePtr& old, std::int64_t lb, std::int64_t extent);
   static TypePtr dup(const TypePtr& old);
 

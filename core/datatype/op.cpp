@@ -17,14 +17,18 @@ enum Class : unsigned { kCInteger = 1, kFortranInteger = 2, kFloat = 4, kComplex
 
 unsigned class_of(Basic b) {
   switch (b) {
-    case Basic::Char: case Basic::Wchar: case Basic::Packed: return 0;
-    case Basic::Float: case Basic::Double: case Basic::LongDouble: return kFloat;
+    case Basic::Char: case Basic::Wchar: case Basic::Packed: case Basic::Character: return 0;
+    case Basic::Float: case Basic::Double: case Basic::LongDouble:
+    case Basic::Real: case Basic::DoublePrecision: case Basic::Real4: case Basic::Real8: return kFloat;
     case Basic::CFloatComplex: case Basic::CDoubleComplex: case Basic::CLongDoubleComplex:
     case Basic::CxxFloatComplex: case Basic::CxxDoubleComplex: case Basic::CxxLongDoubleComplex:
+    case Basic::Complex: case Basic::DoubleComplex: case Basic::Complex8: case Basic::Complex16:
       return kComplex;
-    case Basic::CBool: case Basic::CxxBool: return kLogical;
+    case Basic::CBool: case Basic::CxxBool: case Basic::Logical: return kLogical;
     case Basic::Byte: return kByte;
-    case Basic::Aint: case Basic::Offset: case Basic::Count: return kFortranInteger;
+    case Basic::Aint: case Basic::Offset: case Basic::Count:
+    case Basic::Integer: case Basic::Integer1: case Basic::Integer2: case Basic::Integer4: case Basic::Integer8:
+      return kFortranInteger;
     default: return kCInteger;
   }
 }

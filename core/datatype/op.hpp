@@ -11,8 +11,12 @@
 //   REPLACE, NO_OP      every type, in accumulate only (MPI-2.2 Annex B.1
 //                       item 23: not in reductions)
 // C integer is the integer types of C but MPI_CHAR and MPI_WCHAR (text,
-// with no op); Fortran integer holds MPI_AINT, MPI_OFFSET and MPI_COUNT;
-// logical MPI_C_BOOL and MPI_CXX_BOOL. A derived datatype takes an op when
+// with no op); Fortran integer holds MPI_INTEGER and MPI_INTEGERn, and
+// MPI_AINT, MPI_OFFSET and MPI_COUNT; floating point MPI_REAL, MPI_REALn
+// and MPI_DOUBLE_PRECISION; complex MPI_COMPLEX, MPI_COMPLEXn and
+// MPI_DOUBLE_COMPLEX; logical MPI_C_BOOL, MPI_CXX_BOOL and MPI_LOGICAL
+// (4 bytes, .TRUE. 1: a logical op's result is 0 or 1). MPI_CHARACTER, like
+// MPI_CHAR, takes no op. A derived datatype takes an op when
 // it is made of one basic type that does (§11.3.4's rule for accumulate;
 // for reductions MPICH asks the same); one mixing basic types is
 // MPI_ERR_TYPE.

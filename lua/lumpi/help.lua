@@ -504,6 +504,31 @@ ctor("type_create_subarray", {call = "mpi.type_create_subarray(sizes, subsizes, 
       .. "entry is not an integer, subsizes[i] is not in 1..sizes[i], starts[i] not in "
       .. "0..sizes[i]-subsizes[i], or order is not mpi.ORDER_C / mpi.ORDER_FORTRAN"}, DTYPE_OLD},
   see = {"mpi.ORDER_C", "Datatype.get_true_extent", "Datatype.commit"}})
+ctor("type_create_darray", {call = "mpi.type_create_darray(size, rank, gsizes, distribs, dargs, "
+  .. "psizes, order, oldtype) -> newtype", mpi = "MPI_Type_create_darray",
+  cxx = "Datatype::Create_darray", sec = "MPI-3.1 §4.1.4",
+  does = "The part process rank of size processes owns of an array of gsizes elements of "
+    .. "oldtype distributed over a psizes process grid (row-major, as a Cartesian "
+    .. "communicator numbers it). Per dimension, distribs[i] is mpi.DISTRIBUTE_BLOCK, "
+    .. "mpi.DISTRIBUTE_CYCLIC or mpi.DISTRIBUTE_NONE and dargs[i] the block length or "
+    .. "mpi.DISTRIBUTE_DFLT_DARG: index g belongs to grid coordinate (g // darg) % psizes[i]. "
+    .. "The array is stored in order (mpi.ORDER_C or mpi.ORDER_FORTRAN); the type's lb is 0 and "
+    .. "its extent the whole array's, so each rank's type reads its part in place.",
+  errors = {{"MPI_ERR_ARG", "rank not in 0..size-1, the product of psizes is not size, the "
+      .. "sequences differ in length or are empty, gsizes[i] or psizes[i] not positive, a "
+      .. "BLOCK darg times psizes[i] below gsizes[i], NONE with psizes[i] > 1, or a bad "
+      .. "distribution or order"}, DTYPE_OLD},
+  see = {"mpi.DISTRIBUTE_BLOCK", "mpi.ORDER_C", "mpi.type_create_subarray"}})
+def("mpi.type_match_size", {call = "mpi.type_match_size(typeclass, size) -> datatype",
+  mpi = "MPI_Type_match_size", cxx = "Datatype::Match_size", kind = "local",
+  sec = "MPI-3.1 §17.1.9", seeds = false,
+  does = "The predefined type of a class and size in bytes: mpi.TYPECLASS_INTEGER gives "
+    .. "INTEGER1, INTEGER2, INTEGER4, INTEGER8; mpi.TYPECLASS_REAL REAL4, REAL8, LONG_DOUBLE "
+    .. "(16); mpi.TYPECLASS_COMPLEX COMPLEX8, COMPLEX16, C_LONG_DOUBLE_COMPLEX (32). The "
+    .. "predefined object itself, not a copy: do not free it.",
+  errors = {{"MPI_ERR_ARG", "typeclass is not a TYPECLASS constant, or no type of the "
+    .. "class has that size"}},
+  see = {"mpi.TYPECLASS_INTEGER", "Datatype.size"}})
 def("mpi.type_create_keyval", {
   call = "mpi.type_create_keyval{copy = f, delete = f, extra_state = v} -> kv",
   mpi = "MPI_Type_create_keyval", cxx = "Datatype::Create_keyval", kind = "local",
@@ -673,7 +698,7 @@ const("COMM_TYPE_HW_DOMAIN", {sec = "§6.4.2 (the 2019 draft)",
   does = "\"hw_domain\": the seed's draft split type, with info.mpi_hw_domain_type; kept "
     .. "beside hw_guided.", see = {"Intracomm.split_type"}})
 const("ERR_LASTCODE", {cxx = "ERR_LASTCODE", sec = "MPI-3.1 §8.4", seeds = false,
-  does = "27: the largest predefined error code; added classes and codes are above it.",
+  does = "60: the largest predefined error class (MPI-3.1 has 59, lumpi's LUMPI_ERR_INTERRUPTED is 26); added classes and codes are above it.",
   see = {"mpi.add_error_class"}})
 const("MAX_ERROR_STRING", {cxx = "MAX_ERROR_STRING", sec = "MPI-3.1 §8.4", seeds = false,
   does = "512: strings given to mpi.add_error_string are shorter than this.",
@@ -773,6 +798,19 @@ local predefined = {
   {"CXX_DOUBLE_COMPLEX", "std::complex<double>", "DOUBLE_COMPLEX", "complex numbers {re, im}"},
   {"CXX_LONG_DOUBLE_COMPLEX", "std::complex<long double>", "LONG_DOUBLE_COMPLEX",
     "complex numbers {re, im}, through doubles"},
+  {"CHARACTER", "Fortran CHARACTER (1 byte; no op takes it, as MPI_CHAR)", "CHARACTER", "text bytes"},
+  {"INTEGER", "Fortran INTEGER (4 bytes here)", "INTEGER", INTS},
+  {"REAL", "Fortran REAL (4 bytes here)", "REAL", "floats"},
+  {"DOUBLE_PRECISION", "Fortran DOUBLE PRECISION (8 bytes)", "DOUBLE_PRECISION", "floats"},
+  {"COMPLEX", "Fortran COMPLEX (two REALs)", "F_COMPLEX", "complex numbers {re, im}"},
+  {"DOUBLE_COMPLEX", "Fortran DOUBLE COMPLEX (two DOUBLE PRECISIONs)", "F_DOUBLE_COMPLEX",
+    "complex numbers {re, im}"},
+  {"LOGICAL", "Fortran LOGICAL (4 bytes, .TRUE. is 1; the logical ops give 0 or 1)", "LOGICAL", INTS},
+  {"INTEGER1", "Fortran INTEGER*1", "INTEGER1", INTS}, {"INTEGER2", "Fortran INTEGER*2", "INTEGER2", INTS},
+  {"INTEGER4", "Fortran INTEGER*4", "INTEGER4", INTS}, {"INTEGER8", "Fortran INTEGER*8", "INTEGER8", INTS},
+  {"REAL4", "Fortran REAL*4", "REAL4", "floats"}, {"REAL8", "Fortran REAL*8", "REAL8", "floats"},
+  {"COMPLEX8", "Fortran COMPLEX*8", "COMPLEX8", "complex numbers {re, im}"},
+  {"COMPLEX16", "Fortran COMPLEX*16", "COMPLEX16", "complex numbers {re, im}"},
   {"PACKED", "packed bytes (no Lua MPI_Pack here; mpi.buffer refuses it)", "PACKED", nil,
     "MPI-3.1 §4.2"},
   {"FLOAT_INT", "struct {float; int} (x86-64: size 8, extent 8)", "FLOAT_INT", nil,
@@ -809,6 +847,23 @@ const("ORDER_C", {cxx = "ORDER_C", sec = "MPI-3.1 §4.1.3", seeds = false,
 const("ORDER_FORTRAN", {cxx = "ORDER_FORTRAN", sec = "MPI-3.1 §4.1.3", seeds = false,
   does = "\"fortran\": the order argument of mpi.type_create_subarray for column-major arrays "
     .. "(the first index varies fastest).", see = {"mpi.type_create_subarray", "mpi.ORDER_C"}})
+for _, c in ipairs({{"INTEGER", "integer"}, {"REAL", "real"}, {"COMPLEX", "complex"}}) do
+  const("TYPECLASS_" .. c[1], {cxx = "TYPECLASS_" .. c[1], sec = "MPI-3.1 §17.1.9", seeds = false,
+    does = "\"" .. c[2] .. "\": a typeclass of mpi.type_match_size.",
+    see = {"mpi.type_match_size"}})
+end
+for _, d in ipairs({
+    {"BLOCK", "block", "one block of darg indices per process (darg defaults to "
+      .. "ceil(gsize / psize))"},
+    {"CYCLIC", "cyclic", "blocks of darg indices dealt round the processes (darg defaults to 1)"},
+    {"NONE", "none", "the dimension is not distributed (its psizes entry must be 1)"}}) do
+  const("DISTRIBUTE_" .. d[1], {cxx = "DISTRIBUTE_" .. d[1], sec = "MPI-3.1 §4.1.4", seeds = false,
+    does = "\"" .. d[2] .. "\": a distribution of mpi.type_create_darray: " .. d[3] .. "; also "
+      .. "how get_contents reports it.", see = {"mpi.type_create_darray"}})
+end
+const("DISTRIBUTE_DFLT_DARG", {cxx = "DISTRIBUTE_DFLT_DARG", sec = "MPI-3.1 §4.1.4", seeds = false,
+  does = "-1: a darg of mpi.type_create_darray asking for the distribution's default block "
+    .. "length.", see = {"mpi.type_create_darray", "mpi.DISTRIBUTE_BLOCK"}})
 for _, c in ipairs({
     {"NAMED", "a predefined type (mpi.INT ...); get_contents raises MPI_ERR_TYPE", nil},
     {"DUP", "t:dup()", "{}, {}, {oldtype}"},
@@ -826,7 +881,9 @@ for _, c in ipairs({
       .. "{types...}"},
     {"SUBARRAY", "mpi.type_create_subarray", "{ndims, sizes..., subsizes..., starts..., "
       .. "order}, {}, {oldtype}"},
-    {"RESIZED", "t:create_resized", "{}, {lb, extent}, {oldtype}"}}) do
+    {"RESIZED", "t:create_resized", "{}, {lb, extent}, {oldtype}"},
+    {"DARRAY", "mpi.type_create_darray", "{size, rank, ndims, gsizes..., distribs..., dargs..., "
+      .. "psizes..., order}, {}, {oldtype}"}}) do
   const("COMBINER_" .. c[1], {cxx = c[1] ~= "HINDEXED_BLOCK" and ("COMBINER_" .. c[1]) or nil,
     sec = "MPI-3.1 §4.1.13", seeds = false,
     does = "\"" .. c[1]:lower() .. "\": the combiner t:get_envelope() returns for " .. c[2]

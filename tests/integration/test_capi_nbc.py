@@ -12,7 +12,9 @@ reductions over the op x type table, the pair types and derived types
 (tests/exec/capi_reduce.c), and derived datatypes with holes in
 point-to-point, collective, buffered and packing calls
 (tests/exec/capi_derived.c), and matched probe and receive
-(tests/exec/capi_message.c): lumpi-cc
+(tests/exec/capi_message.c), and handles and statuses in their Fortran
+form with the error classes of MPI-3.1's Table 8.2
+(tests/exec/capi_fortran.c): lumpi-cc
 builds each and `lumpi exec` runs it at 1, 2, 3, 4, 5 and 7 ranks; every
 check passes and no process is left behind. A hung MPI_Waitany shows in
 the hang report, and a peer's death ends it with MPI_ERR_PROC_FAILED.
@@ -34,7 +36,7 @@ EXEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "exec")
 
 with tempfile.TemporaryDirectory(prefix="lumpi-capi-nbc-") as tmp:
     for prog in ("capi_nbc", "capi_coll", "capi_nbcv", "capi_ineighbor", "capi_complete", "capi_waitany",
-                 "capi_reduce", "capi_derived", "capi_message"):
+                 "capi_reduce", "capi_derived", "capi_message", "capi_fortran"):
         exe = os.path.join(tmp, prog)
         r = subprocess.run([CC, "-Wall", "-Werror", "-o", exe, os.path.join(EXEC, prog + ".c")],
                            capture_output=True, text=True, timeout=120)

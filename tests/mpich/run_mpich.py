@@ -1,12 +1,11 @@
 #!/usr/bin/env python3
 """tests/mpich/run_mpich.py: MPICH 4.0.2's own test programs judge lumpi's C API.
 
-It obtains MPICH's source through Debian's source package (`apt-get source`
-with a private apt configuration that adds deb-src entries for the archives
-this machine already uses; nothing on the machine is changed), keeps the
-unpacked test tree under the work directory so reruns do not download again,
-builds MPICH's MTest library, its dtpools (datatype pools) and the programs
-of test/mpi/{group,comm,topo,attr}, test/mpi/errors/{group,comm,topo,attr},
+It obtains MPICH's source through Debian's source package (tests/debsrc.py:
+`apt-get source` with a private apt configuration; nothing on the machine
+is changed), keeps the unpacked test tree under the work directory so reruns
+do not download again, builds MPICH's MTest library, its dtpools (datatype
+pools) and the programs of test/mpi/{group,comm,topo,attr}, test/mpi/errors/{group,comm,topo,attr},
 test/mpi/{pt2pt,coll,datatype,init,info,errhan} (and test/mpi/rma when
 --dirs names it: issue 28) with lumpi-cc, as each directory's Makefile.am
 says (a program's _SOURCES, _CPPFLAGS and _LDADD), at most 2 compilers at a
@@ -43,10 +42,8 @@ usage: run_mpich.py --lumpi build/lumpi --cc build/lumpi-cc --work build/mpich
 Exit: 0 all as expected, 1 otherwise, 77 when the source cannot be fetched (skip).
 """
 import argparse
-import glob
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -54,6 +51,9 @@ import tempfile
 import time
 import xml.sax.saxutils as sax
 from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import debsrc  # noqa: E402
 
 VERSION = "4.0.2"
 DIRS = ["group", "comm", "topo", "attr", "errors/group", "errors/comm", "errors/topo", "errors/attr",
@@ -66,75 +66,18 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 # ---- fetching MPICH's source ---------------------------------------------------------
 
-def archive_entries():
-    """(uri, suite, components, signed_by) for every enabled binary source of apt."""
-    entries = []
-    files = ["/etc/apt/sources.list"] + sorted(glob.glob("/etc/apt/sources.list.d/*.list"))
-    for f in files:
-        if not os.path.exists(f):
-            continue
-        for line in open(f, encoding="utf-8", errors="replace"):
-            line = line.split("#", 1)[0].strip()
-            m = re.match(r"deb\s+(\[[^\]]*\]\s+)?(\S+)\s+(\S+)\s*(.*)", line)
-            if m:
-                opts = m.group(1) or ""
-                sb = re.search(r"signed-by=(\S+?)[\s\]]", opts)
-                entries.append((m.group(2), m.group(3), m.group(4).split(), sb.group(1) if sb else None))
-    for f in sorted(glob.glob("/etc/apt/sources.list.d/*.sources")):
-        text = open(f, encoding="utf-8", errors="replace").read()
-        for stanza in re.split(r"\n\s*\n", text):
-            fields = {}
-            for line in stanza.splitlines():
-                if line.startswith("#") or ":" not in line:
-                    continue
-                k, v = line.split(":", 1)
-                fields[k.strip().lower()] = v.strip()
-            if "deb" not in fields.get("types", "").split() or fields.get("enabled", "yes") == "no":
-                continue
-            for uri in fields.get("uris", "").split():
-                for suite in fields.get("suites", "").split():
-                    entries.append((uri, suite, fields.get("components", "").split(), fields.get("signed-by")))
-    return entries
-
-
 def fetch_source(work):
     """The path of MPICH's test/mpi, unpacked under work; raises RuntimeError."""
     tree = os.path.join(work, "src", "mpich-" + VERSION, "test", "mpi")
     if os.path.exists(os.path.join(tree, ".complete-tree")):
         return tree
-    entries = [e for e in archive_entries() if "debian" in e[0]]
-    if not entries:
-        raise RuntimeError("no Debian archive is configured in /etc/apt/sources.list{,.d}")
-    if not shutil.which("apt-get"):
-        raise RuntimeError("apt-get is not available")
-    with tempfile.TemporaryDirectory(prefix="lumpi-apt-") as apt:
-        for d in ("lists/partial", "cache/archives/partial", "parts", "dl"):
-            os.makedirs(os.path.join(apt, d))
-        with open(os.path.join(apt, "sources.list"), "w") as out:
-            for uri, suite, comps, signed in entries:
-                opt = f"[signed-by={signed}] " if signed and signed.startswith("/") else ""
-                out.write(f"deb-src {opt}{uri} {suite} {' '.join(comps)}\n")
-        opts = ["-o", f"Dir::Etc::SourceList={apt}/sources.list",
-                "-o", f"Dir::Etc::SourceParts={apt}/parts",
-                "-o", f"Dir::State::Lists={apt}/lists",
-                "-o", f"Dir::Cache={apt}/cache",
-                "-o", "APT::Sandbox::User=root", "-q"]
-        r = subprocess.run(["apt-get"] + opts + ["update"], capture_output=True, text=True, timeout=600)
-        if r.returncode != 0:
-            raise RuntimeError("apt-get update failed: " + r.stderr.strip()[-300:])
-        r = subprocess.run(["apt-get"] + opts + ["source", "--download-only", "mpich"],
-                           cwd=os.path.join(apt, "dl"), capture_output=True, text=True, timeout=900)
-        if r.returncode != 0:
-            raise RuntimeError("apt-get source mpich failed: " + r.stderr.strip()[-300:])
-        orig = glob.glob(os.path.join(apt, "dl", f"mpich_{VERSION}.orig.tar.*"))
-        if not orig:
-            got = ", ".join(os.listdir(os.path.join(apt, "dl")))
-            raise RuntimeError(f"the archive's mpich source is not {VERSION} (got: {got})")
+    with tempfile.TemporaryDirectory(prefix="lumpi-mpich-") as dl:
+        orig = debsrc.orig_tarball("mpich", VERSION, dl)
         dest = os.path.join(work, "src")
         os.makedirs(dest, exist_ok=True)
         # Only the test tree is needed: test/mpi of MPICH's own tarball.
         members = [f"mpich-{VERSION}/test/mpi"]
-        r = subprocess.run(["tar", "xf", orig[0], "-C", dest] + members, capture_output=True, text=True)
+        r = subprocess.run(["tar", "xf", orig, "-C", dest] + members, capture_output=True, text=True)
         if r.returncode != 0:
             raise RuntimeError("unpacking failed: " + r.stderr.strip()[-300:])
     open(os.path.join(tree, ".complete-tree"), "w").close()

@@ -4,8 +4,10 @@
 // error a constructor or query raises.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -88,6 +90,12 @@ TypePtr rebuild(const TypePtr& t) {
                                 c.types[0]);
     }
     case Combiner::Resized: return Datatype::resized(c.types[0], c.addresses[0], c.addresses[1]);
+    case Combiner::Darray: {
+      std::size_t n = size_t(I[2]);
+      DarrayArgs a{I[0], I[1], ints(3, n), {}, ints(3 + 2 * n, n), ints(3 + 3 * n, n), Order(I[3 + 4 * n])};
+      for (int d : ints(3 + n, n)) a.distribs.push_back(Distribution(d));
+      return Datatype::darray(a, c.types[0]);
+    }
     case Combiner::Named: break;
   }
   FAIL("unexpected combiner");
@@ -202,6 +210,78 @@ TEST_CASE("subarray in C and Fortran order") {
         Bounds{3, 0, 27, 21, 3});
 }
 
+// The elements (row-major indices of a gsizes array) a darray rank owns,
+// from the rule of MPI-3.1 §4.1.4 written out element by element:
+// index g of dimension i belongs to grid coordinate (g / darg) mod psize.
+std::vector<std::int64_t> owned(const DarrayArgs& a, const std::vector<int>& darg) {
+  const std::size_t n = a.gsizes.size();
+  std::vector<int> coord(n);
+  for (std::size_t k = n, r = std::size_t(a.rank); k-- > 0; r /= std::size_t(a.psizes[k]))
+    coord[k] = int(r % std::size_t(a.psizes[k]));
+  std::vector<std::int64_t> out;
+  std::vector<int> g(n, 0);
+  const std::int64_t total = std::accumulate(a.gsizes.begin(), a.gsizes.end(), std::int64_t(1), std::multiplies<>());
+  for (std::int64_t e = 0; e < total; ++e) {
+    std::int64_t rest = e, idx = 0, mul = 1;  // e counts in the order's storage order
+    for (std::size_t k = 0; k < n; ++k) {
+      std::size_t i = a.order == Order::C ? n - 1 - k : k;
+      g[i] = int(rest % a.gsizes[i]);
+      rest /= a.gsizes[i];
+      idx += g[i] * mul;
+      mul *= a.gsizes[i];
+    }
+    bool mine = true;
+    for (std::size_t i = 0; i < n; ++i) mine = mine && (g[i] / darg[i]) % a.psizes[i] == coord[i];
+    if (mine) out.push_back(idx * 4);
+  }
+  return out;
+}
+
+TEST_CASE("darray: each rank holds the elements MPI-3.1 §4.1.4 gives it, in storage order") {
+  struct Case {
+    DarrayArgs a;
+    std::vector<int> darg;  // the defaults resolved
+  };
+  const Distribution B = Distribution::Block, C = Distribution::Cyclic, N = Distribution::None;
+  const int D = kDefaultDarg;
+  std::vector<Case> cases = {
+      {{6, 0, {5, 4}, {B, C}, {D, D}, {3, 2}, Order::C}, {2, 1}},
+      {{6, 0, {5, 4}, {B, C}, {D, 2}, {3, 2}, Order::Fortran}, {2, 2}},
+      {{4, 0, {7, 3, 2}, {C, N, B}, {2, D, D}, {2, 1, 2}, Order::C}, {2, 3, 1}},
+      {{5, 0, {3}, {B}, {D}, {5}, Order::C}, {1}},  // ranks 3 and 4 own nothing
+  };
+  for (Case& c : cases) {
+    std::vector<std::int64_t> all;
+    for (int r = 0; r < c.a.size; ++r) {
+      c.a.rank = r;
+      CAPTURE(r);
+      TypePtr t = committed(Datatype::darray(c.a, kInt));
+      std::vector<std::int64_t> want = owned(c.a, c.darg);
+      CHECK(offsets(t) == want);
+      CHECK(t->size() == std::int64_t(want.size()) * 4);
+      CHECK(t->lb() == 0);
+      CHECK(t->extent() == std::accumulate(c.a.gsizes.begin(), c.a.gsizes.end(), std::int64_t(4), std::multiplies<>()));
+      all.insert(all.end(), want.begin(), want.end());
+    }
+    std::sort(all.begin(), all.end());
+    CHECK(std::adjacent_find(all.begin(), all.end()) == all.end());  // a partition of the array
+    CHECK(all.size() * 4 == std::size_t(committed(Datatype::darray(c.a, kInt))->extent()));
+  }
+}
+
+TEST_CASE("darray errors name the argument") {
+  const Distribution B = Distribution::Block, N = Distribution::None;
+  auto err = [](const DarrayArgs& a) {
+    return error_of([&] { Datatype::darray(a, kInt); }, ErrClass::Arg, "MPI_Type_create_darray");
+  };
+  CHECK(err({4, 4, {8}, {B}, {-1}, {4}, Order::C}).find("rank 4 is not in 0..3") != std::string::npos);
+  CHECK(err({4, 0, {8}, {B}, {-1}, {3}, Order::C}).find("product of psizes") != std::string::npos);
+  CHECK(err({4, 0, {8}, {B}, {1}, {4}, Order::C}).find("does not cover gsizes[0]") != std::string::npos);
+  CHECK(err({2, 0, {8}, {N}, {-1}, {2}, Order::C}).find("psizes[0] = 2 must be 1") != std::string::npos);
+  CHECK(err({1, 0, {8}, {Distribution(7)}, {-1}, {1}, Order::C}).find("distribs[0]") != std::string::npos);
+  CHECK(err({1, 0, {0}, {B}, {-1}, {1}, Order::C}) == "gsizes[0] = 0 is not positive");
+}
+
 TEST_CASE("nested types: contiguous of a padded struct, vector of vectors") {
   TypePtr sc = Datatype::create_struct({1, 1}, {0, 2}, {kShort, kChar});
   CHECK(bounds(sc) == Bounds{3, 0, 4, 0, 3});
@@ -252,6 +332,9 @@ TEST_CASE("envelope and contents describe the constructor call, and rebuild the 
       Datatype::hindexed_block(1, {0, 6}, kShort),
       Datatype::create_struct({1, 2}, {0, 20}, {r, kDouble}),
       Datatype::subarray({4, 5}, {2, 3}, {1, 2}, Order::Fortran, r),
+      Datatype::darray({6, 4, {5, 4}, {Distribution::Block, Distribution::Cyclic}, {kDefaultDarg, 2}, {3, 2},
+                        Order::Fortran},
+                       r),
       r,
   };
   for (const TypePtr& t : types) {
