@@ -339,7 +339,9 @@ void Session::finish_deadlock_poll(Run& run, double elapsed) {
   print_line(opts_.stop_on_deadlock ? "deadlock found:" : "deadlock found (Ctrl-C interrupts):");
   print_lines(lines, stdout);
   run.next_hang = 1e300;  // the hang report would only repeat it
-  if (opts_.stop_on_deadlock) interrupt(run, "deadlock: interrupting");
+  if (!opts_.stop_on_deadlock) return;
+  if (on_deadlock) on_deadlock(lines);
+  interrupt(run, "deadlock: interrupting");
 }
 
 // Once every running rank answered (or a second passed), shows the picture:

@@ -123,6 +123,9 @@ class Session {
   // Called when a deadline strikes, before the interrupt, with what every
   // rank of the command was doing (as ":status" shows it).
   std::function<void(const std::vector<std::string>&)> on_deadline_status;
+  // Called when a deadlock is found (with its report's lines), before the
+  // command is interrupted for it (Options::stop_on_deadlock).
+  std::function<void(const std::vector<std::string>&)> on_deadlock;
   // Polled while a command runs: true when the user asked for ":status"
   // meanwhile (the REPL reads type-ahead from the terminal).
   std::function<bool()> poll_input;
