@@ -152,8 +152,16 @@ void Session::ask_rank_status(int r) {
   ++unanswered_[size_t(r)];
 }
 
-void Session::got_status(int r) {
-  if (r >= 0 && size_t(r) < unanswered_.size() && unanswered_[size_t(r)] > 0) --unanswered_[size_t(r)];
+// Every event of the world passes here, so every status answer is counted,
+// whoever asked and whenever it comes (a late answer, between commands, too).
+std::optional<Event> Session::next_event(int timeout_ms) {
+  auto ev = world_->next(timeout_ms);
+  if (!ev) return ev;
+  size_t r = size_t(ev->rank);
+  if (r >= unanswered_.size()) return ev;
+  if (ev->kind == Event::Kind::Death) unanswered_[r] = 0;
+  else if (ev->msg.kind == Kind::Status && unanswered_[r] > 0) --unanswered_[r];
+  return ev;
 }
 
 // No status question of ours is unanswered: the next answers are to the next question.
@@ -164,7 +172,6 @@ bool Session::all_answered() const {
 }
 
 void Session::report_death(int rank) {
-  unanswered_[size_t(rank)] = 0;
   int status = world_->rank(rank).wait_status;
   if (!killed_for_abort_[size_t(rank)]) worst_exit_ = std::max(worst_exit_, launcher::exit_code_of(status));
   print_line("rank " + std::to_string(rank) + " died: " + launcher::describe_wait_status(status));
@@ -234,13 +241,13 @@ Outcome Session::run(const std::vector<int>& ranks, const std::string& mode, con
   run.next_hang = hang_after;
   run.running = send_command(run, ranks, exec);
   while (run.running > 0) {
-    auto ev = world_->next(50);
+    auto ev = next_event(50);
+    if (ev) on_event_during(run, *ev);  // first: an answer counted by next_event is stored before polls look
     double elapsed = now_s() - run.t0;
     on_sigint(run);
     check_limits(run, elapsed);
     watch_deadlock(run, elapsed);
     if (run.poll != Poll::None) finish_poll(run, elapsed);
-    if (ev) on_event_during(run, *ev);
   }
   return std::move(run.o);
 }
@@ -460,7 +467,6 @@ void Session::on_event_during(Run& run, const Event& ev) {
   switch (m.kind) {
     case Kind::Output: print_output(r, m.text); break;
     case Kind::Status:
-      got_status(r);
       run.statuses[r] = m;
       break;
     case Kind::Wait: run.watch.notice(r, m, now_s() - run.t0); break;
@@ -507,7 +513,7 @@ std::string Session::hw_tree(const std::map<int, std::string>& cpusets) {
   }
   double t0 = now_s();
   while (trees.size() < hosts.size() && now_s() - t0 < 5.0) {
-    auto ev = world_->next(50);
+    auto ev = next_event(50);
     if (!ev || show_background(*ev)) continue;
     if (ev->msg.kind == Kind::Tree) trees[ev->rank] = ev->msg.text;
   }
@@ -552,11 +558,11 @@ std::vector<std::string> Session::status_lines() {
   }
   double t0 = now_s();
   while (int(st.size()) < world_->size() && now_s() - t0 < 1.0) {
-    auto ev = world_->next(50);
+    auto ev = next_event(50);
     if (!ev) continue;
     if (ev->kind == Event::Kind::Death) st[ev->rank] = dead_text(ev->rank);
     if (show_background(*ev)) continue;
-    if (ev->msg.kind == Kind::Status) got_status(ev->rank), st[ev->rank] = ev->msg.text;
+    if (ev->msg.kind == Kind::Status) st[ev->rank] = ev->msg.text;
   }
   for (int r = 0; r < world_->size(); ++r)
     if (!st.count(r)) st[r] = "not answering";
@@ -573,11 +579,11 @@ std::vector<std::string> Session::queue_lines() {
   }
   double t0 = now_s();
   while (int(st.size() + missing.size()) < world_->size() && now_s() - t0 < 1.0) {
-    auto ev = world_->next(50);
+    auto ev = next_event(50);
     if (!ev) continue;
     if (ev->kind == Event::Kind::Death) missing[ev->rank] = "dead";
     if (show_background(*ev)) continue;
-    if (ev->msg.kind == Kind::Status) got_status(ev->rank), st[ev->rank] = ev->msg;
+    if (ev->msg.kind == Kind::Status) st[ev->rank] = ev->msg;
   }
   std::map<int, std::string> shown;
   for (int r = 0; r < world_->size(); ++r)
@@ -601,7 +607,7 @@ std::map<int, ControlMsg> Session::collect_trace() {
     if (world_->alive(r)) world_->send(r, launcher::text_msg(Kind::TraceQuery, "get")), asked.insert(r);
   double t0 = now_s();
   while (got.size() < asked.size() && now_s() - t0 < 5.0) {
-    auto ev = world_->next(50);
+    auto ev = next_event(50);
     if (!ev) continue;
     if (ev->kind == Event::Kind::Death) asked.erase(ev->rank);
     if (show_background(*ev)) continue;
@@ -612,7 +618,7 @@ std::map<int, ControlMsg> Session::collect_trace() {
 
 void Session::drain() {
   if (!world_) return;
-  while (auto ev = world_->next(0)) show_background(*ev);
+  while (auto ev = next_event(0)) show_background(*ev);
 }
 
 // The ranks get 10 s to quit: delete callbacks on COMM_SELF run then, and a

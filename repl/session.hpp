@@ -155,7 +155,7 @@ class Session {
   bool show_background(const launcher::World::Event& ev);
   void report_death(int rank);
   void ask_rank_status(int r);
-  void got_status(int r);
+  std::optional<launcher::World::Event> next_event(int timeout_ms);
   bool all_answered() const;
   void abort_world(int rank, const std::string& message);
   void print_line(const std::string& line) const;
