@@ -37,29 +37,35 @@ bool DeadlockWatch::should_ask(const std::map<int, RankView>& base, double now) 
   std::set<int> stuck = stuck_ranks(merged(base));
   if (stuck.empty() || stuck == reported_) return false;
   asking_ = true;
+  asked_ = seen_;  // rule 1: only what came before the question
   return true;
 }
 
-// r answered blocked in the wait it told of before the question, having
-// received and sent nothing since.
+// Rule 1: r answered blocked in the wait it told of before the question,
+// having received and sent nothing since.
 bool DeadlockWatch::unchanged(int r, const RankView& now) const {
-  auto it = seen_.find(r);
-  if (it == seen_.end()) return false;
+  auto it = asked_.find(r);
+  if (it == asked_.end()) return false;
   const RankView& was = it->second;
   return was.state == State::Blocked && now.state == State::Blocked && was.serial == now.serial &&
          was.wait == now.wait && was.counts == now.counts;
 }
 
-// A message some rank counts as sent to r that r has not received (or r's
-// counts are unknown).
-bool DeadlockWatch::in_flight_to(int r, const std::map<int, RankView>& views) const {
-  const auto& mine = views.at(r).counts.received;
-  if (mine.empty()) return true;
+// Rule 2 (and 3's unknown counts): a message between r and some rank, either
+// way, that its receiver has not received, or counts unknown where needed.
+bool DeadlockWatch::in_flight(int r, const std::map<int, RankView>& views) {
+  const launcher::Counts& mine = views.at(r).counts;
+  if (mine.received.empty() || mine.sent.empty()) return true;
+  auto more = [](const std::vector<uint64_t>& sent, int to, const std::vector<uint64_t>& got, int from) {
+    return size_t(to) < sent.size() && size_t(from) < got.size() && sent[size_t(to)] > got[size_t(from)];
+  };
   for (const auto& [a, v] : views) {
     bool ended = v.state == State::Idle || v.state == State::Finishing;
-    if (ended && v.counts.sent.empty()) return true;  // what it sent before it ended is unknown
-    const auto& sent = v.counts.sent;
-    if (size_t(r) < sent.size() && size_t(a) < mine.size() && sent[size_t(r)] > mine[size_t(a)]) return true;
+    if (v.counts.sent.empty()) {
+      if (ended) return true;  // what it sent before it ended is unknown
+      continue;
+    }
+    if (more(v.counts.sent, r, mine.received, a) || more(mine.sent, a, v.counts.received, r)) return true;
   }
   return false;
 }
@@ -69,11 +75,15 @@ std::vector<std::string> DeadlockWatch::confirm(const std::map<int, RankView>& a
   // The answers alone (a rank that did not answer counts as running), with
   // the counts a finished rank told before it went.
   std::map<int, RankView> views = answers;
-  for (auto& [r, v] : views)
-    if (auto it = seen_.find(r); v.counts.sent.empty() && it != seen_.end()) v.counts = it->second.counts;
+  for (auto& [r, v] : views) {  // rule 3: a finished rank's counts are those of its "finishing" notice
+    auto it = seen_.find(r);
+    if (v.state == State::Finishing && v.counts.sent.empty() && it != seen_.end() &&
+        it->second.state == State::Finishing)
+      v.counts = it->second.counts;
+  }
   std::set<int> stuck = stuck_ranks(views);
   bool ok = !stuck.empty();
-  for (int r : stuck) ok = ok && unchanged(r, views.at(r)) && !in_flight_to(r, views);
+  for (int r : stuck) ok = ok && unchanged(r, views.at(r)) && !in_flight(r, views);
   for (const auto& [r, v] : answers) {
     if (v.state == State::Blocked || (v.state == State::Finishing && !v.counts.sent.empty())) seen_[r] = v;
     else if (v.state == State::Running) seen_.erase(r);

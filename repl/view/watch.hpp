@@ -6,20 +6,35 @@
 // that wait; faster waits send nothing. The watch keeps the latest notice
 // of every rank. When the wait-for graph of those notices (deadlock.hpp:
 // ranks that told nothing count as running) has stuck ranks, the caller
-// asks every rank for its status, and the watch confirms the deadlock only
-// if, in those answers,
-//   - the graph still has stuck ranks,
-//   - each stuck rank is in the very wait it was in before the question
-//     (same serial: it never left it) with the same message counts (it
-//     received and sent nothing meanwhile), and
-//   - no message is in flight to a stuck rank: every rank's count of
-//     messages sent to it equals its count of messages received from that
-//     rank.
-// Every answer comes after every notice that raised the suspicion, so at
-// the moment of the question each stuck rank was blocked, nothing was on
-// its way to it, and it waited only for ranks in the same state or for ranks
-// that will never act: a deadlock, not a snapshot of ranks passing each
-// other. Otherwise the answers become the new notices and the caller asks
+// asks every rank for its status at an instant Q, and the watch confirms.
+//
+// The invariant: a verdict is given only for ranks that, at Q, were blocked
+// for good. That is, at Q
+//   1. every stuck rank was in one wait and stayed in it across Q: its
+//      notice (or earlier answer) was received before the question went out
+//      (the notices are frozen when it does; one that comes later, even
+//      before the answer, does not count) and its answer names the same
+//      wait serial with the same message counts, so between the two it
+//      left no wait and sent and received nothing;
+//   2. nothing was in flight to or from a stuck rank: for every rank a whose
+//      counts are known, a's count of messages sent to r equals r's count
+//      received from a, and r's sent to a equals a's received from r. A
+//      message in flight to r could release it; one from r could make its
+//      receiver act (an idle rank matches it to a receive it posted earlier
+//      and acknowledges, a lock is granted, a nonblocking collective goes on
+//      in the background), so either cancels the verdict;
+//   3. every rank a stuck rank waits for is stuck itself or can never act:
+//      its program ended (its counts are those of its last, "finishing",
+//      notice, sent after its last message), it is idle between commands
+//      (its counts from an answer it gave idle, after Q), or it is dead
+//      (which the caller passes as unknown: the death fails the waits on it,
+//      no deadlock). A rank that ended with unknown counts cancels the
+//      verdict; a running or silent rank is never waited on by a stuck one.
+// Every message, internal lanes (communicator construction, RMA, acks)
+// included, is counted by the engine at its send and at its delivery, so
+// 1-3 make the stuck ranks a closed set at Q: none can be released by a
+// message, and none can send one. Otherwise the answers become the new
+// notices (all received before the next question) and the caller asks
 // again a little later. Pure logic, no I/O: the caller sends and receives.
 #pragma once
 
@@ -57,9 +72,10 @@ class DeadlockWatch {
  private:
   std::map<int, RankView> merged(const std::map<int, RankView>& base) const;
   bool unchanged(int r, const RankView& now) const;
-  bool in_flight_to(int r, const std::map<int, RankView>& views) const;
+  static bool in_flight(int r, const std::map<int, RankView>& views);
 
-  std::map<int, RankView> seen_;  // the latest notice (or answer) of every rank that told one
+  std::map<int, RankView> seen_;   // the latest notice (or answer) of every rank that told one
+  std::map<int, RankView> asked_;  // seen_ when the question went out (rule 1)
   bool dirty_ = false;
   bool asking_ = false;
   double retry_at_ = -1;  // >= 0: ask again then (answers did not confirm)
