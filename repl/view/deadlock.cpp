@@ -119,7 +119,13 @@ struct Graph {
 };
 
 // Blocked ranks that can never go on: the others are "live" (running, not
-// answering, or waiting for enough live ranks), to a fixed point.
+// answering, or waiting for at least one live rank), to a fixed point.
+// One live rank is enough, also for a collective that needs every member:
+// a member that finished or went idle may have done its part already (an
+// inner rank of a barrier's tree leaves it once it has passed the release
+// on), and the message a blocked member still needs may come from a rank
+// that is forwarding it right now. Only a rank every one of whose peers is
+// stuck or can never act is stuck.
 Graph build(const std::map<int, RankView>& all) {
   Graph g{all, {}, {}};
   std::set<int> live;
@@ -132,9 +138,7 @@ Graph build(const std::map<int, RankView>& all) {
     changed = false;
     for (const auto& [r, w] : g.edges) {
       if (live.count(r)) continue;
-      bool any = waits_any(all.at(r));
-      bool go = w.empty() || (any ? std::any_of(w.begin(), w.end(), is_live)
-                                  : std::all_of(w.begin(), w.end(), is_live));
+      bool go = w.empty() || std::any_of(w.begin(), w.end(), is_live);
       if (go) live.insert(r), changed = true;
     }
   }
