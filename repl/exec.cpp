@@ -11,7 +11,9 @@
 #include "launcher/protocol/clock.hpp"
 #include "launcher/coordinator/world.hpp"
 #include "repl/view/collate.hpp"
+#include "repl/check_report.hpp"
 #include "repl/view/deadlock.hpp"
+#include "repl/view/watch.hpp"
 #include "repl/session.hpp"
 
 namespace lumpi::repl {
@@ -24,6 +26,7 @@ using launcher::World;
 
 constexpr int kExitTimeout = 124;
 constexpr int kExitInterrupted = 130;
+constexpr int kExitCheck = 1;  // a check fired and nothing else failed
 
 // `program` itself when it names a path, else the first executable of that
 // name on PATH (as execvp would find it); "" if none.
@@ -60,24 +63,68 @@ void say(const std::string& line) {
 
 class Exec {
  public:
-  Exec(const ExecOptions& o, const std::string& exe) : world_(world_options(o, exe)), killed_(size_t(o.size)) {}
+  Exec(const ExecOptions& o, const std::string& exe)
+      : world_(world_options(o, exe)), killed_(size_t(o.size)), unanswered_(size_t(o.size)) {}
 
   int run(double timeout) {
+    int code = supervise(timeout);
+    if (!report_.empty() && code == 0) code = kExitCheck;
+    return code;
+  }
+
+  const CheckReport& report() const { return report_; }
+
+ private:
+  int supervise(double timeout) {
     int sigints = sigint_count();
     double t0 = now_s();
     while (world_.alive_count() > 0) {
-      auto ev = world_.next(100);
+      auto ev = world_.next(confirming_ ? 5 : 100);
       if (ev) on_event(*ev);
       abandon_unwired();
       if (!world_.join_error().empty()) return stop(world_.join_error(), 1);
       if (sigint_count() != sigints) return stop("interrupted (Ctrl-C)", kExitInterrupted);
+      if (watch_deadlock()) return stop_for_deadlock();
       if (timeout > 0 && now_s() - t0 > timeout)
         return stop("timeout after " + seconds_text(timeout) + " s", kExitTimeout);
     }
     return worst_exit();
   }
 
- private:
+  // The live deadlock watch: asks every rank once the notices show stuck
+  // ranks, and confirms from the answers; true once confirmed.
+  bool watch_deadlock() {
+    double now = now_s();
+    if (confirming_) {
+      if (!no_question_open()) return false;
+      confirming_ = false;
+      found_ = watch_.confirm(views(true, true), now);
+      return !found_.empty();
+    }
+    if (!world_.wired() || !no_question_open() || !watch_.should_ask(views(true, false), now)) return false;
+    statuses_.clear();
+    for (int r = 0; r < world_.size(); ++r)
+      if (world_.alive(r) && world_.rank(r).joined) ask(r);
+    confirming_ = true;
+    return false;
+  }
+
+  int stop_for_deadlock() {
+    say("deadlock found (" + std::to_string(int((now_s() - watch_.first_notice()) * 1000 + launcher::kWaitNoticeMs)) +
+        " ms after the first of its ranks blocked):");
+    std::string text;
+    for (const auto& line : found_) {
+      std::fprintf(stderr, "%s\n", line.c_str());
+      text += (text.empty() ? "" : "\n") + line;
+    }
+    std::fflush(stderr);
+    bool mismatch = text.find("collective mismatch: ") != std::string::npos;
+    report_.add({mismatch ? "collective-mismatch" : "deadlock", std::vector<int>(watch_.reported().begin(), watch_.reported().end()), text});
+    for (int r = 0; r < world_.size(); ++r) killed_[size_t(r)] = true, world_.kill(r);
+    while (world_.alive_count() > 0) world_.next(20);
+    return kExitCheck;
+  }
+
   static World::Options world_options(const ExecOptions& o, const std::string& exe) {
     World::Options w;
     w.size = o.size;
@@ -86,20 +133,41 @@ class Exec {
     w.bind = o.bind;
     w.stdin_rank = 0;
     w.placement = o.placement;
+    w.check = o.check;
     return w;
   }
 
   void on_event(const World::Event& ev) {
     if (ev.kind == World::Event::Kind::Death) return on_death(ev.rank);
     const ControlMsg& m = ev.msg;
-    if (m.kind == Kind::Status) statuses_[ev.rank] = m;
+    if (m.kind == Kind::Status) {
+      if (unanswered_[size_t(ev.rank)] > 0) --unanswered_[size_t(ev.rank)];
+      statuses_[ev.rank] = m;
+    }
+    else if (m.kind == Kind::Wait) watch_.notice(ev.rank, m, now_s());
+    else if (m.kind == Kind::Report) report_.add({m.check_class, {ev.rank}, m.text});
     else if (m.kind == Kind::Output) std::printf("%s\n", m.text.c_str());
     else if (m.kind == Kind::Abort) on_abort(ev.rank, m);
+  }
+
+  void ask(int r) {
+    world_.send(r, launcher::msg(Kind::StatusQuery));
+    ++unanswered_[size_t(r)];
+  }
+
+  // Every live rank has answered every status question: the next answers
+  // are to the next question (a late one must not pass for a new one).
+  bool no_question_open() const {
+    for (int r = 0; r < world_.size(); ++r)
+      if (world_.alive(r) && unanswered_[size_t(r)] > 0) return false;
+    return true;
   }
 
   // A rank that ends without finishing fails the waits that need it; one
   // killed by a signal (not by us) is said, on stderr.
   void on_death(int rank) {
+    watch_.touch();
+    unanswered_[size_t(rank)] = 0;
     if (world_.rank(rank).finished || killed_[size_t(rank)]) return;
     world_.announce_death(rank);
     const int status = world_.rank(rank).wait_status;
@@ -154,7 +222,7 @@ class Exec {
   std::map<int, std::string> where_ranks_wait() {
     statuses_.clear();
     for (int r = 0; r < world_.size(); ++r)
-      if (world_.alive(r) && world_.rank(r).joined) world_.send(r, launcher::msg(Kind::StatusQuery));
+      if (world_.alive(r) && world_.rank(r).joined) ask(r);
     int sigints = sigint_count();
     double t0 = now_s();
     while (now_s() - t0 < 1.0 && sigint_count() == sigints && !all_answered())
@@ -180,12 +248,19 @@ class Exec {
   }
 
   // Every rank as the deadlock diagnosis sees it (repl/view/deadlock.hpp).
-  std::map<int, RankView> views() const {
+  // For the live watch (`live`), a rank that died unfinished is unknown: its
+  // death, announced, fails the waits that need it, which are no deadlock.
+  // Without `answers`, the status answers are left out (the watch's base).
+  std::map<int, RankView> views(bool live = false, bool answers = true) const {
     std::map<int, RankView> v;
     for (int r = 0; r < world_.size(); ++r) {
       const auto& info = world_.rank(r);
-      auto it = statuses_.find(r);
-      if (!info.alive) {
+      auto it = answers ? statuses_.find(r) : statuses_.end();
+      if (live && info.finished && it == statuses_.end()) {
+        v[r].state = RankView::State::Finishing;
+      } else if (live && !info.alive) {
+        v[r].state = RankView::State::Unknown;
+      } else if (!info.alive) {
         v[r].state = info.finished ? RankView::State::Finishing : RankView::State::Dead;
         v[r].why = launcher::describe_wait_status(info.wait_status);
       } else if (!info.joined) {
@@ -207,6 +282,11 @@ class Exec {
   World world_;
   std::vector<bool> killed_;  // by us (MPI_Abort of another rank): not the job's status
   std::map<int, ControlMsg> statuses_;
+  DeadlockWatch watch_;
+  bool confirming_ = false;  // the watch's question is out
+  std::vector<int> unanswered_;  // per rank: status questions not answered yet
+  std::vector<std::string> found_;  // the confirmed deadlock's report
+  CheckReport report_;
 };
 
 }  // namespace
@@ -221,7 +301,9 @@ int run_exec(const ExecOptions& opts) {
   install_sigint_handler();
   reset_sigint();
   Exec e(opts, exe);
-  return e.run(timeout);
+  int code = e.run(timeout);
+  if (!opts.check_report.empty() && !e.report().write(opts.check_report) && code == 0) code = 1;
+  return code;
 }
 
 }  // namespace lumpi::repl

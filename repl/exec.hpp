@@ -11,6 +11,12 @@
 // format, then stops the world: exit status 130 for Ctrl-C, 124 for a
 // timeout. A rank that dies before finishing is announced to the others,
 // whose waits on it fail with MPI_ERR_PROC_FAILED. No process outlives it.
+//
+// The checker (docs/checking.md): a deadlock is found when it happens
+// (repl/view/watch.hpp), reported on stderr and the world stopped; a check
+// that fires on a rank (a collective mismatch) is counted. A run in which a
+// check fired exits non-zero (1 when nothing else failed); --check turns on
+// the full checks on the ranks, --check-report FILE writes the findings as JSON.
 #pragma once
 
 #include <string>
@@ -27,6 +33,8 @@ struct ExecOptions {
   std::string bind = "none";
   double timeout = 0;  // seconds; 0: MPIEXEC_TIMEOUT if set, else none
   launcher::Placement placement;  // --launcher, --hosts...
+  bool check = false;             // --check
+  std::string check_report;       // --check-report FILE ("": none)
 };
 
 // Runs the world to its end; returns the exit status described above.

@@ -25,7 +25,7 @@ using lumpi::repl::Session;
 const char* kUsage =
     "usage: lumpi [options] [script.lua [args...]]\n"
     "       lumpi test [options] [files or directories...]\n"
-    "       lumpi exec [-n N] [--bind L] [--timeout S] [--launcher L ...] program [args...]   any executable as a world\n"
+    "       lumpi exec [-n N] [--bind L] [--timeout S] [--check] [--launcher L ...] program [args...]   any executable as a world\n"
     "       lumpi world [-n N] [--bind L] [--launcher L ...] [--jobfile FILE]   a world that waits for a REPL\n"
     "       lumpi world --stop FILE                         end that world\n"
     "       lumpi attach FILE [-e CODE] [-i] [script.lua [args...]]   attach to it (:detach leaves it running)\n"
@@ -37,6 +37,8 @@ const char* kUsage =
     "  --timeout SECONDS per-command limit in the REPL, per case in `lumpi test`,\n"
     "                    for the whole run in `lumpi exec` (else MPIEXEC_TIMEOUT)\n"
     "  --no-collate      print every rank's result separately\n"
+    "  --check           the full checks of MPI usage (docs/checking.md; deadlocks are always found)\n"
+    "  --check-report FILE   write what the checks found as JSON (a run where one fired exits non-zero)\n"
     "  --launcher local|mpirun|mpiexec|srun|ssh   what starts the ranks (default local:\n"
     "                    forked here, over ipc; the others: tcp with CURVE, docs/hosts.md)\n"
     "  --hosts H1:N,H2:N / --hostfile FILE   where the launcher puts ranks\n"
@@ -59,6 +61,8 @@ struct Args {
   bool interactive = false;
   std::string bind = "none";
   double timeout = 0;
+  bool check = false;        // --check
+  std::string check_report;  // --check-report FILE
   bool collate = true;
   std::string junit;
   std::string trace;  // --trace FILE (script) or DIR (lumpi test)
@@ -139,6 +143,10 @@ bool common_option(Args& a, const std::string& s, Words& w) {
   } else if (s == "--timeout") {
     a.timeout = std::atof(w.value("--timeout").c_str());
     if (a.timeout <= 0) usage_error("--timeout needs a positive number of seconds");
+  } else if (s == "--check") {
+    a.check = true;
+  } else if (s == "--check-report") {
+    a.check_report = w.value("--check-report");
   } else if (s == "-h" || s == "--help") {
     std::fputs(kUsage, stdout);
     std::exit(0);
@@ -168,7 +176,7 @@ void take_word(Args& a, const std::string& s, Words& w) {
   if (!a.positional.empty() && !a.test) return a.positional.push_back(s);  // the script's (program's) args
   if (common_option(a, s, w)) return;
   if (a.exec && option)
-    usage_error("lumpi exec takes -n, --bind, --timeout, --launcher, --hosts, --hostfile, --rsh and --iface "
+    usage_error("lumpi exec takes -n, --bind, --timeout, --check, --check-report, --launcher, --hosts, --hostfile, --rsh and --iface "
                 "before the program; unknown option " + s);
   if (mode_option(a, s, w)) return;
   if (option) usage_error("unknown option " + s);
@@ -217,6 +225,8 @@ int run_exec(const Args& a) {
   o.bind = a.bind;
   o.timeout = a.timeout;
   o.placement = a.placement;
+  o.check = a.check;
+  o.check_report = a.check_report;
   return lumpi::repl::run_exec(o);
 }
 
@@ -273,6 +283,9 @@ Session::Options session_options(const Args& a) {
   o.collate = a.collate;
   o.placement = a.placement;
   o.attach = a.attach;
+  o.check = a.check;
+  // Without a prompt to return to, a deadlock found stops the command.
+  o.stop_on_deadlock = a.test || !(a.interactive || (a.positional.empty() && a.exprs.empty()));
   return o;
 }
 
@@ -299,7 +312,7 @@ int run_main(const Args& a) {
   if (a.exec) return run_exec(a);
   if (a.world) return run_world(a);
   Session::Options o = session_options(a);
-  if (a.test) return lumpi::repl::run_tests(o, a.positional, a.junit, a.trace);
+  if (a.test) return lumpi::repl::run_tests(o, a.positional, a.junit, a.trace, a.check_report);
   if (!a.trace.empty() && a.positional.empty()) usage_error("--trace FILE needs a script to trace");
   Session s(o);
   bool failed = !run_given(s, a);
@@ -309,6 +322,8 @@ int run_main(const Args& a) {
   } else if (!a.attach.empty()) {
     s.world().detach();  // a script or -e on an attached world leaves it waiting for the next
   }
+  bool wrote = a.check_report.empty() || s.check_report().write(a.check_report);
+  failed = failed || !s.check_report().empty() || !wrote;  // a check fired: the run fails
   int status = s.shutdown();
   if (status == 0 && failed) status = 1;
   return status;

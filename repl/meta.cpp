@@ -271,6 +271,20 @@ MetaResult meta_trace(MetaContext& c, const std::string& args) {
   return to_file ? trace_write(m, what, file) : trace_draw(c, m);
 }
 
+// ":check on|off", ":check" (the setting and what the checks found so far).
+MetaResult meta_check(MetaContext& c, const std::string& args) {
+  if (args == "on" || args == "off") {
+    c.s.set_check(args == "on");
+    return said(std::string("--check is ") + (args == "on" ? "on" : "off"));
+  }
+  if (!args.empty()) return usage("usage: :check [on|off]");
+  std::string text = std::string("--check is ") + (c.s.checking() ? "on" : "off") + "; ";
+  const auto& found = c.s.check_report().findings();
+  text += found.empty() ? "no check has fired" : strprintf("%zu finding(s):", found.size());
+  for (const auto& f : found) text += "\n" + f.check_class + ": " + f.text;
+  return said(text);
+}
+
 // ---- the rest ----
 
 MetaResult meta_load(MetaContext& c, const std::string& file) {
@@ -352,6 +366,11 @@ const MetaCommand kMeta[] = {
      "across, arrows between them); :trace json FILE writes Chrome/Perfetto trace-event JSON "
      "(timestamps are the logical clocks). :trace off stops recording; :trace clear forgets.",
      meta_trace},
+    {"check", "", "[on|off]", "the full checks of MPI usage (docs/checking.md); what they found",
+     ":check on turns on the checks that cost messages of their own (as --check does); deadlocks "
+     "are found whatever the setting, within milliseconds of happening, and shown with the ranks "
+     "that wait for each other. :check alone says the setting and lists what the checks found.",
+     meta_check},
     {"ranks", "", "", "rank, host, pid and binding of every rank",
      "The binding is the set of PUs the rank may run on, with the hwloc object it is bound "
      "to (see --bind).",

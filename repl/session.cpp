@@ -13,6 +13,7 @@
 #include "repl/view/collate.hpp"
 #include "repl/view/color.hpp"
 #include "repl/view/deadlock.hpp"
+#include "repl/view/watch.hpp"
 
 namespace lumpi::repl {
 
@@ -89,11 +90,22 @@ void Session::start() {
   w.bind = opts_.bind;
   w.placement = opts_.placement;
   w.attach = opts_.attach;
+  w.check = opts_.check;
   world_ = std::make_unique<launcher::World>(w);
   world_->wait_wired(opts_.placement.remote() ? remote_start_ms() : 15000);
   opts_.size = world_->size();  // an attached world's size is in its connection file
   killed_for_abort_.assign(size_t(opts_.size), false);
+  unanswered_.assign(size_t(opts_.size), 0);
   if (tracing_) trace_action("on");
+  if (opts_.check && !opts_.attach.empty()) set_check(true);  // an attached world started without it
+}
+
+void Session::set_check(bool on) {
+  opts_.check = on;
+  if (!world_) return;
+  ControlMsg m = launcher::text_msg(Kind::Check, on ? "on" : "off");
+  for (int r = 0; r < world_->size(); ++r)
+    if (world_->alive(r)) world_->send(r, m);
 }
 
 std::vector<int> Session::all_ranks() const {
@@ -133,6 +145,30 @@ void Session::print_lines(const std::vector<std::string>& lines, FILE* f) const 
     std::fputc('\n', f);
   }
   std::fflush(f);
+}
+
+void Session::ask_rank_status(int r) {
+  world_->send(r, launcher::msg(Kind::StatusQuery));
+  ++unanswered_[size_t(r)];
+}
+
+// Every event of the world passes here, so every status answer is counted,
+// whoever asked and whenever it comes (a late answer, between commands, too).
+std::optional<Event> Session::next_event(int timeout_ms) {
+  auto ev = world_->next(timeout_ms);
+  if (!ev) return ev;
+  size_t r = size_t(ev->rank);
+  if (r >= unanswered_.size()) return ev;
+  if (ev->kind == Event::Kind::Death) unanswered_[r] = 0;
+  else if (ev->msg.kind == Kind::Status && unanswered_[r] > 0) --unanswered_[r];
+  return ev;
+}
+
+// No status question of ours is unanswered: the next answers are to the next question.
+bool Session::all_answered() const {
+  for (int r = 0; r < world_->size(); ++r)
+    if (world_->alive(r) && unanswered_[size_t(r)] > 0) return false;
+  return true;
 }
 
 void Session::report_death(int rank) {
@@ -188,6 +224,7 @@ struct Session::Run {
   std::map<int, RankView> last_views;  // every rank as the previous poll saw it (empty before the first)
   bool confirming = false;             // this hang poll is the second look at stuck ranks
   std::string deadline_why;
+  DeadlockWatch watch;                 // deadlock found when it happens (repl/view/watch.hpp)
 };
 
 Outcome Session::run(const std::vector<int>& ranks, const std::string& mode, const std::string& payload,
@@ -204,12 +241,13 @@ Outcome Session::run(const std::vector<int>& ranks, const std::string& mode, con
   run.next_hang = hang_after;
   run.running = send_command(run, ranks, exec);
   while (run.running > 0) {
-    auto ev = world_->next(50);
+    auto ev = next_event(50);
+    if (ev) on_event_during(run, *ev);  // first: an answer counted by next_event is stored before polls look
     double elapsed = now_s() - run.t0;
     on_sigint(run);
     check_limits(run, elapsed);
+    watch_deadlock(run, elapsed);
     if (run.poll != Poll::None) finish_poll(run, elapsed);
-    if (ev) on_event_during(run, *ev);
   }
   return std::move(run.o);
 }
@@ -265,13 +303,58 @@ void Session::ask_status(Run& run, Poll kind, double elapsed) {
   run.statuses.clear();
   run.poll = kind;
   run.poll_asked_at = elapsed;
+  if (kind == Poll::Deadlock) {  // every live rank: the idle ones' counts tell messages in flight
+    for (int r = 0; r < world_->size(); ++r)
+      if (world_->alive(r)) ask_rank_status(r);
+    return;
+  }
   for (const auto& [r, ro] : run.o.ranks)
-    if (ro.state == State::Running) world_->send(r, launcher::msg(Kind::StatusQuery));
+    if (ro.state == State::Running) ask_rank_status(r);
+}
+
+// The live deadlock watch: asks every rank once the notices show stuck
+// ranks (when no other poll is out).
+void Session::watch_deadlock(Run& run, double elapsed) {
+  if (run.poll != Poll::None || !all_answered()) return;  // a late answer must not pass for a new one
+  std::map<int, RankView> base = views_of(run, false);
+  for (auto& [r, v] : base)  // a dead rank's death fails the waits on it: no deadlock
+    if (v.state == RankView::State::Dead) v.state = RankView::State::Unknown;
+  if (run.watch.should_ask(base, elapsed)) ask_status(run, Poll::Deadlock, elapsed);
+}
+
+// The answers, every live rank's (however long they take): a confirmed
+// deadlock is shown once, like the hang report (Ctrl-C still interrupts),
+// and recorded; scripts and lumpi test stop the command.
+void Session::finish_deadlock_poll(Run& run, double elapsed) {
+  if (!all_answered()) return;
+  run.poll = Poll::None;
+  std::map<int, RankView> views = views_of(run);
+  for (auto& [r, v] : views) {
+    if (v.state == RankView::State::Dead) v.state = RankView::State::Unknown;
+    // An idle rank's counts from an answer it gave idle: final until its next command.
+    auto st = run.statuses.find(r);
+    if (st != run.statuses.end() && v.counts.sent.empty() && st->second.state == launcher::RankState::Idle)
+      v.counts = st->second.counts;
+  }
+  std::vector<std::string> lines = run.watch.confirm(views, elapsed);
+  if (lines.empty()) return;
+  std::string text;
+  for (const auto& l : lines) text += (text.empty() ? "" : "\n") + l;
+  bool mismatch = text.find("collective mismatch: ") != std::string::npos;
+  report_.add({mismatch ? "collective-mismatch" : "deadlock",
+               std::vector<int>(run.watch.reported().begin(), run.watch.reported().end()), text});
+  print_line(opts_.stop_on_deadlock ? "deadlock found:" : "deadlock found (Ctrl-C interrupts):");
+  print_lines(lines, stdout);
+  run.next_hang = 1e300;  // the hang report would only repeat it
+  if (!opts_.stop_on_deadlock) return;
+  if (on_deadlock) on_deadlock(lines);
+  interrupt(run, "deadlock: interrupting");
 }
 
 // Once every running rank answered (or a second passed), shows the picture:
 // the collated statuses and the deadlock diagnosis, or the message queues.
 void Session::finish_poll(Run& run, double elapsed) {
+  if (run.poll == Poll::Deadlock) return finish_deadlock_poll(run, elapsed);
   size_t still = 0, answered = 0;
   for (const auto& [r, ro] : run.o.ranks)
     if (ro.state == State::Running) ++still, answered += run.statuses.count(r);
@@ -331,12 +414,12 @@ std::map<int, RankView> Session::confirmed(std::map<int, RankView> views, const 
 // Every rank of the world as the deadlock diagnosis sees it: the command's
 // running ranks by their answers, the others idle (finished the command or
 // not in it) or dead.
-std::map<int, RankView> Session::views_of(const Run& run) const {
+std::map<int, RankView> Session::views_of(const Run& run, bool answers) const {
   std::map<int, RankView> views;
   for (int r = 0; r < world_->size(); ++r) {
     RankView v;
     auto it = run.o.ranks.find(r);
-    auto st = run.statuses.find(r);
+    auto st = answers ? run.statuses.find(r) : run.statuses.end();
     if (!world_->alive(r) || (it != run.o.ranks.end() && it->second.state == State::Died)) {
       v.state = RankView::State::Dead;
       v.why = launcher::describe_wait_status(world_->rank(r).wait_status);
@@ -370,6 +453,7 @@ void Session::on_event_during(Run& run, const Event& ev) {
   int r = ev.rank;
   auto it = run.o.ranks.find(r);
   bool waited = it != run.o.ranks.end() && it->second.state == State::Running;
+  run.watch.touch();
   if (ev.kind == Event::Kind::Death) {
     report_death(r);
     if (!waited) return;
@@ -382,7 +466,11 @@ void Session::on_event_during(Run& run, const Event& ev) {
   const ControlMsg& m = ev.msg;
   switch (m.kind) {
     case Kind::Output: print_output(r, m.text); break;
-    case Kind::Status: run.statuses[r] = m; break;
+    case Kind::Status:
+      run.statuses[r] = m;
+      break;
+    case Kind::Wait: run.watch.notice(r, m, now_s() - run.t0); break;
+    case Kind::Report: report_.add({m.check_class, {r}, m.text}); break;
     case Kind::Event:
       if (on_event) on_event(r, m.list);
       break;
@@ -425,7 +513,7 @@ std::string Session::hw_tree(const std::map<int, std::string>& cpusets) {
   }
   double t0 = now_s();
   while (trees.size() < hosts.size() && now_s() - t0 < 5.0) {
-    auto ev = world_->next(50);
+    auto ev = next_event(50);
     if (!ev || show_background(*ev)) continue;
     if (ev->msg.kind == Kind::Tree) trees[ev->rank] = ev->msg.text;
   }
@@ -465,12 +553,12 @@ std::vector<std::string> Session::status_lines() {
   if (!world_) return {"no world is running"};
   auto dead_text = [&](int r) { return "dead (" + launcher::describe_wait_status(world_->rank(r).wait_status) + ")"; };
   for (int r = 0; r < world_->size(); ++r) {
-    if (world_->alive(r)) world_->send(r, launcher::msg(Kind::StatusQuery));
+    if (world_->alive(r)) ask_rank_status(r);
     else st[r] = dead_text(r);
   }
   double t0 = now_s();
   while (int(st.size()) < world_->size() && now_s() - t0 < 1.0) {
-    auto ev = world_->next(50);
+    auto ev = next_event(50);
     if (!ev) continue;
     if (ev->kind == Event::Kind::Death) st[ev->rank] = dead_text(ev->rank);
     if (show_background(*ev)) continue;
@@ -486,12 +574,12 @@ std::vector<std::string> Session::queue_lines() {
   std::map<int, ControlMsg> st;
   std::map<int, std::string> missing;
   for (int r = 0; r < world_->size(); ++r) {
-    if (world_->alive(r)) world_->send(r, launcher::msg(Kind::StatusQuery));
+    if (world_->alive(r)) ask_rank_status(r);
     else missing[r] = "dead";
   }
   double t0 = now_s();
   while (int(st.size() + missing.size()) < world_->size() && now_s() - t0 < 1.0) {
-    auto ev = world_->next(50);
+    auto ev = next_event(50);
     if (!ev) continue;
     if (ev->kind == Event::Kind::Death) missing[ev->rank] = "dead";
     if (show_background(*ev)) continue;
@@ -519,7 +607,7 @@ std::map<int, ControlMsg> Session::collect_trace() {
     if (world_->alive(r)) world_->send(r, launcher::text_msg(Kind::TraceQuery, "get")), asked.insert(r);
   double t0 = now_s();
   while (got.size() < asked.size() && now_s() - t0 < 5.0) {
-    auto ev = world_->next(50);
+    auto ev = next_event(50);
     if (!ev) continue;
     if (ev->kind == Event::Kind::Death) asked.erase(ev->rank);
     if (show_background(*ev)) continue;
@@ -530,7 +618,7 @@ std::map<int, ControlMsg> Session::collect_trace() {
 
 void Session::drain() {
   if (!world_) return;
-  while (auto ev = world_->next(0)) show_background(*ev);
+  while (auto ev = next_event(0)) show_background(*ev);
 }
 
 // The ranks get 10 s to quit: delete callbacks on COMM_SELF run then, and a

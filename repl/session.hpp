@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "launcher/coordinator/world.hpp"
+#include "repl/check_report.hpp"
 
 namespace lumpi::repl {
 
@@ -46,6 +47,8 @@ class Session {
     bool collate = true;
     launcher::Placement placement;  // --launcher, --hosts...: local (fork) by default
     std::string attach;             // `lumpi attach FILE`: a waiting world's connection file (size from it)
+    bool check = false;             // --check: the ranks' full checks (docs/checking.md)
+    bool stop_on_deadlock = false;  // a deadlock found interrupts the command (scripts, lumpi test)
   };
 
   explicit Session(Options opts);
@@ -90,6 +93,11 @@ class Session {
   bool tracing() const { return tracing_; }
   // Every live rank's trace (the last command's events): rank -> its Trace reply.
   std::map<int, launcher::ControlMsg> collect_trace();
+  // --check at the REPL (:check on|off): tells every live rank.
+  void set_check(bool on);
+  bool checking() const { return opts_.check; }
+  // What the checks found so far (deadlocks here, mismatches the ranks reported).
+  const CheckReport& check_report() const { return report_; }
   // Shows what happened while no command ran (deaths, late output).
   void drain();
   // Stops the world; returns the exit status of API.md §11 for its ranks.
@@ -115,6 +123,9 @@ class Session {
   // Called when a deadline strikes, before the interrupt, with what every
   // rank of the command was doing (as ":status" shows it).
   std::function<void(const std::vector<std::string>&)> on_deadline_status;
+  // Called when a deadlock is found (with its report's lines), before the
+  // command is interrupted for it (Options::stop_on_deadlock).
+  std::function<void(const std::vector<std::string>&)> on_deadlock;
   // Polled while a command runs: true when the user asked for ":status"
   // meanwhile (the REPL reads type-ahead from the terminal).
   std::function<bool()> poll_input;
@@ -123,7 +134,7 @@ class Session {
 
  private:
   struct Run;  // one command in flight (session.cpp)
-  enum class Poll { None, Hang, User, Deadline, Queue };
+  enum class Poll { None, Hang, User, Deadline, Queue, Deadlock };
 
   void start();
   int first_alive() const;
@@ -133,14 +144,19 @@ class Session {
   void check_limits(Run& run, double elapsed);
   void ask_status(Run& run, Poll kind, double elapsed);
   void finish_poll(Run& run, double elapsed);
+  void watch_deadlock(Run& run, double elapsed);
+  void finish_deadlock_poll(Run& run, double elapsed);
   void interrupt(Run& run, const std::string& why);
   static std::map<int, RankView> confirmed(std::map<int, RankView> views, const Run& run, bool snapshot_ok);
-  std::map<int, RankView> views_of(const Run& run) const;
+  std::map<int, RankView> views_of(const Run& run, bool answers = true) const;
   std::vector<std::string> queue_collated(const std::map<int, launcher::ControlMsg>& statuses) const;
   void on_event_during(Run& run, const launcher::World::Event& ev);
   // Output and deaths that may come at any time; true if ev was one.
   bool show_background(const launcher::World::Event& ev);
   void report_death(int rank);
+  void ask_rank_status(int r);
+  std::optional<launcher::World::Event> next_event(int timeout_ms);
+  bool all_answered() const;
   void abort_world(int rank, const std::string& message);
   void print_line(const std::string& line) const;
   void print_output(int rank, const std::string& text) const;
@@ -155,6 +171,8 @@ class Session {
   // Ranks this Session killed because another rank called MPI_Abort: their
   // signal is not the job's exit status, the abort's error code is.
   std::vector<bool> killed_for_abort_;
+  CheckReport report_;
+  std::vector<int> unanswered_;  // per rank: status questions not answered yet
 };
 
 inline constexpr const char* kWorldStopped = "the world has stopped; :restart starts a new one";

@@ -70,9 +70,10 @@ struct Tracker {
   std::map<std::string, double> started;
   std::map<int, std::pair<std::string, double>> current;     // rank -> case, since
   std::optional<std::vector<int>> declared;
-  bool timed_out = false;
+  bool timed_out = false;        // the timeout struck, or a deadlock was found: the run broke off
+  bool deadlocked = false;       // ... and it was a deadlock
   std::string timed_out_case;
-  std::vector<std::string> timeout_status;  // every rank's :status when it struck
+  std::vector<std::string> timeout_status;  // every rank's :status when it struck (the deadlock's report)
   double quiet_since = now_s();  // the last case event (code outside cases runs after it)
 
   // Fields of lumpi.host.event (lua/lumpi/test.lua): np SIZES; begin KEY NAME; case KEY NAME STATUS DETAIL.
@@ -115,11 +116,26 @@ struct Tracker {
     return "case '" + names[timed_out_case] + "' exceeded the " + seconds_text(timeout) +
            " s timeout: interrupting";
   }
+
+  // A deadlock was found (the Session interrupts for it): like the timeout,
+  // it breaks the run off, blaming the earliest case still running.
+  void on_deadlock(const std::vector<std::string>& report) {
+    if (timed_out) return;
+    timed_out = deadlocked = true;
+    timeout_status = report;
+    int blamed = -1;
+    for (const auto& [rank, c] : current) {
+      int idx = int(std::find(order.begin(), order.end(), c.first) - order.begin());
+      if (blamed < 0 || idx < blamed) blamed = idx;
+    }
+    timed_out_case = blamed < 0 ? "" : order[size_t(blamed)];
+  }
 };
 
-// A failure's lines when the timeout struck: what every rank was doing then.
+// A failure's lines when the timeout struck (what every rank was doing then) or a deadlock was found (its report).
 std::string timeout_detail(const Tracker& tr) {
-  std::string d = "        timed out after " + seconds_text(tr.timeout) + " s; :status then:\n";
+  std::string d = tr.deadlocked ? "        deadlock found:\n"
+                                : "        timed out after " + seconds_text(tr.timeout) + " s; :status then:\n";
   for (const auto& l : tr.timeout_status) d += "          " + l + "\n";
   return d;
 }
@@ -230,22 +246,26 @@ FileRun results_of(const Tracker& tr, const Outcome& o, int skip) {
   return fr;
 }
 
+CheckReport g_findings;  // every world's findings in this run
+
 // Runs `file` once on a fresh world of `size`, skipping its first `skip`
 // cases (lumpi.test reads LUMPI_TEST_SKIP, inherited by the ranks).
 FileRun run_once(Session::Options opts, const std::string& file, int size, double case_timeout,
                  int skip, const std::string& trace_dir) {
   opts.size = size;
   opts.timeout = 0;  // the per-case deadline below replaces the per-command one
-  Tracker tr{size, case_timeout, {}, {}, {}, {}, {}, {}, false, {}, {}};
+  Tracker tr{size, case_timeout, {}, {}, {}, {}, {}, {}, false, false, {}, {}};
   setenv("LUMPI_TEST_SKIP", std::to_string(skip).c_str(), 1);
   Session s(opts);
   s.hang_after = 1e9;  // a hang shows up as the case timeout's interrupt messages
   s.on_event = [&](int r, const std::vector<std::string>& f) { tr.on_event(r, f); };
   s.check_deadline = [&] { return tr.deadline(); };
   s.on_deadline_status = [&](const std::vector<std::string>& lines) { tr.timeout_status = lines; };
+  s.on_deadlock = [&](const std::vector<std::string>& lines) { tr.on_deadlock(lines); };
   if (!trace_dir.empty()) s.trace_action("on");
   Outcome o = s.run(s.all_ranks(), "script", file);
   if (!trace_dir.empty()) write_failed_traces(s, tr, o, trace_dir, file);
+  for (const CheckFinding& f : s.check_report().findings()) g_findings.add(f);
   s.shutdown();
   return results_of(tr, o, skip);
 }
@@ -338,7 +358,7 @@ bool write_junit(const std::string& path, const Tally& t) {
 }  // namespace
 
 int run_tests(const Session::Options& opts, const std::vector<std::string>& paths_in, const std::string& junit,
-              const std::string& trace_dir) {
+              const std::string& trace_dir, const std::string& check_report) {
   const double case_timeout = opts.timeout > 0 ? opts.timeout : 60;
   std::vector<std::string> paths = paths_in.empty() ? std::vector<std::string>{"tests/scenarios"} : paths_in;
   Tally t;
@@ -347,8 +367,10 @@ int run_tests(const Session::Options& opts, const std::vector<std::string>& path
   std::printf("%d passed, %d failed", t.passed, t.failed);
   if (t.skipped) std::printf(", %d skipped", t.skipped);
   std::printf("\n");
+  if (!g_findings.empty()) std::printf("the checks found %zu error(s) (docs/checking.md)\n", g_findings.findings().size());
   if (!junit.empty() && !write_junit(junit, t)) return 1;
-  return t.failed ? 1 : 0;
+  if (!check_report.empty() && !g_findings.write(check_report)) return 1;
+  return t.failed || !g_findings.empty() ? 1 : 0;
 }
 
 }  // namespace lumpi::repl

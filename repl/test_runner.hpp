@@ -13,8 +13,10 @@ namespace lumpi::repl {
 // Prints one line per case and "N passed, N failed[, N skipped]"; returns
 // the exit status (0 when nothing failed). Writes JUnit XML if `junit` is set,
 // and with `trace_dir` the trace diagram of every failing case into that
-// directory (FILE-npN-KEY-NAME.txt; repl/view/trace_view.hpp).
+// directory (FILE-npN-KEY-NAME.txt; repl/view/trace_view.hpp). What the
+// checks found (docs/checking.md) fails the run and, with `check_report`,
+// is written there as JSON.
 int run_tests(const Session::Options& opts, const std::vector<std::string>& paths, const std::string& junit,
-              const std::string& trace_dir = "");
+              const std::string& trace_dir = "", const std::string& check_report = "");
 
 }  // namespace lumpi::repl

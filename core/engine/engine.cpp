@@ -31,7 +31,8 @@ std::string Waiting::describe() const {
 }
 
 Engine::Engine(int world_rank, int world_size, const std::string& bind_endpoint, std::optional<CurveKeys> curve)
-    : rank_(world_rank), size_(world_size), transport_(std::make_unique<Transport>(bind_endpoint, std::move(curve))) {}
+    : rank_(world_rank), size_(world_size), transport_(std::make_unique<Transport>(bind_endpoint, std::move(curve))),
+      sent_to_(size_t(world_size)), received_from_(size_t(world_size)) {}
 
 Engine::~Engine() = default;
 
@@ -60,11 +61,13 @@ void Engine::send(int dest, const Envelope& sent, Body body) {
     tracer_.record(std::move(t));
   }
   if (dest == rank_) {  // to self: skip the socket, order is kept trivially
+    ++sent_to_[size_t(dest)];
     deliver(Message{env, std::move(body)});
     run_background();  // a delivery round of its own (a freed receive it matched lands now)
     return;
   }
   if (is_dead(dest)) return;  // nothing can be delivered; receivers of it fail on their own
+  ++sent_to_[size_t(dest)];
   transport_->send(dest, encode_header(env), std::move(body));
 }
 
@@ -80,6 +83,7 @@ bool Engine::take_ack(uint64_t seq) { return acks_.erase(seq) != 0; }
 
 void Engine::deliver(Message m) {
   clock_ = std::max(clock_, m.env.clock) + 1;  // Lamport: an arrival comes after its send
+  ++received_from_[size_t(m.env.source)];
   if (m.env.kind == MsgKind::SsendAck) {
     acks_.insert(m.env.seq);
     return;
@@ -217,6 +221,7 @@ bool Engine::spin_for_input(int budget_us) {
 void Engine::wait(const std::function<bool()>& done, const Waiting& what) {
   const Waiting* outer = blocked_;
   blocked_ = &what;
+  ++wait_serial_;
   struct Restore {
     const Waiting*& slot;
     const Waiting* value;
@@ -224,11 +229,38 @@ void Engine::wait(const std::function<bool()>& done, const Waiting& what) {
   } restore{blocked_, outer};
   receive_available();
   run_background();
+  if (!done()) block_until(done, what);
+}
+
+// The blocked part of wait(): after notice_ms without completing, the
+// notice (once), and when the wait so announced ends (or raises), the
+// notice again with nullptr. (A wait nested in another, a user op's, leaves
+// the outer one looking unblocked: a deadlock missed, never a false one.)
+void Engine::block_until(const std::function<bool()>& done, const Waiting& what) {
+  using Clock = std::chrono::steady_clock;
+  auto notice_at = Clock::now() + std::chrono::milliseconds(notice_ms_);
+  struct Told {
+    Engine& e;
+    bool told = false;
+    ~Told() {
+      if (told && e.notice_) e.notice_(nullptr);
+    }
+  } told{*this};
   while (!done()) {
     check_abort(what);
+    int timeout_ms = 100;
+    if (notice_ && !told.told) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(notice_at - Clock::now()).count();
+      if (left <= 0) {
+        told.told = true;
+        notice_(&what);
+      } else {
+        timeout_ms = int(left);
+      }
+    }
     // progress(0) also serves the control socket, so a flood of data never
     // hides an interrupt.
-    progress(spin_for_input(spin_budget_us()) ? 0 : 100);
+    progress(spin_for_input(spin_budget_us()) ? 0 : timeout_ms);
   }
 }
 

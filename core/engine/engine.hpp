@@ -86,6 +86,22 @@ class Engine {
   void add_background(std::function<bool()> step);
   // The call currently blocked in wait(), if any.
   const Waiting* blocked() const { return blocked_; }
+  // The number of the current (or last) wait(): a wait that ended and
+  // another that began have different serials.
+  uint64_t wait_serial() const { return wait_serial_; }
+  // Messages of every kind sent to and delivered from each world rank (to
+  // and from itself included): what is in flight between two ranks is the
+  // difference of the sender's and the receiver's counts.
+  const std::vector<uint64_t>& sent_counts() const { return sent_to_; }
+  const std::vector<uint64_t>& received_counts() const { return received_from_; }
+  // Called when one wait() has been blocked for notice_ms with that wait,
+  // and again with nullptr when a wait so announced ends: the live deadlock detection (the rank host tells the
+  // coordinator). Waits shorter than notice_ms call nothing.
+  using WaitNotice = std::function<void(const Waiting*)>;
+  void on_long_wait(int notice_ms, WaitNotice notice) {
+    notice_ms_ = notice_ms;
+    notice_ = std::move(notice);
+  }
 
   // Command epochs: messages carry the sender's current epoch; after an
   // interrupt the epoch's leftovers are dropped, now and when they arrive.
@@ -102,6 +118,19 @@ class Engine {
   // Throws Error(ProcFailed) if a rank in what.needs or what.group has died
   // (wait() checks it each round; Request::test() too, so polling fails alike).
   void check_peers(const Waiting& what) const;
+
+  // ---- checking (docs/checking.md) ----
+  // --check: the full checks, which may cost messages of their own.
+  bool checking() const { return checking_; }
+  void set_checking(bool on) { checking_ = on; }
+  // A check fired: its class ("collective-mismatch") and message go to the
+  // sink the rank host sets (the coordinator counts and reports them); the
+  // caller then raises its MPI error as usual.
+  using CheckSink = std::function<void(const std::string& check_class, const std::string& text)>;
+  void on_check_report(CheckSink sink) { check_sink_ = std::move(sink); }
+  void report_check(const std::string& check_class, const std::string& text) {
+    if (check_sink_) check_sink_(check_class, text);
+  }
 
   // ---- tracing (core/base/trace.hpp) ----
   // The Lamport clock: every send carries it (Envelope::clock); every
@@ -139,6 +168,7 @@ class Engine {
   // Asks the transport for data input for up to budget_us, yielding
   // between asks; true as soon as data input is ready (see wait()).
   bool spin_for_input(int budget_us);
+  void block_until(const std::function<bool()>& done, const Waiting& what);
   void check_abort(const Waiting& what);
   void run_background();
 
@@ -158,6 +188,12 @@ class Engine {
   uint32_t epoch_ = 0;
   bool interrupted_ = false;
   const Waiting* blocked_ = nullptr;
+  uint64_t wait_serial_ = 0;
+  std::vector<uint64_t> sent_to_, received_from_;
+  int notice_ms_ = 0;
+  WaitNotice notice_;
+  bool checking_ = false;
+  CheckSink check_sink_;
   std::vector<std::function<bool()>> background_;
   bool in_background_ = false;
 };

@@ -50,6 +50,7 @@ std::string read_small_file(const std::string& path) {
 
 World::World(const Options& opts)
     : remote_(opts.placement.remote() && opts.attach.empty()),
+      check_(opts.check),
       rundir_(remote_ ? remote_job_base() : ""),
       dir_(rundir_.path()),
       ranks_(size_t(opts.size)) {
@@ -173,7 +174,7 @@ std::vector<std::string> World::rank_environment(int r, const Options& opts) con
   std::vector<std::pair<std::string, std::string>> ours = {
       {kEnvControl, control_endpoint()}, {kEnvRank, std::to_string(r)},
       {kEnvSize, std::to_string(opts.size)}, {kEnvDir, dir_},
-      {kEnvParent, std::to_string(getpid())}, {kEnvBind, opts.bind}};
+      {kEnvParent, std::to_string(getpid())}, {kEnvBind, opts.bind}, {kEnvCheck, opts.check ? "1" : "0"}};
   if (!std::getenv("GLIBC_TUNABLES"))
     ours.emplace_back("GLIBC_TUNABLES", "glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=67108864");
   std::vector<std::string> env;

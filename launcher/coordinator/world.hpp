@@ -75,6 +75,7 @@ class World {
     std::string bind = "none";      // --bind level, passed to the host
     int stdin_rank = -1;            // the one rank that keeps stdin (others read /dev/null); -1: all keep it
     Placement placement;            // where ranks run: local (fork, ipc) or a launcher (tcp, CURVE)
+    bool check = false;             // --check: the ranks start with the full checks on (LUMPI_CHECK)
     bool serve = false;             // wait for a REPL (serve()): bind the attach socket, write the file
     std::string jobfile;            // serve: the connection file's path ("": `job` in the run directory)
     std::string attach;             // a REPL attaching to the waiting world of this connection file
@@ -179,6 +180,7 @@ class World {
   void end_served(const std::vector<std::string>& tell);
 
   bool remote_ = false;
+  bool check_ = false;  // Options::check, for the launchers' environment
   RunDir rundir_;  // removes the directory however the coordinator ends
   std::string dir_;
   std::string control_endpoint_, join_path_, launcher_name_;

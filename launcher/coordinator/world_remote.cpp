@@ -97,13 +97,14 @@ void World::start_remote(const Options& opts) {
 void World::spawn_launcher(const std::vector<std::string>& args) {
   std::vector<std::string> env;
   auto ours = [](std::string_view kv) {
-    for (const char* k : {kEnvControl, kEnvRank, kEnvSize, kEnvDir, kEnvParent, kEnvBind, kEnvJoin, kEnvLocalRank})
+    for (const char* k : {kEnvControl, kEnvRank, kEnvSize, kEnvDir, kEnvParent, kEnvBind, kEnvJoin, kEnvLocalRank, kEnvCheck})
       if (kv.size() > std::strlen(k) && kv.compare(0, std::strlen(k), k) == 0 && kv[std::strlen(k)] == '=') return true;
     return false;
   };
   for (char** e = environ; *e; ++e)
     if (!ours(*e)) env.emplace_back(*e);
   env.push_back(std::string(kEnvJoin) + "=" + join_path_);
+  if (check_) env.push_back(std::string(kEnvCheck) + "=1");  // launchers that pass the environment on
   if (!std::getenv("GLIBC_TUNABLES"))
     env.emplace_back("GLIBC_TUNABLES=glibc.malloc.mmap_threshold=33554432:glibc.malloc.trim_threshold=67108864");
   std::vector<char*> envp, argv;

@@ -269,6 +269,14 @@ void Host::wire() {
     if (int(m->list.size()) != size_) throw std::runtime_error("endpoint table of the wrong size");
     engine_->set_peer_endpoints(std::move(m->list));
     engine_->transport().watch(*control_, [this] { poll_control(); });
+    engine_->on_long_wait(kWaitNoticeMs, [this](const core::Waiting* w) { send(status_of(Kind::Wait, w)); });
+    engine_->on_check_report([this](const std::string& cls, const std::string& text) {
+      ControlMsg m = text_msg(Kind::Report, text);
+      m.check_class = cls;
+      send(m);
+    });
+    const char* check = std::getenv(kEnvCheck);
+    engine_->set_checking(check && std::string(check) == "1");
     return;
   }
 }
@@ -285,6 +293,11 @@ Host::~Host() {
 int Host::finish(int code) {
   flush_output();
   if (control_) {
+    ControlMsg last = text_msg(Kind::Wait, "finishing");  // the counts a deadlock watch needs after we are gone
+    last.state = RankState::Finishing;
+    last.serial = engine_->wait_serial();
+    last.counts = {engine_->sent_counts(), engine_->received_counts()};
+    send(last);
     ControlMsg m = msg(Kind::Finished);
     m.code = code;
     send(m);
@@ -320,6 +333,8 @@ void Host::await_quit(int timeout_ms) {
     if (m->kind == Kind::StatusQuery) {
       ControlMsg st = text_msg(Kind::Status, "finishing");
       st.state = RankState::Finishing;
+      st.serial = engine_->wait_serial();
+      st.counts = {engine_->sent_counts(), engine_->received_counts()};
       send(st);
     }
   }
@@ -400,6 +415,7 @@ void Host::poll_control() {
       case Kind::StatusQuery: answer_status(); break;
       case Kind::TreeQuery: answer_tree(m->list); break;
       case Kind::TraceQuery: on_trace(m->text); break;
+      case Kind::Check: engine_->set_checking(m->text == "on"); break;
       case Kind::Dead:
         if (m->rank < size_) engine_->mark_dead(m->rank);
         break;
@@ -447,10 +463,15 @@ constexpr size_t kMaxQueueEntries = 1000;
 
 // The text as before, the state, the blocked call's structured wait and
 // the message queues (launcher/protocol/protocol.hpp's WaitInfo and QueueEntry).
-void Host::answer_status() {
-  const core::Waiting* w = running_ ? engine_->blocked() : nullptr;
-  ControlMsg m = text_msg(Kind::Status, !running_ ? "idle" : w ? w->describe() : busy_text_);
+void Host::answer_status() { send(status_of(Kind::Status, running_ ? engine_->blocked() : nullptr)); }
+
+// A Status answer, or a Wait notice (the engine's long-wait callback: blocked
+// in w, or no longer when w is null).
+ControlMsg Host::status_of(Kind kind, const core::Waiting* w) const {
+  ControlMsg m = text_msg(kind, !running_ ? "idle" : w ? w->describe() : busy_text_);
   m.state = !running_ ? RankState::Idle : w ? RankState::Blocked : RankState::Running;
+  m.serial = engine_->wait_serial();
+  m.counts = {engine_->sent_counts(), engine_->received_counts()};
   if (w) {
     m.wait.call = w->call;
     m.wait.comm = w->comm;
@@ -465,7 +486,7 @@ void Host::answer_status() {
     if (m.queue.size() == kMaxQueueEntries) break;  // a flood must not make every status reply huge
     m.queue.push_back({q.posted, q.source, q.tag, q.context, q.bytes, engine_->context_name(q.context / 4)});
   }
-  send(m);
+  return m;
 }
 
 // "rank=cpuset" entries -> the machine's tree with those ranks placed (:hw).

@@ -123,6 +123,7 @@ class Host {
   void wire();
   void on_interrupt(uint32_t epoch);
   void answer_status();
+  ControlMsg status_of(Kind kind, const core::Waiting* w) const;
   void answer_tree(const std::vector<std::string>& list);
   void on_trace(const std::string& action);
   void run_command(CommandRunner& runner, const ControlMsg& exec);

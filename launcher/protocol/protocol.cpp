@@ -15,7 +15,9 @@ namespace {
 enum class Field : uint8_t {
   Rank, Pid, Epoch, Code, Ok, Values, Mode, Text, Endpoint, List,
   // Status: the state and the structured wait; Queue, like List, takes the remaining frames
-  State, Call, Comm, Context, Tag, Any, Waits, Group, Queue,
+  State, Serial, Sent, Received, Call, Comm, Context, Tag, Any, Waits, Group, Queue,
+  // Report's class; Check's action
+  Class, CheckAction,
   // Trace: Events, like Queue, takes the remaining frames; TraceQuery's Action
   Dropped, Events, Action,
 };
@@ -27,14 +29,20 @@ struct Spec {
   const char* doc;            // the fields' names, one word each (launcher/README.md's table)
 };
 
+const std::vector<Field> kStatusFields = {Field::Text,  Field::State,   Field::Serial, Field::Sent,
+                                          Field::Received, Field::Call, Field::Comm,  Field::Context,
+                                          Field::Tag,   Field::Any,     Field::Waits,  Field::Group, Field::Queue};
+constexpr const char* kStatusDoc = "text state serial sent received call comm context tag any waits group queue...";
+
 const std::vector<Spec>& specs() {
   using F = Field;
   static const std::vector<Spec> s = {
       {Kind::Hello, "hello", {F::Rank, F::Pid, F::Text, F::Endpoint}, "rank pid host endpoint"},
       {Kind::Result, "result", {F::Epoch, F::Ok, F::Text, F::Values}, "epoch ok text values"},
       {Kind::Output, "output", {F::Text}, "text"},
-      {Kind::Status, "status", {F::Text, F::State, F::Call, F::Comm, F::Context, F::Tag, F::Any, F::Waits, F::Group, F::Queue},
-       "text state call comm context tag any waits group queue..."},
+      {Kind::Status, "status", kStatusFields, kStatusDoc},
+      {Kind::Wait, "wait", kStatusFields, kStatusDoc},
+      {Kind::Report, "report", {F::Class, F::Text}, "class text"},
       {Kind::Tree, "tree", {F::Text}, "text"},
       {Kind::Event, "event", {F::List}, "fields..."},
       {Kind::Trace, "trace", {F::Dropped, F::Events}, "dropped events..."},
@@ -47,6 +55,7 @@ const std::vector<Spec>& specs() {
       {Kind::StatusQuery, "status?", {}, ""},
       {Kind::TreeQuery, "tree?", {F::List}, "rank=cpuset..."},
       {Kind::TraceQuery, "trace?", {F::Action}, "action"},
+      {Kind::Check, "check", {F::CheckAction}, "action"},
       {Kind::Dead, "dead", {F::Rank}, "rank"},
       {Kind::Quit, "quit", {}, ""},
       {Kind::Attach, "attach", {}, ""},
@@ -105,6 +114,27 @@ bool parse_ranks(const std::string& f, std::vector<int>* out) {
     if (comma == std::string::npos) return true;
     start = comma + 1;
   }
+}
+
+// "3,0,5" (or "" for none): message counts.
+bool parse_counts(const std::string& f, std::vector<uint64_t>* out) {
+  out->clear();
+  if (f.empty()) return true;
+  size_t start = 0;
+  for (;;) {
+    size_t comma = f.find(',', start);
+    uint64_t v = 0;
+    if (!parse_number(f.substr(start, comma - start), &v)) return false;
+    out->push_back(v);
+    if (comma == std::string::npos) return true;
+    start = comma + 1;
+  }
+}
+
+std::string write_counts(const std::vector<uint64_t>& counts) {
+  std::string s;
+  for (uint64_t c : counts) s += (s.empty() ? "" : ",") + std::to_string(c);
+  return s;
 }
 
 std::string write_ranks(const std::vector<int>& ranks) {
@@ -240,6 +270,22 @@ bool read_field(Field f, const std::string& frame, ControlMsg& m, std::string* w
         if (frame == kStates[i]) return m.state = RankState(i), true;
       return fail(why, "unknown state '" + frame.substr(0, 40) + "'");
     }
+    case Field::Serial:
+      if (!parse_number(frame, &m.serial)) return bad(why, "wait serial", frame);
+      return true;
+    case Field::Sent:
+      if (!parse_counts(frame, &m.counts.sent)) return bad(why, "message counts", frame);
+      return true;
+    case Field::Received:
+      if (!parse_counts(frame, &m.counts.received)) return bad(why, "message counts", frame);
+      return true;
+    case Field::Class:
+      m.check_class = frame;
+      return true;
+    case Field::CheckAction:
+      if (frame != "on" && frame != "off") return fail(why, "check action is neither on nor off");
+      m.text = frame;
+      return true;
     case Field::Call:
       m.wait.call = frame;
       return true;
@@ -289,6 +335,11 @@ std::string write_field(Field f, const ControlMsg& m) {
     case Field::Text: return m.text;
     case Field::Endpoint: return m.endpoint;
     case Field::State: return state_name(m.state);
+    case Field::Serial: return std::to_string(m.serial);
+    case Field::Sent: return write_counts(m.counts.sent);
+    case Field::Received: return write_counts(m.counts.received);
+    case Field::Class: return m.check_class;
+    case Field::CheckAction: return m.text;
     case Field::Call: return m.wait.call;
     case Field::Comm: return m.wait.comm;
     case Field::Context: return std::to_string(m.wait.context);

@@ -32,9 +32,14 @@ enum class Kind : uint8_t {
              //   "incomplete": a Repl chunk whose syntax error is at <eof>, not run);
              //   text = rendered values or the error message; values = it returned any
   Output,    // text: what the program printed (one line, or the rest before a result)
-  Status,    // text state call comm context tag any waits group queue...: answer to StatusQuery:
-             //   the text ("idle", "waiting in MPI_Recv(...)"), the state, the blocked call's
-             //   structured wait (WaitInfo) and the rank's message queues (QueueEntry, 6 frames each)
+  Status,    // text state serial sent received call comm context tag any waits group queue...:
+             //   answer to StatusQuery: the text ("idle", "waiting in MPI_Recv(...)"), the state,
+             //   the wait's serial number and the rank's message counts (Counts), the blocked
+             //   call's structured wait (WaitInfo) and the rank's message queues (QueueEntry, 6 frames each)
+  Wait,      // (the fields of Status): unasked, a rank blocked for kWaitNoticeMs in one wait (state
+             //   blocked), or leaving a wait it announced (state running): the live deadlock detection
+  Report,    // class text: a check fired on this rank (docs/checking.md): its class
+             //   ("collective-mismatch") and the message its MPI error carries
   Tree,      // text: answer to TreeQuery, the machine's tree with ranks placed on it
   Event,     // list: fields of a structured event (lumpi test's case reports)
   Trace,     // dropped events...: answer to TraceQuery "get": the rank's trace (TraceEntry,
@@ -50,6 +55,7 @@ enum class Kind : uint8_t {
   StatusQuery,  // (no fields): answer with Status
   TreeQuery,    // list: "rank=cpuset" of each rank to place; answer with Tree
   TraceQuery,   // action: "on", "off", "clear" (tracing, core/base/trace.hpp) or "get" (answer with Trace)
+  Check,        // action: "on" or "off": the full checks of --check (docs/checking.md)
   Dead,         // rank: that rank died; waits that need it fail
   Quit,         // (no fields): finish and exit; from a REPL to a waiting world (`lumpi world`,
                 //   launcher/world_serve.hpp): end the world
@@ -120,6 +126,19 @@ struct TraceEntry {
   bool operator==(const TraceEntry&) const = default;
 };
 
+// Status and Wait: how many data messages (acks and one-sided included) this
+// rank has sent to and received from each rank, indexed by COMM_WORLD rank.
+// A message in flight is one counted as sent but not yet as received: the
+// coordinator confirms a deadlock only when none goes to a stuck rank.
+struct Counts {
+  std::vector<uint64_t> sent, received;
+  bool operator==(const Counts&) const = default;
+};
+
+// A rank that stays blocked this long in one wait tells the coordinator (Wait);
+// faster waits send nothing.
+inline constexpr int kWaitNoticeMs = 5;
+
 struct ControlMsg {
   Kind kind = Kind::Quit;
   int rank = 0;                 // Hello: the sender's world rank; Dead, Died: the rank that died;
@@ -131,12 +150,15 @@ struct ControlMsg {
   bool incomplete = false;      // Result: an error that more input may cure (never with ok)
   bool values = false;          // Result
   Mode mode = Mode::Repl;       // Exec
-  std::string text;             // Hello: host name; Exec: payload; Result, Output, Status, Tree, Abort, Refused;
-                                //   TraceQuery: the action
+  std::string text;             // Hello: host name; Exec: payload; Result, Output, Status, Tree, Abort, Refused,
+                                //   Report; TraceQuery, Check: the action
+  std::string check_class;      // Report
   std::string endpoint;         // Hello
   std::vector<std::string> list;  // Start, Exec, Event, TreeQuery
   RankState state = RankState::Idle;  // Status
-  WaitInfo wait;                      // Status (when state is Blocked)
+  uint64_t serial = 0;                // Status, Wait: the number of the rank's current (or last) wait
+  Counts counts;                      // Status, Wait
+  WaitInfo wait;                      // Status, Wait (when state is Blocked)
   std::vector<QueueEntry> queue;      // Status
   uint64_t dropped = 0;               // Trace
   std::vector<TraceEntry> trace;      // Trace
@@ -179,6 +201,7 @@ inline constexpr const char* kEnvSize = "LUMPI_SIZE";
 inline constexpr const char* kEnvDir = "LUMPI_DIR";        // private ipc directory
 inline constexpr const char* kEnvParent = "LUMPI_PARENT";  // coordinator pid
 inline constexpr const char* kEnvBind = "LUMPI_BIND";      // --bind level
+inline constexpr const char* kEnvCheck = "LUMPI_CHECK";    // "1": --check (docs/checking.md)
 // Worlds started by a launcher (launcher/coordinator/launch.hpp) instead of World's fork:
 inline constexpr const char* kEnvJoin = "LUMPI_JOIN";        // path of the 0600 job file
 inline constexpr const char* kEnvLocalRank = "LUMPI_LOCAL_RANK";  // rank on its host (ssh launcher)

@@ -119,7 +119,13 @@ struct Graph {
 };
 
 // Blocked ranks that can never go on: the others are "live" (running, not
-// answering, or waiting for enough live ranks), to a fixed point.
+// answering, or waiting for at least one live rank), to a fixed point.
+// One live rank is enough, also for a collective that needs every member:
+// a member that finished or went idle may have done its part already (an
+// inner rank of a barrier's tree leaves it once it has passed the release
+// on), and the message a blocked member still needs may come from a rank
+// that is forwarding it right now. Only a rank every one of whose peers is
+// stuck or can never act is stuck.
 Graph build(const std::map<int, RankView>& all) {
   Graph g{all, {}, {}};
   std::set<int> live;
@@ -132,9 +138,7 @@ Graph build(const std::map<int, RankView>& all) {
     changed = false;
     for (const auto& [r, w] : g.edges) {
       if (live.count(r)) continue;
-      bool any = waits_any(all.at(r));
-      bool go = w.empty() || (any ? std::any_of(w.begin(), w.end(), is_live)
-                                  : std::all_of(w.begin(), w.end(), is_live));
+      bool go = w.empty() || std::any_of(w.begin(), w.end(), is_live);
       if (go) live.insert(r), changed = true;
     }
   }
@@ -264,6 +268,28 @@ std::vector<std::string> mismatch_lines(const Graph& g) {
   return out;
 }
 
+// Stuck ranks blocked in collectives that are not one and the same call on
+// one communicator: a collective mismatch (swapped calls, or one call on
+// different communicators), the real error behind such a cycle.
+std::vector<std::string> order_lines(const Graph& g) {
+  std::map<std::pair<std::string, uint64_t>, std::vector<int>> by_call;
+  std::map<std::pair<std::string, uint64_t>, std::string> comm;
+  for (int r : g.stuck) {
+    const RankView& v = g.all.at(r);
+    if (!is_collective(v)) continue;
+    auto key = std::make_pair(v.wait.call, v.wait.context);
+    by_call[key].push_back(r);
+    comm[key] = v.wait.comm.empty() ? "an unnamed communicator" : "'" + v.wait.comm + "'";
+  }
+  if (by_call.size() < 2) return {};
+  std::string parts;
+  for (const auto& [key, ranks] : by_call)
+    parts += std::string(parts.empty() ? "" : ", ") + (ranks.size() > 1 ? "ranks " : "rank ") + format_ranks(ranks) +
+             " in " + key.first + " on " + comm[key];
+  return {"collective mismatch: " + parts +
+          ": all processes must call collectives in the same order with matching arguments (MPI-3.1 §5.1, §5.13)"};
+}
+
 }  // namespace
 
 RankView view_of_status(const launcher::ControlMsg& m) {
@@ -277,8 +303,12 @@ RankView view_of_status(const launcher::ControlMsg& m) {
   v.where = m.text;
   v.wait = m.wait;
   v.queue = m.queue;
+  v.serial = m.serial;
+  v.counts = m.counts;
   return v;
 }
+
+std::set<int> stuck_ranks(const std::map<int, RankView>& ranks) { return build(ranks).stuck; }
 
 std::vector<std::string> diagnose(const std::map<int, RankView>& ranks) {
   Graph g = build(ranks);
@@ -291,6 +321,7 @@ std::vector<std::string> diagnose(const std::map<int, RankView>& ranks) {
   }
   for (auto& l : terminal_lines(g)) out.push_back(std::move(l));
   for (auto& l : mismatch_lines(g)) out.push_back(std::move(l));
+  for (auto& l : order_lines(g)) out.push_back(std::move(l));
   for (int r : g.stuck)
     for (int t : g.edges.at(r))
       if (terminal(state_of(g.all, t))) explained.insert(r);

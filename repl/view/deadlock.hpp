@@ -11,6 +11,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,8 @@ struct RankView {
   std::string why;    // Idle, Dead: the reason shown after the state
   launcher::WaitInfo wait;
   std::vector<launcher::QueueEntry> queue;
+  uint64_t serial = 0;      // the rank's wait serial (launcher::ControlMsg::serial)
+  launcher::Counts counts;  // its message counts, when it answered (empty otherwise)
 };
 
 // The view of a rank from its status reply.
@@ -42,6 +45,10 @@ RankView view_of_status(const launcher::ControlMsg& status);
 // empty when no blocked rank is stuck for good. Ranks absent from the map
 // count as unknown (they might still act).
 std::vector<std::string> diagnose(const std::map<int, RankView>& ranks);
+
+// The blocked ranks that can never go on: those waiting only for ranks
+// that are stuck themselves, idle, finished or dead (diagnose's graph).
+std::set<int> stuck_ranks(const std::map<int, RankView>& ranks);
 
 // One rank's message queues as text lines (:queue), e.g.
 // "posted receive: source=2, tag=7 on 'MPI_COMM_WORLD'",

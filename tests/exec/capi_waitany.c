@@ -7,8 +7,10 @@
  *                       time rank 0 spends meanwhile must stay under a
  *                       quarter of the time it waited (a spinning wait
  *                       takes all of it). Prints "done".
- *   capi_waitany hang   rank 0 waits in MPI_Waitany for a message nobody
- *                       sends (lumpi exec --timeout shows where it waits)
+ *   capi_waitany hang   rank 0 waits in MPI_Waitany for a message from the
+ *                       last rank, which computes (sleeps) a minute first:
+ *                       a hang, no deadlock (lumpi exec --timeout shows
+ *                       where it waits)
  *   capi_waitany dead   the last rank exits 4 without MPI_Finalize; rank 0,
  *                       in MPI_Waitany on a receive from it under
  *                       MPI_ERRORS_RETURN, prints the class it gets */
@@ -71,6 +73,8 @@ int main(int argc, char** argv) {
   int value = 0, index = -1;
   MPI_Request r[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
   if (strcmp(mode, "hang") == 0) {
+    if (me == n - 1)
+      for (int s = 0; s < 600; ++s) usleep(100000); /* computing, outside MPI */
     if (me == 0) {
       MPI_Irecv(&value, 1, MPI_INT, n - 1, 99, MPI_COMM_WORLD, &r[1]);
       MPI_Waitany(2, r, &index, MPI_STATUS_IGNORE);

@@ -4,7 +4,10 @@
 //
 //   ring [ROUNDS]   a token goes round the ring ROUNDS times (default 3), each
 //                   rank adding its number; rank 0 prints it on its own stdout
-//   hang            rank 0 waits for a message nobody sends (timeout, Ctrl-C)
+//   hang            rank 0 waits for the last rank, which computes (sleeps)
+//                   for a minute first: a hang, no deadlock (timeout, Ctrl-C)
+//   orphan          rank 0 waits for a message the last rank, finished,
+//                   never sent: a deadlock, found as it happens
 //   exit CODE       the last rank finishes with CODE, the others with 0
 //   crash           rank 1 dies of SIGKILL before finishing
 //   dead            rank 1 exits 4 without finishing; rank 0, waiting for
@@ -64,6 +67,10 @@ int main(int argc, char** argv) {
   if (mode == "ring" || mode == "late") {
     ring(w, argc > 2 ? std::atoi(argv[2]) : 3);
   } else if (mode == "hang") {
+    if (me == n - 1)
+      for (int s = 0; s < 600; ++s) usleep(100000);  // computing, outside MPI: no rank is stuck
+    if (me == 0) recv_text(w, n - 1, 99);
+  } else if (mode == "orphan") {
     if (me == 0) recv_text(w, n - 1, 99);
   } else if (mode == "exit") {
     return host.finish(me == n - 1 ? std::atoi(argv[2]) : 0);

@@ -143,8 +143,9 @@ t.case("after the death", function() t.same_everywhere(mpi.size()) end)
 hang = write("lib/sub/hang.lua", """
 local t = require("lumpi.test")
 t.np = {3}
-t.case("hangs on rank 1", function()
+t.case("hangs on rank 1", function()  -- rank 2 computes: a hang, no deadlock
   if mpi.rank() == 1 then mpi.COMM_WORLD:recv(2, 7) end
+  if mpi.rank() == 2 then local t0 = mpi.wtime() while mpi.wtime() - t0 < 30 do end end
 end)
 t.case("runs after", function() t.ok(true) end)
 """)
@@ -162,7 +163,8 @@ check("a rank dying in a case fails it with the exit status",
       "[4] died: exit 3" in out and "[0] died: exit 3" in out and out.count("pass  after the death") == 2, out)
 check("a timed-out case shows every rank's :status",
       "case 'hangs on rank 1' exceeded the 1.5 s timeout" in out
-      and "[0,2] idle" in out and "[1] waiting in MPI_Recv(source=2, tag=7) on 'MPI_COMM_WORLD'" in out, out)
+      and "[0] idle" in out and "[1] waiting in MPI_Recv(source=2, tag=7) on 'MPI_COMM_WORLD'" in out
+      and "[2] running Lua code" in out and "deadlock" not in out, out)
 check("the summary line ends the run", out.rstrip().splitlines()[-1] == "7 passed, 3 failed, 2 skipped", out)
 check("a failing run exits 1", rc == 1, str(rc))
 try:
@@ -185,10 +187,13 @@ check("cases that share a name are counted one by one",
 
 rc, out, err, tag = run(LUMPI, ["test", "-n", "3", "--timeout", "1", write("tophang.lua",
                         "local t = require('lumpi.test')\nt.case('a', function() end)\n"
-                        "if mpi.rank() == 0 then mpi.COMM_WORLD:recv(2, 1) end\n")], timeout=20)
+                        "if mpi.rank() == 0 then mpi.COMM_WORLD:recv(2, 1) end\n"
+                        "if mpi.rank() == 2 then local t0 = mpi.wtime() while mpi.wtime() - t0 < 30 do end end\n")],
+                        timeout=20)
 check("a hang outside every case times out too, with every rank's :status",
       rc == 1 and "FAIL  (file)" in out and "[0] waiting in MPI_Recv(source=2, tag=1)" in out
-      and "[1-2] idle" in out and out.rstrip().endswith("1 passed, 1 failed"), f"{rc} {out}")
+      and "[1] idle" in out and "[2] running Lua code" in out and out.rstrip().endswith("1 passed, 1 failed"),
+      f"{rc} {out}")
 check("no process left after a hang outside the cases", no_leftovers(tag))
 
 rc, out, err, tag = run(LUMPI, ["test", "-n", "1", "--junit", "/nonexistent-dir/j.xml", write("one.lua",

@@ -1,9 +1,13 @@
 # tests/integration/test_deadlock.py: the deadlock diagnosis and :queue on
-# the real binary. Each classic mistake runs as a script under --timeout:
-# the hang report after 2 s must name the cycle, or the idle rank waited
-# for, with the calls; then the timeout interrupts. Then, under a
-# pseudo-terminal, :status typed while a command hangs shows the diagnosis
-# and :queue shows the posted receives and the unmatched messages.
+# the real binary. Each classic mistake runs as a script with a 3.5 s
+# --timeout it must not need: the deadlock is found as it happens (the
+# live watch, docs/checking.md), the report names the cycle, or the idle
+# rank waited for, with the calls, and the command is interrupted, the
+# whole run under 2.5 s (the hang report came after 2 s). A rank waiting for
+# one that computes is no deadlock: the hang report after 2 s shows it, then
+# the timeout interrupts. Then, under a pseudo-terminal, :status typed
+# while a command hangs shows the diagnosis and :queue shows the posted
+# receives and the unmatched messages.
 # Usage: python3 test_deadlock.py /path/to/build/lumpi  (exit status 1 on failure)
 import os
 import sys
@@ -17,6 +21,7 @@ import ptyrun  # noqa: E402
 LUMPI = sys.argv[1]
 TMP = scratch_dir("lumpi-deadlock-")
 W = "'MPI_COMM_WORLD'"
+FOUND_WITHIN = 2.5  # seconds for the whole run (start, deadlock, report, interrupt, shutdown)
 
 
 def script(name, body):
@@ -26,15 +31,24 @@ def script(name, body):
     return path
 
 
-def hang(name, n, body, wants, absent=()):
-    """Runs `body` on n ranks until the 3.5 s timeout; the output must hold every line of wants."""
+def hang(name, n, body, wants, absent=(), deadlock=True):
+    """Runs `body` on n ranks (3.5 s timeout); the output must hold every line of wants.
+    A deadlock is found and interrupted within FOUND_WITHIN; else the timeout ends it."""
+    t0 = time.time()
     rc, out, err, tag = run(LUMPI, ["-n", str(n), "--timeout", "3.5", script(name, body)], timeout=40)
+    took = time.time() - t0
     text = out + err
     missing = [w for w in wants if w not in text] + [a for a in absent if a in text]
-    check(f"{name} at {n} ranks: the hang report says {wants[0]!r}", not missing,
+    check(f"{name} at {n} ranks: the report says {wants[0]!r}", not missing,
           f"missing or unwanted: {missing}\n{text}")
-    check(f"{name} at {n} ranks: the timeout ends it, nothing left behind",
-          "timeout after 3.5 s" in text and no_leftovers(tag), text)
+    if deadlock:
+        print(f"     {name} at {n} ranks: run ended after {took:.2f} s")
+        check(f"{name} at {n} ranks: found as it happens, the command interrupted, nothing left behind",
+              "deadlock found:\n" in text and "deadlock: interrupting" in text and "timeout after" not in text
+              and took < FOUND_WITHIN and no_leftovers(tag), f"took={took:.2f}\n{text}")
+    else:
+        check(f"{name} at {n} ranks: no deadlock, the timeout ends it, nothing left behind",
+              "timeout after 3.5 s" in text and "deadlock found" not in text and no_leftovers(tag), text)
 
 
 # a topology constructor is reported under its own name (it runs on the
@@ -88,18 +102,20 @@ hang("skipped-barrier", 2, "if r ~= 1 then w:barrier() end",
 hang("finished-peer", 3, "local c = w:dup(); c:set_name('w')\nif r == 0 then c:recv(2, 9) end",
      ["deadlock: rank 0 in MPI_Recv(source=2, tag=9) on 'w' waits for 2: rank 2 is idle (finished the command)"])
 
-# a peer whose program finished (lumpi exec: MPI_Finalize), said on the timeout
+# a peer whose program finished (lumpi exec: MPI_Finalize), found as it happens
 ring = os.path.join(os.path.dirname(os.path.abspath(LUMPI)), "lumpi-exec-ring")
-rc, out, err, tag = run(LUMPI, ["exec", "-n", "3", "--timeout", "1", ring, "hang"], timeout=30)
-check("lumpi exec: a wait for a finished program is diagnosed on the timeout",
-      rc == 124 and f"deadlock: rank 0 in MPI_Recv(source=2, tag=99) on {W} waits for 2: rank 2 is finished "
+t0 = time.time()
+rc, out, err, tag = run(LUMPI, ["exec", "-n", "3", "--timeout", "3.5", ring, "orphan"], timeout=30)
+took = time.time() - t0
+check("lumpi exec: a wait for a finished program is diagnosed as it happens",
+      rc == 1 and took < FOUND_WITHIN and "lumpi exec: deadlock found" in err and f"deadlock: rank 0 in MPI_Recv(source=2, tag=99) on {W} waits for 2: rank 2 is finished "
       "(its program ended)" in err, f"rc={rc} {err}")
 check("lumpi exec: nothing left behind", no_leftovers(tag))
 
 # a wildcard receive: only a possible deadlock
 hang("wildcard", 3, "if r == 0 then w:recv(mpi.ANY_SOURCE, 1) else w:recv(0, 2) end",
      ["possible deadlock", "rank 0 in MPI_Recv(source=ANY_SOURCE, tag=1)", "waits for any of 1-2"],
-     absent=["\ndeadlock:"])
+     absent=["\ndeadlock: 0"])
 
 # a wait on requests: MPI_Waitany waits for any of its requests' sources
 hang("waitany", 3, "if r == 0 then mpi.waitany({w:irecv(1, 1), w:irecv(2, 1)}) else w:recv(0, 3) end",
@@ -139,7 +155,7 @@ hang("lock-held", 3, "local win = w:win_allocate(8, 8)\n"
 
 # no diagnosis while the waited-for rank computes
 hang("busy-peer", 2, "if r == 0 then w:recv(1, 1) else local t = os.time() + 30; while os.time() < t do end end",
-     [f"[0] waiting in MPI_Recv(source=1, tag=1) on {W}"], absent=["deadlock"])
+     [f"[0] waiting in MPI_Recv(source=1, tag=1) on {W}"], absent=["deadlock"], deadlock=False)
 
 
 # :status while a command hangs, and :queue, at the terminal

@@ -3,7 +3,9 @@
 the rank host, no Lua) as a world, like mpiexec: a ring of sends at sizes
 1, 3, 4 and 7, the program's own output with nothing added, exit statuses,
 MPI_Abort, a dead peer, stdin to rank 0, MPIEXEC_TIMEOUT, --timeout and
-Ctrl-C with the report of where every rank waits, and no process left behind.
+Ctrl-C with the report of where every rank waits (on a world that hangs
+without a deadlock: its last rank computes), a deadlock found as it happens
+(no timeout needed), and no process left behind.
 Also checks that the coordinator executable links neither Lua nor the core.
 
 usage: python3 test_exec.py /path/to/lumpi
@@ -82,16 +84,19 @@ rc, out, err, tag = exec_run(["-n", "2"])
 check("exec without a program is a usage error", rc == 2 and "needs a program" in err, err)
 
 # ---- timeouts and Ctrl-C print where every rank waits, then stop the world -------------------
+# `hang`: rank 0 waits for the last rank, which computes outside MPI (no deadlock, so
+# only the timeout or Ctrl-C ends it; a computing rank does not answer).
 
 rc, out, err, tag = exec_run(["-n", "3", "--timeout", "1", RING, "hang"])
 check("--timeout stops a hung world with status 124", rc == 124, f"rc={rc} {err}")
 check("--timeout first shows where every rank waits",
       "timeout after 1 s" in err and "[0] waiting in MPI_Recv(source=2, tag=99)" in err and
-      "[1-2] finished (exit 0)" in err, err)
+      "[1] finished (exit 0)" in err and "[2] not answering" in err and "deadlock" not in err, err)
 check("--timeout leaves no process", no_leftovers(tag))
 
 rc, out, err, tag = exec_run(["-n", "2", RING, "hang"], env_extra={"MPIEXEC_TIMEOUT": "1"})
-check("MPIEXEC_TIMEOUT is honoured", rc == 124 and "[0] waiting in MPI_Recv(source=1, tag=99)" in err,
+check("MPIEXEC_TIMEOUT is honoured", rc == 124 and "[0] waiting in MPI_Recv(source=1, tag=99)" in err
+      and "deadlock" not in err,
       f"rc={rc} {err}")
 rc, out, err, tag = exec_run(["-n", "2", RING, "hang"], env_extra={"MPIEXEC_TIMEOUT": "soon"})
 check("a bad MPIEXEC_TIMEOUT is an error naming it", rc == 1 and "MPIEXEC_TIMEOUT" in err, f"rc={rc} {err}")
@@ -111,6 +116,18 @@ except subprocess.TimeoutExpired:
     check("Ctrl-C stops the world", False, "lumpi exec did not end")
 check("Ctrl-C leaves no process", no_leftovers(tag))
 kill_tagged(tag)
+
+# ---- a deadlock (rank 0 waits for a rank that finished) is found as it happens ------------
+
+t0 = time.time()
+rc, out, err, tag = exec_run(["-n", "3", "--timeout", "20", RING, "orphan"])
+took = time.time() - t0
+check("a deadlock ends the run at once with status 1, no timeout needed",
+      rc == 1 and took < 5 and "deadlock: rank 0 in MPI_Recv(source=2, tag=99)" in err and
+      "rank 2 is finished" in err and "MPI-3.1 §3.5" in err and "timeout" not in err,
+      f"rc={rc} took={took:.2f} {err}")
+print(f"     deadlock reported after {took:.2f} s (whole run)")
+check("the deadlock leaves no process", no_leftovers(tag))
 
 # ---- the coordinator links neither Lua nor the MPI core ----------------------------------------
 

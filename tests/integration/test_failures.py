@@ -1,6 +1,7 @@
 # tests/integration/test_failures.py: ranks that die (SIGKILL, os.exit, a
 # crash) while the REPL runs, driven under a pseudo-terminal: the death is
-# reported with its status, ranks blocked on the dead one get
+# reported with its status, ranks blocked on the dead one (reported as a
+# deadlock while it was idle, the ranks staying blocked) get
 # MPI_ERR_PROC_FAILED instead of hanging, the REPL survives, :restart starts a
 # fresh world, and no process is left behind (not even after the coordinator
 # itself is SIGKILLed).
@@ -37,7 +38,9 @@ def test_sigkill_of_a_rank_fails_the_receives_waiting_for_it(exe):
         l.prompt()
         victim = pid_of_rank(l, 2)
         l.line("if mpi.rank() ~= 2 then mpi.COMM_WORLD:recv(2, 5) end")
-        l.expect(r"\[0-1,3\] waiting in MPI_Recv\(source=2, tag=5\)", 6, "hang report")
+        # rank 2 is idle: a deadlock, found at once (the hang report came after 2 s); the ranks stay blocked
+        l.expect(r"deadlock: ranks 0-1,3 in MPI_Recv\(source=2, tag=5\) on 'MPI_COMM_WORLD' wait for 2: "
+                 r"rank 2 is idle", 1.5, "deadlock report")
         os.kill(victim, signal.SIGKILL)
         l.expect(r"rank 2 died: signal 9", 5)
         l.expect(r"\[0-1,3\] error: MPI_ERR_PROC_FAILED in MPI_Recv", 5)
@@ -55,7 +58,8 @@ def test_sigkill_during_a_collective_fails_every_survivor(exe):
         l.prompt()
         victim = pid_of_rank(l, 3)
         l.line("if mpi.rank() ~= 3 then mpi.COMM_WORLD:barrier() end")
-        l.expect(r"still running", 6)
+        l.expect(r"deadlock: ranks 0-2,4 in MPI_Barrier on 'MPI_COMM_WORLD' wait for 3: rank 3 is idle", 1.5,
+                 "deadlock report")
         os.kill(victim, signal.SIGKILL)
         l.expect(r"rank 3 died: signal 9", 5)
         l.expect(r"\[0-2,4\] error: MPI_ERR_PROC_FAILED in MPI_Barrier", 5,

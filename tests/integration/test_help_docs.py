@@ -29,7 +29,7 @@ rc, out, err, tag = run(LUMPI, ["-n", "2"], stdin=":help\n")
 listing = out
 metas = re.findall(r"^  :(\w+)", listing, re.M)
 check(":help lists every meta-command from the table",
-      metas == ["help", "on", "target", "timeout", "status", "queue", "trace", "ranks", "hw", "draw", "dot", "load",
+      metas == ["help", "on", "target", "timeout", "status", "queue", "trace", "check", "ranks", "hw", "draw", "dot", "load",
                 "restart", "detach", "quit"], listing)
 
 rc, out, err, tag = run(LUMPI, ["-n", "2"], stdin=":help :draw\n:help :q\n:help :nope\n:? :on\n")

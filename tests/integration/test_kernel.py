@@ -231,9 +231,27 @@ def interrupt_blocked_recv(how):
             else:
                 os.kill(kpid, signal.SIGINT)
 
+    # rank 1 computes while rank 0 waits for it: a hang, no deadlock, so the hang report shows
     t0 = time.time()
-    reply, msgs = run(kc, "if mpi.rank() == 0 then return w:recv(1, 99) end return 'done'", timeout=60, on_msg=hook)
+    reply, msgs = run(kc, "if mpi.rank() == 0 then return w:recv(1, 99) elseif mpi.rank() == 1 then "
+                      "local t = mpi.wtime() while mpi.wtime() - t < 60 do end end return 'done'",
+                      timeout=60, on_msg=hook)
     return reply, msgs, time.time() - t0
+
+
+def interrupt_deadlock():
+    """Rank 0 waits for rank 1, which finished the cell: the deadlock is shown at once, then interrupted."""
+    seen = []
+
+    def hook(m):
+        text = m["content"].get("text", "") + m["content"].get("data", {}).get("text/plain", "")
+        if "deadlock found" in text and not seen:
+            seen.append(time.time())
+            km.interrupt_kernel()
+
+    t0 = time.time()
+    reply, msgs = run(kc, "if mpi.rank() == 0 then return w:recv(1, 98) end return 'done'", timeout=60, on_msg=hook)
+    return reply, msgs, (seen[0] - t0) if seen else None
 
 
 reply, msgs, took = interrupt_blocked_recv("message")
@@ -251,6 +269,15 @@ check("... within seconds", took < 20, took)
 check("the heartbeat answers while a cell is blocked", HEARTBEATS == [b"ping-lumpi"], HEARTBEATS)
 reply, msgs = run(kc, "return w:allreduce(mpi.rank() + 1, mpi.SUM)")
 check("after the interrupt an allreduce is correct", result_text(msgs) == "[0-3] 10", (reply, msgs))
+
+reply, msgs, found_after = interrupt_deadlock()
+shown = "".join(c.get("text", "") + c.get("data", {}).get("text/plain", "") for t, c, _ in msgs)
+check("a deadlock is shown within 1.5 s (no hang report), naming the wait",
+      found_after is not None and found_after < 1.5 and "still running" not in shown and
+      "deadlock: rank 0 in MPI_Recv(source=1, tag=98) on 'MPI_COMM_WORLD' waits for 1" in shown,
+      (found_after, shown))
+check("... and interrupt_request then interrupts it",
+      reply["status"] == "error" and reply["ename"] == "LUMPI_ERR_INTERRUPTED", reply)
 
 reply, msgs, took = interrupt_blocked_recv("signal")
 check("SIGINT (interrupt_mode signal) interrupts a blocked receive",

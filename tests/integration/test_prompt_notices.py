@@ -56,20 +56,22 @@ def test_a_line_typed_ahead_is_shown_once(exe):
 
 
 def test_the_hang_report_repeats_only_when_something_changed(exe):
-    with Lumpi(exe, ["-n", "2"]) as l:
+    # rank 2 computes throughout, so no rank is ever deadlocked: only the hang report speaks
+    with Lumpi(exe, ["-n", "3"]) as l:
         l.prompt()
         l.command("w = mpi.COMM_WORLD")
         start = len(l.text())
-        l.line("if mpi.rank() == 0 then w:recv(1, 5) else local t = mpi.wtime() "
-               "while mpi.wtime() - t < 4 do end w:recv(0, 6) end")
+        l.line("local t = mpi.wtime() if mpi.rank() == 0 then w:recv(1, 5) elseif mpi.rank() == 1 then "
+               "while mpi.wtime() - t < 4 do end w:recv(2, 6) else while mpi.wtime() - t < 60 do end end")
         l.expect(r"still running after 2 s", 10, "the first hang report")
-        l.expect(r"\[1\] running Lua code", 5)
+        l.expect(r"\[1-2\] running Lua code", 5)
         l.expect(r"still running; now", 10, "the report after rank 1 blocked")
-        l.expect(r"\[1\] waiting in MPI_Recv\(source=0, tag=6\)", 5)
+        l.expect(r"\[1\] waiting in MPI_Recv\(source=2, tag=6\)", 5)
         quiet = l.quiet(6)  # nothing changes any more: no report
         check("still running" not in quiet, "an unchanged hang report was repeated", quiet)
         reports = l.text()[start:].count("still running")
         check(reports == 2, "want 2 hang reports, saw %d" % reports, l.text()[start:])
+        check("deadlock" not in l.text()[start:], "a hang without a deadlock reported as one", l.text()[start:])
         l.ctrl_c()
         l.expect(r"LUMPI_ERR_INTERRUPTED", 10)
         l.prompt(10)

@@ -1,6 +1,8 @@
 # tests/integration/test_repl_pty.py: the REPL driven like a person, under a
 # pseudo-terminal: typing commands, pressing Ctrl-C while ranks are blocked,
-# watching the hang report, :status, :timeout, drawings, completion, history.
+# watching the hang report (a world that hangs without a deadlock) and the
+# deadlock report (at once; the ranks stay blocked for Ctrl-C), :status,
+# :timeout, drawings, completion, history.
 # Usage: python3 test_repl_pty.py /path/to/build/lumpi  (exit status 1 on failure)
 import os, re, sys, tempfile, time
 
@@ -45,7 +47,9 @@ def test_ctrl_c_interrupts_a_blocked_receive_on_every_rank(exe):
         l.command(SUM)
         l.command("half = mpi.COMM_WORLD:split(mpi.rank() % 2, mpi.rank())")
         l.line("mpi.COMM_WORLD:recv(mpi.ANY_SOURCE, 7)")
-        l.expect(r"waiting in MPI_Recv", 6, "hang report")
+        # every rank waits for the others: reported at once, the ranks left blocked for Ctrl-C
+        l.expect(r"deadlock found \(Ctrl-C interrupts\):\s+possible deadlock.*MPI_Recv\(source=ANY_SOURCE, tag=7\)",
+                 1.5, "deadlock report")
         t0 = time.time()
         l.ctrl_c()
         l.expect(r"\[0-3\] error: LUMPI_ERR_INTERRUPTED in MPI_Recv", 5, "interrupted receive")
@@ -61,8 +65,8 @@ def test_ctrl_c_during_a_collective_only_some_ranks_entered(exe):
         l.command("half = mpi.COMM_WORLD:split(mpi.rank() % 2, mpi.rank())")
         # rank 2 stays out: root 0 has already sent "old" to it, rank 3 waits for it
         l.line("if mpi.rank() ~= 2 then v = mpi.COMM_WORLD:bcast('old', 0) end")
-        l.expect(r"still running", 6, "hang report")
-        screen = l.expect(r"\[3\] waiting in MPI_Bcast\(root=0\) on 'MPI_COMM_WORLD'", 3).group(0)
+        l.expect(r"deadlock found \(Ctrl-C interrupts\)", 1.5, "deadlock report")
+        l.expect(r"rank 3 in MPI_Bcast\(root=0\) on 'MPI_COMM_WORLD' waits for 0-2", 3)
         l.ctrl_c()
         l.expect(r"\[3\] error: LUMPI_ERR_INTERRUPTED in MPI_Bcast", 5, "interrupted bcast")
         l.prompt(5)
@@ -74,7 +78,7 @@ def test_ctrl_c_during_a_collective_only_some_ranks_entered(exe):
         world_is_consistent(l, 4, [("half", ["[0,2] 2", "[1,3] 4"])])
         # and the same on a communicator made earlier, entered by one rank of two
         l.line("if mpi.rank() == 1 then half:barrier() end")
-        l.expect(r"\[1\] waiting in MPI_Barrier\(\)", 6)
+        l.expect(r"deadlock: rank 1 in MPI_Barrier", 1.5)
         l.ctrl_c()
         l.prompt(5)
         world_is_consistent(l, 4, [("half", ["[0,2] 2", "[1,3] 4"])])
@@ -86,7 +90,8 @@ def test_an_interrupt_keeps_requests_posted_by_earlier_commands(exe):
         l.command("w = mpi.COMM_WORLD")
         l.command("if mpi.rank() == 0 then r = w:irecv(1, 5) end")
         l.line("w:recv(mpi.ANY_SOURCE, 99)")
-        l.expect(r"waiting in MPI_Recv", 6, "hang report")
+        l.expect(r"deadlock found \(Ctrl-C interrupts\):\s+possible deadlock.*MPI_Recv\(source=ANY_SOURCE, tag=99\)",
+                 1.5, "deadlock report")
         l.ctrl_c()
         l.expect(r"LUMPI_ERR_INTERRUPTED in MPI_Recv", 5, "interrupted receive")
         l.prompt(5)
@@ -143,14 +148,18 @@ def test_hang_report_names_call_communicator_peer_and_tag(exe):
     with Lumpi(exe, ["-n", "4"]) as l:
         l.prompt()
         l.command("row = mpi.COMM_WORLD:dup() row:set_name('row')")
-        l.line("if mpi.rank() % 2 == 1 then row:recv(2, 7) end")
-        m = l.expect(r"still running after 2 s.*\n(.*)\n", 6, "hang report")
+        # rank 2 computes (no deadlock): the hang report after 2 s
+        l.line("if mpi.rank() % 2 == 1 then row:recv(2, 7) elseif mpi.rank() == 2 then "
+               "local t = mpi.wtime() while mpi.wtime() - t < 60 do end end")
+        m = l.expect(r"still running after 2 s.*\n(.*)\n(.*)\n", 6, "hang report")
         check(m.group(1).strip() == "[1,3] waiting in MPI_Recv(source=2, tag=7) on 'row'",
               "wrong hang report line: %r" % m.group(1))
+        check(m.group(2).strip() == "[2] running Lua code", "wrong hang report line: %r" % m.group(2))
         time.sleep(0.3)
-        check("[0,2]" not in l.since(), "finished ranks reported as running", l.since())
+        check("[0]" not in l.since() and "deadlock" not in l.since(), "finished ranks reported as running",
+              l.since())
         l.line(":status")
-        l.expect(r"\[0,2\] finished this command", 5, ":status of finished ranks")
+        l.expect(r"\[0\] finished this command", 5, ":status of finished ranks")
         l.expect(r"\[1,3\] waiting in MPI_Recv\(source=2, tag=7\) on 'row'", 5, ":status")
         l.ctrl_c()
         l.prompt(5)
@@ -327,7 +336,7 @@ def test_interrupted_collectives_and_constructors_leave_7_ranks_consistent(exe):
         l.command("odd = mpi.COMM_WORLD:split(mpi.rank() % 2)")
         for cmd in partial:
             l.line(cmd)
-            l.expect(r"still running", 6, cmd)
+            l.expect(r"deadlock found \(Ctrl-C interrupts\)", 1.5, cmd)
             l.ctrl_c()
             l.expect(r"LUMPI_ERR_INTERRUPTED", 5, cmd)
             l.prompt(5)

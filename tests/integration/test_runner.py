@@ -1,12 +1,15 @@
 """tests/integration/test_runner.py: `lumpi test` itself: world sizes from
 t.np, pass/fail/skip accounting, failure details with ranks and lines, the
-per-case timeout, rerunning after a hang, --junit, and exit statuses.
+per-case timeout (on a case that hangs without a deadlock: a rank computes),
+rerunning after a hang or a deadlock found as it happens, --junit, and exit
+statuses.
 
 usage: python3 test_runner.py /path/to/lumpi
 """
 import os
 import sys
 import tempfile
+import time
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -64,6 +67,7 @@ local t = require("lumpi.test")
 t.np = {3}
 t.case("hangs on rank 1", function()
   if mpi.rank() == 1 then mpi.COMM_WORLD:recv(2, 7) end
+  if mpi.rank() == 2 then local t = os.time() + 60; while os.time() < t do end end  -- computing: no deadlock
 end)
 t.case("runs on a fresh world", function()
   mpi.COMM_WORLD:barrier()
@@ -77,11 +81,34 @@ check("the cases after a hang run on a fresh world", "pass  runs on a fresh worl
 check("the hang run ends with one failure", out.rstrip().endswith("1 passed, 1 failed"), out)
 check("no process left after a timeout", no_leftovers(tag))
 
+deadlock = scenario("deadlock.lua", """
+local t = require("lumpi.test")
+t.np = {3}
+t.case("deadlocks on rank 1", function()
+  if mpi.rank() == 1 then mpi.COMM_WORLD:recv(2, 7) end
+end)
+t.case("runs on a fresh world", function()
+  mpi.COMM_WORLD:barrier()
+  t.eq(mpi.COMM_WORLD:allgather(mpi.rank()), {0, 1, 2})
+end)
+""")
+t0 = time.time()
+rc, out, err, tag = run(LUMPI, ["test", "--timeout", "20", deadlock], timeout=60)
+took = time.time() - t0
+print(f"     the deadlock run took {took:.2f} s")
+check("a deadlocking case fails at once with the deadlock's report, no timeout needed",
+      rc == 1 and took < 10 and "deadlock found:" in out and "timed out" not in out and
+      "rank 1 in MPI_Recv(source=2, tag=7) on 'MPI_COMM_WORLD' waits for 2" in out, f"took={took:.2f}\n{out}")
+check("the cases after a deadlock run on a fresh world", "pass  runs on a fresh world" in out, out)
+check("the deadlock run ends with one failure and the checks' count",
+      out.rstrip().endswith("1 passed, 1 failed\nthe checks found 1 error(s) (docs/checking.md)"), out)
+check("no process left after a deadlock", no_leftovers(tag))
+
 broken = scenario("broken.lua", "local t = require('lumpi.test')\nt.case('x', function() end\n")
 rc, out, err, tag = run(LUMPI, ["test", "-n", "2", broken])
 check("a file that does not compile is a failure", rc == 1 and "(file)" in out and "1 failed" in out, out)
 
 rc, out, err, tag = run(LUMPI, ["test", "-n", "2", "--timeout", "2", tmp], timeout=120)
-check("a directory runs every .lua file in it", out.count("== ") == 5, out)
+check("a directory runs every .lua file in it", out.count("== ") == 6, out)
 
 finish()

@@ -49,6 +49,20 @@ std::vector<ControlMsg> samples() {
     m.wait = WaitInfo{"MPI_Barrier", "w", 1, false, 0, false, {2}, {0, 1, 2}};
   });
   add(Kind::Status, [](ControlMsg& m) { m.text = "finishing", m.state = RankState::Finishing; });
+  add(Kind::Status, [](ControlMsg& m) {  // a wait's serial and the message counts
+    m.text = "waiting in MPI_Ssend(dest=1, tag=0)";
+    m.state = RankState::Blocked;
+    m.serial = 1ull << 40;
+    m.counts = {{0, 3, (1ull << 63)}, {5, 0, 1}};
+  });
+  add(Kind::Wait, [](ControlMsg& m) {
+    m.text = "waiting in MPI_Barrier() on 'w'", m.state = RankState::Blocked, m.serial = 7;
+    m.counts = {{1, 2}, {2, 1}};
+    m.wait = WaitInfo{"MPI_Barrier", "w", 1, false, 0, false, {1}, {0, 1}};
+  });
+  add(Kind::Wait, [](ControlMsg& m) { m.text = "running", m.state = RankState::Running, m.serial = 8; });
+  add(Kind::Report, [](ControlMsg& m) { m.check_class = "collective-mismatch", m.text = "MPI_ERR_OTHER ..."; });
+  add(Kind::Check, [](ControlMsg& m) { m.text = "on"; });
   add(Kind::Status, [](ControlMsg& m) { m.text = "running Lua code", m.state = RankState::Running; });
   add(Kind::Tree, [](ControlMsg& m) { m.text = "Machine\n  Core L#0 [0]\n"; });
   add(Kind::Event, [](ControlMsg& m) { m.list = {"case", "3", "name", "fail", ""}; });
@@ -151,23 +165,26 @@ TEST_CASE("protocol: malformed messages are refused with a reason") {
   CHECK(refused({"exec", "1", "call", "x"}, "unknown exec mode"));
   CHECK(refused({"exec", "1", "", "x"}, "unknown exec mode"));
   // status: state, structured wait, queue entries
-  const Frames st = {"status", "t", "blocked", "MPI_Recv", "w", "1", "5", "0", "1", "0,1"};
+  const Frames st = {"status", "t", "blocked", "4", "1,2", "2,1", "MPI_Recv", "w", "1", "5", "0", "1", "0,1"};
   CHECK(!refused(st));
-  CHECK(refused({"status", "t"}, "needs at least 9"));
+  CHECK(refused({"status", "t"}, "needs at least 12"));
+  CHECK(refused({"check", "maybe"}, "neither on nor off"));
   auto with = [&](size_t i, std::string v) {
     Frames f = st;
     f[i] = std::move(v);
     return f;
   };
   CHECK(refused(with(2, "asleep"), "unknown state"));
-  CHECK(refused(with(5, "-1"), "bad context"));
-  CHECK(refused(with(5, "18446744073709551616"), "bad context"));
-  CHECK(refused(with(6, "-2147483649"), "bad tag"));  // any int is a tag (internal ones are negative)
-  CHECK(refused(with(6, ""), "bad tag"));
-  CHECK(refused(with(7, "2"), "any flag"));
-  CHECK(refused(with(8, "1,"), "bad rank list"));
-  CHECK(refused(with(9, "a"), "bad rank list"));
-  CHECK(refused(with(9, "0,-1"), "bad rank list"));
+  CHECK(refused(with(8, "-1"), "bad context"));
+  CHECK(refused(with(8, "18446744073709551616"), "bad context"));
+  CHECK(refused(with(9, "-2147483649"), "bad tag"));  // any int is a tag (internal ones are negative)
+  CHECK(refused(with(9, ""), "bad tag"));
+  CHECK(refused(with(10, "2"), "any flag"));
+  CHECK(refused(with(11, "1,"), "bad rank list"));
+  CHECK(refused(with(12, "a"), "bad rank list"));
+  CHECK(refused(with(12, "0,-1"), "bad rank list"));
+  CHECK(refused(with(3, "x"), "bad wait serial"));
+  CHECK(refused(with(4, "1,-1"), "bad message counts"));
   Frames q = st;
   q.insert(q.end(), {"posted", "-2", "-4", "4", "-1", "w"});
   CHECK(!refused(q));

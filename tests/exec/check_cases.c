@@ -1,0 +1,130 @@
+/* tests/exec/check_cases.c: the checker's cases (docs/checking.md), each a
+ * buggy program and its correct twin, chosen by argv[1]:
+ *   ssend_cycle    every rank Ssends to the next, then receives (deadlock);
+ *   ssend_ok       the same exchange with MPI_Sendrecv;
+ *   ring_recv      every rank receives from the previous, then sends (deadlock);
+ *   ring_ok        rank 0 sends first;
+ *   recv_finalized ranks receive from rank 0, which has finalized (deadlock);
+ *   recv_ok        rank 0 sends to each first;
+ *   waitall_bug    rank 0 waits for two receives from rank 1, which sends one;
+ *   waitall_ok     rank 1 sends both;
+ *   coll_swap      even ranks Allgather then Allreduce, odd ranks the other order;
+ *   coll_ok        every rank in the same order;
+ *   bcast_roots    each rank names itself the root of a broadcast (--check);
+ *   bcast_ok       every rank names root 0;
+ *   reduce_ops     rank 0 reduces with MPI_MAX, the others with MPI_SUM;
+ *   reduce_ok      every rank with MPI_SUM;
+ *   comm_cross     rank 0 reduces on COMM_WORLD then a duplicate, the others the other order;
+ *   comm_ok        every rank on the duplicate, then on COMM_WORLD.
+ * A correct twin prints "done" from rank 0. */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+static int me, n;
+
+static void ssend_ring(int bug) {
+  int out = me, in = -1, next = (me + 1) % n, prev = (me + n - 1) % n;
+  if (bug) {
+    MPI_Ssend(&out, 1, MPI_INT, next, 0, MPI_COMM_WORLD);
+    MPI_Recv(&in, 1, MPI_INT, prev, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else {
+    MPI_Sendrecv(&out, 1, MPI_INT, next, 0, &in, 1, MPI_INT, prev, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+}
+
+static void recv_ring(int bug) {
+  int v = me, next = (me + 1) % n, prev = (me + n - 1) % n;
+  if (!bug && me == 0) MPI_Send(&v, 1, MPI_INT, next, 0, MPI_COMM_WORLD);
+  MPI_Recv(&v, 1, MPI_INT, prev, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  if (bug || me != 0) MPI_Send(&v, 1, MPI_INT, next, 0, MPI_COMM_WORLD);
+}
+
+static void from_finalized(int bug) {
+  int v = 7;
+  if (me == 0) {
+    for (int r = 1; !bug && r < n; ++r) MPI_Send(&v, 1, MPI_INT, r, 0, MPI_COMM_WORLD);
+    return;
+  }
+  MPI_Recv(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
+static void waitall(int bug) {
+  int a = 1, b = 2;
+  if (me == 0) {
+    MPI_Request rq[2];
+    MPI_Irecv(&a, 1, MPI_INT, 1, 1, MPI_COMM_WORLD, &rq[0]);
+    MPI_Irecv(&b, 1, MPI_INT, 1, 2, MPI_COMM_WORLD, &rq[1]);
+    MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+  } else if (me == 1) {
+    MPI_Send(&a, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
+    if (!bug) MPI_Send(&b, 1, MPI_INT, 0, 2, MPI_COMM_WORLD);
+  }
+}
+
+static void swapped(int bug) {
+  int mine = me, all[64], sum = 0;
+  if (bug && me % 2) {
+    MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allgather(&mine, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
+  } else {
+    MPI_Allgather(&mine, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
+    MPI_Allreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  }
+}
+
+static void roots(int bug) {
+  int v = me;
+  MPI_Bcast(&v, 1, MPI_INT, bug ? me : 0, MPI_COMM_WORLD);
+}
+
+static void ops(int bug) {
+  int v = me + 1, r = 0;
+  MPI_Reduce(&v, &r, 1, MPI_INT, bug && me == 0 ? MPI_MAX : MPI_SUM, 0, MPI_COMM_WORLD);
+}
+
+static void cross(int bug) {
+  MPI_Comm dup;
+  int v = 1, s = 0;
+  MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+  MPI_Comm_set_name(dup, "dup");
+  if (bug && me == 0) {
+    MPI_Allreduce(&v, &s, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&v, &s, 1, MPI_INT, MPI_SUM, dup);
+  } else {
+    MPI_Allreduce(&v, &s, 1, MPI_INT, MPI_SUM, dup);
+    MPI_Allreduce(&v, &s, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  }
+  MPI_Comm_free(&dup);
+}
+
+struct Case {
+  const char *bug, *ok;
+  void (*run)(int bug);
+};
+
+static const struct Case cases[] = {
+    {"ssend_cycle", "ssend_ok", ssend_ring},   {"ring_recv", "ring_ok", recv_ring},
+    {"recv_finalized", "recv_ok", from_finalized}, {"waitall_bug", "waitall_ok", waitall},
+    {"coll_swap", "coll_ok", swapped},          {"bcast_roots", "bcast_ok", roots},
+    {"reduce_ops", "reduce_ok", ops},           {"comm_cross", "comm_ok", cross},
+};
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  MPI_Comm_size(MPI_COMM_WORLD, &n);
+  const char* which = argc > 1 ? argv[1] : "";
+  int found = 0;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+    int bug = strcmp(which, cases[i].bug) == 0;
+    if (!bug && strcmp(which, cases[i].ok) != 0) continue;
+    found = 1;
+    if (me == 0) printf("start\n"), fflush(stdout);
+    cases[i].run(bug);
+  }
+  if (!found && me == 0) printf("unknown case %s\n", which);
+  if (me == 0) printf("done\n");
+  MPI_Finalize();
+  return found ? 0 : 2;
+}
