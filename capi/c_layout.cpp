@@ -79,9 +79,10 @@ char* at_offset(const void* buf, std::int64_t offset) {
 Bytes pack_slot(const void* buf, const Slot& s, const char* func) {
   Bytes out;
   if (s.count > 0) {
-    // NULL is MPI_BOTTOM: a derived type's absolute addresses (§4.1.5)
-    // then say where the data is; a predefined type would read address 0.
-    if (!buf && s.type->predefined()) fail(MPI_ERR_BUFFER, func, "buffer is NULL");
+    // NULL is MPI_BOTTOM: absolute addresses (a derived type's, or the
+    // byte displacements of a w-collective, §4.1.5) then say where the data
+    // is; data that would start at address 0 is a NULL buffer.
+    if (!buf && s.at + s.type->true_lb() == 0) fail(MPI_ERR_BUFFER, func, "buffer is NULL");
     s.type->pack(at_offset(buf, s.at), s.count, out, func);
   }
   return out;

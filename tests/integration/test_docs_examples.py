@@ -14,7 +14,8 @@ ranks). In a block:
   are fed on stdin, where lumpi prints what the REPL prints, without
   prompts;
 - every other line is expected output, in order; a line that is `...` or
-  starts with `... (` stands for any number of lines.
+  starts with `... (` stands for any number of lines, and `...` inside a
+  line for any text (a time that varies).
 Lines are compared after stripping trailing blanks. A block whose command
 cannot run here (it installs packages, starts a browser, needs hosts) is
 listed in SKIP with its reason; an unlisted example always runs.
@@ -112,7 +113,16 @@ def examples(block):
     return [tuple(e) for e in out]
 
 
+def mpi4py_lib():
+    """The mpi4py tests/mpi4py built on this build (run_mpi4py.py), or None."""
+    import glob
+    found = glob.glob(os.path.join(BUILD, "mpi4py", "src", "mpi4py-*", "build", "lib", "mpi4py", "MPI.*.so"))
+    return os.path.dirname(os.path.dirname(found[0])) if found else None
+
+
 def skip_reason(command):
+    if "python3" in command and "mpi4py" not in os.environ.get("PYTHONPATH", "") and not mpi4py_lib():
+        return "needs mpi4py built on lumpi (the mpi4py test builds it; docs/python.md)"
     words = command.replace("build/lumpi", "lumpi")
     for prefix, why in SKIP.items():
         if words.startswith(prefix):
@@ -122,6 +132,13 @@ def skip_reason(command):
 
 def wild(line):
     return line.strip() == "..." or line.strip().startswith("... (")
+
+
+def same(expected, got):
+    """A line equal to the expected one, where '...' inside the expected
+    line stands for any text (a time that varies: '(... ms after')."""
+    parts = expected.rstrip().split("...")
+    return re.fullmatch(".*".join(re.escape(p) for p in parts), got.rstrip()) is not None
 
 
 def in_order(expected, got):
@@ -136,7 +153,7 @@ def in_order(expected, got):
             return f"nothing after line {j} matches {expected[i + 1:i + 2]!r}"
         if j == len(got):
             return f"output ended, expected {expected[i]!r}"
-        if expected[i].rstrip() != got[j].rstrip():
+        if not same(expected[i], got[j]):
             return f"expected {expected[i]!r}, got {got[j]!r}"
         return go(i + 1, j + 1)
     return go(0, 0)
@@ -168,9 +185,10 @@ def matches(expected, got):
         return f"ranks {sorted(set(want) ^ set(have))} differ: " + whole
     for label, lines in want.items():
         it = iter(have.get(label, []))
-        if loose and not all(any(line == g for g in it) for line in lines):
+        if loose and not all(any(same(line, g) for g in it) for line in lines):
             return f"[{label}]'s lines are not all there, in order: " + whole
-        if not loose and lines != have.get(label, []):
+        got_lines = have.get(label, [])
+        if not loose and (len(lines) != len(got_lines) or not all(map(same, lines, got_lines))):
             return f"[{label}]'s lines differ: " + whole
     return None
 
@@ -207,6 +225,8 @@ def run_example(command, stdin):
 def main():
     global WORK
     WORK = work_dir()
+    if mpi4py_lib():  # docs/python.md's examples: its PYTHONPATH
+        os.environ["PYTHONPATH"] = mpi4py_lib()
     ran = skipped = 0
     for doc in DOCS:
         text = open(os.path.join(ROOT, doc), encoding="utf-8").read()
