@@ -679,8 +679,14 @@ def suite_hosts(a, anchors, lumpi, bench_exe):
     bench_hosts.suite_hosts(a, anchors, lumpi, bench_exe, sys.modules[__name__])
 
 
+def suite_mpi4py(a, anchors, lumpi, bench_exe):
+    import bench_mpi4py  # tests/bench/bench_mpi4py.py: mpi4py on lumpi, Open MPI and MPICH
+    bench_mpi4py.suite_mpi4py(a, anchors, lumpi, bench_exe, sys.modules[__name__])
+
+
 SUITES = {"p2p": suite_p2p, "coll": suite_coll, "repl": suite_repl, "kernel": suite_kernel, "startup": suite_startup,
-          "memory": suite_memory, "mpich": suite_mpich, "hosts": suite_hosts}
+          "memory": suite_memory, "mpich": suite_mpich, "hosts": suite_hosts,
+          "mpi4py": suite_mpi4py}
 
 
 def main():
@@ -688,6 +694,7 @@ def main():
     ap.add_argument("suites", nargs="*", default=list(SUITES))
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--reps", type=int, default=3)
+    ap.add_argument("--reps-mpi4py", type=int, default=5000, help="round trips per batch of the mpi4py suite")
     ap.add_argument("--json", default=None, help="also write every RESULT here")
     ap.add_argument("--quiet", type=float, default=0.0,
                     help="before each run wait up to this many s for an idle machine")
