@@ -83,6 +83,20 @@ News leader_exchange(Comm& local, Comm& peer, int remote_leader, int tag, const 
   return n;
 }
 
+// The leader's news reaches every member of its group. A leader whose own
+// arguments failed raises its own error even when a member cannot be
+// reached (its error is the news).
+News broadcast_news(Team& t, const std::string& news, int leader, const char* func) {
+  if (t.me != leader) return unpack_news(team_bcast(t, news, leader, kInterLocal), func);
+  News n = unpack_news(news, func);
+  try {
+    team_bcast(t, news, leader, kInterLocal);
+  } catch (const Error&) {
+    if (n.verdict.ok()) throw;
+  }
+  return n;
+}
+
 }  // namespace
 
 // The local leader checks its own arguments; when they pass it talks to the
@@ -101,7 +115,7 @@ CommPtr intercomm_create(Comm& local, int local_leader, Comm* peer, int remote_l
     news = pack_news(n);
   }
   Team t = whole(local, func);
-  News n = unpack_news(team_bcast(t, news, local_leader, kInterLocal), func);
+  News n = broadcast_news(t, news, local_leader, func);
   n.verdict.raise();
   if (n.overlap)
     fail(ErrClass::Comm, func, "the local and remote groups overlap; an intercommunicator needs disjoint groups");
