@@ -42,11 +42,9 @@ void check_groups_agree(const std::vector<CreateRow>& rows, const char* func) {
     uint64_t passed = 0;  // members of r's group that passed it
     for (const CreateRow& o : rows) passed += o.member && o.fp == rows[r].fp;
     if (passed != rows[r].size)
-      Verdict(int(r), Error(ErrClass::Group, func,
-                            "group of rank " + std::to_string(r) + " has " + std::to_string(rows[r].size) +
-                                " members but only " + std::to_string(passed) +
-                                " of them passed that same group; groups must be equal or disjoint"))
-          .raise();
+      fail(ErrClass::Group, func,
+           "group of rank " + std::to_string(r) + " has " + std::to_string(rows[r].size) + " members but only " +
+               std::to_string(passed) + " of them passed that same group; groups must be equal or disjoint");
   }
 }
 
