@@ -193,7 +193,7 @@ void reduce_scatter(const void* send, void* recv, const std::vector<int>& counts
                     const core::CommPtr& c, const char* f) {
   Scatter s = scatter_args(*c, send, recv, counts, t, op, f);
   Bytes mine = core::coll::reduce_scatter(*c, cut(s.input, s.sizes), s.r.combine, s.r.commutes,
-                                          c->is_inter() ? regroup(s.sizes, f) : core::coll::Regroup());
+                                          c->is_inter() ? regroup(s.sizes, f) : core::coll::Regroup(), counts);
   output(recv, counts[size_t(c->rank())], *s.r.type, mine, f);
 }
 

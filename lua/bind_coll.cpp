@@ -529,7 +529,7 @@ int c_reduce_scatter(lua_State* L) {
                         tag);
   Bytes out = after_own_part(failed, [&] {
     return core::coll::reduce_scatter(c, std::move(parts), list_combiner(L, op, func), op.commute,
-                                      regroup);
+                                      regroup, counts);
   });
   decode(L, out);  // -- push {tag, this rank's block}
   untag(L);

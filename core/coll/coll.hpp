@@ -71,9 +71,12 @@ std::optional<Bytes> exscan(Comm& c, Bytes mine, const Combine& combine);
 // not a power of two): lg p (+2) rounds, about one vector's worth of data
 // sent per rank. Intercommunicator: each group reduces its own blocks,
 // the leaders swap, and `regroup` turns the remote group's reduced blocks
-// into this group's blocks, which are scattered.
+// into this group's blocks, which are scattered. `counts` (the recvcounts,
+// which MPI requires alike on every rank) are compared along the way on an
+// intracommunicator: when they differ, every rank raises MPI_ERR_COUNT
+// naming two ranks that disagree.
 Bytes reduce_scatter(Comm& c, std::vector<Bytes> parts, const Combine& combine,
-                     bool commutative, const Regroup& regroup = {});
+                     bool commutative, const Regroup& regroup = {}, const std::vector<int>& counts = {});
 
 
 }  // namespace lumpi::core::coll

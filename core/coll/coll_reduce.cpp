@@ -13,6 +13,7 @@
 #include "core/coll/coll_detail.hpp"
 #include "core/base/constants.hpp"
 #include "core/base/error.hpp"
+#include "core/comm/verdict.hpp"
 
 namespace lumpi::core::coll {
 
@@ -253,19 +254,71 @@ std::optional<Bytes> exscan(Comm& c, Bytes mine, const Combine& combine) {
 
 namespace {
 
+// The recvcounts every rank must pass alike (§5.10.1), as every message of
+// the block exchange carries them: the smallest and the largest counts
+// seen so far, each with the lowest rank that passed it. The exchange is a
+// butterfly, so at its end every rank has heard from every rank and holds
+// the same pair: when the two differ, every rank raises the same
+// MPI_ERR_COUNT naming both ranks (core/comm/verdict.hpp), before its result.
+struct CountsSeen {
+  std::vector<int> lo, hi;
+  int lo_rank = 0, hi_rank = 0;
+
+  void merge(const CountsSeen& o) {
+    if (o.lo < lo || (o.lo == lo && o.lo_rank < lo_rank)) lo = o.lo, lo_rank = o.lo_rank;
+    if (o.hi > hi || (o.hi == hi && o.hi_rank < hi_rank)) hi = o.hi, hi_rank = o.hi_rank;
+  }
+  std::string pack() const { return Packer().ints(lo).i64(lo_rank).ints(hi).i64(hi_rank).take(); }
+  static CountsSeen unpack(std::string_view b, std::string_view func) {
+    Unpacker u(b, func);
+    CountsSeen c;
+    c.lo = u.ints(), c.lo_rank = u.i32(), c.hi = u.ints(), c.hi_rank = u.i32();
+    u.end();
+    return c;
+  }
+  Verdict verdict(const std::string& func) const {
+    if (lo == hi) return {};
+    auto show = [](const std::vector<int>& v) {
+      std::string s = "{";
+      for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+      return s + "}";
+    };
+    int first = std::min(lo_rank, hi_rank), second = std::max(lo_rank, hi_rank);
+    const auto& a = first == lo_rank ? lo : hi;
+    const auto& b = first == lo_rank ? hi : lo;
+    return Verdict(first, Error(ErrClass::Count, func,
+                                "recvcounts differ between ranks: rank " + std::to_string(first) + " passed " +
+                                    show(a) + ", rank " + std::to_string(second) + " passed " + show(b)));
+  }
+};
+
+// The block exchange's messages: the counts seen and a list of partials.
+void send_blocks(Team& t, int to, int tag, const CountsSeen& seen, const std::vector<Partial>& ps) {
+  t.send(to, tag, pack_list({seen.pack(), pack_partials(ps)}));
+}
+
+std::vector<Partial> recv_blocks(Team& t, int from, int tag, Merger& m, CountsSeen& seen) {
+  std::vector<std::string> got = t.unpack(t.recv(from, tag));
+  if (got.size() != 2) fail(ErrClass::Intern, t.what.call, "malformed reduce_scatter data from a peer");
+  seen.merge(CountsSeen::unpack(got[0], t.what.call));
+  std::vector<Partial> ps = unpack_partials(got[1]);
+  for (const Partial& p : ps) m.note(p);
+  return ps;
+}
+
 // Recursive halving with rising distance (so partials stay contiguous rank
 // intervals): after the fold, new rank nr owns the blocks of the real ranks
 // it stands for; at distance d a rank keeps the blocks whose owner agrees
 // with it on bit d and swaps the others with its partner.
-Partial team_reduce_scatter(Team& t, std::vector<Partial> blocks, Merger& m, int tag) {
+Partial team_reduce_scatter(Team& t, std::vector<Partial> blocks, Merger& m, CountsSeen& seen, int tag) {
   const Fold f(t.n);
   const int me = t.me;
   auto owner = [&](int b) { return b < 2 * f.rem ? b / 2 : b - f.rem; };
   if (me < 2 * f.rem) {
     if (me % 2 == 0) {
-      t.send(me + 1, tag, pack_partials(blocks));
+      send_blocks(t, me + 1, tag, seen, blocks);
     } else {
-      blocks = m.lists(recv_partials(t, me - 1, tag, m), blocks);
+      blocks = m.lists(recv_blocks(t, me - 1, tag, m, seen), blocks);
     }
   }
   const int nr = f.new_rank(me);
@@ -279,8 +332,8 @@ Partial team_reduce_scatter(Team& t, std::vector<Partial> blocks, Merger& m, int
       for (int b : held) (((owner(b) ^ nr) & mask) ? give : keep).push_back(b);
       std::vector<Partial> out;
       for (int b : give) out.push_back(std::move(blocks[size_t(b)]));
-      t.send(partner, tag + round, pack_partials(out));
-      std::vector<Partial> in = recv_partials(t, partner, tag + round, m);
+      send_blocks(t, partner, tag + round, seen, out);
+      std::vector<Partial> in = recv_blocks(t, partner, tag + round, m, seen);
       if (in.size() != keep.size())
         fail(ErrClass::Intern, t.what.call, "reduce_scatter block exchange out of step");
       for (size_t i = 0; i < keep.size(); ++i) {
@@ -291,8 +344,8 @@ Partial team_reduce_scatter(Team& t, std::vector<Partial> blocks, Merger& m, int
     }
   }
   if (me < 2 * f.rem) {
-    if (me % 2 == 1) t.send(me - 1, tag + 999, frame(blocks[size_t(me - 1)]));
-    else return recv_partial(t, me + 1, tag + 999, m);
+    if (me % 2 == 1) send_blocks(t, me - 1, tag + 999, seen, {blocks[size_t(me - 1)]});
+    else return std::move(recv_blocks(t, me + 1, tag + 999, m, seen).at(0));
   }
   return std::move(blocks[size_t(me)]);
 }
@@ -300,7 +353,7 @@ Partial team_reduce_scatter(Team& t, std::vector<Partial> blocks, Merger& m, int
 }  // namespace
 
 Bytes reduce_scatter(Comm& c, std::vector<Bytes> parts, const Combine& combine,
-                     bool /*commutative*/, const Regroup& regroup) {
+                     bool /*commutative*/, const Regroup& regroup, const std::vector<int>& counts) {
   const char* func = "MPI_Reduce_scatter";
   c.check_usable(func);
   if (int(parts.size()) != c.size())
@@ -316,7 +369,9 @@ Bytes reduce_scatter(Comm& c, std::vector<Bytes> parts, const Combine& combine,
   std::vector<Partial> blocks;
   blocks.reserve(parts.size());
   for (Bytes& b : parts) blocks.push_back(Partial{std::nullopt, std::move(b)});
-  Partial p = team_reduce_scatter(t, std::move(blocks), m, kRedScat);
+  CountsSeen seen{counts, counts, t.me, t.me};
+  Partial p = team_reduce_scatter(t, std::move(blocks), m, seen, kRedScat);
+  seen.verdict(t.what.call).raise();
   return result_or_raise(p, m);
 }
 

@@ -235,7 +235,7 @@ void reduce_scatter_in(Comm& c, const void* send, void* recv, const std::vector<
   check_buffer(recv, counts[size_t(c.rank())], "recvbuf", func);
   Regroup regroup;
   if (c.is_inter()) regroup = byte_regroup(sizes, func);
-  Bytes mine = coll::reduce_scatter(c, split(send, sizes), combiner(t, op, func), true, regroup);
+  Bytes mine = coll::reduce_scatter(c, split(send, sizes), combiner(t, op, func), true, regroup, counts);
   put(recv, mine, sizes[size_t(c.rank())], func);
 }
 

@@ -44,7 +44,8 @@ CommPtr comm_dup(Comm& parent);
 CommPtr comm_dup_with_info(Comm& parent, const Hints& hints);
 
 // MPI_Comm_idup: returns the new communicator at once, pending until the
-// request completes (using it before raises MPI_ERR_COMM). `before_start`,
+// request completes on this process, on every process alike (using it
+// before raises MPI_ERR_COMM). `before_start`,
 // if given, runs on the new communicator before anything is sent (the
 // binding copies attributes there, as of call time); if it throws, nothing
 // was sent, so a failed idup leaves no stray message for a later one.
@@ -59,7 +60,8 @@ Idup comm_idup(const CommPtr& parent, const IdupHook& before_start = {});
 Idup comm_idup_with_info(const CommPtr& parent, const Hints& hints, const IdupHook& before_start = {});
 
 // MPI_Comm_create. Intra: processes passing the same group form it (groups
-// of different processes must be equal or disjoint). Inter: each side passes
+// of different processes must be equal or disjoint; otherwise every process
+// raises MPI_ERR_GROUP). Inter: each side passes
 // a subgroup of its own group; nullptr if either side's group is empty or
 // the caller is not in its side's group.
 CommPtr comm_create(Comm& parent, const group::Members& group);
@@ -85,12 +87,15 @@ CommPtr comm_split_type(Comm& parent, bool is_undefined, const std::string& type
 // MPI_Intercomm_create: `peer` and `remote_leader` matter only at the local
 // leader (peer may be null elsewhere). Leaders talk on the peer's internal
 // lane keyed by `tag`, so user receives on the peer never see it. A bad
-// peer or remote_leader (out of range, or inside local_comm) raises at the
-// leader before it sends anything; overlapping groups raise everywhere.
+// peer or remote_leader (out of range, or inside local_comm) is found by
+// the leader alone: it sends nothing to the remote leader, and its error
+// travels in its broadcast so every member of its group raises it
+// (core/comm/verdict.hpp); overlapping groups raise everywhere.
 CommPtr intercomm_create(Comm& local, int local_leader, Comm* peer, int remote_leader, int tag);
 
 // MPI_Intercomm_merge: the group passing high=false comes first; with equal
 // flags, the group whose first member has the lower world rank comes first.
+// A member whose flag differs from its group's rank 0 fails every process.
 CommPtr intercomm_merge(Comm& inter, bool high);
 
 // MPI_Comm_free: COMM_WORLD and COMM_SELF cannot be freed. Local here (no

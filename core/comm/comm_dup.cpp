@@ -64,7 +64,8 @@ struct BaseRecv {
 // Nothing blocks at call time. Intra: rank 0 proposes and sends its proposal
 // to every member. Inter: the leaders send each other their proposals; each
 // leader, once it has the other's, forwards the smaller to its group. The
-// new communicator completes when its process holds the agreed base.
+// new communicator completes when its process's request completes (a wait
+// or test that returns it complete), never before, on every process.
 Idup start_idup(const CommPtr& parent_ptr, const IdupHook& before_start, const char* func) {
   Comm& parent = *parent_ptr;
   parent.check_usable(func);
@@ -101,10 +102,15 @@ Idup start_idup(const CommPtr& parent_ptr, const IdupHook& before_start, const c
   }
   uint64_t proposal = e.propose_context();
   if (!parent.is_inter()) {
+    // Rank 0 knows the base at once, but its communicator stays pending
+    // until its request completes, as on every other rank: using it before
+    // is MPI_ERR_COMM everywhere, not a race.
     forward(proposal);
-    c->complete_pending(proposal);
-    span->end();
-    return {c, Request::done()};
+    auto test = [c, proposal, span] {
+      if (c->pending()) c->complete_pending(proposal), span->end();
+      return true;
+    };
+    return {c, Request::generic(e, test, what)};
   }
   parent.lane_send(Lane::Internal, 0, kIdupLeaders, Body(Packer().u64(proposal).take()));
   BaseRecv theirs = expect(parent.remote_group()[0], kIdupLeaders);

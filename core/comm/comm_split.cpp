@@ -2,6 +2,7 @@
 // MPI_Comm_split (seed §6.4.2), on intra- and intercommunicators.
 #include "core/comm/comm_build.hpp"
 #include "core/comm/comm_create.hpp"
+#include "core/comm/verdict.hpp"
 #include "core/base/constants.hpp"
 #include "core/base/error.hpp"
 
@@ -12,36 +13,75 @@ using namespace build;
 
 // ---- create -------------------------------------------------------------------------
 
+// One process's row in create's table: its proposal, the fingerprint and
+// size of the group it passed, and whether it is a member of that group.
+struct CreateRow {
+  uint64_t proposal;
+  int64_t fp;
+  uint64_t size;
+  bool member;
+};
+
+std::vector<CreateRow> create_rows(const std::vector<std::string>& parts, const char* func) {
+  std::vector<CreateRow> rows;
+  for (const std::string& p : parts) {
+    Unpacker u(p, func);
+    CreateRow r{u.u64(), u.i64(), u.u64(), u.u64() != 0};
+    u.end();
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+// Groups must be equal or disjoint (§6.4.2): every member of a group passed
+// that same group. Every process checks every group on the same table, so
+// all reach the same verdict: the group of rank r (the first that fails)
+// has size members but fewer of them passed it.
+void check_groups_agree(const std::vector<CreateRow>& rows, const char* func) {
+  for (size_t r = 0; r < rows.size(); ++r) {
+    uint64_t passed = 0;  // members of r's group that passed it
+    for (const CreateRow& o : rows) passed += o.member && o.fp == rows[r].fp;
+    if (passed != rows[r].size)
+      fail(ErrClass::Group, func,
+           "group of rank " + std::to_string(r) + " has " + std::to_string(rows[r].size) + " members but only " +
+               std::to_string(passed) + " of them passed that same group; groups must be equal or disjoint");
+  }
+}
+
 // Every process proposes a base and says which group it passed; members of
 // the group take the first member's proposal.
 CommPtr create_intra(Comm& parent, const group::Members& g, const char* func) {
   Team t = whole(parent, func);
-  int64_t fp = fingerprint(g);
-  auto all = team_allgather(t, Packer().u64(parent.engine().propose_context()).i64(fp).take(), kCreate);
-  if (group::rank_of(g, parent.engine().world_rank()) == UNDEFINED) return nullptr;
-  auto row = [&](int world) {
-    Unpacker u(all[size_t(group::rank_of(parent.local_group(), world))], func);
-    std::pair<uint64_t, int64_t> r{u.u64(), u.i64()};
-    u.end();
-    return r;
-  };
-  for (int m : g)  // every member must have passed the same group (§6.4.2)
-    if (row(m).second != fp)
-      fail(ErrClass::Group, func,
-           "COMM_WORLD rank " + std::to_string(m) + " passed a different group than this process");
-  return make_intra(parent, row(g[0]).first, g);
+  const int me = group::rank_of(g, parent.engine().world_rank());
+  std::string mine = Packer()
+                         .u64(parent.engine().propose_context())
+                         .i64(fingerprint(g))
+                         .u64(g.size())
+                         .u64(me != UNDEFINED)
+                         .take();
+  std::vector<CreateRow> rows = create_rows(team_allgather(t, std::move(mine), kCreate), func);
+  check_groups_agree(rows, func);
+  if (me == UNDEFINED) return nullptr;
+  return make_intra(parent, rows[size_t(group::rank_of(parent.local_group(), g[0]))].proposal, g);
 }
 
 // Each side passes a subgroup of its own group; the leaders swap the groups
 // their sides chose and a proposal, and the smaller proposal wins.
 CommPtr create_inter(Comm& parent, const group::Members& g, const char* func) {
   Team t = whole(parent, func);
-  Exchanged x = exchange_across(t, Packer().ints(g).u64(parent.engine().propose_context()).take(), kCreate);
+  auto differs = [&](int rank) {
+    return Error(ErrClass::Group, func,
+                 "rank " + std::to_string(rank) + " (COMM_WORLD rank " +
+                     std::to_string(parent.local_group()[size_t(rank)]) +
+                     ") passed a different group than rank 0 of the same group");
+  };
+  Exchanged x = exchange_agreed(t, Packer().ints(g).u64(parent.engine().propose_context()).take(),
+                                Packer().i64(fingerprint(g)).take(), differs, kCreate);
   Unpacker own(x.own, func), theirs(x.theirs, func);
-  group::Members own_group = own.ints(), remote = theirs.ints();
+  own.ints();  // this group's, equal to g (exchange_agreed checked)
+  group::Members remote = theirs.ints();
   uint64_t base = std::min(own.u64(), theirs.u64());
   own.end(), theirs.end();
-  if (own_group != g) fail(ErrClass::Group, func, "this process passed a different group than its group's rank 0");
   if (g.empty() || remote.empty() || group::rank_of(g, parent.engine().world_rank()) == UNDEFINED)
     return nullptr;
   return make_inter(parent, base, g, std::move(remote));

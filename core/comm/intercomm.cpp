@@ -4,6 +4,7 @@
 
 #include "core/comm/comm_build.hpp"
 #include "core/comm/comm_create.hpp"
+#include "core/comm/verdict.hpp"
 #include "core/base/constants.hpp"
 #include "core/base/error.hpp"
 
@@ -34,26 +35,31 @@ void check_leader_args(Comm& local, Comm* peer, int remote_leader, const char* f
              std::to_string(n) + ")");
   const int world = peer->world_of(remote_leader);
   if (world == local.engine().world_rank())
-    fail(ErrClass::Rank, func, "remote_leader " + std::to_string(remote_leader) + " is this process itself");
+    fail(ErrClass::Rank, func, "remote_leader " + std::to_string(remote_leader) + " is the local leader itself");
   if (group::rank_of(local.local_group(), world) != UNDEFINED)
     fail(ErrClass::Rank, func,
          "remote_leader " + std::to_string(remote_leader) + " (COMM_WORLD rank " + std::to_string(world) +
              ") is a member of local_comm; the two groups must be disjoint");
 }
 
-// What the local leader tells its group: the remote group, the agreed base
-// and whether the groups overlap.
+// What the local leader tells its group: its verdict on its own arguments
+// (core/comm/verdict.hpp), and when they pass, the remote group, the agreed
+// base and whether the groups overlap.
 struct News {
   group::Members remote;
   uint64_t base = 0;
   bool overlap = false;
+  Verdict verdict;
 };
 
-std::string pack_news(const News& n) { return Packer().ints(n.remote).u64(n.base).u64(n.overlap).take(); }
+std::string pack_news(const News& n) {
+  return Packer().bytes(n.verdict.pack()).ints(n.remote).u64(n.base).u64(n.overlap).take();
+}
 
 News unpack_news(std::string_view b, const char* func) {
   Unpacker u(b, func);
-  News n{u.ints(), u.u64(), u.u64() != 0};
+  Verdict v = Verdict::unpack(u.bytes(), func);
+  News n{u.ints(), u.u64(), u.u64() != 0, std::move(v)};
   u.end();
   return n;
 }
@@ -70,29 +76,47 @@ News leader_exchange(Comm& local, Comm& peer, int remote_leader, int tag, const 
   what.tag = tag;
   Body got = peer.lane_recv(Lane::Internal, remote_leader, wire_tag, what);
   Unpacker u(got.view(), func);
-  News n{u.ints(), 0, false};
+  News n{u.ints(), 0, false, {}};
   n.base = std::min(proposal, u.u64());
   u.end();
   n.overlap = !group::intersection(local.local_group(), n.remote).empty();
   return n;
 }
 
+// The leader's news reaches every member of its group. A leader whose own
+// arguments failed raises its own error even when a member cannot be
+// reached (its error is the news).
+News broadcast_news(Team& t, const std::string& news, int leader, const char* func) {
+  if (t.me != leader) return unpack_news(team_bcast(t, news, leader, kInterLocal), func);
+  News n = unpack_news(news, func);
+  try {
+    team_bcast(t, news, leader, kInterLocal);
+  } catch (const Error&) {
+    if (n.verdict.ok()) throw;
+  }
+  return n;
+}
+
 }  // namespace
 
-// The local leader checks its own arguments (raising before it sends
-// anything, so a call made by the leader alone leaves no stray message),
-// talks to the remote leader and broadcasts the news to its group.
+// The local leader checks its own arguments; when they pass it talks to the
+// remote leader (when they fail it sends nothing there, so no stray message
+// is left). Either way it broadcasts the news to its group, so every member
+// raises the leader's error, naming the leader, or gets the communicator.
 CommPtr intercomm_create(Comm& local, int local_leader, Comm* peer, int remote_leader, int tag) {
   const char* func = "MPI_Intercomm_create";
   local.check_usable(func);
   check_local_args(local, local_leader, tag, func);
   std::string news;
   if (local.rank() == local_leader) {
-    check_leader_args(local, peer, remote_leader, func);
-    news = pack_news(leader_exchange(local, *peer, remote_leader, tag, func));
+    Verdict v = Verdict::of(local_leader, [&] { check_leader_args(local, peer, remote_leader, func); });
+    News n = v.ok() ? leader_exchange(local, *peer, remote_leader, tag, func) : News{};
+    n.verdict = std::move(v);
+    news = pack_news(n);
   }
   Team t = whole(local, func);
-  News n = unpack_news(team_bcast(t, news, local_leader, kInterLocal), func);
+  News n = broadcast_news(t, news, local_leader, func);
+  n.verdict.raise();
   if (n.overlap)
     fail(ErrClass::Comm, func, "the local and remote groups overlap; an intercommunicator needs disjoint groups");
   return make_inter(local, n.base, local.local_group(), std::move(n.remote));
@@ -105,18 +129,24 @@ CommPtr intercomm_merge(Comm& inter, bool high) {
   inter.check_usable(func);
   if (!inter.is_inter())
     fail(ErrClass::Comm, func, "intercomm must be an intercommunicator, got an intracommunicator");
-  // Leaders swap (high, proposal); each side hears its leader's flag too, so
-  // a process whose flag differs from its leader's can say so.
+  // Leaders swap (high, proposal); each leader has heard its members'
+  // flags, so a member whose flag differs from its leader's fails the call
+  // on every process of both groups.
   uint64_t proposal = inter.rank() == 0 ? inter.engine().propose_context() : 0;
   Team t = whole(inter, func);
-  Exchanged x = exchange_across(t, Packer().u64(high).u64(proposal).take(), kMerge);
+  auto differs = [&](int rank) {
+    auto name = [](bool b) { return std::string(b ? "true" : "false"); };
+    return Error(ErrClass::Arg, func,
+                 "high = " + name(!high) + " at rank " + std::to_string(rank) + " (COMM_WORLD rank " +
+                     std::to_string(inter.local_group()[size_t(rank)]) + ") differs from high = " +
+                     name(high) + " at rank 0 of the same group");
+  };
+  Exchanged x = exchange_agreed(t, Packer().u64(high).u64(proposal).take(), Packer().u64(high).take(), differs,
+                                kMerge);
   Unpacker own(x.own, func), other(x.theirs, func);
   bool own_high = own.u64() != 0, other_high = other.u64() != 0;
   uint64_t base = std::min(own.u64(), other.u64());
   own.end(), other.end();
-  if (own_high != high)
-    fail(ErrClass::Arg, func,
-         std::string("high = ") + (high ? "true" : "false") + " differs from the value of this group's rank 0");
   bool left = inter.local_group()[0] < inter.remote_group()[0];
   bool local_first = own_high != other_high ? !own_high : left;
   group::Members all = local_first ? inter.local_group() : inter.remote_group();

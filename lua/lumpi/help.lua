@@ -1029,7 +1029,8 @@ method("Comm", "create", {call = "comm:create(group) -> newcomm | nil",
   mpi = "MPI_Comm_create", cxx = "Intracomm::Create, Intercomm::Create", sec = "§6.4.2",
   kind = "collective",
   errors = errs({GROUP, {"MPI_ERR_GROUP", "group is not a subset of comm's group, or the "
-    .. "processes passed different groups"}}, BLOCKING),
+    .. "processes passed different groups that overlap (every process raises it, naming the "
+    .. "rank)"}}, BLOCKING),
   does = "A communicator for the members of group (every process of comm calls it; "
     .. "non-members get nil). On an intracommunicator the processes may pass disjoint "
     .. "groups, one communicator each. On an intercommunicator each side passes a subgroup "
@@ -1231,7 +1232,7 @@ method("Comm", "reduce_scatter", {call = "comm:reduce_scatter(values, counts, op
   sec = "MPI-2.2 §5.10.2 (seed 002)", kind = "collective",
   errors = errs({OP, {"MPI_ERR_COUNT", "counts does not have one non-negative entry per "
     .. "rank, values does not hold sum(counts) elements, or the processes passed different "
-    .. "counts"}, OPERANDS, USER_OP}, COLL),
+    .. "counts (every process raises it, naming two ranks that differ)"}, OPERANDS, USER_OP}, COLL),
   does = "values is a flat sequence of sum(counts) elements, reduced element by element "
     .. "over all processes; rank i gets the counts[i+1] elements of its slice, as a "
     .. "sequence.", see = {"Comm.reduce_scatter_block"}})
@@ -1314,10 +1315,12 @@ method("Intracomm", "split_type", {call = "comm:split_type(type [, key [, info]]
 method("Intracomm", "intercomm_create", {call = "comm:intercomm_create(local_leader, "
   .. "peer_comm, remote_leader, tag) -> intercomm", mpi = "MPI_Intercomm_create",
   cxx = "Intracomm::Create_intercomm", sec = "§6.6.2", kind = "collective",
-  errors = errs({INTRA_ONLY, {"MPI_ERR_RANK", "local_leader is not a rank of comm; at the "
-    .. "leader, remote_leader is not a rank of peer_comm, is the leader itself or a member "
-    .. "of comm"}, {"MPI_ERR_TAG", "tag outside 0..TAG_UB"}, {"MPI_ERR_COMM", "at the "
-    .. "leader, peer_comm is not a communicator; the two groups overlap"}}, BLOCKING),
+  errors = errs({INTRA_ONLY, {"MPI_ERR_RANK", "local_leader is not a rank of comm; "
+    .. "remote_leader (read at the leader) is not a rank of peer_comm, is the leader itself "
+    .. "or a member of comm: every rank of comm raises the leader's error, naming it"},
+    {"MPI_ERR_TAG", "tag outside 0..TAG_UB"}, {"MPI_ERR_COMM", "peer_comm (read at the "
+    .. "leader) is not a communicator, raised on every rank of comm; the two groups overlap"}},
+    BLOCKING),
   does = "Joins comm (this side's group) with another disjoint group into an "
     .. "intercommunicator. The two leaders talk over peer_comm (which must contain both; "
     .. "only read at the local leader) with tag.",
@@ -1390,7 +1393,8 @@ method("Intercomm", "remote_group", {call = "comm:remote_group() -> group",
   see = {"Comm.group"}})
 method("Intercomm", "intercomm_merge", {call = "comm:intercomm_merge([high]) -> intracomm",
   mpi = "MPI_Intercomm_merge", cxx = "Intercomm::Merge", sec = "§6.6.2", kind = "collective",
-  errors = errs({INTER_ONLY, {"MPI_ERR_ARG", "high differs within a group"}}, BLOCKING),
+  errors = errs({INTER_ONLY, {"MPI_ERR_ARG", "high differs within a group (every process of "
+    .. "both groups raises it, naming the rank)"}}, BLOCKING),
   does = "An intracommunicator of both groups. The group that passes high = true (a "
     .. "boolean, or an integer as in C: 0 is false; default false) is ordered after the "
     .. "other; if both pass the same, the order is arbitrary but consistent.",

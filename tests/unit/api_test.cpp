@@ -640,6 +640,53 @@ TEST_CASE("collectives against their serial answers") {
   }
 }
 
+// f must raise on every rank of w with class cls, the same what() on every
+// rank, naming `words`; w still works afterwards.
+bool fails_everywhere(const Intracomm& w, int cls, const std::string& words, const std::function<void()>& f) {
+  std::string what;
+  bool ok = false;
+  try {
+    f();
+    std::fprintf(stderr, "rank %d: no exception\n", w.Get_rank());
+  } catch (const Exception& e) {
+    what = e.what();
+    ok = e.Get_error_class() == cls && what.find(words) != std::string::npos;
+    if (!ok) std::fprintf(stderr, "rank %d: unexpected exception: %s\n", w.Get_rank(), e.what());
+  }
+  long mine[2] = {long(std::hash<std::string>{}(what) & 0x7fffffff), 0}, all[2] = {0, 0};
+  mine[1] = -mine[0];
+  w.Allreduce(mine, all, 2, LONG, MAX);
+  return ok && all[0] == mine[0] && all[1] == mine[1];
+}
+
+TEST_CASE("a call whose arguments must agree fails on every rank alike, at 3, 4, 5 and 7 ranks") {
+  for (int n : {3, 4, 5, 7}) {
+    CAPTURE(n);
+    CHECK(run_world(n, [n](Intracomm& w) {
+            const int me = w.Get_rank(), k = n / 2 + 1;
+            bool ok = fails_everywhere(w, ERR_RANK, "remote_leader 0 is the local leader itself (on rank 0)",
+                                       [&] { w.Create_intercomm(0, w, 0, 5); });
+            Intracomm half = w.Split(me % 2, me);
+            Intercomm x = half.Create_intercomm(0, w, me % 2 == 0 ? 1 : 0, 27);
+            ok &= fails_everywhere(w, ERR_ARG, "COMM_WORLD rank 2", [&] { x.Merge(me == 2); });
+            const int first = 0;  // world rank 2 passes only its group's rank 0
+            ok &= fails_everywhere(w, ERR_GROUP, "COMM_WORLD rank 2",
+                                   [&] { x.Create(me == 2 ? half.Get_group().Incl(1, &first) : half.Get_group()); });
+            const int range[1][3] = {{0, k - 1, 1}};
+            Group g = w.Get_group(), low = g.Range_incl(1, range);
+            ok &= fails_everywhere(w, ERR_GROUP, "group of rank " + std::to_string(k),
+                                   [&] { w.Create(me < k ? low : g); });
+            std::vector<int> counts(size_t(n), 1), in(size_t(n) + 1, 1);
+            if (me == n - 1) counts[0] = 2;
+            int out[2] = {0, 0};
+            ok &= fails_everywhere(w, ERR_COUNT, "rank " + std::to_string(n - 1), [&] {
+              w.Reduce_scatter(in.data(), out, counts.data(), INT, SUM);
+            });
+            return ok && nothing_pending(w);
+          }) == 0);
+  }
+}
+
 TEST_CASE("bad arguments raise the right class, naming the argument, before any communication") {
   for (int n : kSizes) {
     CAPTURE(n);
