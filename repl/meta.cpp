@@ -456,10 +456,14 @@ MetaResult help_on_name(MetaContext& c, const std::string& name) {
   return said(*text);
 }
 
-// ":help", ":help :CMD", ":help NAME".
+// ":help", ":help :CMD", ":help NAME". A NAME that is a meta-command's
+// (":help trace") explains the meta-command: the mpi module has no such names.
 MetaResult meta_help(MetaContext& c, const std::string& args) {
   if (args.empty()) return shown(meta_list());
-  if (args[0] != ':') return help_on_name(c, args);
+  if (args[0] != ':') {
+    if (const MetaCommand* m = find_meta(args)) return shown(meta_help_text(*m));
+    return help_on_name(c, args);
+  }
   if (const MetaCommand* m = find_meta(args.substr(1))) return shown(meta_help_text(*m));
   return usage("no meta-command " + args + " (:help lists them)");
 }

@@ -38,6 +38,9 @@ check(":help :draw explains one meta-command",
 check(":help :q finds the command by its alias", ":quit   leave" in out and "Also: :q, :exit" in out, out)
 check(":help of an unknown meta-command says so", "no meta-command :nope (:help lists them)" in out, out)
 check(":? is :help", ":on RANKS CODE   run CODE on RANKS only" in out, out)
+rc, out, err, tag = run(LUMPI, ["-n", "2"], stdin=":help trace\n:help q\n")
+check(":help trace (without the colon) explains :trace", out.startswith(":trace [on|off"), out)
+check(":help q finds :quit by its alias", ":quit   leave" in out, out)
 
 rc, out, err, tag = run(LUMPI, ["-n", "3"], stdin=(
     ":help split\n:help Cartcomm.shift\n:help coords\n:target 2\n:help MPI_Comm_free\n"))
