@@ -319,7 +319,9 @@ void Session::watch_deadlock(Run& run, double elapsed) {
   std::map<int, RankView> base = views_of(run, false);
   for (auto& [r, v] : base)  // a dead rank's death fails the waits on it: no deadlock
     if (v.state == RankView::State::Dead) v.state = RankView::State::Unknown;
-  if (run.watch.should_ask(base, elapsed)) ask_status(run, Poll::Deadlock, elapsed);
+  // Once the command is interrupted the ranks unwind it: what blocks then is
+  // not the program's, and a deadlock already found is reported once.
+  if (!run.o.interrupted && run.watch.should_ask(base, elapsed)) ask_status(run, Poll::Deadlock, elapsed);
 }
 
 // The answers, every live rank's (however long they take): a confirmed
@@ -328,6 +330,7 @@ void Session::watch_deadlock(Run& run, double elapsed) {
 void Session::finish_deadlock_poll(Run& run, double elapsed) {
   if (!all_answered()) return;
   run.poll = Poll::None;
+  if (run.o.interrupted) return;  // unwinding an interrupt (above)
   std::map<int, RankView> views = views_of(run);
   for (auto& [r, v] : views) {
     if (v.state == RankView::State::Dead) v.state = RankView::State::Unknown;
