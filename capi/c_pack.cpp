@@ -16,9 +16,10 @@ using namespace lumpi::capi;
 
 namespace {
 
-// Position and size arguments: MPI_ERR_ARG naming them when negative or
-// past the buffer's end.
-void check_position(const int* position, int size, const char* f, const char* what) {
+// Position and size arguments (int for MPI_Pack, MPI_Aint for the _external
+// forms): MPI_ERR_ARG naming them when negative or past the buffer's end.
+template <class Int>
+void check_position(const Int* position, Int size, const char* f, const char* what) {
   check_out(position, f, "position");
   if (size < 0) fail(MPI_ERR_ARG, f, std::string(what) + " " + std::to_string(size) + " is negative");
   if (*position < 0 || *position > size)
@@ -31,14 +32,6 @@ void check_datarep(const char* datarep, const char* f) {
   if (!datarep) fail(MPI_ERR_ARG, f, "datarep is NULL");
   if (std::string(datarep) != "external32")
     fail(MPI_ERR_ARG, f, std::string("datarep '") + datarep + "' is not \"external32\"");
-}
-
-void check_aint_position(const MPI_Aint* position, MPI_Aint size, const char* f, const char* what) {
-  check_out(position, f, "position");
-  if (size < 0) fail(MPI_ERR_ARG, f, std::string(what) + " " + std::to_string(size) + " is negative");
-  if (*position < 0 || *position > size)
-    fail(MPI_ERR_ARG, f,
-         "position " + std::to_string(*position) + " is outside the buffer of " + std::to_string(size) + " bytes");
 }
 
 const core::TypePtr& usable(MPI_Datatype t, const char* f) {
@@ -115,7 +108,7 @@ int MPI_Pack_external(const char datarep[], const void* inbuf, int incount, MPI_
     check_datarep(datarep, f);
     check_count(incount, f, "incount");
     const core::TypePtr& type = usable(t, f);
-    check_aint_position(position, outsize, f, "outsize");
+    check_position(position, outsize, f, "outsize");
     const std::int64_t n = core::external32_size(*type, incount);
     if (n > outsize - *position)
       fail(MPI_ERR_ARG, f,
@@ -139,7 +132,7 @@ int MPI_Unpack_external(const char datarep[], const void* inbuf, MPI_Aint insize
     check_datarep(datarep, f);
     check_count(outcount, f, "outcount");
     const core::TypePtr& type = usable(t, f);
-    check_aint_position(position, insize, f, "insize");
+    check_position(position, insize, f, "insize");
     const std::int64_t n = core::external32_size(*type, outcount);
     if (n > insize - *position)
       fail(MPI_ERR_TRUNCATE, f,
