@@ -1,7 +1,11 @@
 // lua/bind_win.cpp: windows in Lua (seed chapter 11, §6.7.3 window
 // attributes, §6.8 naming; API.md's naming rule): comm:win_create and
-// comm:win_allocate, and the Win methods fence, lock, unlock, flush, put,
-// get, accumulate, free, get_group, names, attributes (lua/attr.hpp's
+// comm:win_allocate, and the Win methods of every synchronization (fence;
+// post, start, complete, wait, test; lock, unlock, lock_all, unlock_all,
+// flush, flush_all, flush_local, flush_local_all, sync), of every
+// operation (put, get, accumulate, get_accumulate, fetch_and_op,
+// compare_and_swap; rput, rget, raccumulate, rget_accumulate, which return
+// requests), info, free, get_group, names, attributes (lua/attr.hpp's
 // machinery, kind Win) and the error handler. The windows themselves are
 // core/rma/win's.
 //
@@ -12,8 +16,8 @@
 // target_datatype). A window exposes an mpi.buffer: win_create takes one,
 // win_allocate makes one and returns it with the window. The Win userdata
 // keeps the exposed buffer (user value 1) and, until the next fence,
-// unlock or flush, the origin buffers of its gets (user value 2), so the
-// garbage collector cannot take memory an operation still writes.
+// unlock, flush or complete, the buffers its gets write into (user value
+// 2), so the garbage collector cannot take memory an operation still writes.
 //
 // Error handler: a window carries its own (ERRORS_RAISE by default, like
 // every lumpi object); binding.cpp's boundary asks test_win for it when
@@ -39,6 +43,7 @@ namespace {
 
 constexpr const char* kWinMeta = "lumpi.Win";
 constexpr const char* kReplaceMeta = "lumpi.Replace";
+constexpr const char* kNoOpMeta = "lumpi.NoOp";
 
 struct WinBox {
   WinPtr win;
@@ -92,8 +97,9 @@ int c_win_create(lua_State* L) {
   if (!test_buffer_memory(L, 2, &m))
     fail(ErrClass::Buffer, func, std::string("buffer must be an mpi.buffer, got ") + luaL_typename(L, 2));
   int unit = opt_int(L, 3, int(m.type->extent()), "disp_unit", func, ErrClass::Disp);
-  check_info(L, 4, "info", func);  // checked; lumpi keeps no window hints
+  auto hints = check_info(L, 4, "info", func);
   WinPtr w = Win::create(c, m.data, m.bytes, unit, func);
+  w->set_info(hints);
   push_win(L, std::move(w), 2);
   return 1;
 }
@@ -108,7 +114,7 @@ int c_win_allocate(lua_State* L) {
   if (size < 0) fail(ErrClass::Size, func, "size = " + std::to_string(size) + " must not be negative");
   int unit = check_int(L, 3, "disp_unit", func, ErrClass::Disp);
   if (unit <= 0) fail(ErrClass::Disp, func, "disp_unit = " + std::to_string(unit) + " must be positive");
-  check_info(L, 4, "info", func);  // checked; lumpi keeps no window hints
+  auto hints = check_info(L, 4, "info", func);
   core::TypePtr t = lua_isnoneornil(L, 5) ? core::Datatype::basic(core::Basic::Byte) : check_usable_type(L, 5, func);
   if (!t->predefined() || t->extent() <= 0) fail(ErrClass::Type, func, "datatype must be a predefined type");
   if (size % t->extent() != 0)
@@ -119,6 +125,7 @@ int c_win_allocate(lua_State* L) {
   BufferMemory m = push_buffer(L, t, size / t->extent());  // the window's memory
   int buf = lua_gettop(L);
   WinPtr w = Win::create(c, m.data, m.bytes, unit, func, core::WIN_FLAVOR_ALLOCATE);
+  w->set_info(hints);
   push_win(L, std::move(w), buf);
   lua_insert(L, buf);  // win, buffer
   return 2;
@@ -160,6 +167,92 @@ int w_flush(lua_State* L) {
   return 0;
 }
 
+// win:lock_all([assert])
+int w_lock_all(lua_State* L) {
+  const char* func = "MPI_Win_lock_all";
+  check_win(L, 1, func).lock_all(opt_assert(L, 2, func));
+  return 0;
+}
+
+int w_unlock_all(lua_State* L) {
+  check_win(L, 1, "MPI_Win_unlock_all").unlock_all();
+  clear_pending(L, 1);
+  return 0;
+}
+
+int w_flush_all(lua_State* L) {
+  check_win(L, 1, "MPI_Win_flush_all").flush_all();
+  clear_pending(L, 1);
+  return 0;
+}
+
+int w_flush_local(lua_State* L) {
+  const char* func = "MPI_Win_flush_local";
+  Win& w = check_win(L, 1, func);
+  w.flush_local(check_int(L, 2, "rank", func, ErrClass::Rank));
+  clear_pending(L, 1);
+  return 0;
+}
+
+int w_flush_local_all(lua_State* L) {
+  check_win(L, 1, "MPI_Win_flush_local_all").flush_local_all();
+  clear_pending(L, 1);
+  return 0;
+}
+
+// win:sync(): serves what has arrived, so the window's memory shows it.
+int w_sync(lua_State* L) {
+  check_win(L, 1, "MPI_Win_sync").sync();
+  return 0;
+}
+
+// win:post(group [, assert]), win:start(group [, assert])
+int w_post(lua_State* L) {
+  const char* func = "MPI_Win_post";
+  Win& w = check_win(L, 1, func);
+  w.post(check_group(L, 2, func).members, opt_assert(L, 3, func));
+  return 0;
+}
+
+int w_start(lua_State* L) {
+  const char* func = "MPI_Win_start";
+  Win& w = check_win(L, 1, func);
+  w.start(check_group(L, 2, func).members, opt_assert(L, 3, func));
+  return 0;
+}
+
+int w_complete(lua_State* L) {
+  check_win(L, 1, "MPI_Win_complete").complete();
+  clear_pending(L, 1);
+  return 0;
+}
+
+int w_wait(lua_State* L) {
+  check_win(L, 1, "MPI_Win_wait").wait();
+  return 0;
+}
+
+// win:test() -> true when the exposure epoch ended (as wait), else false
+int w_test(lua_State* L) {
+  lua_pushboolean(L, check_win(L, 1, "MPI_Win_test").test());
+  return 1;
+}
+
+// win:get_info() -> {key = value}: every hint lumpi knows, as set or by default.
+int w_get_info(lua_State* L) {
+  auto info = check_win(L, 1, "MPI_Win_get_info").get_info();
+  lua_createtable(L, 0, int(info.size()));
+  for (const auto& [k, v] : info) set_string(L, k.c_str(), v);
+  return 1;
+}
+
+int w_set_info(lua_State* L) {
+  const char* func = "MPI_Win_set_info";
+  Win& w = check_win(L, 1, func);
+  w.set_info(check_info(L, 2, "info", func));
+  return 0;
+}
+
 // win:free(): the delete callbacks of its attributes run first (seed §6.7.3).
 int w_free(lua_State* L) {
   const char* func = "MPI_Win_free";
@@ -198,6 +291,17 @@ int w_put(lua_State* L) {
   return 0;
 }
 
+// Keeps the buffer at buf_idx until the window's next completion: an
+// operation writes into it.
+void keep_pending(lua_State* L, int win_idx, int buf_idx) {
+  buf_idx = lua_absindex(L, buf_idx);
+  lua_getiuservalue(L, win_idx, 2);  // push the pending table
+  lua_pushvalue(L, buf_idx);
+  lua_pushboolean(L, 1);
+  lua_rawset(L, -3);  // pending[buffer] = true
+  lua_pop(L, 1);
+}
+
 // win:get(buffer, ...): the buffer is filled by the next fence, unlock or flush.
 int w_get(lua_State* L) {
   const char* func = "MPI_Get";
@@ -205,19 +309,40 @@ int w_get(lua_State* L) {
   Typed o = check_typed(L, 2, func);
   Target t = check_target(L, 5, func);
   w.get(o.base, o.count, o.type, t.rank, t.disp, t.count, t.type);
-  lua_getiuservalue(L, 1, 2);  // push the pending table
-  lua_pushvalue(L, 2);
-  lua_pushboolean(L, 1);
-  lua_rawset(L, -3);  // pending[buffer] = true
+  keep_pending(L, 1, 2);
   return 0;
 }
 
-// The op at idx: mpi.REPLACE or a predefined op the core's accumulate has.
+// win:rput(buffer, count, datatype, target_rank, target_disp, target_count, target_datatype) -> request
+int w_rput(lua_State* L) {
+  const char* func = "MPI_Rput";
+  Win& w = check_win(L, 1, func);
+  Typed o = check_typed(L, 2, func);
+  Target t = check_target(L, 5, func);
+  push_request(L, w.rput(o.base, o.count, o.type, t.rank, t.disp, t.count, t.type), false);
+  return 1;
+}
+
+// win:rget(buffer, ...) -> request, complete when the buffer holds the data.
+int w_rget(lua_State* L) {
+  const char* func = "MPI_Rget";
+  Win& w = check_win(L, 1, func);
+  Typed o = check_typed(L, 2, func);
+  Target t = check_target(L, 5, func);
+  core::RequestPtr r = w.rget(o.base, o.count, o.type, t.rank, t.disp, t.count, t.type);
+  keep_pending(L, 1, 2);
+  push_request(L, std::move(r), false);
+  return 1;
+}
+
+// The op at idx: mpi.REPLACE, mpi.NO_OP or a predefined op the core's accumulate has.
 core::Op check_rma_op_arg(lua_State* L, int idx, const char* func) {
   if (luaL_testudata(L, idx, kReplaceMeta)) return core::Op::Replace;
+  if (luaL_testudata(L, idx, kNoOpMeta)) return core::Op::NoOp;
   if (lua_type(L, idx) == LUA_TSTRING) {
     std::string s = lua_tostring(L, idx);
     if (s == "REPLACE" || s == "MPI_REPLACE") return core::Op::Replace;
+    if (s == "NO_OP" || s == "MPI_NO_OP") return core::Op::NoOp;
   }
   OpBox op = check_op(L, idx, func);
   if (!op.predefined) fail(ErrClass::Op, func, "accumulate takes predefined ops only, not a user op");
@@ -235,6 +360,89 @@ int w_accumulate(lua_State* L) {
   Target t = check_target(L, 5, func);
   core::Op op = check_rma_op_arg(L, 9, func);
   w.accumulate(o.base, o.count, o.type, t.rank, t.disp, t.count, t.type, op);
+  return 0;
+}
+
+// win:raccumulate(... as accumulate) -> request
+int w_raccumulate(lua_State* L) {
+  const char* func = "MPI_Raccumulate";
+  Win& w = check_win(L, 1, func);
+  Typed o = check_typed(L, 2, func);
+  Target t = check_target(L, 5, func);
+  core::Op op = check_rma_op_arg(L, 9, func);
+  push_request(L, w.raccumulate(o.base, o.count, o.type, t.rank, t.disp, t.count, t.type, op), false);
+  return 1;
+}
+
+// The arguments of get_accumulate: origin at 2..4 (nil with NO_OP), result
+// at 5..7, target at 8..11, op at 12. Returns the core's request when
+// request_based, else null.
+core::RequestPtr get_accumulate(lua_State* L, const char* func, bool request_based) {
+  Win& w = check_win(L, 1, func);
+  core::Op op = check_rma_op_arg(L, 12, func);
+  Typed o;
+  if (op != core::Op::NoOp || !lua_isnil(L, 2)) o = check_typed(L, 2, func);
+  Typed r = check_typed(L, 5, func);
+  Target t = check_target(L, 8, func);
+  core::TypePtr otype = op == core::Op::NoOp ? nullptr : o.type;
+  core::RequestPtr req;
+  if (request_based) req = w.rget_accumulate(o.base, o.count, otype, r.base, r.count, r.type, t.rank, t.disp, t.count, t.type, op);
+  else w.get_accumulate(o.base, o.count, otype, r.base, r.count, r.type, t.rank, t.disp, t.count, t.type, op);
+  keep_pending(L, 1, 5);
+  return req;
+}
+
+// win:get_accumulate(buffer, count, datatype, result, result_count,
+// result_datatype, target_rank, target_disp, target_count, target_datatype, op)
+int w_get_accumulate(lua_State* L) {
+  get_accumulate(L, "MPI_Get_accumulate", false);
+  return 0;
+}
+
+int w_rget_accumulate(lua_State* L) {
+  push_request(L, get_accumulate(L, "MPI_Rget_accumulate", true), false);
+  return 1;
+}
+
+// The first element of the buffer at idx, which must hold one of type.
+char* one_element(lua_State* L, int idx, const core::TypePtr& type, const char* what, const char* func) {
+  BufferMemory m;
+  if (!test_buffer_memory(L, idx, &m))
+    fail(ErrClass::Buffer, func, std::string(what) + " must be an mpi.buffer, got " + luaL_typename(L, idx));
+  std::int64_t lo = 0, hi = 0;
+  type->span(1, &lo, &hi);
+  if (lo < 0 || hi > m.bytes)
+    fail(ErrClass::Buffer, func, std::string(what) + " holds " + std::to_string(m.bytes) + " bytes, less than one " +
+                                     type->name());
+  return m.data;
+}
+
+// win:fetch_and_op(buffer, result, datatype, target_rank, target_disp, op):
+// one element each.
+int w_fetch_and_op(lua_State* L) {
+  const char* func = "MPI_Fetch_and_op";
+  Win& w = check_win(L, 1, func);
+  core::TypePtr type = check_usable_type(L, 4, func);
+  core::Op op = check_rma_op_arg(L, 7, func);
+  const char* origin = op == core::Op::NoOp && lua_isnil(L, 2) ? nullptr : one_element(L, 2, type, "buffer", func);
+  char* result = one_element(L, 3, type, "result", func);
+  int rank = check_int(L, 5, "target_rank", func, ErrClass::Rank);
+  w.fetch_and_op(origin, result, type, rank, check_integer(L, 6, "target_disp", func), op);
+  keep_pending(L, 1, 3);
+  return 0;
+}
+
+// win:compare_and_swap(buffer, compare, result, datatype, target_rank, target_disp)
+int w_compare_and_swap(lua_State* L) {
+  const char* func = "MPI_Compare_and_swap";
+  Win& w = check_win(L, 1, func);
+  core::TypePtr type = check_usable_type(L, 5, func);
+  const char* origin = one_element(L, 2, type, "buffer", func);
+  const char* compare = one_element(L, 3, type, "compare", func);
+  char* result = one_element(L, 4, type, "result", func);
+  int rank = check_int(L, 6, "target_rank", func, ErrClass::Rank);
+  w.compare_and_swap(origin, compare, result, type, rank, check_integer(L, 7, "target_disp", func));
+  keep_pending(L, 1, 4);
   return 0;
 }
 
@@ -339,14 +547,39 @@ int replace_tostring(lua_State* L) {
   return 1;
 }
 
+int noop_tostring(lua_State* L) {
+  lua_pushliteral(L, "MPI_NO_OP");
+  return 1;
+}
+
 const Reg kMethods[] = {
     {"fence", wrap<w_fence>},
     {"lock", wrap<w_lock>},
     {"unlock", wrap<w_unlock>},
     {"flush", wrap<w_flush>},
+    {"lock_all", wrap<w_lock_all>},
+    {"unlock_all", wrap<w_unlock_all>},
+    {"flush_all", wrap<w_flush_all>},
+    {"flush_local", wrap<w_flush_local>},
+    {"flush_local_all", wrap<w_flush_local_all>},
+    {"sync", wrap<w_sync>},
+    {"post", wrap<w_post>},
+    {"start", wrap<w_start>},
+    {"complete", wrap<w_complete>},
+    {"wait", wrap<w_wait>},
+    {"test", wrap<w_test>},
     {"put", wrap<w_put>},
     {"get", wrap<w_get>},
     {"accumulate", wrap<w_accumulate>},
+    {"get_accumulate", wrap<w_get_accumulate>},
+    {"fetch_and_op", wrap<w_fetch_and_op>},
+    {"compare_and_swap", wrap<w_compare_and_swap>},
+    {"rput", wrap<w_rput>},
+    {"rget", wrap<w_rget>},
+    {"raccumulate", wrap<w_raccumulate>},
+    {"rget_accumulate", wrap<w_rget_accumulate>},
+    {"get_info", wrap<w_get_info>},
+    {"set_info", wrap<w_set_info>},
     {"free", wrap<w_free>},
     {"get_group", wrap<w_get_group>},
     {"get_name", wrap<w_get_name>},
@@ -397,6 +630,10 @@ void open_win(lua_State* L) {
   new_metatable(L, kReplaceMeta, "op", {.tostring = replace_tostring});
   lua_setmetatable(L, -2);
   lua_setfield(L, -2, "REPLACE");
+  lua_newuserdatauv(L, 0, 0);  // mpi.NO_OP: likewise (get_accumulate, fetch_and_op)
+  new_metatable(L, kNoOpMeta, "op", {.tostring = noop_tostring});
+  lua_setmetatable(L, -2);
+  lua_setfield(L, -2, "NO_OP");
   lua_pop(L, 1);  // mpi
 }
 
