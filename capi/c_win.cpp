@@ -89,6 +89,43 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info i, MPI_Comm comm, vo
   });
 }
 
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info i, MPI_Comm comm, void* baseptr, MPI_Win* win) {
+  const char* f = "MPI_Win_allocate_shared";
+  return call(comm, f, [&] {
+    check_out(win, f, "win");
+    check_out(baseptr, f, "baseptr");
+    *win = add_win(Win::Allocate_shared(size, disp_unit, info_or_null(i, f), intra(comm, f), baseptr));
+  });
+}
+
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr) {
+  const char* f = "MPI_Win_shared_query";
+  return call_win(win, f, [&](WinEntry& e) {
+    check_out(size, f, "size");
+    check_out(disp_unit, f, "disp_unit");
+    check_out(baseptr, f, "baseptr");
+    long n = 0;
+    e.w.Shared_query(rank, n, *disp_unit, baseptr);
+    *size = n;
+  });
+}
+
+int MPI_Win_create_dynamic(MPI_Info i, MPI_Comm comm, MPI_Win* win) {
+  const char* f = "MPI_Win_create_dynamic";
+  return call(comm, f, [&] {
+    check_out(win, f, "win");
+    *win = add_win(Win::Create_dynamic(info_or_null(i, f), intra(comm, f)));
+  });
+}
+
+int MPI_Win_attach(MPI_Win win, void* base, MPI_Aint size) {
+  return call_win(win, "MPI_Win_attach", [&](WinEntry& e) { e.w.Attach(base, size); });
+}
+
+int MPI_Win_detach(MPI_Win win, const void* base) {
+  return call_win(win, "MPI_Win_detach", [&](WinEntry& e) { e.w.Detach(base); });
+}
+
 int MPI_Win_free(MPI_Win* win) {
   const char* f = "MPI_Win_free";
   if (!win) return call(f, [&] { check_out(win, f, "win"); });

@@ -13,13 +13,15 @@ using namespace lumpi::capi;
 
 namespace {
 
-// The ops accumulate takes: the predefined ones, MPI_REPLACE and MPI_NO_OP
-// (§11.3.4); a user-defined op is MPI_ERR_OP.
+// The ops accumulate takes: the predefined ones (MAXLOC and MINLOC on pair
+// types), MPI_REPLACE and MPI_NO_OP (§11.3.4); a user-defined op is MPI_ERR_OP.
 core::Op rma_op(MPI_Op op, const char* f) {
   if (op == MPI_REPLACE) return core::Op::Replace;
   if (op == MPI_NO_OP) return core::Op::NoOp;
   if (op == MPI_OP_NULL) fail(MPI_ERR_OP, f, "op is MPI_OP_NULL");
   if (is_user_op(op)) fail(MPI_ERR_OP, f, "op is a user-defined op; accumulate takes predefined ops only");
+  if (op == MPI_MAXLOC) return core::Op::Maxloc;  // (on pair types)
+  if (op == MPI_MINLOC) return core::Op::Minloc;
   if (op < MPI_SUM || op > MPI_BXOR) fail(MPI_ERR_OP, f, "op " + std::to_string(op) + " is not an op accumulate takes");
   return core::Op(op - MPI_SUM);  // MPI_SUM ... MPI_BXOR in the core's order
 }

@@ -335,7 +335,7 @@ int w_rget(lua_State* L) {
   return 1;
 }
 
-// The op at idx: mpi.REPLACE, mpi.NO_OP or a predefined op the core's accumulate has.
+// The op at idx: mpi.REPLACE, mpi.NO_OP or a predefined op (the core checks it on the types).
 core::Op check_rma_op_arg(lua_State* L, int idx, const char* func) {
   if (luaL_testudata(L, idx, kReplaceMeta)) return core::Op::Replace;
   if (luaL_testudata(L, idx, kNoOpMeta)) return core::Op::NoOp;
@@ -346,8 +346,8 @@ core::Op check_rma_op_arg(lua_State* L, int idx, const char* func) {
   }
   OpBox op = check_op(L, idx, func);
   if (!op.predefined) fail(ErrClass::Op, func, "accumulate takes predefined ops only, not a user op");
-  if (op.kind == OpKind::Maxloc || op.kind == OpKind::Minloc)
-    fail(ErrClass::Op, func, std::string(op_name(op.kind)) + " is not supported by accumulate in lumpi");
+  if (op.kind == OpKind::Maxloc) return core::Op::Maxloc;  // (on pair types)
+  if (op.kind == OpKind::Minloc) return core::Op::Minloc;
   static_assert(int(OpKind::Bxor) == int(core::Op::Bxor), "Sum..Bxor share their order");
   return core::Op(int(op.kind));
 }

@@ -124,6 +124,44 @@ Win Win::Allocate(long size, int disp_unit, const Info& info, const Intracomm& c
   });
 }
 
+Win Win::Allocate_shared(long size, int disp_unit, const Info& info, const Intracomm& comm, void* baseptr) {
+  const char* f = "MPI_Win_allocate_shared";
+  return detail::guarded(comm, f, [&](core::Comm& c) {
+    if (!baseptr) detail::fail(ERR_ARG, f, "baseptr is NULL");
+    Win w = made(core::Win::allocate_shared(c, size, disp_unit, f));
+    if (!info.Is_null()) w.h_->win->set_info(info.Pairs());
+    *static_cast<void**>(baseptr) = w.h_->win->base();
+    return w;
+  });
+}
+
+void Win::Shared_query(int rank, long& size, int& disp_unit, void* baseptr) const {
+  const char* f = "MPI_Win_shared_query";
+  guarded(*this, f, [&](core::Win& w) {
+    if (!baseptr) detail::fail(ERR_ARG, f, "baseptr is NULL");
+    core::Win::SharedPart p = w.shared_query(rank);
+    size = long(p.size);
+    disp_unit = p.disp_unit;
+    *static_cast<void**>(baseptr) = p.base;
+  });
+}
+
+Win Win::Create_dynamic(const Info& info, const Intracomm& comm) {
+  return detail::guarded(comm, "MPI_Win_create_dynamic", [&](core::Comm& c) {
+    core::WinPtr w = core::Win::create_dynamic(c, "MPI_Win_create_dynamic");
+    if (!info.Is_null()) w->set_info(info.Pairs());
+    return made(std::move(w));
+  });
+}
+
+void Win::Attach(void* base, long size) const {
+  guarded(*this, "MPI_Win_attach", [&](core::Win& w) { w.attach(base, size); });
+}
+
+void Win::Detach(const void* base) const {
+  guarded(*this, "MPI_Win_detach", [&](core::Win& w) { w.detach(base); });
+}
+
 // The delete callbacks run first, in the reverse order of setting; one that
 // fails leaves the window (and the attributes not yet deleted) as they are.
 void Win::Free() {

@@ -728,8 +728,8 @@ using Win_delete_attr_function =
 inline constexpr int LOCK_EXCLUSIVE = 234, LOCK_SHARED = 235;
 inline constexpr int MODE_NOCHECK = 1024, MODE_NOSTORE = 2048, MODE_NOPUT = 4096,
                      MODE_NOPRECEDE = 8192, MODE_NOSUCCEED = 16384;
-inline constexpr int WIN_FLAVOR_CREATE = 1, WIN_FLAVOR_ALLOCATE = 2, WIN_SEPARATE = 1,
-                     WIN_UNIFIED = 2;
+inline constexpr int WIN_FLAVOR_CREATE = 1, WIN_FLAVOR_ALLOCATE = 2, WIN_FLAVOR_DYNAMIC = 3,
+                     WIN_FLAVOR_SHARED = 4, WIN_SEPARATE = 1, WIN_UNIFIED = 2;
 // The predefined window attributes (Get_attr gives a pointer to the value:
 // void* for WIN_BASE, Aint for WIN_SIZE, int for the others).
 extern const Keyval WIN_BASE, WIN_SIZE, WIN_DISP_UNIT, WIN_CREATE_FLAVOR, WIN_MODEL;
@@ -748,6 +748,16 @@ class Win {
   static Win Create(const void* base, long size, int disp_unit, const Info& info, const Intracomm& comm);
   // Collective: size new zeroed bytes owned by the window; *baseptr is set to them.
   static Win Allocate(long size, int disp_unit, const Info& info, const Intracomm& comm, void* baseptr);
+  // Collective: size bytes of each rank in memory every rank of comm (all on
+  // one host) maps; *baseptr is set to this rank's part; Shared_query gives
+  // any rank's part (rank PROC_NULL: the first part that is not empty).
+  static Win Allocate_shared(long size, int disp_unit, const Info& info, const Intracomm& comm, void* baseptr);
+  void Shared_query(int rank, long& size, int& disp_unit, void* baseptr) const;
+  // Collective: a window whose ranks Attach memory; target displacements
+  // are addresses at the target (Get_address).
+  static Win Create_dynamic(const Info& info, const Intracomm& comm);
+  void Attach(void* base, long size) const;
+  void Detach(const void* base) const;
   void Free();  // collective; the handle becomes WIN_NULL
   void Fence(int assert) const;
   void Lock(int lock_type, int rank, int assert) const;

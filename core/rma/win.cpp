@@ -3,6 +3,7 @@
 // The element-wise ops of accumulate are core/datatype/op.hpp's.
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 
 #include "core/comm/comm_create.hpp"
 #include "core/base/constants.hpp"
@@ -99,9 +100,9 @@ namespace {
 
 // Calls f(pointer into the window, run) for every run of every element.
 template <class F>
-void for_each_run(char* base, const Shape& s, F&& f) {
+void for_each_run(const Win::State& st, const Shape& s, F&& f) {
   for (std::int64_t i = 0; i < s.count; ++i)
-    for (const Run& r : s.runs) f(base + s.disp + i * s.extent + r.offset, r);
+    for (const Run& r : s.runs) f(st.at(s.disp + i * s.extent + r.offset), r);
 }
 
 }  // namespace
@@ -190,45 +191,79 @@ void Win::State::serve_request(Message& m) {
   }
 }
 
-namespace {
-
-// Why the shape does not fit a window of `size` bytes, or "".
-std::string outside(const Shape& s, std::int64_t size) {
+std::string Win::State::outside(const Shape& s) const {
   std::int64_t lo = 0, hi = 0;
-  if (!shape_span(s, &lo, &hi) || (lo >= 0 && hi <= size)) return {};
-  return "bytes [" + std::to_string(lo) + ", " + std::to_string(hi) + ") are outside the window of " +
-         std::to_string(size) + " bytes";
+  if (!shape_span(s, &lo, &hi)) return {};
+  if (!dynamic) {
+    if (lo >= 0 && hi <= size) return {};
+    return "bytes [" + std::to_string(lo) + ", " + std::to_string(hi) + ") are outside the window of " +
+           std::to_string(size) + " bytes";
+  }
+  // the region holding lo, then regions that adjoin it until hi is covered
+  auto r = regions.upper_bound(std::uintptr_t(lo));
+  if (r != regions.begin()) {
+    std::uintptr_t end = std::prev(r)->first + std::uintptr_t(std::prev(r)->second);
+    for (; end < std::uintptr_t(hi) && r != regions.end() && r->first == end; ++r) end += std::uintptr_t(r->second);
+    if (std::uintptr_t(lo) < end && std::uintptr_t(hi) <= end) return {};
+  }
+  return "addresses [" + std::to_string(lo) + ", " + std::to_string(hi) + ") are in no region attached here";
 }
-
-}  // namespace
 
 // Put, get, accumulate and get_accumulate: the target's data of the shape,
 // run by run, is copied in (put), copied out (get), combined with the
 // origin's by the op (accumulate), or copied out and then combined
 // (get_accumulate, whose NO_OP carries no data). Gets are answered with
-// the data as it was.
+// the data as it was. MAXLOC and MINLOC on pair types combine the packed
+// pairs (combine_pairs).
 void Win::State::serve_data(Message& m) {
   const int tag = m.env.tag, from = m.env.source;
   Unpacker u(m.body.view(), "RMA");
   Shape s = unpack_shape(u);
-  std::uint64_t op = (tag == kAcc || tag == kGetAcc) ? u.u64() : 0;
+  const bool acc = tag == kAcc || tag == kGetAcc;
+  std::uint64_t op = acc ? u.u64() : 0, pair = acc ? u.u64() : 0;
   std::string_view data = tag == kGet ? std::string_view() : u.bytes_view();
   u.end();
-  if (std::string why = outside(s, size); !why.empty()) return nack(from, m.env.seq, ErrClass::RmaRange, why);
-  if (op >= uint64_t(Op::Count_)) return nack(from, m.env.seq, ErrClass::Op, "unknown op");
-  const bool combine = (tag == kAcc || tag == kGetAcc) && Op(op) != Op::NoOp;
+  if (std::string why = outside(s); !why.empty()) return nack(from, m.env.seq, ErrClass::RmaRange, why);
+  if (op >= uint64_t(Op::Count_) || pair > uint64_t(Pair::Count_))
+    return nack(from, m.env.seq, ErrClass::Op, "unknown op or pair type");
+  const bool combine = acc && Op(op) != Op::NoOp;
   if ((tag == kPut || combine) && std::int64_t(data.size()) != s.bytes())
     return nack(from, m.env.seq, ErrClass::Intern, "data of the wrong size");
-  size_t pos = 0;
   std::string out;
-  for_each_run(base, s, [&](char* p, const Run& r) {
+  if (tag == kGet || tag == kGetAcc) out = gather(s);
+  if (combine && (Op(op) == Op::Maxloc || Op(op) == Op::Minloc)) {
+    if (!pair) return nack(from, m.env.seq, ErrClass::Op, "MAXLOC/MINLOC on a type that is no pair type");
+    combine_pairs(s, Op(op), Pair(pair - 1), data);
+  } else if (tag == kPut || combine) {
+    size_t pos = 0;
+    for_each_run(*this, s, [&](char* p, const Run& r) {
+      size_t n = size_t(r.count) * basic_info(r.basic).size;
+      if (tag == kPut) std::memcpy(p, data.data() + pos, n);
+      else apply_basic(Op(op), r.basic, data.data() + pos, p, r.count);
+      pos += n;
+    });
+  }
+  if (tag == kGet || tag == kGetAcc) reply(from, kGetReply, m.env.seq, std::move(out));
+}
+
+std::string Win::State::gather(const Shape& s) const {
+  std::string out;
+  out.reserve(size_t(s.bytes()));
+  for_each_run(*this, s, [&](char* p, const Run& r) { out.append(p, size_t(r.count) * basic_info(r.basic).size); });
+  return out;
+}
+
+// The target's pairs, packed, combined with the origin's, scattered back.
+void Win::State::combine_pairs(const Shape& s, Op op, Pair pair, std::string_view data) {
+  std::string mine = gather(s);
+  const TypePtr& t = Datatype::pair(pair);
+  apply_packed(op, *t, data.data(), mine.data(), std::int64_t(mine.size()) / t->size());
+  size_t pos = 0;
+  for_each_run(*this, s, [&](char* p, const Run& r) {
     size_t n = size_t(r.count) * basic_info(r.basic).size;
-    if (tag == kGet || tag == kGetAcc) out.append(p, n);
-    if (tag == kPut) std::memcpy(p, data.data() + pos, n);
-    else if (combine) apply_basic(Op(op), r.basic, data.data() + pos, p, r.count);
+    std::memcpy(p, mine.data() + pos, n);
     pos += n;
   });
-  if (tag == kGet || tag == kGetAcc) reply(from, kGetReply, m.env.seq, std::move(out));
 }
 
 // Compare-and-swap of one element: replaced by the origin's value when it
@@ -240,11 +275,11 @@ void Win::State::serve_cas(Message& m) {
   Shape s = unpack_shape(u);
   std::string_view compare = u.bytes_view(), origin = u.bytes_view();
   u.end();
-  if (std::string why = outside(s, size); !why.empty()) return nack(from, m.env.seq, ErrClass::RmaRange, why);
+  if (std::string why = outside(s); !why.empty()) return nack(from, m.env.seq, ErrClass::RmaRange, why);
   if (s.count != 1 || s.runs.size() != 1 || std::int64_t(compare.size()) != s.bytes() ||
       origin.size() != compare.size())
     return nack(from, m.env.seq, ErrClass::Intern, "a compare-and-swap of the wrong shape");
-  char* p = base + s.disp + s.runs[0].offset;
+  char* p = at(s.disp + s.runs[0].offset);
   std::string old(p, compare.size());
   if (std::memcmp(p, compare.data(), compare.size()) == 0) std::memcpy(p, origin.data(), origin.size());
   reply(from, kGetReply, m.env.seq, std::move(old));
@@ -323,9 +358,9 @@ WinPtr Win::create(Comm& comm, void* base, std::int64_t size, int disp_unit, std
 WinPtr Win::allocate(Comm& comm, std::int64_t size, int disp_unit, std::string_view func) {
   comm.check_usable(func);
   if (size < 0) fail(ErrClass::Size, func, "size = " + std::to_string(size) + " must not be negative");
-  std::unique_ptr<char[]> mem(new char[size_t(std::max<std::int64_t>(size, 1))]());
+  std::shared_ptr<char[]> mem(new char[size_t(std::max<std::int64_t>(size, 1))]());
   WinPtr w = create(comm, mem.get(), size, disp_unit, func, WIN_FLAVOR_ALLOCATE);
-  w->owned_ = std::move(mem);
+  w->memory_ = std::move(mem);
   return w;
 }
 

@@ -70,6 +70,17 @@ class Win {
                        int flavor = WIN_FLAVOR_CREATE);
   // MPI_Win_allocate: the window owns size zeroed bytes.
   static WinPtr allocate(Comm& comm, std::int64_t size, int disp_unit, std::string_view func);
+  // MPI_Win_allocate_shared (§11.2.3): size zeroed bytes of each rank in one
+  // shared-memory segment that every rank of comm maps, so ranks load and
+  // store each other's parts directly; the parts are contiguous in rank
+  // order. Every rank must run on this host (MPI_ERR_RMA_SHARED otherwise).
+  static WinPtr allocate_shared(Comm& comm, std::int64_t size, int disp_unit, std::string_view func);
+  // MPI_Win_create_dynamic (§11.2.4): a window without memory (size 0,
+  // base null, disp_unit 1) whose ranks attach regions of their memory;
+  // target_disp is then an address at the target (MPI_Get_address's). The
+  // origin cannot check the range: the target does, against its attached
+  // regions (MPI_ERR_RMA_RANGE at the origin's next synchronization).
+  static WinPtr create_dynamic(Comm& comm, std::string_view func);
   ~Win();
   Win(const Win&) = delete;
   Win& operator=(const Win&) = delete;
@@ -173,6 +184,21 @@ class Win {
   void set_info(const std::map<std::string, std::string>& info);
   std::map<std::string, std::string> get_info() const;
 
+  // MPI_Win_attach / detach: local, dynamic windows only (MPI_ERR_RMA_FLAVOR).
+  // size >= 0 (MPI_ERR_SIZE); a region overlapping one attached, or a
+  // detach of a base not attached: MPI_ERR_RMA_ATTACH.
+  void attach(void* base, std::int64_t size);
+  void detach(const void* base);
+  // MPI_Win_shared_query: rank's part of a shared window (rank PROC_NULL:
+  // the lowest rank whose part is not empty; an empty part's base is null). MPI_ERR_RMA_FLAVOR for a
+  // window not made by allocate_shared.
+  struct SharedPart {
+    std::int64_t size = 0;
+    int disp_unit = 1;
+    void* base = nullptr;
+  };
+  SharedPart shared_query(int rank) const;
+
   // ---- local queries (valid after free too, except where noted) ----
   void* base() const { return base_; }
   std::int64_t size() const { return size_; }
@@ -220,7 +246,8 @@ class Win {
   std::string op_header(std::int64_t disp, int target, std::int64_t tcount, const TypePtr& ttype) const;
   void append_data(std::string& body, const void* data, std::int64_t count, const TypePtr& type,
                    std::string_view func) const;
-  void check_acc_types(const TypePtr& otype, const TypePtr& ttype, Op op, std::string_view func) const;
+  std::uint64_t check_acc_types(const TypePtr& otype, const TypePtr& ttype, std::int64_t tcount, Op op,
+                                std::string_view func) const;
   // get_accumulate's work: the answer's sequence number (0 for PROC_NULL).
   std::uint64_t issue_get_accumulate(const void* origin, std::int64_t count, const TypePtr& otype, void* result,
                                      std::int64_t rcount, const TypePtr& rtype, int target, std::int64_t disp,
@@ -247,7 +274,8 @@ class Win {
   void raise_async(std::string_view func);
 
   CommPtr comm_;  // private duplicate: id and collectives
-  std::unique_ptr<char[]> owned_;
+  std::shared_ptr<void> memory_;  // what allocate and allocate_shared made (freed with the window)
+  std::vector<void*> shared_bases_;  // allocate_shared: every rank's part in this process's mapping
   void* base_ = nullptr;
   std::int64_t size_ = 0;
   int disp_unit_ = 1;

@@ -4,6 +4,8 @@
 // (§11.3.5). The element-wise ops are core/datatype/op.hpp's, applied by
 // the target (win.cpp), which serves one operation at a time: each is
 // atomic per element, and those of one origin apply in issue order (§11.7).
+#include <optional>
+
 #include "core/base/constants.hpp"
 #include "core/base/error.hpp"
 #include "core/rma/win_state.hpp"
@@ -26,6 +28,20 @@ Basic single_basic(const Datatype& t, std::string_view func, const char* what) {
   return b;
 }
 
+// The pair type (MPI_DOUBLE_INT ...) t is made of, if it is made of one:
+// a predefined pair, or a derived type all of whose leaves are that pair.
+std::optional<Pair> pair_unit(const Datatype& t) {
+  if (t.pair_of()) return t.pair_of();
+  if (t.predefined()) return std::nullopt;
+  std::optional<Pair> unit;
+  for (const TypePtr& child : t.contents().types) {
+    std::optional<Pair> c = pair_unit(*child);
+    if (!c || (unit && *unit != *c)) return std::nullopt;
+    unit = c;
+  }
+  return unit;
+}
+
 // The types compare_and_swap takes (§11.3.4.3): C integer, Fortran
 // integer, logical and byte; not floating point, complex nor text.
 bool swappable(Basic b) {
@@ -43,10 +59,22 @@ bool swappable(Basic b) {
 
 }  // namespace
 
-// Both types made of one basic type, the same, that op takes (otype null:
-// no origin data, NO_OP).
-void Win::check_acc_types(const TypePtr& otype, const TypePtr& ttype, Op op, std::string_view func) const {
+// Both types made of one basic type, the same, that op takes, or of one
+// pair type, the same, with MAXLOC, MINLOC, REPLACE or NO_OP (otype null:
+// no origin data, NO_OP); anything when no data moves. The pair's code travels with the operation: 0
+// for none, else the pair + 1.
+std::uint64_t Win::check_acc_types(const TypePtr& otype, const TypePtr& ttype, std::int64_t tcount, Op op,
+                                   std::string_view func) const {
   if (op >= Op::Count_) fail(ErrClass::Op, func, "op is not a predefined op accumulate takes");
+  if (tcount * ttype->size() == 0) return 0;  // no data: empty signatures match, nothing is combined
+  std::optional<Pair> tp = pair_unit(*ttype);
+  if (tp || (otype && pair_unit(*otype))) {
+    if (otype && pair_unit(*otype) != tp)
+      fail(ErrClass::Type, func, "origin_datatype and target_datatype are not made of the same pair type");
+    if (op != Op::Maxloc && op != Op::Minloc && op != Op::Replace && op != Op::NoOp)
+      fail(ErrClass::Op, func, std::string(op_name(op)) + " is not defined on pair types (MAXLOC, MINLOC, REPLACE, NO_OP are)");
+    return std::uint64_t(*tp) + 1;
+  }
   Basic tb = single_basic(*ttype, func, "target_datatype");
   if (otype) {
     Basic ob = single_basic(*otype, func, "origin_datatype");
@@ -56,6 +84,7 @@ void Win::check_acc_types(const TypePtr& otype, const TypePtr& ttype, Op op, std
                basic_info(tb).name + "; accumulate needs the same basic type");
   }
   check_accumulate_op(op, tb, func);
+  return 0;
 }
 
 void Win::accumulate(const void* origin, std::int64_t count, const TypePtr& otype, int target,
@@ -64,9 +93,9 @@ void Win::accumulate(const void* origin, std::int64_t count, const TypePtr& otyp
   check_usable(func);
   if (op >= Op::Count_) fail(ErrClass::Op, func, "op is not a predefined op accumulate takes");
   check_data(count, otype, tcount, ttype, func, "origin_count", "origin_datatype");
-  check_acc_types(otype, ttype, op, func);
+  std::uint64_t pair = check_acc_types(otype, ttype, tcount, op, func);
   if (!check_target(target, disp, tcount, ttype, func)) return;
-  std::string body = op_header(disp, target, tcount, ttype) + Packer().u64(uint64_t(op)).take();
+  std::string body = op_header(disp, target, tcount, ttype) + Packer().u64(uint64_t(op)).u64(pair).take();
   append_data(body, origin, count, otype, func);
   send_op(kAcc, target, std::move(body), 0);
 }
@@ -79,9 +108,9 @@ std::uint64_t Win::issue_get_accumulate(const void* origin, std::int64_t count, 
   check_data(rcount, rtype, tcount, ttype, func, "result_count", "result_datatype");
   const bool noop = op == Op::NoOp;  // the origin arguments are ignored
   if (!noop) check_data(count, otype, tcount, ttype, func, "origin_count", "origin_datatype");
-  check_acc_types(noop ? nullptr : otype, ttype, op, func);
+  std::uint64_t pair = check_acc_types(noop ? nullptr : otype, ttype, tcount, op, func);
   if (!check_target(target, disp, tcount, ttype, func)) return 0;
-  std::string body = op_header(disp, target, tcount, ttype) + Packer().u64(uint64_t(op)).take();
+  std::string body = op_header(disp, target, tcount, ttype) + Packer().u64(uint64_t(op)).u64(pair).take();
   append_data(body, origin, noop ? 0 : count, noop ? ttype : otype, func);
   std::uint64_t seq = expect(result, rcount, rtype);
   send_op(kGetAcc, target, std::move(body), seq);

@@ -139,7 +139,7 @@ bool Win::check_target(int target, std::int64_t disp, std::int64_t tcount, const
          "no access epoch to rank " + std::to_string(target) + ": call fence, lock it, or start a group holding it");
   std::int64_t lo = 0, hi = 0;
   ttype->span(tcount, &lo, &hi);
-  if (lo == hi) return true;
+  if (lo == hi || flavor_ == WIN_FLAVOR_DYNAMIC) return true;  // (a dynamic target checks itself)
   std::int64_t at = disp * std::int64_t(units_[size_t(target)]);
   if (at + lo < 0 || at + hi > sizes_[size_t(target)])
     fail(ErrClass::RmaRange, func,

@@ -61,6 +61,8 @@ struct Win::State {
   int my_world = 0;
   const group::Members* members = nullptr;  // world ranks by window rank
   std::map<std::string, std::string> info;  // the hints as set (MPI_Win_set_info)
+  bool dynamic = false;                     // create_dynamic: target_disp is an address
+  std::map<std::uintptr_t, std::int64_t> regions;  // a dynamic window's attached memory: address -> bytes
 
   // ---- origin side ----
   enum class Fence { None, Issued, Active };
@@ -102,6 +104,13 @@ struct Win::State {
   std::map<int, int> completed;  // world rank -> completes received and not yet waited for
 
   bool in_access_epoch(int target) const;
+  // Why the shape does not lie in the window's memory (its bytes, or an
+  // attached region of a dynamic window), or "".
+  std::string outside(const rma::Shape& s) const;
+  // The address of byte `at` of the window (an address itself when dynamic).
+  char* at(std::int64_t at) const {
+    return reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(base) + std::uintptr_t(at));
+  }
   void reply(int world, int op, std::uint64_t seq, std::string body = {});
   void nack(int world, std::uint64_t seq, ErrClass c, const std::string& why);
   void grant_queued();
@@ -109,6 +118,8 @@ struct Win::State {
   void serve(Message& m);
   void serve_request(Message& m);
   void serve_data(Message& m);
+  std::string gather(const rma::Shape& s) const;  // the shape's bytes, packed
+  void combine_pairs(const rma::Shape& s, Op op, Pair pair, std::string_view data);
   void serve_cas(Message& m);
   void serve_answer(Message& m);
 };
