@@ -89,6 +89,7 @@ class Signature {
 };
 
 bool same_signature(const Datatype& a, std::int64_t na, const Datatype& b, std::int64_t nb) {
+  if (na * a.size() == 0) return true;  // (the sizes are equal: nothing moves)
   std::size_t ka = uniform_key(a), kb = uniform_key(b);
   if (ka == 0 || kb == 0 || ka == kNone || kb == kNone) return true;  // bytes (or no data) match anything
   if (ka != kMixed && kb != kMixed) return ka == kb;
