@@ -1763,8 +1763,8 @@ local RMA_ARGS = {{"MPI_ERR_RANK", "target_rank is not a rank of the window's gr
   {"MPI_ERR_RMA_SYNC", "no access epoch: no fence before it, the target is not locked, and "
     .. "no start named it"}}
 local RMA_SEE = {"Win.fence", "Win.lock", "Win.put", "Win.get", "Win.accumulate"}
-local ACC_OP = {"MPI_ERR_OP", "op is a user op, MAXLOC/MINLOC, or not defined on the type "
-  .. "(BAND on FLOAT ...)"}
+local ACC_OP = {"MPI_ERR_OP", "op is a user op, or not defined on the type (BAND on FLOAT, "
+  .. "MAXLOC on a type that is no pair type, SUM on a pair type ...)"}
 local PASSIVE = {"MPI_ERR_RMA_SYNC", "target_rank is not locked by this process (request-based "
   .. "operations need a passive-target epoch, §11.3.5)"}
 local function wmethod(name, t)
@@ -1846,7 +1846,7 @@ wmethod("accumulate", {call = "win:accumulate(buffer, count, datatype, target_ra
   cxx = "Win::Accumulate", kind = "nonblocking", sec = "MPI-3.1 §11.3.4",
   does = "As put, combining each element with the target's: target = origin op target, for "
     .. "a predefined op (mpi.SUM ... mpi.BXOR), mpi.REPLACE or mpi.NO_OP. Both datatypes must "
-    .. "be made of one basic type, the same. Accumulates to one location from several origins "
+    .. "be made of one basic type, the same (or of one pair type, for mpi.MAXLOC/MINLOC). Accumulates to one location from several origins "
     .. "in one epoch all count; the target applies them one at a time (atomic per element), "
     .. "one origin's in the order issued.",
   errors = errs({ACC_OP}, RMA_ARGS), see = RMA_SEE})
@@ -2074,8 +2074,10 @@ for _, c in ipairs({
     {"MODE_NOSUCCEED", "win:fence assert: no epoch follows this fence"},
     {"WIN_FLAVOR_CREATE", "WIN_CREATE_FLAVOR of comm:win_create windows"},
     {"WIN_FLAVOR_ALLOCATE", "WIN_CREATE_FLAVOR of comm:win_allocate windows"},
-    {"WIN_FLAVOR_DYNAMIC", "a flavor lumpi does not make (dynamic windows)"},
-    {"WIN_FLAVOR_SHARED", "a flavor lumpi does not make (shared-memory windows)"},
+    {"WIN_FLAVOR_DYNAMIC", "WIN_CREATE_FLAVOR of MPI_Win_create_dynamic windows (C and C++ "
+      .. "only: Lua buffers cannot be attached yet)"},
+    {"WIN_FLAVOR_SHARED", "WIN_CREATE_FLAVOR of MPI_Win_allocate_shared windows (C and C++ "
+      .. "only: a Lua buffer cannot live in a shared segment yet)"},
     {"WIN_SEPARATE", "a memory model lumpi's windows do not have"},
     {"WIN_UNIFIED", "WIN_MODEL of every lumpi window: one copy of the memory, updated when "
       .. "the target's engine progresses"}}) do

@@ -4,7 +4,10 @@
  * MPI_REPLACE), MPI_Fetch_and_op and MPI_Compare_and_swap under
  * MPI_Win_lock_all, the flushes, post/start/complete/wait/test with groups,
  * the request-based operations completed by MPI_Wait/MPI_Test,
- * MPI_Win_sync, MPI_Win_get_info/set_info, and the errors of misuse
+ * MPI_Win_sync, MPI_Win_get_info/set_info, shared-memory windows
+ * (MPI_Win_allocate_shared, MPI_Win_shared_query, plain loads and stores),
+ * dynamic windows (MPI_Win_create_dynamic, attach, detach, addresses from
+ * MPI_Get_address), MAXLOC on MPI_2INT, and the errors of misuse
  * (MPI_ERR_RMA_SYNC, MPI_ERR_TYPE, MPI_ERR_GROUP) returned before anything
  * is sent. Prints "capi_rma ok" on rank 0 and exits 0 when every check
  * holds (driven by tests/integration/test_capi_rma.py). */
@@ -180,6 +183,77 @@ static void requests(void) {
   MPI_Win_free(&w);
 }
 
+/* Each rank stores into its part of a shared window; every rank then reads
+ * its right neighbour's part with plain loads through MPI_Win_shared_query. */
+static void shared(void) {
+  int *mine, *theirs, unit = 0, *flavor, flag, rc, right = (rank + 1) % size;
+  MPI_Aint bytes = 0;
+  MPI_Win w, other;
+  MPI_Win_allocate_shared(2 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &mine, &w);
+  MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN);
+  mine[0] = 1000 + rank;
+  mine[1] = -rank;
+  MPI_Win_sync(w);
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Win_shared_query(w, right, &bytes, &unit, &theirs);
+  CHECK(bytes == 2 * sizeof(int) && unit == sizeof(int) && theirs[0] == 1000 + right && theirs[1] == -right,
+        "MPI_Win_shared_query: the right neighbour's part, read with loads");
+  MPI_Win_shared_query(w, MPI_PROC_NULL, &bytes, &unit, &theirs);
+  CHECK(theirs[0] == 1000, "MPI_Win_shared_query(MPI_PROC_NULL): rank 0's part");
+  CHECK(theirs + 2 * rank == mine, "the parts are contiguous in rank order");
+  MPI_Win_get_attr(w, MPI_WIN_CREATE_FLAVOR, &flavor, &flag);
+  CHECK(flag && *flavor == MPI_WIN_FLAVOR_SHARED, "MPI_WIN_CREATE_FLAVOR of a shared window");
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Win_lock_all(0, w);  /* RMA works on it too */
+  MPI_Accumulate(&rank, 1, MPI_INT, 0, 1, 1, MPI_INT, MPI_SUM, w);
+  MPI_Win_unlock_all(w);
+  MPI_Barrier(MPI_COMM_WORLD);
+  MPI_Win_sync(w);
+  if (rank == 0) CHECK(mine[1] == size * (size - 1) / 2, "accumulate into a shared window");
+  MPI_Win_create(&flag, sizeof flag, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &other);
+  MPI_Win_set_errhandler(other, MPI_ERRORS_RETURN);
+  rc = MPI_Win_shared_query(other, 0, &bytes, &unit, &theirs);
+  CHECK(cls_of(rc) == MPI_ERR_RMA_FLAVOR, "shared_query on a created window: MPI_ERR_RMA_FLAVOR");
+  rc = MPI_Win_attach(other, &flag, sizeof flag);
+  CHECK(cls_of(rc) == MPI_ERR_RMA_FLAVOR, "attach to a created window: MPI_ERR_RMA_FLAVOR");
+  MPI_Win_free(&other);
+  MPI_Win_free(&w);
+}
+
+/* Every rank attaches two adjoining halves of an array; its left neighbour
+ * puts across both halves at the address MPI_Get_address gave. */
+static void dynamic(void) {
+  int cells[4] = {0, 0, 0, 0}, src[3] = {7, 8, 9}, rc, right = (rank + 1) % size, pairs[2];
+  MPI_Aint mine, addrs[64];
+  MPI_Win w;
+  MPI_Win_create_dynamic(MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN);
+  MPI_Win_attach(w, cells, 2 * sizeof(int));
+  MPI_Win_attach(w, cells + 2, 2 * sizeof(int));
+  rc = MPI_Win_attach(w, cells + 1, sizeof(int));
+  CHECK(cls_of(rc) == MPI_ERR_RMA_ATTACH, "attaching attached memory again: MPI_ERR_RMA_ATTACH");
+  MPI_Get_address(&cells[1], &mine);
+  MPI_Allgather(&mine, 1, MPI_AINT, addrs, 1, MPI_AINT, MPI_COMM_WORLD);
+  MPI_Win_lock(MPI_LOCK_EXCLUSIVE, right, 0, w);
+  MPI_Put(src, 3, MPI_INT, right, addrs[right], 3, MPI_INT, w);
+  MPI_Win_unlock(right, w);
+  MPI_Barrier(MPI_COMM_WORLD);
+  CHECK(cells[0] == 0 && cells[1] == 7 && cells[3] == 9, "a put across two adjoining attached regions");
+  /* MAXLOC on a pair type, into a dynamic window */
+  pairs[0] = 100 - rank;
+  pairs[1] = rank;
+  MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, w);
+  MPI_Accumulate(pairs, 1, MPI_2INT, 0, addrs[0] - sizeof(int), 1, MPI_2INT, MPI_MAXLOC, w);
+  MPI_Win_unlock(0, w);
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (rank == 0) CHECK(cells[0] == 100 && cells[1] == 0, "MPI_MAXLOC on MPI_2INT");
+  MPI_Win_detach(w, cells);
+  rc = MPI_Win_detach(w, cells);
+  CHECK(cls_of(rc) == MPI_ERR_RMA_ATTACH, "detaching twice: MPI_ERR_RMA_ATTACH");
+  MPI_Win_detach(w, cells + 2);
+  MPI_Win_free(&w);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -188,6 +262,8 @@ int main(int argc, char **argv) {
   atomics();
   pscw();
   requests();
+  shared();
+  dynamic();
   MPI_Allreduce(MPI_IN_PLACE, &errs, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (rank == 0 && errs == 0) printf("capi_rma ok\n");
   MPI_Finalize();

@@ -871,7 +871,7 @@ TEST_CASE("Win: fence epochs, passive-target locks, attributes and errors at 1, 
   }
 }
 
-TEST_CASE("Win: the accumulate family, lock_all, post/start, requests and info at 1, 2, 3, 4, 7 ranks") {
+TEST_CASE("Win: the accumulate family, lock_all, post/start, requests, info, shared and dynamic windows at 1, 2, 3, 4, 7 ranks") {
   for (int n : kSizes) {
     CAPTURE(n);
     CHECK(run_world(n, [n](Intracomm& w) {
@@ -929,7 +929,32 @@ TEST_CASE("Win: the accumulate family, lock_all, post/start, requests and info a
       ok &= p.Get_info().Get("no_locks", v) && v == "false";
       w.Barrier();
       p.Sync();
-      c.Free(), f.Free(), p.Free();
+      // shared memory: the right neighbour's part read with a plain load
+      int* part = nullptr;
+      Win s = Win::Allocate_shared(sizeof(int), sizeof(int), Info(), w, &part);
+      *part = 10 + me;
+      s.Sync();
+      w.Barrier();
+      long bytes = 0;
+      int unit = 0, *theirs = nullptr;
+      s.Shared_query(right, bytes, unit, &theirs);
+      ok &= bytes == long(sizeof(int)) && unit == int(sizeof(int)) && *theirs == 10 + right;
+      w.Barrier();
+      // dynamic: attach, put at the address the target gave
+      long cell[2] = {0, 0};
+      Win d = Win::Create_dynamic(Info(), w);
+      d.Attach(cell, sizeof cell);
+      long addr = long(reinterpret_cast<std::uintptr_t>(&cell[1])), addrs[64] = {};
+      w.Allgather(&addr, 1, LONG, addrs, 1, LONG);
+      long five = 5 + me;
+      d.Lock(LOCK_EXCLUSIVE, right, 0);
+      d.Put(&five, 1, LONG, right, addrs[right], 1, LONG);
+      d.Unlock(right);
+      w.Barrier();
+      ok &= cell[1] == 5 + left && cell[0] == 0;
+      ok &= raises(ERR_RMA_ATTACH, "MPI_Win_detach", "attached", [&] { d.Detach(&cell[1]); });
+      d.Detach(cell);
+      c.Free(), f.Free(), p.Free(), s.Free(), d.Free();
       return nothing_pending(w) && ok;
     }) == 0);
   }
