@@ -4,6 +4,7 @@
 // win.cpp's serve_request). The protocol is described in core/rma/win.hpp.
 #include <algorithm>
 #include <atomic>
+#include <optional>
 
 #include "core/base/constants.hpp"
 #include "core/base/error.hpp"
@@ -123,7 +124,8 @@ void Win::flush_targets(const std::set<int>& targets, std::string_view func) {
     seqs.insert(seq);
   }
   int one = targets.size() == 1 ? *targets.begin() : -1;
-  TracedWait traced(*st.engine, *comm_, one, func);
+  std::optional<TracedWait> traced;
+  if (one >= 0) traced.emplace(*st.engine, *comm_, one, func);
   wait_for(seqs, one, func);
   for (int t : targets) st.touched.erase(t), st.last_answered.erase(t);
 }
