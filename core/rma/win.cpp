@@ -142,26 +142,7 @@ void Win::State::grant_queued() {
 void Win::State::take(const LockReq& r) {
   if (r.type == LOCK_SHARED) ++shared, ++shared_by[r.world];
   else exclusive = r.world;
-  ungranted.erase(r.world);
   reply(r.world, kGranted, r.seq);
-  replay(r.world);
-}
-
-// Serves the messages held while world waited for its lock, in order; if
-// one asks for a lock not granted at once, the rest wait again.
-void Win::State::replay(int world) {
-  auto it = held.find(world);
-  if (it == held.end()) return;
-  std::deque<Message> msgs = std::move(it->second);
-  held.erase(it);
-  while (!msgs.empty() && !ungranted.count(world)) {
-    Message m = std::move(msgs.front());
-    msgs.pop_front();
-    serve(m);
-  }
-  std::deque<Message>& rest = held[world];
-  for (Message& m : msgs) rest.push_back(std::move(m));
-  if (rest.empty()) held.erase(world);
 }
 
 void Win::State::serve(Message& m) {
@@ -177,10 +158,6 @@ void Win::State::serve(Message& m) {
 void Win::State::serve_request(Message& m) {
   const int from = m.env.source;
   const std::uint64_t seq = m.env.seq;
-  if (ungranted.count(from)) {  // after a lock request: served once it is granted
-    held[from].push_back(std::move(m));
-    return;
-  }
   if (m.env.tag == kPut || m.env.tag == kGet || m.env.tag == kAcc || m.env.tag == kGetAcc) return serve_data(m);
   if (m.env.tag == kCas) return serve_cas(m);
   Unpacker u(m.body.view(), "RMA");
@@ -189,7 +166,6 @@ void Win::State::serve_request(Message& m) {
       int type = int(u.u64());
       u.end();
       queue.push_back({from, type, seq});
-      ungranted.insert(from);
       grant_queued();
       return;
     }

@@ -26,9 +26,7 @@
 // this rank touched and then barriers; complete sends a notice after the
 // operations, which the target's wait counts.
 // A lock is granted by the target (exclusive: alone; shared: with other
-// shared holders), in arrival order; lock returns at once (but on the own
-// window) and the target holds the origin's later messages until it grants
-// the lock, so lock, get and unlock cost one round trip. Post sends
+// shared holders), in arrival order; lock blocks until granted. Post sends
 // each origin of its group a notice that start waits for.
 //
 // Memory model: WIN_UNIFIED. The window is the one copy of the memory; an
@@ -269,7 +267,6 @@ class Win {
   void end_exposure();
   // Completes every operation to the targets (window ranks) at their ends.
   void flush_targets(const std::set<int>& targets, std::string_view func);
-  void ask_lock(int rank, int lock_type, std::string_view func);
   void unlock_one(int rank, std::string_view func);
   // A request completing when answer seq has arrived.
   RequestPtr answered(std::uint64_t seq, std::string_view func);

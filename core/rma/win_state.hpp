@@ -99,8 +99,6 @@ struct Win::State {
     std::uint64_t seq;
   };
   std::deque<LockReq> queue;
-  std::set<int> ungranted;                     // world ranks whose lock request is queued
-  std::map<int, std::deque<Message>> held;     // their later messages, served once it is granted
   std::vector<int> exposure;     // post's group (world ranks) while its epoch is open
   bool exposure_open = false;
   std::map<int, int> completed;  // world rank -> completes received and not yet waited for
@@ -117,7 +115,6 @@ struct Win::State {
   void nack(int world, std::uint64_t seq, ErrClass c, const std::string& why);
   void grant_queued();
   void take(const LockReq& r);
-  void replay(int world);
   void serve(Message& m);
   void serve_request(Message& m);
   void serve_data(Message& m);

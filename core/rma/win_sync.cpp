@@ -176,21 +176,10 @@ void Win::lock(int lock_type, int rank, int assert) {
   check_no_epoch(func);
   if (st.locks.count(rank)) fail(ErrClass::RmaSync, func, "rank " + std::to_string(rank) + " is already locked by this rank");
   if (assert & MODE_NOCHECK) st.nocheck.insert(rank);
-  else ask_lock(rank, lock_type, func);
+  else request(kLock, rank, Packer().u64(uint64_t(lock_type)).take(), func);
   st.fence = State::Fence::None;
   st.locks[rank] = lock_type;
   raise_async(func);
-}
-
-// The target serves this rank's later operations only once it has granted
-// the lock (win.cpp holds them until then), so nothing waits for the grant
-// (MPI lets lock return before, §11.5.3): lock, get and unlock cost one
-// round trip. A lock on this rank's own window waits, as the program may
-// load and store its memory next.
-void Win::ask_lock(int rank, int lock_type, std::string_view func) {
-  std::string body = Packer().u64(uint64_t(lock_type)).take();
-  if (rank == this->rank()) return request(kLock, rank, std::move(body), func);
-  state_->reply(comm_->world_of(rank), kLock, state_->engine->next_seq(), std::move(body));
 }
 
 void Win::unlock_one(int rank, std::string_view func) {
@@ -224,16 +213,22 @@ void Win::lock_all(int assert) {
   check_no_epoch(func);
   if (!st.locks.empty())
     fail(ErrClass::RmaSync, func, "rank " + std::to_string(st.locks.begin()->first) + " is locked by this rank; unlock it first");
+  std::set<std::uint64_t> seqs;
   for (int r = 0; r < group_size(); ++r) {
-    if (assert & MODE_NOCHECK) st.nocheck.insert(r);
-    else if (r != rank()) ask_lock(r, LOCK_SHARED, func);
+    if (assert & MODE_NOCHECK) {
+      st.nocheck.insert(r);
+      continue;
+    }
+    std::uint64_t seq = st.engine->next_seq();
+    st.awaiting.insert(seq);
+    st.reply(comm_->world_of(r), kLock, seq, Packer().u64(uint64_t(LOCK_SHARED)).take());
+    seqs.insert(seq);
   }
   try {
-    if (!(assert & MODE_NOCHECK)) ask_lock(rank(), LOCK_SHARED, func);  // (waits for the grant)
+    wait_for(seqs, -1, func);
   } catch (...) {
+    st.abandoned_locks.insert(seqs.begin(), seqs.end());  // those granted later are given back
     st.nocheck.clear();
-    for (int r = 0; r < group_size(); ++r)
-      if (r != rank()) st.reply(comm_->world_of(r), kUnlock, 0);  // give the others back
     throw;
   }
   for (int r = 0; r < group_size(); ++r) st.locks[r] = LOCK_SHARED;
