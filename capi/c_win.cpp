@@ -1,8 +1,8 @@
 // capi/c_win.cpp: the C API's windows (MPI_Win_*; MPI-3.1 chapter 11,
 // attributes §6.7.3, names §6.8): creation, free, every synchronization,
 // info, queries, error handlers and attributes, a thin shell over
-// lumpi::Win (core/api/api_win.cpp) and, where the C++ API has no door,
-// core::Win itself. The operations are c_win_ops.cpp's. Window handles are
+// lumpi::Win (core/api/api_win.cpp). The operations are c_win_ops.cpp's
+// (over core::Win, for any datatype). Window handles are
 // ints into a table of their own; each window's error handler is the core
 // window's (MPI_ERRORS_ARE_FATAL until set, as MPI says for windows; or one
 // made by MPI_Win_create_errhandler, c_errh.cpp), which handles every

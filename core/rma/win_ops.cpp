@@ -176,6 +176,7 @@ void Win::send_op(int op, int target, std::string body, std::uint64_t seq) {
 void Win::append_data(std::string& body, const void* data, std::int64_t count, const TypePtr& type,
                       std::string_view func) const {
   std::string len = Packer().u64(uint64_t(type->size() * count)).take();
+  body.reserve(body.size() + len.size() + size_t(type->size() * count));  // one allocation for the data
   body += len;
   if (count > 0) type->pack(data, count, body, func);
 }
