@@ -15,6 +15,7 @@
 #include "core/datatype/datatype.hpp"
 #include "core/coll/coll.hpp"
 #include "core/api/lumpi.hpp"
+#include "core/rma/win.hpp"
 #include "capi/mpi.h"
 
 namespace lumpi::capi {
@@ -118,9 +119,6 @@ void forget_type(MPI_Datatype t);  // no-op for the predefined handles
 // True where count elements of t are count * size bytes at the buffer's
 // address: the basic types and derived types without holes.
 bool dense(const core::Datatype& t);
-// The C++ API's element type for t (its one-sided calls); ERR_TYPE for the
-// types the C++ API does not have.
-Datatype reduce_type(MPI_Datatype t, const char* func);
 // count elements of t at buf as the contiguous bytes a message carries: the
 // user's memory itself for a basic or hole-free type, else a staging copy
 // (pack() fills it from buf; stage() gives room to receive into and
@@ -167,6 +165,16 @@ void to_c(const Status& s, MPI_Status* out);
 
 // An ERR_ARG naming what when the output (or input) pointer p is NULL.
 inline void check_out(const void* p, const char* func, const char* what);
+
+// ---- windows (c_win.cpp; the operations c_win_ops.cpp) -------------------------------
+// The core window of win; ERR_WIN naming func when it is not a live window.
+core::Win& win_of(MPI_Win win, const char* func);
+// Delivers an error of a call on win under its handler (a C user handler
+// called with win); MPI_COMM_WORLD's when win is not a window.
+int win_failed(MPI_Win win, int code, const std::string& what);
+// Runs body(); its errors go to win's handler (win_failed).
+template <class F>
+int call_on_win(MPI_Win win, const char* func, F&& body);
 
 // ---- errors -----------------------------------------------------------------------
 [[noreturn]] void fail(int cls, const char* func, std::string message);
@@ -229,6 +237,22 @@ int call(const MPI_Comm& comm, const char* func, F&& body) {
 template <class F>
 int call(const char* func, F&& body) {
   return call(MPI_COMM_WORLD, func, std::forward<F>(body));
+}
+
+template <class F>
+int call_on_win(MPI_Win win, const char* func, F&& body) {
+  InCall in(func);
+  try {
+    check_initialized(func);
+    body();
+    return MPI_SUCCESS;
+  } catch (const Exception& e) {
+    return win_failed(win, e.Get_error_code(), e.what());
+  } catch (const core::Error& e) {
+    return win_failed(win, e.code(), e.what());
+  } catch (const std::bad_alloc&) {
+    return win_failed(win, MPI_ERR_NO_MEM, std::string("MPI_ERR_NO_MEM in ") + func);
+  }
 }
 
 }  // namespace lumpi::capi

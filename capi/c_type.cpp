@@ -17,62 +17,61 @@ using core::Basic;
 struct Named {
   const char* name;
   Basic basic;
-  const Datatype* reduce;  // the C++ API's type (its one-sided calls); null: none
 };
 // Indexed by handle (capi/mpi.h); the pair types follow, from MPI_FLOAT_INT on.
 const Named kNamed[] = {
-    {"MPI_DATATYPE_NULL", Basic::Byte, nullptr},
-    {"MPI_CHAR", Basic::Char, nullptr},
-    {"MPI_SIGNED_CHAR", Basic::SignedChar, nullptr},
-    {"MPI_UNSIGNED_CHAR", Basic::UnsignedChar, &UNSIGNED_CHAR},
-    {"MPI_BYTE", Basic::Byte, &BYTE},
-    {"MPI_SHORT", Basic::Short, nullptr},
-    {"MPI_UNSIGNED_SHORT", Basic::UnsignedShort, nullptr},
-    {"MPI_INT", Basic::Int, &INT},
-    {"MPI_UNSIGNED", Basic::Unsigned, nullptr},
-    {"MPI_LONG", Basic::Long, &LONG},
-    {"MPI_UNSIGNED_LONG", Basic::UnsignedLong, nullptr},
-    {"MPI_LONG_LONG_INT", Basic::LongLong, &INT64_T},
-    {"MPI_UNSIGNED_LONG_LONG", Basic::UnsignedLongLong, nullptr},
-    {"MPI_FLOAT", Basic::Float, &FLOAT},
-    {"MPI_DOUBLE", Basic::Double, &DOUBLE},
-    {"MPI_INT8_T", Basic::Int8, nullptr},
-    {"MPI_UINT8_T", Basic::Uint8, &UNSIGNED_CHAR},
-    {"MPI_INT16_T", Basic::Int16, nullptr},
-    {"MPI_UINT16_T", Basic::Uint16, nullptr},
-    {"MPI_INT32_T", Basic::Int32, &INT},
-    {"MPI_UINT32_T", Basic::Uint32, nullptr},
-    {"MPI_INT64_T", Basic::Int64, &INT64_T},
-    {"MPI_UINT64_T", Basic::Uint64, nullptr},
-    {"MPI_AINT", Basic::Aint, &INT64_T},
-    {"MPI_WCHAR", Basic::Wchar, nullptr},
-    {"MPI_C_BOOL", Basic::CBool, nullptr},
-    {"MPI_LONG_DOUBLE", Basic::LongDouble, nullptr},
-    {"MPI_PACKED", Basic::Packed, nullptr},
-    {"MPI_OFFSET", Basic::Offset, nullptr},
-    {"MPI_COUNT", Basic::Count, nullptr},
-    {"MPI_C_FLOAT_COMPLEX", Basic::CFloatComplex, nullptr},
-    {"MPI_C_DOUBLE_COMPLEX", Basic::CDoubleComplex, nullptr},
-    {"MPI_C_LONG_DOUBLE_COMPLEX", Basic::CLongDoubleComplex, nullptr},
-    {"MPI_CXX_BOOL", Basic::CxxBool, nullptr},
-    {"MPI_CXX_FLOAT_COMPLEX", Basic::CxxFloatComplex, nullptr},
-    {"MPI_CXX_DOUBLE_COMPLEX", Basic::CxxDoubleComplex, nullptr},
-    {"MPI_CXX_LONG_DOUBLE_COMPLEX", Basic::CxxLongDoubleComplex, nullptr},
-    {"MPI_CHARACTER", Basic::Character, nullptr},
-    {"MPI_INTEGER", Basic::Integer, nullptr},
-    {"MPI_REAL", Basic::Real, nullptr},
-    {"MPI_DOUBLE_PRECISION", Basic::DoublePrecision, nullptr},
-    {"MPI_COMPLEX", Basic::Complex, nullptr},
-    {"MPI_DOUBLE_COMPLEX", Basic::DoubleComplex, nullptr},
-    {"MPI_LOGICAL", Basic::Logical, nullptr},
-    {"MPI_INTEGER1", Basic::Integer1, nullptr},
-    {"MPI_INTEGER2", Basic::Integer2, nullptr},
-    {"MPI_INTEGER4", Basic::Integer4, nullptr},
-    {"MPI_INTEGER8", Basic::Integer8, nullptr},
-    {"MPI_REAL4", Basic::Real4, nullptr},
-    {"MPI_REAL8", Basic::Real8, nullptr},
-    {"MPI_COMPLEX8", Basic::Complex8, nullptr},
-    {"MPI_COMPLEX16", Basic::Complex16, nullptr},
+    {"MPI_DATATYPE_NULL", Basic::Byte},
+    {"MPI_CHAR", Basic::Char},
+    {"MPI_SIGNED_CHAR", Basic::SignedChar},
+    {"MPI_UNSIGNED_CHAR", Basic::UnsignedChar},
+    {"MPI_BYTE", Basic::Byte},
+    {"MPI_SHORT", Basic::Short},
+    {"MPI_UNSIGNED_SHORT", Basic::UnsignedShort},
+    {"MPI_INT", Basic::Int},
+    {"MPI_UNSIGNED", Basic::Unsigned},
+    {"MPI_LONG", Basic::Long},
+    {"MPI_UNSIGNED_LONG", Basic::UnsignedLong},
+    {"MPI_LONG_LONG_INT", Basic::LongLong},
+    {"MPI_UNSIGNED_LONG_LONG", Basic::UnsignedLongLong},
+    {"MPI_FLOAT", Basic::Float},
+    {"MPI_DOUBLE", Basic::Double},
+    {"MPI_INT8_T", Basic::Int8},
+    {"MPI_UINT8_T", Basic::Uint8},
+    {"MPI_INT16_T", Basic::Int16},
+    {"MPI_UINT16_T", Basic::Uint16},
+    {"MPI_INT32_T", Basic::Int32},
+    {"MPI_UINT32_T", Basic::Uint32},
+    {"MPI_INT64_T", Basic::Int64},
+    {"MPI_UINT64_T", Basic::Uint64},
+    {"MPI_AINT", Basic::Aint},
+    {"MPI_WCHAR", Basic::Wchar},
+    {"MPI_C_BOOL", Basic::CBool},
+    {"MPI_LONG_DOUBLE", Basic::LongDouble},
+    {"MPI_PACKED", Basic::Packed},
+    {"MPI_OFFSET", Basic::Offset},
+    {"MPI_COUNT", Basic::Count},
+    {"MPI_C_FLOAT_COMPLEX", Basic::CFloatComplex},
+    {"MPI_C_DOUBLE_COMPLEX", Basic::CDoubleComplex},
+    {"MPI_C_LONG_DOUBLE_COMPLEX", Basic::CLongDoubleComplex},
+    {"MPI_CXX_BOOL", Basic::CxxBool},
+    {"MPI_CXX_FLOAT_COMPLEX", Basic::CxxFloatComplex},
+    {"MPI_CXX_DOUBLE_COMPLEX", Basic::CxxDoubleComplex},
+    {"MPI_CXX_LONG_DOUBLE_COMPLEX", Basic::CxxLongDoubleComplex},
+    {"MPI_CHARACTER", Basic::Character},
+    {"MPI_INTEGER", Basic::Integer},
+    {"MPI_REAL", Basic::Real},
+    {"MPI_DOUBLE_PRECISION", Basic::DoublePrecision},
+    {"MPI_COMPLEX", Basic::Complex},
+    {"MPI_DOUBLE_COMPLEX", Basic::DoubleComplex},
+    {"MPI_LOGICAL", Basic::Logical},
+    {"MPI_INTEGER1", Basic::Integer1},
+    {"MPI_INTEGER2", Basic::Integer2},
+    {"MPI_INTEGER4", Basic::Integer4},
+    {"MPI_INTEGER8", Basic::Integer8},
+    {"MPI_REAL4", Basic::Real4},
+    {"MPI_REAL8", Basic::Real8},
+    {"MPI_COMPLEX8", Basic::Complex8},
+    {"MPI_COMPLEX16", Basic::Complex16},
 };
 constexpr int kNNamed = int(sizeof kNamed / sizeof kNamed[0]);
 static_assert(MPI_FLOAT_INT == kNNamed && LUMPI_LAST_PREDEFINED_TYPE + 1 == kNNamed + int(core::Pair::Count_));
@@ -116,15 +115,6 @@ bool dense(const core::Datatype& t) {
   if (t.lb() != 0 || t.extent() != t.size()) return false;
   const auto& b = t.blocks();
   return t.size() == 0 || (b.size() == 1 && b[0].offset == 0 && b[0].length == t.size());
-}
-
-Datatype reduce_type(MPI_Datatype t, const char* func) {
-  type_of(t, func);
-  if (t >= kNNamed || !kNamed[t].reduce)
-    fail(MPI_ERR_TYPE, func,
-         std::string("lumpi's one-sided calls do not take ") + (is_named(t) ? type_of(t, func)->name() : "derived datatypes") +
-             " yet (int, long, int64_t, unsigned char, byte, float, double)");
-  return *kNamed[t].reduce;
 }
 
 // ---- typed buffers as bytes ----------------------------------------------------------

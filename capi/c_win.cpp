@@ -1,11 +1,12 @@
-// capi/c_win.cpp: the C API's windows (MPI_Win_*, MPI_Put, MPI_Get,
-// MPI_Accumulate; MPI-3.1 chapter 11, attributes §6.7.3, names §6.8), a thin
-// shell over lumpi::Win (core/api/api_win.cpp). Window handles are ints into a
-// table of their own; each window's error handler is the core window's
-// (MPI_ERRORS_ARE_FATAL until set, as MPI says for windows; or one made by
-// MPI_Win_create_errhandler, c_errh.cpp), which handles every error of a
-// call on it. Datatypes: those the C++ API computes on (int, long,
-// int64_t, unsigned char, byte, float, double), as for reductions.
+// capi/c_win.cpp: the C API's windows (MPI_Win_*; MPI-3.1 chapter 11,
+// attributes §6.7.3, names §6.8): creation, free, every synchronization,
+// info, queries, error handlers and attributes, a thin shell over
+// lumpi::Win (core/api/api_win.cpp). The operations are c_win_ops.cpp's
+// (over core::Win, for any datatype). Window handles are
+// ints into a table of their own; each window's error handler is the core
+// window's (MPI_ERRORS_ARE_FATAL until set, as MPI says for windows; or one
+// made by MPI_Win_create_errhandler, c_errh.cpp), which handles every
+// error of a call on it.
 
 #include "core/rma/win.hpp"
 #include "capi/c_api.hpp"
@@ -52,31 +53,20 @@ core::Win* core_win(MPI_Win win) {
                                                                            : nullptr;
 }
 
-// Runs body(entry); errors go to the window's handler (MPI_COMM_WORLD's
-// when win is not a window). A user handler (MPI_Win_create_errhandler) is
-// called with the window.
+// Runs body(entry) as call_on_win does.
 template <class F>
 int call_win(MPI_Win win, const char* func, F&& body) {
-  auto to_handler = [&](int code, const std::string& what) {
-    core::Win* w = core_win(win);
-    return w ? deliver(w->errhandler(), win, code, what) : deliver(MPI_COMM_WORLD, code, what);
-  };
-  try {
-    check_initialized(func);
-    body(entry_of(win, func));
-    return MPI_SUCCESS;
-  } catch (const Exception& e) {
-    return to_handler(e.Get_error_code(), e.what());
-  } catch (const core::Error& e) {
-    return to_handler(e.code(), e.what());
-  } catch (const std::bad_alloc&) {
-    return to_handler(MPI_ERR_NO_MEM, std::string("MPI_ERR_NO_MEM in ") + func);
-  }
+  return call_on_win(win, func, [&] { body(entry_of(win, func)); });
 }
 
-Op rma_op_of(MPI_Op op, const char* func) { return op == MPI_REPLACE ? REPLACE : op_of(op, func); }
-
 }  // namespace
+
+core::Win& lumpi::capi::win_of(MPI_Win win, const char* func) { return *entry_of(win, func).w.Handle()->win; }
+
+int lumpi::capi::win_failed(MPI_Win win, int code, const std::string& what) {
+  core::Win* w = core_win(win);
+  return w ? deliver(w->errhandler(), win, code, what) : deliver(MPI_COMM_WORLD, code, what);
+}
 
 extern "C" {
 
@@ -97,6 +87,43 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info i, MPI_Comm comm, vo
     check_out(baseptr, f, "baseptr");
     *win = add_win(Win::Allocate(size, disp_unit, info_or_null(i, f), intra(comm, f), baseptr));
   });
+}
+
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info i, MPI_Comm comm, void* baseptr, MPI_Win* win) {
+  const char* f = "MPI_Win_allocate_shared";
+  return call(comm, f, [&] {
+    check_out(win, f, "win");
+    check_out(baseptr, f, "baseptr");
+    *win = add_win(Win::Allocate_shared(size, disp_unit, info_or_null(i, f), intra(comm, f), baseptr));
+  });
+}
+
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr) {
+  const char* f = "MPI_Win_shared_query";
+  return call_win(win, f, [&](WinEntry& e) {
+    check_out(size, f, "size");
+    check_out(disp_unit, f, "disp_unit");
+    check_out(baseptr, f, "baseptr");
+    long n = 0;
+    e.w.Shared_query(rank, n, *disp_unit, baseptr);
+    *size = n;
+  });
+}
+
+int MPI_Win_create_dynamic(MPI_Info i, MPI_Comm comm, MPI_Win* win) {
+  const char* f = "MPI_Win_create_dynamic";
+  return call(comm, f, [&] {
+    check_out(win, f, "win");
+    *win = add_win(Win::Create_dynamic(info_or_null(i, f), intra(comm, f)));
+  });
+}
+
+int MPI_Win_attach(MPI_Win win, void* base, MPI_Aint size) {
+  return call_win(win, "MPI_Win_attach", [&](WinEntry& e) { e.w.Attach(base, size); });
+}
+
+int MPI_Win_detach(MPI_Win win, const void* base) {
+  return call_win(win, "MPI_Win_detach", [&](WinEntry& e) { e.w.Detach(base); });
 }
 
 int MPI_Win_free(MPI_Win* win) {
@@ -126,30 +153,56 @@ int MPI_Win_unlock(int rank, MPI_Win win) {
 int MPI_Win_flush(int rank, MPI_Win win) {
   return call_win(win, "MPI_Win_flush", [&](WinEntry& e) { e.w.Flush(rank); });
 }
-
-// ---- operations ---------------------------------------------------------------------------
-
-int MPI_Put(const void* origin, int count, MPI_Datatype otype, int target, MPI_Aint disp, int tcount,
-            MPI_Datatype ttype, MPI_Win win) {
-  const char* f = "MPI_Put";
-  return call_win(win, f, [&](WinEntry& e) {
-    e.w.Put(origin, count, reduce_type(otype, f), target, disp, tcount, reduce_type(ttype, f));
+int MPI_Win_lock_all(int assert, MPI_Win win) {
+  return call_win(win, "MPI_Win_lock_all", [&](WinEntry& e) { e.w.Lock_all(assert); });
+}
+int MPI_Win_unlock_all(MPI_Win win) {
+  return call_win(win, "MPI_Win_unlock_all", [&](WinEntry& e) { e.w.Unlock_all(); });
+}
+int MPI_Win_flush_all(MPI_Win win) {
+  return call_win(win, "MPI_Win_flush_all", [&](WinEntry& e) { e.w.Flush_all(); });
+}
+int MPI_Win_flush_local(int rank, MPI_Win win) {
+  return call_win(win, "MPI_Win_flush_local", [&](WinEntry& e) { e.w.Flush_local(rank); });
+}
+int MPI_Win_flush_local_all(MPI_Win win) {
+  return call_win(win, "MPI_Win_flush_local_all", [&](WinEntry& e) { e.w.Flush_local_all(); });
+}
+int MPI_Win_sync(MPI_Win win) {
+  return call_win(win, "MPI_Win_sync", [&](WinEntry& e) { e.w.Sync(); });
+}
+int MPI_Win_post(MPI_Group g, int assert, MPI_Win win) {
+  return call_win(win, "MPI_Win_post", [&](WinEntry& e) { e.w.Post(group(g, "MPI_Win_post"), assert); });
+}
+int MPI_Win_start(MPI_Group g, int assert, MPI_Win win) {
+  return call_win(win, "MPI_Win_start", [&](WinEntry& e) { e.w.Start(group(g, "MPI_Win_start"), assert); });
+}
+int MPI_Win_complete(MPI_Win win) {
+  return call_win(win, "MPI_Win_complete", [&](WinEntry& e) { e.w.Complete(); });
+}
+int MPI_Win_wait(MPI_Win win) {
+  return call_win(win, "MPI_Win_wait", [&](WinEntry& e) { e.w.Wait(); });
+}
+int MPI_Win_test(MPI_Win win, int* flag) {
+  return call_win(win, "MPI_Win_test", [&](WinEntry& e) {
+    check_out(flag, "MPI_Win_test", "flag");
+    *flag = e.w.Test();
   });
 }
 
-int MPI_Get(void* origin, int count, MPI_Datatype otype, int target, MPI_Aint disp, int tcount,
-            MPI_Datatype ttype, MPI_Win win) {
-  const char* f = "MPI_Get";
-  return call_win(win, f, [&](WinEntry& e) {
-    e.w.Get(origin, count, reduce_type(otype, f), target, disp, tcount, reduce_type(ttype, f));
-  });
+// ---- info ----------------------------------------------------------------------------------
+
+int MPI_Win_set_info(MPI_Win win, MPI_Info i) {
+  const char* f = "MPI_Win_set_info";
+  return call_win(win, f, [&](WinEntry& e) { e.w.Set_info(info(i, f)); });
 }
 
-int MPI_Accumulate(const void* origin, int count, MPI_Datatype otype, int target, MPI_Aint disp, int tcount,
-                   MPI_Datatype ttype, MPI_Op op, MPI_Win win) {
-  const char* f = "MPI_Accumulate";
+// info_used is a new info object the program frees.
+int MPI_Win_get_info(MPI_Win win, MPI_Info* info_used) {
+  const char* f = "MPI_Win_get_info";
   return call_win(win, f, [&](WinEntry& e) {
-    e.w.Accumulate(origin, count, reduce_type(otype, f), target, disp, tcount, reduce_type(ttype, f), rma_op_of(op, f));
+    check_out(info_used, f, "info_used");
+    *info_used = add_info(e.w.Get_info());
   });
 }
 

@@ -1,9 +1,11 @@
 // lua/bind_win.cpp: windows in Lua (seed chapter 11, §6.7.3 window
 // attributes, §6.8 naming; API.md's naming rule): comm:win_create and
-// comm:win_allocate, and the Win methods fence, lock, unlock, flush, put,
-// get, accumulate, free, get_group, names, attributes (lua/attr.hpp's
-// machinery, kind Win) and the error handler. The windows themselves are
-// core/rma/win's.
+// comm:win_allocate, and the Win methods of every synchronization (fence;
+// post, start, complete, wait, test; lock, unlock, lock_all, unlock_all,
+// flush, flush_all, flush_local, flush_local_all, sync), info, free,
+// get_group, names, attributes (lua/attr.hpp's machinery, kind Win) and
+// the error handler. The operations are lua/bind_win_ops.cpp's; the
+// windows themselves core/rma/win's.
 //
 // Argument order is MPI's with the window as the object:
 // MPI_Put(origin_addr, origin_count, origin_datatype, target_rank,
@@ -12,8 +14,8 @@
 // target_datatype). A window exposes an mpi.buffer: win_create takes one,
 // win_allocate makes one and returns it with the window. The Win userdata
 // keeps the exposed buffer (user value 1) and, until the next fence,
-// unlock or flush, the origin buffers of its gets (user value 2), so the
-// garbage collector cannot take memory an operation still writes.
+// unlock, flush or complete, the buffers its gets write into (user value
+// 2), so the garbage collector cannot take memory an operation still writes.
 //
 // Error handler: a window carries its own (ERRORS_RAISE by default, like
 // every lumpi object); binding.cpp's boundary asks test_win for it when
@@ -27,6 +29,7 @@
 #include "lua/bind_op.hpp"
 #include "lua/binding.hpp"
 #include "lua/typed.hpp"
+#include "lua/win.hpp"
 
 namespace lumpi::lua {
 
@@ -38,7 +41,6 @@ using core::WinPtr;
 namespace {
 
 constexpr const char* kWinMeta = "lumpi.Win";
-constexpr const char* kReplaceMeta = "lumpi.Replace";
 
 struct WinBox {
   WinPtr win;
@@ -53,13 +55,6 @@ Win& check_win_any(lua_State* L, int idx, std::string_view func) {
   return *b->win;
 }
 
-// The window at idx; MPI_ERR_WIN if it is none or was freed.
-Win& check_win(lua_State* L, int idx, std::string_view func) {
-  Win& w = check_win_any(L, idx, func);
-  w.check_usable(func);
-  return w;
-}
-
 AttrObj win_obj(const Win& w) { return {AttrKind::Win, w.serial()}; }
 
 // Pushes a new window userdata holding w, exposing the buffer at buf_idx.
@@ -70,12 +65,6 @@ void push_win(lua_State* L, WinPtr w, int buf_idx) {
   lua_setiuservalue(L, -2, 1);  // the exposed buffer, pops
   lua_newtable(L);
   lua_setiuservalue(L, -2, 2);  // origin buffers of pending gets, pops
-}
-
-// Drops the pending gets' buffers of the window at idx: they completed.
-void clear_pending(lua_State* L, int idx) {
-  lua_newtable(L);
-  lua_setiuservalue(L, idx, 2);
 }
 
 // An optional integer argument that must fit an int.
@@ -92,8 +81,9 @@ int c_win_create(lua_State* L) {
   if (!test_buffer_memory(L, 2, &m))
     fail(ErrClass::Buffer, func, std::string("buffer must be an mpi.buffer, got ") + luaL_typename(L, 2));
   int unit = opt_int(L, 3, int(m.type->extent()), "disp_unit", func, ErrClass::Disp);
-  check_info(L, 4, "info", func);  // checked; lumpi keeps no window hints
+  auto hints = check_info(L, 4, "info", func);
   WinPtr w = Win::create(c, m.data, m.bytes, unit, func);
+  w->set_info(hints);
   push_win(L, std::move(w), 2);
   return 1;
 }
@@ -108,7 +98,7 @@ int c_win_allocate(lua_State* L) {
   if (size < 0) fail(ErrClass::Size, func, "size = " + std::to_string(size) + " must not be negative");
   int unit = check_int(L, 3, "disp_unit", func, ErrClass::Disp);
   if (unit <= 0) fail(ErrClass::Disp, func, "disp_unit = " + std::to_string(unit) + " must be positive");
-  check_info(L, 4, "info", func);  // checked; lumpi keeps no window hints
+  auto hints = check_info(L, 4, "info", func);
   core::TypePtr t = lua_isnoneornil(L, 5) ? core::Datatype::basic(core::Basic::Byte) : check_usable_type(L, 5, func);
   if (!t->predefined() || t->extent() <= 0) fail(ErrClass::Type, func, "datatype must be a predefined type");
   if (size % t->extent() != 0)
@@ -119,6 +109,7 @@ int c_win_allocate(lua_State* L) {
   BufferMemory m = push_buffer(L, t, size / t->extent());  // the window's memory
   int buf = lua_gettop(L);
   WinPtr w = Win::create(c, m.data, m.bytes, unit, func, core::WIN_FLAVOR_ALLOCATE);
+  w->set_info(hints);
   push_win(L, std::move(w), buf);
   lua_insert(L, buf);  // win, buffer
   return 2;
@@ -160,6 +151,92 @@ int w_flush(lua_State* L) {
   return 0;
 }
 
+// win:lock_all([assert])
+int w_lock_all(lua_State* L) {
+  const char* func = "MPI_Win_lock_all";
+  check_win(L, 1, func).lock_all(opt_assert(L, 2, func));
+  return 0;
+}
+
+int w_unlock_all(lua_State* L) {
+  check_win(L, 1, "MPI_Win_unlock_all").unlock_all();
+  clear_pending(L, 1);
+  return 0;
+}
+
+int w_flush_all(lua_State* L) {
+  check_win(L, 1, "MPI_Win_flush_all").flush_all();
+  clear_pending(L, 1);
+  return 0;
+}
+
+int w_flush_local(lua_State* L) {
+  const char* func = "MPI_Win_flush_local";
+  Win& w = check_win(L, 1, func);
+  w.flush_local(check_int(L, 2, "rank", func, ErrClass::Rank));
+  clear_pending(L, 1);
+  return 0;
+}
+
+int w_flush_local_all(lua_State* L) {
+  check_win(L, 1, "MPI_Win_flush_local_all").flush_local_all();
+  clear_pending(L, 1);
+  return 0;
+}
+
+// win:sync(): serves what has arrived, so the window's memory shows it.
+int w_sync(lua_State* L) {
+  check_win(L, 1, "MPI_Win_sync").sync();
+  return 0;
+}
+
+// win:post(group [, assert]), win:start(group [, assert])
+int w_post(lua_State* L) {
+  const char* func = "MPI_Win_post";
+  Win& w = check_win(L, 1, func);
+  w.post(check_group(L, 2, func).members, opt_assert(L, 3, func));
+  return 0;
+}
+
+int w_start(lua_State* L) {
+  const char* func = "MPI_Win_start";
+  Win& w = check_win(L, 1, func);
+  w.start(check_group(L, 2, func).members, opt_assert(L, 3, func));
+  return 0;
+}
+
+int w_complete(lua_State* L) {
+  check_win(L, 1, "MPI_Win_complete").complete();
+  clear_pending(L, 1);
+  return 0;
+}
+
+int w_wait(lua_State* L) {
+  check_win(L, 1, "MPI_Win_wait").wait();
+  return 0;
+}
+
+// win:test() -> true when the exposure epoch ended (as wait), else false
+int w_test(lua_State* L) {
+  lua_pushboolean(L, check_win(L, 1, "MPI_Win_test").test());
+  return 1;
+}
+
+// win:get_info() -> {key = value}: every hint lumpi knows, as set or by default.
+int w_get_info(lua_State* L) {
+  auto info = check_win(L, 1, "MPI_Win_get_info").get_info();
+  lua_createtable(L, 0, int(info.size()));
+  for (const auto& [k, v] : info) set_string(L, k.c_str(), v);
+  return 1;
+}
+
+int w_set_info(lua_State* L) {
+  const char* func = "MPI_Win_set_info";
+  Win& w = check_win(L, 1, func);
+  w.set_info(check_info(L, 2, "info", func));
+  return 0;
+}
+
 // win:free(): the delete callbacks of its attributes run first (seed §6.7.3).
 int w_free(lua_State* L) {
   const char* func = "MPI_Win_free";
@@ -167,74 +244,6 @@ int w_free(lua_State* L) {
   w.check_free(func);
   delete_attrs(L, 1, win_obj(w), func);
   w.free();
-  return 0;
-}
-
-// ---- operations ---------------------------------------------------------------------
-
-struct Target {
-  int rank;
-  std::int64_t disp, count;
-  core::TypePtr type;
-};
-
-// target_rank, target_disp, target_count, target_datatype at idx..idx+3.
-Target check_target(lua_State* L, int idx, const char* func) {
-  Target t;
-  t.rank = check_int(L, idx, "target_rank", func, ErrClass::Rank);
-  t.disp = check_integer(L, idx + 1, "target_disp", func);
-  t.count = check_integer(L, idx + 2, "target_count", func);
-  t.type = check_usable_type(L, idx + 3, func);
-  return t;
-}
-
-// win:put(buffer, count, datatype, target_rank, target_disp, target_count, target_datatype)
-int w_put(lua_State* L) {
-  const char* func = "MPI_Put";
-  Win& w = check_win(L, 1, func);
-  Typed o = check_typed(L, 2, func);
-  Target t = check_target(L, 5, func);
-  w.put(o.base, o.count, o.type, t.rank, t.disp, t.count, t.type);
-  return 0;
-}
-
-// win:get(buffer, ...): the buffer is filled by the next fence, unlock or flush.
-int w_get(lua_State* L) {
-  const char* func = "MPI_Get";
-  Win& w = check_win(L, 1, func);
-  Typed o = check_typed(L, 2, func);
-  Target t = check_target(L, 5, func);
-  w.get(o.base, o.count, o.type, t.rank, t.disp, t.count, t.type);
-  lua_getiuservalue(L, 1, 2);  // push the pending table
-  lua_pushvalue(L, 2);
-  lua_pushboolean(L, 1);
-  lua_rawset(L, -3);  // pending[buffer] = true
-  return 0;
-}
-
-// The op at idx: mpi.REPLACE or a predefined op the core's accumulate has.
-core::Op check_rma_op_arg(lua_State* L, int idx, const char* func) {
-  if (luaL_testudata(L, idx, kReplaceMeta)) return core::Op::Replace;
-  if (lua_type(L, idx) == LUA_TSTRING) {
-    std::string s = lua_tostring(L, idx);
-    if (s == "REPLACE" || s == "MPI_REPLACE") return core::Op::Replace;
-  }
-  OpBox op = check_op(L, idx, func);
-  if (!op.predefined) fail(ErrClass::Op, func, "accumulate takes predefined ops only, not a user op");
-  if (op.kind == OpKind::Maxloc || op.kind == OpKind::Minloc)
-    fail(ErrClass::Op, func, std::string(op_name(op.kind)) + " is not supported by accumulate in lumpi");
-  static_assert(int(OpKind::Bxor) == int(core::Op::Bxor), "Sum..Bxor share their order");
-  return core::Op(int(op.kind));
-}
-
-// win:accumulate(buffer, count, datatype, target_rank, target_disp, target_count, target_datatype, op)
-int w_accumulate(lua_State* L) {
-  const char* func = "MPI_Accumulate";
-  Win& w = check_win(L, 1, func);
-  Typed o = check_typed(L, 2, func);
-  Target t = check_target(L, 5, func);
-  core::Op op = check_rma_op_arg(L, 9, func);
-  w.accumulate(o.base, o.count, o.type, t.rank, t.disp, t.count, t.type, op);
   return 0;
 }
 
@@ -334,19 +343,24 @@ int win_tostring(lua_State* L) {
   return 1;
 }
 
-int replace_tostring(lua_State* L) {
-  lua_pushliteral(L, "MPI_REPLACE");
-  return 1;
-}
-
 const Reg kMethods[] = {
     {"fence", wrap<w_fence>},
     {"lock", wrap<w_lock>},
     {"unlock", wrap<w_unlock>},
     {"flush", wrap<w_flush>},
-    {"put", wrap<w_put>},
-    {"get", wrap<w_get>},
-    {"accumulate", wrap<w_accumulate>},
+    {"lock_all", wrap<w_lock_all>},
+    {"unlock_all", wrap<w_unlock_all>},
+    {"flush_all", wrap<w_flush_all>},
+    {"flush_local", wrap<w_flush_local>},
+    {"flush_local_all", wrap<w_flush_local_all>},
+    {"sync", wrap<w_sync>},
+    {"post", wrap<w_post>},
+    {"start", wrap<w_start>},
+    {"complete", wrap<w_complete>},
+    {"wait", wrap<w_wait>},
+    {"test", wrap<w_test>},
+    {"get_info", wrap<w_get_info>},
+    {"set_info", wrap<w_set_info>},
     {"free", wrap<w_free>},
     {"get_group", wrap<w_get_group>},
     {"get_name", wrap<w_get_name>},
@@ -372,6 +386,19 @@ const Reg kModuleFuncs[] = {
 
 }  // namespace
 
+// The window at idx; MPI_ERR_WIN if it is none or was freed.
+core::Win& check_win(lua_State* L, int idx, std::string_view func) {
+  Win& w = check_win_any(L, idx, func);
+  w.check_usable(func);
+  return w;
+}
+
+// Drops the pending gets' buffers of the window at idx: they completed.
+void clear_pending(lua_State* L, int idx) {
+  lua_newtable(L);
+  lua_setiuservalue(L, idx, 2);
+}
+
 core::Win* test_win(lua_State* L, int idx) {
   WinBox* b = test_box(L, idx);
   return b ? b->win.get() : nullptr;
@@ -380,7 +407,9 @@ core::Win* test_win(lua_State* L, int idx) {
 // Stack on entry: mpi at -3, Comm methods at -2, Group methods at -1.
 void open_win(lua_State* L) {
   new_metatable(L, kWinMeta, "Win", {.gc = win_gc, .tostring = win_tostring}, kMethods);
-  lua_pop(L, 1);
+  lua_getfield(L, -1, "__index");
+  set_funcs(L, win_operations());  // put, get, the accumulate family (bind_win_ops.cpp)
+  lua_pop(L, 2);
   set_funcs(L, kCommMethods, -2);  // Comm methods
   lua_pushvalue(L, -3);  // mpi
   set_funcs(L, kModuleFuncs);
@@ -393,10 +422,7 @@ void open_win(lua_State* L) {
       {"WIN_FLAVOR_DYNAMIC", core::WIN_FLAVOR_DYNAMIC}, {"WIN_FLAVOR_SHARED", core::WIN_FLAVOR_SHARED},
       {"WIN_SEPARATE", core::WIN_SEPARATE}, {"WIN_UNIFIED", core::WIN_UNIFIED}};
   for (auto [name, v] : ints) set_int(L, name, v);
-  lua_newuserdatauv(L, 0, 0);  // mpi.REPLACE: an op only accumulate takes
-  new_metatable(L, kReplaceMeta, "op", {.tostring = replace_tostring});
-  lua_setmetatable(L, -2);
-  lua_setfield(L, -2, "REPLACE");
+  open_win_ops(L);  // mpi.REPLACE, mpi.NO_OP
   lua_pop(L, 1);  // mpi
 }
 

@@ -19,7 +19,7 @@ using detail::Access;
 namespace {
 
 enum : int { kWinBase = 8, kWinSize = 9, kWinDispUnit = 10, kWinCreateFlavor = 11, kWinModel = 12 };
-constexpr int kReplaceId = 100;
+constexpr int kReplaceId = 100, kNoOpId = 101;
 namespace attr = core::attr;
 
 core::Win& core_of(const Win& w, std::string_view func) {
@@ -66,6 +66,7 @@ core::TypePtr type_of(const Datatype& t, std::string_view func) {
 
 core::Op rma_op(const Op& op, std::string_view func) {
   if (op.Id() == kReplaceId) return core::Op::Replace;
+  if (op.Id() == kNoOpId) return core::Op::NoOp;
   static const Op* ops[] = {&SUM, &PROD, &MAX, &MIN, &LAND, &LOR, &LXOR, &BAND, &BOR, &BXOR};
   for (int i = 0; i < 10; ++i)
     if (op == *ops[i]) return core::Op(i);
@@ -101,22 +102,64 @@ extern const Keyval WIN_DISP_UNIT = Access::keyval(kWinDispUnit);
 extern const Keyval WIN_CREATE_FLAVOR = Access::keyval(kWinCreateFlavor);
 extern const Keyval WIN_MODEL = Access::keyval(kWinModel);
 extern const Op REPLACE = Access::op(kReplaceId);
+extern const Op NO_OP = Access::op(kNoOpId);
 
 // ---- creation and free ---------------------------------------------------------------
 
-Win Win::Create(const void* base, long size, int disp_unit, const Info&, const Intracomm& comm) {
+Win Win::Create(const void* base, long size, int disp_unit, const Info& info, const Intracomm& comm) {
   return detail::guarded(comm, "MPI_Win_create", [&](core::Comm& c) {
-    return made(core::Win::create(c, const_cast<void*>(base), size, disp_unit, "MPI_Win_create"));
+    core::WinPtr w = core::Win::create(c, const_cast<void*>(base), size, disp_unit, "MPI_Win_create");
+    if (!info.Is_null()) w->set_info(info.Pairs());
+    return made(std::move(w));
   });
 }
 
-Win Win::Allocate(long size, int disp_unit, const Info&, const Intracomm& comm, void* baseptr) {
+Win Win::Allocate(long size, int disp_unit, const Info& info, const Intracomm& comm, void* baseptr) {
   return detail::guarded(comm, "MPI_Win_allocate", [&](core::Comm& c) {
     if (!baseptr) detail::fail(ERR_ARG, "MPI_Win_allocate", "baseptr is NULL");
     Win w = made(core::Win::allocate(c, size, disp_unit, "MPI_Win_allocate"));
+    if (!info.Is_null()) w.h_->win->set_info(info.Pairs());
     *static_cast<void**>(baseptr) = w.h_->win->base();
     return w;
   });
+}
+
+Win Win::Allocate_shared(long size, int disp_unit, const Info& info, const Intracomm& comm, void* baseptr) {
+  const char* f = "MPI_Win_allocate_shared";
+  return detail::guarded(comm, f, [&](core::Comm& c) {
+    if (!baseptr) detail::fail(ERR_ARG, f, "baseptr is NULL");
+    Win w = made(core::Win::allocate_shared(c, size, disp_unit, f));
+    if (!info.Is_null()) w.h_->win->set_info(info.Pairs());
+    *static_cast<void**>(baseptr) = w.h_->win->base();
+    return w;
+  });
+}
+
+void Win::Shared_query(int rank, long& size, int& disp_unit, void* baseptr) const {
+  const char* f = "MPI_Win_shared_query";
+  guarded(*this, f, [&](core::Win& w) {
+    if (!baseptr) detail::fail(ERR_ARG, f, "baseptr is NULL");
+    core::Win::SharedPart p = w.shared_query(rank);
+    size = long(p.size);
+    disp_unit = p.disp_unit;
+    *static_cast<void**>(baseptr) = p.base;
+  });
+}
+
+Win Win::Create_dynamic(const Info& info, const Intracomm& comm) {
+  return detail::guarded(comm, "MPI_Win_create_dynamic", [&](core::Comm& c) {
+    core::WinPtr w = core::Win::create_dynamic(c, "MPI_Win_create_dynamic");
+    if (!info.Is_null()) w->set_info(info.Pairs());
+    return made(std::move(w));
+  });
+}
+
+void Win::Attach(void* base, long size) const {
+  guarded(*this, "MPI_Win_attach", [&](core::Win& w) { w.attach(base, size); });
+}
+
+void Win::Detach(const void* base) const {
+  guarded(*this, "MPI_Win_detach", [&](core::Win& w) { w.detach(base); });
 }
 
 // The delete callbacks run first, in the reverse order of setting; one that
@@ -146,6 +189,40 @@ void Win::Flush(int rank) const {
   guarded(*this, "MPI_Win_flush", [&](core::Win& w) { w.flush(rank); });
 }
 
+void Win::Lock_all(int assert) const {
+  guarded(*this, "MPI_Win_lock_all", [&](core::Win& w) { w.lock_all(assert); });
+}
+void Win::Unlock_all() const {
+  guarded(*this, "MPI_Win_unlock_all", [&](core::Win& w) { w.unlock_all(); });
+}
+void Win::Flush_all() const {
+  guarded(*this, "MPI_Win_flush_all", [&](core::Win& w) { w.flush_all(); });
+}
+void Win::Flush_local(int rank) const {
+  guarded(*this, "MPI_Win_flush_local", [&](core::Win& w) { w.flush_local(rank); });
+}
+void Win::Flush_local_all() const {
+  guarded(*this, "MPI_Win_flush_local_all", [&](core::Win& w) { w.flush_local_all(); });
+}
+void Win::Sync() const {
+  guarded(*this, "MPI_Win_sync", [&](core::Win& w) { w.sync(); });
+}
+void Win::Post(const Group& group, int assert) const {
+  guarded(*this, "MPI_Win_post", [&](core::Win& w) { w.post(group.World_ranks(), assert); });
+}
+void Win::Start(const Group& group, int assert) const {
+  guarded(*this, "MPI_Win_start", [&](core::Win& w) { w.start(group.World_ranks(), assert); });
+}
+void Win::Complete() const {
+  guarded(*this, "MPI_Win_complete", [&](core::Win& w) { w.complete(); });
+}
+void Win::Wait() const {
+  guarded(*this, "MPI_Win_wait", [&](core::Win& w) { w.wait(); });
+}
+bool Win::Test() const {
+  return guarded(*this, "MPI_Win_test", [&](core::Win& w) { return w.test(); });
+}
+
 void Win::Put(const void* origin, int count, const Datatype& otype, int target, long disp, int tcount,
               const Datatype& ttype) const {
   const char* f = "MPI_Put";
@@ -170,6 +247,81 @@ void Win::Accumulate(const void* origin, int count, const Datatype& otype, int t
   guarded(*this, f, [&](core::Win& w) {
     if (!origin && count > 0) detail::fail(ERR_BUFFER, f, "origin_addr is NULL");
     w.accumulate(origin, count, type_of(otype, f), target, disp, tcount, type_of(ttype, f), rma_op(op, f));
+  });
+}
+
+void Win::Get_accumulate(const void* origin, int count, const Datatype& otype, void* result, int rcount,
+                         const Datatype& rtype, int target, long disp, int tcount, const Datatype& ttype,
+                         const Op& op) const {
+  const char* f = "MPI_Get_accumulate";
+  guarded(*this, f, [&](core::Win& w) {
+    core::Op o = rma_op(op, f);
+    core::TypePtr ot = o == core::Op::NoOp ? nullptr : type_of(otype, f);
+    w.get_accumulate(origin, count, ot, result, rcount, type_of(rtype, f), target, disp, tcount, type_of(ttype, f), o);
+  });
+}
+
+void Win::Fetch_and_op(const void* origin, void* result, const Datatype& type, int target, long disp,
+                       const Op& op) const {
+  const char* f = "MPI_Fetch_and_op";
+  guarded(*this, f, [&](core::Win& w) { w.fetch_and_op(origin, result, type_of(type, f), target, disp, rma_op(op, f)); });
+}
+
+void Win::Compare_and_swap(const void* origin, const void* compare, void* result, const Datatype& type, int target,
+                           long disp) const {
+  const char* f = "MPI_Compare_and_swap";
+  guarded(*this, f, [&](core::Win& w) { w.compare_and_swap(origin, compare, result, type_of(type, f), target, disp); });
+}
+
+Request Win::Rput(const void* origin, int count, const Datatype& otype, int target, long disp, int tcount,
+                  const Datatype& ttype) const {
+  const char* f = "MPI_Rput";
+  return guarded(*this, f, [&](core::Win& w) {
+    return detail::request_of(w.comm(), w.rput(origin, count, type_of(otype, f), target, disp, tcount, type_of(ttype, f)), f);
+  });
+}
+
+Request Win::Rget(void* origin, int count, const Datatype& otype, int target, long disp, int tcount,
+                  const Datatype& ttype) const {
+  const char* f = "MPI_Rget";
+  return guarded(*this, f, [&](core::Win& w) {
+    return detail::request_of(w.comm(), w.rget(origin, count, type_of(otype, f), target, disp, tcount, type_of(ttype, f)), f);
+  });
+}
+
+Request Win::Raccumulate(const void* origin, int count, const Datatype& otype, int target, long disp, int tcount,
+                         const Datatype& ttype, const Op& op) const {
+  const char* f = "MPI_Raccumulate";
+  return guarded(*this, f, [&](core::Win& w) {
+    return detail::request_of(
+        w.comm(), w.raccumulate(origin, count, type_of(otype, f), target, disp, tcount, type_of(ttype, f), rma_op(op, f)), f);
+  });
+}
+
+Request Win::Rget_accumulate(const void* origin, int count, const Datatype& otype, void* result, int rcount,
+                             const Datatype& rtype, int target, long disp, int tcount, const Datatype& ttype,
+                             const Op& op) const {
+  const char* f = "MPI_Rget_accumulate";
+  return guarded(*this, f, [&](core::Win& w) {
+    core::Op o = rma_op(op, f);
+    core::TypePtr ot = o == core::Op::NoOp ? nullptr : type_of(otype, f);
+    return detail::request_of(w.comm(), w.rget_accumulate(origin, count, ot, result, rcount, type_of(rtype, f), target,
+                                                          disp, tcount, type_of(ttype, f), o), f);
+  });
+}
+
+void Win::Set_info(const Info& info) const {
+  guarded(*this, "MPI_Win_set_info", [&](core::Win& w) {
+    if (info.Is_null()) detail::fail(ERR_INFO, "MPI_Win_set_info", "info is INFO_NULL");
+    w.set_info(info.Pairs());
+  });
+}
+
+Info Win::Get_info() const {
+  return guarded(*this, "MPI_Win_get_info", [&](core::Win& w) {
+    Info i = Info::Create();
+    for (const auto& [k, v] : w.get_info()) i.Set(k, v);
+    return i;
   });
 }
 

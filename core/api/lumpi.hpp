@@ -731,17 +731,18 @@ using Win_delete_attr_function =
 inline constexpr int LOCK_EXCLUSIVE = 234, LOCK_SHARED = 235;
 inline constexpr int MODE_NOCHECK = 1024, MODE_NOSTORE = 2048, MODE_NOPUT = 4096,
                      MODE_NOPRECEDE = 8192, MODE_NOSUCCEED = 16384;
-inline constexpr int WIN_FLAVOR_CREATE = 1, WIN_FLAVOR_ALLOCATE = 2, WIN_SEPARATE = 1,
-                     WIN_UNIFIED = 2;
+inline constexpr int WIN_FLAVOR_CREATE = 1, WIN_FLAVOR_ALLOCATE = 2, WIN_FLAVOR_DYNAMIC = 3,
+                     WIN_FLAVOR_SHARED = 4, WIN_SEPARATE = 1, WIN_UNIFIED = 2;
 // The predefined window attributes (Get_attr gives a pointer to the value:
 // void* for WIN_BASE, Aint for WIN_SIZE, int for the others).
 extern const Keyval WIN_BASE, WIN_SIZE, WIN_DISP_UNIT, WIN_CREATE_FLAVOR, WIN_MODEL;
-// MPI_REPLACE for Accumulate (an Op no reduction takes).
-extern const Op REPLACE;
+// MPI_REPLACE and MPI_NO_OP for the accumulate family (Ops no reduction takes).
+extern const Op REPLACE, NO_OP;
 
 // A window: a handle (copies share the window); WIN_NULL is the default.
 // Errors are thrown as Exception, or end the job under ERRORS_ARE_FATAL.
 // The datatypes are the predefined ones of this API (contiguous buffers).
+// Synchronization, operations and their errors are core::Win's (core/rma/win.hpp).
 class Win {
  public:
   Win() = default;  // WIN_NULL
@@ -750,17 +751,60 @@ class Win {
   static Win Create(const void* base, long size, int disp_unit, const Info& info, const Intracomm& comm);
   // Collective: size new zeroed bytes owned by the window; *baseptr is set to them.
   static Win Allocate(long size, int disp_unit, const Info& info, const Intracomm& comm, void* baseptr);
+  // Collective: size bytes of each rank in memory every rank of comm (all on
+  // one host) maps; *baseptr is set to this rank's part; Shared_query gives
+  // any rank's part (rank PROC_NULL: the first part that is not empty).
+  static Win Allocate_shared(long size, int disp_unit, const Info& info, const Intracomm& comm, void* baseptr);
+  void Shared_query(int rank, long& size, int& disp_unit, void* baseptr) const;
+  // Collective: a window whose ranks Attach memory; target displacements
+  // are addresses at the target (Get_address).
+  static Win Create_dynamic(const Info& info, const Intracomm& comm);
+  void Attach(void* base, long size) const;
+  void Detach(const void* base) const;
   void Free();  // collective; the handle becomes WIN_NULL
   void Fence(int assert) const;
   void Lock(int lock_type, int rank, int assert) const;
   void Unlock(int rank) const;
   void Flush(int rank) const;
+  void Lock_all(int assert) const;
+  void Unlock_all() const;
+  void Flush_all() const;
+  void Flush_local(int rank) const;
+  void Flush_local_all() const;
+  void Sync() const;
+  // General active target (§11.5.2): group is a subgroup of the window's.
+  void Post(const Group& group, int assert) const;
+  void Start(const Group& group, int assert) const;
+  void Complete() const;
+  void Wait() const;
+  bool Test() const;
   void Put(const void* origin, int origin_count, const Datatype& origin_type, int target_rank,
            long target_disp, int target_count, const Datatype& target_type) const;
   void Get(void* origin, int origin_count, const Datatype& origin_type, int target_rank,
            long target_disp, int target_count, const Datatype& target_type) const;
   void Accumulate(const void* origin, int origin_count, const Datatype& origin_type, int target_rank,
                   long target_disp, int target_count, const Datatype& target_type, const Op& op) const;
+  // With NO_OP the origin arguments are ignored.
+  void Get_accumulate(const void* origin, int origin_count, const Datatype& origin_type, void* result,
+                      int result_count, const Datatype& result_type, int target_rank, long target_disp,
+                      int target_count, const Datatype& target_type, const Op& op) const;
+  void Fetch_and_op(const void* origin, void* result, const Datatype& type, int target_rank, long target_disp,
+                    const Op& op) const;
+  void Compare_and_swap(const void* origin, const void* compare, void* result, const Datatype& type,
+                        int target_rank, long target_disp) const;
+  // Request-based forms (§11.3.5), inside a passive-target epoch only.
+  Request Rput(const void* origin, int origin_count, const Datatype& origin_type, int target_rank,
+               long target_disp, int target_count, const Datatype& target_type) const;
+  Request Rget(void* origin, int origin_count, const Datatype& origin_type, int target_rank, long target_disp,
+               int target_count, const Datatype& target_type) const;
+  Request Raccumulate(const void* origin, int origin_count, const Datatype& origin_type, int target_rank,
+                      long target_disp, int target_count, const Datatype& target_type, const Op& op) const;
+  Request Rget_accumulate(const void* origin, int origin_count, const Datatype& origin_type, void* result,
+                          int result_count, const Datatype& result_type, int target_rank, long target_disp,
+                          int target_count, const Datatype& target_type, const Op& op) const;
+  // The hints lumpi knows, with their values (§11.2.7); Set_info keeps those.
+  void Set_info(const Info& info) const;
+  Info Get_info() const;
   Group Get_group() const;
   void Set_name(const std::string& name);
   std::string Get_name() const;

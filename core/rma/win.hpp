@@ -1,29 +1,41 @@
 // core/rma/win.hpp: windows, MPI's one-sided communication (seed chapter 11,
-// MPI-3.1 §11): creation over user memory or allocated memory, free, the
-// active-target fence, passive-target lock/unlock/flush, put, get and
-// accumulate with datatypes and predefined ops, names, the error-handler
-// slot and the predefined attributes' values. Attributes themselves are the
-// bindings' business (lua/bind_attr.cpp, core/api/api_win.cpp), as for
-// communicators.
+// MPI-3.1 §11): creation over user memory or allocated memory, free, every
+// synchronization (fence; post/start/complete/wait/test; lock/unlock,
+// lock_all/unlock_all, the flushes, sync), put, get, accumulate,
+// get_accumulate, fetch_and_op, compare_and_swap and their request-based
+// forms with any committed datatypes and every predefined op, info hints,
+// names, the error-handler slot and the predefined attributes' values.
+// Attributes themselves are the bindings' business (lua/bind_attr.cpp,
+// core/api/api_win.cpp), as for communicators.
 //
 // Protocol (one protocol: the engine's data messages, kind Rma): a window
 // has a private duplicate of its communicator, whose context base is the
 // window's id in the job. Every RMA call is checked completely at the origin
 // (rank, datatypes, counts, displacement, range inside the target's window,
 // whose size and disp_unit every rank learns at creation, and the
-// synchronization state) before anything is sent. Put and accumulate send
-// their data and are not answered; get is answered with the data. The
-// target applies each operation when its engine progresses, in a blocked
-// MPI call or idle at the REPL prompt (launcher/host/host.cpp's serve loop), so
-// passive-target access needs nothing from the target's user. Messages
-// between two ranks arrive in order, so a flush (answered) completes every
-// earlier operation at that target: unlock and flush wait for their answer,
-// fence flushes every target this rank touched and then barriers.
+// synchronization state) before anything is sent. The origin packs its data
+// (Datatype::pack) and sends it with the target datatype's flattened runs,
+// which the target applies to its memory run by run. Put and accumulate are
+// not answered; get, get_accumulate and compare_and_swap are answered with
+// the target's data. The target applies each operation when its engine
+// progresses, in a blocked MPI call or idle at the REPL prompt
+// (launcher/host/host.cpp's serve loop), one at a time. Messages between two
+// ranks arrive in order, so an answer completes every earlier operation at
+// that target: flush waits for the last answered operation or asks for a
+// flush (answered); unlock waits for its answer; fence flushes every target
+// this rank touched and then barriers; complete sends a notice after the
+// operations, which the target's wait counts.
 // A lock is granted by the target (exclusive: alone; shared: with other
-// shared holders), in arrival order; lock blocks until granted.
+// shared holders), in arrival order; lock blocks until granted. Post sends
+// each origin of its group a notice that start waits for.
+//
+// Memory model: WIN_UNIFIED. The window is the one copy of the memory; an
+// operation reads or writes it when the target's engine serves it, which
+// is whenever the target is in any MPI call (Win_sync included) or idle.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -34,6 +46,7 @@
 #include "core/comm/comm.hpp"
 #include "core/datatype/datatype.hpp"
 #include "core/datatype/op.hpp"
+#include "core/engine/request.hpp"
 
 namespace lumpi::core {
 
@@ -57,6 +70,17 @@ class Win {
                        int flavor = WIN_FLAVOR_CREATE);
   // MPI_Win_allocate: the window owns size zeroed bytes.
   static WinPtr allocate(Comm& comm, std::int64_t size, int disp_unit, std::string_view func);
+  // MPI_Win_allocate_shared (§11.2.3): size zeroed bytes of each rank in one
+  // shared-memory segment that every rank of comm maps, so ranks load and
+  // store each other's parts directly; the parts are contiguous in rank
+  // order. Every rank must run on this host (MPI_ERR_RMA_SHARED otherwise).
+  static WinPtr allocate_shared(Comm& comm, std::int64_t size, int disp_unit, std::string_view func);
+  // MPI_Win_create_dynamic (§11.2.4): a window without memory (size 0,
+  // base null, disp_unit 1) whose ranks attach regions of their memory;
+  // target_disp is then an address at the target (MPI_Get_address's). The
+  // origin cannot check the range: the target does, against its attached
+  // regions (MPI_ERR_RMA_RANGE at the origin's next synchronization).
+  static WinPtr create_dynamic(Comm& comm, std::string_view func);
   ~Win();
   Win(const Win&) = delete;
   Win& operator=(const Win&) = delete;
@@ -73,23 +97,107 @@ class Win {
   // MPI_Win_lock / unlock / flush. lock_type LOCK_EXCLUSIVE or LOCK_SHARED
   // (MPI_ERR_LOCKTYPE), assert 0 or MODE_NOCHECK (MPI_ERR_ASSERT); locking a
   // target already locked, unlocking or flushing one not locked:
-  // MPI_ERR_RMA_SYNC. PROC_NULL: no-op.
+  // MPI_ERR_RMA_SYNC. PROC_NULL: no-op. A MODE_NOCHECK lock is not asked
+  // of the target (the program promises no conflicting lock): its unlock is
+  // a flush.
   void lock(int lock_type, int rank, int assert);
   void unlock(int rank);
   void flush(int rank);
+  // MPI_Win_lock_all / unlock_all: a shared lock on every rank (§11.5.3).
+  // MPI_Win_flush_all; flush_local and flush_local_all complete the
+  // operations at the target too (more than local completion asks).
+  void lock_all(int assert);
+  void unlock_all();
+  void flush_all();
+  void flush_local(int rank);
+  void flush_local_all();
+  // MPI_Win_sync: serves the operations that have arrived (so a rank
+  // polling its window memory sees them) and fences the memory.
+  void sync();
+  // General active target (§11.5.2). post(group) opens an exposure epoch
+  // for the origins of group (world ranks, a subgroup of the window's:
+  // MPI_ERR_GROUP otherwise); start(group) an access epoch to the targets of
+  // group, blocking until each has posted (MODE_NOCHECK: they have, and
+  // posted with MODE_NOCHECK too); complete() ends the access epoch (every
+  // operation then completes at its target before that target's wait
+  // returns); wait() ends the exposure epoch once every origin completed;
+  // test() is wait that does not block (false: not yet). A second post or
+  // start while one is open, complete without start, wait or test without
+  // post: MPI_ERR_RMA_SYNC. assert: MODE_NOCHECK|NOSTORE|NOPUT for post,
+  // MODE_NOCHECK for start (MPI_ERR_ASSERT otherwise).
+  void post(const group::Members& group, int assert);
+  void start(const group::Members& group, int assert);
+  void complete();
+  void wait();
+  bool test();
 
-  // MPI_Put / MPI_Get / MPI_Accumulate. Target rank PROC_NULL: no-op after
-  // the local checks (MPI-2.1 Ballot 3 item 6). Origin and target must carry
-  // the same number of bytes (MPI_ERR_TYPE otherwise); the target range
-  // must lie in the target's window (MPI_ERR_RMA_RANGE); the call must be
-  // inside a fence epoch or a lock on the target (MPI_ERR_RMA_SYNC). For
-  // accumulate both types must be made of one basic type, the same.
+  // MPI_Put / MPI_Get / MPI_Accumulate, any committed datatypes at either
+  // end. Target rank PROC_NULL: no-op after the local checks (MPI-2.1
+  // Ballot 3 item 6). The origin's and the target's type signatures must
+  // match (MPI_ERR_TYPE naming target_datatype otherwise: the same basic
+  // types in the same order; MPI_BYTE matches any); the target range must
+  // lie in the target's window (MPI_ERR_RMA_RANGE); the call must be inside
+  // an access epoch to the target: a fence, a lock, or a start whose group
+  // holds it (MPI_ERR_RMA_SYNC). For accumulate both types must be made of
+  // one basic type, the same, that the op takes (MPI_ERR_TYPE, MPI_ERR_OP);
+  // every predefined op, REPLACE and NO_OP. A target applies the operations
+  // of one origin in the order they were issued, one at a time, so
+  // accumulates to one location are ordered and atomic per element (§11.7).
   void put(const void* origin, std::int64_t count, const TypePtr& otype, int target, std::int64_t disp,
            std::int64_t tcount, const TypePtr& ttype);
   void get(void* origin, std::int64_t count, const TypePtr& otype, int target, std::int64_t disp,
            std::int64_t tcount, const TypePtr& ttype);
   void accumulate(const void* origin, std::int64_t count, const TypePtr& otype, int target,
                   std::int64_t disp, std::int64_t tcount, const TypePtr& ttype, Op op);
+  // MPI_Get_accumulate: the target's data before the op into result (whose
+  // signature must match the target's); with NO_OP the origin arguments are
+  // ignored. MPI_Fetch_and_op: one element of a predefined type.
+  // MPI_Compare_and_swap: one element of a predefined integer, logical or
+  // byte type: replaced by origin when it equals compare; the old value
+  // into result. Results are there after the epoch's next completion
+  // (flush, unlock, fence, complete).
+  void get_accumulate(const void* origin, std::int64_t count, const TypePtr& otype, void* result,
+                      std::int64_t rcount, const TypePtr& rtype, int target, std::int64_t disp,
+                      std::int64_t tcount, const TypePtr& ttype, Op op, std::string_view func = "MPI_Get_accumulate");
+  void fetch_and_op(const void* origin, void* result, const TypePtr& type, int target, std::int64_t disp, Op op);
+  void compare_and_swap(const void* origin, const void* compare, void* result, const TypePtr& type, int target,
+                        std::int64_t disp);
+  // Request-based operations (§11.3.5), in a passive-target epoch only
+  // (MPI_ERR_RMA_SYNC otherwise): the request completes when the origin
+  // buffer may be reused (rput, raccumulate: at once, the data being
+  // copied) or holds the data (rget, rget_accumulate).
+  RequestPtr rput(const void* origin, std::int64_t count, const TypePtr& otype, int target, std::int64_t disp,
+                  std::int64_t tcount, const TypePtr& ttype);
+  RequestPtr rget(void* origin, std::int64_t count, const TypePtr& otype, int target, std::int64_t disp,
+                  std::int64_t tcount, const TypePtr& ttype);
+  RequestPtr raccumulate(const void* origin, std::int64_t count, const TypePtr& otype, int target,
+                         std::int64_t disp, std::int64_t tcount, const TypePtr& ttype, Op op);
+  RequestPtr rget_accumulate(const void* origin, std::int64_t count, const TypePtr& otype, void* result,
+                             std::int64_t rcount, const TypePtr& rtype, int target, std::int64_t disp,
+                             std::int64_t tcount, const TypePtr& ttype, Op op);
+
+  // MPI_Win_set_info / get_info (§11.2.7): the hints lumpi knows
+  // (no_locks, accumulate_ordering, accumulate_ops, same_size,
+  // same_disp_unit, alloc_shared_noncontig) are kept and reported, with
+  // their defaults when not set; others are ignored. lumpi honours every
+  // value: it orders all accumulates and never relies on a hint.
+  void set_info(const std::map<std::string, std::string>& info);
+  std::map<std::string, std::string> get_info() const;
+
+  // MPI_Win_attach / detach: local, dynamic windows only (MPI_ERR_RMA_FLAVOR).
+  // size >= 0 (MPI_ERR_SIZE); a region overlapping one attached, or a
+  // detach of a base not attached: MPI_ERR_RMA_ATTACH.
+  void attach(void* base, std::int64_t size);
+  void detach(const void* base);
+  // MPI_Win_shared_query: rank's part of a shared window (rank PROC_NULL:
+  // the lowest rank whose part is not empty; an empty part's base is null). MPI_ERR_RMA_FLAVOR for a
+  // window not made by allocate_shared.
+  struct SharedPart {
+    std::int64_t size = 0;
+    int disp_unit = 1;
+    void* base = nullptr;
+  };
+  SharedPart shared_query(int rank) const;
 
   // ---- local queries (valid after free too, except where noted) ----
   void* base() const { return base_; }
@@ -97,6 +205,8 @@ class Win {
   int disp_unit() const { return disp_unit_; }
   int flavor() const { return flavor_; }
   int model() const { return WIN_UNIFIED; }
+  // The window's private communicator (requests are made on it).
+  const CommPtr& comm() const { return comm_; }
   int rank() const { return comm_->rank(); }
   int group_size() const { return comm_->size(); }
   const group::Members& group() const { return comm_->local_group(); }
@@ -120,22 +230,52 @@ class Win {
  private:
   Win() = default;
   void check_rank(int rank, std::string_view func) const;
-  // Checks every argument of put/get/accumulate; false for PROC_NULL.
-  bool check_access(std::int64_t count, const TypePtr& otype, int target, std::int64_t disp,
-                    std::int64_t tcount, const TypePtr& ttype, std::string_view func) const;
-  // Sends one operation and notes the target as touched: the target shape,
-  // then the accumulate op if rma_op >= 0 and (put, accumulate) the packed
-  // origin data.
-  void send_op(int op, int target, std::int64_t disp, std::int64_t tcount, const TypePtr& ttype,
-               const void* origin, std::int64_t count, const TypePtr& otype, int rma_op, std::uint64_t seq,
-               std::string_view func);
+  // Checks the target arguments of an operation (rank, disp, count, type,
+  // range, epoch); false for PROC_NULL.
+  bool check_target(int target, std::int64_t disp, std::int64_t tcount, const TypePtr& ttype,
+                    std::string_view func) const;
+  // Checks data arguments (count, type) against the target's: signatures match.
+  void check_data(std::int64_t count, const TypePtr& type, std::int64_t tcount, const TypePtr& ttype,
+                  std::string_view func, const char* count_name, const char* type_name) const;
+  // Sends one operation `op` to target (a window rank) with body `body`
+  // (its shape and data already packed) and notes the target as touched;
+  // an answered operation (seq != 0) is remembered as the target's last.
+  void send_op(int op, int target, std::string body, std::uint64_t seq);
+  // The start of an operation's body: the target shape of tcount elements
+  // of ttype at disp (in target units).
+  std::string op_header(std::int64_t disp, int target, std::int64_t tcount, const TypePtr& ttype) const;
+  void append_data(std::string& body, const void* data, std::int64_t count, const TypePtr& type,
+                   std::string_view func) const;
+  std::uint64_t check_acc_types(const TypePtr& otype, const TypePtr& ttype, std::int64_t tcount, Op op,
+                                std::string_view func) const;
+  // get_accumulate's work: the answer's sequence number (0 for PROC_NULL).
+  std::uint64_t issue_get_accumulate(const void* origin, std::int64_t count, const TypePtr& otype, void* result,
+                                     std::int64_t rcount, const TypePtr& rtype, int target, std::int64_t disp,
+                                     std::int64_t tcount, const TypePtr& ttype, Op op, std::string_view func);
+  // A new answered request whose answer is unpacked into count elements of type at buf.
+  std::uint64_t expect(void* buf, std::int64_t count, const TypePtr& type);
   // Sends a request answered by the target, and waits for its answer.
   void request(int op, int target, std::string body, std::string_view func);
+  void wait_until(const std::function<bool()>& done, int target, std::string_view func);
   void wait_for(const std::set<std::uint64_t>& seqs, int target, std::string_view func);
+  // The window ranks of group's members (world ranks); MPI_ERR_GROUP for one not in the window.
+  std::vector<int> window_ranks(const group::Members& g, std::string_view func) const;
+  void check_no_epoch(std::string_view func) const;
+  void flush_rank(int rank, std::string_view func);
+  void flush_every(std::string_view func);
+  bool exposure_done() const;
+  void end_exposure();
+  // Completes every operation to the targets (window ranks) at their ends.
+  void flush_targets(const std::set<int>& targets, std::string_view func);
+  void unlock_one(int rank, std::string_view func);
+  // A request completing when answer seq has arrived.
+  RequestPtr answered(std::uint64_t seq, std::string_view func);
+  void check_passive(int target, std::string_view func) const;
   void raise_async(std::string_view func);
 
   CommPtr comm_;  // private duplicate: id and collectives
-  std::unique_ptr<char[]> owned_;
+  std::shared_ptr<void> memory_;  // what allocate and allocate_shared made (freed with the window)
+  std::vector<void*> shared_bases_;  // allocate_shared: every rank's part in this process's mapping
   void* base_ = nullptr;
   std::int64_t size_ = 0;
   int disp_unit_ = 1;

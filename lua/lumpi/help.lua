@@ -1757,14 +1757,20 @@ local WIN = {"MPI_ERR_WIN", "win is not a window or was freed"}
 local RMA_ARGS = {{"MPI_ERR_RANK", "target_rank is not a rank of the window's group nor "
     .. "mpi.PROC_NULL"},
   {"MPI_ERR_TYPE", "a datatype is not a datatype, was freed or is not committed, or the "
-    .. "origin and target carry different numbers of bytes"},
+    .. "origin's and the target's type signatures differ (other basic types, or a different "
+    .. "number of bytes; mpi.BYTE matches any)"},
   {"MPI_ERR_COUNT", "a count is negative"},
   {"MPI_ERR_BUFFER", "the origin elements touch bytes outside buffer"},
   {"MPI_ERR_DISP", "target_disp is negative"},
   {"MPI_ERR_RMA_RANGE", "the target elements reach outside the target's window (sizes are "
     .. "known at every rank: checked before sending)"},
-  {"MPI_ERR_RMA_SYNC", "no access epoch: no fence before it, and the target is not locked"}}
+  {"MPI_ERR_RMA_SYNC", "no access epoch: no fence before it, the target is not locked, and "
+    .. "no start named it"}}
 local RMA_SEE = {"Win.fence", "Win.lock", "Win.put", "Win.get", "Win.accumulate"}
+local ACC_OP = {"MPI_ERR_OP", "op is a user op, or not defined on the type (BAND on FLOAT, "
+  .. "MAXLOC on a type that is no pair type, SUM on a pair type ...)"}
+local PASSIVE = {"MPI_ERR_RMA_SYNC", "target_rank is not locked by this process (request-based "
+  .. "operations need a passive-target epoch, §11.3.5)"}
 local function wmethod(name, t)
   if t.seeds == nil then t.seeds = false end
   t.errors = errs(t.errors or {}, {WIN})
@@ -1776,7 +1782,7 @@ method("Comm", "win_create", {call = "comm:win_create(buffer [, disp_unit [, inf
   does = "Exposes the memory of buffer (an mpi.buffer) of every process of comm as a window. "
     .. "disp_unit (default: the buffer's element size) scales target displacements: a put at "
     .. "target_disp lands disp_unit * target_disp bytes into the target's buffer. The window "
-    .. "keeps the buffer alive. info is a table of strings (no hints are used).",
+    .. "keeps the buffer alive. info is a table of strings: the hints win:get_info reports.",
   errors = {COMM, INTRA_ONLY, {"MPI_ERR_BUFFER", "buffer is not an mpi.buffer"},
     {"MPI_ERR_DISP", "disp_unit is not positive"}, {"MPI_ERR_INFO", "info is not a table of "
       .. "strings"}},
@@ -1798,18 +1804,19 @@ wmethod("fence", {call = "win:fence([assert])", mpi = "MPI_Win_fence", cxx = "Wi
     .. "window. assert is 0 or a sum of mpi.MODE_NOSTORE, MODE_NOPUT, MODE_NOPRECEDE, "
     .. "MODE_NOSUCCEED (no epoch follows).",
   errors = {{"MPI_ERR_ASSERT", "assert has other bits"}, {"MPI_ERR_RMA_SYNC", "a lock is held, "
-    .. "or MODE_NOPRECEDE after operations"}, INTR, DEAD},
+    .. "a post or start epoch is open, or MODE_NOPRECEDE after operations"}, INTR, DEAD},
   see = RMA_SEE})
 wmethod("lock", {call = "win:lock(lock_type, rank [, assert])", mpi = "MPI_Win_lock",
   cxx = "Win::Lock", kind = "blocking", sec = "MPI-3.1 §11.5.3",
   does = "Starts a passive-target access epoch on rank's window: mpi.LOCK_EXCLUSIVE (alone) "
     .. "or mpi.LOCK_SHARED (with other shared holders). Waits until the target grants it; the "
-    .. "target needs to do nothing (it may sit at the prompt). assert: 0 or mpi.MODE_NOCHECK. "
+    .. "target needs to do nothing (it may sit at the prompt, or be in any MPI call). assert: "
+    .. "0 or mpi.MODE_NOCHECK (no conflicting lock exists: the target is not asked). "
     .. "rank mpi.PROC_NULL: nothing happens.",
   errors = {{"MPI_ERR_LOCKTYPE", "lock_type is neither LOCK_EXCLUSIVE nor LOCK_SHARED"},
     {"MPI_ERR_ASSERT", "assert is not 0 or MODE_NOCHECK"}, {"MPI_ERR_RANK", "rank is not in "
-      .. "the window's group"}, {"MPI_ERR_RMA_SYNC", "rank is already locked by this process, "
-      .. "or a fence epoch has operations"}, INTR, DEAD},
+      .. "the window's group"}, {"MPI_ERR_RMA_SYNC", "rank is already locked by this process "
+      .. "(lock_all included), a start epoch is open, or a fence epoch has operations"}, INTR, DEAD},
   see = {"Win.unlock", "Win.flush", "mpi.LOCK_EXCLUSIVE"}})
 wmethod("unlock", {call = "win:unlock(rank)", mpi = "MPI_Win_unlock", cxx = "Win::Unlock",
   kind = "blocking", sec = "MPI-3.1 §11.5.3",
@@ -1842,11 +1849,133 @@ wmethod("accumulate", {call = "win:accumulate(buffer, count, datatype, target_ra
   .. "target_disp, target_count, target_datatype, op)", mpi = "MPI_Accumulate",
   cxx = "Win::Accumulate", kind = "nonblocking", sec = "MPI-3.1 §11.3.4",
   does = "As put, combining each element with the target's: target = origin op target, for "
-    .. "a predefined op (mpi.SUM ... mpi.BXOR) or mpi.REPLACE. Both datatypes must be made "
-    .. "of one basic type, the same. Accumulates to one location from several origins in one "
-    .. "epoch all count.",
-  errors = errs({{"MPI_ERR_OP", "op is a user op, MAXLOC/MINLOC, or not defined on the "
-    .. "type (BAND on FLOAT ...)"}}, RMA_ARGS), see = RMA_SEE})
+    .. "a predefined op (mpi.SUM ... mpi.BXOR), mpi.REPLACE or mpi.NO_OP. Both datatypes must "
+    .. "be made of one basic type, the same (or of one pair type, for mpi.MAXLOC/MINLOC). Accumulates to one location from several origins "
+    .. "in one epoch all count; the target applies them one at a time (atomic per element), "
+    .. "one origin's in the order issued.",
+  errors = errs({ACC_OP}, RMA_ARGS), see = RMA_SEE})
+wmethod("get_accumulate", {call = "win:get_accumulate(buffer, count, datatype, result, "
+  .. "result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, op)",
+  mpi = "MPI_Get_accumulate", cxx = "Win::Get_accumulate", kind = "nonblocking",
+  sec = "MPI-3.1 §11.3.4",
+  does = "As accumulate, and the target's elements as they were before into result (after "
+    .. "the epoch's next completion: flush, unlock, fence, complete). With mpi.NO_OP the "
+    .. "origin arguments are ignored (buffer may be nil): an atomic read.",
+  errors = errs({ACC_OP}, RMA_ARGS), see = {"Win.accumulate", "Win.fetch_and_op"}})
+wmethod("fetch_and_op", {call = "win:fetch_and_op(buffer, result, datatype, target_rank, "
+  .. "target_disp, op)", mpi = "MPI_Fetch_and_op", cxx = "Win::Fetch_and_op",
+  kind = "nonblocking", sec = "MPI-3.1 §11.3.4",
+  does = "get_accumulate of one element of the predefined datatype: the first element of "
+    .. "buffer (nil with mpi.NO_OP) combined into the target, the old value into result[1].",
+  errors = errs({ACC_OP, {"MPI_ERR_TYPE", "datatype is not predefined"},
+    {"MPI_ERR_BUFFER", "buffer or result is not a buffer holding one element"}}, RMA_ARGS),
+  see = {"Win.get_accumulate", "Win.compare_and_swap"}})
+wmethod("compare_and_swap", {call = "win:compare_and_swap(buffer, compare, result, datatype, "
+  .. "target_rank, target_disp)", mpi = "MPI_Compare_and_swap", cxx = "Win::Compare_and_swap",
+  kind = "nonblocking", sec = "MPI-3.1 §11.3.4",
+  does = "Atomically replaces one element of the target by buffer[1] when it equals "
+    .. "compare[1]; the old value goes into result[1] either way.",
+  errors = errs({{"MPI_ERR_TYPE", "datatype is not a predefined integer, logical or byte type"},
+    {"MPI_ERR_BUFFER", "a buffer does not hold one element"}}, RMA_ARGS),
+  see = {"Win.fetch_and_op"}})
+wmethod("rput", {call = "win:rput(buffer, count, datatype, target_rank, target_disp, "
+  .. "target_count, target_datatype) -> request", mpi = "MPI_Rput", cxx = "Win::Rput",
+  kind = "nonblocking", sec = "MPI-3.1 §11.3.5",
+  does = "put, returning a request that completes when buffer may be reused (at once: the "
+    .. "data is copied). Only inside a passive-target epoch (lock or lock_all).",
+  errors = errs({PASSIVE}, RMA_ARGS), see = {"Win.put", "Win.flush"}})
+wmethod("rget", {call = "win:rget(buffer, count, datatype, target_rank, target_disp, "
+  .. "target_count, target_datatype) -> request", mpi = "MPI_Rget", cxx = "Win::Rget",
+  kind = "nonblocking", sec = "MPI-3.1 §11.3.5",
+  does = "get, returning a request that completes when buffer holds the data. Only inside a "
+    .. "passive-target epoch.",
+  errors = errs({PASSIVE}, RMA_ARGS), see = {"Win.get"}})
+wmethod("raccumulate", {call = "win:raccumulate(buffer, count, datatype, target_rank, "
+  .. "target_disp, target_count, target_datatype, op) -> request", mpi = "MPI_Raccumulate",
+  cxx = "Win::Raccumulate", kind = "nonblocking", sec = "MPI-3.1 §11.3.5",
+  does = "accumulate, returning a request that completes when buffer may be reused (at "
+    .. "once). Only inside a passive-target epoch.",
+  errors = errs({PASSIVE, ACC_OP}, RMA_ARGS), see = {"Win.accumulate"}})
+wmethod("rget_accumulate", {call = "win:rget_accumulate(buffer, count, datatype, result, "
+  .. "result_count, result_datatype, target_rank, target_disp, target_count, target_datatype, "
+  .. "op) -> request", mpi = "MPI_Rget_accumulate", cxx = "Win::Rget_accumulate",
+  kind = "nonblocking", sec = "MPI-3.1 §11.3.5",
+  does = "get_accumulate, returning a request that completes when result holds the old "
+    .. "values. Only inside a passive-target epoch.",
+  errors = errs({PASSIVE, ACC_OP}, RMA_ARGS), see = {"Win.get_accumulate"}})
+wmethod("lock_all", {call = "win:lock_all([assert])", mpi = "MPI_Win_lock_all",
+  cxx = "Win::Lock_all", kind = "blocking", sec = "MPI-3.1 §11.5.3",
+  does = "A shared lock on every rank of the window, granted by each (assert "
+    .. "mpi.MODE_NOCHECK: nobody is asked, nobody holds an exclusive lock).",
+  errors = {{"MPI_ERR_ASSERT", "assert is not 0 or MODE_NOCHECK"}, {"MPI_ERR_RMA_SYNC", "a "
+    .. "lock is held, or a fence or start epoch is open"}, INTR, DEAD},
+  see = {"Win.unlock_all", "Win.flush_all"}})
+wmethod("unlock_all", {call = "win:unlock_all()", mpi = "MPI_Win_unlock_all",
+  cxx = "Win::Unlock_all", kind = "blocking", sec = "MPI-3.1 §11.5.3",
+  does = "Ends lock_all once every operation of the epoch completed at its target.",
+  errors = {{"MPI_ERR_RMA_SYNC", "no lock_all epoch is open"}, INTR, DEAD},
+  see = {"Win.lock_all"}})
+wmethod("flush_all", {call = "win:flush_all()", mpi = "MPI_Win_flush_all",
+  cxx = "Win::Flush_all", kind = "blocking", sec = "MPI-3.1 §11.5.4",
+  does = "flush for every locked rank.",
+  errors = {{"MPI_ERR_RMA_SYNC", "no rank is locked"}, INTR, DEAD}, see = {"Win.flush"}})
+wmethod("flush_local", {call = "win:flush_local(rank)", mpi = "MPI_Win_flush_local",
+  cxx = "Win::Flush_local", kind = "blocking", sec = "MPI-3.1 §11.5.4",
+  does = "Completes the operations to rank locally (origin buffers free, gets filled); lumpi "
+    .. "completes them at the target too, as flush.",
+  errors = {{"MPI_ERR_RANK", "rank is not in the window's group"}, {"MPI_ERR_RMA_SYNC", "rank "
+    .. "is not locked by this process"}, INTR, DEAD},
+  see = {"Win.flush"}})
+wmethod("flush_local_all", {call = "win:flush_local_all()", mpi = "MPI_Win_flush_local_all",
+  cxx = "Win::Flush_local_all", kind = "blocking", sec = "MPI-3.1 §11.5.4",
+  does = "flush_local for every locked rank.",
+  errors = {{"MPI_ERR_RMA_SYNC", "no rank is locked"}, INTR, DEAD}, see = {"Win.flush_local"}})
+wmethod("sync", {call = "win:sync()", mpi = "MPI_Win_sync", cxx = "Win::Sync",
+  kind = "local", sec = "MPI-3.1 §11.5.4",
+  does = "Serves the operations that have arrived from other ranks and fences the memory, "
+    .. "so a rank polling its own window sees what was put there.",
+  errors = {}, see = {"Win.lock"}})
+wmethod("post", {call = "win:post(group [, assert])", mpi = "MPI_Win_post", cxx = "Win::Post",
+  kind = "local", sec = "MPI-3.1 §11.5.2",
+  does = "Opens an exposure epoch to the origins of group (a subgroup of the window's): "
+    .. "each is told, and may start. assert: a sum of mpi.MODE_NOCHECK (the origins do not "
+    .. "wait: use it on both sides), MODE_NOSTORE, MODE_NOPUT.",
+  errors = {{"MPI_ERR_GROUP", "a member of group is not in the window"}, {"MPI_ERR_ASSERT",
+    "assert has other bits"}, {"MPI_ERR_RMA_SYNC", "an exposure epoch is already open"}},
+  see = {"Win.start", "Win.wait", "Win.test"}})
+wmethod("start", {call = "win:start(group [, assert])", mpi = "MPI_Win_start",
+  cxx = "Win::Start", kind = "blocking", sec = "MPI-3.1 §11.5.2",
+  does = "Opens an access epoch to the targets of group, waiting until each has posted "
+    .. "(assert mpi.MODE_NOCHECK: they have).",
+  errors = {{"MPI_ERR_GROUP", "a member of group is not in the window"}, {"MPI_ERR_ASSERT",
+    "assert is not 0 or MODE_NOCHECK"}, {"MPI_ERR_RMA_SYNC", "an access epoch or lock is "
+    .. "open"}, INTR, DEAD},
+  see = {"Win.post", "Win.complete"}})
+wmethod("complete", {call = "win:complete()", mpi = "MPI_Win_complete", cxx = "Win::Complete",
+  kind = "blocking", sec = "MPI-3.1 §11.5.2",
+  does = "Ends the access epoch of start: gets have filled their buffers, and each target's "
+    .. "wait returns only after every operation of this epoch was applied there.",
+  errors = {{"MPI_ERR_RMA_SYNC", "no start epoch is open"}, INTR, DEAD},
+  see = {"Win.start", "Win.wait"}})
+wmethod("wait", {call = "win:wait()", mpi = "MPI_Win_wait", cxx = "Win::Wait",
+  kind = "blocking", sec = "MPI-3.1 §11.5.2",
+  does = "Ends the exposure epoch of post once every origin of its group completed.",
+  errors = {{"MPI_ERR_RMA_SYNC", "no post epoch is open"}, INTR, DEAD},
+  see = {"Win.post", "Win.test"}})
+wmethod("test", {call = "win:test() -> done", mpi = "MPI_Win_test", cxx = "Win::Test",
+  kind = "local", sec = "MPI-3.1 §11.5.2",
+  does = "wait that does not block: true (and the epoch ended) when every origin completed.",
+  errors = {{"MPI_ERR_RMA_SYNC", "no post epoch is open"}}, see = {"Win.wait"}})
+wmethod("get_info", {call = "win:get_info() -> info", mpi = "MPI_Win_get_info",
+  cxx = "Win::Get_info", kind = "local", sec = "MPI-3.1 §11.2.7",
+  does = "The hints lumpi knows, as set or by default: no_locks, accumulate_ordering, "
+    .. "accumulate_ops, same_size, same_disp_unit, alloc_shared_noncontig. lumpi honours every "
+    .. "value (it orders all accumulates and relies on no hint).",
+  errors = {}, see = {"Win.set_info"}})
+wmethod("set_info", {call = "win:set_info(info)", mpi = "MPI_Win_set_info",
+  cxx = "Win::Set_info", kind = "local", sec = "MPI-3.1 §11.2.7",
+  does = "Sets the hints of the table info that lumpi knows; others are ignored.",
+  errors = {{"MPI_ERR_INFO", "info is not a table of strings"}}, see = {"Win.get_info"}})
 wmethod("free", {call = "win:free()", mpi = "MPI_Win_free", cxx = "Win::Free",
   kind = "collective", sec = "MPI-3.1 §11.2.5",
   does = "Frees the window on every process, after the delete callbacks of its attributes "
@@ -1941,15 +2070,18 @@ end
 for _, c in ipairs({
     {"LOCK_EXCLUSIVE", "win:lock: the only holder of the target's lock"},
     {"LOCK_SHARED", "win:lock: a holder among other shared holders"},
-    {"MODE_NOCHECK", "win:lock assert: no conflicting lock is held (accepted, not used)"},
-    {"MODE_NOSTORE", "win:fence assert: the window was not stored to locally (accepted)"},
-    {"MODE_NOPUT", "win:fence assert: no put or accumulate will target it (accepted)"},
+    {"MODE_NOCHECK", "win:lock, lock_all, post, start assert: no conflicting lock or post is "
+      .. "pending (lock: the target is not asked; post/start: nobody waits)"},
+    {"MODE_NOSTORE", "win:fence or post assert: the window was not stored to locally (accepted)"},
+    {"MODE_NOPUT", "win:fence or post assert: no put or accumulate will target it (accepted)"},
     {"MODE_NOPRECEDE", "win:fence assert: no operation precedes this fence (checked)"},
     {"MODE_NOSUCCEED", "win:fence assert: no epoch follows this fence"},
     {"WIN_FLAVOR_CREATE", "WIN_CREATE_FLAVOR of comm:win_create windows"},
     {"WIN_FLAVOR_ALLOCATE", "WIN_CREATE_FLAVOR of comm:win_allocate windows"},
-    {"WIN_FLAVOR_DYNAMIC", "a flavor lumpi does not make (dynamic windows)"},
-    {"WIN_FLAVOR_SHARED", "a flavor lumpi does not make (shared-memory windows)"},
+    {"WIN_FLAVOR_DYNAMIC", "WIN_CREATE_FLAVOR of MPI_Win_create_dynamic windows (C and C++ "
+      .. "only: Lua buffers cannot be attached yet)"},
+    {"WIN_FLAVOR_SHARED", "WIN_CREATE_FLAVOR of MPI_Win_allocate_shared windows (C and C++ "
+      .. "only: a Lua buffer cannot live in a shared segment yet)"},
     {"WIN_SEPARATE", "a memory model lumpi's windows do not have"},
     {"WIN_UNIFIED", "WIN_MODEL of every lumpi window: one copy of the memory, updated when "
       .. "the target's engine progresses"}}) do
@@ -1958,7 +2090,10 @@ for _, c in ipairs({
 end
 const("REPLACE", {cxx = "REPLACE", sec = "MPI-3.1 §11.3.4", seeds = false,
   does = "The op of win:accumulate that stores the origin's value (a put that is atomic per "
-    .. "element among accumulates). Only accumulate takes it.", see = {"Win.accumulate"}})
+    .. "element among accumulates). Only the accumulate family takes it.", see = {"Win.accumulate"}})
+const("NO_OP", {cxx = "NO_OP", sec = "MPI-3.1 §11.3.4", seeds = false,
+  does = "The op of win:get_accumulate and win:fetch_and_op that leaves the target as it is "
+    .. "(an atomic read). Only the accumulate family takes it.", see = {"Win.get_accumulate"}})
 
 -- Status ------------------------------------------------------------------------------------
 

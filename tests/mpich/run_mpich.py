@@ -6,8 +6,7 @@ It obtains MPICH's source through Debian's source package (tests/debsrc.py:
 is changed), keeps the unpacked test tree under the work directory so reruns
 do not download again, builds MPICH's MTest library, its dtpools (datatype
 pools) and the programs of test/mpi/{group,comm,topo,attr}, test/mpi/errors/{group,comm,topo,attr},
-test/mpi/{pt2pt,coll,datatype,init,info,errhan} (and test/mpi/rma when
---dirs names it: issue 28) with lumpi-cc, as each directory's Makefile.am
+test/mpi/{pt2pt,coll,datatype,init,info,errhan,rma} with lumpi-cc, as each directory's Makefile.am
 says (a program's _SOURCES, _CPPFLAGS and _LDADD), at most 2 compilers at a
 time. It runs every testlist entry (with its arg= and env= options) through
 `lumpi exec -n N`, and applies MPICH's pass rule (test/mpi/runtests): exit
@@ -57,9 +56,7 @@ import debsrc  # noqa: E402
 
 VERSION = "4.0.2"
 DIRS = ["group", "comm", "topo", "attr", "errors/group", "errors/comm", "errors/topo", "errors/attr",
-        "pt2pt", "coll", "datatype", "init", "info", "errhan"]
-# Accepted by --dirs, not run by default: test/mpi/rma comes with issue 28.
-EXTRA_DIRS = ["rma"]
+        "pt2pt", "coll", "datatype", "init", "info", "errhan", "rma"]
 SKIP = 77
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -525,7 +522,7 @@ def arguments():
     ap.add_argument("--cc", required=True, help="lumpi-cc, or mpicc.mpich for the baseline")
     ap.add_argument("--work", required=True)
     ap.add_argument("--junit")
-    ap.add_argument("--dirs", default=",".join(DIRS), help=f"any of {','.join(DIRS + EXTRA_DIRS)}")
+    ap.add_argument("--dirs", default=",".join(DIRS), help=f"any of {','.join(DIRS)}")
     ap.add_argument("--only", nargs="*", default=None, help="program names")
     ap.add_argument("--sample", type=int, default=1, help="every K-th entry of each directory")
     ap.add_argument("--expected", default=os.path.join(HERE, "expected-failures.txt"))

@@ -958,6 +958,95 @@ TEST_CASE("Win: fence epochs, passive-target locks, attributes and errors at 1, 
   }
 }
 
+TEST_CASE("Win: the accumulate family, lock_all, post/start, requests, info, shared and dynamic windows at 1, 2, 3, 4, 7 ranks") {
+  for (int n : kSizes) {
+    CAPTURE(n);
+    CHECK(run_world(n, [n](Intracomm& w) {
+      const int me = w.Get_rank(), right = (me + 1) % n, left = (me + n - 1) % n;
+      bool ok = true;
+      long counter = 0, one = 1, ticket = -1;
+      Win c = Win::Create(&counter, sizeof counter, sizeof counter, Info(), w);
+      c.Lock_all(0);
+      c.Fetch_and_op(&one, &ticket, LONG, 0, 0, SUM);
+      c.Flush(0);
+      c.Unlock_all();
+      long sum = 0;
+      w.Allreduce(&ticket, &sum, 1, LONG, SUM);
+      ok &= sum == long(n) * (n - 1) / 2;  // the tickets are 0 .. n-1
+      w.Barrier();
+      int flag = 0, mine = me + 1, zero = 0, old = -1;
+      Win f = Win::Create(&flag, sizeof flag, sizeof flag, Info(), w);
+      f.Lock_all(MODE_NOCHECK);
+      f.Compare_and_swap(&mine, &zero, &old, INT, 0, 0);
+      f.Flush_local_all();
+      ok &= raises(ERR_RMA_SYNC, "MPI_Win_lock", "lock_all", [&] { f.Lock(LOCK_SHARED, 0, 0); });
+      f.Unlock_all();
+      int won = old == 0, winners = 0;
+      w.Allreduce(&won, &winners, 1, INT, SUM);
+      ok &= winners == 1;
+      // post/start/complete/wait: each rank exposes to its left, accesses its right
+      Group world = w.Get_group(), from_left = world.Incl(1, &left), to_right = world.Incl(1, &right);
+      double mem[2] = {0, 0}, x = me + 0.5, prev = -1;
+      Win p = Win::Create(mem, sizeof mem, sizeof(double), Info(), w);
+      ok &= raises(ERR_RMA_SYNC, "MPI_Win_complete", "start", [&] { p.Complete(); });
+      p.Post(from_left, 0);
+      p.Start(to_right, 0);
+      p.Put(&x, 1, DOUBLE, right, 0, 1, DOUBLE);
+      p.Get_accumulate(&x, 1, DOUBLE, &prev, 1, DOUBLE, right, 1, 1, DOUBLE, REPLACE);
+      p.Complete();
+      while (!p.Test()) {
+      }
+      ok &= mem[0] == left + 0.5 && mem[1] == left + 0.5 && prev == 0;
+      // request-based, under a lock; info
+      ok &= raises(ERR_RMA_SYNC, "MPI_Rget", "passive", [&] { p.Rget(&prev, 1, DOUBLE, right, 0, 1, DOUBLE); });
+      w.Barrier();
+      p.Lock(LOCK_EXCLUSIVE, right, 0);
+      double y = 0, got = -1;
+      Request rs[2] = {p.Raccumulate(&x, 1, DOUBLE, right, 0, 1, DOUBLE, SUM),
+                       p.Rget(&y, 1, DOUBLE, right, 0, 1, DOUBLE)};
+      Request::Waitall(2, rs);
+      p.Get_accumulate(nullptr, 0, DOUBLE, &got, 1, DOUBLE, right, 0, 1, DOUBLE, NO_OP);
+      p.Unlock(right);
+      ok &= y == 2 * x && got == y;
+      Info i = Info::Create();
+      i.Set("accumulate_ordering", "none");
+      p.Set_info(i);
+      std::string v;
+      ok &= p.Get_info().Get("accumulate_ordering", v) && v == "none";
+      ok &= p.Get_info().Get("no_locks", v) && v == "false";
+      w.Barrier();
+      p.Sync();
+      // shared memory: the right neighbour's part read with a plain load
+      int* part = nullptr;
+      Win s = Win::Allocate_shared(sizeof(int), sizeof(int), Info(), w, &part);
+      *part = 10 + me;
+      s.Sync();
+      w.Barrier();
+      long bytes = 0;
+      int unit = 0, *theirs = nullptr;
+      s.Shared_query(right, bytes, unit, &theirs);
+      ok &= bytes == long(sizeof(int)) && unit == int(sizeof(int)) && *theirs == 10 + right;
+      w.Barrier();
+      // dynamic: attach, put at the address the target gave
+      long cell[2] = {0, 0};
+      Win d = Win::Create_dynamic(Info(), w);
+      d.Attach(cell, sizeof cell);
+      long addr = long(reinterpret_cast<std::uintptr_t>(&cell[1])), addrs[64] = {};
+      w.Allgather(&addr, 1, LONG, addrs, 1, LONG);
+      long five = 5 + me;
+      d.Lock(LOCK_EXCLUSIVE, right, 0);
+      d.Put(&five, 1, LONG, right, addrs[right], 1, LONG);
+      d.Unlock(right);
+      w.Barrier();
+      ok &= cell[1] == 5 + left && cell[0] == 0;
+      ok &= raises(ERR_RMA_ATTACH, "MPI_Win_detach", "attached", [&] { d.Detach(&cell[1]); });
+      d.Detach(cell);
+      c.Free(), f.Free(), p.Free(), s.Free(), d.Free();
+      return nothing_pending(w) && ok;
+    }) == 0);
+  }
+}
+
 TEST_CASE("Win: user-defined error handlers (MPI-3.1 §8.3.2, §8.3.6) at 1, 2, 3, 4, 7 ranks") {
   for (int n : kSizes) {
     CAPTURE(n);
