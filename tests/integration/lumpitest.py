@@ -6,6 +6,7 @@ their parent died) and kill them by pid. Standard library only.
 """
 import atexit
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -22,6 +23,24 @@ def scratch_dir(prefix):
     d = tempfile.mkdtemp(prefix=prefix)
     atexit.register(shutil.rmtree, d, True)
     return d
+
+
+def cmake_cache(build, name):
+    """The value of `name` in the build directory's CMakeCache.txt ("" if unset)."""
+    with open(os.path.join(build, "CMakeCache.txt")) as f:
+        m = re.search(rf"^{name}:\w+=(.*)$", f.read(), re.M)
+    return m.group(1) if m else ""
+
+
+def sanitized(build):
+    """Is `build` a sanitized build (LUMPI_SANITIZE=ON)?"""
+    return cmake_cache(build, "LUMPI_SANITIZE") == "ON"
+
+
+def elf_dynamic(path, tag):
+    """The values of one tag of `readelf -d path` (NEEDED, RUNPATH, SONAME)."""
+    out = subprocess.run(["readelf", "-d", path], capture_output=True, text=True, timeout=60).stdout
+    return re.findall(rf"\({tag}\)\s+.*\[(.*)\]", out)
 
 
 def marker_env():

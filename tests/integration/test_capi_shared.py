@@ -19,7 +19,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lumpitest import check, finish, no_leftovers, run, scratch_dir  # noqa: E402
+from lumpitest import check, elf_dynamic, cmake_cache, finish, no_leftovers, run, sanitized, scratch_dir  # noqa: E402
 
 LUMPI = sys.argv[1]
 BUILD = os.path.dirname(os.path.abspath(LUMPI))
@@ -35,18 +35,6 @@ def sh(args):
     return subprocess.run(args, capture_output=True, text=True, timeout=300)
 
 
-def cache(name):
-    with open(os.path.join(BUILD, "CMakeCache.txt")) as f:
-        m = re.search(rf"^{name}:\w+=(.*)$", f.read(), re.M)
-    return m.group(1) if m else ""
-
-
-def dynamic(path, tag):
-    """The values of one tag of `readelf -d path` (NEEDED, RUNPATH, SONAME)."""
-    out = sh(["readelf", "-d", path]).stdout
-    return re.findall(rf"\({tag}\)\s+.*\[(.*)\]", out)
-
-
 def runs(args, want, what):
     for n in (1, 2, 3):
         rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n)] + args, timeout=60)
@@ -54,11 +42,11 @@ def runs(args, want, what):
         check(f"{what}: no process left at {n} ranks", no_leftovers(tag))
 
 
-SANITIZED = cache("LUMPI_SANITIZE") == "ON"
+SANITIZED = sanitized(BUILD)
 tmp = scratch_dir("lumpi-shared-")
 
 # 1. The library: its name, and what it shows.
-check("libmpi.so's soname is libmpi.so.0", dynamic(LIBMPI, "SONAME") == ["libmpi.so.0"], dynamic(LIBMPI, "SONAME"))
+check("libmpi.so's soname is libmpi.so.0", elf_dynamic(LIBMPI, "SONAME") == ["libmpi.so.0"], elf_dynamic(LIBMPI, "SONAME"))
 header = open(MPI_H).read()
 declared = set(re.findall(r"^(?!typedef)[A-Za-z_][\w ]*?[ *](MPI_\w+)\s*\(", header, re.M))
 symbols = sh(["nm", "-D", "--defined-only", "-C", LIBMPI]).stdout.splitlines()
@@ -87,33 +75,33 @@ def ring_out(n):
 shared, static = os.path.join(tmp, "ring-shared"), os.path.join(tmp, "ring-static")
 r = sh([CC, "-Wall", "-Werror", "-o", shared, RING])
 check("lumpi-cc builds a program against libmpi.so", r.returncode == 0, r.stderr[-2000:])
-check("the program needs libmpi.so.0", "libmpi.so.0" in dynamic(shared, "NEEDED"), dynamic(shared, "NEEDED"))
+check("the program needs libmpi.so.0", "libmpi.so.0" in elf_dynamic(shared, "NEEDED"), elf_dynamic(shared, "NEEDED"))
 check("the program's run path is libmpi.so's directory",
-      dynamic(shared, "RUNPATH") == [os.path.dirname(LIBMPI)], dynamic(shared, "RUNPATH"))
+      elf_dynamic(shared, "RUNPATH") == [os.path.dirname(LIBMPI)], elf_dynamic(shared, "RUNPATH"))
 r = sh([shared])
 check("the program started by hand runs as a world of one (MPI-3.1 §10.5.2)",
       r.returncode == 0 and r.stdout == ring_out(1), f"rc={r.returncode} out={r.stdout!r} err={r.stderr!r}")
 runs([shared], ring_out, "the program linked against libmpi.so")
 r = sh([CC, "-static-mpi", "-Wall", "-Werror", "-o", static, RING])
 check("lumpi-cc -static-mpi builds a program", r.returncode == 0, r.stderr[-2000:])
-check("the static program needs no libmpi.so", not any("libmpi" in x for x in dynamic(static, "NEEDED")),
-      dynamic(static, "NEEDED"))
+check("the static program needs no libmpi.so", not any("libmpi" in x for x in elf_dynamic(static, "NEEDED")),
+      elf_dynamic(static, "NEEDED"))
 runs([static], ring_out, "the program linked statically")
 
 # 3. A module built with lumpi-cc -shared -fPIC, loaded by a program that knows no MPI.
 module = os.path.join(tmp, "libmodule.so")
 r = sh([CC, "-shared", "-fPIC", "-Wall", "-Werror", "-o", module, os.path.join(EXEC, "shared_module.c")])
 check("lumpi-cc -shared -fPIC builds a module", r.returncode == 0, r.stderr[-2000:])
-check("the module needs libmpi.so.0 and finds it by its run path", "libmpi.so.0" in dynamic(module, "NEEDED")
-      and dynamic(module, "RUNPATH") == [os.path.dirname(LIBMPI)], sh(["readelf", "-d", module]).stdout)
+check("the module needs libmpi.so.0 and finds it by its run path", "libmpi.so.0" in elf_dynamic(module, "NEEDED")
+      and elf_dynamic(module, "RUNPATH") == [os.path.dirname(LIBMPI)], sh(["readelf", "-d", module]).stdout)
 host = os.path.join(tmp, "dlopen_host")
 # sanitized: the runtimes libmpi.so needs, as lumpi-cc links them (capi/CMakeLists.txt)
 sanitize = ["-fsanitize=address,undefined", "-fsanitize-link-c++-runtime", "-lstdc++"] if SANITIZED else []
-r = sh([cache("CMAKE_C_COMPILER") or "cc", "-Wall", "-Werror"] + sanitize +
+r = sh([cmake_cache(BUILD, "CMAKE_C_COMPILER") or "cc", "-Wall", "-Werror"] + sanitize +
        ["-o", host, os.path.join(EXEC, "dlopen_host.c"), "-ldl"])
 check("the dlopen host builds without lumpi-cc", r.returncode == 0, r.stderr[-2000:])
-check("the dlopen host needs no libmpi", not any("libmpi" in x for x in dynamic(host, "NEEDED")),
-      dynamic(host, "NEEDED"))
+check("the dlopen host needs no libmpi", not any("libmpi" in x for x in elf_dynamic(host, "NEEDED")),
+      elf_dynamic(host, "NEEDED"))
 
 
 def module_out(n):

@@ -19,14 +19,13 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lumpitest import check, finish, no_leftovers, run  # noqa: E402
+from lumpitest import check, finish, no_leftovers, run, sanitized  # noqa: E402
 
 LUMPI = sys.argv[1]
 CC = os.path.join(os.path.dirname(os.path.abspath(LUMPI)), "lumpi-cc")
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "exec", "capi_crash.c")
 LINES = {m: n for n, line in enumerate(open(SRC), 1) for m in ("OUTSIDE", "INSIDE") if f"CRASH_LINE_{m}" in line}
-CACHE = os.path.join(os.path.dirname(os.path.abspath(LUMPI)), "CMakeCache.txt")
-if "LUMPI_SANITIZE:BOOL=ON" in open(CACHE).read():
+if sanitized(os.path.dirname(os.path.abspath(LUMPI))):
     # AddressSanitizer takes the deadly signal itself (libmpi leaves it its
     # handler) and writes its report, which the sanitized run counts as a
     # failure: a deliberate crash has no place there.

@@ -19,12 +19,11 @@ are skipped (lumpi-cc carries the flags and still runs), and the test says so.
 usage: python3 test_install.py /path/to/lumpi
 """
 import os
-import re
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lumpitest import check, finish, no_leftovers, run, scratch_dir  # noqa: E402
+from lumpitest import check, elf_dynamic, finish, no_leftovers, run, sanitized, scratch_dir  # noqa: E402
 
 LUMPI = sys.argv[1]
 BUILD = os.path.dirname(os.path.abspath(LUMPI))
@@ -71,11 +70,6 @@ def sh(args, **kw):
     return subprocess.run(args, capture_output=True, text=True, timeout=300, **kw)
 
 
-def sanitized():
-    with open(os.path.join(BUILD, "CMakeCache.txt")) as f:
-        return re.search(r"^LUMPI_SANITIZE:BOOL=ON$", f.read(), re.M) is not None
-
-
 def runs(lumpi, exe, want, what):
     for n in (1, 2, 3):
         rc, out, err, tag = run(lumpi, ["exec", "-n", str(n), exe], timeout=60)
@@ -104,26 +98,20 @@ def ring_out(n):
     return f"ring {n} of {n}\n"
 
 
-def dynamic(path, tag):
-    """The values of one tag of `readelf -d path` (NEEDED, RUNPATH, SONAME)."""
-    out = sh(["readelf", "-d", path]).stdout
-    return re.findall(rf"\({tag}\)\s+.*\[(.*)\]", out)
-
-
 def split_out(n):
     return f"split {n * n - 2 * (n // 2) * ((n + 1) // 2)}\n"
 
 
 libdir = os.path.join(prefix, "lib", "lumpi")
 libmpi = os.path.join(libdir, "libmpi.so")
-check("the installed libmpi.so's soname is libmpi.so.0", dynamic(libmpi, "SONAME") == ["libmpi.so.0"])
-check("the installed libmpi.so names no path of the build tree", not any(BUILD in x for x in dynamic(libmpi, "RUNPATH")
-      + dynamic(libmpi, "RPATH")), sh(["readelf", "-d", libmpi]).stdout)
+check("the installed libmpi.so's soname is libmpi.so.0", elf_dynamic(libmpi, "SONAME") == ["libmpi.so.0"])
+check("the installed libmpi.so names no path of the build tree", not any(BUILD in x for x in elf_dynamic(libmpi, "RUNPATH")
+      + elf_dynamic(libmpi, "RPATH")), sh(["readelf", "-d", libmpi]).stdout)
 
 
 def linked_shared(exe, what):
-    check(f"{what} needs libmpi.so.0 and finds it in the prefix", "libmpi.so.0" in dynamic(exe, "NEEDED")
-          and os.path.realpath(dynamic(exe, "RUNPATH")[0] if dynamic(exe, "RUNPATH") else "/") == libdir,
+    check(f"{what} needs libmpi.so.0 and finds it in the prefix", "libmpi.so.0" in elf_dynamic(exe, "NEEDED")
+          and os.path.realpath(elf_dynamic(exe, "RUNPATH")[0] if elf_dynamic(exe, "RUNPATH") else "/") == libdir,
           sh(["readelf", "-d", exe]).stdout)
 
 
@@ -141,7 +129,7 @@ exe = os.path.join(tmp, "ring-cc-static")
 r = sh([cc, "-static-mpi", "-Wall", "-Werror", "-o", exe, os.path.join(tmp, "ring.c")])
 check("the installed lumpi-cc -static-mpi builds a program", r.returncode == 0, r.stderr[-2000:])
 if r.returncode == 0:
-    check("lumpi-cc -static-mpi's program needs no libmpi.so", not any("libmpi" in x for x in dynamic(exe, "NEEDED")))
+    check("lumpi-cc -static-mpi's program needs no libmpi.so", not any("libmpi" in x for x in elf_dynamic(exe, "NEEDED")))
     runs(lumpi, exe, ring_out, "lumpi-cc -static-mpi's program under the installed lumpi exec")
 
 # 1b. The installed lumpi-c++ (like mpicxx): the C++ API's program, and a C
@@ -160,7 +148,7 @@ if r.returncode == 0:
     runs(lumpi, exe, ring_out, "lumpi-c++'s mpi.h program under the installed lumpi exec")
 check("the installed lumpi-c++ names no path of the build tree", BUILD not in open(cxx).read())
 
-if sanitized():
+if sanitized(BUILD):
     print("skip pkg-config and find_package builds and the Python run: this build's libraries are instrumented "
           "(LUMPI_SANITIZE=ON); only lumpi-cc carries the sanitizer flags a program needs, and an "
           "uninstrumented python3 cannot load them")

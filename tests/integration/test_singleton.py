@@ -18,7 +18,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lumpitest import check, finish  # noqa: E402
+from lumpitest import check, finish, sanitized  # noqa: E402
 
 LUMPI = sys.argv[1]
 BUILD = os.path.dirname(os.path.abspath(LUMPI))
@@ -83,7 +83,7 @@ with tempfile.TemporaryDirectory(prefix="lumpi-singleton-test-") as tmp:
         outs = [p.communicate(timeout=30)[0] for p in procs]
         check(f"{kind}: three at once do not interfere", all(p.returncode == 0 for p in procs) and outs == [WANT] * 3,
               f"{outs!r}")
-    if "LUMPI_SANITIZE:BOOL=ON" in open(os.path.join(BUILD, "CMakeCache.txt")).read():
+    if sanitized(BUILD):
         print("skip: Python through ctypes in the sanitized build (the sanitizer runtime must come first)")
     else:
         r = subprocess.run([sys.executable, "-c", CTYPES, LIBMPI], capture_output=True, text=True, timeout=30,
