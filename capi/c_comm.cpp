@@ -302,22 +302,17 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group g, int tag, MPI_Comm* newcomm
   });
 }
 
+static_assert(MPI_COMM_TYPE_SHARED == core::COMM_TYPE_SHARED && MPI_COMM_TYPE_HW_GUIDED == core::COMM_TYPE_HW_GUIDED &&
+              MPI_COMM_TYPE_HW_UNGUIDED == core::COMM_TYPE_HW_UNGUIDED &&
+              MPI_COMM_TYPE_HW_DOMAIN == core::COMM_TYPE_HW_DOMAIN && MPI_UNDEFINED == core::UNDEFINED);
+
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info i, MPI_Comm* newcomm) {
   if (newcomm) *newcomm = MPI_COMM_NULL;  // what a failed constructor leaves
   const char* f = "MPI_Comm_split_type";
   return call(comm, f, [&] {
     check_out(newcomm, "MPI_Comm_split_type", "newcomm");
     Intracomm c = intra(comm, f);
-    const char* type = split_type == MPI_COMM_TYPE_SHARED      ? "shared"
-                       : split_type == MPI_COMM_TYPE_HW_GUIDED   ? "hw_guided"
-                       : split_type == MPI_COMM_TYPE_HW_UNGUIDED ? "hw_unguided"
-                                                                 : nullptr;
-    if (split_type != MPI_UNDEFINED && !type)
-      fail(MPI_ERR_ARG, f, "split_type " + std::to_string(split_type) +
-                               " is not MPI_COMM_TYPE_SHARED, MPI_COMM_TYPE_HW_GUIDED, "
-                               "MPI_COMM_TYPE_HW_UNGUIDED or MPI_UNDEFINED");
-    core::CommPtr p = core::comm_split_type(detail::core_of(c, f), split_type == MPI_UNDEFINED,
-                                            type ? type : "shared", key, hints_of(i, f));
+    core::CommPtr p = core::comm_split_type(detail::core_of(c, f), split_type, key, hints_of(i, f));
     // UNGUIDED tells the caller which level it split at (as MPICH does).
     if (p && split_type == MPI_COMM_TYPE_HW_UNGUIDED && i != MPI_INFO_NULL) {
       auto it = p->info().find("mpi_hw_resource_type");

@@ -75,6 +75,12 @@ typedef struct MPI_Status {
  * the given info (if not MPI_INFO_NULL) and in the new communicator's. */
 #define MPI_COMM_TYPE_HW_GUIDED 2
 #define MPI_COMM_TYPE_HW_UNGUIDED 3
+/* The seed's split type (MPI-3.1 draft §6.4.2): strict subsets sharing a
+ * hardware domain, the coarsest that splits unless the info key
+ * MPI_HW_DOMAIN_TYPE names one ("Package", ..., "PU", "mpi_shared_memory");
+ * MPI_COMM_NULL once no smaller domain exists. */
+#define MPI_COMM_TYPE_HW_DOMAIN 4
+#define MPI_HW_DOMAIN_TYPE "mpi_hw_domain_type"
 
 /* ---- error classes (= codes) ---- */
 #define MPI_SUCCESS 0

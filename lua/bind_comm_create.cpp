@@ -162,10 +162,6 @@ const Reg kMethods[] = {
 
 void open_comm_create(lua_State* L) {
   set_funcs(L, kMethods, -2);  // Comm methods
-  lua_pushliteral(L, "hw_domain");  // the seed's draft split type, beside API.md's two
-  lua_setfield(L, -4, "COMM_TYPE_HW_DOMAIN");  // mpi (at -3 before the push)
-  lua_pushliteral(L, "hw_unguided");  // MPI-4.0's: the coarsest level that splits
-  lua_setfield(L, -4, "COMM_TYPE_HW_UNGUIDED");
 }
 
 }  // namespace lumpi::lua

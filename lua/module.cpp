@@ -78,7 +78,9 @@ void set_constants(lua_State* L) {
   const std::pair<const char*, const char*> strings[] = {
       {"IDENT", "ident"}, {"CONGRUENT", "congruent"}, {"SIMILAR", "similar"}, {"UNEQUAL", "unequal"},
       {"CART", "cart"}, {"GRAPH", "graph"}, {"DIST_GRAPH", "dist_graph"},
-      {"COMM_TYPE_SHARED", "shared"}, {"COMM_TYPE_HW_GUIDED", "hw_guided"},
+      {"COMM_TYPE_SHARED", "shared"}, {"COMM_TYPE_HW_DOMAIN", "hw_domain"},
+      {"COMM_TYPE_HW_GUIDED", "hw_guided"}, {"COMM_TYPE_HW_UNGUIDED", "hw_unguided"},
+      {"HW_DOMAIN_TYPE", "mpi_hw_domain_type"},
       {"ERRORS_RAISE", "errors_raise"}, {"ERRORS_RETURN", "errors_return"},
       {"ERRORS_ARE_FATAL", "errors_are_fatal"}};
   for (auto [name, v] : strings) set_string(L, name, v);

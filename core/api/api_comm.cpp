@@ -136,6 +136,21 @@ Intracomm Intracomm::Split(int color, int key) const {
   });
 }
 
+static_assert(COMM_TYPE_SHARED == core::COMM_TYPE_SHARED && COMM_TYPE_HW_GUIDED == core::COMM_TYPE_HW_GUIDED &&
+              COMM_TYPE_HW_UNGUIDED == core::COMM_TYPE_HW_UNGUIDED && COMM_TYPE_HW_DOMAIN == core::COMM_TYPE_HW_DOMAIN);
+
+Intracomm Intracomm::Split_type(int split_type, int key, const Info& info) const {
+  return guarded(*this, "MPI_Comm_split_type", [&](core::Comm& c) {
+    core::CommPtr p = core::comm_split_type(c, split_type, key, info.Is_null() ? core::Hints() : info.Pairs());
+    if (p && split_type == COMM_TYPE_HW_UNGUIDED && !info.Is_null()) {
+      auto level = p->info().find("mpi_hw_resource_type");
+      Info shared = info;  // a copy of the handle: the same info object
+      if (level != p->info().end()) shared.Set(level->first, level->second);
+    }
+    return Access::make<Intracomm>(std::move(p));
+  });
+}
+
 Intercomm Intracomm::Create_intercomm(int local_leader, const Comm& peer_comm,
                                       int remote_leader, int tag) const {
   const char* func = "MPI_Intercomm_create";

@@ -59,6 +59,11 @@ inline constexpr int VERSION = 3, SUBVERSION = 1;
 inline constexpr int IDENT = 0, CONGRUENT = 1, SIMILAR = 2, UNEQUAL = 3;
 // Comm::Get_topology results (UNDEFINED when there is none).
 inline constexpr int GRAPH = 1, CART = 2, DIST_GRAPH = 3;
+// Intracomm::Split_type's split types (§6.4.2; HW_GUIDED, HW_UNGUIDED from
+// MPI-4.0), and the info key of HW_DOMAIN's level.
+inline constexpr int COMM_TYPE_SHARED = 1, COMM_TYPE_HW_GUIDED = 2, COMM_TYPE_HW_UNGUIDED = 3,
+                     COMM_TYPE_HW_DOMAIN = 4;
+inline constexpr const char* HW_DOMAIN_TYPE = "mpi_hw_domain_type";
 
 // MPI error classes (Exception::Get_error_class).
 inline constexpr int SUCCESS = 0, ERR_BUFFER = 1, ERR_COUNT = 2, ERR_TYPE = 3, ERR_TAG = 4,
@@ -562,6 +567,10 @@ class Intracomm : public Comm {
   Intracomm Create(const Group& group) const;
   // COMM_NULL for color UNDEFINED.
   Intracomm Split(int color, int key) const;
+  // COMM_NULL for split_type UNDEFINED, or when no hardware domain gives a
+  // strict subset. HW_UNGUIDED names the level it split at in info (if not
+  // INFO_NULL) under "mpi_hw_resource_type".
+  Intracomm Split_type(int split_type, int key, const Info& info = INFO_NULL) const;
   Intercomm Create_intercomm(int local_leader, const Comm& peer_comm, int remote_leader,
                              int tag) const;
   // COMM_NULL for processes outside the grid (the first product(dims) ranks).

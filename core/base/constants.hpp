@@ -20,6 +20,12 @@ inline constexpr int MAX_OBJECT_NAME = 128;
 inline constexpr int MAX_PROCESSOR_NAME = 256;
 inline constexpr int MAX_INFO_KEY = 255;
 inline constexpr int MAX_INFO_VAL = 1024;
+// MPI_Comm_split_type's split types by number, as mpi.h and lumpi.hpp give
+// them (Lua names them "shared", "hw_guided", "hw_unguided", "hw_domain").
+inline constexpr int COMM_TYPE_SHARED = 1;
+inline constexpr int COMM_TYPE_HW_GUIDED = 2;    // MPI-4.0 §7.4.2
+inline constexpr int COMM_TYPE_HW_UNGUIDED = 3;  // MPI-4.0 §7.4.2
+inline constexpr int COMM_TYPE_HW_DOMAIN = 4;    // the seed's §6.4.2
 // The MPI version lumpi follows (MPI_Get_version).
 inline constexpr int kMpiVersion = 3;
 inline constexpr int kMpiSubversion = 1;

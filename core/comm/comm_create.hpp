@@ -83,6 +83,10 @@ CommPtr comm_split(Comm& parent, int color, int key);
 // Hardware splits always give a strict subset of the parent or nullptr.
 CommPtr comm_split_type(Comm& parent, bool is_undefined, const std::string& type, int key,
                         const Hints& hints);
+// The same with the split type by number (COMM_TYPE_* in
+// core/base/constants.hpp, or UNDEFINED), as C and C++ pass it; another
+// number is ERR_ARG naming split_type.
+CommPtr comm_split_type(Comm& parent, int split_type, int key, const Hints& hints);
 
 // MPI_Intercomm_create: `peer` and `remote_leader` matter only at the local
 // leader (peer may be null elsewhere). Leaders talk on the peer's internal

@@ -167,4 +167,18 @@ CommPtr comm_split_type(Comm& parent, bool is_undefined, const std::string& type
   return c;
 }
 
+CommPtr comm_split_type(Comm& parent, int split_type, int key, const Hints& hints) {
+  const char* type = split_type == COMM_TYPE_SHARED        ? "shared"
+                     : split_type == COMM_TYPE_HW_GUIDED   ? "hw_guided"
+                     : split_type == COMM_TYPE_HW_UNGUIDED ? "hw_unguided"
+                     : split_type == COMM_TYPE_HW_DOMAIN   ? "hw_domain"
+                                                           : nullptr;
+  if (split_type != UNDEFINED && !type)
+    fail(ErrClass::Arg, "MPI_Comm_split_type",
+         "split_type " + std::to_string(split_type) +
+             " is not MPI_COMM_TYPE_SHARED, MPI_COMM_TYPE_HW_GUIDED, MPI_COMM_TYPE_HW_UNGUIDED, "
+             "MPI_COMM_TYPE_HW_DOMAIN or MPI_UNDEFINED");
+  return comm_split_type(parent, split_type == UNDEFINED, type ? type : "shared", key, hints);
+}
+
 }  // namespace lumpi::core

@@ -685,18 +685,24 @@ const("WEIGHTS_EMPTY", {cxx = "WEIGHTS_EMPTY", sec = "§7.5.4",
 const("COMM_TYPE_SHARED", {cxx = "COMM_TYPE_SHARED", sec = "§6.4.2",
   does = "\"shared\": split_type into the processes that share memory (the same host).",
   see = {"Intracomm.split_type"}})
-const("COMM_TYPE_HW_GUIDED", {sec = "§6.4.2 (MPI-4.0)",
+const("COMM_TYPE_HW_GUIDED", {cxx = "COMM_TYPE_HW_GUIDED", sec = "§6.4.2 (MPI-4.0)",
   does = "\"hw_guided\": split_type by the hardware resource named in "
     .. "info.mpi_hw_resource_type (\"Package\", \"NUMANode\", \"L3Cache\", \"L2Cache\", "
     .. "\"Core\", \"PU\").", see = {"Intracomm.split_type"}})
-const("COMM_TYPE_HW_UNGUIDED", {sec = "§6.4.2 (MPI-4.0)",
+const("COMM_TYPE_HW_UNGUIDED", {cxx = "COMM_TYPE_HW_UNGUIDED", sec = "§6.4.2 (MPI-4.0)",
   does = "\"hw_unguided\": split_type at the coarsest level (the host, then \"Package\", "
     .. "\"NUMANode\", \"L3Cache\", \"L2Cache\", \"Core\", \"PU\") whose instances split the "
     .. "processes into strict subsets; nil when none does. The new communicator's "
     .. "get_info() names the level under mpi_hw_resource_type.", see = {"Intracomm.split_type"}})
-const("COMM_TYPE_HW_DOMAIN", {sec = "§6.4.2 (the 2019 draft)",
-  does = "\"hw_domain\": the seed's draft split type, with info.mpi_hw_domain_type; kept "
-    .. "beside hw_guided.", see = {"Intracomm.split_type"}})
+const("COMM_TYPE_HW_DOMAIN", {cxx = "COMM_TYPE_HW_DOMAIN", sec = "§6.4.2",
+  does = "\"hw_domain\": the seed's split type: strict subsets that share a hardware "
+    .. "domain, the coarsest that splits unless info[mpi.HW_DOMAIN_TYPE] names one; nil once "
+    .. "no smaller domain exists, so splitting again and again ends.",
+  see = {"Intracomm.split_type", "mpi.HW_DOMAIN_TYPE"}})
+const("HW_DOMAIN_TYPE", {cxx = "HW_DOMAIN_TYPE", sec = "§6.4.2",
+  does = "\"mpi_hw_domain_type\": the info key of split_type(mpi.COMM_TYPE_HW_DOMAIN, ...): "
+    .. "\"Package\", \"NUMANode\", \"L3Cache\", \"L2Cache\", \"Core\", \"PU\", or "
+    .. "\"mpi_shared_memory\" (COMM_TYPE_SHARED's split).", see = {"mpi.COMM_TYPE_HW_DOMAIN"}})
 const("ERR_LASTCODE", {cxx = "ERR_LASTCODE", sec = "MPI-3.1 §8.4", seeds = false,
   does = "60: the largest predefined error class (MPI-3.1 has 59, lumpi's LUMPI_ERR_INTERRUPTED is 26); added classes and codes are above it.",
   see = {"mpi.add_error_class"}})
@@ -1303,13 +1309,15 @@ method("Intracomm", "create_group", {call = "comm:create_group(group [, tag]) ->
     .. "concurrent calls apart); a process outside group gets nil at once.",
   see = {"Comm.create"}})
 method("Intracomm", "split_type", {call = "comm:split_type(type [, key [, info]]) -> "
-  .. "newcomm | nil", mpi = "MPI_Comm_split_type", sec = "§6.4.2", kind = "collective",
+  .. "newcomm | nil", mpi = "MPI_Comm_split_type", cxx = "Intracomm::Split_type", sec = "§6.4.2",
+  kind = "collective",
   errors = errs({INTRA_ONLY, {"MPI_ERR_ARG", "unknown type, or the processes passed "
     .. "different types"}, {"MPI_ERR_INFO", "info is not a table of strings"}}, BLOCKING),
   does = "Splits comm by hardware: type \"shared\" (mpi.COMM_TYPE_SHARED) groups the "
     .. "processes of each host; \"hw_guided\" groups them by the resource in "
     .. "info.mpi_hw_resource_type (\"Package\", \"NUMANode\", \"L3Cache\", \"L2Cache\", "
-    .. "\"Core\", \"PU\"); the draft \"hw_domain\" takes info.mpi_hw_domain_type. Ranks by key "
+    .. "\"Core\", \"PU\"); \"hw_domain\" (the seed's) gives strict subsets, at the level in "
+    .. "info.mpi_hw_domain_type or the coarsest that splits, nil when none is left. Ranks by key "
     .. "(default 0), then by rank in comm. type nil or mpi.UNDEFINED gives nil.",
   see = {"Comm.split", "mpi.hw"}})
 method("Intracomm", "intercomm_create", {call = "comm:intercomm_create(local_leader, "

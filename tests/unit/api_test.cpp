@@ -188,6 +188,30 @@ TEST_CASE("split orders by key, gives COMM_NULL for UNDEFINED, and frees") {
   }
 }
 
+TEST_CASE("Split_type: SHARED is the host, HW_DOMAIN gives strict subsets down to COMM_NULL, bad types raise") {
+  for (int n : kSizes) {
+    CAPTURE(n);
+    CHECK(run_world(n, [n](Intracomm& w) {
+            Intracomm host = w.Split_type(COMM_TYPE_SHARED, 0);  // one host here
+            bool ok = host.Get_size() == n && host.Get_rank() == w.Get_rank();
+            Info domain = Info::Create();
+            domain.Set(HW_DOMAIN_TYPE, "mpi_shared_memory");  // §6.4.2: the value that gives SHARED's split
+            Intracomm as_shared = w.Split_type(COMM_TYPE_HW_DOMAIN, 0, domain);
+            ok &= as_shared != COMM_NULL && Comm::Compare(as_shared, host) == CONGRUENT;
+            for (Intracomm level = w; level != COMM_NULL;) {  // each domain a strict subset
+              Intracomm sub = level.Split_type(COMM_TYPE_HW_DOMAIN, 0);
+              ok &= sub == COMM_NULL || (Comm::Compare(sub, level) == UNEQUAL && sub.Get_size() < level.Get_size());
+              level = sub;
+            }
+            ok &= w.Split_type(UNDEFINED, 0) == COMM_NULL;
+            ok &= raises(ERR_ARG, "MPI_Comm_split_type", "split_type 99 is not MPI_COMM_TYPE_SHARED",
+                         [&] { w.Split_type(99, 0); });
+            domain.Free();
+            return ok && nothing_pending(w);
+          }) == 0);
+  }
+}
+
 TEST_CASE("Dup keeps the class; Clone keeps the dynamic class") {
   for (int n : kSizes) {
     CAPTURE(n);
