@@ -447,6 +447,45 @@ std::string meta_help_text(const MetaCommand& m) {
   return also.empty() ? out : out + also + "\n";
 }
 
+// Levenshtein distance between two short words.
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+// What an unknown meta-command may have meant: the commands (by their
+// names) whose name or an alias (of three letters or more: ":h" is too
+// short to guess from) is within two edits of `word` (one for words of
+// three letters or less), or starts with it.
+std::string near_misses(const std::string& word) {
+  std::string out;
+  for (const auto& m : kMeta) {
+    std::istringstream names(std::string(m.name) + " " + m.aliases);
+    for (std::string n; names >> n;) {
+      if (n.size() < 3) continue;
+      const size_t limit = word.size() <= 3 ? 1 : 2;
+      if (edit_distance(word, n) <= limit || (word.size() >= 2 && n.starts_with(word))) {
+        out += (out.empty() ? ":" : ", :") + std::string(m.name);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+// "unknown command :hlep; did you mean :help? (...)".
+std::string unknown_meta(const std::string& what, const std::string& word, const char* hint) {
+  std::string near = near_misses(word);
+  return what + (near.empty() ? "" : "; did you mean " + near + "?") + " (" + hint + ")";
+}
+
 // ":help NAME": the text of lumpi.help, asked of a live rank.
 MetaResult help_on_name(MetaContext& c, const std::string& name) {
   int r = live_rank(c);
@@ -465,7 +504,7 @@ MetaResult meta_help(MetaContext& c, const std::string& args) {
     return help_on_name(c, args);
   }
   if (const MetaCommand* m = find_meta(args.substr(1))) return shown(meta_help_text(*m));
-  return usage("no meta-command " + args + " (:help lists them)");
+  return usage(unknown_meta("no meta-command " + args, args.substr(1), ":help lists them"));
 }
 
 }  // namespace
@@ -496,7 +535,7 @@ MetaLine split_meta(const std::string& line) {
 MetaResult run_meta(MetaContext& c, const std::string& line) {
   MetaLine ml = split_meta(line);
   if (const MetaCommand* m = find_meta(ml.name)) return m->run(c, ml.args);
-  return usage("unknown command :" + ml.name + " (try :help)");
+  return usage(unknown_meta("unknown command :" + ml.name, ml.name, "try :help"));
 }
 
 std::string trim(const std::string& s) {

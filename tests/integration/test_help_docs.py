@@ -41,6 +41,15 @@ check(":? is :help", ":on RANKS CODE   run CODE on RANKS only" in out, out)
 rc, out, err, tag = run(LUMPI, ["-n", "2"], stdin=":help trace\n:help q\n")
 check(":help trace (without the colon) explains :trace", out.startswith(":trace [on|off"), out)
 check(":help q finds :quit by its alias", ":quit   leave" in out, out)
+rc, out, err, tag = run(LUMPI, ["-n", "3"], stdin=":hlep\n:trcae on\n:help :drwa\n:chek\n:xyzzy\n:qiut\n")
+lines = out.splitlines()
+check("misspelt meta-commands get the nearest names, unrelated words none", lines == [
+    "unknown command :hlep; did you mean :help? (try :help)",
+    "unknown command :trcae; did you mean :trace? (try :help)",
+    "no meta-command :drwa; did you mean :draw? (:help lists them)",
+    "unknown command :chek; did you mean :check? (try :help)",
+    "unknown command :xyzzy (try :help)",
+    "unknown command :qiut; did you mean :quit? (try :help)"], out)
 
 rc, out, err, tag = run(LUMPI, ["-n", "3"], stdin=(
     ":help split\n:help Cartcomm.shift\n:help coords\n:target 2\n:help MPI_Comm_free\n"))
