@@ -23,7 +23,9 @@ tests/mpi4py/expected-failures.txt with a reason ("<test id or prefix>
 [np=N,...]: reason"). A rank that ends without finishing the suite (crash,
 hang, time limit) fails the size. An expected failure that passes at every
 size it names is reported as an unexpected pass and fails the run too, so
-the list stays honest.
+the list stays honest. Then instrument.py checks, with the mpi4py just
+built, that Python ranks get the hang report, Ctrl-C, the deadlock report
+and MPI_ERR_PROC_FAILED as C ranks do.
 
 usage: run_mpi4py.py --lumpi build/lumpi --cc build/lumpi-cc --work build/mpi4py
                      [--np 1,2,3,5] [--only test_comm ...] [--junit FILE]
@@ -44,6 +46,7 @@ import xml.sax.saxutils as sax
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 import debsrc  # noqa: E402
+import instrument  # noqa: E402
 
 VERSION = "3.1.4"
 PYTHON = "/usr/bin/python3"  # Debian's, with cython3's and python3-dev's files
@@ -288,6 +291,10 @@ def main():
               ", ".join(f"{n} {o}" for o, n in count.items() if n) +
               (f"; {len(problems)} rank(s) did not finish" if problems else ""), flush=True)
     lines, wrong, cases = judge([e for e in exp if e[0] not in skip], by_size)
+    if not a.only:  # Python ranks get the instrument C ranks get (instrument.py)
+        more, failed = instrument.check(a.lumpi, lib)
+        lines += more
+        wrong += failed
     for m in skip:
         print(f"not run: {m} (tests/mpi4py/expected-failures.txt)")
     for line in lines:
