@@ -3,8 +3,11 @@
 // C ints into the public C++ API's objects (core/api/lumpi.hpp), and call(), the
 // one way a C function runs its body: a lumpi::Exception or core::Error
 // becomes an error code under the communicator's error handler, the core
-// object's (core::deliver).
+// object's (core::deliver). Every C API function is defined as PMPI_<name>,
+// with MPI_<name> its weak alias (capi/pmpi.hpp, first of all).
 #pragma once
+
+#include "capi/pmpi.hpp"
 
 #include <memory>
 #include <cstring>

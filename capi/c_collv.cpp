@@ -14,6 +14,7 @@ using namespace lumpi::capi;
 
 extern "C" {
 
+LUMPI_PMPI(Gatherv);
 int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
   const char* f = "MPI_Gatherv";
@@ -25,6 +26,7 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   });
 }
 
+LUMPI_PMPI(Scatterv);
 int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
                  void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
   const char* f = "MPI_Scatterv";
@@ -36,6 +38,7 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
   });
 }
 
+LUMPI_PMPI(Allgatherv);
 int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
   const char* f = "MPI_Allgatherv";
@@ -46,6 +49,7 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
   });
 }
 
+LUMPI_PMPI(Alltoallv);
 int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                   void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
   const char* f = "MPI_Alltoallv";
@@ -56,6 +60,7 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
   });
 }
 
+LUMPI_PMPI(Alltoallw);
 int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
                   void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
                   MPI_Comm comm) {

@@ -47,6 +47,7 @@ extern "C" {
 
 // ---- groups ------------------------------------------------------------------------
 
+LUMPI_PMPI(Group_size);
 int MPI_Group_size(MPI_Group g, int* size) {
   return call("MPI_Group_size", [&] {
     check_out(size, "MPI_Group_size", "size");
@@ -54,6 +55,7 @@ int MPI_Group_size(MPI_Group g, int* size) {
   });
 }
 
+LUMPI_PMPI(Group_rank);
 int MPI_Group_rank(MPI_Group g, int* rank) {
   return call("MPI_Group_rank", [&] {
     check_out(rank, "MPI_Group_rank", "rank");
@@ -61,6 +63,7 @@ int MPI_Group_rank(MPI_Group g, int* rank) {
   });
 }
 
+LUMPI_PMPI(Group_translate_ranks);
 int MPI_Group_translate_ranks(MPI_Group g1, int n, const int ranks1[], MPI_Group g2, int ranks2[]) {
   return call("MPI_Group_translate_ranks", [&] {
     const char* f = "MPI_Group_translate_ranks";
@@ -68,6 +71,7 @@ int MPI_Group_translate_ranks(MPI_Group g1, int n, const int ranks1[], MPI_Group
   });
 }
 
+LUMPI_PMPI(Group_compare);
 int MPI_Group_compare(MPI_Group g1, MPI_Group g2, int* result) {
   return call("MPI_Group_compare", [&] {
     check_out(result, "MPI_Group_compare", "result");
@@ -75,6 +79,7 @@ int MPI_Group_compare(MPI_Group g1, MPI_Group g2, int* result) {
   });
 }
 
+LUMPI_PMPI(Group_union);
 int MPI_Group_union(MPI_Group g1, MPI_Group g2, MPI_Group* out) {
   return call("MPI_Group_union", [&] {
     check_out(out, "MPI_Group_union", "newgroup");
@@ -82,6 +87,7 @@ int MPI_Group_union(MPI_Group g1, MPI_Group g2, MPI_Group* out) {
   });
 }
 
+LUMPI_PMPI(Group_intersection);
 int MPI_Group_intersection(MPI_Group g1, MPI_Group g2, MPI_Group* out) {
   return call("MPI_Group_intersection", [&] {
     check_out(out, "MPI_Group_intersection", "newgroup");
@@ -90,6 +96,7 @@ int MPI_Group_intersection(MPI_Group g1, MPI_Group g2, MPI_Group* out) {
   });
 }
 
+LUMPI_PMPI(Group_difference);
 int MPI_Group_difference(MPI_Group g1, MPI_Group g2, MPI_Group* out) {
   return call("MPI_Group_difference", [&] {
     check_out(out, "MPI_Group_difference", "newgroup");
@@ -98,6 +105,7 @@ int MPI_Group_difference(MPI_Group g1, MPI_Group g2, MPI_Group* out) {
   });
 }
 
+LUMPI_PMPI(Group_incl);
 int MPI_Group_incl(MPI_Group g, int n, const int ranks[], MPI_Group* out) {
   return call("MPI_Group_incl", [&] {
     check_out(out, "MPI_Group_incl", "newgroup");
@@ -105,6 +113,7 @@ int MPI_Group_incl(MPI_Group g, int n, const int ranks[], MPI_Group* out) {
   });
 }
 
+LUMPI_PMPI(Group_excl);
 int MPI_Group_excl(MPI_Group g, int n, const int ranks[], MPI_Group* out) {
   return call("MPI_Group_excl", [&] {
     check_out(out, "MPI_Group_excl", "newgroup");
@@ -112,6 +121,7 @@ int MPI_Group_excl(MPI_Group g, int n, const int ranks[], MPI_Group* out) {
   });
 }
 
+LUMPI_PMPI(Group_range_incl);
 int MPI_Group_range_incl(MPI_Group g, int n, int ranges[][3], MPI_Group* out) {
   return call("MPI_Group_range_incl", [&] {
     check_out(out, "MPI_Group_range_incl", "newgroup");
@@ -119,6 +129,7 @@ int MPI_Group_range_incl(MPI_Group g, int n, int ranges[][3], MPI_Group* out) {
   });
 }
 
+LUMPI_PMPI(Group_range_excl);
 int MPI_Group_range_excl(MPI_Group g, int n, int ranges[][3], MPI_Group* out) {
   return call("MPI_Group_range_excl", [&] {
     check_out(out, "MPI_Group_range_excl", "newgroup");
@@ -126,6 +137,7 @@ int MPI_Group_range_excl(MPI_Group g, int n, int ranges[][3], MPI_Group* out) {
   });
 }
 
+LUMPI_PMPI(Group_free);
 int MPI_Group_free(MPI_Group* g) {
   return call("MPI_Group_free", [&] {
     check_out(g, "MPI_Group_free", "group");
@@ -137,6 +149,7 @@ int MPI_Group_free(MPI_Group* g) {
 
 // ---- communicators: queries -------------------------------------------------------
 
+LUMPI_PMPI(Comm_size);
 int MPI_Comm_size(MPI_Comm comm, int* size) {
   return call(comm, "MPI_Comm_size", [&] {
     check_out(size, "MPI_Comm_size", "size");
@@ -144,6 +157,7 @@ int MPI_Comm_size(MPI_Comm comm, int* size) {
   });
 }
 
+LUMPI_PMPI(Comm_rank);
 int MPI_Comm_rank(MPI_Comm comm, int* rank) {
   return call(comm, "MPI_Comm_rank", [&] {
     check_out(rank, "MPI_Comm_rank", "rank");
@@ -151,6 +165,7 @@ int MPI_Comm_rank(MPI_Comm comm, int* rank) {
   });
 }
 
+LUMPI_PMPI(Comm_group);
 int MPI_Comm_group(MPI_Comm comm, MPI_Group* g) {
   return call(comm, "MPI_Comm_group", [&] {
     check_out(g, "MPI_Comm_group", "group");
@@ -158,6 +173,7 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group* g) {
   });
 }
 
+LUMPI_PMPI(Comm_remote_size);
 int MPI_Comm_remote_size(MPI_Comm comm, int* size) {
   return call(comm, "MPI_Comm_remote_size", [&] {
     check_out(size, "MPI_Comm_remote_size", "size");
@@ -165,6 +181,7 @@ int MPI_Comm_remote_size(MPI_Comm comm, int* size) {
   });
 }
 
+LUMPI_PMPI(Comm_remote_group);
 int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group* g) {
   return call(comm, "MPI_Comm_remote_group", [&] {
     check_out(g, "MPI_Comm_remote_group", "group");
@@ -172,6 +189,7 @@ int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group* g) {
   });
 }
 
+LUMPI_PMPI(Comm_test_inter);
 int MPI_Comm_test_inter(MPI_Comm comm, int* flag) {
   return call(comm, "MPI_Comm_test_inter", [&] {
     check_out(flag, "MPI_Comm_test_inter", "flag");
@@ -179,6 +197,7 @@ int MPI_Comm_test_inter(MPI_Comm comm, int* flag) {
   });
 }
 
+LUMPI_PMPI(Comm_compare);
 int MPI_Comm_compare(MPI_Comm c1, MPI_Comm c2, int* result) {
   return call(c1, "MPI_Comm_compare", [&] {
     check_out(result, "MPI_Comm_compare", "result");
@@ -186,6 +205,7 @@ int MPI_Comm_compare(MPI_Comm c1, MPI_Comm c2, int* result) {
   });
 }
 
+LUMPI_PMPI(Comm_set_name);
 int MPI_Comm_set_name(MPI_Comm comm, const char* name) {
   return call(comm, "MPI_Comm_set_name", [&] {
     check_out(name, "MPI_Comm_set_name", "name");
@@ -193,6 +213,7 @@ int MPI_Comm_set_name(MPI_Comm comm, const char* name) {
   });
 }
 
+LUMPI_PMPI(Comm_get_name);
 int MPI_Comm_get_name(MPI_Comm comm, char* name, int* resultlen) {
   return call(comm, "MPI_Comm_get_name", [&] {
     check_out(name, "MPI_Comm_get_name", "name");
@@ -201,12 +222,14 @@ int MPI_Comm_get_name(MPI_Comm comm, char* name, int* resultlen) {
   });
 }
 
+LUMPI_PMPI(Comm_set_info);
 int MPI_Comm_set_info(MPI_Comm comm, MPI_Info i) {
   return call(comm, "MPI_Comm_set_info", [&] {
     comm_of(comm, "MPI_Comm_set_info").Set_info(info(i, "MPI_Comm_set_info"));
   });
 }
 
+LUMPI_PMPI(Comm_get_info);
 int MPI_Comm_get_info(MPI_Comm comm, MPI_Info* i) {
   return call(comm, "MPI_Comm_get_info", [&] {
     check_out(i, "MPI_Comm_get_info", "info");
@@ -216,6 +239,7 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info* i) {
 
 // ---- communicators: constructors and free -------------------------------------------
 
+LUMPI_PMPI(Comm_dup);
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   if (newcomm) *newcomm = MPI_COMM_NULL;  // what a failed constructor leaves
   return call(comm, "MPI_Comm_dup", [&] {
@@ -225,6 +249,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   });
 }
 
+LUMPI_PMPI(Comm_dup_with_info);
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info i, MPI_Comm* newcomm) {
   if (newcomm) *newcomm = MPI_COMM_NULL;  // what a failed constructor leaves
   const char* f = "MPI_Comm_dup_with_info";
@@ -257,10 +282,12 @@ static int idup(MPI_Comm comm, const core::Hints* hints, MPI_Comm* newcomm, MPI_
   });
 }
 
+LUMPI_PMPI(Comm_idup);
 int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
   return idup(comm, nullptr, newcomm, request, "MPI_Comm_idup");
 }
 
+LUMPI_PMPI(Comm_idup_with_info);
 int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info i, MPI_Comm* newcomm, MPI_Request* request) {
   const char* f = "MPI_Comm_idup_with_info";
   core::Hints hints;
@@ -269,6 +296,7 @@ int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info i, MPI_Comm* newcomm, MPI_Re
   return rc != MPI_SUCCESS ? rc : idup(comm, &hints, newcomm, request, f);
 }
 
+LUMPI_PMPI(Comm_create);
 int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm* newcomm) {
   if (newcomm) *newcomm = MPI_COMM_NULL;  // what a failed constructor leaves
   return call(comm, "MPI_Comm_create", [&] {
@@ -280,6 +308,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group g, MPI_Comm* newcomm) {
   });
 }
 
+LUMPI_PMPI(Comm_split);
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   if (newcomm) *newcomm = MPI_COMM_NULL;  // what a failed constructor leaves
   return call(comm, "MPI_Comm_split", [&] {
@@ -290,6 +319,7 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
   });
 }
 
+LUMPI_PMPI(Comm_create_group);
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group g, int tag, MPI_Comm* newcomm) {
   if (newcomm) *newcomm = MPI_COMM_NULL;  // what a failed constructor leaves
   const char* f = "MPI_Comm_create_group";
@@ -306,6 +336,7 @@ static_assert(MPI_COMM_TYPE_SHARED == core::COMM_TYPE_SHARED && MPI_COMM_TYPE_HW
               MPI_COMM_TYPE_HW_UNGUIDED == core::COMM_TYPE_HW_UNGUIDED &&
               MPI_COMM_TYPE_HW_DOMAIN == core::COMM_TYPE_HW_DOMAIN && MPI_UNDEFINED == core::UNDEFINED);
 
+LUMPI_PMPI(Comm_split_type);
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info i, MPI_Comm* newcomm) {
   if (newcomm) *newcomm = MPI_COMM_NULL;  // what a failed constructor leaves
   const char* f = "MPI_Comm_split_type";
@@ -322,6 +353,7 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info i, MPI_
   });
 }
 
+LUMPI_PMPI(Comm_free);
 int MPI_Comm_free(MPI_Comm* comm) {
   return call(comm ? *comm : MPI_COMM_NULL, "MPI_Comm_free", [&] {
     check_out(comm, "MPI_Comm_free", "comm");
@@ -334,6 +366,7 @@ int MPI_Comm_free(MPI_Comm* comm) {
   });
 }
 
+LUMPI_PMPI(Intercomm_create);
 int MPI_Intercomm_create(MPI_Comm local, int local_leader, MPI_Comm peer, int remote_leader, int tag,
                          MPI_Comm* newcomm) {
   const char* f = "MPI_Intercomm_create";
@@ -350,6 +383,7 @@ int MPI_Intercomm_create(MPI_Comm local, int local_leader, MPI_Comm peer, int re
   });
 }
 
+LUMPI_PMPI(Intercomm_merge);
 int MPI_Intercomm_merge(MPI_Comm comm, int high, MPI_Comm* newcomm) {
   return call(comm, "MPI_Intercomm_merge", [&] {
     check_out(newcomm, "MPI_Intercomm_merge", "newintracomm");
@@ -372,6 +406,7 @@ int MPI_COMM_DUP_FN(MPI_Comm, int, void*, void* in, void* out, int* flag) {
 
 int MPI_COMM_NULL_DELETE_FN(MPI_Comm, int, void*, void*) { return MPI_SUCCESS; }
 
+LUMPI_PMPI(Comm_create_keyval);
 int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function* copy_fn, MPI_Comm_delete_attr_function* delete_fn,
                            int* keyval, void* extra_state) {
   return call("MPI_Comm_create_keyval", [&] {
@@ -395,6 +430,7 @@ int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function* copy_fn, MPI_Comm_delete
   });
 }
 
+LUMPI_PMPI(Comm_free_keyval);
 int MPI_Comm_free_keyval(int* keyval) {
   return call("MPI_Comm_free_keyval", [&] {
     check_out(keyval, "MPI_Comm_free_keyval", "keyval");
@@ -406,6 +442,7 @@ int MPI_Comm_free_keyval(int* keyval) {
   });
 }
 
+LUMPI_PMPI(Comm_set_attr);
 int MPI_Comm_set_attr(MPI_Comm comm, int keyval, void* value) {
   return call(comm, "MPI_Comm_set_attr", [&] {
     if (keyval >= MPI_HOST && keyval <= LUMPI_LAST_PREDEFINED_KEYVAL)
@@ -419,6 +456,7 @@ int MPI_Comm_set_attr(MPI_Comm comm, int keyval, void* value) {
 // one application was started (MPI_APPNUM 0); no error codes are added, so
 // MPI_LASTUSEDCODE is the largest code in use; lumpi cannot spawn, so
 // MPI_UNIVERSE_SIZE is not set (flag false), as MPI allows.
+LUMPI_PMPI(Comm_get_attr);
 int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* value, int* flag) {
   return call(comm, "MPI_Comm_get_attr", [&] {
     check_out(value, "MPI_Comm_get_attr", "attribute_val");
@@ -444,6 +482,7 @@ int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* value, int* flag) {
   });
 }
 
+LUMPI_PMPI(Comm_delete_attr);
 int MPI_Comm_delete_attr(MPI_Comm comm, int keyval) {
   return call(comm, "MPI_Comm_delete_attr", [&] {
     if (keyval >= MPI_HOST && keyval <= LUMPI_LAST_PREDEFINED_KEYVAL)
@@ -452,23 +491,30 @@ int MPI_Comm_delete_attr(MPI_Comm comm, int keyval) {
   });
 }
 
+LUMPI_PMPI(Keyval_create);
 int MPI_Keyval_create(MPI_Copy_function* copy_fn, MPI_Delete_function* delete_fn, int* keyval, void* extra) {
   return MPI_Comm_create_keyval(copy_fn, delete_fn, keyval, extra);
 }
+LUMPI_PMPI(Keyval_free);
 int MPI_Keyval_free(int* keyval) { return MPI_Comm_free_keyval(keyval); }
+LUMPI_PMPI(Attr_put);
 int MPI_Attr_put(MPI_Comm comm, int keyval, void* value) { return MPI_Comm_set_attr(comm, keyval, value); }
+LUMPI_PMPI(Attr_get);
 int MPI_Attr_get(MPI_Comm comm, int keyval, void* value, int* flag) {
   return MPI_Comm_get_attr(comm, keyval, value, flag);
 }
+LUMPI_PMPI(Attr_delete);
 int MPI_Attr_delete(MPI_Comm comm, int keyval) { return MPI_Comm_delete_attr(comm, keyval); }
 
 // ---- topologies --------------------------------------------------------------------
 
+LUMPI_PMPI(Dims_create);
 int MPI_Dims_create(int nnodes, int ndims, int dims[]) {
   return call("MPI_Dims_create", [&] { Compute_dims(nnodes, ndims, dims);
 });
 }
 
+LUMPI_PMPI(Cart_create);
 int MPI_Cart_create(MPI_Comm old, int ndims, const int dims[], const int periods[], int reorder, MPI_Comm* out) {
   const char* f = "MPI_Cart_create";
   return call(old, f, [&] {
@@ -479,6 +525,7 @@ int MPI_Cart_create(MPI_Comm old, int ndims, const int dims[], const int periods
   });
 }
 
+LUMPI_PMPI(Cartdim_get);
 int MPI_Cartdim_get(MPI_Comm comm, int* ndims) {
   return call(comm, "MPI_Cartdim_get", [&] {
     check_out(ndims, "MPI_Cartdim_get", "ndims");
@@ -486,6 +533,7 @@ int MPI_Cartdim_get(MPI_Comm comm, int* ndims) {
   });
 }
 
+LUMPI_PMPI(Cart_get);
 int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) {
   return call(comm, "MPI_Cart_get", [&] {
     if (maxdims < 0) fail(MPI_ERR_ARG, "MPI_Cart_get", "maxdims is negative");
@@ -495,6 +543,7 @@ int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coor
   });
 }
 
+LUMPI_PMPI(Cart_rank);
 int MPI_Cart_rank(MPI_Comm comm, const int coords[], int* rank) {
   return call(comm, "MPI_Cart_rank", [&] {
     check_out(rank, "MPI_Cart_rank", "rank");
@@ -502,12 +551,14 @@ int MPI_Cart_rank(MPI_Comm comm, const int coords[], int* rank) {
   });
 }
 
+LUMPI_PMPI(Cart_coords);
 int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
   return call(comm, "MPI_Cart_coords", [&] {
     as<Cartcomm>(comm, "MPI_Cart_coords").Get_coords(rank, maxdims, coords);
   });
 }
 
+LUMPI_PMPI(Cart_shift);
 int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* src, int* dst) {
   return call(comm, "MPI_Cart_shift", [&] {
     check_out(src, "MPI_Cart_shift", "rank_source");
@@ -516,6 +567,7 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* src, int* dst) {
   });
 }
 
+LUMPI_PMPI(Cart_sub);
 int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* out) {
   return call(comm, "MPI_Cart_sub", [&] {
     check_out(out, "MPI_Cart_sub", "newcomm");
@@ -524,6 +576,7 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* out) {
   });
 }
 
+LUMPI_PMPI(Cart_map);
 int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int* newrank) {
   return call(comm, "MPI_Cart_map", [&] {
     check_out(newrank, "MPI_Cart_map", "newrank");
@@ -533,6 +586,7 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[]
   });
 }
 
+LUMPI_PMPI(Graph_create);
 int MPI_Graph_create(MPI_Comm old, int nnodes, const int index[], const int edges[], int reorder, MPI_Comm* out) {
   return call(old, "MPI_Graph_create", [&] {
     check_out(out, "MPI_Graph_create", "comm_graph");
@@ -540,6 +594,7 @@ int MPI_Graph_create(MPI_Comm old, int nnodes, const int index[], const int edge
   });
 }
 
+LUMPI_PMPI(Graphdims_get);
 int MPI_Graphdims_get(MPI_Comm comm, int* nnodes, int* nedges) {
   return call(comm, "MPI_Graphdims_get", [&] {
     check_out(nnodes, "MPI_Graphdims_get", "nnodes");
@@ -548,12 +603,14 @@ int MPI_Graphdims_get(MPI_Comm comm, int* nnodes, int* nedges) {
   });
 }
 
+LUMPI_PMPI(Graph_get);
 int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]) {
   return call(comm, "MPI_Graph_get", [&] {
     as<Graphcomm>(comm, "MPI_Graph_get").Get_topo(maxindex, maxedges, index, edges);
   });
 }
 
+LUMPI_PMPI(Graph_neighbors_count);
 int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int* n) {
   return call(comm, "MPI_Graph_neighbors_count", [&] {
     check_out(n, "MPI_Graph_neighbors_count", "nneighbors");
@@ -561,12 +618,14 @@ int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int* n) {
   });
 }
 
+LUMPI_PMPI(Graph_neighbors);
 int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxn, int neighbors[]) {
   return call(comm, "MPI_Graph_neighbors", [&] {
     as<Graphcomm>(comm, "MPI_Graph_neighbors").Get_neighbors(rank, maxn, neighbors);
   });
 }
 
+LUMPI_PMPI(Graph_map);
 int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int* newrank) {
   return call(comm, "MPI_Graph_map", [&] {
     check_out(newrank, "MPI_Graph_map", "newrank");
@@ -574,6 +633,7 @@ int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[
   });
 }
 
+LUMPI_PMPI(Topo_test);
 int MPI_Topo_test(MPI_Comm comm, int* status) {
   return call(comm, "MPI_Topo_test", [&] {
     check_out(status, "MPI_Topo_test", "status");
@@ -581,6 +641,7 @@ int MPI_Topo_test(MPI_Comm comm, int* status) {
   });
 }
 
+LUMPI_PMPI(Dist_graph_create_adjacent);
 int MPI_Dist_graph_create_adjacent(MPI_Comm old, int indegree, const int sources[], const int sourceweights[],
                                    int outdegree, const int destinations[], const int destweights[], MPI_Info i,
                                    int reorder, MPI_Comm* out) {
@@ -594,6 +655,7 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm old, int indegree, const int sources
   });
 }
 
+LUMPI_PMPI(Dist_graph_create);
 int MPI_Dist_graph_create(MPI_Comm old, int n, const int sources[], const int degrees[], const int destinations[],
                           const int w[], MPI_Info i, int reorder, MPI_Comm* out) {
   const char* f = "MPI_Dist_graph_create";
@@ -607,6 +669,7 @@ int MPI_Dist_graph_create(MPI_Comm old, int n, const int sources[], const int de
   });
 }
 
+LUMPI_PMPI(Dist_graph_neighbors_count);
 int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int* indegree, int* outdegree, int* weighted) {
   return call(comm, "MPI_Dist_graph_neighbors_count", [&] {
     check_out(indegree, "MPI_Dist_graph_neighbors_count", "indegree");
@@ -618,6 +681,7 @@ int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int* indegree, int* outdegree,
   });
 }
 
+LUMPI_PMPI(Dist_graph_neighbors);
 int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxin, int sources[], int sourceweights[], int maxout,
                              int destinations[], int destweights[]) {
   return call(comm, "MPI_Dist_graph_neighbors", [&] {

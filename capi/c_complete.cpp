@@ -132,6 +132,7 @@ void await_any(int count, const MPI_Request rs[], const char* func) {
 
 extern "C" {
 
+LUMPI_PMPI(Wait);
 int MPI_Wait(MPI_Request* r, MPI_Status* status) {
   Failure f;
   return call(f.comm, "MPI_Wait", [&] {
@@ -142,6 +143,7 @@ int MPI_Wait(MPI_Request* r, MPI_Status* status) {
   });
 }
 
+LUMPI_PMPI(Test);
 int MPI_Test(MPI_Request* r, int* flag, MPI_Status* status) {
   Failure f;
   return call(f.comm, "MPI_Test", [&] {
@@ -155,6 +157,7 @@ int MPI_Test(MPI_Request* r, int* flag, MPI_Status* status) {
 
 // MPI_Request_get_status (§3.7.3): MPI_Test without freeing or
 // deactivating the request, which a later completing call still completes.
+LUMPI_PMPI(Request_get_status);
 int MPI_Request_get_status(MPI_Request r, int* flag, MPI_Status* status) {
   const char* func = "MPI_Request_get_status";
   Failure f;
@@ -171,6 +174,7 @@ int MPI_Request_get_status(MPI_Request r, int* flag, MPI_Status* status) {
   });
 }
 
+LUMPI_PMPI(Waitall);
 int MPI_Waitall(int count, MPI_Request rs[], MPI_Status ss[]) {
   const char* func = "MPI_Waitall";
   Failure f;
@@ -184,6 +188,7 @@ int MPI_Waitall(int count, MPI_Request rs[], MPI_Status ss[]) {
 // All complete: each is completed and flag is true. Otherwise none is
 // changed, unless one has ended in an error: then every request that is
 // complete is completed, the rest are MPI_ERR_PENDING.
+LUMPI_PMPI(Testall);
 int MPI_Testall(int count, MPI_Request rs[], int* flag, MPI_Status ss[]) {
   const char* func = "MPI_Testall";
   Failure f;
@@ -216,6 +221,7 @@ int MPI_Testall(int count, MPI_Request rs[], int* flag, MPI_Status ss[]) {
   });
 }
 
+LUMPI_PMPI(Waitany);
 int MPI_Waitany(int count, MPI_Request rs[], int* index, MPI_Status* status) {
   const char* func = "MPI_Waitany";
   Failure f;
@@ -227,6 +233,7 @@ int MPI_Waitany(int count, MPI_Request rs[], int* index, MPI_Status* status) {
   });
 }
 
+LUMPI_PMPI(Testany);
 int MPI_Testany(int count, MPI_Request rs[], int* index, int* flag, MPI_Status* status) {
   const char* func = "MPI_Testany";
   Failure f;
@@ -239,6 +246,7 @@ int MPI_Testany(int count, MPI_Request rs[], int* index, int* flag, MPI_Status* 
   });
 }
 
+LUMPI_PMPI(Waitsome);
 int MPI_Waitsome(int incount, MPI_Request rs[], int* outcount, int indices[], MPI_Status ss[]) {
   const char* func = "MPI_Waitsome";
   Failure f;
@@ -253,6 +261,7 @@ int MPI_Waitsome(int incount, MPI_Request rs[], int* outcount, int indices[], MP
 
 // Every request that is complete now (one progress round); MPI_UNDEFINED
 // when none is active.
+LUMPI_PMPI(Testsome);
 int MPI_Testsome(int incount, MPI_Request rs[], int* outcount, int indices[], MPI_Status ss[]) {
   const char* func = "MPI_Testsome";
   Failure f;

@@ -257,6 +257,7 @@ extern "C" {
 
 // ---- environment ---------------------------------------------------------------
 
+LUMPI_PMPI(Init_thread);
 int MPI_Init_thread(int*, char***, int required, int* provided) {
   try {
     Init();
@@ -282,18 +283,22 @@ int MPI_Init_thread(int*, char***, int required, int* provided) {
   }
 }
 
+LUMPI_PMPI(Init);
 int MPI_Init(int* argc, char*** argv) { return MPI_Init_thread(argc, argv, MPI_THREAD_SINGLE, nullptr); }
 
+LUMPI_PMPI(Query_thread);
 int MPI_Query_thread(int* provided) {
   return call("MPI_Query_thread", [&] { *provided = g_thread_level; });
 }
 
+LUMPI_PMPI(Is_thread_main);
 int MPI_Is_thread_main(int* flag) {
   return call("MPI_Is_thread_main", [&] { *flag = 1; });
 }
 
 // COMM_SELF's attributes go first (their delete callbacks run), then every
 // rank waits for the others, then the host reports a normal finish.
+LUMPI_PMPI(Finalize);
 int MPI_Finalize(void) {
   return call("MPI_Finalize", [&] {
     Finalize();
@@ -302,27 +307,33 @@ int MPI_Finalize(void) {
   });
 }
 
+LUMPI_PMPI(Initialized);
 int MPI_Initialized(int* flag) {
   *flag = Is_initialized() || g_finalized;
   return MPI_SUCCESS;
 }
 
+LUMPI_PMPI(Finalized);
 int MPI_Finalized(int* flag) {
   *flag = Is_finalized() || g_finalized;
   return MPI_SUCCESS;
 }
 
+LUMPI_PMPI(Abort);
 int MPI_Abort(MPI_Comm, int errorcode) {
   Abort(errorcode, "MPI_Abort called with code " + std::to_string(errorcode));
 }
 
+LUMPI_PMPI(Wtime);
 double MPI_Wtime(void) {
   using namespace std::chrono;
   return duration<double>(steady_clock::now().time_since_epoch()).count();
 }
 
+LUMPI_PMPI(Wtick);
 double MPI_Wtick(void) { return 1e-9; }
 
+LUMPI_PMPI(Get_processor_name);
 int MPI_Get_processor_name(char* name, int* resultlen) {
   char host[MPI_MAX_PROCESSOR_NAME] = "";
   gethostname(host, sizeof host - 1);
@@ -332,20 +343,24 @@ int MPI_Get_processor_name(char* name, int* resultlen) {
 
 // §14.2.4: "MPI libraries themselves make no use of this routine"; the
 // level is for a profiling layer between the program and lumpi.
+LUMPI_PMPI(Pcontrol);
 int MPI_Pcontrol(const int, ...) { return MPI_SUCCESS; }
 
+LUMPI_PMPI(Get_version);
 int MPI_Get_version(int* version, int* subversion) {
   *version = MPI_VERSION;
   *subversion = MPI_SUBVERSION;
   return MPI_SUCCESS;
 }
 
+LUMPI_PMPI(Get_library_version);
 int MPI_Get_library_version(char* version, int* resultlen) {
   copy_out("lumpi (MPI 3.1 C API over lumpi's core, ZeroMQ transport)", version, resultlen,
            MPI_MAX_LIBRARY_VERSION_STRING);
   return MPI_SUCCESS;
 }
 
+LUMPI_PMPI(Alloc_mem);
 int MPI_Alloc_mem(MPI_Aint size, MPI_Info, void* baseptr) {
   return call("MPI_Alloc_mem", [&] {
     if (size < 0) fail(MPI_ERR_ARG, "MPI_Alloc_mem", "size is negative");
@@ -355,6 +370,7 @@ int MPI_Alloc_mem(MPI_Aint size, MPI_Info, void* baseptr) {
   });
 }
 
+LUMPI_PMPI(Free_mem);
 int MPI_Free_mem(void* base) {
   std::free(base);
   return MPI_SUCCESS;
@@ -362,14 +378,17 @@ int MPI_Free_mem(void* base) {
 
 // ---- info ------------------------------------------------------------------------
 
+LUMPI_PMPI(Info_create);
 int MPI_Info_create(MPI_Info* i) {
   return call("MPI_Info_create", [&] { *i = add_info(Info::Create()); });
 }
 
+LUMPI_PMPI(Info_set);
 int MPI_Info_set(MPI_Info i, const char* key, const char* value) {
   return call("MPI_Info_set", [&] { info(i, "MPI_Info_set").Set(key, value); });
 }
 
+LUMPI_PMPI(Info_get);
 int MPI_Info_get(MPI_Info i, const char* key, int valuelen, char* value, int* flag) {
   return call("MPI_Info_get", [&] {
     std::string v;
@@ -379,6 +398,7 @@ int MPI_Info_get(MPI_Info i, const char* key, int valuelen, char* value, int* fl
   });
 }
 
+LUMPI_PMPI(Info_get_valuelen);
 int MPI_Info_get_valuelen(MPI_Info i, const char* key, int* valuelen, int* flag) {
   return call("MPI_Info_get_valuelen", [&] {
     std::string v;
@@ -387,24 +407,29 @@ int MPI_Info_get_valuelen(MPI_Info i, const char* key, int* valuelen, int* flag)
   });
 }
 
+LUMPI_PMPI(Info_delete);
 int MPI_Info_delete(MPI_Info i, const char* key) {
   return call("MPI_Info_delete", [&] { info(i, "MPI_Info_delete").Delete(key); });
 }
 
+LUMPI_PMPI(Info_get_nkeys);
 int MPI_Info_get_nkeys(MPI_Info i, int* nkeys) {
   return call("MPI_Info_get_nkeys", [&] { *nkeys = info(i, "MPI_Info_get_nkeys").Get_nkeys(); });
 }
 
+LUMPI_PMPI(Info_get_nthkey);
 int MPI_Info_get_nthkey(MPI_Info i, int n, char* key) {
   return call("MPI_Info_get_nthkey", [&] {
     copy_out(info(i, "MPI_Info_get_nthkey").Get_nthkey(n), key, nullptr, MPI_MAX_INFO_KEY + 1);
   });
 }
 
+LUMPI_PMPI(Info_dup);
 int MPI_Info_dup(MPI_Info i, MPI_Info* newinfo) {
   return call("MPI_Info_dup", [&] { *newinfo = add_info(info(i, "MPI_Info_dup").Dup()); });
 }
 
+LUMPI_PMPI(Info_free);
 int MPI_Info_free(MPI_Info* i) {
   return call("MPI_Info_free", [&] {
     info(*i, "MPI_Info_free");
@@ -416,6 +441,7 @@ int MPI_Info_free(MPI_Info* i) {
 
 // ---- addresses ------------------------------------------------------------------
 
+LUMPI_PMPI(Get_address);
 int MPI_Get_address(const void* location, MPI_Aint* address) {
   *address = MPI_Aint(reinterpret_cast<intptr_t>(location));
   return MPI_SUCCESS;

@@ -91,6 +91,7 @@ extern "C" {
 
 // ---- error classes, codes and strings --------------------------------------------------
 
+LUMPI_PMPI(Error_string);
 int MPI_Error_string(int errorcode, char* string, int* resultlen) {
   const char* f = "MPI_Error_string";
   return call(f, [&] {
@@ -99,6 +100,7 @@ int MPI_Error_string(int errorcode, char* string, int* resultlen) {
   });
 }
 
+LUMPI_PMPI(Error_class);
 int MPI_Error_class(int errorcode, int* errorclass) {
   const char* f = "MPI_Error_class";
   return call(f, [&] {
@@ -107,6 +109,7 @@ int MPI_Error_class(int errorcode, int* errorclass) {
   });
 }
 
+LUMPI_PMPI(Add_error_class);
 int MPI_Add_error_class(int* errorclass) {
   const char* f = "MPI_Add_error_class";
   return call(f, [&] {
@@ -115,6 +118,7 @@ int MPI_Add_error_class(int* errorclass) {
   });
 }
 
+LUMPI_PMPI(Add_error_code);
 int MPI_Add_error_code(int errorclass, int* errorcode) {
   const char* f = "MPI_Add_error_code";
   return call(f, [&] {
@@ -123,6 +127,7 @@ int MPI_Add_error_code(int errorclass, int* errorcode) {
   });
 }
 
+LUMPI_PMPI(Add_error_string);
 int MPI_Add_error_string(int errorcode, const char* string) {
   const char* f = "MPI_Add_error_string";
   return call(f, [&] {
@@ -133,26 +138,31 @@ int MPI_Add_error_string(int errorcode, const char* string) {
 
 // ---- error handlers -------------------------------------------------------------------
 
+LUMPI_PMPI(Comm_create_errhandler);
 int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function* function, MPI_Errhandler* errhandler) {
   return create(core::HandlerObject::Comm, function, errhandler, "MPI_Comm_create_errhandler");
 }
 
 // MPI_Win_create_errhandler (§8.3.2): set only on windows (MPI_ERR_ARG on a
 // communicator, and a communicator's handler on a window, as MPICH does).
+LUMPI_PMPI(Win_create_errhandler);
 int MPI_Win_create_errhandler(MPI_Win_errhandler_function* function, MPI_Errhandler* errhandler) {
   return create(core::HandlerObject::Win, function, errhandler, "MPI_Win_create_errhandler");
 }
 
+LUMPI_PMPI(Errhandler_create);
 int MPI_Errhandler_create(MPI_Handler_function* function, MPI_Errhandler* errhandler) {
   return MPI_Comm_create_errhandler(function, errhandler);
 }
 
+LUMPI_PMPI(Comm_set_errhandler);
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
   const char* f = "MPI_Comm_set_errhandler";
   return call(comm, f, [&] { entry(comm, f).h->comm->set_errhandler(settable(errhandler, core::HandlerObject::Comm, f)); });
 }
 
 // A user handler's handle is a new reference the program frees (§8.3.1).
+LUMPI_PMPI(Comm_get_errhandler);
 int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) {
   const char* f = "MPI_Comm_get_errhandler";
   return call(comm, f, [&] {
@@ -161,10 +171,13 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) {
   });
 }
 
+LUMPI_PMPI(Errhandler_set);
 int MPI_Errhandler_set(MPI_Comm comm, MPI_Errhandler e) { return MPI_Comm_set_errhandler(comm, e); }
+LUMPI_PMPI(Errhandler_get);
 int MPI_Errhandler_get(MPI_Comm comm, MPI_Errhandler* e) { return MPI_Comm_get_errhandler(comm, e); }
 
 // The predefined handlers are never deallocated: the handle becomes null.
+LUMPI_PMPI(Errhandler_free);
 int MPI_Errhandler_free(MPI_Errhandler* errhandler) {
   const char* f = "MPI_Errhandler_free";
   return call(f, [&] {
@@ -183,6 +196,7 @@ int MPI_Errhandler_free(MPI_Errhandler* errhandler) {
 // Delivers errorcode under comm's handler (§8.3.6). A user handler is
 // called and MPI_SUCCESS returned; under MPI_ERRORS_RETURN the code is
 // returned, as MPICH and Open MPI do; MPI_ERRORS_ARE_FATAL aborts.
+LUMPI_PMPI(Comm_call_errhandler);
 int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
   const char* f = "MPI_Comm_call_errhandler";
   int rc = call(comm, f, [&] {

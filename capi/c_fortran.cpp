@@ -26,7 +26,9 @@ MPI_Fint* MPI_F_STATUS_IGNORE = lumpi_f_status_ignore;
 MPI_Fint* MPI_F_STATUSES_IGNORE = lumpi_f_statuses_ignore;
 
 #define LUMPI_HANDLE_TRANSFER(Kind, Handle)                      \
+  LUMPI_PMPI(Kind##_c2f);                                         \
   MPI_Fint MPI_##Kind##_c2f(Handle h) { return MPI_Fint(h); } \
+  LUMPI_PMPI(Kind##_f2c);                                         \
   Handle MPI_##Kind##_f2c(MPI_Fint h) { return Handle(h); }
 LUMPI_HANDLE_TRANSFER(Comm, MPI_Comm)
 LUMPI_HANDLE_TRANSFER(Type, MPI_Datatype)
@@ -40,6 +42,7 @@ LUMPI_HANDLE_TRANSFER(Message, MPI_Message)
 #undef LUMPI_HANDLE_TRANSFER
 
 // §17.2.5: passing MPI_STATUS_IGNORE (or the Fortran ignore) is erroneous.
+LUMPI_PMPI(Status_c2f);
 int MPI_Status_c2f(const MPI_Status* c_status, MPI_Fint* f_status) {
   const char* f = "MPI_Status_c2f";
   return call(f, [&] {
@@ -50,6 +53,7 @@ int MPI_Status_c2f(const MPI_Status* c_status, MPI_Fint* f_status) {
   });
 }
 
+LUMPI_PMPI(Status_f2c);
 int MPI_Status_f2c(const MPI_Fint* f_status, MPI_Status* c_status) {
   const char* f = "MPI_Status_f2c";
   return call(f, [&] {

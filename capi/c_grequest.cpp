@@ -71,6 +71,7 @@ bool grequest_cancel(MPI_Request r, const char* f) {
 
 extern "C" {
 
+LUMPI_PMPI(Grequest_start);
 int MPI_Grequest_start(MPI_Grequest_query_function* query_fn, MPI_Grequest_free_function* free_fn,
                        MPI_Grequest_cancel_function* cancel_fn, void* extra_state, MPI_Request* request) {
   const char* f = "MPI_Grequest_start";
@@ -88,6 +89,7 @@ int MPI_Grequest_start(MPI_Grequest_query_function* query_fn, MPI_Grequest_free_
   });
 }
 
+LUMPI_PMPI(Grequest_complete);
 int MPI_Grequest_complete(MPI_Request request) {
   const char* f = "MPI_Grequest_complete";
   return call(f, [&] {

@@ -73,6 +73,7 @@ core::Status receive(void* buf, int count, MPI_Datatype t, MPI_Message* message,
 
 extern "C" {
 
+LUMPI_PMPI(Mprobe);
 int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status) {
   const char* f = "MPI_Mprobe";
   return call(comm, f, [&] {
@@ -84,6 +85,7 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Sta
   });
 }
 
+LUMPI_PMPI(Improbe);
 int MPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message, MPI_Status* status) {
   const char* f = "MPI_Improbe";
   return call(comm, f, [&] {
@@ -98,11 +100,13 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* mess
   });
 }
 
+LUMPI_PMPI(Mrecv);
 int MPI_Mrecv(void* buf, int count, MPI_Datatype t, MPI_Message* message, MPI_Status* status) {
   const char* f = "MPI_Mrecv";
   return call(f, [&] { status_out(receive(buf, count, t, message, f), status); });
 }
 
+LUMPI_PMPI(Imrecv);
 int MPI_Imrecv(void* buf, int count, MPI_Datatype t, MPI_Message* message, MPI_Request* request) {
   const char* f = "MPI_Imrecv";
   return call(f, [&] {

@@ -20,6 +20,7 @@ using core::nbc::Out;
 
 extern "C" {
 
+LUMPI_PMPI(Ibarrier);
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request* r) {
   const char* f = "MPI_Ibarrier";
   return call(comm, f, [&] {
@@ -28,6 +29,7 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request* r) {
   });
 }
 
+LUMPI_PMPI(Ibcast);
 int MPI_Ibcast(void* buf, int count, MPI_Datatype t, int root, MPI_Comm comm, MPI_Request* r) {
   const char* f = "MPI_Ibcast";
   return call(comm, f, [&] {
@@ -45,6 +47,7 @@ int MPI_Ibcast(void* buf, int count, MPI_Datatype t, int root, MPI_Comm comm, MP
   });
 }
 
+LUMPI_PMPI(Igather);
 int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* r) {
   const char* f = "MPI_Igather";
@@ -57,6 +60,7 @@ int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   });
 }
 
+LUMPI_PMPI(Iscatter);
 int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                  MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* r) {
   const char* f = "MPI_Iscatter";
@@ -73,6 +77,7 @@ int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   });
 }
 
+LUMPI_PMPI(Iallgather);
 int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* r) {
   const char* f = "MPI_Iallgather";
@@ -84,6 +89,7 @@ int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
   });
 }
 
+LUMPI_PMPI(Ialltoall);
 int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* r) {
   const char* f = "MPI_Ialltoall";

@@ -21,6 +21,7 @@ using core::nbc::Out;
 
 extern "C" {
 
+LUMPI_PMPI(Igatherv);
 int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                  const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* r) {
   const char* f = "MPI_Igatherv";
@@ -33,6 +34,7 @@ int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   });
 }
 
+LUMPI_PMPI(Iscatterv);
 int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
                   void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* r) {
   const char* f = "MPI_Iscatterv";
@@ -49,6 +51,7 @@ int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[
   });
 }
 
+LUMPI_PMPI(Iallgatherv);
 int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                     const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* r) {
   const char* f = "MPI_Iallgatherv";
@@ -60,6 +63,7 @@ int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, v
   });
 }
 
+LUMPI_PMPI(Ialltoallv);
 int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                    void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                    MPI_Request* r) {
@@ -72,6 +76,7 @@ int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispl
   });
 }
 
+LUMPI_PMPI(Ialltoallw);
 int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
                    void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
                    MPI_Comm comm, MPI_Request* r) {

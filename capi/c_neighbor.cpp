@@ -36,6 +36,7 @@ MPI_Request start(const core::CommPtr& c, Exchange a, void* recvbuf, const char*
 
 extern "C" {
 
+LUMPI_PMPI(Neighbor_allgather);
 int MPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                            MPI_Datatype recvtype, MPI_Comm comm) {
   const char* f = "MPI_Neighbor_allgather";
@@ -45,6 +46,7 @@ int MPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype send
   });
 }
 
+LUMPI_PMPI(Neighbor_allgatherv);
 int MPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
   const char* f = "MPI_Neighbor_allgatherv";
@@ -55,6 +57,7 @@ int MPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sen
   });
 }
 
+LUMPI_PMPI(Neighbor_alltoall);
 int MPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                           MPI_Datatype recvtype, MPI_Comm comm) {
   const char* f = "MPI_Neighbor_alltoall";
@@ -64,6 +67,7 @@ int MPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendt
   });
 }
 
+LUMPI_PMPI(Neighbor_alltoallv);
 int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                            void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                            MPI_Comm comm) {
@@ -76,6 +80,7 @@ int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const in
   });
 }
 
+LUMPI_PMPI(Neighbor_alltoallw);
 int MPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
                            const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
@@ -88,6 +93,7 @@ int MPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MP
   });
 }
 
+LUMPI_PMPI(Ineighbor_allgather);
 int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* r) {
   const char* f = "MPI_Ineighbor_allgather";
@@ -98,6 +104,7 @@ int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sen
   });
 }
 
+LUMPI_PMPI(Ineighbor_allgatherv);
 int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                              const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                              MPI_Request* r) {
@@ -110,6 +117,7 @@ int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype se
   });
 }
 
+LUMPI_PMPI(Ineighbor_alltoall);
 int MPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* r) {
   const char* f = "MPI_Ineighbor_alltoall";
@@ -120,6 +128,7 @@ int MPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype send
   });
 }
 
+LUMPI_PMPI(Ineighbor_alltoallv);
 int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                             void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                             MPI_Comm comm, MPI_Request* r) {
@@ -133,6 +142,7 @@ int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const i
   });
 }
 
+LUMPI_PMPI(Ineighbor_alltoallw);
 int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
                             const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,

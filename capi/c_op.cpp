@@ -47,6 +47,7 @@ MPI_User_function* user_fn(MPI_Op op, const char* func) { return user_op(op, fun
 
 extern "C" {
 
+LUMPI_PMPI(Op_create);
 int MPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
   const char* f = "MPI_Op_create";
   return call(f, [&] {
@@ -64,6 +65,7 @@ int MPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
   });
 }
 
+LUMPI_PMPI(Op_free);
 int MPI_Op_free(MPI_Op* op) {
   const char* f = "MPI_Op_free";
   return call(f, [&] {
@@ -75,6 +77,7 @@ int MPI_Op_free(MPI_Op* op) {
   });
 }
 
+LUMPI_PMPI(Op_commutative);
 int MPI_Op_commutative(MPI_Op op, int* commute) {
   const char* f = "MPI_Op_commutative";
   return call(f, [&] {

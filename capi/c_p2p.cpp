@@ -22,6 +22,7 @@ extern "C" {
 
 // ---- point-to-point ------------------------------------------------------------------
 
+LUMPI_PMPI(Send);
 int MPI_Send(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
   return call(comm, "MPI_Send", [&] {
     TypeBytes b(buf, count, t, "MPI_Send");
@@ -29,6 +30,7 @@ int MPI_Send(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_
   });
 }
 
+LUMPI_PMPI(Ssend);
 int MPI_Ssend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
   return call(comm, "MPI_Ssend", [&] {
     TypeBytes b(buf, count, t, "MPI_Ssend");
@@ -36,6 +38,7 @@ int MPI_Ssend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI
   });
 }
 
+LUMPI_PMPI(Recv);
 int MPI_Recv(void* buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm comm, MPI_Status* status) {
   return call(comm, "MPI_Recv", [&] {
     Status s;
@@ -46,6 +49,7 @@ int MPI_Recv(void* buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm
   });
 }
 
+LUMPI_PMPI(Isend);
 int MPI_Isend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
   return call(comm, "MPI_Isend", [&] {
     TypeBytes b(buf, count, t, "MPI_Isend");  // a staged copy is sent at once
@@ -53,6 +57,7 @@ int MPI_Isend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI
   });
 }
 
+LUMPI_PMPI(Issend);
 int MPI_Issend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
   return call(comm, "MPI_Issend", [&] {
     TypeBytes b(buf, count, t, "MPI_Issend");
@@ -61,6 +66,7 @@ int MPI_Issend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MP
   });
 }
 
+LUMPI_PMPI(Irecv);
 int MPI_Irecv(void* buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm comm, MPI_Request* r) {
   return call(comm, "MPI_Irecv", [&] {
     auto b = std::make_shared<TypeBytes>(buf, count, t, "MPI_Irecv");
@@ -70,6 +76,7 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype t, int source, int tag, MPI_Com
   });
 }
 
+LUMPI_PMPI(Sendrecv);
 int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
   const char* f = "MPI_Sendrecv";
@@ -84,6 +91,7 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
   });
 }
 
+LUMPI_PMPI(Probe);
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
   return call(comm, "MPI_Probe", [&] {
     Status s;
@@ -92,6 +100,7 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
   });
 }
 
+LUMPI_PMPI(Iprobe);
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {
   return call(comm, "MPI_Iprobe", [&] {
     Status s;
@@ -100,6 +109,7 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status
   });
 }
 
+LUMPI_PMPI(Sendrecv_replace);
 int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype t, int dest, int sendtag, int source, int recvtag,
                          MPI_Comm comm, MPI_Status* status) {
   const char* f = "MPI_Sendrecv_replace";
@@ -114,6 +124,7 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype t, int dest, int sen
 }
 
 // The request stays valid: it still has to be completed (Wait, Test) or freed.
+LUMPI_PMPI(Cancel);
 int MPI_Cancel(MPI_Request* r) {
   return call("MPI_Cancel", [&] {
     check_out(r, "MPI_Cancel", "request");
@@ -121,6 +132,7 @@ int MPI_Cancel(MPI_Request* r) {
   });
 }
 
+LUMPI_PMPI(Test_cancelled);
 int MPI_Test_cancelled(const MPI_Status* status, int* flag) {
   return call("MPI_Test_cancelled", [&] {
     if (!status) fail(MPI_ERR_ARG, "MPI_Test_cancelled", "status is MPI_STATUS_IGNORE");
@@ -128,6 +140,7 @@ int MPI_Test_cancelled(const MPI_Status* status, int* flag) {
   });
 }
 
+LUMPI_PMPI(Request_free);
 int MPI_Request_free(MPI_Request* r) {
   return call("MPI_Request_free", [&] {
     request(*r, "MPI_Request_free").Free();
@@ -138,10 +151,12 @@ int MPI_Request_free(MPI_Request* r) {
 
 // ---- collectives ---------------------------------------------------------------------
 
+LUMPI_PMPI(Barrier);
 int MPI_Barrier(MPI_Comm comm) {
   return call(comm, "MPI_Barrier", [&] { comm_of(comm, "MPI_Barrier").Barrier(); });
 }
 
+LUMPI_PMPI(Bcast);
 int MPI_Bcast(void* buf, int count, MPI_Datatype t, int root, MPI_Comm comm) {
   const char* f = "MPI_Bcast";
   return call(comm, f, [&] {
@@ -154,6 +169,7 @@ int MPI_Bcast(void* buf, int count, MPI_Datatype t, int root, MPI_Comm comm) {
   });
 }
 
+LUMPI_PMPI(Gather);
 int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                MPI_Datatype recvtype, int root, MPI_Comm comm) {
   const char* f = "MPI_Gather";
@@ -165,6 +181,7 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
   });
 }
 
+LUMPI_PMPI(Scatter);
 int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
   const char* f = "MPI_Scatter";
@@ -176,6 +193,7 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   });
 }
 
+LUMPI_PMPI(Allgather);
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm) {
   const char* f = "MPI_Allgather";
@@ -186,6 +204,7 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
   });
 }
 
+LUMPI_PMPI(Alltoall);
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                  MPI_Datatype recvtype, MPI_Comm comm) {
   const char* f = "MPI_Alltoall";

@@ -70,6 +70,7 @@ int send_init(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI
 
 extern "C" {
 
+LUMPI_PMPI(Rsend);
 int MPI_Rsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
   const char* f = "MPI_Rsend";
   return call(comm, f, [&] {
@@ -78,6 +79,7 @@ int MPI_Rsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI
   });
 }
 
+LUMPI_PMPI(Irsend);
 int MPI_Irsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
   const char* f = "MPI_Irsend";
   return call(comm, f, [&] {
@@ -87,6 +89,7 @@ int MPI_Irsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MP
   });
 }
 
+LUMPI_PMPI(Bsend);
 int MPI_Bsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
   const char* f = "MPI_Bsend";
   return call(comm, f, [&] {
@@ -97,6 +100,7 @@ int MPI_Bsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI
   });
 }
 
+LUMPI_PMPI(Ibsend);
 int MPI_Ibsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
   const char* f = "MPI_Ibsend";
   return call(comm, f, [&] {
@@ -108,6 +112,7 @@ int MPI_Ibsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MP
   });
 }
 
+LUMPI_PMPI(Buffer_attach);
 int MPI_Buffer_attach(void* buffer, int size) {
   const char* f = "MPI_Buffer_attach";
   return call(f, [&] {
@@ -119,6 +124,7 @@ int MPI_Buffer_attach(void* buffer, int size) {
 }
 
 // Gives back the attached buffer (NULL and 0 if none is attached).
+LUMPI_PMPI(Buffer_detach);
 int MPI_Buffer_detach(void* buffer_addr, int* size) {
   const char* f = "MPI_Buffer_detach";
   return call(f, [&] {
@@ -133,24 +139,29 @@ int MPI_Buffer_detach(void* buffer_addr, int* size) {
 
 // ---- persistent requests (core/comm/persistent.hpp) -------------------------------------
 
+LUMPI_PMPI(Send_init);
 int MPI_Send_init(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
   return send_init(buf, count, t, dest, tag, comm, r, Mode::Standard, "MPI_Send_init");
 }
 
+LUMPI_PMPI(Rsend_init);
 int MPI_Rsend_init(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
   return send_init(buf, count, t, dest, tag, comm, r, Mode::Standard, "MPI_Rsend_init");
 }
 
+LUMPI_PMPI(Bsend_init);
 int MPI_Bsend_init(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
   return send_init(buf, count, t, dest, tag, comm, r, Mode::Buffered, "MPI_Bsend_init");
 }
 
+LUMPI_PMPI(Ssend_init);
 int MPI_Ssend_init(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
   return send_init(buf, count, t, dest, tag, comm, r, Mode::Synchronous, "MPI_Ssend_init");
 }
 
 // A receive into any committed datatype: a type with holes is received
 // into a staging copy and unpacked at each completion.
+LUMPI_PMPI(Recv_init);
 int MPI_Recv_init(void* buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm comm, MPI_Request* r) {
   const char* f = "MPI_Recv_init";
   return call(comm, f, [&] {
@@ -162,6 +173,7 @@ int MPI_Recv_init(void* buf, int count, MPI_Datatype t, int source, int tag, MPI
   });
 }
 
+LUMPI_PMPI(Start);
 int MPI_Start(MPI_Request* r) {
   const char* f = "MPI_Start";
   return call(r ? comm_of_request(*r) : MPI_COMM_WORLD, f, [&] {
@@ -170,6 +182,7 @@ int MPI_Start(MPI_Request* r) {
   });
 }
 
+LUMPI_PMPI(Startall);
 int MPI_Startall(int count, MPI_Request rs[]) {
   const char* f = "MPI_Startall";
   return call(f, [&] {

@@ -44,6 +44,7 @@ const core::TypePtr& usable(MPI_Datatype t, const char* f) {
 
 extern "C" {
 
+LUMPI_PMPI(Pack);
 int MPI_Pack(const void* inbuf, int incount, MPI_Datatype t, void* outbuf, int outsize, int* position,
              MPI_Comm comm) {
   const char* f = "MPI_Pack";
@@ -68,6 +69,7 @@ int MPI_Pack(const void* inbuf, int incount, MPI_Datatype t, void* outbuf, int o
   });
 }
 
+LUMPI_PMPI(Unpack);
 int MPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int outcount, MPI_Datatype t,
                MPI_Comm comm) {
   const char* f = "MPI_Unpack";
@@ -89,6 +91,7 @@ int MPI_Unpack(const void* inbuf, int insize, int* position, void* outbuf, int o
   });
 }
 
+LUMPI_PMPI(Pack_size);
 int MPI_Pack_size(int incount, MPI_Datatype t, MPI_Comm comm, int* size) {
   const char* f = "MPI_Pack_size";
   return call(comm, f, [&] {
@@ -101,6 +104,7 @@ int MPI_Pack_size(int incount, MPI_Datatype t, MPI_Comm comm, int* size) {
   });
 }
 
+LUMPI_PMPI(Pack_external);
 int MPI_Pack_external(const char datarep[], const void* inbuf, int incount, MPI_Datatype t, void* outbuf,
                       MPI_Aint outsize, MPI_Aint* position) {
   const char* f = "MPI_Pack_external";
@@ -125,6 +129,7 @@ int MPI_Pack_external(const char datarep[], const void* inbuf, int incount, MPI_
   });
 }
 
+LUMPI_PMPI(Unpack_external);
 int MPI_Unpack_external(const char datarep[], const void* inbuf, MPI_Aint insize, MPI_Aint* position,
                         void* outbuf, int outcount, MPI_Datatype t) {
   const char* f = "MPI_Unpack_external";
@@ -148,6 +153,7 @@ int MPI_Unpack_external(const char datarep[], const void* inbuf, MPI_Aint insize
   });
 }
 
+LUMPI_PMPI(Pack_external_size);
 int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype t, MPI_Aint* size) {
   const char* f = "MPI_Pack_external_size";
   return call(f, [&] {

@@ -237,6 +237,7 @@ int iscan_call(const char* f, const void* sendbuf, void* recvbuf, int count, MPI
 
 extern "C" {
 
+LUMPI_PMPI(Reduce);
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm) {
   const char* f = "MPI_Reduce";
   return call(comm, f, [&] {
@@ -251,6 +252,7 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MP
   });
 }
 
+LUMPI_PMPI(Allreduce);
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
   const char* f = "MPI_Allreduce";
   return call(comm, f, [&] {
@@ -262,14 +264,17 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t,
   });
 }
 
+LUMPI_PMPI(Scan);
 int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
   return scan_call("MPI_Scan", sendbuf, recvbuf, count, t, op, comm, false);
 }
 
+LUMPI_PMPI(Exscan);
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
   return scan_call("MPI_Exscan", sendbuf, recvbuf, count, t, op, comm, true);
 }
 
+LUMPI_PMPI(Reduce_scatter_block);
 int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype t, MPI_Op op,
                              MPI_Comm comm) {
   const char* f = "MPI_Reduce_scatter_block";
@@ -280,6 +285,7 @@ int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, 
   });
 }
 
+LUMPI_PMPI(Reduce_scatter);
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype t, MPI_Op op,
                        MPI_Comm comm) {
   const char* f = "MPI_Reduce_scatter";
@@ -289,6 +295,7 @@ int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[
   });
 }
 
+LUMPI_PMPI(Reduce_local);
 int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype t, MPI_Op op) {
   const char* f = "MPI_Reduce_local";
   return call(f, [&] {
@@ -310,6 +317,7 @@ int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype 
 
 // ---- nonblocking -----------------------------------------------------------------------
 
+LUMPI_PMPI(Ireduce);
 int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm,
                 MPI_Request* req) {
   const char* f = "MPI_Ireduce";
@@ -326,6 +334,7 @@ int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, M
   });
 }
 
+LUMPI_PMPI(Iallreduce);
 int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
                    MPI_Request* req) {
   const char* f = "MPI_Iallreduce";
@@ -339,16 +348,19 @@ int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t
   });
 }
 
+LUMPI_PMPI(Iscan);
 int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
               MPI_Request* req) {
   return iscan_call("MPI_Iscan", sendbuf, recvbuf, count, t, op, comm, req, false);
 }
 
+LUMPI_PMPI(Iexscan);
 int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
                 MPI_Request* req) {
   return iscan_call("MPI_Iexscan", sendbuf, recvbuf, count, t, op, comm, req, true);
 }
 
+LUMPI_PMPI(Ireduce_scatter);
 int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype t, MPI_Op op,
                         MPI_Comm comm, MPI_Request* req) {
   const char* f = "MPI_Ireduce_scatter";
@@ -359,6 +371,7 @@ int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts
   });
 }
 
+LUMPI_PMPI(Ireduce_scatter_block);
 int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype t, MPI_Op op,
                               MPI_Comm comm, MPI_Request* req) {
   const char* f = "MPI_Ireduce_scatter_block";

@@ -33,6 +33,7 @@ std::int64_t bytes_of_elements(const core::Datatype& t, std::int64_t count, cons
 
 extern "C" {
 
+LUMPI_PMPI(Get_elements_x);
 int MPI_Get_elements_x(const MPI_Status* status, MPI_Datatype t, MPI_Count* count) {
   const char* f = "MPI_Get_elements_x";
   return call(f, [&] {
@@ -44,6 +45,7 @@ int MPI_Get_elements_x(const MPI_Status* status, MPI_Datatype t, MPI_Count* coun
   });
 }
 
+LUMPI_PMPI(Status_set_elements_x);
 int MPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype t, MPI_Count count) {
   const char* f = "MPI_Status_set_elements_x";
   return call(f, [&] {
@@ -54,10 +56,12 @@ int MPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype t, MPI_Count coun
   });
 }
 
+LUMPI_PMPI(Status_set_elements);
 int MPI_Status_set_elements(MPI_Status* status, MPI_Datatype t, int count) {
   return MPI_Status_set_elements_x(status, t, count);
 }
 
+LUMPI_PMPI(Status_set_cancelled);
 int MPI_Status_set_cancelled(MPI_Status* status, int flag) {
   const char* f = "MPI_Status_set_cancelled";
   return call(f, [&] {
@@ -66,6 +70,7 @@ int MPI_Status_set_cancelled(MPI_Status* status, int flag) {
   });
 }
 
+LUMPI_PMPI(Type_size_x);
 int MPI_Type_size_x(MPI_Datatype t, MPI_Count* size) {
   const char* f = "MPI_Type_size_x";
   return call(f, [&] {
@@ -74,6 +79,7 @@ int MPI_Type_size_x(MPI_Datatype t, MPI_Count* size) {
   });
 }
 
+LUMPI_PMPI(Type_get_extent_x);
 int MPI_Type_get_extent_x(MPI_Datatype t, MPI_Count* lb, MPI_Count* extent) {
   const char* f = "MPI_Type_get_extent_x";
   return call(f, [&] {
@@ -85,6 +91,7 @@ int MPI_Type_get_extent_x(MPI_Datatype t, MPI_Count* lb, MPI_Count* extent) {
   });
 }
 
+LUMPI_PMPI(Type_get_true_extent_x);
 int MPI_Type_get_true_extent_x(MPI_Datatype t, MPI_Count* lb, MPI_Count* extent) {
   const char* f = "MPI_Type_get_true_extent_x";
   return call(f, [&] {
@@ -96,8 +103,10 @@ int MPI_Type_get_true_extent_x(MPI_Datatype t, MPI_Count* lb, MPI_Count* extent)
   });
 }
 
+LUMPI_PMPI(Aint_add);
 MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp) { return MPI_Aint((unsigned long)base + (unsigned long)disp); }
 
+LUMPI_PMPI(Aint_diff);
 MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2) {
   return MPI_Aint((unsigned long)addr1 - (unsigned long)addr2);
 }

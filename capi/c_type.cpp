@@ -191,23 +191,27 @@ extern "C" {
 
 // ---- constructors -----------------------------------------------------------------------
 
+LUMPI_PMPI(Type_contiguous);
 int MPI_Type_contiguous(int count, MPI_Datatype old, MPI_Datatype* newtype) {
   const char* f = "MPI_Type_contiguous";
   return construct(f, newtype, [&] { return core::Datatype::contiguous(count, type_of(old, f, "oldtype")); });
 }
 
+LUMPI_PMPI(Type_vector);
 int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype old, MPI_Datatype* newtype) {
   const char* f = "MPI_Type_vector";
   return construct(f, newtype,
                    [&] { return core::Datatype::vector(count, blocklength, stride, type_of(old, f, "oldtype")); });
 }
 
+LUMPI_PMPI(Type_create_hvector);
 int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype old, MPI_Datatype* newtype) {
   const char* f = "MPI_Type_create_hvector";
   return construct(f, newtype,
                    [&] { return core::Datatype::hvector(count, blocklength, stride, type_of(old, f, "oldtype")); });
 }
 
+LUMPI_PMPI(Type_indexed);
 int MPI_Type_indexed(int count, const int blocklengths[], const int displacements[], MPI_Datatype old,
                      MPI_Datatype* newtype) {
   const char* f = "MPI_Type_indexed";
@@ -219,6 +223,7 @@ int MPI_Type_indexed(int count, const int blocklengths[], const int displacement
   });
 }
 
+LUMPI_PMPI(Type_create_hindexed);
 int MPI_Type_create_hindexed(int count, const int blocklengths[], const MPI_Aint displacements[],
                              MPI_Datatype old, MPI_Datatype* newtype) {
   const char* f = "MPI_Type_create_hindexed";
@@ -230,6 +235,7 @@ int MPI_Type_create_hindexed(int count, const int blocklengths[], const MPI_Aint
   });
 }
 
+LUMPI_PMPI(Type_create_indexed_block);
 int MPI_Type_create_indexed_block(int count, int blocklength, const int displacements[], MPI_Datatype old,
                                   MPI_Datatype* newtype) {
   const char* f = "MPI_Type_create_indexed_block";
@@ -240,6 +246,7 @@ int MPI_Type_create_indexed_block(int count, int blocklength, const int displace
   });
 }
 
+LUMPI_PMPI(Type_create_hindexed_block);
 int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint displacements[], MPI_Datatype old,
                                    MPI_Datatype* newtype) {
   const char* f = "MPI_Type_create_hindexed_block";
@@ -250,6 +257,7 @@ int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint di
   });
 }
 
+LUMPI_PMPI(Type_create_struct);
 int MPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint displacements[],
                            const MPI_Datatype types[], MPI_Datatype* newtype) {
   const char* f = "MPI_Type_create_struct";
@@ -264,6 +272,7 @@ int MPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint d
   });
 }
 
+LUMPI_PMPI(Type_create_subarray);
 int MPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[], const int starts[], int order,
                              MPI_Datatype old, MPI_Datatype* newtype) {
   const char* f = "MPI_Type_create_subarray";
@@ -278,6 +287,7 @@ int MPI_Type_create_subarray(int ndims, const int sizes[], const int subsizes[],
   });
 }
 
+LUMPI_PMPI(Type_match_size);
 int MPI_Type_match_size(int typeclass, int size, MPI_Datatype* datatype) {
   const char* f = "MPI_Type_match_size";
   return call(f, [&] {
@@ -298,6 +308,7 @@ static_assert(MPI_DISTRIBUTE_NONE == int(core::Distribution::None) &&
               MPI_TYPECLASS_REAL == int(core::TypeClass::Real) &&
               MPI_TYPECLASS_COMPLEX == int(core::TypeClass::Complex));
 
+LUMPI_PMPI(Type_create_darray);
 int MPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[], const int distribs[],
                            const int dargs[], const int psizes[], int order, MPI_Datatype old,
                            MPI_Datatype* newtype) {
@@ -312,6 +323,7 @@ int MPI_Type_create_darray(int size, int rank, int ndims, const int gsizes[], co
   });
 }
 
+LUMPI_PMPI(Type_create_resized);
 int MPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* newtype) {
   const char* f = "MPI_Type_create_resized";
   return construct(f, newtype, [&] { return core::Datatype::resized(type_of(old, f, "oldtype"), lb, extent); });
@@ -319,6 +331,7 @@ int MPI_Type_create_resized(MPI_Datatype old, MPI_Aint lb, MPI_Aint extent, MPI_
 
 // The copy callbacks of old's attributes run (c_type_attr.cpp); if one
 // fails, the new type is dropped and *newtype is MPI_DATATYPE_NULL.
+LUMPI_PMPI(Type_dup);
 int MPI_Type_dup(MPI_Datatype old, MPI_Datatype* newtype) {
   const char* f = "MPI_Type_dup";
   if (newtype) *newtype = MPI_DATATYPE_NULL;
@@ -338,6 +351,7 @@ int MPI_Type_dup(MPI_Datatype old, MPI_Datatype* newtype) {
 
 // ---- state --------------------------------------------------------------------------------
 
+LUMPI_PMPI(Type_commit);
 int MPI_Type_commit(MPI_Datatype* t) {
   const char* f = "MPI_Type_commit";
   return call(f, [&] {
@@ -350,6 +364,7 @@ int MPI_Type_commit(MPI_Datatype* t) {
 
 // Attributes go first (their delete callbacks run; a failing one stops the
 // free), then the handle becomes MPI_DATATYPE_NULL.
+LUMPI_PMPI(Type_free);
 int MPI_Type_free(MPI_Datatype* t) {
   const char* f = "MPI_Type_free";
   return call(f, [&] {
@@ -367,6 +382,7 @@ int MPI_Type_free(MPI_Datatype* t) {
 
 // ---- queries --------------------------------------------------------------------------------
 
+LUMPI_PMPI(Type_size);
 int MPI_Type_size(MPI_Datatype t, int* size) {
   const char* f = "MPI_Type_size";
   return call(f, [&] {
@@ -376,6 +392,7 @@ int MPI_Type_size(MPI_Datatype t, int* size) {
   });
 }
 
+LUMPI_PMPI(Type_get_extent);
 int MPI_Type_get_extent(MPI_Datatype t, MPI_Aint* lb, MPI_Aint* extent) {
   const char* f = "MPI_Type_get_extent";
   return call(f, [&] {
@@ -387,6 +404,7 @@ int MPI_Type_get_extent(MPI_Datatype t, MPI_Aint* lb, MPI_Aint* extent) {
   });
 }
 
+LUMPI_PMPI(Type_get_true_extent);
 int MPI_Type_get_true_extent(MPI_Datatype t, MPI_Aint* true_lb, MPI_Aint* true_extent) {
   const char* f = "MPI_Type_get_true_extent";
   return call(f, [&] {
@@ -398,6 +416,7 @@ int MPI_Type_get_true_extent(MPI_Datatype t, MPI_Aint* true_lb, MPI_Aint* true_e
   });
 }
 
+LUMPI_PMPI(Type_get_envelope);
 int MPI_Type_get_envelope(MPI_Datatype t, int* ni, int* na, int* nd, int* combiner) {
   const char* f = "MPI_Type_get_envelope";
   return call(f, [&] {
@@ -421,6 +440,7 @@ int MPI_Type_get_envelope(MPI_Datatype t, int* ni, int* na, int* nd, int* combin
 
 // Predefined types in the contents are their own handles; derived ones are
 // new handles the caller frees (MPI-3.1 §4.1.13).
+LUMPI_PMPI(Type_get_contents);
 int MPI_Type_get_contents(MPI_Datatype t, int max_integers, int max_addresses, int max_datatypes, int integers[],
                           MPI_Aint addresses[], MPI_Datatype datatypes[]) {
   const char* f = "MPI_Type_get_contents";
@@ -444,6 +464,7 @@ int MPI_Type_get_contents(MPI_Datatype t, int max_integers, int max_addresses, i
   });
 }
 
+LUMPI_PMPI(Type_set_name);
 int MPI_Type_set_name(MPI_Datatype t, const char* name) {
   const char* f = "MPI_Type_set_name";
   return call(f, [&] {
@@ -452,6 +473,7 @@ int MPI_Type_set_name(MPI_Datatype t, const char* name) {
   });
 }
 
+LUMPI_PMPI(Type_get_name);
 int MPI_Type_get_name(MPI_Datatype t, char* name, int* resultlen) {
   const char* f = "MPI_Type_get_name";
   return call(f, [&] {
@@ -461,6 +483,7 @@ int MPI_Type_get_name(MPI_Datatype t, char* name, int* resultlen) {
   });
 }
 
+LUMPI_PMPI(Get_count);
 int MPI_Get_count(const MPI_Status* status, MPI_Datatype t, int* count) {
   const char* f = "MPI_Get_count";
   return call(f, [&] {
@@ -472,6 +495,7 @@ int MPI_Get_count(const MPI_Status* status, MPI_Datatype t, int* count) {
   });
 }
 
+LUMPI_PMPI(Get_elements);
 int MPI_Get_elements(const MPI_Status* status, MPI_Datatype t, int* count) {
   const char* f = "MPI_Get_elements";
   return call(f, [&] {

@@ -46,6 +46,7 @@ int MPI_TYPE_DUP_FN(MPI_Datatype, int, void*, void* in, void* out, int* flag) {
 
 int MPI_TYPE_NULL_DELETE_FN(MPI_Datatype, int, void*, void*) { return MPI_SUCCESS; }
 
+LUMPI_PMPI(Type_create_keyval);
 int MPI_Type_create_keyval(MPI_Type_copy_attr_function* copy_fn, MPI_Type_delete_attr_function* delete_fn,
                            int* type_keyval, void* extra_state) {
   const char* f = "MPI_Type_create_keyval";
@@ -67,6 +68,7 @@ int MPI_Type_create_keyval(MPI_Type_copy_attr_function* copy_fn, MPI_Type_delete
   });
 }
 
+LUMPI_PMPI(Type_free_keyval);
 int MPI_Type_free_keyval(int* type_keyval) {
   const char* f = "MPI_Type_free_keyval";
   return call(f, [&] {
@@ -78,11 +80,13 @@ int MPI_Type_free_keyval(int* type_keyval) {
 }
 
 // Replacing a value runs the old value's delete callback first.
+LUMPI_PMPI(Type_set_attr);
 int MPI_Type_set_attr(MPI_Datatype t, int type_keyval, void* value) {
   const char* f = "MPI_Type_set_attr";
   return call(f, [&] { attr::set(kType, &t, serial_of(t, f), type_keyval, value, f); });
 }
 
+LUMPI_PMPI(Type_get_attr);
 int MPI_Type_get_attr(MPI_Datatype t, int type_keyval, void* value, int* flag) {
   const char* f = "MPI_Type_get_attr";
   return call(f, [&] {
@@ -92,6 +96,7 @@ int MPI_Type_get_attr(MPI_Datatype t, int type_keyval, void* value, int* flag) {
   });
 }
 
+LUMPI_PMPI(Type_delete_attr);
 int MPI_Type_delete_attr(MPI_Datatype t, int type_keyval) {
   const char* f = "MPI_Type_delete_attr";
   return call(f, [&] { attr::remove(kType, &t, serial_of(t, f), type_keyval, f); });

@@ -72,6 +72,7 @@ extern "C" {
 
 // ---- creation and free --------------------------------------------------------------
 
+LUMPI_PMPI(Win_create);
 int MPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info i, MPI_Comm comm, MPI_Win* win) {
   const char* f = "MPI_Win_create";
   return call(comm, f, [&] {
@@ -80,6 +81,7 @@ int MPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info i, MPI_Com
   });
 }
 
+LUMPI_PMPI(Win_allocate);
 int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info i, MPI_Comm comm, void* baseptr, MPI_Win* win) {
   const char* f = "MPI_Win_allocate";
   return call(comm, f, [&] {
@@ -89,6 +91,7 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info i, MPI_Comm comm, vo
   });
 }
 
+LUMPI_PMPI(Win_allocate_shared);
 int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info i, MPI_Comm comm, void* baseptr, MPI_Win* win) {
   const char* f = "MPI_Win_allocate_shared";
   return call(comm, f, [&] {
@@ -98,6 +101,7 @@ int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info i, MPI_Comm c
   });
 }
 
+LUMPI_PMPI(Win_shared_query);
 int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr) {
   const char* f = "MPI_Win_shared_query";
   return call_win(win, f, [&](WinEntry& e) {
@@ -110,6 +114,7 @@ int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, 
   });
 }
 
+LUMPI_PMPI(Win_create_dynamic);
 int MPI_Win_create_dynamic(MPI_Info i, MPI_Comm comm, MPI_Win* win) {
   const char* f = "MPI_Win_create_dynamic";
   return call(comm, f, [&] {
@@ -118,14 +123,17 @@ int MPI_Win_create_dynamic(MPI_Info i, MPI_Comm comm, MPI_Win* win) {
   });
 }
 
+LUMPI_PMPI(Win_attach);
 int MPI_Win_attach(MPI_Win win, void* base, MPI_Aint size) {
   return call_win(win, "MPI_Win_attach", [&](WinEntry& e) { e.w.Attach(base, size); });
 }
 
+LUMPI_PMPI(Win_detach);
 int MPI_Win_detach(MPI_Win win, const void* base) {
   return call_win(win, "MPI_Win_detach", [&](WinEntry& e) { e.w.Detach(base); });
 }
 
+LUMPI_PMPI(Win_free);
 int MPI_Win_free(MPI_Win* win) {
   const char* f = "MPI_Win_free";
   if (!win) return call(f, [&] { check_out(win, f, "win"); });
@@ -141,48 +149,63 @@ int MPI_Win_free(MPI_Win* win) {
 
 // ---- synchronization --------------------------------------------------------------------
 
+LUMPI_PMPI(Win_fence);
 int MPI_Win_fence(int assert, MPI_Win win) {
   return call_win(win, "MPI_Win_fence", [&](WinEntry& e) { e.w.Fence(assert); });
 }
+LUMPI_PMPI(Win_lock);
 int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
   return call_win(win, "MPI_Win_lock", [&](WinEntry& e) { e.w.Lock(lock_type, rank, assert); });
 }
+LUMPI_PMPI(Win_unlock);
 int MPI_Win_unlock(int rank, MPI_Win win) {
   return call_win(win, "MPI_Win_unlock", [&](WinEntry& e) { e.w.Unlock(rank); });
 }
+LUMPI_PMPI(Win_flush);
 int MPI_Win_flush(int rank, MPI_Win win) {
   return call_win(win, "MPI_Win_flush", [&](WinEntry& e) { e.w.Flush(rank); });
 }
+LUMPI_PMPI(Win_lock_all);
 int MPI_Win_lock_all(int assert, MPI_Win win) {
   return call_win(win, "MPI_Win_lock_all", [&](WinEntry& e) { e.w.Lock_all(assert); });
 }
+LUMPI_PMPI(Win_unlock_all);
 int MPI_Win_unlock_all(MPI_Win win) {
   return call_win(win, "MPI_Win_unlock_all", [&](WinEntry& e) { e.w.Unlock_all(); });
 }
+LUMPI_PMPI(Win_flush_all);
 int MPI_Win_flush_all(MPI_Win win) {
   return call_win(win, "MPI_Win_flush_all", [&](WinEntry& e) { e.w.Flush_all(); });
 }
+LUMPI_PMPI(Win_flush_local);
 int MPI_Win_flush_local(int rank, MPI_Win win) {
   return call_win(win, "MPI_Win_flush_local", [&](WinEntry& e) { e.w.Flush_local(rank); });
 }
+LUMPI_PMPI(Win_flush_local_all);
 int MPI_Win_flush_local_all(MPI_Win win) {
   return call_win(win, "MPI_Win_flush_local_all", [&](WinEntry& e) { e.w.Flush_local_all(); });
 }
+LUMPI_PMPI(Win_sync);
 int MPI_Win_sync(MPI_Win win) {
   return call_win(win, "MPI_Win_sync", [&](WinEntry& e) { e.w.Sync(); });
 }
+LUMPI_PMPI(Win_post);
 int MPI_Win_post(MPI_Group g, int assert, MPI_Win win) {
   return call_win(win, "MPI_Win_post", [&](WinEntry& e) { e.w.Post(group(g, "MPI_Win_post"), assert); });
 }
+LUMPI_PMPI(Win_start);
 int MPI_Win_start(MPI_Group g, int assert, MPI_Win win) {
   return call_win(win, "MPI_Win_start", [&](WinEntry& e) { e.w.Start(group(g, "MPI_Win_start"), assert); });
 }
+LUMPI_PMPI(Win_complete);
 int MPI_Win_complete(MPI_Win win) {
   return call_win(win, "MPI_Win_complete", [&](WinEntry& e) { e.w.Complete(); });
 }
+LUMPI_PMPI(Win_wait);
 int MPI_Win_wait(MPI_Win win) {
   return call_win(win, "MPI_Win_wait", [&](WinEntry& e) { e.w.Wait(); });
 }
+LUMPI_PMPI(Win_test);
 int MPI_Win_test(MPI_Win win, int* flag) {
   return call_win(win, "MPI_Win_test", [&](WinEntry& e) {
     check_out(flag, "MPI_Win_test", "flag");
@@ -192,12 +215,14 @@ int MPI_Win_test(MPI_Win win, int* flag) {
 
 // ---- info ----------------------------------------------------------------------------------
 
+LUMPI_PMPI(Win_set_info);
 int MPI_Win_set_info(MPI_Win win, MPI_Info i) {
   const char* f = "MPI_Win_set_info";
   return call_win(win, f, [&](WinEntry& e) { e.w.Set_info(info(i, f)); });
 }
 
 // info_used is a new info object the program frees.
+LUMPI_PMPI(Win_get_info);
 int MPI_Win_get_info(MPI_Win win, MPI_Info* info_used) {
   const char* f = "MPI_Win_get_info";
   return call_win(win, f, [&](WinEntry& e) {
@@ -208,6 +233,7 @@ int MPI_Win_get_info(MPI_Win win, MPI_Info* info_used) {
 
 // ---- queries, names, error handlers ----------------------------------------------------
 
+LUMPI_PMPI(Win_get_group);
 int MPI_Win_get_group(MPI_Win win, MPI_Group* group) {
   return call_win(win, "MPI_Win_get_group", [&](WinEntry& e) {
     check_out(group, "MPI_Win_get_group", "group");
@@ -215,6 +241,7 @@ int MPI_Win_get_group(MPI_Win win, MPI_Group* group) {
   });
 }
 
+LUMPI_PMPI(Win_set_name);
 int MPI_Win_set_name(MPI_Win win, const char* name) {
   return call_win(win, "MPI_Win_set_name", [&](WinEntry& e) {
     check_out(name, "MPI_Win_set_name", "win_name");
@@ -222,6 +249,7 @@ int MPI_Win_set_name(MPI_Win win, const char* name) {
   });
 }
 
+LUMPI_PMPI(Win_get_name);
 int MPI_Win_get_name(MPI_Win win, char* name, int* resultlen) {
   return call_win(win, "MPI_Win_get_name", [&](WinEntry& e) {
     check_out(name, "MPI_Win_get_name", "win_name");
@@ -230,12 +258,14 @@ int MPI_Win_get_name(MPI_Win win, char* name, int* resultlen) {
   });
 }
 
+LUMPI_PMPI(Win_set_errhandler);
 int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler h) {
   const char* f = "MPI_Win_set_errhandler";
   return call_win(win, f, [&](WinEntry&) { core_win(win)->set_errhandler(settable(h, core::HandlerObject::Win, f)); });
 }
 
 // A user handler's handle is a new reference the program frees (§8.3.1).
+LUMPI_PMPI(Win_get_errhandler);
 int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* h) {
   const char* f = "MPI_Win_get_errhandler";
   return call_win(win, f, [&](WinEntry&) {
@@ -247,6 +277,7 @@ int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* h) {
 // Delivers errorcode under the window's handler (§8.3.6): MPI_SUCCESS after
 // a user handler returns, the code under MPI_ERRORS_RETURN; ERRORS_ARE_FATAL
 // aborts. A code that is no error code is MPI_ERR_ARG (under the handler).
+LUMPI_PMPI(Win_call_errhandler);
 int MPI_Win_call_errhandler(MPI_Win win, int errorcode) {
   const char* f = "MPI_Win_call_errhandler";
   int rc = call_win(win, f, [&](WinEntry&) {
@@ -273,6 +304,7 @@ int MPI_WIN_DUP_FN(MPI_Win, int, void*, void* in, void* out, int* flag) {
 
 int MPI_WIN_NULL_DELETE_FN(MPI_Win, int, void*, void*) { return MPI_SUCCESS; }
 
+LUMPI_PMPI(Win_create_keyval);
 int MPI_Win_create_keyval(MPI_Win_copy_attr_function* copy_fn, MPI_Win_delete_attr_function* delete_fn,
                           int* keyval, void* extra_state) {
   return call("MPI_Win_create_keyval", [&] {
@@ -292,6 +324,7 @@ int MPI_Win_create_keyval(MPI_Win_copy_attr_function* copy_fn, MPI_Win_delete_at
   });
 }
 
+LUMPI_PMPI(Win_free_keyval);
 int MPI_Win_free_keyval(int* keyval) {
   return call("MPI_Win_free_keyval", [&] {
     check_out(keyval, "MPI_Win_free_keyval", "win_keyval");
@@ -301,12 +334,14 @@ int MPI_Win_free_keyval(int* keyval) {
   });
 }
 
+LUMPI_PMPI(Win_set_attr);
 int MPI_Win_set_attr(MPI_Win win, int keyval, void* value) {
   return call_win(win, "MPI_Win_set_attr", [&](WinEntry& e) { e.w.Set_attr(detail::Access::keyval(keyval), value); });
 }
 
 // attribute_val receives the value (for WIN_BASE the base address; for
 // WIN_SIZE a pointer to an MPI_Aint; for the others a pointer to an int).
+LUMPI_PMPI(Win_get_attr);
 int MPI_Win_get_attr(MPI_Win win, int keyval, void* value, int* flag) {
   return call_win(win, "MPI_Win_get_attr", [&](WinEntry& e) {
     check_out(value, "MPI_Win_get_attr", "attribute_val");
@@ -317,6 +352,7 @@ int MPI_Win_get_attr(MPI_Win win, int keyval, void* value, int* flag) {
   });
 }
 
+LUMPI_PMPI(Win_delete_attr);
 int MPI_Win_delete_attr(MPI_Win win, int keyval) {
   return call_win(win, "MPI_Win_delete_attr", [&](WinEntry& e) { e.w.Delete_attr(detail::Access::keyval(keyval)); });
 }

@@ -39,6 +39,7 @@ MPI_Request add_rma_request(core::Win& w, core::RequestPtr r, const char* func) 
 
 extern "C" {
 
+LUMPI_PMPI(Put);
 int MPI_Put(const void* origin, int count, MPI_Datatype otype, int target, MPI_Aint disp, int tcount,
             MPI_Datatype ttype, MPI_Win win) {
   const char* f = "MPI_Put";
@@ -47,6 +48,7 @@ int MPI_Put(const void* origin, int count, MPI_Datatype otype, int target, MPI_A
   });
 }
 
+LUMPI_PMPI(Get);
 int MPI_Get(void* origin, int count, MPI_Datatype otype, int target, MPI_Aint disp, int tcount,
             MPI_Datatype ttype, MPI_Win win) {
   const char* f = "MPI_Get";
@@ -55,6 +57,7 @@ int MPI_Get(void* origin, int count, MPI_Datatype otype, int target, MPI_Aint di
   });
 }
 
+LUMPI_PMPI(Accumulate);
 int MPI_Accumulate(const void* origin, int count, MPI_Datatype otype, int target, MPI_Aint disp, int tcount,
                    MPI_Datatype ttype, MPI_Op op, MPI_Win win) {
   const char* f = "MPI_Accumulate";
@@ -65,6 +68,7 @@ int MPI_Accumulate(const void* origin, int count, MPI_Datatype otype, int target
 }
 
 // With MPI_NO_OP the origin arguments are ignored (origin_datatype too).
+LUMPI_PMPI(Get_accumulate);
 int MPI_Get_accumulate(const void* origin, int count, MPI_Datatype otype, void* result, int rcount,
                        MPI_Datatype rtype, int target, MPI_Aint disp, int tcount, MPI_Datatype ttype, MPI_Op op,
                        MPI_Win win) {
@@ -77,6 +81,7 @@ int MPI_Get_accumulate(const void* origin, int count, MPI_Datatype otype, void* 
   });
 }
 
+LUMPI_PMPI(Fetch_and_op);
 int MPI_Fetch_and_op(const void* origin, void* result, MPI_Datatype type, int target, MPI_Aint disp, MPI_Op op,
                      MPI_Win win) {
   const char* f = "MPI_Fetch_and_op";
@@ -85,6 +90,7 @@ int MPI_Fetch_and_op(const void* origin, void* result, MPI_Datatype type, int ta
   });
 }
 
+LUMPI_PMPI(Compare_and_swap);
 int MPI_Compare_and_swap(const void* origin, const void* compare, void* result, MPI_Datatype type, int target,
                          MPI_Aint disp, MPI_Win win) {
   const char* f = "MPI_Compare_and_swap";
@@ -93,6 +99,7 @@ int MPI_Compare_and_swap(const void* origin, const void* compare, void* result, 
   });
 }
 
+LUMPI_PMPI(Rput);
 int MPI_Rput(const void* origin, int count, MPI_Datatype otype, int target, MPI_Aint disp, int tcount,
              MPI_Datatype ttype, MPI_Win win, MPI_Request* request) {
   const char* f = "MPI_Rput";
@@ -103,6 +110,7 @@ int MPI_Rput(const void* origin, int count, MPI_Datatype otype, int target, MPI_
   });
 }
 
+LUMPI_PMPI(Rget);
 int MPI_Rget(void* origin, int count, MPI_Datatype otype, int target, MPI_Aint disp, int tcount,
              MPI_Datatype ttype, MPI_Win win, MPI_Request* request) {
   const char* f = "MPI_Rget";
@@ -113,6 +121,7 @@ int MPI_Rget(void* origin, int count, MPI_Datatype otype, int target, MPI_Aint d
   });
 }
 
+LUMPI_PMPI(Raccumulate);
 int MPI_Raccumulate(const void* origin, int count, MPI_Datatype otype, int target, MPI_Aint disp, int tcount,
                     MPI_Datatype ttype, MPI_Op op, MPI_Win win, MPI_Request* request) {
   const char* f = "MPI_Raccumulate";
@@ -124,6 +133,7 @@ int MPI_Raccumulate(const void* origin, int count, MPI_Datatype otype, int targe
   });
 }
 
+LUMPI_PMPI(Rget_accumulate);
 int MPI_Rget_accumulate(const void* origin, int count, MPI_Datatype otype, void* result, int rcount,
                         MPI_Datatype rtype, int target, MPI_Aint disp, int tcount, MPI_Datatype ttype, MPI_Op op,
                         MPI_Win win, MPI_Request* request) {

@@ -708,6 +708,15 @@ int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
  * tracing is switched from its REPL, so the call has no effect. */
 int MPI_Pcontrol(const int level, ...);
 
+/* ---- the profiling interface (MPI-3.1 §14.2) ----
+ * Every function above is also PMPI_<name>, with the same arguments: libmpi
+ * defines PMPI_<name> and makes MPI_<name> a weak alias of it, so that a
+ * tool's own MPI_<name> (in the program, or a library loaded before libmpi)
+ * takes the place of lumpi's and reaches lumpi through PMPI_<name>. lumpi's
+ * own calls of MPI functions go to the PMPI_ names: a tool sees the
+ * program's calls only. The build writes the PMPI_ prototypes after this
+ * comment, one for each MPI_ prototype above (capi/CMakeLists.txt). */
+
 #ifdef __cplusplus
 }
 #endif

@@ -174,18 +174,14 @@ RequestPtr Comm::post_send(Body body, int dest, int tag, bool synchronous) {
   env.source = engine_->world_rank();
   env.tag = tag;
   env.epoch = engine_->epoch();
-  if (!synchronous) {
-    engine_->send(world_of(dest), env, std::move(body));
-    return Request::done();
-  }
-  env.wants_ack = true;
-  env.seq = engine_->next_seq();
-  Waiting what = waiting("MPI_Ssend", "dest", dest);
+  env.seq = engine_->next_seq();  // names the message for MPI_Cancel
+  env.wants_ack = synchronous;
+  Waiting what = waiting(synchronous ? "MPI_Ssend" : "MPI_Send", "dest", dest);
   what.has_tag = true;
   what.tag = tag;
   what.needs = {world_of(dest)};
   engine_->send(world_of(dest), env, std::move(body));
-  return Request::ssend(*engine_, env.seq, std::move(what));
+  return (synchronous ? Request::ssend : Request::send)(*engine_, world_of(dest), env.seq, std::move(what));
 }
 
 RequestPtr Comm::irecv(int source, int tag) {

@@ -81,11 +81,44 @@ void Engine::trace(TraceEvent e) {
 
 bool Engine::take_ack(uint64_t seq) { return acks_.erase(seq) != 0; }
 
+void Engine::cancel_send(int dest, uint64_t seq) {
+  Envelope ask;
+  ask.kind = MsgKind::SendCancel;
+  ask.source = rank_;
+  ask.seq = seq;
+  ask.epoch = epoch_;
+  send(dest, ask, Body());
+}
+
+std::optional<bool> Engine::take_cancel_answer(uint64_t seq) {
+  auto it = cancel_answers_.find(seq);
+  if (it == cancel_answers_.end()) return std::nullopt;
+  bool withdrawn = it->second;
+  cancel_answers_.erase(it);
+  return withdrawn;
+}
+
+// A sender cancels its message `seq`: withdrawn if still unmatched here.
+void Engine::answer_cancel(int source, uint64_t seq) {
+  Envelope answer;
+  answer.kind = MsgKind::SendCancelled;
+  answer.source = rank_;
+  answer.seq = seq;
+  answer.tag = matcher_.withdraw(source, seq) ? 1 : 0;
+  answer.epoch = epoch_;
+  send(source, answer, Body());
+}
+
 void Engine::deliver(Message m) {
   clock_ = std::max(clock_, m.env.clock) + 1;  // Lamport: an arrival comes after its send
   ++received_from_[size_t(m.env.source)];
   if (m.env.kind == MsgKind::SsendAck) {
     acks_.insert(m.env.seq);
+    return;
+  }
+  if (m.env.kind == MsgKind::SendCancel) return answer_cancel(m.env.source, m.env.seq);
+  if (m.env.kind == MsgKind::SendCancelled) {
+    cancel_answers_[m.env.seq] = m.env.tag == 1;
     return;
   }
   if (m.env.kind == MsgKind::Rma) {

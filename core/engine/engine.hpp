@@ -65,6 +65,12 @@ class Engine {
   uint64_t next_seq() { return ++seq_; }
   // True once the synchronous send `seq` was matched by its receiver.
   bool take_ack(uint64_t seq);
+  // MPI_Cancel of the send `seq` to world rank `dest` (MPI-3.1 §3.8.4):
+  // asks dest to withdraw the message if no receive has matched it. Its
+  // answer comes after the message's own ack (one ordered channel per
+  // pair); take_cancel_answer gives it once it came: true when withdrawn.
+  void cancel_send(int dest, uint64_t seq);
+  std::optional<bool> take_cancel_answer(uint64_t seq);
 
   Matcher& matcher() { return matcher_; }
   // Posts a receive; true if it matched at once (acking a synchronous send).
@@ -164,6 +170,7 @@ class Engine {
  private:
   void deliver(Message m);
   void acknowledge(int source, uint64_t seq);
+  void answer_cancel(int source, uint64_t seq);
   void receive_available();
   // Asks the transport for data input for up to budget_us, yielding
   // between asks; true as soon as data input is ready (see wait()).
@@ -176,6 +183,7 @@ class Engine {
   std::unique_ptr<Transport> transport_;
   Matcher matcher_;
   std::set<uint64_t> acks_;
+  std::map<uint64_t, bool> cancel_answers_;
   std::set<uint32_t> discarded_epochs_;
   std::set<int> dead_;
   std::map<uint64_t, std::weak_ptr<const std::string>> context_names_;

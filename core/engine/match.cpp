@@ -1,6 +1,8 @@
 // core/engine/match.cpp: the two queues of envelope matching.
 #include "core/engine/match.hpp"
 
+#include <algorithm>
+
 #include "core/base/constants.hpp"
 
 namespace lumpi::core {
@@ -61,6 +63,14 @@ std::optional<Message> Matcher::take(uint64_t context, int source, int tag) {
       return m;
     }
   return std::nullopt;
+}
+
+bool Matcher::withdraw(int source, uint64_t seq) {
+  auto sent = [&](const Message& m) { return m.env.source == source && m.env.seq == seq; };
+  auto it = std::find_if(unexpected_.begin(), unexpected_.end(), sent);
+  if (seq == 0 || it == unexpected_.end()) return false;
+  unexpected_.erase(it);
+  return true;
 }
 
 std::vector<QueueItem> Matcher::snapshot() const {

@@ -62,6 +62,10 @@ class Matcher {
   // The same, taken out of the queue (matched probe, MPI-3.1 §3.8.2): no
   // receive or probe can match it any more.
   std::optional<Message> take(uint64_t context, int source, int tag);
+  // Removes the unexpected message that world rank `source` sent with
+  // sequence number `seq` (a cancelled send); false if no receive can match
+  // it any more, or it never came.
+  bool withdraw(int source, uint64_t seq);
   // Forgets unexpected messages sent during command `epoch`.
   void drop_epoch(uint32_t epoch);
   // Unposts the receives posted during command `epoch`, marking each

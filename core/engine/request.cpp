@@ -29,9 +29,18 @@ RequestPtr Request::recv(Engine& e, uint64_t context, int source_world, int tag,
   return r;
 }
 
-RequestPtr Request::ssend(Engine& e, uint64_t seq, Waiting what) {
-  RequestPtr r(new Request(Kind::Ssend, &e, std::move(what)));
-  r->ack_seq_ = seq;
+RequestPtr Request::send(Engine& e, int dest, uint64_t seq, Waiting what) {
+  RequestPtr r(new Request(Kind::Send, &e, std::move(what)));
+  r->dest_ = dest;
+  r->seq_ = seq;
+  r->complete_ = true;
+  return r;
+}
+
+RequestPtr Request::ssend(Engine& e, int dest, uint64_t seq, Waiting what) {
+  RequestPtr r = send(e, dest, seq, std::move(what));
+  r->kind_ = Kind::Ssend;
+  r->complete_ = false;
   return r;
 }
 
@@ -58,8 +67,9 @@ bool Request::poll_complete() {
         if (engine_->tracing() && recv_.context % 4 == uint64_t(Lane::P2P)) trace_recv();
       }
       break;
+    case Kind::Send:
     case Kind::Ssend:
-      complete_ = engine_->take_ack(ack_seq_);
+      complete_ = poll_send();
       break;
     case Kind::Generic:
       complete_ = generic_();
@@ -164,7 +174,25 @@ bool Request::let_go(RequestPtr r, std::function<void(Request*)> land) {
   return true;
 }
 
+// A send being cancelled waits for the answer (after the ack, if the
+// message was matched); a synchronous one otherwise for its ack.
+bool Request::poll_send() {
+  if (!cancelling_) return engine_->take_ack(seq_);
+  std::optional<bool> withdrawn = engine_->take_cancel_answer(seq_);
+  if (!withdrawn) return false;
+  if (kind_ == Kind::Ssend && !*withdrawn) engine_->take_ack(seq_);
+  cancelled_ = *withdrawn;
+  return true;
+}
+
 bool Request::cancel() {
+  if ((kind_ == Kind::Send || kind_ == Kind::Ssend) && !cancelling_) {
+    if (kind_ == Kind::Ssend && poll_complete()) return false;  // matched: its ack came
+    cancelling_ = true;
+    complete_ = false;
+    engine_->cancel_send(dest_, seq_);
+    return true;
+  }
   if (complete_ || kind_ != Kind::Recv) return false;
   if (!engine_->matcher().cancel(&recv_)) return false;
   cancelled_ = true;

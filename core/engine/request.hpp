@@ -1,9 +1,11 @@
 // core/engine/request.hpp: nonblocking operations and their completion.
 //
 // A Request is a handle on one pending operation: a receive posted to the
-// Matcher, a synchronous send waiting for its ack, or a generic operation
-// that completes when a predicate holds (idup and friends). Standard sends
-// are eager and complete at once. Requests are made only by their named
+// Matcher, a send, or a generic operation that completes when a predicate
+// holds (idup and friends). Standard sends are eager and complete at once;
+// a synchronous send completes when its ack comes. A send can still be
+// cancelled until it is waited for (MPI-3.1 §3.8.4): then it completes when
+// its receiver answers, cancelled if no receive had matched the message. Requests are made only by their named
 // constructors; waiting runs the Engine's loop, so it can be interrupted.
 #pragma once
 
@@ -28,7 +30,7 @@ using RequestPtr = std::shared_ptr<Request>;
 
 class Request {
  public:
-  enum class Kind { Done, Recv, Ssend, Generic };
+  enum class Kind { Done, Recv, Send, Ssend, Generic };
 
   // Already complete, with status `st` (eager sends, PROC_NULL).
   static RequestPtr done(Status st = {});
@@ -37,9 +39,11 @@ class Request {
   // status reports.
   static RequestPtr recv(Engine& e, uint64_t context, int source_world, int tag,
                          std::function<int(int)> rank_of, Waiting what);
-  // A synchronous send already queued with sequence number `seq`: complete
-  // once its receiver's ack arrives.
-  static RequestPtr ssend(Engine& e, uint64_t seq, Waiting what);
+  // A send already queued to world rank `dest` with sequence number `seq`:
+  // an eager one is complete at once, a synchronous one once its receiver's
+  // ack arrives.
+  static RequestPtr send(Engine& e, int dest, uint64_t seq, Waiting what);
+  static RequestPtr ssend(Engine& e, int dest, uint64_t seq, Waiting what);
   // Complete once test() holds; test may throw core::Error.
   static RequestPtr generic(Engine& e, std::function<bool()> test, Waiting what);
   ~Request();
@@ -68,7 +72,9 @@ class Request {
   // error, which has no one to go to. True when it is still pending after
   // the first step, false when it was already over (land has run).
   static bool let_go(RequestPtr r, std::function<void(Request*)> land);
-  // Cancels a pending receive; true if it was still pending.
+  // Cancels a pending receive (true if it was still pending), or asks a
+  // send's receiver to withdraw its message: the send then completes with
+  // the answer, cancelled() if withdrawn (true: the cancel was asked).
   bool cancel();
   bool cancelled() const { return cancelled_; }
   const Status& status() const { return status_; }
@@ -84,6 +90,7 @@ class Request {
  private:
   Request(Kind kind, Engine* e, Waiting what) : kind_(kind), engine_(e), what_(std::move(what)) {}
   bool poll_complete();
+  bool poll_send();
   void trace_recv();
   void trace_wait(TraceEvent::Kind k);
 
@@ -92,7 +99,9 @@ class Request {
   Waiting what_;
   PostedRecv recv_;
   std::function<int(int)> rank_of_;
-  uint64_t ack_seq_ = 0;
+  uint64_t seq_ = 0;  // a send's
+  int dest_ = 0;       // a send's receiver (world rank)
+  bool cancelling_ = false;
   std::function<bool()> generic_;
   Status status_;
   bool complete_ = false;

@@ -52,7 +52,7 @@ std::optional<Envelope> decode_header(std::string_view in, std::string* why) {
     return std::nullopt;
   }
   uint8_t kind = get<uint8_t>(in, 2);
-  if (kind > uint8_t(MsgKind::Rma)) {
+  if (kind > uint8_t(MsgKind::SendCancelled)) {
     *why = "unknown message kind " + std::to_string(kind);
     return std::nullopt;
   }

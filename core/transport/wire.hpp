@@ -16,8 +16,11 @@ namespace lumpi::core {
 // What a data message is for. Acks answer synchronous sends. Rma messages
 // are one-sided communication on a window (core/rma/win.cpp): the context is
 // the window's id, the tag the RMA operation; the engine hands them to the
-// window's service whenever it progresses, never to the Matcher.
-enum class MsgKind : uint8_t { Data = 0, SsendAck = 1, Rma = 2 };
+// window's service whenever it progresses, never to the Matcher. A
+// SendCancel asks the receiver to withdraw the sender's message `seq` if no
+// receive has matched it yet; the SendCancelled answer says in its tag
+// whether it did (1) or not (0) (MPI_Cancel of a send, MPI-3.1 §3.8.4).
+enum class MsgKind : uint8_t { Data = 0, SsendAck = 1, Rma = 2, SendCancel = 3, SendCancelled = 4 };
 
 // Context ids: a communicator owns one base id; each kind of traffic on it
 // gets its own matching context (base * 4 + lane), so a user's wildcard
@@ -34,7 +37,7 @@ struct Envelope {
   uint32_t epoch = 0;    // command number the sender was running (interrupt cleanup)
   MsgKind kind = MsgKind::Data;
   bool wants_ack = false;  // synchronous send: the receiver acks on match
-  uint64_t seq = 0;        // sender-local id, echoed by the ack
+  uint64_t seq = 0;        // sender-local id of a point-to-point send, echoed by the ack
   uint64_t clock = 0;      // the sender's Lamport clock at the send (Engine::send sets it)
 };
 

@@ -17,7 +17,8 @@ form with the error classes of MPI-3.1's Table 8.2
 (tests/exec/capi_fortran.c), and persistent requests in every send mode
 with derived datatypes and MPI-3.1 §3.9's rules (tests/exec/capi_persistent.c),
 and MPI_Comm_split_type's SHARED, HW_DOMAIN levels and errors
-(tests/exec/capi_split_type.c): lumpi-cc
+(tests/exec/capi_split_type.c), and MPI_Cancel of sends, unmatched and
+matched (tests/exec/capi_cancel.c): lumpi-cc
 builds each and `lumpi exec` runs it at 1, 2, 3, 4, 5 and 7 ranks; every
 check passes and no process is left behind. A hung MPI_Waitany (its sender
 computes: no deadlock) shows in
@@ -41,7 +42,7 @@ EXEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "exec")
 with tempfile.TemporaryDirectory(prefix="lumpi-capi-nbc-") as tmp:
     for prog in ("capi_nbc", "capi_coll", "capi_nbcv", "capi_ineighbor", "capi_complete", "capi_waitany",
                  "capi_reduce", "capi_derived", "capi_message", "capi_fortran", "capi_persistent",
-                 "capi_split_type"):
+                 "capi_split_type", "capi_cancel"):
         exe = os.path.join(tmp, prog)
         r = subprocess.run([CC, "-Wall", "-Werror", "-o", exe, os.path.join(EXEC, prog + ".c")],
                            capture_output=True, text=True, timeout=120)
