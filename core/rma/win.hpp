@@ -264,6 +264,8 @@ class Win {
   void flush_rank(int rank, std::string_view func);
   void flush_every(std::string_view func);
   bool exposure_done() const;
+  std::vector<int> missing_completes() const;  // world ranks of the exposure group not yet completed
+  void wait_for_posts(const group::Members& group, std::string_view func);
   void end_exposure();
   // Completes every operation to the targets (window ranks) at their ends.
   void flush_targets(const std::set<int>& targets, std::string_view func);

@@ -309,6 +309,24 @@ void Win::post(const group::Members& group, int assert) {
     for (int w : group) st.reply(w, kPosted, 0);
 }
 
+// Start's wait names the targets whose MPI_Win_post has not arrived (world
+// ranks, as a point-to-point wait does), anew after each post, so that a
+// deadlock report names the ranks that never post (MPI-3.1 §11.5.2).
+void Win::wait_for_posts(const group::Members& group, std::string_view func) {
+  State& st = *state_;
+  auto missing = [&] {
+    std::vector<int> m;
+    for (int w : group)
+      if (st.posted[w] == 0) m.push_back(w);
+    return m;
+  };
+  for (std::vector<int> m = missing(); !m.empty(); m = missing()) {
+    Waiting w = comm_->waiting(std::string(func));
+    w.needs = m;
+    st.engine->wait([&] { return missing().size() < m.size(); }, w);
+  }
+}
+
 void Win::start(const group::Members& group, int assert) {
   const char* func = "MPI_Win_start";
   check_usable(func);
@@ -321,11 +339,7 @@ void Win::start(const group::Members& group, int assert) {
     fail(ErrClass::RmaSync, func, "rank " + std::to_string(st.locks.begin()->first) + " is locked by this rank; unlock it first");
   std::vector<int> ranks = window_ranks(group, func);
   if (!(assert & MODE_NOCHECK)) {
-    wait_until([&] {
-      for (int w : group)
-        if (st.posted[w] == 0) return false;
-      return true;
-    }, -1, func);
+    wait_for_posts(group, func);
     for (int w : group) --st.posted[w];
   }
   st.access = std::move(ranks);
@@ -350,14 +364,17 @@ void Win::complete() {
   raise_async(func);
 }
 
-bool Win::exposure_done() const {
+std::vector<int> Win::missing_completes() const {
   const State& st = *state_;
+  std::vector<int> m;
   for (int w : st.exposure) {
     auto it = st.completed.find(w);
-    if (it == st.completed.end() || it->second == 0) return false;
+    if (it == st.completed.end() || it->second == 0) m.push_back(w);
   }
-  return true;
+  return m;
 }
+
+bool Win::exposure_done() const { return missing_completes().empty(); }
 
 void Win::end_exposure() {
   State& st = *state_;
@@ -369,8 +386,14 @@ void Win::end_exposure() {
 void Win::wait() {
   const char* func = "MPI_Win_wait";
   check_usable(func);
-  if (!state_->exposure_open) fail(ErrClass::RmaSync, func, "no exposure epoch: MPI_Win_post first");
-  wait_until([&] { return exposure_done(); }, -1, func);
+  State& st = *state_;
+  if (!st.exposure_open) fail(ErrClass::RmaSync, func, "no exposure epoch: MPI_Win_post first");
+  // as start's wait: the origins whose MPI_Win_complete has not arrived
+  for (std::vector<int> m = missing_completes(); !m.empty(); m = missing_completes()) {
+    Waiting w = comm_->waiting(func);
+    w.needs = m;
+    st.engine->wait([&] { return missing_completes().size() < m.size(); }, w);
+  }
   end_exposure();
 }
 
