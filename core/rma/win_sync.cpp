@@ -8,6 +8,7 @@
 
 #include "core/base/constants.hpp"
 #include "core/base/error.hpp"
+#include "core/rma/win_check.hpp"
 #include "core/rma/win_state.hpp"
 
 namespace lumpi::core {
@@ -107,14 +108,16 @@ std::vector<int> Win::window_ranks(const group::Members& g, std::string_view fun
 }
 
 // Completes every operation to the targets at their ends: a target whose
-// last operation is answered needs only that answer; others are asked.
+// last operation is answered needs only that answer; others are asked
+// (under --check every target is, to learn that its origin's accesses
+// are complete).
 void Win::flush_targets(const std::set<int>& targets, std::string_view func) {
   State& st = *state_;
   std::set<std::uint64_t> seqs;
   for (int t : targets) {
     if (!st.touched.count(t)) continue;  // nothing since its last completion
     auto last = st.last_answered.find(t);
-    if (last != st.last_answered.end()) {
+    if (last != st.last_answered.end() && !st.buffers) {
       if (st.awaiting.count(last->second)) seqs.insert(last->second);
       continue;
     }
@@ -127,7 +130,10 @@ void Win::flush_targets(const std::set<int>& targets, std::string_view func) {
   std::optional<TracedWait> traced;
   if (one >= 0) traced.emplace(*st.engine, *comm_, one, func);
   wait_for(seqs, one, func);
-  for (int t : targets) st.touched.erase(t), st.last_answered.erase(t);
+  for (int t : targets) {
+    st.touched.erase(t), st.last_answered.erase(t);
+    if (st.buffers) st.buffers->completed(t);
+  }
 }
 
 void Win::fence(int assert) {
@@ -148,6 +154,9 @@ void Win::fence(int assert) {
   flush_targets(std::set<int>(st.touched), func);
   barrier(*comm_, func);
   st.fence = (assert & MODE_NOSUCCEED) ? State::Fence::None : State::Fence::Issued;
+  ++st.fences;
+  if (st.buffers) st.buffers->completed_all();
+  if (st.conflicts) st.conflicts->fence(!(assert & MODE_NOSUCCEED));
   raise_async(func);
 }
 
@@ -179,6 +188,7 @@ void Win::lock(int lock_type, int rank, int assert) {
   else request(kLock, rank, Packer().u64(uint64_t(lock_type)).take(), func);
   st.fence = State::Fence::None;
   st.locks[rank] = lock_type;
+  if (st.conflicts && rank == this->rank()) st.conflicts->self_epoch(true);
   raise_async(func);
 }
 
@@ -190,6 +200,8 @@ void Win::unlock_one(int rank, std::string_view func) {
   st.nocheck.erase(rank);
   st.touched.erase(rank);
   st.last_answered.erase(rank);
+  if (st.buffers) st.buffers->completed(rank);
+  if (st.conflicts && rank == this->rank()) st.conflicts->self_epoch(false);
 }
 
 void Win::unlock(int rank) {
@@ -233,6 +245,7 @@ void Win::lock_all(int assert) {
   }
   for (int r = 0; r < group_size(); ++r) st.locks[r] = LOCK_SHARED;
   st.lock_all = true;
+  if (st.conflicts) st.conflicts->self_epoch(true);
   st.fence = State::Fence::None;
   raise_async(func);
 }
@@ -257,6 +270,8 @@ void Win::unlock_all() {
   st.touched.clear();
   st.last_answered.clear();
   st.lock_all = false;
+  if (st.buffers) st.buffers->completed_all();
+  if (st.conflicts) st.conflicts->self_epoch(false);
   raise_async(func);
 }
 
@@ -289,6 +304,7 @@ void Win::flush_local_all() { flush_every("MPI_Win_flush_local_all"); }
 void Win::sync() {
   check_usable("MPI_Win_sync");
   state_->engine->progress(0);
+  if (state_->conflicts) state_->conflicts->sync();
   std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 
@@ -305,6 +321,7 @@ void Win::post(const group::Members& group, int assert) {
   window_ranks(group, func);
   st.exposure = group;
   st.exposure_open = true;
+  if (st.conflicts) st.conflicts->exposure(true);
   if (!(assert & MODE_NOCHECK))
     for (int w : group) st.reply(w, kPosted, 0);
 }
@@ -358,7 +375,10 @@ void Win::complete() {
   std::set<std::uint64_t> seqs;
   for (const auto& [seq, get] : st.gets) seqs.insert(seq);
   wait_for(seqs, -1, func);
-  for (int t : st.access) st.touched.erase(t), st.last_answered.erase(t);
+  for (int t : st.access) {
+    st.touched.erase(t), st.last_answered.erase(t);
+    if (st.buffers) st.buffers->completed(t);
+  }
   st.access.clear();
   st.access_open = false;
   raise_async(func);
@@ -381,6 +401,7 @@ void Win::end_exposure() {
   for (int w : st.exposure) --st.completed[w];
   st.exposure.clear();
   st.exposure_open = false;
+  if (st.conflicts) st.conflicts->exposure(false);
 }
 
 void Win::wait() {
