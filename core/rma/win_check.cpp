@@ -10,6 +10,9 @@ namespace lumpi::core::rma {
 namespace {
 
 constexpr std::int64_t kMaxCopy = std::int64_t(16) << 20;  // origin bytes kept per operation
+// Accesses recorded per epoch (per origin in passive target), buffers kept
+// per origin: beyond, an epoch is not checked further (each check is linear).
+constexpr std::size_t kMaxRecords = 4096;
 
 const char* call_of(int tag) {
   switch (tag) {
@@ -133,8 +136,8 @@ void Conflicts::check(const Access& a, EpochKind kind) {
 }
 
 void Conflicts::record(Access a, EpochKind kind) {
-  if (kind == EpochKind::Passive) open_[a.origin].push_back(std::move(a));
-  else epoch_.push_back(std::move(a));
+  std::vector<Access>& list = kind == EpochKind::Passive ? open_[a.origin] : epoch_;
+  if (list.size() < kMaxRecords) list.push_back(std::move(a));
 }
 
 void Conflicts::update_shadow(const Shape& s) {
@@ -200,27 +203,40 @@ void Conflicts::report(const std::string& what) {
 void OriginBuffers::issued(const void* buf, std::int64_t count, const Datatype& type, int target, bool written,
                            const char* func, std::uint64_t seq) {
   std::vector<Span> spans;
-  if (!buf || count <= 0 || !shape_spans(shape_of(0, count, type), &spans) || spans.empty()) return;
+  if (!buf || count <= 0 || pending_.size() >= kMaxRecords) return;
+  if (!shape_spans(shape_of(0, count, type), &spans) || spans.empty()) return;
   const char* at = static_cast<const char*>(buf);
-  Span whole{spans.front().lo, spans.back().hi};
-  for (const Span& s : spans) whole = {std::min(whole.lo, s.lo), std::max(whole.hi, s.hi)};
+  auto absolute = [](const char* base, std::vector<Span> s) {
+    for (Span& x : s) x.lo += std::int64_t(reinterpret_cast<std::uintptr_t>(base)), x.hi += std::int64_t(reinterpret_cast<std::uintptr_t>(base));
+    return s;
+  };
+  std::vector<Span> mine = absolute(at, spans);
   for (const Buffer& p : pending_) {  // a get's buffer read or written again
-    Span mine{std::int64_t(reinterpret_cast<std::uintptr_t>(at)) + whole.lo,
-              std::int64_t(reinterpret_cast<std::uintptr_t>(at)) + whole.hi};
-    Span theirs{std::int64_t(reinterpret_cast<std::uintptr_t>(p.at)) + p.lo,
-                std::int64_t(reinterpret_cast<std::uintptr_t>(p.at)) + p.hi};
-    if ((p.written || written) && overlap(mine, theirs))
+    Span at_both;
+    if ((p.written || written) && common(mine, absolute(p.at, p.spans), &at_both))
       return report(std::string(func) + "'s origin buffer overlaps the " + (p.written ? "result" : "origin") +
                     " buffer of an earlier " + p.func + " of the same epoch, which " +
                     (p.written ? "the data it fetches may still overwrite" : "must not change until it completes"));
   }
-  if (whole.hi - whole.lo > kMaxCopy) return;
-  pending_.push_back({at, whole.lo, whole.hi, std::string(at + whole.lo, size_t(whole.hi - whole.lo)), target,
-                      written, func, seq});
+  std::string copy;
+  for (const Span& s : spans) {
+    if (std::int64_t(copy.size()) + s.hi - s.lo > kMaxCopy) return;
+    copy.append(at + s.lo, size_t(s.hi - s.lo));
+  }
+  pending_.push_back({at, std::move(spans), std::move(copy), target, written, func, seq});
+}
+
+bool OriginBuffers::changed(const Buffer& b) const {
+  size_t pos = 0;
+  for (const Span& s : b.spans) {
+    if (std::memcmp(b.at + s.lo, b.copy.data() + pos, size_t(s.hi - s.lo)) != 0) return true;
+    pos += size_t(s.hi - s.lo);
+  }
+  return false;
 }
 
 void OriginBuffers::check_changed(const Buffer& b, const char* when) {
-  if (std::memcmp(b.at + b.lo, b.copy.data(), b.copy.size()) == 0) return;
+  if (!changed(b)) return;
   report(std::string("the ") + (b.written ? "result" : "origin") + " buffer of " + b.func + " (target rank " +
          std::to_string(b.target) + ") was changed by the program " + when);
 }

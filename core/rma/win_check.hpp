@@ -121,14 +121,15 @@ class OriginBuffers {
  private:
   struct Buffer {
     const char* at;
-    std::int64_t lo, hi;  // bytes from at
-    std::string copy;
+    std::vector<Span> spans;  // bytes from at that the operation reads or writes
+    std::string copy;         // their contents at the call, one after another
     int target;
     bool written;
     const char* func;
     std::uint64_t seq;
   };
   void check_changed(const Buffer& b, const char* when);
+  bool changed(const Buffer& b) const;
   void report(const std::string& what);
   Engine& engine_;
   std::string window_;
