@@ -10,6 +10,7 @@
 #include "core/base/error.hpp"
 #include "core/base/log.hpp"
 #include "core/comm/team.hpp"
+#include "core/rma/win_check.hpp"
 #include "core/rma/win_state.hpp"
 
 namespace lumpi::core {
@@ -146,6 +147,8 @@ void Win::State::take(const LockReq& r) {
 }
 
 void Win::State::serve(Message& m) {
+  stamp = m.env.tag;
+  m.env.tag = unstamp(m.env.tag).tag;
   try {
     if (m.env.tag >= kGetReply) serve_answer(m);
     else serve_request(m);
@@ -174,12 +177,14 @@ void Win::State::serve_request(Message& m) {
       if (exclusive == from) exclusive = -1;
       else if (shared_by[from] > 0) --shared_by[from], --shared;
       else return nack(from, seq, ErrClass::RmaSync, "unlock from a rank that holds no lock here");
+      if (conflicts) conflicts->closed(from);
       reply(from, kUnlocked, seq);
       grant_queued();
       return;
     }
     case kFlush:
       u.end();
+      if (conflicts) conflicts->closed(from);
       reply(from, kFlushed, seq);
       return;
     case kComplete:  // every operation of its access epoch was served before
@@ -229,21 +234,32 @@ void Win::State::serve_data(Message& m) {
   const bool combine = acc && Op(op) != Op::NoOp;
   if ((tag == kPut || combine) && std::int64_t(data.size()) != s.bytes())
     return nack(from, m.env.seq, ErrClass::Intern, "data of the wrong size");
+  if (combine && (Op(op) == Op::Maxloc || Op(op) == Op::Minloc) && !pair)
+    return nack(from, m.env.seq, ErrClass::Op, "MAXLOC/MINLOC on a type that is no pair type");
+  std::string out;
+  auto apply = [&] { out = apply_data(s, tag, Op(op), Pair(pair), data); };
+  if (!conflicts) apply();
+  else conflicts->serve(from, unstamp(stamp), s, acc ? int(op) : -1, s.runs.empty() ? -1 : int(s.runs[0].basic), apply);
+  if (tag == kGet || tag == kGetAcc) reply(from, kGetReply, m.env.seq, std::move(out));
+}
+
+// serve_data's work on the window: what a get returns ("" for put and accumulate).
+std::string Win::State::apply_data(const Shape& s, int tag, Op op, Pair pair, std::string_view data) {
+  const bool combine = (tag == kAcc || tag == kGetAcc) && op != Op::NoOp;
   std::string out;
   if (tag == kGet || tag == kGetAcc) out = gather(s);
-  if (combine && (Op(op) == Op::Maxloc || Op(op) == Op::Minloc)) {
-    if (!pair) return nack(from, m.env.seq, ErrClass::Op, "MAXLOC/MINLOC on a type that is no pair type");
-    combine_pairs(s, Op(op), Pair(pair - 1), data);
+  if (combine && (op == Op::Maxloc || op == Op::Minloc)) {
+    combine_pairs(s, op, Pair(int(pair) - 1), data);
   } else if (tag == kPut || combine) {
     size_t pos = 0;
     for_each_run(*this, s, [&](char* p, const Run& r) {
       size_t n = size_t(r.count) * basic_info(r.basic).size;
       if (tag == kPut) std::memcpy(p, data.data() + pos, n);
-      else apply_basic(Op(op), r.basic, data.data() + pos, p, r.count);
+      else apply_basic(op, r.basic, data.data() + pos, p, r.count);
       pos += n;
     });
   }
-  if (tag == kGet || tag == kGetAcc) reply(from, kGetReply, m.env.seq, std::move(out));
+  return out;
 }
 
 std::string Win::State::gather(const Shape& s) const {
@@ -280,8 +296,13 @@ void Win::State::serve_cas(Message& m) {
       origin.size() != compare.size())
     return nack(from, m.env.seq, ErrClass::Intern, "a compare-and-swap of the wrong shape");
   char* p = at(s.disp + s.runs[0].offset);
-  std::string old(p, compare.size());
-  if (std::memcmp(p, compare.data(), compare.size()) == 0) std::memcpy(p, origin.data(), origin.size());
+  std::string old;
+  auto apply = [&] {
+    old.assign(p, compare.size());
+    if (std::memcmp(p, compare.data(), compare.size()) == 0) std::memcpy(p, origin.data(), origin.size());
+  };
+  if (!conflicts) apply();
+  else conflicts->serve(from, unstamp(stamp), s, int(Op::Count_), int(s.runs[0].basic), apply);  // CAS: its own op
   reply(from, kGetReply, m.env.seq, std::move(old));
 }
 
@@ -306,6 +327,7 @@ void Win::State::serve_answer(Message& m) {
     return;
   }
   if (!awaiting.erase(seq)) return;  // an answer to an interrupted request
+  if (m.env.tag == kGetReply && buffers) buffers->answered(seq);
   if (m.env.tag == kGetReply) {
     auto it = gets.find(seq);
     if (it == gets.end()) return;
@@ -338,6 +360,7 @@ WinPtr Win::create(Comm& comm, void* base, std::int64_t size, int disp_unit, std
   st->my_world = comm.engine().world_rank();
   st->members = &w->comm_->local_group();
   w->state_ = st;
+  if (comm.engine().checking()) w->start_checks();
   std::weak_ptr<State> weak = st;
   // Served before the exchange below completes anywhere, so no operation
   // can reach a rank that does not know the window yet.
@@ -362,6 +385,17 @@ WinPtr Win::allocate(Comm& comm, std::int64_t size, int disp_unit, std::string_v
   WinPtr w = create(comm, mem.get(), size, disp_unit, func, WIN_FLAVOR_ALLOCATE);
   w->memory_ = std::move(mem);
   return w;
+}
+
+// --check (core/rma/win_check.hpp): the origin's buffers on every window,
+// the target's record on windows of user or allocated memory up to 64 MiB.
+void Win::start_checks() {
+  State& st = *state_;
+  std::string name = "rank " + std::to_string(st.my_world) + "'s window";
+  st.buffers = std::make_shared<OriginBuffers>(*st.engine, name);
+  bool plain = flavor_ == WIN_FLAVOR_CREATE || flavor_ == WIN_FLAVOR_ALLOCATE;
+  if (plain && size_ <= (std::int64_t(64) << 20))
+    st.conflicts = std::make_shared<Conflicts>(*st.engine, st.base, size_, name);
 }
 
 // A window dropped without free leaves its (weak) service in the engine,

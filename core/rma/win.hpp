@@ -264,6 +264,8 @@ class Win {
   void flush_rank(int rank, std::string_view func);
   void flush_every(std::string_view func);
   bool exposure_done() const;
+  std::vector<int> missing_completes() const;  // world ranks of the exposure group not yet completed
+  void wait_for_posts(const group::Members& group, std::string_view func);
   void end_exposure();
   // Completes every operation to the targets (window ranks) at their ends.
   void flush_targets(const std::set<int>& targets, std::string_view func);
@@ -272,6 +274,10 @@ class Win {
   RequestPtr answered(std::uint64_t seq, std::string_view func);
   void check_passive(int target, std::string_view func) const;
   void raise_async(std::string_view func);
+  void start_checks();
+  // --check: notes an operation's origin buffer (written: a get's result).
+  void note_buffer(const void* buf, std::int64_t count, const TypePtr& type, int target, bool written,
+                   const char* func, std::uint64_t seq = 0);
 
   CommPtr comm_;  // private duplicate: id and collectives
   std::shared_ptr<void> memory_;  // what allocate and allocate_shared made (freed with the window)

@@ -95,6 +95,7 @@ void Win::accumulate(const void* origin, std::int64_t count, const TypePtr& otyp
   check_data(count, otype, tcount, ttype, func, "origin_count", "origin_datatype");
   std::uint64_t pair = check_acc_types(otype, ttype, tcount, op, func);
   if (!check_target(target, disp, tcount, ttype, func)) return;
+  note_buffer(origin, count, otype, target, false, func);
   std::string body = op_header(disp, target, tcount, ttype) + Packer().u64(uint64_t(op)).u64(pair).take();
   append_data(body, origin, count, otype, func);
   send_op(kAcc, target, std::move(body), 0);
@@ -113,6 +114,10 @@ std::uint64_t Win::issue_get_accumulate(const void* origin, std::int64_t count, 
   std::string body = op_header(disp, target, tcount, ttype) + Packer().u64(uint64_t(op)).u64(pair).take();
   append_data(body, origin, noop ? 0 : count, noop ? ttype : otype, func);
   std::uint64_t seq = expect(result, rcount, rtype);
+  if (func != "MPI_Rget_accumulate") {
+    if (!noop) note_buffer(origin, count, otype, target, false, "MPI_Get_accumulate");
+    note_buffer(result, rcount, rtype, target, true, func == "MPI_Fetch_and_op" ? "MPI_Fetch_and_op" : "MPI_Get_accumulate", seq);
+  }
   send_op(kGetAcc, target, std::move(body), seq);
   return seq;
 }
@@ -148,7 +153,14 @@ void Win::compare_and_swap(const void* origin, const void* compare, void* result
 RequestPtr Win::raccumulate(const void* origin, std::int64_t count, const TypePtr& otype, int target,
                             std::int64_t disp, std::int64_t tcount, const TypePtr& ttype, Op op) {
   check_passive(target, "MPI_Raccumulate");
-  accumulate(origin, count, otype, target, disp, tcount, ttype, op);
+  state_->request_based = true;  // (its request frees the buffer: not the epoch's to watch)
+  try {
+    accumulate(origin, count, otype, target, disp, tcount, ttype, op);
+  } catch (...) {
+    state_->request_based = false;
+    throw;
+  }
+  state_->request_based = false;
   return Request::done();  // the data is in the message: the origin buffer is free
 }
 

@@ -9,6 +9,7 @@
 
 #include "core/base/constants.hpp"
 #include "core/base/error.hpp"
+#include "core/rma/win_check.hpp"
 #include "core/rma/win_state.hpp"
 
 namespace lumpi::core {
@@ -162,8 +163,15 @@ std::string Win::op_header(std::int64_t disp, int target, std::int64_t tcount, c
   return p.take();
 }
 
+// Under --check the tag carries the epoch the operation belongs to (win_check.hpp).
 void Win::send_op(int op, int target, std::string body, std::uint64_t seq) {
   State& st = *state_;
+  if (st.buffers) {
+    EpochKind kind = st.locks.count(target) ? EpochKind::Passive
+                     : st.access_open      ? EpochKind::Exposure
+                                           : EpochKind::Fence;
+    op = stamp_tag(op, kind, st.fences);
+  }
   st.reply(comm_->world_of(target), op, seq, std::move(body));
   st.touched.insert(target);
   if (seq) st.last_answered[target] = seq;
@@ -205,12 +213,19 @@ RequestPtr Win::answered(std::uint64_t seq, std::string_view func) {
   }, w);
 }
 
+void Win::note_buffer(const void* buf, std::int64_t count, const TypePtr& type, int target, bool written,
+                      const char* func, std::uint64_t seq) {
+  State& st = *state_;
+  if (st.buffers && !st.request_based) st.buffers->issued(buf, count, *type, target, written, func, seq);
+}
+
 void Win::put(const void* origin, std::int64_t count, const TypePtr& otype, int target, std::int64_t disp,
               std::int64_t tcount, const TypePtr& ttype) {
   const char* func = "MPI_Put";
   check_usable(func);
   check_data(count, otype, tcount, ttype, func, "origin_count", "origin_datatype");
   if (!check_target(target, disp, tcount, ttype, func)) return;
+  note_buffer(origin, count, otype, target, false, func);
   std::string body = op_header(disp, target, tcount, ttype);
   append_data(body, origin, count, otype, func);
   send_op(kPut, target, std::move(body), 0);
@@ -222,13 +237,22 @@ void Win::get(void* origin, std::int64_t count, const TypePtr& otype, int target
   check_usable(func);
   check_data(count, otype, tcount, ttype, func, "origin_count", "origin_datatype");
   if (!check_target(target, disp, tcount, ttype, func)) return;
-  send_op(kGet, target, op_header(disp, target, tcount, ttype), expect(origin, count, otype));
+  std::uint64_t seq = expect(origin, count, otype);
+  note_buffer(origin, count, otype, target, true, func, seq);
+  send_op(kGet, target, op_header(disp, target, tcount, ttype), seq);
 }
 
 RequestPtr Win::rput(const void* origin, std::int64_t count, const TypePtr& otype, int target, std::int64_t disp,
                      std::int64_t tcount, const TypePtr& ttype) {
   check_passive(target, "MPI_Rput");
-  put(origin, count, otype, target, disp, tcount, ttype);
+  state_->request_based = true;  // (its request frees the buffer: not the epoch's to watch)
+  try {
+    put(origin, count, otype, target, disp, tcount, ttype);
+  } catch (...) {
+    state_->request_based = false;
+    throw;
+  }
+  state_->request_based = false;
   return Request::done();  // the data is in the message: the origin buffer is free
 }
 

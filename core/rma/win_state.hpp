@@ -17,6 +17,9 @@
 
 namespace lumpi::core::rma {
 
+class Conflicts;
+class OriginBuffers;
+
 // The RMA operations: the envelope's tag. Tags from kGetReply on are
 // answers (or notices an origin receives); the others are served by the target.
 enum Tag : int {
@@ -88,6 +91,13 @@ struct Win::State {
   std::set<std::uint64_t> abandoned_locks;  // lock requests given up by an interrupt
   std::string async_error;                  // a target's refusal, raised at the next sync
   ErrClass async_class = ErrClass::Other;
+  std::uint32_t fences = 0;                 // fences so far (--check stamps operations with it)
+  std::shared_ptr<rma::OriginBuffers> buffers;  // --check: origin buffers of pending operations
+  bool request_based = false;               // an rput or raccumulate: its request frees the buffer
+
+  // ---- --check at the target (core/rma/win_check.hpp) ----
+  std::shared_ptr<rma::Conflicts> conflicts;
+  int stamp = 0;  // the served operation's tag, with its epoch (rma::Stamp)
 
   // ---- target side ----
   int exclusive = -1;  // world rank holding the exclusive lock
@@ -118,6 +128,7 @@ struct Win::State {
   void serve(Message& m);
   void serve_request(Message& m);
   void serve_data(Message& m);
+  std::string apply_data(const rma::Shape& s, int tag, Op op, Pair pair, std::string_view data);
   std::string gather(const rma::Shape& s) const;  // the shape's bytes, packed
   void combine_pairs(const rma::Shape& s, Op op, Pair pair, std::string_view data);
   void serve_cas(Message& m);

@@ -8,6 +8,7 @@
 
 #include "core/base/constants.hpp"
 #include "core/base/error.hpp"
+#include "core/rma/win_check.hpp"
 #include "core/rma/win_state.hpp"
 
 namespace lumpi::core {
@@ -107,14 +108,16 @@ std::vector<int> Win::window_ranks(const group::Members& g, std::string_view fun
 }
 
 // Completes every operation to the targets at their ends: a target whose
-// last operation is answered needs only that answer; others are asked.
+// last operation is answered needs only that answer; others are asked
+// (under --check every target is, to learn that its origin's accesses
+// are complete).
 void Win::flush_targets(const std::set<int>& targets, std::string_view func) {
   State& st = *state_;
   std::set<std::uint64_t> seqs;
   for (int t : targets) {
     if (!st.touched.count(t)) continue;  // nothing since its last completion
     auto last = st.last_answered.find(t);
-    if (last != st.last_answered.end()) {
+    if (last != st.last_answered.end() && !st.buffers) {
       if (st.awaiting.count(last->second)) seqs.insert(last->second);
       continue;
     }
@@ -127,7 +130,10 @@ void Win::flush_targets(const std::set<int>& targets, std::string_view func) {
   std::optional<TracedWait> traced;
   if (one >= 0) traced.emplace(*st.engine, *comm_, one, func);
   wait_for(seqs, one, func);
-  for (int t : targets) st.touched.erase(t), st.last_answered.erase(t);
+  for (int t : targets) {
+    st.touched.erase(t), st.last_answered.erase(t);
+    if (st.buffers) st.buffers->completed(t);
+  }
 }
 
 void Win::fence(int assert) {
@@ -148,6 +154,9 @@ void Win::fence(int assert) {
   flush_targets(std::set<int>(st.touched), func);
   barrier(*comm_, func);
   st.fence = (assert & MODE_NOSUCCEED) ? State::Fence::None : State::Fence::Issued;
+  ++st.fences;
+  if (st.buffers) st.buffers->completed_all();
+  if (st.conflicts) st.conflicts->fence(!(assert & MODE_NOSUCCEED));
   raise_async(func);
 }
 
@@ -179,6 +188,7 @@ void Win::lock(int lock_type, int rank, int assert) {
   else request(kLock, rank, Packer().u64(uint64_t(lock_type)).take(), func);
   st.fence = State::Fence::None;
   st.locks[rank] = lock_type;
+  if (st.conflicts && rank == this->rank()) st.conflicts->self_epoch(true);
   raise_async(func);
 }
 
@@ -190,6 +200,8 @@ void Win::unlock_one(int rank, std::string_view func) {
   st.nocheck.erase(rank);
   st.touched.erase(rank);
   st.last_answered.erase(rank);
+  if (st.buffers) st.buffers->completed(rank);
+  if (st.conflicts && rank == this->rank()) st.conflicts->self_epoch(false);
 }
 
 void Win::unlock(int rank) {
@@ -233,6 +245,7 @@ void Win::lock_all(int assert) {
   }
   for (int r = 0; r < group_size(); ++r) st.locks[r] = LOCK_SHARED;
   st.lock_all = true;
+  if (st.conflicts) st.conflicts->self_epoch(true);
   st.fence = State::Fence::None;
   raise_async(func);
 }
@@ -257,6 +270,8 @@ void Win::unlock_all() {
   st.touched.clear();
   st.last_answered.clear();
   st.lock_all = false;
+  if (st.buffers) st.buffers->completed_all();
+  if (st.conflicts) st.conflicts->self_epoch(false);
   raise_async(func);
 }
 
@@ -289,6 +304,7 @@ void Win::flush_local_all() { flush_every("MPI_Win_flush_local_all"); }
 void Win::sync() {
   check_usable("MPI_Win_sync");
   state_->engine->progress(0);
+  if (state_->conflicts) state_->conflicts->sync();
   std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 
@@ -305,8 +321,27 @@ void Win::post(const group::Members& group, int assert) {
   window_ranks(group, func);
   st.exposure = group;
   st.exposure_open = true;
+  if (st.conflicts) st.conflicts->exposure(true);
   if (!(assert & MODE_NOCHECK))
     for (int w : group) st.reply(w, kPosted, 0);
+}
+
+// Start's wait names the targets whose MPI_Win_post has not arrived (world
+// ranks, as a point-to-point wait does), anew after each post, so that a
+// deadlock report names the ranks that never post (MPI-3.1 §11.5.2).
+void Win::wait_for_posts(const group::Members& group, std::string_view func) {
+  State& st = *state_;
+  auto missing = [&] {
+    std::vector<int> m;
+    for (int w : group)
+      if (st.posted[w] == 0) m.push_back(w);
+    return m;
+  };
+  for (std::vector<int> m = missing(); !m.empty(); m = missing()) {
+    Waiting w = comm_->waiting(std::string(func));
+    w.needs = m;
+    st.engine->wait([&] { return missing().size() < m.size(); }, w);
+  }
 }
 
 void Win::start(const group::Members& group, int assert) {
@@ -321,11 +356,7 @@ void Win::start(const group::Members& group, int assert) {
     fail(ErrClass::RmaSync, func, "rank " + std::to_string(st.locks.begin()->first) + " is locked by this rank; unlock it first");
   std::vector<int> ranks = window_ranks(group, func);
   if (!(assert & MODE_NOCHECK)) {
-    wait_until([&] {
-      for (int w : group)
-        if (st.posted[w] == 0) return false;
-      return true;
-    }, -1, func);
+    wait_for_posts(group, func);
     for (int w : group) --st.posted[w];
   }
   st.access = std::move(ranks);
@@ -344,33 +375,46 @@ void Win::complete() {
   std::set<std::uint64_t> seqs;
   for (const auto& [seq, get] : st.gets) seqs.insert(seq);
   wait_for(seqs, -1, func);
-  for (int t : st.access) st.touched.erase(t), st.last_answered.erase(t);
+  for (int t : st.access) {
+    st.touched.erase(t), st.last_answered.erase(t);
+    if (st.buffers) st.buffers->completed(t);
+  }
   st.access.clear();
   st.access_open = false;
   raise_async(func);
 }
 
-bool Win::exposure_done() const {
+std::vector<int> Win::missing_completes() const {
   const State& st = *state_;
+  std::vector<int> m;
   for (int w : st.exposure) {
     auto it = st.completed.find(w);
-    if (it == st.completed.end() || it->second == 0) return false;
+    if (it == st.completed.end() || it->second == 0) m.push_back(w);
   }
-  return true;
+  return m;
 }
+
+bool Win::exposure_done() const { return missing_completes().empty(); }
 
 void Win::end_exposure() {
   State& st = *state_;
   for (int w : st.exposure) --st.completed[w];
   st.exposure.clear();
   st.exposure_open = false;
+  if (st.conflicts) st.conflicts->exposure(false);
 }
 
 void Win::wait() {
   const char* func = "MPI_Win_wait";
   check_usable(func);
-  if (!state_->exposure_open) fail(ErrClass::RmaSync, func, "no exposure epoch: MPI_Win_post first");
-  wait_until([&] { return exposure_done(); }, -1, func);
+  State& st = *state_;
+  if (!st.exposure_open) fail(ErrClass::RmaSync, func, "no exposure epoch: MPI_Win_post first");
+  // as start's wait: the origins whose MPI_Win_complete has not arrived
+  for (std::vector<int> m = missing_completes(); !m.empty(); m = missing_completes()) {
+    Waiting w = comm_->waiting(func);
+    w.needs = m;
+    st.engine->wait([&] { return missing_completes().size() < m.size(); }, w);
+  }
   end_exposure();
 }
 

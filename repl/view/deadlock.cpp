@@ -290,6 +290,27 @@ std::vector<std::string> order_lines(const Graph& g) {
           ": all processes must call collectives in the same order with matching arguments (MPI-3.1 §5.1, §5.13)"};
 }
 
+// General active target (MPI-3.1 §11.5.2): a rank stuck in MPI_Win_start
+// waits for the MPI_Win_post of the targets its wait names, one stuck in
+// MPI_Win_wait for the MPI_Win_complete of the origins; the line names the
+// missing call and where those ranks are instead.
+std::vector<std::string> epoch_lines(const Graph& g) {
+  std::vector<std::string> out;
+  for (int r : g.stuck) {
+    const RankView& v = g.all.at(r);
+    const char* missing = v.wait.call == "MPI_Win_start" ? "MPI_Win_post"
+                          : v.wait.call == "MPI_Win_wait" ? "MPI_Win_complete" : nullptr;
+    if (!missing) continue;
+    std::string states;
+    for (int t : g.edges.at(r))
+      states += std::string(states.empty() ? "" : ", ") + "rank " + std::to_string(t) + " is " + state_text(g.all, t);
+    out.push_back("missing " + std::string(missing) + ": rank " + std::to_string(r) + " in " + v.wait.call +
+                  " waits for " + missing + " by rank" + (g.edges.at(r).size() > 1 ? "s " : " ") +
+                  ranks_text(g.edges.at(r), false) + " (" + states + ")");
+  }
+  return out;
+}
+
 }  // namespace
 
 RankView view_of_status(const launcher::ControlMsg& m) {
@@ -322,6 +343,7 @@ std::vector<std::string> diagnose(const std::map<int, RankView>& ranks) {
   for (auto& l : terminal_lines(g)) out.push_back(std::move(l));
   for (auto& l : mismatch_lines(g)) out.push_back(std::move(l));
   for (auto& l : order_lines(g)) out.push_back(std::move(l));
+  for (auto& l : epoch_lines(g)) out.push_back(std::move(l));
   for (int r : g.stuck)
     for (int t : g.edges.at(r))
       if (terminal(state_of(g.all, t))) explained.insert(r);

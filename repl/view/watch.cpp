@@ -107,13 +107,20 @@ double DeadlockWatch::first_notice() const {
 }
 
 std::string deadlock_section(const std::map<int, RankView>& views, const std::set<int>& stuck) {
-  bool collective = false, p2p = false;
+  bool collective = false, p2p = false, epoch = false;
   for (int r : stuck) {
-    bool c = !views.at(r).wait.group.empty();
+    const std::string& call = views.at(r).wait.call;
+    bool e = call == "MPI_Win_start" || call == "MPI_Win_wait";
+    bool c = !e && !views.at(r).wait.group.empty();
+    epoch = epoch || e;
     collective = collective || c;
-    p2p = p2p || !c;
+    p2p = p2p || (!c && !e);
   }
   std::string s = "MPI-3.1 ";
+  if (epoch)
+    s += "§11.5.2: MPI_Win_start waits for an MPI_Win_post by each target of its group, MPI_Win_wait for an "
+         "MPI_Win_complete by each origin of its group";
+  if (epoch && (p2p || collective)) s += "; ";
   if (p2p) s += "§3.5: a blocking call returns only once its matching operation is posted, and here none ever will be";
   if (p2p && collective) s += "; ";
   if (collective)

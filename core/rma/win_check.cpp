@@ -1,0 +1,274 @@
+// core/rma/win_check.cpp: --check's conflict detection for windows; the
+// rules are stated in core/rma/win_check.hpp.
+#include "core/rma/win_check.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace lumpi::core::rma {
+
+namespace {
+
+constexpr std::int64_t kMaxCopy = std::int64_t(16) << 20;  // origin bytes kept per operation
+// Accesses recorded per epoch (per origin in passive target), buffers kept
+// per origin: beyond, an epoch is not checked further (each check is linear).
+constexpr std::size_t kMaxRecords = 4096;
+
+const char* call_of(int tag) {
+  switch (tag) {
+    case kPut: return "MPI_Put";
+    case kGet: return "MPI_Get";
+    case kAcc: return "MPI_Accumulate";
+    case kGetAcc: return "MPI_Get_accumulate (or MPI_Fetch_and_op)";
+    case kCas: return "MPI_Compare_and_swap";
+    default: return "an RMA operation";
+  }
+}
+
+bool overlap(const Span& a, const Span& b) { return a.lo < b.hi && b.lo < a.hi; }
+
+// The first byte range two span lists share; false if none.
+bool common(const std::vector<Span>& a, const std::vector<Span>& b, Span* out) {
+  for (const Span& x : a)
+    for (const Span& y : b)
+      if (overlap(x, y)) {
+        *out = {std::max(x.lo, y.lo), std::min(x.hi, y.hi)};
+        return true;
+      }
+  return false;
+}
+
+std::string range_text(const Span& s) { return "bytes [" + std::to_string(s.lo) + ", " + std::to_string(s.hi) + ")"; }
+
+const char* epoch_text(EpochKind k) {
+  return k == EpochKind::Fence ? "one fence epoch" : k == EpochKind::Exposure ? "one exposure epoch" : "concurrent lock epochs";
+}
+
+}  // namespace
+
+bool shape_spans(const Shape& s, std::vector<Span>* out, std::size_t cap) {
+  out->clear();
+  for (std::int64_t i = 0; i < s.count; ++i)
+    for (const Run& r : s.runs) {
+      std::int64_t lo = s.disp + i * s.extent + r.offset, hi = lo + r.count * std::int64_t(basic_info(r.basic).size);
+      if (lo == hi) continue;
+      if (!out->empty() && out->back().hi == lo) out->back().hi = hi;
+      else out->push_back({lo, hi});
+      if (out->size() > cap) return false;
+    }
+  return true;
+}
+
+int stamp_tag(int tag, EpochKind kind, std::uint32_t fences) {
+  return tag | int(kind) << 8 | int(fences & 0xfffff) << 10;
+}
+
+Stamp unstamp(int tag) {
+  return {tag & 0xff, EpochKind((tag >> 8) & 3), std::uint32_t(tag) >> 10};
+}
+
+// ---- the target's record ------------------------------------------------------------
+
+Conflicts::Conflicts(Engine& e, char* base, std::int64_t size, std::string window)
+    : engine_(e), base_(base), size_(size), window_(std::move(window)) {
+  resync();
+}
+
+// A fence-stamped access from an origin that has already passed the next
+// fence belongs to an epoch this rank has not opened: not checked.
+bool Conflicts::admit(const Stamp& st) const {
+  if (st.kind == EpochKind::Fence) return fence_open_ && st.fences == fences_;
+  if (st.kind == EpochKind::Exposure) return exposure_open_;
+  return st.kind == EpochKind::Passive;
+}
+
+bool Conflicts::stored(const Span& s) const {
+  if (s.lo < 0 || s.hi > size_) return false;
+  return std::memcmp(base_ + s.lo, shadow_.data() + s.lo, size_t(s.hi - s.lo)) != 0;
+}
+
+// True (and reported) if another origin's access among others overlaps a
+// and one of them writes.
+bool Conflicts::overlaps_other(const Access& a, const std::vector<Access>& others, EpochKind kind) {
+  auto compatible = [&](const Access& b) {
+    bool reads = (a.tag == kGet) && (b.tag == kGet);
+    bool accs = a.tag != kPut && a.tag != kGet && b.tag != kPut && b.tag != kGet && a.basic == b.basic &&
+                (a.op == b.op || a.op == int(Op::NoOp) || b.op == int(Op::NoOp));
+    return reads || accs;
+  };
+  for (const Access& b : others) {
+    Span at;
+    if (b.origin == a.origin || compatible(b) || !common(a.spans, b.spans, &at)) continue;
+    report(std::string(call_of(b.tag)) + " from rank " + std::to_string(b.origin) + " and " + call_of(a.tag) +
+           " from rank " + std::to_string(a.origin) + " access " + range_text(at) + " of " + window_ + " in " +
+           epoch_text(kind) + ", and at least one of them writes");
+    return true;
+  }
+  return false;
+}
+
+// Another origin's overlapping access of the same epoch, or a local store
+// to the bytes since the epoch's shadow was taken.
+void Conflicts::check(const Access& a, EpochKind kind) {
+  std::vector<Access> passive;
+  if (kind == EpochKind::Passive)
+    for (const auto& [o, list] : open_) passive.insert(passive.end(), list.begin(), list.end());
+  const std::vector<Access>& others = kind == EpochKind::Passive ? passive : epoch_;
+  if (overlaps_other(a, others, kind)) return;
+  // Local stores: in a fence or exposure epoch, or inside this rank's own
+  // lock epoch, since the shadow was taken; otherwise where an open
+  // access of another epoch overlaps (the rest was this rank's to change).
+  bool whole = kind != EpochKind::Passive || self_open_;
+  for (const Span& s : a.spans) {
+    Span at = s;
+    if (!whole) {
+      bool shared = false;
+      for (const Access& b : others) shared = shared || common({s}, b.spans, &at);
+      if (!shared) continue;
+    }
+    if (stored(at))
+      return report("a local store at this rank changed " + range_text(at) + " of " + window_ + " while " +
+                    call_of(a.tag) + " from rank " + std::to_string(a.origin) + " accesses it in " + epoch_text(kind));
+  }
+  if (!whole)
+    for (const Span& s : a.spans)
+      if (s.lo >= 0 && s.hi <= size_) std::memcpy(shadow_.data() + s.lo, base_ + s.lo, size_t(s.hi - s.lo));
+}
+
+void Conflicts::record(Access a, EpochKind kind) {
+  std::vector<Access>& list = kind == EpochKind::Passive ? open_[a.origin] : epoch_;
+  if (list.size() < kMaxRecords) list.push_back(std::move(a));
+}
+
+void Conflicts::update_shadow(const Shape& s) {
+  std::vector<Span> spans;
+  if (!shape_spans(s, &spans, SIZE_MAX)) return;
+  for (const Span& x : spans)
+    if (x.lo >= 0 && x.hi <= size_) std::memcpy(shadow_.data() + x.lo, base_ + x.lo, size_t(x.hi - x.lo));
+}
+
+// The accesses of an epoch that ends: bytes they touched that differ from
+// the shadow were stored into by this rank during the epoch.
+void Conflicts::compare(const std::vector<Access>& done, const char* when) {
+  for (const Access& a : done)
+    for (const Span& s : a.spans)
+      if (stored(s))
+        return report("a local store at this rank changed " + range_text(s) + " of " + window_ + ", which " +
+                      call_of(a.tag) + " from rank " + std::to_string(a.origin) + " accesses, before " + when);
+}
+
+void Conflicts::fence(bool opens) {
+  if (fence_open_) compare(epoch_, "the fence that ends its epoch");
+  epoch_.clear();
+  ++fences_;
+  fence_open_ = opens;
+  resync();
+  std::vector<Access> early = std::move(next_);
+  next_.clear();
+  for (Access& a : early)
+    if (opens && !overlaps_other(a, epoch_, EpochKind::Fence)) epoch_.push_back(std::move(a));
+}
+
+void Conflicts::exposure(bool opens) {
+  if (!opens) compare(epoch_, "MPI_Win_wait ended its exposure epoch");
+  epoch_.clear();
+  exposure_open_ = opens;
+  resync();
+}
+
+void Conflicts::closed(int origin) {
+  auto it = open_.find(origin);
+  if (it == open_.end()) return;
+  compare(it->second, "its origin completed it (flush or unlock)");
+  open_.erase(it);
+}
+
+void Conflicts::self_epoch(bool opens) {
+  if (opens && !self_open_) resync();
+  self_open_ = opens;
+}
+
+void Conflicts::sync() { resync(); }
+
+void Conflicts::report(const std::string& what) {
+  if (reported_) return;
+  reported_ = true;
+  engine_.report_check("rma-conflict", "conflicting accesses: " + what +
+                                           " (MPI-3.1 §11.7: conflicting accesses to one window location in one "
+                                           "epoch are erroneous; accumulates with the same op and basic type excepted)");
+}
+
+// ---- the origin's buffers -------------------------------------------------------------
+
+void OriginBuffers::issued(const void* buf, std::int64_t count, const Datatype& type, int target, bool written,
+                           const char* func, std::uint64_t seq) {
+  std::vector<Span> spans;
+  if (!buf || count <= 0 || pending_.size() >= kMaxRecords) return;
+  if (!shape_spans(shape_of(0, count, type), &spans) || spans.empty()) return;
+  const char* at = static_cast<const char*>(buf);
+  auto absolute = [](const char* base, std::vector<Span> s) {
+    for (Span& x : s) x.lo += std::int64_t(reinterpret_cast<std::uintptr_t>(base)), x.hi += std::int64_t(reinterpret_cast<std::uintptr_t>(base));
+    return s;
+  };
+  std::vector<Span> mine = absolute(at, spans);
+  for (const Buffer& p : pending_) {  // a get's buffer read or written again
+    Span at_both;
+    if ((p.written || written) && common(mine, absolute(p.at, p.spans), &at_both))
+      return report(std::string(func) + "'s origin buffer overlaps the " + (p.written ? "result" : "origin") +
+                    " buffer of an earlier " + p.func + " of the same epoch, which " +
+                    (p.written ? "the data it fetches may still overwrite" : "must not change until it completes"));
+  }
+  std::string copy;
+  for (const Span& s : spans) {
+    if (std::int64_t(copy.size()) + s.hi - s.lo > kMaxCopy) return;
+    copy.append(at + s.lo, size_t(s.hi - s.lo));
+  }
+  pending_.push_back({at, std::move(spans), std::move(copy), target, written, func, seq});
+}
+
+bool OriginBuffers::changed(const Buffer& b) const {
+  size_t pos = 0;
+  for (const Span& s : b.spans) {
+    if (std::memcmp(b.at + s.lo, b.copy.data() + pos, size_t(s.hi - s.lo)) != 0) return true;
+    pos += size_t(s.hi - s.lo);
+  }
+  return false;
+}
+
+void OriginBuffers::check_changed(const Buffer& b, const char* when) {
+  if (!changed(b)) return;
+  report(std::string("the ") + (b.written ? "result" : "origin") + " buffer of " + b.func + " (target rank " +
+         std::to_string(b.target) + ") was changed by the program " + when);
+}
+
+void OriginBuffers::answered(std::uint64_t seq) {
+  for (Buffer& b : pending_)
+    if (b.seq == seq && b.written) {
+      check_changed(b, "before the data it fetches arrived");
+      b.seq = 0;
+      return;
+    }
+}
+
+void OriginBuffers::completed(int target) {
+  auto done = [&](const Buffer& b) { return b.target == target; };
+  for (const Buffer& b : pending_)
+    if (done(b) && !b.written) check_changed(b, "before the epoch completed it");
+  pending_.erase(std::remove_if(pending_.begin(), pending_.end(), done), pending_.end());
+}
+
+void OriginBuffers::completed_all() {
+  for (const Buffer& b : pending_)
+    if (!b.written) check_changed(b, "before the epoch completed it");
+  pending_.clear();
+}
+
+void OriginBuffers::report(const std::string& what) {
+  if (reported_) return;
+  reported_ = true;
+  engine_.report_check("rma-conflict", what + " in " + window_ +
+                                           " (MPI-3.1 §11.7: an operation's origin buffer belongs to it until the "
+                                           "synchronization that completes it)");
+}
+
+}  // namespace lumpi::core::rma

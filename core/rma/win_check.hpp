@@ -1,0 +1,140 @@
+// core/rma/win_check.hpp: --check's conflict detection for windows (MPI-3.1
+// §11.7; issue 25 items 7 and 10). Both ends of a window keep a record only
+// while Engine::checking() was on at its creation.
+//
+// Target (Conflicts): every access served is recorded with its exact byte
+// ranges, its origin and its kind until the epoch that made it ends: a
+// fence epoch at the next fence, an exposure epoch at MPI_Win_wait, a
+// passive-target access when its origin flushes or unlocks this target.
+// Two recorded accesses from different origins that overlap conflict unless
+// both only read, or both are accumulates with the same basic type and the
+// same op (or NO_OP); an overlap from one origin is its own business
+// (lumpi applies one origin's operations in order). A local store by the
+// target is found by a shadow copy of the window: the bytes as the last
+// synchronization and the RMA writes since left them. A recorded range
+// whose bytes differ from the shadow was stored into locally during the
+// epoch (checked when an access is served and when its epoch ends). Fence
+// and exposure epochs take the shadow when they open; in passive target the
+// target's own lock (or lock_all) epoch does, and MPI_Win_sync renews it.
+// Windows of the create and allocate flavours up to 64 MiB are checked
+// (shared windows are meant for loads and stores, dynamic ones change).
+//
+// Origin (OriginBuffers): the origin buffer of a put or accumulate must not
+// change, that of a get not be written nor read by another operation,
+// before the epoch's completion at that target: a copy is taken at the call
+// and compared when a get's data arrives and at the completion.
+//
+// Each finding goes once through Engine::report_check, class "rma-conflict".
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/engine/engine.hpp"
+#include "core/rma/win_state.hpp"
+
+namespace lumpi::core::rma {
+
+struct Span {
+  std::int64_t lo = 0, hi = 0;
+};
+// The merged byte ranges of a shape; false if there are more than cap.
+bool shape_spans(const Shape& s, std::vector<Span>* out, std::size_t cap = 4096);
+
+// Which epoch an operation was issued in, carried in its tag's upper bits
+// (RMA messages bypass the matcher): the kind, and the origin's fence count.
+enum class EpochKind : int { Unchecked = 0, Fence = 1, Exposure = 2, Passive = 3 };
+int stamp_tag(int tag, EpochKind kind, std::uint32_t fences);
+struct Stamp {
+  int tag = 0;
+  EpochKind kind = EpochKind::Unchecked;
+  std::uint32_t fences = 0;
+};
+Stamp unstamp(int tag);
+
+class Conflicts {
+ public:
+  Conflicts(Engine& e, char* base, std::int64_t size, std::string window);
+  // An access served here: checked against the record, then recorded.
+  // apply() is the access itself, run between the check and the shadow's update.
+  template <class F>
+  void serve(int origin, const Stamp& st, const Shape& s, int op, int basic, F&& apply) {
+    Access a{origin, st.tag, op, basic, {}};
+    bool spans = shape_spans(s, &a.spans);
+    bool now = spans && admit(st);
+    if (now) check(a, st.kind);
+    apply();
+    update_shadow(s);
+    if (now) record(std::move(a), st.kind);
+    else if (spans && early(st)) next_.push_back(std::move(a));
+  }
+  void fence(bool opens);  // this rank's fence: the epoch ends (and the next opens)
+  void exposure(bool opens);  // post opens, wait ends
+  void closed(int origin);    // the origin's flush or unlock of this target
+  void self_epoch(bool opens);  // this rank's lock (lock_all) of itself, its unlock
+  void sync();                // MPI_Win_sync: local stores made visible
+
+ private:
+  struct Access {
+    int origin, tag, op, basic;
+    std::vector<Span> spans;
+  };
+  bool admit(const Stamp& st) const;
+  // From an origin that has left the fence this rank is still in: checked
+  // when this rank's fence opens that epoch.
+  bool early(const Stamp& st) const { return st.kind == EpochKind::Fence && st.fences == fences_ + 1; }
+  bool overlaps_other(const Access& a, const std::vector<Access>& others, EpochKind kind);
+  void check(const Access& a, EpochKind kind);
+  void record(Access a, EpochKind kind);
+  void update_shadow(const Shape& s);
+  void compare(const std::vector<Access>& done, const char* when);
+  bool stored(const Span& s) const;
+  void resync() { shadow_.assign(base_, size_t(size_)); }
+  void report(const std::string& what);
+
+  Engine& engine_;
+  char* base_;
+  std::int64_t size_;
+  std::string window_;
+  std::string shadow_;
+  std::uint32_t fences_ = 0;  // this rank's fence count (the epoch of fence-stamped accesses)
+  bool fence_open_ = false, exposure_open_ = false, self_open_ = false;
+  std::vector<Access> epoch_;               // fence or exposure epoch's accesses
+  std::vector<Access> next_;                // the next fence epoch's, arrived early
+  std::map<int, std::vector<Access>> open_;  // passive target: by origin until it completes
+  bool reported_ = false;
+};
+
+class OriginBuffers {
+ public:
+  OriginBuffers(Engine& e, std::string window) : engine_(e), window_(std::move(window)) {}
+  // A put's or accumulate's origin (read) or a get's result (written):
+  // count elements of type at buf, to target (window rank), by func.
+  void issued(const void* buf, std::int64_t count, const Datatype& type, int target, bool written,
+              const char* func, std::uint64_t seq = 0);
+  void answered(std::uint64_t seq);  // a get's data arrives (before it is written)
+  void completed(int target);        // the epoch's operations to target are complete
+  void completed_all();
+
+ private:
+  struct Buffer {
+    const char* at;
+    std::vector<Span> spans;  // bytes from at that the operation reads or writes
+    std::string copy;         // their contents at the call, one after another
+    int target;
+    bool written;
+    const char* func;
+    std::uint64_t seq;
+  };
+  void check_changed(const Buffer& b, const char* when);
+  bool changed(const Buffer& b) const;
+  void report(const std::string& what);
+  Engine& engine_;
+  std::string window_;
+  std::vector<Buffer> pending_;
+  bool reported_ = false;
+};
+
+}  // namespace lumpi::core::rma
