@@ -85,6 +85,7 @@ class Exec {
       if (!world_.join_error().empty()) return stop(world_.join_error(), 1);
       if (sigint_count() != sigints) return stop("interrupted (Ctrl-C)", kExitInterrupted);
       if (watch_deadlock()) return stop_for_deadlock();
+      if (!stopping_finding_.empty()) return stop_for_finding();
       if (timeout > 0 && now_s() - t0 > timeout)
         return stop("timeout after " + seconds_text(timeout) + " s", kExitTimeout);
     }
@@ -125,6 +126,23 @@ class Exec {
     return kExitCheck;
   }
 
+  // A finding after which the ranks cannot go on meaningfully (a
+  // collective mismatch: its ranks wait in the call) stops the world, as a
+  // deadlock does.
+  int stop_for_finding() {
+    say("collective mismatch found:");
+    std::fprintf(stderr, "%s\n", stopping_finding_.c_str());
+    std::fflush(stderr);
+    for (int r = 0; r < world_.size(); ++r) killed_[size_t(r)] = true, world_.kill(r);
+    while (world_.alive_count() > 0) world_.next(20);
+    return kExitCheck;
+  }
+
+  void on_report(int rank, const ControlMsg& m) {
+    report_.add({m.check_class, {rank}, m.text});
+    if (m.check_class == "collective-mismatch" && stopping_finding_.empty()) stopping_finding_ = m.text;
+  }
+
   static World::Options world_options(const ExecOptions& o, const std::string& exe) {
     World::Options w;
     w.size = o.size;
@@ -145,7 +163,7 @@ class Exec {
       statuses_[ev.rank] = m;
     }
     else if (m.kind == Kind::Wait) watch_.notice(ev.rank, m, now_s());
-    else if (m.kind == Kind::Report) report_.add({m.check_class, {ev.rank}, m.text});
+    else if (m.kind == Kind::Report) on_report(ev.rank, m);
     else if (m.kind == Kind::Output) std::printf("%s\n", m.text.c_str());
     else if (m.kind == Kind::Abort) on_abort(ev.rank, m);
   }
@@ -286,6 +304,7 @@ class Exec {
   bool confirming_ = false;  // the watch's question is out
   std::vector<int> unanswered_;  // per rank: status questions not answered yet
   std::vector<std::string> found_;  // the confirmed deadlock's report
+  std::string stopping_finding_;    // a reported finding that stops the world
   CheckReport report_;
 };
 

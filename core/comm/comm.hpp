@@ -146,6 +146,9 @@ class Comm {
   // communicator: every member starts them in the same order (MPI-3.1
   // §5.12), so the number identifies one collective on every member.
   uint32_t next_nbc() { return nbc_count_++; }
+  // The number of the next collective the --check exchange compares on
+  // this communicator (core/check/coll_check.hpp), blocking or not.
+  uint32_t next_checked() { return checked_count_++; }
   Waiting waiting(std::string call, std::string role = "", int peer = 0) const;
 
  private:
@@ -169,6 +172,7 @@ class Comm {
   bool freed_ = false;
   bool pending_ = false;
   uint32_t nbc_count_ = 0;
+  uint32_t checked_count_ = 0;
   static inline std::atomic<uint64_t> serial_counter_{0};
   uint64_t serial_ = ++serial_counter_;
 };
