@@ -64,7 +64,7 @@ void say(const std::string& line) {
 class Exec {
  public:
   Exec(const ExecOptions& o, const std::string& exe)
-      : world_(world_options(o, exe)), killed_(size_t(o.size)), unanswered_(size_t(o.size)) {}
+      : world_(world_options(o, exe)), killed_(size_t(o.size)), unanswered_(size_t(o.size)), check_(o.check) {}
 
   int run(double timeout) {
     int code = supervise(timeout);
@@ -113,6 +113,7 @@ class Exec {
   int stop_for_deadlock() {
     say("deadlock found (" + std::to_string(int((now_s() - watch_.first_notice()) * 1000 + launcher::kWaitNoticeMs)) +
         " ms after the first of its ranks blocked):");
+    if (check_ && blocked_in_standard_send()) found_.push_back(kStandardSendsSynchronous);
     std::string text;
     for (const auto& line : found_) {
       std::fprintf(stderr, "%s\n", line.c_str());
@@ -124,6 +125,18 @@ class Exec {
     for (int r = 0; r < world_.size(); ++r) killed_[size_t(r)] = true, world_.kill(r);
     while (world_.alive_count() > 0) world_.next(20);
     return kExitCheck;
+  }
+
+  // Under --check standard sends wait for their receive (core/comm/comm.hpp).
+  static constexpr const char* kStandardSendsSynchronous =
+      "under --check standard sends (MPI_Send, MPI_Isend) are synchronous: MPI-3.1 §3.5 allows an "
+      "implementation to buffer nothing, so this program works only where sends are buffered";
+
+  bool blocked_in_standard_send() const {
+    for (const auto& line : found_)
+      if (line.find(" in MPI_Send(") != std::string::npos || line.find(" in MPI_Isend(") != std::string::npos)
+        return true;
+    return false;
   }
 
   // A finding after which the ranks cannot go on meaningfully (a
@@ -305,6 +318,7 @@ class Exec {
   std::vector<int> unanswered_;  // per rank: status questions not answered yet
   std::vector<std::string> found_;  // the confirmed deadlock's report
   std::string stopping_finding_;    // a reported finding that stops the world
+  bool check_ = false;              // --check
   CheckReport report_;
 };
 

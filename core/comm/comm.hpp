@@ -122,8 +122,12 @@ class Comm {
   int peer_rank_of_world(int world) const;
 
   // ---- point-to-point (user lane) ----
-  void send(Body body, int dest, int tag, bool synchronous = false);
-  RequestPtr isend(Body body, int dest, int tag, bool synchronous = false);
+  // Under --check a standard send (neither synchronous nor `buffered`, as
+  // MPI_Bsend is) is synchronous: MPI allows no buffering at all (MPI-3.1
+  // §3.5), so a program that works only because sends are eager deadlocks
+  // visibly instead of passing (docs/checking.md).
+  void send(Body body, int dest, int tag, bool synchronous = false, bool buffered = false);
+  RequestPtr isend(Body body, int dest, int tag, bool synchronous = false, bool buffered = false);
   Received recv(int source, int tag);
   RequestPtr irecv(int source, int tag);
   std::optional<Status> iprobe(int source, int tag);
@@ -152,7 +156,7 @@ class Comm {
   Waiting waiting(std::string call, std::string role = "", int peer = 0) const;
 
  private:
-  RequestPtr post_send(Body body, int dest, int tag, bool synchronous);  // arguments checked
+  RequestPtr post_send(Body body, int dest, int tag, bool synchronous, const char* call);  // arguments checked
   RequestPtr post_recv(Lane lane, int source_world, int tag, Waiting what, bool local);
   void trace_probe(const char* call, const Message& m) const;
   // Blocks until a message matches (MPI_Probe, MPI_Mprobe: `call`).
