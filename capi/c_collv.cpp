@@ -7,6 +7,7 @@
 // (capi/c_layout.hpp); this file moves the blocks and places the
 // received ones. MPI_IN_PLACE where MPI allows it.
 #include "core/coll/coll.hpp"
+#include "capi/c_check.hpp"
 #include "capi/c_layout.hpp"
 
 using namespace lumpi;
@@ -21,6 +22,8 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   return call(comm, f, [&] {
     core::CommPtr c = core_comm(comm, f);
     Gatherv a = gatherv_args(*c, sendbuf, sendcount, sendtype, recvcounts, displs, recvtype, root, f);
+    check_coll(comm, {f, root, MPI_OP_NULL, side(sendcount, sendtype, !a.at_root || sendbuf != MPI_IN_PLACE),
+                      side_v(recvcounts, c->size(), recvtype, a.at_root), true});
     std::vector<Bytes> all = core::coll::gather(*c, std::move(a.mine), root);
     if (a.at_root) place_all(recvbuf, a.recv, all, f);
   });
@@ -33,6 +36,8 @@ int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[]
   return call(comm, f, [&] {
     core::CommPtr c = core_comm(comm, f);
     Scatterv a = scatterv_args(*c, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, f);
+    check_coll(comm, {f, root, MPI_OP_NULL, side_v(sendcounts, c->size(), sendtype, c->rank() == root),
+                      side(recvcount, recvtype, a.receives), true});
     Bytes mine = core::coll::scatter(*c, std::move(a.parts), root);
     if (a.receives) place(recvbuf, a.slot, mine, f, root);
   });
@@ -45,6 +50,8 @@ int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
   return call(comm, f, [&] {
     core::CommPtr c = core_comm(comm, f);
     Allgatherv a = allgatherv_args(*c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, f);
+    check_coll(comm, {f, -1, MPI_OP_NULL, side(sendcount, sendtype, sendbuf != MPI_IN_PLACE),
+                      side_v(recvcounts, c->size(), recvtype), true});
     place_all(recvbuf, a.recv, core::coll::allgather(*c, std::move(a.mine)), f);
   });
 }
@@ -56,6 +63,8 @@ int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls
   return call(comm, f, [&] {
     core::CommPtr c = core_comm(comm, f);
     Exchange a = alltoallv_args(*c, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, f);
+    check_coll(comm, {f, -1, MPI_OP_NULL, side_v(sendcounts, c->size(), sendtype, sendbuf != MPI_IN_PLACE),
+                      side_v(recvcounts, c->size(), recvtype), true});
     place_all(recvbuf, a.recv, core::coll::alltoall(*c, std::move(a.parts)), f);
   });
 }
@@ -69,6 +78,7 @@ int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls
     core::CommPtr c = core_comm(comm, f);
     Exchange a =
         alltoallw_args(*c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, f);
+    check_coll(comm, {f, -1, MPI_OP_NULL, {}, {}});  // the call only: a type per pair
     place_all(recvbuf, a.recv, core::coll::alltoall(*c, std::move(a.parts)), f);
   });
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/coll/nbc.hpp"
+#include "capi/c_check.hpp"
 #include "capi/c_layout.hpp"
 
 using namespace lumpi;
@@ -25,6 +26,7 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request* r) {
   const char* f = "MPI_Ibarrier";
   return call(comm, f, [&] {
     check_out(r, f, "request");
+    check_coll(comm, {f, -1, MPI_OP_NULL, {}, {}}, true);
     *r = add_request(comm_of(comm, f).Ibarrier());
   });
 }
@@ -43,6 +45,7 @@ int MPI_Ibcast(void* buf, int count, MPI_Datatype t, int root, MPI_Comm comm, MP
       into = [buf, s, name = std::string(f), root](Out& o) {
         if (o.has_data) place(buf, s, o.data, name, root);
       };
+    check_coll(comm, {f, root, MPI_OP_NULL, side(count, t), {}}, true);
     *r = started(c, core::nbc::ibcast(c, at_root ? pack_slot(buf, s, f) : Bytes(), root, into), f);
   });
 }
@@ -55,6 +58,8 @@ int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
     check_out(r, f, "request");
     core::CommPtr c = core_comm(comm, f);
     Gatherv a = gather_args(*c, sendbuf, sendcount, sendtype, recvcount, recvtype, root, f);
+    check_coll(comm, {f, root, MPI_OP_NULL, side(sendcount, sendtype, !a.at_root || sendbuf != MPI_IN_PLACE),
+                      side(recvcount, recvtype, a.at_root)}, true);
     core::nbc::Deliver into = a.at_root ? place_later(recvbuf, std::move(a.recv), f) : nullptr;
     *r = started(c, core::nbc::igather(c, std::move(a.mine), root, std::move(into)), f);
   });
@@ -73,6 +78,8 @@ int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
       into = [recvbuf, slot = a.slot, name = std::string(f), root](Out& o) {
         if (o.has_data) place(recvbuf, slot, o.data, name, root);
       };
+    check_coll(comm, {f, root, MPI_OP_NULL, side(sendcount, sendtype, c->rank() == root),
+                      side(recvcount, recvtype, a.receives)}, true);
     *r = started(c, core::nbc::iscatter(c, std::move(a.parts), root, std::move(into)), f);
   });
 }
@@ -85,6 +92,8 @@ int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
     check_out(r, f, "request");
     core::CommPtr c = core_comm(comm, f);
     Allgatherv a = allgather_args(*c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, f);
+    check_coll(comm, {f, -1, MPI_OP_NULL, side(sendcount, sendtype, sendbuf != MPI_IN_PLACE), side(recvcount, recvtype)},
+               true);
     *r = started(c, core::nbc::iallgather(c, std::move(a.mine), place_later(recvbuf, std::move(a.recv), f)), f);
   });
 }
@@ -97,6 +106,8 @@ int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
     check_out(r, f, "request");
     core::CommPtr c = core_comm(comm, f);
     Exchange a = alltoall_args(*c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, f);
+    check_coll(comm, {f, -1, MPI_OP_NULL, side(sendcount, sendtype, sendbuf != MPI_IN_PLACE), side(recvcount, recvtype)},
+               true);
     *r = started(c, core::nbc::ialltoall(c, std::move(a.parts), place_later(recvbuf, std::move(a.recv), f)), f);
   });
 }

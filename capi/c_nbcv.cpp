@@ -12,6 +12,7 @@
 // completion (a block longer than its room fails the request with
 // MPI_ERR_TRUNCATE). MPI_IN_PLACE where MPI allows it.
 #include "core/coll/nbc.hpp"
+#include "capi/c_check.hpp"
 #include "capi/c_layout.hpp"
 
 using namespace lumpi;
@@ -29,6 +30,8 @@ int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
     check_out(r, f, "request");
     core::CommPtr c = core_comm(comm, f);
     Gatherv a = gatherv_args(*c, sendbuf, sendcount, sendtype, recvcounts, displs, recvtype, root, f);
+    check_coll(comm, {f, root, MPI_OP_NULL, side(sendcount, sendtype, !a.at_root || sendbuf != MPI_IN_PLACE),
+                      side_v(recvcounts, c->size(), recvtype, a.at_root), true}, true);
     core::nbc::Deliver into = a.at_root ? place_later(recvbuf, std::move(a.recv), f) : nullptr;
     *r = started(c, core::nbc::igather(c, std::move(a.mine), root, std::move(into)), f);
   });
@@ -42,6 +45,8 @@ int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[
     check_out(r, f, "request");
     core::CommPtr c = core_comm(comm, f);
     Scatterv a = scatterv_args(*c, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, f);
+    check_coll(comm, {f, root, MPI_OP_NULL, side_v(sendcounts, c->size(), sendtype, c->rank() == root),
+                      side(recvcount, recvtype, a.receives), true}, true);
     core::nbc::Deliver into;
     if (a.receives)
       into = [recvbuf, slot = a.slot, name = std::string(f), root](Out& o) {
@@ -59,6 +64,8 @@ int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, v
     check_out(r, f, "request");
     core::CommPtr c = core_comm(comm, f);
     Allgatherv a = allgatherv_args(*c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, f);
+    check_coll(comm, {f, -1, MPI_OP_NULL, side(sendcount, sendtype, sendbuf != MPI_IN_PLACE),
+                      side_v(recvcounts, c->size(), recvtype), true}, true);
     *r = started(c, core::nbc::iallgather(c, std::move(a.mine), place_later(recvbuf, std::move(a.recv), f)), f);
   });
 }
@@ -72,6 +79,8 @@ int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispl
     check_out(r, f, "request");
     core::CommPtr c = core_comm(comm, f);
     Exchange a = alltoallv_args(*c, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, f);
+    check_coll(comm, {f, -1, MPI_OP_NULL, side_v(sendcounts, c->size(), sendtype, sendbuf != MPI_IN_PLACE),
+                      side_v(recvcounts, c->size(), recvtype), true}, true);
     *r = started(c, core::nbc::ialltoall(c, std::move(a.parts), place_later(recvbuf, std::move(a.recv), f)), f);
   });
 }
@@ -86,6 +95,7 @@ int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispl
     core::CommPtr c = core_comm(comm, f);
     Exchange a =
         alltoallw_args(*c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, f);
+    check_coll(comm, {f, -1, MPI_OP_NULL, {}, {}}, true);  // the call only: a type per pair
     *r = started(c, core::nbc::ialltoall(c, std::move(a.parts), place_later(recvbuf, std::move(a.recv), f)), f);
   });
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/coll/coll.hpp"
+#include "capi/c_check.hpp"
 #include "capi/c_layout.hpp"
 
 using namespace lumpi;
@@ -153,7 +154,10 @@ int MPI_Request_free(MPI_Request* r) {
 
 LUMPI_PMPI(Barrier);
 int MPI_Barrier(MPI_Comm comm) {
-  return call(comm, "MPI_Barrier", [&] { comm_of(comm, "MPI_Barrier").Barrier(); });
+  return call(comm, "MPI_Barrier", [&] {
+    check_coll(comm, {"MPI_Barrier", -1, MPI_OP_NULL, {}, {}});
+    comm_of(comm, "MPI_Barrier").Barrier();
+  });
 }
 
 LUMPI_PMPI(Bcast);
@@ -162,6 +166,7 @@ int MPI_Bcast(void* buf, int count, MPI_Datatype t, int root, MPI_Comm comm) {
   return call(comm, f, [&] {
     Comm& c = comm_of(comm, f);
     TypeBytes b(buf, count, t, f);
+    check_coll(comm, {f, root, MPI_OP_NULL, side(count, t), {}});
     if (is_root(c, root)) return c.Bcast(b.pack(f), int(b.size()), BYTE, root);
     bool receives = !(c.Is_inter() && root == MPI_PROC_NULL);
     c.Bcast(receives ? b.stage() : buf, int(b.size()), BYTE, root);
@@ -176,6 +181,8 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
   return call(comm, f, [&] {
     core::CommPtr c = core_comm(comm, f);
     Gatherv a = gather_args(*c, sendbuf, sendcount, sendtype, recvcount, recvtype, root, f);
+    check_coll(comm, {f, root, MPI_OP_NULL, side(sendcount, sendtype, !a.at_root || sendbuf != MPI_IN_PLACE),
+                      side(recvcount, recvtype, a.at_root)});
     std::vector<Bytes> all = core::coll::gather(*c, std::move(a.mine), root);
     if (a.at_root) place_all(recvbuf, a.recv, all, f);
   });
@@ -188,6 +195,8 @@ int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   return call(comm, f, [&] {
     core::CommPtr c = core_comm(comm, f);
     Scatterv a = scatter_args(*c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, f);
+    check_coll(comm, {f, root, MPI_OP_NULL, side(sendcount, sendtype, c->rank() == root),
+                      side(recvcount, recvtype, a.receives)});
     Bytes mine = core::coll::scatter(*c, std::move(a.parts), root);
     if (a.receives) place(recvbuf, a.slot, mine, f, root);
   });
@@ -200,6 +209,7 @@ int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
   return call(comm, f, [&] {
     core::CommPtr c = core_comm(comm, f);
     Allgatherv a = allgather_args(*c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, f);
+    check_coll(comm, {f, -1, MPI_OP_NULL, side(sendcount, sendtype, sendbuf != MPI_IN_PLACE), side(recvcount, recvtype)});
     place_all(recvbuf, a.recv, core::coll::allgather(*c, std::move(a.mine)), f);
   });
 }
@@ -211,6 +221,7 @@ int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   return call(comm, f, [&] {
     core::CommPtr c = core_comm(comm, f);
     Exchange a = alltoall_args(*c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, f);
+    check_coll(comm, {f, -1, MPI_OP_NULL, side(sendcount, sendtype, sendbuf != MPI_IN_PLACE), side(recvcount, recvtype)});
     place_all(recvbuf, a.recv, core::coll::alltoall(*c, std::move(a.parts)), f);
   });
 }

@@ -93,10 +93,11 @@ LUMPI_PMPI(Bsend);
 int MPI_Bsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
   const char* f = "MPI_Bsend";
   return call(comm, f, [&] {
-    Comm& c = comm_of(comm, f);
+    core::CommPtr c = core_comm(comm, f);
     TypeBytes b(buf, count, t, f);
     if (dest != MPI_PROC_NULL) check_room(int(b.size()), f);
-    c.Send(b.pack(f), int(b.size()), BYTE, dest, tag);
+    const char* bytes = static_cast<const char*>(b.pack(f));
+    c->send(core::Body(std::string(bytes, b.size())), dest, tag, false, /*buffered=*/true);
   });
 }
 
@@ -105,10 +106,12 @@ int MPI_Ibsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MP
   const char* f = "MPI_Ibsend";
   return call(comm, f, [&] {
     check_out(r, f, "request");
-    Comm& c = comm_of(comm, f);
+    core::CommPtr c = core_comm(comm, f);
     TypeBytes b(buf, count, t, f);
     if (dest != MPI_PROC_NULL) check_room(int(b.size()), f);
-    *r = add_request(c.Isend(b.pack(f), int(b.size()), BYTE, dest, tag));
+    const char* bytes = static_cast<const char*>(b.pack(f));
+    *r = add_request(detail::request_of(c, c->isend(core::Body(std::string(bytes, b.size())), dest, tag, false,
+                                                      /*buffered=*/true), f));
   });
 }
 

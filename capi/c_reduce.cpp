@@ -20,6 +20,7 @@
 
 #include "core/coll/nbc.hpp"
 #include "core/datatype/op.hpp"
+#include "capi/c_check.hpp"
 #include "capi/c_layout.hpp"
 
 using namespace lumpi;
@@ -192,6 +193,7 @@ core::coll::Regroup regroup(std::vector<size_t> sizes, const char* f) {
 void reduce_scatter(const void* send, void* recv, const std::vector<int>& counts, MPI_Datatype t, MPI_Op op,
                     const core::CommPtr& c, const char* f) {
   Scatter s = scatter_args(*c, send, recv, counts, t, op, f);
+  check_coll(c, {f, -1, op, side(counts[size_t(c->rank())], t), {}, true});
   Bytes mine = core::coll::reduce_scatter(*c, cut(s.input, s.sizes), s.r.combine, s.r.commutes,
                                           c->is_inter() ? regroup(s.sizes, f) : core::coll::Regroup(), counts);
   output(recv, counts[size_t(c->rank())], *s.r.type, mine, f);
@@ -200,6 +202,7 @@ void reduce_scatter(const void* send, void* recv, const std::vector<int>& counts
 MPI_Request ireduce_scatter(const void* send, void* recv, const std::vector<int>& counts, MPI_Datatype t,
                             MPI_Op op, const core::CommPtr& c, const char* f) {
   Scatter s = scatter_args(*c, send, recv, counts, t, op, f);
+  check_coll(c, {f, -1, op, side(counts[size_t(c->rank())], t), {}, true}, true);
   auto into = output_later(recv, counts[size_t(c->rank())], s.r.type, f);
   return started(c, core::nbc::ireduce_scatter(c, std::move(s.input), s.r.combine, s.sizes, into, f), f);
 }
@@ -212,6 +215,7 @@ int scan_call(const char* f, const void* sendbuf, void* recvbuf, int count, MPI_
     check_count(count, f);
     Reducer r = reducer(op, t, f);
     Bytes in = input(sendbuf, recvbuf, count, *r.type, true, f);
+    check_coll(c, {f, -1, op, side(count, t), {}});
     if (!exclusive) return output(recvbuf, count, *r.type, core::coll::scan(*c, std::move(in), r.combine), f);
     auto out = core::coll::exscan(*c, std::move(in), r.combine);
     if (out) output(recvbuf, count, *r.type, *out, f);
@@ -227,6 +231,7 @@ int iscan_call(const char* f, const void* sendbuf, void* recvbuf, int count, MPI
     check_count(count, f);
     Reducer r = reducer(op, t, f);
     Bytes in = input(sendbuf, recvbuf, count, *r.type, true, f);
+    check_coll(c, {f, -1, op, side(count, t), {}}, true);
     auto into = output_later(recvbuf, count, r.type, f);
     *req = started(c, exclusive ? core::nbc::iexscan(c, std::move(in), r.combine, into)
                                 : core::nbc::iscan(c, std::move(in), r.combine, into), f);
@@ -247,6 +252,7 @@ int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, MP
     Reducer r = reducer(op, t, f);
     const bool at_root = c->is_root(root);
     Bytes in = rooted_input(*c, sendbuf, recvbuf, count, *r.type, root, f);
+    check_coll(c, {f, root, op, side(count, t), {}});
     auto out = core::coll::reduce(*c, std::move(in), r.combine, r.commutes, root);
     if (at_root && out) output(recvbuf, count, *r.type, *out, f);
   });
@@ -260,6 +266,7 @@ int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t,
     check_count(count, f);
     Reducer r = reducer(op, t, f);
     Bytes in = input(sendbuf, recvbuf, count, *r.type, !c->is_inter(), f);
+    check_coll(c, {f, -1, op, side(count, t), {}});
     output(recvbuf, count, *r.type, core::coll::allreduce(*c, std::move(in), r.combine, r.commutes), f);
   });
 }
@@ -329,6 +336,7 @@ int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t, M
     Reducer r = reducer(op, t, f);
     const bool at_root = c->is_root(root);
     Bytes in = rooted_input(*c, sendbuf, recvbuf, count, *r.type, root, f);
+    check_coll(c, {f, root, op, side(count, t), {}}, true);
     auto into = at_root ? output_later(recvbuf, count, r.type, f) : core::nbc::Deliver();
     *req = started(c, core::nbc::ireduce(c, std::move(in), r.combine, r.commutes, root, into), f);
   });
@@ -344,6 +352,7 @@ int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t
     check_count(count, f);
     Reducer r = reducer(op, t, f);
     Bytes in = input(sendbuf, recvbuf, count, *r.type, !c->is_inter(), f);
+    check_coll(c, {f, -1, op, side(count, t), {}}, true);
     *req = started(c, core::nbc::iallreduce(c, std::move(in), r.combine, output_later(recvbuf, count, r.type, f)), f);
   });
 }

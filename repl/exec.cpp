@@ -64,7 +64,7 @@ void say(const std::string& line) {
 class Exec {
  public:
   Exec(const ExecOptions& o, const std::string& exe)
-      : world_(world_options(o, exe)), killed_(size_t(o.size)), unanswered_(size_t(o.size)) {}
+      : world_(world_options(o, exe)), killed_(size_t(o.size)), unanswered_(size_t(o.size)), check_(o.check) {}
 
   int run(double timeout) {
     int code = supervise(timeout);
@@ -85,6 +85,7 @@ class Exec {
       if (!world_.join_error().empty()) return stop(world_.join_error(), 1);
       if (sigint_count() != sigints) return stop("interrupted (Ctrl-C)", kExitInterrupted);
       if (watch_deadlock()) return stop_for_deadlock();
+      if (!stopping_finding_.empty()) return stop_for_finding();
       if (timeout > 0 && now_s() - t0 > timeout)
         return stop("timeout after " + seconds_text(timeout) + " s", kExitTimeout);
     }
@@ -112,6 +113,7 @@ class Exec {
   int stop_for_deadlock() {
     say("deadlock found (" + std::to_string(int((now_s() - watch_.first_notice()) * 1000 + launcher::kWaitNoticeMs)) +
         " ms after the first of its ranks blocked):");
+    if (check_ && blocked_in_standard_send()) found_.push_back(kStandardSendsSynchronous);
     std::string text;
     for (const auto& line : found_) {
       std::fprintf(stderr, "%s\n", line.c_str());
@@ -123,6 +125,35 @@ class Exec {
     for (int r = 0; r < world_.size(); ++r) killed_[size_t(r)] = true, world_.kill(r);
     while (world_.alive_count() > 0) world_.next(20);
     return kExitCheck;
+  }
+
+  // Under --check standard sends wait for their receive (core/comm/comm.hpp).
+  static constexpr const char* kStandardSendsSynchronous =
+      "under --check standard sends (MPI_Send, MPI_Isend) are synchronous: MPI-3.1 §3.5 allows an "
+      "implementation to buffer nothing, so this program works only where sends are buffered";
+
+  bool blocked_in_standard_send() const {
+    for (const auto& line : found_)
+      if (line.find(" in MPI_Send(") != std::string::npos || line.find(" in MPI_Isend(") != std::string::npos)
+        return true;
+    return false;
+  }
+
+  // A finding after which the ranks cannot go on meaningfully (a
+  // collective mismatch: its ranks wait in the call) stops the world, as a
+  // deadlock does.
+  int stop_for_finding() {
+    say("collective mismatch found:");
+    std::fprintf(stderr, "%s\n", stopping_finding_.c_str());
+    std::fflush(stderr);
+    for (int r = 0; r < world_.size(); ++r) killed_[size_t(r)] = true, world_.kill(r);
+    while (world_.alive_count() > 0) world_.next(20);
+    return kExitCheck;
+  }
+
+  void on_report(int rank, const ControlMsg& m) {
+    report_.add({m.check_class, {rank}, m.text});
+    if (m.check_class == "collective-mismatch" && stopping_finding_.empty()) stopping_finding_ = m.text;
   }
 
   static World::Options world_options(const ExecOptions& o, const std::string& exe) {
@@ -145,7 +176,7 @@ class Exec {
       statuses_[ev.rank] = m;
     }
     else if (m.kind == Kind::Wait) watch_.notice(ev.rank, m, now_s());
-    else if (m.kind == Kind::Report) report_.add({m.check_class, {ev.rank}, m.text});
+    else if (m.kind == Kind::Report) on_report(ev.rank, m);
     else if (m.kind == Kind::Output) std::printf("%s\n", m.text.c_str());
     else if (m.kind == Kind::Abort) on_abort(ev.rank, m);
   }
@@ -286,6 +317,8 @@ class Exec {
   bool confirming_ = false;  // the watch's question is out
   std::vector<int> unanswered_;  // per rank: status questions not answered yet
   std::vector<std::string> found_;  // the confirmed deadlock's report
+  std::string stopping_finding_;    // a reported finding that stops the world
+  bool check_ = false;              // --check
   CheckReport report_;
 };
 

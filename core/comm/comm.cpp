@@ -157,17 +157,19 @@ Body Comm::lane_recv(Lane lane, int source, int tag, const Waiting& what, bool l
 }
 
 // send and isend check their arguments once, before post_send sends anything.
-RequestPtr Comm::isend(Body body, int dest, int tag, bool synchronous) {
+RequestPtr Comm::isend(Body body, int dest, int tag, bool synchronous, bool buffered) {
   check_send(dest, tag, synchronous ? "MPI_Issend" : "MPI_Isend");
-  return post_send(std::move(body), dest, tag, synchronous);
+  const char* call = synchronous ? "MPI_Ssend" : "MPI_Isend";  // what a wait on it shows
+  return post_send(std::move(body), dest, tag, synchronous || (!buffered && engine_->checking()), call);
 }
 
-void Comm::send(Body body, int dest, int tag, bool synchronous) {
-  check_send(dest, tag, synchronous ? "MPI_Ssend" : "MPI_Send");
-  post_send(std::move(body), dest, tag, synchronous)->wait();
+void Comm::send(Body body, int dest, int tag, bool synchronous, bool buffered) {
+  const char* call = synchronous ? "MPI_Ssend" : "MPI_Send";
+  check_send(dest, tag, call);
+  post_send(std::move(body), dest, tag, synchronous || (!buffered && engine_->checking()), call)->wait();
 }
 
-RequestPtr Comm::post_send(Body body, int dest, int tag, bool synchronous) {
+RequestPtr Comm::post_send(Body body, int dest, int tag, bool synchronous, const char* call) {
   if (dest == PROC_NULL) return Request::done(Status{PROC_NULL, ANY_TAG, 0, 0});
   Envelope env;
   env.context = context(Lane::P2P);
@@ -176,7 +178,7 @@ RequestPtr Comm::post_send(Body body, int dest, int tag, bool synchronous) {
   env.epoch = engine_->epoch();
   env.seq = engine_->next_seq();  // names the message for MPI_Cancel
   env.wants_ack = synchronous;
-  Waiting what = waiting(synchronous ? "MPI_Ssend" : "MPI_Send", "dest", dest);
+  Waiting what = waiting(call, "dest", dest);
   what.has_tag = true;
   what.tag = tag;
   what.needs = {world_of(dest)};

@@ -122,8 +122,12 @@ class Comm {
   int peer_rank_of_world(int world) const;
 
   // ---- point-to-point (user lane) ----
-  void send(Body body, int dest, int tag, bool synchronous = false);
-  RequestPtr isend(Body body, int dest, int tag, bool synchronous = false);
+  // Under --check a standard send (neither synchronous nor `buffered`, as
+  // MPI_Bsend is) is synchronous: MPI allows no buffering at all (MPI-3.1
+  // §3.5), so a program that works only because sends are eager deadlocks
+  // visibly instead of passing (docs/checking.md).
+  void send(Body body, int dest, int tag, bool synchronous = false, bool buffered = false);
+  RequestPtr isend(Body body, int dest, int tag, bool synchronous = false, bool buffered = false);
   Received recv(int source, int tag);
   RequestPtr irecv(int source, int tag);
   std::optional<Status> iprobe(int source, int tag);
@@ -146,10 +150,13 @@ class Comm {
   // communicator: every member starts them in the same order (MPI-3.1
   // §5.12), so the number identifies one collective on every member.
   uint32_t next_nbc() { return nbc_count_++; }
+  // The number of the next collective the --check exchange compares on
+  // this communicator (core/check/coll_check.hpp), blocking or not.
+  uint32_t next_checked() { return checked_count_++; }
   Waiting waiting(std::string call, std::string role = "", int peer = 0) const;
 
  private:
-  RequestPtr post_send(Body body, int dest, int tag, bool synchronous);  // arguments checked
+  RequestPtr post_send(Body body, int dest, int tag, bool synchronous, const char* call);  // arguments checked
   RequestPtr post_recv(Lane lane, int source_world, int tag, Waiting what, bool local);
   void trace_probe(const char* call, const Message& m) const;
   // Blocks until a message matches (MPI_Probe, MPI_Mprobe: `call`).
@@ -169,6 +176,7 @@ class Comm {
   bool freed_ = false;
   bool pending_ = false;
   uint32_t nbc_count_ = 0;
+  uint32_t checked_count_ = 0;
   static inline std::atomic<uint64_t> serial_counter_{0};
   uint64_t serial_ = ++serial_counter_;
 };

@@ -98,6 +98,34 @@ static void cross(int bug) {
   MPI_Comm_free(&dup);
 }
 
+// Odd ranks describe their data as MPI_FLOAT: the signatures differ (§5.1)
+// though the sizes agree.
+static void types(int bug) {
+  int mine = me, all[64];
+  MPI_Datatype t = bug && me % 2 ? MPI_FLOAT : MPI_INT;
+  MPI_Allgather(&mine, 1, t, all, 1, t, MPI_COMM_WORLD);
+}
+
+// The nonblocking form: rank 0 reduces with MPI_MAX, the others MPI_SUM.
+static void iops(int bug) {
+  int v = me + 1, r = 0;
+  MPI_Request q;
+  MPI_Iallreduce(&v, &r, 1, MPI_INT, bug && me == 0 ? MPI_MAX : MPI_SUM, MPI_COMM_WORLD, &q);
+  MPI_Wait(&q, MPI_STATUS_IGNORE);
+}
+
+// Every rank sends to its right before receiving from its left: correct
+// only where standard sends are buffered (§3.5); MPI_Sendrecv is the twin.
+static void eager(int bug) {
+  int x = me, y = -1, right = (me + 1) % n, left = (me + n - 1) % n;
+  if (bug) {
+    MPI_Send(&x, 1, MPI_INT, right, 0, MPI_COMM_WORLD);
+    MPI_Recv(&y, 1, MPI_INT, left, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  } else {
+    MPI_Sendrecv(&x, 1, MPI_INT, right, 0, &y, 1, MPI_INT, left, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+}
+
 struct Case {
   const char *bug, *ok;
   void (*run)(int bug);
@@ -108,6 +136,8 @@ static const struct Case cases[] = {
     {"recv_finalized", "recv_ok", from_finalized}, {"waitall_bug", "waitall_ok", waitall},
     {"coll_swap", "coll_ok", swapped},          {"bcast_roots", "bcast_ok", roots},
     {"reduce_ops", "reduce_ok", ops},           {"comm_cross", "comm_ok", cross},
+    {"coll_types", "types_ok", types},          {"iallreduce_ops", "iallreduce_ok", iops},
+    {"send_eager", "sendrecv_ok", eager},
 };
 
 int main(int argc, char** argv) {

@@ -1,0 +1,178 @@
+// core/check/coll_check.cpp: the collective-mismatch check (core/check/coll_check.hpp).
+#include "core/check/coll_check.hpp"
+
+#include <memory>
+
+#include "core/base/pack.hpp"
+#include "core/engine/engine.hpp"
+#include "core/engine/request.hpp"
+
+namespace lumpi::core::check {
+namespace {
+
+constexpr const char* kRule =
+    "MPI-3.1 §5.1, §5.13: every process of a communicator must call its collectives in the same order, "
+    "with the same root and reduction op, and the type signature each process sends must equal the one "
+    "its receiver gives";
+
+void put(Packer& p, const Sig& s) { p.u64(uint64_t(s.kind)).u64(s.unit).i64(s.reps).bytes(s.text); }
+
+Sig get_sig(Unpacker& u) {
+  Sig s;
+  uint64_t kind = u.u64();
+  s.kind = kind <= uint64_t(Sig::Kind::Known) ? Sig::Kind(kind) : Sig::Kind::Any;
+  s.unit = u.u64();
+  s.reps = u.i64();
+  s.text = u.bytes();
+  return s;
+}
+
+std::string pack(const CollCall& c) {
+  Packer p;
+  p.bytes(c.call).bytes(c.args).i64(c.root).bytes(c.op);
+  put(p, c.send);
+  put(p, c.recv);
+  return p.u64(c.per_pair ? 1 : 0).take();
+}
+
+CollCall unpack(std::string_view b) {
+  Unpacker u(b, "the collective check");
+  CollCall c;
+  c.call = u.bytes();
+  c.args = u.bytes();
+  c.root = u.i32();
+  c.op = u.bytes();
+  c.send = get_sig(u);
+  c.recv = get_sig(u);
+  c.per_pair = u.u64() != 0;
+  u.end();
+  return c;
+}
+
+std::string shown(const std::vector<CollCall>& calls, size_t i) {
+  return "rank " + std::to_string(i) + " calls " + calls[i].call + "(" + calls[i].args + ")";
+}
+
+// "rank 0 calls MPI_Bcast(...), rank 1 calls MPI_Bcast(...): <why>"
+std::string pair_report(const std::vector<CollCall>& calls, size_t a, size_t b, const std::string& why) {
+  return shown(calls, a) + ", " + shown(calls, b) + ": " + why;
+}
+
+// The first signature that disagrees with the first significant one.
+std::string compare_data(const std::vector<CollCall>& calls) {
+  struct Side {
+    size_t rank;
+    const Sig* sig;
+    const char* verb;
+  };
+  std::vector<Side> sides;
+  for (size_t i = 0; i < calls.size(); ++i) {
+    sides.push_back({i, &calls[i].send, "sends"});
+    sides.push_back({i, &calls[i].recv, "receives"});
+  }
+  const Side* ref = nullptr;
+  for (const Side& s : sides) {
+    if (s.sig->kind == Sig::Kind::None || s.sig->kind == Sig::Kind::Any) continue;
+    if (!ref) {
+      ref = &s;
+      continue;
+    }
+    if (compatible(*ref->sig, *s.sig, calls[0].per_pair)) continue;
+    return pair_report(calls, ref->rank, s.rank,
+                       "rank " + std::to_string(ref->rank) + " " + ref->verb + " " + ref->sig->text + " per block, rank " +
+                           std::to_string(s.rank) + " " + s.verb + " " + s.sig->text +
+                           ": the type signatures differ");
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string compare(const std::vector<CollCall>& calls, const std::string& comm_name) {
+  std::string why;
+  for (size_t i = 1; i < calls.size() && why.empty(); ++i) {
+    const CollCall &a = calls[0], &b = calls[i];
+    if (a.call != b.call) why = pair_report(calls, 0, i, "different collectives");
+    else if (a.root != b.root)
+      why = pair_report(calls, 0, i, "the roots differ (" + std::to_string(a.root) + " and " + std::to_string(b.root) + ")");
+    else if (a.op != b.op) why = pair_report(calls, 0, i, "the reduction ops differ (" + a.op + " and " + b.op + ")");
+  }
+  if (why.empty()) why = compare_data(calls);
+  if (why.empty()) return "";
+  return "collective mismatch on '" + comm_name + "': " + why + "\n" + kRule;
+}
+
+namespace {
+
+// One collective's exchange of descriptions: members send theirs to rank
+// 0 and wait for its verdict; rank 0 waits for all, compares, answers.
+class Exchange {
+ public:
+  Exchange(Comm& c, const CollCall& mine, CommPtr keep)
+      : c_(c), keep_(std::move(keep)), mine_(mine), tag_(int((c.next_checked() & 0x3FFFFu) << 12) | 0xFFF),
+        what_(c.waiting(mine.call, mine.root >= 0 ? "root" : "", mine.root)) {
+    what_.group = c_.local_group();
+    for (int r = c_.rank() == 0 ? 1 : 0; r < (c_.rank() == 0 ? c_.size() : 1); ++r)
+      what_.needs.push_back(c_.local_group()[size_t(r)]);
+    if (c_.rank() != 0) {
+      c_.lane_send(Lane::Nbc, 0, tag_, Body(pack(mine_)), true);
+      in_.push_back(c_.lane_irecv(Lane::Nbc, 0, tag_, what_, true));
+      return;
+    }
+    for (int r = 1; r < c_.size(); ++r) in_.push_back(c_.lane_irecv(Lane::Nbc, r, tag_, what_, true));
+  }
+
+  // True once the verdict is in (reporting it if it is a mismatch).
+  bool step() {
+    if (done_) return true;
+    for (const RequestPtr& r : in_)
+      if (!r->complete()) return false;
+    verdict_ = c_.rank() == 0 ? judge() : in_[0]->body().str();
+    done_ = true;
+    if (!verdict_.empty()) c_.engine().report_check("collective-mismatch", verdict_);
+    return true;
+  }
+  const std::string& verdict() const { return verdict_; }
+  const Waiting& what() const { return what_; }
+
+ private:
+  std::string judge() {
+    std::vector<CollCall> calls{mine_};
+    for (const RequestPtr& r : in_) calls.push_back(unpack(r->body().str()));
+    std::string name = c_.name().empty() ? "a communicator of size " + std::to_string(c_.size()) : c_.name();
+    std::string v = compare(calls, name);
+    for (int r = 1; r < c_.size(); ++r) c_.lane_send(Lane::Nbc, r, tag_, Body(std::string(v)), true);
+    return v;
+  }
+
+  Comm& c_;
+  CommPtr keep_;  // a nonblocking collective's communicator, alive while the exchange runs
+  CollCall mine_;
+  int tag_;
+  Waiting what_;
+  std::vector<RequestPtr> in_;
+  std::string verdict_;
+  bool done_ = false;
+};
+
+}  // namespace
+
+bool applies(const Comm& c) { return c.engine().checking() && !c.is_inter() && c.size() > 1; }
+
+void collective(Comm& c, const CollCall& mine) {
+  if (!applies(c)) return;
+  Exchange ex(c, mine, nullptr);
+  c.engine().wait([&] { return ex.step(); }, ex.what());
+  if (ex.verdict().empty()) return;
+  Waiting stopped = ex.what();
+  stopped.call += " (stopped after the collective mismatch reported above)";
+  c.engine().wait([] { return false; }, stopped);  // the coordinator ends the run
+}
+
+void collective_started(const CommPtr& c, const CollCall& mine) {
+  if (!applies(*c)) return;
+  auto ex = std::make_shared<Exchange>(*c, mine, c);
+  c->engine().add_background([ex] { return ex->step(); });
+}
+
+}  // namespace lumpi::core::check

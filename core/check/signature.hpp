@@ -1,0 +1,39 @@
+// core/check/signature.hpp: type signatures as the checker compares them
+// (MPI-3.1 §3.3.1, §5.1): the sequence of basic types `count` elements of
+// a datatype send or receive, reduced to a short canonical form.
+//
+// The rule: two signatures are equal when their sequences of basic types
+// are. Basic types that share one C representation (MPI_INT, MPI_INT32_T,
+// MPI_INTEGER) count as one, so no alias is ever reported. A sequence is
+// kept as its primitive period (the shortest run list it repeats) and the
+// number of repeats, so 2 x MPI_INT equals 1 x contiguous(2, MPI_INT).
+// MPI_BYTE and MPI_PACKED match any type (untyped data, §3.3.1; a type
+// holding one is not compared), and so does a sequence whose repeats
+// merge at their ends (the period is then not found cheaply): the checker
+// never reports what it cannot prove.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/datatype/datatype.hpp"
+
+namespace lumpi::core::check {
+
+struct Sig {
+  enum class Kind : std::uint8_t { None, Empty, Any, Known };
+  Kind kind = Kind::None;  // None: this side moves no data (MPI_IN_PLACE, not significant)
+  std::uint64_t unit = 0;  // hash of the primitive period (Known)
+  std::int64_t reps = 0;   // repeats of it (Known)
+  std::string text;        // "2 x MPI_INT", as the call gave it
+};
+
+// The signature of count elements of t (committed, as the call checked).
+Sig signature(const Datatype& t, std::int64_t count);
+
+// Equal (same sequence), or one of them matches anything. With
+// `units_only`, only the basic types are compared, not how many (the v
+// forms, where each pair has counts of its own): both must move data.
+bool compatible(const Sig& a, const Sig& b, bool units_only = false);
+
+}  // namespace lumpi::core::check
