@@ -102,11 +102,16 @@ core::TypePtr& type_of(MPI_Datatype t, const char* func, const char* what) {
 }
 
 MPI_Datatype add_type(core::TypePtr t) {
-  return put_in_free_slot(table(), size_t(kNPredefined), std::move(t), [](const core::TypePtr& x) { return !x; });
+  MPI_Datatype id =
+      put_in_free_slot(table(), size_t(kNPredefined), std::move(t), [](const core::TypePtr& x) { return !x; });
+  note_created(core::check::Kind::Datatype, id);
+  return id;
 }
 
 void forget_type(MPI_Datatype t) {
-  if (!is_named(t)) table()[size_t(t)].reset();
+  if (is_named(t)) return;
+  table()[size_t(t)].reset();
+  note_freed(core::check::Kind::Datatype, t);
 }
 
 // A type whose `count` elements are count * size consecutive bytes at the

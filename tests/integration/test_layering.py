@@ -53,7 +53,8 @@ ALLOWED = {
 }
 
 CORE_FLOOR = {"base": 0, "transport": 1, "engine": 2, "datatype": 2,
-              "comm": 3, "coll": 3, "topo": 3, "rma": 3, "api": 4}
+              "comm": 3, "coll": 3, "topo": 3, "rma": 3, "check": 3,
+              "api": 4}
 CORE_INTERNALS = ("core/engine/", "core/transport/", "core/comm/team.hpp",
                   "core/base/pack.hpp")
 
