@@ -126,6 +126,21 @@ void note_freed(core::check::Kind k, int64_t handle);
 // MPI_Request_free of r, a request whose operation was never completed.
 void check_request_free(MPI_Request r);
 void check_finalize();
+// Where the request r was made (null if not noted) and the source line of
+// noted frames (addr2line).
+const core::check::Origin* request_origin(MPI_Request r);
+std::string source_line_of(const std::vector<uintptr_t>& frames);
+// Local concurrency (c_check_buffer.cpp): the buffers the current call
+// reads (send side) and writes (receive side); watch_buffers gives them to
+// the request the call made, check_buffers compares them when it
+// completes, check_landing before (after = false) and after a nonblocking
+// collective's result is written into buf.
+void note_read_buffer(const void* buf, size_t bytes);
+void note_written_buffer(const void* buf, size_t bytes);
+void watch_buffers(MPI_Request r);
+void check_buffers(MPI_Request r);
+void check_landing(const void* buf, size_t bytes, bool after);
+extern thread_local uint64_t t_call_serial;
 
 // ---- datatypes (c_type.cpp, c_type_attr.cpp) and ops ------------------------------
 // The core object of handle t; ERR_TYPE naming what in func for NULL or an
@@ -233,7 +248,10 @@ std::vector<uintptr_t> program_frames();
 const char* program_path();
 
 struct InCall {
-  explicit InCall(const char* f) { t_current_call = t_last_call = f; }
+  explicit InCall(const char* f) {
+    t_current_call = t_last_call = f;
+    ++t_call_serial;
+  }
   ~InCall() { t_current_call = nullptr; }
 };
 

@@ -36,9 +36,11 @@ void report(const char* check_class, const std::string& text) {
   core::check::report(*core_comm(MPI_COMM_WORLD, "MPI_Finalize"), check_class, text);
 }
 
+}  // namespace
+
 // "ring.c:12 (main)": the innermost frame of the program's own code that
 // addr2line can place (lumpi's functions, for a static libmpi, passed over).
-std::string where_of(const std::vector<uintptr_t>& frames) {
+std::string source_line_of(const std::vector<uintptr_t>& frames) {
   std::string cmd = std::string("addr2line -f -C -p -e '") + program_path() + "'";
   char hex[24];
   for (uintptr_t a : frames) {
@@ -64,9 +66,13 @@ std::string where_of(const std::vector<uintptr_t>& frames) {
   return found;
 }
 
+const core::check::Origin* request_origin(MPI_Request r) { return ledger().origin(core::check::Kind::Request, r); }
+
+namespace {
+
 std::string created_by(core::check::Kind k, MPI_Request r) {
   const core::check::Origin* o = ledger().origin(k, r);
-  return o ? core::check::describe(*o, where_of) : "a nonblocking call";
+  return o ? core::check::describe(*o, source_line_of) : "a nonblocking call";
 }
 
 }  // namespace
@@ -123,7 +129,7 @@ void report_held(MPI_Request r) {
 void check_finalize() {
   if (!g_checking) return;
   for (MPI_Request r : live_requests()) report_held(r);
-  for (const std::string& text : ledger().leaks(where_of)) report("resource-leak", text);
+  for (const std::string& text : ledger().leaks(source_line_of)) report("resource-leak", text);
   ledger().clear();
 }
 

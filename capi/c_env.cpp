@@ -177,6 +177,7 @@ MPI_Request add_request(Request r) {
     t.push_back(std::move(r));
   }
   note_created(core::check::Kind::Request, id);
+  watch_buffers(id);
   return id;
 }
 
@@ -195,6 +196,7 @@ std::map<int, Prequest>& prequests() {
 }
 
 void drop_request(MPI_Request r) {
+  check_buffers(r);
   note_freed(core::check::Kind::Request, r);
   requests()[r] = Request();
   prequests().erase(r);
@@ -225,6 +227,7 @@ bool ignored(MPI_Request r) {
 }
 
 void completed(MPI_Request* r) {
+  check_buffers(*r);
   if (prequests().count(*r)) return;  // inactive again, still allocated (§3.9)
   drop_request(*r);
   *r = MPI_REQUEST_NULL;

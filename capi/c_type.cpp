@@ -139,7 +139,10 @@ TypeBytes::TypeBytes(const void* buf, int count, MPI_Datatype t, const char* fun
 }
 
 void* TypeBytes::pack(const char* func) {
-  if (!type_) return data_;
+  if (!type_) {
+    note_read_buffer(data_, size_);  // a send from the user's memory itself (c_check_buffer.cpp)
+    return data_;
+  }
   staging_.clear();
   type_->pack(buf_, count_, staging_, func);
   return staging_.data();
