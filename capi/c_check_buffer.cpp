@@ -63,7 +63,8 @@ void note(const void* buf, size_t bytes, bool receive) {
 
 void report_change(const Watch& w, MPI_Request r, const char* when) {
   const core::check::Origin* o = request_origin(r);
-  std::string call = o ? core::check::describe(*o, source_line_of) : "a nonblocking call";
+  std::string call = o ? core::check::describe(*o, source_line_of)
+                      : t_current_call ? t_current_call : "a nonblocking call";  // still in its call
   std::string what = w.receive ? "receive buffer" : "send buffer";
   core::check::report(*core_comm(MPI_COMM_WORLD, "MPI_Wait"), "local-concurrency",
                       "the " + what + " of " + call + " was written by the program " + when +
@@ -93,14 +94,19 @@ void watch_buffers(MPI_Request r) {
   v.clear();
 }
 
+// A collective may land its result while it starts (nothing to wait for):
+// its buffers are then still the call's, not yet the request's.
 void check_landing(const void* buf, size_t bytes, bool after) {
-  if (!checking() || watched().empty()) return;
+  if (!checking()) return;
+  auto land = [&](Watch& w, MPI_Request r) {
+    if (!w.receive || w.buf != buf || w.bytes != bytes) return;
+    if (!after && checksum(buf, bytes) != w.sum) report_change(w, r, "before its result arrived");
+    if (after) w.sum = checksum(buf, bytes);
+  };
   for (auto& [r, ws] : watched())
-    for (Watch& w : ws) {
-      if (!w.receive || w.buf != buf || w.bytes != bytes) continue;
-      if (!after && checksum(buf, bytes) != w.sum) report_change(w, r, "before its result arrived");
-      if (after) w.sum = checksum(buf, bytes);
-    }
+    for (Watch& w : ws) land(w, r);
+  for (Watch& w : noted())
+    if (w.serial == t_call_serial) land(w, MPI_REQUEST_NULL);
 }
 
 void check_buffers(MPI_Request r) {

@@ -46,7 +46,8 @@ std::vector<std::string> Ledger::leaks(const WhereOf& where_of) const {
   std::vector<std::string> out;
   for (const auto& [key, o] : live_) {
     Kind k = key.first;
-    out.push_back(std::string("MPI_Finalize: a ") + noun(k) + " created by " + describe(o, where_of) +
+    const bool vowel = std::string("aeiou").find(noun(k)[0]) != std::string::npos;
+    out.push_back(std::string("MPI_Finalize: ") + (vowel ? "an " : "a ") + noun(k) + " created by " + describe(o, where_of) +
                   " was never freed (" + free_call(k) + ", MPI-3.1 " + section(k) +
                   "; §8.7: a program frees what it created before MPI_Finalize)");
   }
