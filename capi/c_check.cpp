@@ -93,6 +93,7 @@ void note_freed(core::check::Kind k, int64_t handle) {
 // before MPI_Grequest_complete is how it is meant to be used.
 void check_request_free(MPI_Request r) {
   if (!g_checking) return;
+  request(r, "MPI_Request_free");  // not a request: the call's own error, no finding
   const core::check::Origin* o = ledger().origin(core::check::Kind::Request, r);
   if (o && o->call == "MPI_Grequest_start") return;
   if (is_persistent(r) && !prequest(r, "MPI_Request_free").Is_active()) return;
