@@ -9,12 +9,14 @@
 
 #include "capi/pmpi.hpp"
 
+#include <cstdint>
 #include <memory>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "core/api/handles.hpp"
+#include "core/check/resource.hpp"
 #include "core/datatype/datatype.hpp"
 #include "core/coll/coll.hpp"
 #include "core/api/lumpi.hpp"
@@ -112,6 +114,36 @@ bool ignored(MPI_Request r);
 // After *r completed (Wait, Test ...): frees it and sets MPI_REQUEST_NULL,
 // unless it is persistent.
 void completed(MPI_Request* r);
+// Every request handle the program holds (the checker's look at MPI_Finalize).
+std::vector<MPI_Request> live_requests();
+bool is_persistent(MPI_Request r);
+
+// ---- the checker (c_check.cpp, docs/checking.md), under --check only --------------
+// The table functions tell it what the current call created and what was
+// freed; MPI_Finalize asks it what is left (requests never completed,
+// objects never freed) and reports each once.
+void start_checking();  // MPI_Init: is --check on for this rank?
+bool checking();
+void note_created(core::check::Kind k, int64_t handle);
+void note_freed(core::check::Kind k, int64_t handle);
+// MPI_Request_free of r, a request whose operation was never completed.
+void check_request_free(MPI_Request r);
+void check_finalize();
+// Where the request r was made (null if not noted) and the source line of
+// noted frames (addr2line).
+const core::check::Origin* request_origin(MPI_Request r);
+std::string source_line_of(const std::vector<uintptr_t>& frames);
+// Local concurrency (c_check_buffer.cpp): the buffers the current call
+// reads (send side) and writes (receive side); watch_buffers gives them to
+// the request the call made, check_buffers compares them when it
+// completes, check_landing before (after = false) and after a nonblocking
+// collective's result is written into buf.
+void note_read_buffer(const void* buf, size_t bytes);
+void note_written_buffer(const void* buf, size_t bytes);
+void watch_buffers(MPI_Request r);
+void check_buffers(MPI_Request r);
+void check_landing(const void* buf, size_t bytes, bool after);
+extern thread_local uint64_t t_call_serial;
 
 // ---- datatypes (c_type.cpp, c_type_attr.cpp) and ops ------------------------------
 // The core object of handle t; ERR_TYPE naming what in func for NULL or an
@@ -212,9 +244,17 @@ inline void check_out(const void* p, const char* func, const char* what) {
 extern thread_local const char* t_current_call;
 extern thread_local const char* t_last_call;
 void install_crash_report(int rank);
+// The program's return addresses on the current stack (innermost first,
+// as addr2line wants them) and its executable's path: the checker's
+// creation sites (c_check.cpp). Empty before MPI_Init.
+std::vector<uintptr_t> program_frames();
+const char* program_path();
 
 struct InCall {
-  explicit InCall(const char* f) { t_current_call = t_last_call = f; }
+  explicit InCall(const char* f) {
+    t_current_call = t_last_call = f;
+    ++t_call_serial;
+  }
   ~InCall() { t_current_call = nullptr; }
 };
 

@@ -164,6 +164,21 @@ void on_crash(int sig, siginfo_t*, void* context) {
 
 }  // namespace
 
+// The checker's creation sites (c_check.cpp): the return addresses of
+// the current stack that lie in the program's own text, as addr2line
+// wants them (one byte back, inside the call; minus the load bias).
+std::vector<uintptr_t> program_frames() {
+  void* frames[32];
+  const int n = backtrace(frames, 32);
+  std::vector<uintptr_t> out;
+  unsigned long addr;
+  for (int i = 1; i < n; ++i)
+    if (program_address(static_cast<char*>(frames[i]) - 1, &addr)) out.push_back(addr);
+  return out;
+}
+
+const char* program_path() { return g_exe; }
+
 #if defined(__SANITIZE_ADDRESS__)
 #define LUMPI_SANITIZED 1
 #elif defined(__has_feature)

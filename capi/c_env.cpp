@@ -72,6 +72,7 @@ MPI_Comm add_comm(std::shared_ptr<CommHandle> h) {
   MPI_Comm id = put_in_free_slot(comms(), 3, CommEntry{std::move(h)},
                                  [](const CommEntry& e) { return !e.h; });
   reverse()[key] = id;
+  note_created(core::check::Kind::Comm, id);
   return id;
 }
 
@@ -89,6 +90,7 @@ CommEntry& entry(MPI_Comm comm, const char* func) {
 }
 
 void forget_comm(MPI_Comm comm) {
+  note_freed(core::check::Kind::Comm, comm);
   auto& t = comms();
   reverse().erase(t[comm].h.get());
   t[comm].h.reset();
@@ -116,11 +118,15 @@ Group& group(MPI_Group g, const char* func) {
 // An empty result is MPI_GROUP_EMPTY itself, as MPI's examples compare it.
 MPI_Group add_group(Group g) {
   if (g.Get_size() == 0) return MPI_GROUP_EMPTY;
-  return put_in_free_slot(groups(), 2, std::move(g), [](const Group& x) { return x.Is_null(); });
+  MPI_Group id = put_in_free_slot(groups(), 2, std::move(g), [](const Group& x) { return x.Is_null(); });
+  note_created(core::check::Kind::Group, id);
+  return id;
 }
 
 void free_group(MPI_Group g) {
-  if (g > MPI_GROUP_EMPTY) groups()[g] = GROUP_NULL;
+  if (g <= MPI_GROUP_EMPTY) return;
+  groups()[g] = GROUP_NULL;
+  note_freed(core::check::Kind::Group, g);
 }
 
 Info& info(MPI_Info i, const char* func) {
@@ -137,7 +143,9 @@ Info info_or_null(MPI_Info i, const char* func) {
 }
 
 MPI_Info add_info(Info i) {
-  return put_in_free_slot(infos(), 2, std::move(i), [](const Info& x) { return x.Is_null(); });
+  MPI_Info id = put_in_free_slot(infos(), 2, std::move(i), [](const Info& x) { return x.Is_null(); });
+  note_created(core::check::Kind::Info, id);
+  return id;
 }
 
 Request& request(MPI_Request r, const char* func) {
@@ -160,14 +168,25 @@ MPI_Comm comm_of_request(MPI_Request r) {
 MPI_Request add_request(Request r) {
   auto& t = requests();
   auto& f = free_requests();
+  int id = int(t.size());
   if (!f.empty()) {
-    int id = f.back();
+    id = f.back();
     f.pop_back();
     t[id] = std::move(r);
-    return id;
+  } else {
+    t.push_back(std::move(r));
   }
-  t.push_back(std::move(r));
-  return int(t.size()) - 1;
+  note_created(core::check::Kind::Request, id);
+  watch_buffers(id);
+  return id;
+}
+
+std::vector<MPI_Request> live_requests() {
+  std::vector<MPI_Request> out;
+  auto& t = requests();
+  for (size_t i = 1; i < t.size(); ++i)
+    if (!t[i].Is_null()) out.push_back(MPI_Request(i));
+  return out;
 }
 
 // The persistent requests among them (MPI_Send_init ...), by handle.
@@ -177,6 +196,8 @@ std::map<int, Prequest>& prequests() {
 }
 
 void drop_request(MPI_Request r) {
+  check_buffers(r);
+  note_freed(core::check::Kind::Request, r);
   requests()[r] = Request();
   prequests().erase(r);
   grequest_dropped(r);
@@ -188,6 +209,8 @@ MPI_Request add_persistent(Prequest r) {
   prequests()[id] = std::move(r);
   return id;
 }
+
+bool is_persistent(MPI_Request r) { return prequests().count(r) != 0; }
 
 Prequest& prequest(MPI_Request r, const char* func) {
   request(r, func);
@@ -204,6 +227,7 @@ bool ignored(MPI_Request r) {
 }
 
 void completed(MPI_Request* r) {
+  check_buffers(*r);
   if (prequests().count(*r)) return;  // inactive again, still allocated (§3.9)
   drop_request(*r);
   *r = MPI_REQUEST_NULL;
@@ -273,6 +297,7 @@ int MPI_Init_thread(int*, char***, int required, int* provided) {
     int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     install_crash_report(rank);
+    start_checking();
     return MPI_SUCCESS;
   } catch (const Exception& e) {
     core::fatal(e.Get_error_code(), e.what());
@@ -301,6 +326,7 @@ int MPI_Is_thread_main(int* flag) {
 LUMPI_PMPI(Finalize);
 int MPI_Finalize(void) {
   return call("MPI_Finalize", [&] {
+    check_finalize();
     Finalize();
     for (size_t i = 1; i < comms().size(); ++i) forget_comm(int(i));
     g_finalized = true;
@@ -435,6 +461,7 @@ int MPI_Info_free(MPI_Info* i) {
     info(*i, "MPI_Info_free");
     if (*i == MPI_INFO_ENV) fail(MPI_ERR_INFO, "MPI_Info_free", "MPI_INFO_ENV cannot be freed");
     infos()[*i] = Info();
+    note_freed(core::check::Kind::Info, *i);
     *i = MPI_INFO_NULL;
   });
 }

@@ -84,6 +84,7 @@ Bytes pack_slot(const void* buf, const Slot& s, const char* func) {
     // is; data that would start at address 0 is a NULL buffer.
     if (!buf && s.at + s.type->true_lb() == 0) fail(MPI_ERR_BUFFER, func, "buffer is NULL");
     s.type->pack(at_offset(buf, s.at), s.count, out, func);
+    if (dense(*s.type)) note_read_buffer(at_offset(buf, s.at), s.bytes());
   }
   return out;
 }
@@ -93,7 +94,10 @@ void place(void* buf, const Slot& s, const Bytes& b, const std::string& func, in
     core::fail(core::ErrClass::Truncate, func,
                "rank " + std::to_string(from) + " sent " + std::to_string(b.size()) +
                    " bytes; its block has room for " + std::to_string(s.bytes()));
-  if (!b.empty()) s.type->unpack(b.data(), b.size(), at_offset(buf, s.at), s.count, func);
+  if (b.empty()) return;
+  check_landing(at_offset(buf, s.at), s.bytes(), false);
+  s.type->unpack(b.data(), b.size(), at_offset(buf, s.at), s.count, func);
+  check_landing(at_offset(buf, s.at), s.bytes(), true);
 }
 
 std::vector<int> counts_arg(const int* a, int n, const char* func, const char* what) {
@@ -123,6 +127,9 @@ void place_all(void* buf, const Layout& l, const std::vector<Bytes>& parts, cons
 }
 
 core::nbc::Deliver place_later(void* buf, Layout l, const char* func) {
+  for (size_t i = 0; i < l.slots.size(); ++i)
+    if (int(i) != l.skip && l.slots[i].type && dense(*l.slots[i].type))
+      note_written_buffer(at_offset(buf, l.slots[i].at), l.slots[i].bytes());
   return [buf, l = std::move(l), name = std::string(func)](core::nbc::Out& o) { place_all(buf, l, o.parts, name); };
 }
 

@@ -41,10 +41,12 @@ int MPI_Ibcast(void* buf, int count, MPI_Datatype t, int root, MPI_Comm comm, MP
     Slot s = slot_arg(count, t, f, "count");
     const bool at_root = c->is_root(root), receives = c->takes_part(root) && !at_root;
     core::nbc::Deliver into;
-    if (receives)
+    if (receives) {
+      if (dense(*s.type)) note_written_buffer(buf, s.bytes());
       into = [buf, s, name = std::string(f), root](Out& o) {
         if (o.has_data) place(buf, s, o.data, name, root);
       };
+    }
     check_coll(comm, {f, root, MPI_OP_NULL, side(count, t), {}}, true);
     *r = started(c, core::nbc::ibcast(c, at_root ? pack_slot(buf, s, f) : Bytes(), root, into), f);
   });

@@ -58,10 +58,12 @@ int MPI_Op_create(MPI_User_function* user_fn, int commute, MPI_Op* op) {
       if (!t[i].fn) {
         t[i] = UserOp{user_fn, commute != 0};
         *op = kFirstUserOp + int(i);
+        note_created(core::check::Kind::Op, *op);
         return;
       }
     t.push_back(UserOp{user_fn, commute != 0});
     *op = kFirstUserOp + int(t.size()) - 1;
+    note_created(core::check::Kind::Op, *op);
   });
 }
 
@@ -73,6 +75,7 @@ int MPI_Op_free(MPI_Op* op) {
     if (!is_user_op(*op)) fail(MPI_ERR_OP, f, "op " + std::to_string(*op) + " is predefined or null: it cannot be freed");
     user_op(*op, f);
     user_ops()[size_t(*op - kFirstUserOp)] = UserOp{};
+    note_freed(core::check::Kind::Op, *op);
     *op = MPI_OP_NULL;
   });
 }

@@ -144,6 +144,7 @@ int MPI_Test_cancelled(const MPI_Status* status, int* flag) {
 LUMPI_PMPI(Request_free);
 int MPI_Request_free(MPI_Request* r) {
   return call("MPI_Request_free", [&] {
+    check_request_free(*r);
     request(*r, "MPI_Request_free").Free();
     drop_request(*r);
     *r = MPI_REQUEST_NULL;

@@ -182,6 +182,7 @@ int MPI_Start(MPI_Request* r) {
   return call(r ? comm_of_request(*r) : MPI_COMM_WORLD, f, [&] {
     check_out(r, f, "request");
     prequest(*r, f).Start();
+    watch_buffers(*r);
   });
 }
 

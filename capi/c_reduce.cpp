@@ -119,6 +119,7 @@ Bytes input(const void* send, const void* recv, std::int64_t count, const core::
   if (count > 0) check_out(send, f, "sendbuf");
   Bytes out;
   t.pack(send, count, out, f);
+  if (dense(t)) note_read_buffer(send, size_t(count * t.size()));
   return out;
 }
 
@@ -136,10 +137,13 @@ void output(void* recv, std::int64_t count, const core::Datatype& t, const Bytes
     fail(MPI_ERR_TRUNCATE, f,
          "the result has " + std::to_string(b.size()) + " bytes where " + std::to_string(count * t.size()) +
              " were expected (counts differ between ranks)");
+  check_landing(recv, b.size(), false);
   t.unpack(b.data(), b.size(), recv, count, f);
+  check_landing(recv, b.size(), true);
 }
 
 core::nbc::Deliver output_later(void* recv, std::int64_t count, core::TypePtr t, const char* f) {
+  if (dense(*t)) note_written_buffer(recv, size_t(count * t->size()));
   return [recv, count, t, name = std::string(f)](core::nbc::Out& o) {
     if (o.has_data) output(recv, count, *t, o.data, name.c_str());
   };

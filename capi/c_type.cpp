@@ -102,11 +102,16 @@ core::TypePtr& type_of(MPI_Datatype t, const char* func, const char* what) {
 }
 
 MPI_Datatype add_type(core::TypePtr t) {
-  return put_in_free_slot(table(), size_t(kNPredefined), std::move(t), [](const core::TypePtr& x) { return !x; });
+  MPI_Datatype id =
+      put_in_free_slot(table(), size_t(kNPredefined), std::move(t), [](const core::TypePtr& x) { return !x; });
+  note_created(core::check::Kind::Datatype, id);
+  return id;
 }
 
 void forget_type(MPI_Datatype t) {
-  if (!is_named(t)) table()[size_t(t)].reset();
+  if (is_named(t)) return;
+  table()[size_t(t)].reset();
+  note_freed(core::check::Kind::Datatype, t);
 }
 
 // A type whose `count` elements are count * size consecutive bytes at the
@@ -134,7 +139,10 @@ TypeBytes::TypeBytes(const void* buf, int count, MPI_Datatype t, const char* fun
 }
 
 void* TypeBytes::pack(const char* func) {
-  if (!type_) return data_;
+  if (!type_) {
+    note_read_buffer(data_, size_);  // a send from the user's memory itself (c_check_buffer.cpp)
+    return data_;
+  }
   staging_.clear();
   type_->pack(buf_, count_, staging_, func);
   return staging_.data();

@@ -35,7 +35,9 @@ WinEntry& entry_of(MPI_Win win, const char* func) {
 
 MPI_Win add_win(Win w) {
   w.Handle()->win->set_errhandler(core::Errhandler::Fatal);  // C's default (§8.3)
-  return put_in_free_slot(wins(), 1, WinEntry{std::move(w)}, [](const WinEntry& e) { return e.w.Is_null(); });
+  MPI_Win id = put_in_free_slot(wins(), 1, WinEntry{std::move(w)}, [](const WinEntry& e) { return e.w.Is_null(); });
+  note_created(core::check::Kind::Win, id);
+  return id;
 }
 
 // The C handle of a C++ window (for callbacks), MPI_WIN_NULL if unknown.
@@ -143,7 +145,10 @@ int MPI_Win_free(MPI_Win* win) {
     copy.Free();
     e.w = Win();
   });
-  if (rc == MPI_SUCCESS) *win = MPI_WIN_NULL;
+  if (rc == MPI_SUCCESS) {
+    note_freed(core::check::Kind::Win, w);
+    *win = MPI_WIN_NULL;
+  }
   return rc;
 }
 

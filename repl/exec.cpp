@@ -68,6 +68,7 @@ class Exec {
 
   int run(double timeout) {
     int code = supervise(timeout);
+    say_findings();
     if (!report_.empty() && code == 0) code = kExitCheck;
     return code;
   }
@@ -108,6 +109,18 @@ class Exec {
       if (world_.alive(r) && world_.rank(r).joined) ask(r);
     confirming_ = true;
     return false;
+  }
+
+  // What the ranks' checks found (leaks, request lifecycle ...), once each
+  // with the ranks that found it, after the run; a deadlock was said when
+  // it was found.
+  void say_findings() {
+    for (const CheckFinding& f : report_.findings()) {
+      if (f.check_class == "deadlock" || f.text.rfind("deadlock: ", 0) == 0) continue;
+      std::string ranks;
+      for (int r : f.ranks) ranks += (ranks.empty() ? "" : ",") + std::to_string(r);
+      say(f.check_class + " (rank" + (f.ranks.size() > 1 ? "s " : " ") + ranks + "): " + f.text);
+    }
   }
 
   int stop_for_deadlock() {

@@ -1,0 +1,121 @@
+// capi/c_check_buffer.cpp: local concurrency (issue 25 item 7;
+// docs/checking.md), under --check only.
+//
+// The rule (MPI-3.1 §3.7.2, §5.12): between the start of a nonblocking
+// operation and its completion, the program does not modify its send
+// buffer, nor read or write its receive buffer. The checker sums each
+// buffer a nonblocking call reads (its send side) when it starts and again
+// when the program completes it (MPI_Wait, MPI_Test ... or
+// MPI_Request_free); a receive buffer of a nonblocking collective is
+// summed when it starts and compared just before the result is written
+// into it, then summed again and compared at completion. A difference is
+// a write by the program during the operation: a report
+// ("local-concurrency", the program runs on). A read of a receive buffer
+// leaves no trace and is not found.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "capi/c_api.hpp"
+
+namespace lumpi::capi {
+
+thread_local uint64_t t_call_serial = 0;
+
+namespace {
+
+uint64_t checksum(const void* buf, size_t bytes) {
+  uint64_t h = 1469598103934665603ull;  // FNV-1a
+  const auto* p = static_cast<const unsigned char*>(buf);
+  for (size_t i = 0; i < bytes; ++i) h = (h ^ p[i]) * 1099511628211ull;
+  return h;
+}
+
+struct Watch {
+  const void* buf;
+  size_t bytes;
+  uint64_t sum;
+  bool receive;
+  uint64_t serial = 0;  // the call that noted it, until a request takes it
+};
+
+// The current call's buffers (not yet a request's), and each request's.
+std::vector<Watch>& noted() {
+  static std::vector<Watch> v;
+  return v;
+}
+std::map<MPI_Request, std::vector<Watch>>& watched() {
+  static std::map<MPI_Request, std::vector<Watch>> m;
+  return m;
+}
+
+bool overlap(const Watch& a, const Watch& b) {
+  auto lo = [](const Watch& w) { return reinterpret_cast<uintptr_t>(w.buf); };
+  return lo(a) < lo(b) + b.bytes && lo(b) < lo(a) + a.bytes;
+}
+
+void note(const void* buf, size_t bytes, bool receive) {
+  if (!checking() || !buf || bytes == 0 || buf == MPI_IN_PLACE) return;
+  auto& v = noted();
+  if (!v.empty() && v.front().serial != t_call_serial) v.clear();
+  v.push_back({buf, bytes, checksum(buf, bytes), receive, t_call_serial});
+}
+
+void report_change(const Watch& w, MPI_Request r, const char* when) {
+  const core::check::Origin* o = request_origin(r);
+  std::string call = o ? core::check::describe(*o, source_line_of)
+                      : t_current_call ? t_current_call : "a nonblocking call";  // still in its call
+  std::string what = w.receive ? "receive buffer" : "send buffer";
+  core::check::report(*core_comm(MPI_COMM_WORLD, "MPI_Wait"), "local-concurrency",
+                      "the " + what + " of " + call + " was written by the program " + when +
+                          " (MPI-3.1 §3.7.2, §5.12: a buffer of a pending nonblocking operation is not "
+                          "modified until the operation completes)");
+}
+
+}  // namespace
+
+void note_read_buffer(const void* buf, size_t bytes) { note(buf, bytes, false); }
+void note_written_buffer(const void* buf, size_t bytes) { note(buf, bytes, true); }
+
+// A buffer both read and written by one call (MPI_IN_PLACE, a send block
+// inside the receive buffer) is watched as a receive buffer only.
+void watch_buffers(MPI_Request r) {
+  if (!checking()) return;
+  auto& v = noted();
+  if (v.empty() || v.front().serial != t_call_serial) return v.clear();
+  std::vector<Watch> kept;
+  for (const Watch& w : v) {
+    bool inside_written = false;
+    for (const Watch& x : v)
+      if (!w.receive && x.receive && overlap(w, x)) inside_written = true;
+    if (!inside_written) kept.push_back(w);
+  }
+  watched()[r] = std::move(kept);
+  v.clear();
+}
+
+// A collective may land its result while it starts (nothing to wait for):
+// its buffers are then still the call's, not yet the request's.
+void check_landing(const void* buf, size_t bytes, bool after) {
+  if (!checking()) return;
+  auto land = [&](Watch& w, MPI_Request r) {
+    if (!w.receive || w.buf != buf || w.bytes != bytes) return;
+    if (!after && checksum(buf, bytes) != w.sum) report_change(w, r, "before its result arrived");
+    if (after) w.sum = checksum(buf, bytes);
+  };
+  for (auto& [r, ws] : watched())
+    for (Watch& w : ws) land(w, r);
+  for (Watch& w : noted())
+    if (w.serial == t_call_serial) land(w, MPI_REQUEST_NULL);
+}
+
+void check_buffers(MPI_Request r) {
+  if (!checking()) return;
+  auto it = watched().find(r);
+  if (it == watched().end()) return;
+  for (const Watch& w : it->second)
+    if (checksum(w.buf, w.bytes) != w.sum) report_change(w, r, "before the operation completed");
+  watched().erase(it);
+}
+
+}  // namespace lumpi::capi

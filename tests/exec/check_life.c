@@ -1,0 +1,114 @@
+/* tests/exec/check_life.c: the checker's cases of objects and requests
+   (docs/checking.md, issue 25 items 5 to 7): each buggy case beside its
+   correct twin, run by tests/integration/test_check_life.py under
+   `lumpi exec --check` at several world sizes. Prints "done" at the end. */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+static int rank, size;
+
+static void add(void* in, void* inout, int* len, MPI_Datatype* t) {
+  (void)t;
+  for (int i = 0; i < *len; ++i) ((int*)inout)[i] += ((int*)in)[i];
+}
+
+/* Every kind of object, created and (when free_them) freed. */
+static void objects(int free_them) {
+  MPI_Comm c;
+  MPI_Group g;
+  MPI_Datatype t;
+  MPI_Op op;
+  MPI_Info info;
+  MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &c);
+  MPI_Comm_group(c, &g);
+  MPI_Type_contiguous(2, MPI_INT, &t);
+  MPI_Type_commit(&t);
+  MPI_Op_create(add, 1, &op);
+  MPI_Info_create(&info);
+  if (!free_them) return;
+  MPI_Info_free(&info);
+  MPI_Op_free(&op);
+  MPI_Type_free(&t);
+  MPI_Group_free(&g);
+  MPI_Comm_free(&c);
+}
+
+/* A ring exchange; `wait_send` 0 leaves the send's request alone. */
+static void ring(int wait_send) {
+  int out = rank, in = -1;
+  MPI_Request s, r;
+  MPI_Isend(&out, 1, MPI_INT, (rank + 1) % size, 0, MPI_COMM_WORLD, &s);
+  MPI_Irecv(&in, 1, MPI_INT, (rank + size - 1) % size, 0, MPI_COMM_WORLD, &r);
+  MPI_Wait(&r, MPI_STATUS_IGNORE);
+  if (wait_send) MPI_Wait(&s, MPI_STATUS_IGNORE);
+}
+
+/* A persistent send to the next rank, started twice; freed when free_it. */
+static void persistent(int free_it) {
+  int out = rank, in = -1;
+  MPI_Request p;
+  MPI_Send_init(&out, 1, MPI_INT, (rank + 1) % size, 0, MPI_COMM_WORLD, &p);
+  for (int i = 0; i < 2; ++i) {
+    MPI_Start(&p);
+    MPI_Recv(&in, 1, MPI_INT, (rank + size - 1) % size, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Wait(&p, MPI_STATUS_IGNORE);
+  }
+  if (free_it) MPI_Request_free(&p);
+}
+
+/* A receive request freed before it completed, or completed first. */
+static void free_receive(int wait_first) {
+  int in = -1, out = rank;
+  MPI_Request r;
+  MPI_Irecv(&in, 1, MPI_INT, (rank + size - 1) % size, 0, MPI_COMM_WORLD, &r);
+  MPI_Send(&out, 1, MPI_INT, (rank + 1) % size, 0, MPI_COMM_WORLD);
+  if (wait_first) MPI_Wait(&r, MPI_STATUS_IGNORE);
+  else MPI_Request_free(&r);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* The send buffer of an Isend changed before MPI_Wait (or after). */
+static void send_buffer(int early) {
+  int out[4] = {rank, rank, rank, rank}, in[4];
+  MPI_Request s;
+  MPI_Isend(out, 4, MPI_INT, (rank + 1) % size, 0, MPI_COMM_WORLD, &s);
+  if (early) out[2] = -1;
+  MPI_Recv(in, 4, MPI_INT, (rank + size - 1) % size, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Wait(&s, MPI_STATUS_IGNORE);
+  out[2] = -1;
+}
+
+/* The receive buffer of an Iallreduce written before MPI_Wait (or after);
+   the in-place form is watched as a receive buffer only. */
+static void reduce_buffer(int early) {
+  int mine = rank, sum = 0, both = rank;
+  MPI_Request r[2];
+  MPI_Iallreduce(&mine, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[0]);
+  MPI_Iallreduce(MPI_IN_PLACE, &both, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[1]);
+  if (early) sum = 7;
+  MPI_Waitall(2, r, MPI_STATUSES_IGNORE);
+  if (sum != size * (size - 1) / 2 && !early) printf("wrong sum %d\n", sum);
+}
+
+int main(int argc, char** argv) {
+  const char* c = argc > 1 ? argv[1] : "";
+  MPI_Init(&argc, &argv);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (!strcmp(c, "leak")) objects(0);
+  else if (!strcmp(c, "leak_ok")) objects(1);
+  else if (!strcmp(c, "missing_wait")) ring(0);
+  else if (!strcmp(c, "wait_ok")) ring(1);
+  else if (!strcmp(c, "persistent_leak")) persistent(0);
+  else if (!strcmp(c, "persistent_ok")) persistent(1);
+  else if (!strcmp(c, "free_active")) free_receive(0);
+  else if (!strcmp(c, "free_ok")) free_receive(1);
+  else if (!strcmp(c, "send_race")) send_buffer(1);
+  else if (!strcmp(c, "send_ok")) send_buffer(0);
+  else if (!strcmp(c, "reduce_race")) reduce_buffer(1);
+  else if (!strcmp(c, "reduce_ok")) reduce_buffer(0);
+  if (rank == 0) printf("done\n");
+  MPI_Finalize();
+  return 0;
+}

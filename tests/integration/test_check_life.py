@@ -1,0 +1,75 @@
+"""tests/integration/test_check_life.py: the checker's reports on objects,
+requests and buffers (docs/checking.md; issue 25 items 5 to 7) under
+`lumpi exec --check`: lumpi-cc -g builds tests/exec/check_life.c; each
+buggy case is reported once per finding with its class, the creating call
+and source line and the MPI section, exit status 1; its correct twin is
+silent (status 0, nothing on stderr, an empty report), at 2, 3 and 5 ranks.
+Without --check the buggy cases run silently too (these checks cost).
+
+usage: python3 test_check_life.py /path/to/lumpi
+"""
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lumpitest import check, finish, no_leftovers, run, scratch_dir  # noqa: E402
+
+LUMPI = sys.argv[1]
+CC = os.path.join(os.path.dirname(os.path.abspath(LUMPI)), "lumpi-cc")
+SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "exec", "check_life.c")
+tmp = scratch_dir("lumpi-check-life-")
+exe = os.path.join(tmp, "life")
+r = subprocess.run([CC, "-g", "-Wall", "-Werror", "-o", exe, SRC], capture_output=True, text=True, timeout=120)
+check("lumpi-cc builds the cases", r.returncode == 0, r.stderr)
+
+# buggy case -> (correct twin, {class: number of findings}, what the text must say)
+CASES = {
+    "leak": ("leak_ok", {"resource-leak": 5},
+             ["a communicator created by MPI_Comm_split at check_life.c:", "MPI_Comm_free, MPI-3.1 §6.4.3",
+              "a group created by MPI_Comm_group", "a datatype created by MPI_Type_contiguous",
+              "an op created by MPI_Op_create", "an info object created by MPI_Info_create"]),
+    "missing_wait": ("wait_ok", {"request-lifecycle": 1},
+                     ["the operation of MPI_Isend at check_life.c:", "never completed", "§3.7.3"]),
+    "persistent_leak": ("persistent_ok", {"resource-leak": 1},
+                        ["persistent request made by MPI_Send_init", "never freed", "§3.9"]),
+    "free_active": ("free_ok", {"request-lifecycle": 1},
+                    ["MPI_Request_free: the request of MPI_Irecv at check_life.c:", "§3.7.3"]),
+    "send_race": ("send_ok", {"local-concurrency": 1},
+                  ["the send buffer of MPI_Isend at check_life.c:", "before the operation completed", "§3.7.2"]),
+    "reduce_race": ("reduce_ok", {"local-concurrency": 1},
+                    ["the receive buffer of MPI_Iallreduce at check_life.c:"]),
+}
+
+
+def classes(found):
+    out = {}
+    for f in found:
+        out[f["class"]] = out.get(f["class"], 0) + 1
+    return out
+
+
+for n in [2, 3, 5]:
+    for bug, (ok, want, says) in CASES.items():
+        report = os.path.join(tmp, f"{bug}-{n}.json")
+        rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), "--check", "--check-report", report, exe, bug],
+                                timeout=60)
+        found = json.load(open(report))["findings"] if os.path.exists(report) else []
+        name = f"{bug} at {n} ranks"
+        check(f"{name}: reported, exit 1", rc == 1 and all(s in err for s in says),
+              f"rc={rc} err={err!r}")
+        check(f"{name}: the findings {want}, each from every rank", classes(found) == want and all(
+            f["ranks"] == list(range(n)) for f in found), repr(found))
+        check(f"{name}: nothing left behind", no_leftovers(tag))
+        rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), "--check", "--check-report", report, exe, ok],
+                                timeout=60)
+        found = json.load(open(report))["findings"] if os.path.exists(report) else None
+        check(f"{ok} at {n} ranks: silent, exit 0, empty report",
+              rc == 0 and err == "" and out.endswith("done\n") and found == [],
+              f"rc={rc} out={out!r} err={err!r} found={found!r}")
+        if n == 3:
+            rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), exe, bug], timeout=60)
+            check(f"{bug} without --check: silent, exit 0", rc == 0 and err == "", f"rc={rc} err={err!r}")
+
+finish()
