@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -112,11 +113,11 @@ class Exec {
   }
 
   // What the ranks' checks found (leaks, request lifecycle ...), once each
-  // with the ranks that found it, after the run; a deadlock was said when
-  // it was found.
+  // with the ranks that found it, after the run; what stopped the run
+  // (a deadlock, a collective mismatch) was said when it was found.
   void say_findings() {
     for (const CheckFinding& f : report_.findings()) {
-      if (f.check_class == "deadlock" || f.text.rfind("deadlock: ", 0) == 0) continue;
+      if (said_.count(f.text) || f.text.rfind("deadlock: ", 0) == 0) continue;
       std::string ranks;
       for (int r : f.ranks) ranks += (ranks.empty() ? "" : ",") + std::to_string(r);
       say(f.check_class + " (rank" + (f.ranks.size() > 1 ? "s " : " ") + ranks + "): " + f.text);
@@ -134,6 +135,7 @@ class Exec {
     }
     std::fflush(stderr);
     bool mismatch = text.find("collective mismatch: ") != std::string::npos;
+    said_.insert(text);
     report_.add({mismatch ? "collective-mismatch" : "deadlock", std::vector<int>(watch_.reported().begin(), watch_.reported().end()), text});
     for (int r = 0; r < world_.size(); ++r) killed_[size_t(r)] = true, world_.kill(r);
     while (world_.alive_count() > 0) world_.next(20);
@@ -158,6 +160,7 @@ class Exec {
   int stop_for_finding() {
     say("collective mismatch found:");
     std::fprintf(stderr, "%s\n", stopping_finding_.c_str());
+    said_.insert(stopping_finding_);
     std::fflush(stderr);
     for (int r = 0; r < world_.size(); ++r) killed_[size_t(r)] = true, world_.kill(r);
     while (world_.alive_count() > 0) world_.next(20);
@@ -331,6 +334,7 @@ class Exec {
   std::vector<int> unanswered_;  // per rank: status questions not answered yet
   std::vector<std::string> found_;  // the confirmed deadlock's report
   std::string stopping_finding_;    // a reported finding that stops the world
+  std::set<std::string> said_;      // findings already shown (what stopped the run)
   bool check_ = false;              // --check
   CheckReport report_;
 };
