@@ -110,8 +110,11 @@ void for_each_run(const Win::State& st, const Shape& s, F&& f) {
 
 // ---- the target's end, and the answers an origin receives ---------------------------
 
+// MPI_PROC_NULL is a target of every epoch, and of none outside one
+// (MPI-3.1 §11.3: "it is still necessary to finish the RMA epoch").
 bool Win::State::in_access_epoch(int target) const {
   if (fence != Fence::None || locks.count(target)) return true;
+  if (target == PROC_NULL) return !locks.empty() || access_open;
   return access_open && std::find(access.begin(), access.end(), target) != access.end();
 }
 

@@ -135,10 +135,12 @@ bool Win::check_target(int target, std::int64_t disp, std::int64_t tcount, const
                        std::string_view func) const {
   check_rank(target, func);
   if (disp < 0) fail(ErrClass::Disp, func, "target_disp = " + std::to_string(disp) + " must not be negative");
-  if (target == PROC_NULL) return false;
   if (!state_->in_access_epoch(target))
     fail(ErrClass::RmaSync, func,
-         "no access epoch to rank " + std::to_string(target) + ": call fence, lock it, or start a group holding it");
+         target == PROC_NULL
+             ? std::string("no access epoch: an operation on MPI_PROC_NULL needs one too (MPI-3.1 §11.3)")
+             : "no access epoch to rank " + std::to_string(target) + ": call fence, lock it, or start a group holding it");
+  if (target == PROC_NULL) return false;
   std::int64_t lo = 0, hi = 0;
   ttype->span(tcount, &lo, &hi);
   if (lo == hi || flavor_ == WIN_FLAVOR_DYNAMIC) return true;  // (a dynamic target checks itself)
@@ -152,9 +154,12 @@ bool Win::check_target(int target, std::int64_t disp, std::int64_t tcount, const
 
 void Win::check_passive(int target, std::string_view func) const {
   check_usable(func);
-  if (target != PROC_NULL && target >= 0 && target < group_size() && !state_->locks.count(target))
+  const bool none = target == PROC_NULL ? state_->locks.empty()  // any passive epoch (MPI-3.1 §11.3)
+                                        : target >= 0 && target < group_size() && !state_->locks.count(target);
+  if (none)
     fail(ErrClass::RmaSync, func,
-         "request-based operations need a passive-target epoch: lock rank " + std::to_string(target) + " first");
+         "request-based operations need a passive-target epoch: lock rank " +
+             (target == PROC_NULL ? std::string("some rank") : std::to_string(target)) + " first");
 }
 
 std::string Win::op_header(std::int64_t disp, int target, std::int64_t tcount, const TypePtr& ttype) const {

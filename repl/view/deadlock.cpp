@@ -55,6 +55,10 @@ std::set<int> waits_for(int r, const RankView& v, const std::map<int, RankView>&
     }
     if (!out.empty()) return out;
   }
+  // A wait on the rank itself alone (a receive from itself, a synchronous
+  // send to itself) can never be met: blocked, it cannot post the other
+  // half. Among others (a wildcard), the rank itself is no peer.
+  if (v.wait.waits.size() == 1 && v.wait.waits.front() == r) return {r};
   for (int m : v.wait.waits)
     if (m != r) out.insert(m);
   return out;

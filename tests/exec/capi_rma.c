@@ -125,10 +125,15 @@ static void pscw(void) {
   CHECK(cls_of(MPI_Win_complete(w)) == MPI_ERR_RMA_SYNC, "complete without start: MPI_ERR_RMA_SYNC");
   CHECK(cls_of(MPI_Win_wait(w)) == MPI_ERR_RMA_SYNC, "wait without post: MPI_ERR_RMA_SYNC");
   CHECK(cls_of(MPI_Put(&v, 1, MPI_INT, right, 0, 1, MPI_INT, w)) == MPI_ERR_RMA_SYNC, "put with no epoch");
+  /* MPI-3.1 §11.3: an operation on MPI_PROC_NULL needs an epoch too */
+  CHECK(cls_of(MPI_Put(&v, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, w)) == MPI_ERR_RMA_SYNC,
+        "put to MPI_PROC_NULL with no epoch");
   MPI_Win_post(from_left, 0, w);
   rc = MPI_Win_post(from_left, 0, w);
   CHECK(cls_of(rc) == MPI_ERR_RMA_SYNC, "a second post: MPI_ERR_RMA_SYNC");
   MPI_Win_start(to_right, 0, w);
+  CHECK(MPI_Put(&v, 1, MPI_INT, MPI_PROC_NULL, 0, 1, MPI_INT, w) == MPI_SUCCESS,
+        "put to MPI_PROC_NULL in a start epoch");
   MPI_Put(&v, 1, MPI_INT, right, 0, 1, MPI_INT, w);
   MPI_Accumulate(&v, 1, MPI_INT, right, 1, 1, MPI_INT, MPI_REPLACE, w);
   MPI_Win_complete(w);
@@ -165,8 +170,13 @@ static void requests(void) {
   MPI_Win_set_errhandler(w, MPI_ERRORS_RETURN);
   rc = MPI_Rput(&x, 1, MPI_DOUBLE, right, 0, 1, MPI_DOUBLE, w, &r[0]);
   CHECK(cls_of(rc) == MPI_ERR_RMA_SYNC, "MPI_Rput outside a passive-target epoch");
+  rc = MPI_Rput(&x, 1, MPI_DOUBLE, MPI_PROC_NULL, 0, 1, MPI_DOUBLE, w, &r[0]);
+  CHECK(cls_of(rc) == MPI_ERR_RMA_SYNC, "MPI_Rput to MPI_PROC_NULL outside a passive-target epoch");
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_Win_lock(MPI_LOCK_SHARED, right, 0, w);
+  rc = MPI_Rput(&x, 1, MPI_DOUBLE, MPI_PROC_NULL, 0, 1, MPI_DOUBLE, w, &r[0]);
+  CHECK(rc == MPI_SUCCESS && (MPI_Wait(&r[0], MPI_STATUS_IGNORE), r[0] == MPI_REQUEST_NULL),
+        "MPI_Rput to MPI_PROC_NULL under a lock completes");
   MPI_Rput(&x, 1, MPI_DOUBLE, right, 0, 1, MPI_DOUBLE, w, &r[0]);
   MPI_Raccumulate(&x, 1, MPI_DOUBLE, right, 1, 1, MPI_DOUBLE, MPI_SUM, w, &r[1]);
   MPI_Rget(&y, 1, MPI_DOUBLE, right, 0, 1, MPI_DOUBLE, w, &r[2]);

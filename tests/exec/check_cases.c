@@ -49,6 +49,16 @@ static void from_finalized(int bug) {
   MPI_Recv(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
+/* The last rank receives from itself: blocked, it can never send the
+ * message (the twin sends it first, nonblocking). */
+static void from_self(int bug) {
+  int v = me, w = -1;
+  MPI_Request rq = MPI_REQUEST_NULL;
+  if (me == n - 1 && !bug) MPI_Isend(&v, 1, MPI_INT, me, 3, MPI_COMM_WORLD, &rq);
+  if (me == n - 1) MPI_Recv(&w, 1, MPI_INT, me, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Wait(&rq, MPI_STATUS_IGNORE);
+}
+
 static void waitall(int bug) {
   int a = 1, b = 2;
   if (me == 0) {
@@ -137,7 +147,7 @@ static const struct Case cases[] = {
     {"coll_swap", "coll_ok", swapped},          {"bcast_roots", "bcast_ok", roots},
     {"reduce_ops", "reduce_ok", ops},           {"comm_cross", "comm_ok", cross},
     {"coll_types", "types_ok", types},          {"iallreduce_ops", "iallreduce_ok", iops},
-    {"send_eager", "sendrecv_ok", eager},
+    {"send_eager", "sendrecv_ok", eager},      {"recv_self", "self_ok", from_self},
 };
 
 int main(int argc, char** argv) {

@@ -90,15 +90,19 @@ t.case("passive target: shared locks held together, reading one value", function
   win:free()
 end)
 
-t.case("PROC_NULL as target is a no-op in every call (MPI-2.1 Ballot 3 item 6)", function()
+t.case("PROC_NULL as target is a no-op in every call, inside an epoch (MPI-2.1 Ballot 3 item 6)", function()
   local mem = mpi.buffer(mpi.INT, 1, {5})
   local win = W:win_create(mem)
   local b = mpi.buffer(mpi.INT, 1, {9})
-  -- no epoch is needed for PROC_NULL, and nothing moves
-  win:put(b, 1, mpi.INT, mpi.PROC_NULL, 0, 1, mpi.INT)
+  -- "it is still necessary to finish the RMA epoch": outside one, MPI_ERR_RMA_SYNC
+  t.raises(function() win:put(b, 1, mpi.INT, mpi.PROC_NULL, 0, 1, mpi.INT) end, "MPI_ERR_RMA_SYNC")
+  t.raises(function() win:get(b, 1, mpi.INT, mpi.PROC_NULL, 0, 1, mpi.INT) end, "MPI_ERR_RMA_SYNC")
+  win:fence()
+  win:put(b, 1, mpi.INT, mpi.PROC_NULL, 0, 1, mpi.INT)  -- nothing moves
   win:get(b, 1, mpi.INT, mpi.PROC_NULL, 1000, 1, mpi.INT)
   win:accumulate(b, 1, mpi.INT, mpi.PROC_NULL, 0, 1, mpi.INT, mpi.SUM)
-  win:lock(mpi.LOCK_EXCLUSIVE, mpi.PROC_NULL)
+  win:fence()
+  win:lock(mpi.LOCK_EXCLUSIVE, mpi.PROC_NULL)  -- the synchronization calls take it too
   win:flush(mpi.PROC_NULL)
   win:unlock(mpi.PROC_NULL)
   t.eq({mem[1], b[1]}, {5, 9})
