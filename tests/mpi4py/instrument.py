@@ -12,6 +12,9 @@ import sys
 import time
 import uuid
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
+from lumpitest import pids_with_tag  # noqa: E402
+
 PYTHON = "/usr/bin/python3"
 
 # rank 0 receives from rank 1, which computes (sleeps) for a long while:
@@ -48,18 +51,6 @@ if w.rank == 0:
 """
 
 
-def pids_with(tag):
-    found = []
-    for name in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open(f"/proc/{name}/environ", "rb") as f:
-                if f"LUMPI_TEST_TAG={tag}".encode() in f.read().split(b"\0"):
-                    found.append(int(name))
-        except OSError:
-            pass
-    return found
-
-
 def start(lumpi, lib, np, program, extra=()):
     """lumpi exec of program at np ranks, tagged so its processes can be found."""
     tag = "lumpi-mpi4py-" + uuid.uuid4().hex
@@ -77,7 +68,7 @@ def finish(p, tag, timeout=60):
         out, err = p.communicate()
         err += f"\n(lumpi exec did not end in {timeout} s)"
     time.sleep(0.2)
-    left = pids_with(tag)
+    left = pids_with_tag(tag)
     for pid in left:
         try:
             os.kill(pid, signal.SIGKILL)
