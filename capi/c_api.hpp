@@ -258,23 +258,31 @@ struct InCall {
   ~InCall() { t_current_call = nullptr; }
 };
 
-// Runs body(); any error is delivered under comm's handler. comm is read
-// when the error is delivered, so a body may first learn which communicator
-// an error belongs to (the failing request's, c_complete.cpp).
-template <class F>
-int call(const MPI_Comm& comm, const char* func, F&& body) {
+// Runs body() as the C function func; an error in it becomes an error code
+// through failed(code, text), the handler of the object the call is on.
+template <class F, class Failed>
+int run_call(const char* func, F&& body, Failed&& failed) {
   InCall in(func);
   try {
     check_initialized(func);
     body();
     return MPI_SUCCESS;
   } catch (const Exception& e) {
-    return deliver(comm, e.Get_error_code(), e.what());
+    return failed(e.Get_error_code(), e.what());
   } catch (const core::Error& e) {
-    return deliver(comm, e.code(), e.what());
+    return failed(e.code(), e.what());
   } catch (const std::bad_alloc&) {
-    return deliver(comm, MPI_ERR_NO_MEM, std::string("MPI_ERR_NO_MEM in ") + func);
+    return failed(MPI_ERR_NO_MEM, std::string("MPI_ERR_NO_MEM in ") + func);
   }
+}
+
+// Runs body(); any error is delivered under comm's handler. comm is read
+// when the error is delivered, so a body may first learn which communicator
+// an error belongs to (the failing request's, c_complete.cpp).
+template <class F>
+int call(const MPI_Comm& comm, const char* func, F&& body) {
+  return run_call(func, std::forward<F>(body),
+                  [&comm](int code, const std::string& text) { return deliver(comm, code, text); });
 }
 // The same for calls tied to no communicator (MPI_COMM_WORLD's handler).
 template <class F>
@@ -284,18 +292,8 @@ int call(const char* func, F&& body) {
 
 template <class F>
 int call_on_win(MPI_Win win, const char* func, F&& body) {
-  InCall in(func);
-  try {
-    check_initialized(func);
-    body();
-    return MPI_SUCCESS;
-  } catch (const Exception& e) {
-    return win_failed(win, e.Get_error_code(), e.what());
-  } catch (const core::Error& e) {
-    return win_failed(win, e.code(), e.what());
-  } catch (const std::bad_alloc&) {
-    return win_failed(win, MPI_ERR_NO_MEM, std::string("MPI_ERR_NO_MEM in ") + func);
-  }
+  return run_call(func, std::forward<F>(body),
+                  [win](int code, const std::string& text) { return win_failed(win, code, text); });
 }
 
 }  // namespace lumpi::capi
