@@ -679,6 +679,11 @@ def suite_hosts(a, anchors, lumpi, bench_exe):
     bench_hosts.suite_hosts(a, anchors, lumpi, bench_exe, sys.modules[__name__])
 
 
+def suite_check(a, anchors, lumpi, bench_exe):
+    import bench_check  # tests/bench/bench_check.py: what the checker costs a C program
+    bench_check.suite_check(a, anchors, lumpi, bench_exe, sys.modules[__name__])
+
+
 def suite_mpi4py(a, anchors, lumpi, bench_exe):
     import bench_mpi4py  # tests/bench/bench_mpi4py.py: mpi4py on lumpi, Open MPI and MPICH
     bench_mpi4py.suite_mpi4py(a, anchors, lumpi, bench_exe, sys.modules[__name__])
@@ -686,7 +691,7 @@ def suite_mpi4py(a, anchors, lumpi, bench_exe):
 
 SUITES = {"p2p": suite_p2p, "coll": suite_coll, "repl": suite_repl, "kernel": suite_kernel, "startup": suite_startup,
           "memory": suite_memory, "mpich": suite_mpich, "hosts": suite_hosts,
-          "mpi4py": suite_mpi4py}
+          "mpi4py": suite_mpi4py, "check": suite_check}
 
 
 def main():
