@@ -50,7 +50,11 @@ rc, out, err, tag = run(LUMPI, ["-n", "3", write("syntax.lua", "return 1 +\n")])
 check("a script with a syntax error exits 1 and names the line",
       rc == 1 and "syntax.lua:2:" in err, f"{rc} {out} {err}")
 
-rc, out, err, tag = run(LUMPI, ["-n", "2", "--timeout", "0.5", "-e", "mpi.COMM_WORLD:recv(0, 5)"])
+# A hang that is no deadlock: rank 0 computes while rank 1 waits for it (a
+# receive of rank 0 from itself would be a deadlock, found before any timeout).
+HANG = ("if mpi.rank() == 0 then local t = mpi.wtime() + 20 while mpi.wtime() < t do end "
+        "else mpi.COMM_WORLD:recv(0, 5) end")
+rc, out, err, tag = run(LUMPI, ["-n", "2", "--timeout", "0.5", "-e", HANG])
 check("--timeout takes fractions and interrupts -e (exit 1)",
       rc == 1 and "timeout after 0.5 s" in out and "LUMPI_ERR_INTERRUPTED" in err, f"{rc} {out} {err}")
 
@@ -92,7 +96,7 @@ rc, out, err, tag = run(LUMPI, ["-n", "3"], stdin=":restart abc\nreturn mpi.size
 check(":restart with a bad size is a usage message, the world stays",
       out.startswith("usage: :restart") and "[0-2] 3\n" in out and out.endswith("[0-6] 7\n"), out)
 
-rc, out, err, tag = run(LUMPI, ["-n", "2"], stdin=":timeout 0.5\nmpi.COMM_WORLD:recv(0, 1)\n:timeout off\nreturn 1\n")
+rc, out, err, tag = run(LUMPI, ["-n", "2"], stdin=":timeout 0.5\n" + HANG + "\n:timeout off\nreturn 1\n")
 check(":timeout takes fractions of a second",
       out.startswith("timeout 0.5 s\ntimeout after 0.5 s: interrupting\n")
       and "LUMPI_ERR_INTERRUPTED" in out and out.endswith("no timeout\n[0-1] 1\n"), out)
