@@ -64,4 +64,21 @@ void check_coll(const core::CommPtr& c, const CollDescription& d, bool nonblocki
   else core::check::collective(*c, call);
 }
 
+core::WireSig p2p_signature(MPI_Comm comm, const char* f, Side side, bool receive) {
+  if (!checking() || !side.present) return {};
+  std::string call = f;
+  if (receive) call = "rank " + std::to_string(core_comm(comm, f)->rank()) + "'s " + call;
+  return core::check::wire(sig_of(side, f), call);
+}
+
+P2PSignatures::P2PSignatures(MPI_Comm comm, const char* f, Side send, Side recv) {
+  if (!checking()) return;
+  engine_ = &core_comm(comm, f)->engine();
+  engine_->call_signatures() = {p2p_signature(comm, f, send, false), p2p_signature(comm, f, recv, true)};
+}
+
+P2PSignatures::~P2PSignatures() {
+  if (engine_) engine_->call_signatures() = {};
+}
+
 }  // namespace lumpi::capi

@@ -27,6 +27,7 @@ LUMPI_PMPI(Send);
 int MPI_Send(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
   return call(comm, "MPI_Send", [&] {
     TypeBytes b(buf, count, t, "MPI_Send");
+    P2PSignatures sigs(comm, "MPI_Send", side(count, t), {});
     comm_of(comm, "MPI_Send").Send(b.pack("MPI_Send"), int(b.size()), BYTE, dest, tag);
   });
 }
@@ -35,6 +36,7 @@ LUMPI_PMPI(Ssend);
 int MPI_Ssend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
   return call(comm, "MPI_Ssend", [&] {
     TypeBytes b(buf, count, t, "MPI_Ssend");
+    P2PSignatures sigs(comm, "MPI_Ssend", side(count, t), {});
     comm_of(comm, "MPI_Ssend").Ssend(b.pack("MPI_Ssend"), int(b.size()), BYTE, dest, tag);
   });
 }
@@ -44,6 +46,7 @@ int MPI_Recv(void* buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm
   return call(comm, "MPI_Recv", [&] {
     Status s;
     TypeBytes b(buf, count, t, "MPI_Recv");
+    P2PSignatures sigs(comm, "MPI_Recv", {}, side(count, t));
     comm_of(comm, "MPI_Recv").Recv(b.stage(), int(b.size()), BYTE, source, tag, s);
     b.unpack(s.Bytes(), "MPI_Recv");
     to_c(s, status);
@@ -54,6 +57,7 @@ LUMPI_PMPI(Isend);
 int MPI_Isend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
   return call(comm, "MPI_Isend", [&] {
     TypeBytes b(buf, count, t, "MPI_Isend");  // a staged copy is sent at once
+    P2PSignatures sigs(comm, "MPI_Isend", side(count, t), {});
     *r = add_request(comm_of(comm, "MPI_Isend").Isend(b.pack("MPI_Isend"), int(b.size()), BYTE, dest, tag));
   });
 }
@@ -62,6 +66,7 @@ LUMPI_PMPI(Issend);
 int MPI_Issend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
   return call(comm, "MPI_Issend", [&] {
     TypeBytes b(buf, count, t, "MPI_Issend");
+    P2PSignatures sigs(comm, "MPI_Issend", side(count, t), {});
     *r = add_request(
         comm_of(comm, "MPI_Issend").Issend(b.pack("MPI_Issend"), int(b.size()), BYTE, dest, tag));
   });
@@ -71,6 +76,7 @@ LUMPI_PMPI(Irecv);
 int MPI_Irecv(void* buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm comm, MPI_Request* r) {
   return call(comm, "MPI_Irecv", [&] {
     auto b = std::make_shared<TypeBytes>(buf, count, t, "MPI_Irecv");
+    P2PSignatures sigs(comm, "MPI_Irecv", {}, side(count, t));
     Request q = comm_of(comm, "MPI_Irecv").Irecv(b->stage(), int(b->size()), BYTE, source, tag);
     detail::on_landing(q, unpacking(b));
     *r = add_request(q);
@@ -85,6 +91,7 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
     Status s;
     TypeBytes out(sendbuf, sendcount, sendtype, f, "sendcount");
     TypeBytes in(recvbuf, recvcount, recvtype, f, "recvcount");
+    P2PSignatures sigs(comm, f, side(sendcount, sendtype), side(recvcount, recvtype));
     comm_of(comm, f).Sendrecv(out.pack(f), int(out.size()), BYTE, dest, sendtag, in.stage(), int(in.size()),
                                     BYTE, source, recvtag, s);
     in.unpack(s.Bytes(), f);
@@ -118,6 +125,7 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype t, int dest, int sen
     Status s;
     TypeBytes b(buf, count, t, f);
     void* bytes = b.pack(f);  // sent from the packed copy, received into it, then unpacked
+    P2PSignatures sigs(comm, f, side(count, t), side(count, t));
     comm_of(comm, f).Sendrecv_replace(bytes, int(b.size()), BYTE, dest, sendtag, source, recvtag, s);
     b.unpack(s.Bytes(), f);
     to_c(s, status);

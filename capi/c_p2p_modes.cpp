@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "capi/c_api.hpp"
+#include "capi/c_check.hpp"
 
 using namespace lumpi;
 using namespace lumpi::capi;
@@ -57,6 +58,7 @@ int send_init(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI
     Comm& c = comm_of(comm, f);
     auto b = std::make_shared<TypeBytes>(buf, count, t, f);
     auto p = core::Persistent::send_init(core_comm(comm, f), dest, tag, mode == Mode::Synchronous, f);
+    p->set_signature(p2p_signature(comm, f, side(count, t), false));
     auto message = [b, mode, dest](const char* func) {
       if (mode == Mode::Buffered && dest != MPI_PROC_NULL) check_room(int(b->size()), func);
       const char* bytes = static_cast<const char*>(b->pack(func));
@@ -75,6 +77,7 @@ int MPI_Rsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI
   const char* f = "MPI_Rsend";
   return call(comm, f, [&] {
     TypeBytes b(buf, count, t, f);
+    P2PSignatures sigs(comm, f, side(count, t), {});
     comm_of(comm, f).Send(b.pack(f), int(b.size()), BYTE, dest, tag);
   });
 }
@@ -85,6 +88,7 @@ int MPI_Irsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MP
   return call(comm, f, [&] {
     check_out(r, f, "request");
     TypeBytes b(buf, count, t, f);
+    P2PSignatures sigs(comm, f, side(count, t), {});
     *r = add_request(comm_of(comm, f).Isend(b.pack(f), int(b.size()), BYTE, dest, tag));
   });
 }
@@ -96,6 +100,7 @@ int MPI_Bsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI
     core::CommPtr c = core_comm(comm, f);
     TypeBytes b(buf, count, t, f);
     if (dest != MPI_PROC_NULL) check_room(int(b.size()), f);
+    P2PSignatures sigs(comm, f, side(count, t), {});
     const char* bytes = static_cast<const char*>(b.pack(f));
     c->send(core::Body(std::string(bytes, b.size())), dest, tag, false, /*buffered=*/true);
   });
@@ -109,6 +114,7 @@ int MPI_Ibsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MP
     core::CommPtr c = core_comm(comm, f);
     TypeBytes b(buf, count, t, f);
     if (dest != MPI_PROC_NULL) check_room(int(b.size()), f);
+    P2PSignatures sigs(comm, f, side(count, t), {});
     const char* bytes = static_cast<const char*>(b.pack(f));
     *r = add_request(detail::request_of(c, c->isend(core::Body(std::string(bytes, b.size())), dest, tag, false,
                                                       /*buffered=*/true), f));
@@ -172,6 +178,7 @@ int MPI_Recv_init(void* buf, int count, MPI_Datatype t, int source, int tag, MPI
     Comm& c = comm_of(comm, f);
     auto b = std::make_shared<TypeBytes>(buf, count, t, f);
     auto p = core::Persistent::recv_init(core_comm(comm, f), source, tag, f);
+    p->set_signature(p2p_signature(comm, f, side(count, t), true));
     *r = add_persistent(detail::prequest_of(c, std::move(p), nullptr, b->stage(), b->size(), unpacking(b), f));
   });
 }

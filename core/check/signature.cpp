@@ -82,6 +82,7 @@ Sig signature(const Datatype& t, std::int64_t count) {
     sig.kind = Sig::Kind::Known;
     sig.unit = hash({{s[0].cls, 1}}, 1);
     sig.reps = s[0].n * count;
+    sig.one_basic = true;
   } else if (s.front().cls == s.back().cls && count > 1) {
     sig.kind = Sig::Kind::Any;  // repeats merge at their ends: not compared
   } else {
@@ -99,6 +100,15 @@ bool compatible(const Sig& a, const Sig& b, bool units_only) {
   if (units_only) return a.kind != K::Known || b.kind != K::Known || a.unit == b.unit;
   if (a.kind == K::Empty || b.kind == K::Empty) return a.kind == b.kind;
   return a.unit == b.unit && a.reps == b.reps;
+}
+
+WireSig wire(const Sig& s, const std::string& call) {
+  WireSig w;
+  w.kind = s.kind == Sig::Kind::Known ? (s.one_basic ? 4 : 3) : uint8_t(s.kind);
+  w.unit = s.unit;
+  w.reps = s.reps;
+  w.text = call + " of " + s.text;
+  return w;
 }
 
 }  // namespace lumpi::core::check

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "core/datatype/datatype.hpp"
+#include "core/transport/wire.hpp"
 
 namespace lumpi::core::check {
 
@@ -25,6 +26,7 @@ struct Sig {
   Kind kind = Kind::None;  // None: this side moves no data (MPI_IN_PLACE, not significant)
   std::uint64_t unit = 0;  // hash of the primitive period (Known)
   std::int64_t reps = 0;   // repeats of it (Known)
+  bool one_basic = false;  // Known, of one basic type (its period is one element)
   std::string text;        // "2 x MPI_INT", as the call gave it
 };
 
@@ -35,5 +37,9 @@ Sig signature(const Datatype& t, std::int64_t count);
 // `units_only`, only the basic types are compared, not how many (the v
 // forms, where each pair has counts of its own): both must move data.
 bool compatible(const Sig& a, const Sig& b, bool units_only = false);
+
+// The signature as a point-to-point message or receive carries it under
+// --check (core::WireSig), described as `call` made it: "MPI_Send of 2 x MPI_INT".
+WireSig wire(const Sig& s, const std::string& call);
 
 }  // namespace lumpi::core::check

@@ -1,6 +1,8 @@
 // core/comm/comm.cpp: communicator state, argument checks and point-to-point.
 #include "core/comm/comm.hpp"
 
+#include <utility>
+
 #include "core/base/constants.hpp"
 #include "core/base/error.hpp"
 
@@ -178,6 +180,7 @@ RequestPtr Comm::post_send(Body body, int dest, int tag, bool synchronous, const
   env.epoch = engine_->epoch();
   env.seq = engine_->next_seq();  // names the message for MPI_Cancel
   env.wants_ack = synchronous;
+  env.sig = std::exchange(engine_->call_signatures().send, {});
   Waiting what = waiting(call, "dest", dest);
   what.has_tag = true;
   what.tag = tag;
@@ -193,7 +196,9 @@ RequestPtr Comm::irecv(int source, int tag) {
   Waiting w = waiting("MPI_Recv", "source", source);
   w.has_tag = true;
   w.tag = tag;
-  return post_recv(Lane::P2P, source == ANY_SOURCE ? ANY_SOURCE : world_of(source), tag, w, false);
+  RequestPtr r = post_recv(Lane::P2P, source == ANY_SOURCE ? ANY_SOURCE : world_of(source), tag, w, false);
+  r->expect_signature(std::exchange(engine_->call_signatures().recv, {}));
+  return r;
 }
 
 Received Comm::recv(int source, int tag) {

@@ -20,6 +20,9 @@ PersistentPtr Persistent::recv_init(CommPtr comm, int source, int tag, std::stri
 }
 
 void Persistent::begin(Body body) {
+  Engine& e = comm_->engine();
+  Engine::CallSignatures::Scope clear{e};
+  (send_ ? e.call_signatures().send : e.call_signatures().recv) = sig_;
   req_ = send_ ? comm_->isend(std::move(body), peer_, tag_, sync_) : comm_->irecv(peer_, tag_);
 }
 

@@ -52,6 +52,10 @@ class Persistent {
   // The communicator it was made on, kept alive with it.
   const CommPtr& comm() const { return comm_; }
 
+  // --check: the type signature each start's send or receive carries
+  // (Engine::call_signatures).
+  void set_signature(WireSig sig) { sig_ = std::move(sig); }
+
   // MPI_Start. message() gives a send's message now; it may raise (a value
   // that cannot be sent, no room in C's attached buffer), and then nothing starts.
   void start(const std::function<Body()>& message, std::string_view func);
@@ -78,6 +82,7 @@ class Persistent {
   int peer_;   // dest, or source (ANY_SOURCE and PROC_NULL too)
   int tag_;
   RequestPtr req_;
+  WireSig sig_;
 };
 
 }  // namespace lumpi::core

@@ -137,6 +137,20 @@ class Engine {
   void report_check(const std::string& check_class, const std::string& text) {
     if (check_sink_) check_sink_(check_class, text);
   }
+  // --check: the type signatures (MPI-3.1 §3.3.1) of the point-to-point
+  // call under way, set by the C API (the only door that knows them): the
+  // next point-to-point send carries `send` with its message
+  // (Comm::post_send takes it), the next point-to-point receive posted
+  // compares `recv` with the message it gets (Comm::irecv takes it). The
+  // setter clears both when its call returns (CallSignatures::Scope).
+  struct CallSignatures {
+    WireSig send, recv;
+    struct Scope {
+      Engine& e;
+      ~Scope() { e.call_signatures() = {}; }
+    };
+  };
+  CallSignatures& call_signatures() { return call_sigs_; }
 
   // ---- tracing (core/base/trace.hpp) ----
   // The Lamport clock: every send carries it (Envelope::clock); every
@@ -201,6 +215,7 @@ class Engine {
   int notice_ms_ = 0;
   WaitNotice notice_;
   bool checking_ = false;
+  CallSignatures call_sigs_;
   CheckSink check_sink_;
   std::vector<std::function<bool()>> background_;
   bool in_background_ = false;

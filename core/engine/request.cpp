@@ -65,6 +65,7 @@ bool Request::poll_complete() {
         status_.bytes = recv_.msg.body.size();
         complete_ = true;
         if (engine_->tracing() && recv_.context % 4 == uint64_t(Lane::P2P)) trace_recv();
+        if (recv_sig_.kind && recv_.msg.env.sig.kind) check_signature();
       }
       break;
     case Kind::Send:
@@ -84,6 +85,36 @@ bool Request::test() {
   if (poll_complete()) return true;
   engine_->check_peers(what_);  // a polling loop fails as a blocked wait would
   return false;
+}
+
+namespace {
+
+// A message of signature `sent` may be received by a receive of signature
+// `recv` (MPI-3.1 §3.3.1) when its basic types are a prefix of the
+// receive's. Reported only where that is certain to fail: a receive of one
+// basic type (kind 4) and a message with any other (a different period).
+// Untyped data (MPI_BYTE, MPI_PACKED), empty messages and signatures not
+// known exactly are never reported, nor a receive of several basic types
+// (the message may be a prefix of one of its elements); a message longer
+// than the receive is MPI_ERR_TRUNCATE's.
+bool receivable(const WireSig& sent, const WireSig& recv) {
+  if (sent.kind < 3 || recv.kind != 4) return true;
+  return sent.unit == recv.unit;
+}
+
+}  // namespace
+
+// Reports once, at completion, a receive whose signature does not match
+// its message's; the program runs on (the bytes are delivered as they are).
+void Request::check_signature() {
+  const WireSig& sent = recv_.msg.env.sig;
+  if (receivable(sent, recv_sig_)) return;
+  std::string comm = what_.comm.empty() ? "a communicator" : what_.comm;
+  engine_->report_check("type-mismatch",
+                        recv_sig_.text + " received rank " + std::to_string(status_.source) + "'s " + sent.text +
+                            " (tag " + std::to_string(status_.tag) + ", " + comm +
+                            "): the type signatures do not match (MPI-3.1 §3.3.1)");
+  recv_sig_ = {};
 }
 
 void Request::trace_recv() {

@@ -78,6 +78,9 @@ class Request {
   bool cancel();
   bool cancelled() const { return cancelled_; }
   const Status& status() const { return status_; }
+  // --check: a receive's own type signature, compared with its message's
+  // when it completes (a mismatch is reported, MPI-3.1 §3.3.1).
+  void expect_signature(WireSig sig) { recv_sig_ = std::move(sig); }
   // The received message body (receives only; empty otherwise).
   Body& body() { return recv_.msg.body; }
   // The MPI call that completes it, as errors and hang reports name it
@@ -92,6 +95,7 @@ class Request {
   bool poll_complete();
   bool poll_send();
   void trace_recv();
+  void check_signature();
   void trace_wait(TraceEvent::Kind k);
 
   Kind kind_;
@@ -99,6 +103,7 @@ class Request {
   Waiting what_;
   PostedRecv recv_;
   std::function<int(int)> rank_of_;
+  WireSig recv_sig_;  // a receive's, under --check
   uint64_t seq_ = 0;  // a send's
   int dest_ = 0;       // a send's receiver (world rank)
   bool cancelling_ = false;

@@ -30,6 +30,17 @@ enum class MsgKind : uint8_t { Data = 0, SsendAck = 1, Rma = 2, SendCancel = 3, 
 enum class Lane : uint8_t { P2P = 0, Coll = 1, Internal = 2, Nbc = 3 };
 inline uint64_t context_of(uint64_t base, Lane lane) { return base * 4 + uint64_t(lane); }
 
+// A point-to-point message's type signature (MPI-3.1 §3.3.1), carried only
+// under --check and only by the C API's sends (core/check/signature.hpp
+// makes it; the kinds are check::Sig's): the receive compares its own with
+// it. kind 0: the message carries none and is never compared.
+struct WireSig {
+  uint8_t kind = 0;   // 0 none, 1 empty, 2 matches anything, 3 known, 4 known, of one basic type
+  uint64_t unit = 0;  // hash of the basic-type period (known)
+  int64_t reps = 0;   // repeats of it (known)
+  std::string text;   // "MPI_Send of 2 x MPI_INT", for the report
+};
+
 struct Envelope {
   uint64_t context = 0;  // matching context (base * 4 + lane)
   int32_t source = 0;    // sender's COMM_WORLD rank
@@ -39,9 +50,13 @@ struct Envelope {
   bool wants_ack = false;  // synchronous send: the receiver acks on match
   uint64_t seq = 0;        // sender-local id of a point-to-point send, echoed by the ack
   uint64_t clock = 0;      // the sender's Lamport clock at the send (Engine::send sets it)
+  WireSig sig;             // --check: the send's type signature (kind 0: none)
 };
 
+// A header is kHeaderSize bytes, plus a signature extension (flag bit 1)
+// of kSigSize bytes and its text when the message carries one.
 inline constexpr size_t kHeaderSize = 40;
+inline constexpr size_t kSigSize = 17;
 
 std::string encode_header(const Envelope& e);
 // The envelope, or nullopt with `why` set when the bytes are not a header.

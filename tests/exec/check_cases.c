@@ -15,7 +15,9 @@
  *   reduce_ops     rank 0 reduces with MPI_MAX, the others with MPI_SUM;
  *   reduce_ok      every rank with MPI_SUM;
  *   comm_cross     rank 0 reduces on COMM_WORLD then a duplicate, the others the other order;
- *   comm_ok        every rank on the duplicate, then on COMM_WORLD.
+ *   comm_ok        every rank on the duplicate, then on COMM_WORLD;
+ *   p2p_types      every rank Isends 2 x MPI_INT to its right; odd ranks receive MPI_FLOAT (--check);
+ *   p2p_types_ok   every rank receives MPI_INT (4 of them: a prefix), then MPI_BYTE and MPI_INT32_T.
  * A correct twin prints "done" from rank 0. */
 #include <mpi.h>
 #include <stdio.h>
@@ -136,6 +138,24 @@ static void eager(int bug) {
   }
 }
 
+// Every rank sends 2 x MPI_INT to its right. Odd ranks of the buggy case
+// receive them as MPI_FLOAT (§3.3.1: the sizes agree, the types do not);
+// the twin receives MPI_INT into room for 4 (a prefix is allowed), then
+// the same data as MPI_BYTE (untyped) and MPI_INT32_T (one representation).
+static void p2p_types(int bug) {
+  int out[2] = {me, me}, in[8];
+  int right = (me + 1) % n, left = (me + n - 1) % n;
+  MPI_Request q;
+  MPI_Isend(out, 2, MPI_INT, right, 5, MPI_COMM_WORLD, &q);
+  if (bug && me % 2)
+    MPI_Recv(in, 2, MPI_FLOAT, left, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  else
+    MPI_Recv(in, 4, MPI_INT, left, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Wait(&q, MPI_STATUS_IGNORE);
+  MPI_Sendrecv(out, 2, MPI_INT, right, 6, in, 8, MPI_BYTE, left, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Sendrecv(out, 2, MPI_INT, right, 7, in, 2, MPI_INT32_T, left, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
 struct Case {
   const char *bug, *ok;
   void (*run)(int bug);
@@ -148,6 +168,7 @@ static const struct Case cases[] = {
     {"reduce_ops", "reduce_ok", ops},           {"comm_cross", "comm_ok", cross},
     {"coll_types", "types_ok", types},          {"iallreduce_ops", "iallreduce_ok", iops},
     {"send_eager", "sendrecv_ok", eager},      {"recv_self", "self_ok", from_self},
+    {"p2p_types", "p2p_types_ok", p2p_types},
 };
 
 int main(int argc, char** argv) {

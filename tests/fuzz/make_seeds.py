@@ -79,6 +79,9 @@ WIRE = {
     "data": header(source=1, tag=5, context=4, seq=9),
     "ssend": header(ack=1, source=2, tag=0, context=4 * 7 + 1, seq=3, epoch=12),
     "ack": header(kind=1, source=1, seq=3),
+    # flag bit 1: a --check type signature follows the Lamport clock (kind, unit, repeats, text)
+    "signed": header(ack=2, source=1, tag=5, context=4, seq=9) + struct.pack("<Q", 0)
+    + struct.pack("<BQq", 4, 0xFEED, 2) + b"MPI_Send of 2 x MPI_INT",
     "packed_empty": pack([]),
     "packed_blocks": pack([enc(1), enc("two"), b""]),
     "partials": pack([b"D" + enc([1, 2]), b"E" + pack([b"17", b"MPI_Reduce", b"bad operand"])]),

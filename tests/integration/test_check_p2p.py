@@ -1,0 +1,57 @@
+"""tests/integration/test_check_p2p.py: under `lumpi exec --check`, a
+point-to-point receive whose type signature does not match its message's
+(MPI-3.1 §3.3.1; docs/checking.md) is reported once per receiving rank,
+naming both calls and signatures, both ranks and the communicator, class
+`type-mismatch` in --check-report; every rank runs on to the end and the
+run exits 1. The correct twin (a prefix, MPI_BYTE, MPI_INT32_T) is silent
+and exits 0; without --check the buggy case is silent too. At 2, 3 and 5
+ranks (tests/exec/check_cases.c's p2p_types).
+
+usage: python3 test_check_p2p.py /path/to/lumpi
+"""
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lumpitest import check, finish, no_leftovers, run, scratch_dir  # noqa: E402
+
+LUMPI = sys.argv[1]
+CC = os.path.join(os.path.dirname(os.path.abspath(LUMPI)), "lumpi-cc")
+SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "exec", "check_cases.c")
+tmp = scratch_dir("lumpi-check-p2p-")
+exe = os.path.join(tmp, "cases")
+r = subprocess.run([CC, "-g", "-Wall", "-Werror", "-o", exe, SRC], capture_output=True, text=True, timeout=120)
+check("lumpi-cc builds the checker's cases", r.returncode == 0, r.stderr)
+
+
+def exec_case(n, case, flags):
+    report = os.path.join(tmp, f"{case}-{n}-{len(flags)}.json")
+    rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n)] + flags + ["--check-report", report, exe, case],
+                            timeout=30)
+    found = json.load(open(report))["findings"] if os.path.exists(report) else None
+    check(f"{case} at {n} ranks {' '.join(flags)}: nothing left behind", no_leftovers(tag))
+    return rc, out, err, found
+
+
+for n in [2, 3, 5]:
+    rc, out, err, found = exec_case(n, "p2p_types", ["--check"])
+    odd = list(range(1, n, 2))
+    lines = [l for l in err.splitlines() if "type-mismatch" in l]
+    expected = [f"rank {r}'s MPI_Recv of 2 x MPI_FLOAT received rank {r - 1}'s MPI_Isend of 2 x MPI_INT "
+                f"(tag 5, MPI_COMM_WORLD): the type signatures do not match (MPI-3.1 §3.3.1)" for r in odd]
+    check(f"p2p_types at {n} ranks --check: exit 1, the run went on to the end", rc == 1 and out.endswith("done\n"),
+          f"rc={rc} out={out!r} err={err!r}")
+    check(f"p2p_types at {n} ranks --check: each odd rank's mismatch said once, with both calls",
+          len(lines) == len(odd) and all(sum(e in l for l in lines) == 1 for e in expected), repr(err))
+    check(f"p2p_types at {n} ranks --check: one type-mismatch finding per odd rank in the report",
+          found is not None and len(found) == len(odd) and all(f.get("class") == "type-mismatch" for f in found),
+          repr(found))
+    for flags, case in ((["--check"], "p2p_types_ok"), ([], "p2p_types_ok"), ([], "p2p_types")):
+        rc, out, err, found = exec_case(n, case, flags)
+        check(f"{case} at {n} ranks {' '.join(flags)}: silent, exit 0, empty report",
+              rc == 0 and err == "" and out.endswith("done\n") and found == [],
+              f"rc={rc} out={out!r} err={err!r} found={found!r}")
+
+finish()
