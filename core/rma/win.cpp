@@ -114,7 +114,7 @@ void for_each_run(const Win::State& st, const Shape& s, F&& f) {
 // (MPI-3.1 §11.3: "it is still necessary to finish the RMA epoch").
 bool Win::State::in_access_epoch(int target) const {
   if (fence != Fence::None || locks.count(target)) return true;
-  if (target == PROC_NULL) return !locks.empty() || access_open;
+  if (target == PROC_NULL) return !locks.empty() || null_locks > 0 || access_open;
   return access_open && std::find(access.begin(), access.end(), target) != access.end();
 }
 

@@ -154,7 +154,7 @@ bool Win::check_target(int target, std::int64_t disp, std::int64_t tcount, const
 
 void Win::check_passive(int target, std::string_view func) const {
   check_usable(func);
-  const bool none = target == PROC_NULL ? state_->locks.empty()  // any passive epoch (MPI-3.1 §11.3)
+  const bool none = target == PROC_NULL ? state_->locks.empty() && state_->null_locks == 0  // any passive epoch
                                         : target >= 0 && target < group_size() && !state_->locks.count(target);
   if (none)
     fail(ErrClass::RmaSync, func,

@@ -73,6 +73,7 @@ struct Win::State {
   std::map<int, int> locks;      // window rank -> lock type held
   std::set<int> nocheck;         // locks taken with MODE_NOCHECK: never asked of the target
   bool lock_all = false;         // the locks are lock_all's
+  int null_locks = 0;            // MPI_Win_lock(MPI_PROC_NULL) not yet unlocked: an epoch on nobody
   std::vector<int> access;       // start's group (window ranks) while its epoch is open
   bool access_open = false;
   std::map<int, int> posted;     // world rank -> posts received and not yet started on

@@ -180,7 +180,10 @@ void Win::lock(int lock_type, int rank, int assert) {
   if (assert & ~MODE_NOCHECK)
     fail(ErrClass::Assert, func, "assert = " + std::to_string(assert) + " has bits other than MODE_NOCHECK");
   check_rank(rank, func);
-  if (rank == PROC_NULL) return;
+  if (rank == PROC_NULL) {  // a passive epoch with nobody, for operations on MPI_PROC_NULL
+    ++state_->null_locks;
+    return;
+  }
   State& st = *state_;
   check_no_epoch(func);
   if (st.locks.count(rank)) fail(ErrClass::RmaSync, func, "rank " + std::to_string(rank) + " is already locked by this rank");
@@ -208,7 +211,10 @@ void Win::unlock(int rank) {
   const char* func = "MPI_Win_unlock";
   check_usable(func);
   check_rank(rank, func);
-  if (rank == PROC_NULL) return;
+  if (rank == PROC_NULL) {
+    if (state_->null_locks > 0) --state_->null_locks;
+    return;
+  }
   State& st = *state_;
   if (!st.locks.count(rank)) fail(ErrClass::RmaSync, func, "rank " + std::to_string(rank) + " is not locked by this rank");
   if (st.lock_all) fail(ErrClass::RmaSync, func, "rank " + std::to_string(rank) + " is locked by MPI_Win_lock_all; call unlock_all");

@@ -172,6 +172,13 @@ static void requests(void) {
   CHECK(cls_of(rc) == MPI_ERR_RMA_SYNC, "MPI_Rput outside a passive-target epoch");
   rc = MPI_Rput(&x, 1, MPI_DOUBLE, MPI_PROC_NULL, 0, 1, MPI_DOUBLE, w, &r[0]);
   CHECK(cls_of(rc) == MPI_ERR_RMA_SYNC, "MPI_Rput to MPI_PROC_NULL outside a passive-target epoch");
+  MPI_Win_lock(MPI_LOCK_EXCLUSIVE, MPI_PROC_NULL, 0, w);  /* an epoch on nobody, as MPICH's rmanull has it */
+  rc = MPI_Rput(&x, 1, MPI_DOUBLE, MPI_PROC_NULL, 0, 1, MPI_DOUBLE, w, &r[0]);
+  CHECK(rc == MPI_SUCCESS && (MPI_Wait(&r[0], MPI_STATUS_IGNORE), r[0] == MPI_REQUEST_NULL),
+        "MPI_Rput to MPI_PROC_NULL after MPI_Win_lock(MPI_PROC_NULL)");
+  MPI_Win_unlock(MPI_PROC_NULL, w);
+  rc = MPI_Rput(&x, 1, MPI_DOUBLE, MPI_PROC_NULL, 0, 1, MPI_DOUBLE, w, &r[0]);
+  CHECK(cls_of(rc) == MPI_ERR_RMA_SYNC, "MPI_Rput to MPI_PROC_NULL after MPI_Win_unlock(MPI_PROC_NULL)");
   MPI_Barrier(MPI_COMM_WORLD);
   MPI_Win_lock(MPI_LOCK_SHARED, right, 0, w);
   rc = MPI_Rput(&x, 1, MPI_DOUBLE, MPI_PROC_NULL, 0, 1, MPI_DOUBLE, w, &r[0]);
