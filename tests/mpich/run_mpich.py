@@ -447,10 +447,18 @@ def run_entry(e, built, launcher, tree, a):
     if exe is None:
         e.detail = e.output = why
         return e
-    limit = int(int(e.opts.get("timeLimit", a.timeout)) * a.timeout_multiplier)
+    limit = int(int(e.opts.get("timeLimit", a.timeout)) * a.timeout_multiplier * oversubscription(e.np))
     rc, e.output, e.secs = run_test(launcher, exe, e.np, e.args, e.envs, limit, os.path.join(tree, e.d))
     e.ok, e.detail = judge(e.opts.get("resultTest"), rc, e.output)
     return e
+
+
+def oversubscription(np):
+    """MPICH's time limits assume a core per rank (its runtests runs on
+    clusters); with more ranks than cores each rank gets a share of one, so
+    the limit grows by ranks / cores, at most 3 times (coll/nonblocking3 at
+    10 ranks takes 55-60 s of its 60 on 2 cores; a hang stays bounded)."""
+    return min(3.0, max(1.0, np / (os.cpu_count() or 1)))
 
 
 def verdict(e, baseline):
