@@ -29,7 +29,7 @@ std::size_t sig_key(Basic b) {
     return t;
   };
   static const std::vector<std::size_t> keys = [&] {
-    std::vector<std::size_t> k(size_t(Basic::Count_));
+    std::vector<std::size_t> k(static_cast<size_t>(Basic::Count_));
     for (size_t i = 0; i < k.size(); ++i) {
       k[i] = i + 1;
       for (size_t j = 0; j < i; ++j)
