@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lumpitest import check, finish, no_leftovers, run, scratch_dir  # noqa: E402
+from lumpitest import check, finish, no_leftovers, run, scratch_dir, sanitized  # noqa: E402
 
 LUMPI = sys.argv[1]
 CC = os.path.join(os.path.dirname(os.path.abspath(LUMPI)), "lumpi-cc")
@@ -41,6 +41,13 @@ CASES = {
     "reduce_race": ("reduce_ok", {"local-concurrency": 1},
                     ["the receive buffer of MPI_Iallreduce at check_life.c:"]),
 }
+
+
+# The sanitized build's reports carry no source line (addr2line does not
+# place its frames; a known limit): there the texts are checked without it.
+if sanitized(os.path.dirname(os.path.abspath(LUMPI))):
+    CASES = {bug: (ok, want, [w.replace(" at check_life.c:", "") for w in says])
+             for bug, (ok, want, says) in CASES.items()}
 
 
 def classes(found):
