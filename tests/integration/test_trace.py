@@ -168,8 +168,10 @@ def test_waits_and_probes_are_drawn(exe):
     with Lumpi(exe, ["-n", "2"]) as l:
         l.prompt()
         l.command(":trace on")
+        # rank 1 sends 0.2 s late, so that rank 0 really waits (a wait that
+        # finds its message arrived is no wait; seen in the sanitized run)
         l.command("w = mpi.COMM_WORLD if w:rank() == 0 then local r = w:irecv(1, 9) r:wait() "
-                  "else w:send('x', 0, 9) end")
+                  "else local t = mpi.wtime() + 0.2 while mpi.wtime() < t do end w:send('x', 0, 9) end")
         out = l.command(":trace")
         rows = diagram_rows(out)
         check(any(re.search(r"W\s.*MPI_Wait on 0", line) for _, line in rows), "wait row missing", out)
