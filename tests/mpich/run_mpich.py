@@ -534,6 +534,8 @@ def arguments():
     ap.add_argument("--only", nargs="*", default=None, help="program names")
     ap.add_argument("--sample", type=int, default=1, help="every K-th entry of each directory")
     ap.add_argument("--expected", default=os.path.join(HERE, "expected-failures.txt"))
+    ap.add_argument("--expected-also", default=None,
+                    help="more entries of the same form (the sanitized build's: expected-failures-sanitized.txt)")
     ap.add_argument("--mpich-passes", default=os.path.join(HERE, "mpich-passes.txt"))
     ap.add_argument("--baseline", metavar="FILE",
                     help="measure MPICH itself: no expected failures, failures rerun once when the "
@@ -566,6 +568,8 @@ def main():
         print(f"SKIP: MPICH {VERSION}'s source package cannot be fetched: {e}")
         return SKIP
     exp = {} if a.baseline else read_expected(a.expected)
+    if a.expected_also and not a.baseline:
+        exp.update(read_expected(a.expected_also))
     entries, used = select_entries(tree, dirs, a.only, a.sample, exp)
     out = os.path.join(work, "build-mpiexec" if a.mpiexec else "build")
     try:
