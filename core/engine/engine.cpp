@@ -81,13 +81,16 @@ void Engine::trace(TraceEvent e) {
 
 bool Engine::take_ack(uint64_t seq) { return acks_.erase(seq) != 0; }
 
-void Engine::cancel_send(int dest, uint64_t seq) {
-  Envelope ask;
-  ask.kind = MsgKind::SendCancel;
-  ask.source = rank_;
-  ask.seq = seq;
-  ask.epoch = epoch_;
-  send(dest, ask, Body());
+void Engine::cancel_send(int dest, uint64_t seq) { send_control(dest, MsgKind::SendCancel, seq); }
+
+void Engine::send_control(int dest, MsgKind kind, uint64_t seq, int32_t tag) {
+  Envelope env;
+  env.kind = kind;
+  env.source = rank_;
+  env.seq = seq;
+  env.tag = tag;
+  env.epoch = epoch_;
+  send(dest, env, Body());
 }
 
 std::optional<bool> Engine::take_cancel_answer(uint64_t seq) {
@@ -100,13 +103,7 @@ std::optional<bool> Engine::take_cancel_answer(uint64_t seq) {
 
 // A sender cancels its message `seq`: withdrawn if still unmatched here.
 void Engine::answer_cancel(int source, uint64_t seq) {
-  Envelope answer;
-  answer.kind = MsgKind::SendCancelled;
-  answer.source = rank_;
-  answer.seq = seq;
-  answer.tag = matcher_.withdraw(source, seq) ? 1 : 0;
-  answer.epoch = epoch_;
-  send(source, answer, Body());
+  send_control(source, MsgKind::SendCancelled, seq, matcher_.withdraw(source, seq) ? 1 : 0);
 }
 
 void Engine::deliver(Message m) {
@@ -139,14 +136,7 @@ void Engine::deliver(Message m) {
 }
 
 // A synchronous send's message was matched: its sender may complete.
-void Engine::acknowledge(int source, uint64_t seq) {
-  Envelope ack;
-  ack.kind = MsgKind::SsendAck;
-  ack.source = rank_;
-  ack.seq = seq;
-  ack.epoch = epoch_;
-  send(source, ack, Body());
-}
+void Engine::acknowledge(int source, uint64_t seq) { send_control(source, MsgKind::SsendAck, seq); }
 
 bool Engine::post(PostedRecv* r) {
   r->epoch = epoch_;

@@ -184,6 +184,9 @@ class Engine {
  private:
   void deliver(Message m);
   void acknowledge(int source, uint64_t seq);
+  // A control message about point-to-point send `seq` (an ack, a cancel and
+  // its answer; `tag` carries the answer), with no body.
+  void send_control(int dest, MsgKind kind, uint64_t seq, int32_t tag = 0);
   void answer_cancel(int source, uint64_t seq);
   void receive_available();
   // Asks the transport for data input for up to budget_us, yielding
