@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/api/handles.hpp"
+#include "core/base/call_lock.hpp"
 #include "core/check/resource.hpp"
 #include "core/datatype/datatype.hpp"
 #include "core/coll/coll.hpp"
@@ -260,8 +261,11 @@ struct InCall {
 
 // Runs body() as the C function func; an error in it becomes an error code
 // through failed(code, text), the handler of the object the call is on.
+// The whole call is inside MPI (core/base/call_lock.hpp): a passive-target
+// progress thread never touches the engine meanwhile.
 template <class F, class Failed>
 int run_call(const char* func, F&& body, Failed&& failed) {
+  core::InMpi in_mpi;
   InCall in(func);
   try {
     check_initialized(func);

@@ -293,6 +293,9 @@ int MPI_Init_thread(int*, char***, int required, int* provided) {
     }
     // One thread calls MPI in a lumpi rank (the host's engine is not shared).
     g_thread_level = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
+    // This thread enters MPI through run_call: windows' targets progress
+    // while it computes (core/engine/passive.cpp).
+    core_comm(MPI_COMM_WORLD, "MPI_Init")->engine().enable_passive_progress();
     if (provided) *provided = g_thread_level;
     int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -521,8 +521,27 @@ void set_funcs(lua_State* L, std::span<const Reg> regs, int idx) {
   lua_pop(L, 1);
 }
 
+namespace {
+
+// A finalizer runs wherever the collector steps, also in user code outside
+// every MPI call; one that drops a request, a communicator or a window
+// reaches the core, so it runs inside MPI (core/base/call_lock.hpp).
+// Upvalue 1: the finalizer.
+int gc_in_mpi(lua_State* L) {
+  auto gc = reinterpret_cast<lua_CFunction>(lua_touserdata(L, lua_upvalueindex(1)));
+  core::InMpi in_mpi;
+  return gc(L);  // (finalizers do not raise)
+}
+
+}  // namespace
+
 void set_metamethods(lua_State* L, Metamethods mm) {
-  const std::pair<const char*, lua_CFunction> fns[] = {{"__gc", mm.gc}, {"__eq", mm.eq}, {"__tostring", mm.tostring}};
+  if (mm.gc) {
+    lua_pushlightuserdata(L, reinterpret_cast<void*>(mm.gc));
+    lua_pushcclosure(L, gc_in_mpi, 1);
+    lua_setfield(L, -2, "__gc");  // meta.__gc = the guarded finalizer, pop
+  }
+  const std::pair<const char*, lua_CFunction> fns[] = {{"__eq", mm.eq}, {"__tostring", mm.tostring}};
   for (auto [field, fn] : fns) {
     if (!fn) continue;
     lua_pushcfunction(L, fn);

@@ -23,6 +23,7 @@
 
 #include "core/comm/comm.hpp"
 #include "core/base/error.hpp"
+#include "core/base/call_lock.hpp"
 #include "core/comm/group.hpp"
 
 namespace lumpi::core {
@@ -98,10 +99,13 @@ core::HandlerKind push_current_exception(lua_State* L);
 // propagates.
 int call_user_errhandler(lua_State* L);
 
+// F runs inside MPI (core/base/call_lock.hpp): a passive-target progress
+// thread never touches the engine meanwhile.
 template <int (*F)(lua_State*)>
 int wrap(lua_State* L) {
   core::HandlerKind h;
   try {
+    core::InMpi in_mpi;
     return F(L);
   } catch (...) {
     h = push_current_exception(L);

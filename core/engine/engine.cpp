@@ -34,7 +34,7 @@ Engine::Engine(int world_rank, int world_size, const std::string& bind_endpoint,
     : rank_(world_rank), size_(world_size), transport_(std::make_unique<Transport>(bind_endpoint, std::move(curve))),
       sent_to_(size_t(world_size)), received_from_(size_t(world_size)) {}
 
-Engine::~Engine() = default;
+Engine::~Engine() { stop_passive_thread(); }
 
 const std::string& Engine::endpoint() const { return transport_->endpoint(); }
 
@@ -151,25 +151,39 @@ std::optional<Message> Engine::take(uint64_t context, int source, int tag) {
   return m;
 }
 
-void Engine::receive_available() {
+std::optional<Message> Engine::next_message() {
   std::string header;
   Body body;
   for (;;) {
     Transport::Got got = transport_->receive(header, body);
-    if (got == Transport::Got::None) return;
+    if (got == Transport::Got::None) return std::nullopt;
     std::string why = "wrong number of frames";
     std::optional<Envelope> env;
     if (got == Transport::Got::Message) env = decode_header(header, &why);
-    if (!env || env->source < 0 || env->source >= size_) {
-      if (env) why = "source rank " + std::to_string(env->source) + " out of range";
-      log("dropped malformed data message: " + why);
-      continue;
-    }
-    deliver(Message{*env, std::move(body)});
+    if (env && env->source >= 0 && env->source < size_) return Message{*env, std::move(body)};
+    if (env) why = "source rank " + std::to_string(env->source) + " out of range";
+    log("dropped malformed data message: " + why);
   }
 }
 
+void Engine::deliver_deferred() {
+  while (!deferred_.empty()) {
+    Message m = std::move(deferred_.front());
+    deferred_.pop_front();
+    deliver(std::move(m));
+  }
+}
+
+void Engine::receive_available() {
+  deliver_deferred();
+  while (std::optional<Message> m = next_message()) deliver(std::move(*m));
+}
+
 void Engine::progress(int timeout_ms) {
+  if (!deferred_.empty()) {  // set aside by the passive thread: no wake-up will say so
+    deliver_deferred();
+    timeout_ms = 0;
+  }
   transport_->poll(timeout_ms, [this] { receive_available(); });
   run_background();
 }

@@ -8,15 +8,19 @@
 // nothing of Lua, of ZeroMQ or of the control protocol's contents.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "core/base/call_lock.hpp"
 #include "core/transport/curve_keys.hpp"
 #include "core/engine/match.hpp"
 #include "core/base/trace.hpp"
@@ -169,9 +173,21 @@ class Engine {
   // Matcher and the interrupt epochs (a lock must be released even after
   // the command that took it was interrupted). Rma messages for an id
   // with no service are dropped with a note on stderr.
+  // While a service exists and passive progress is enabled, a second
+  // thread serves Rma messages whenever the application thread is outside
+  // MPI (core/engine/passive.cpp).
   using RmaService = std::function<void(Message&)>;
-  void serve_rma(uint64_t id, RmaService service) { rma_services_[id] = std::move(service); }
-  void stop_rma(uint64_t id) { rma_services_.erase(id); }
+  void serve_rma(uint64_t id, RmaService service);
+  void stop_rma(uint64_t id);
+
+  // Passive-target progress (core/engine/passive.cpp): the calling thread
+  // (the application's, which enters MPI through the doors' InMpi) takes
+  // this engine's CallLock at every entry, and windows then get a thread
+  // that serves their messages while that thread computes outside MPI;
+  // messages of other kinds it reads wait for the application thread's
+  // next progress, in order. The thread stops with the last window's
+  // stop_rma and with the engine (finalize, exit).
+  void enable_passive_progress();
 
   // A fresh context base, unique in the job: creator's rank and a counter.
   uint64_t propose_context();
@@ -189,6 +205,15 @@ class Engine {
   void send_control(int dest, MsgKind kind, uint64_t seq, int32_t tag = 0);
   void answer_cancel(int source, uint64_t seq);
   void receive_available();
+  // The next data message from the socket, or nullopt when none waits
+  // (malformed ones are dropped with a note).
+  std::optional<Message> next_message();
+  // Delivers what the passive thread set aside, in arrival order.
+  void deliver_deferred();
+  void start_passive_thread();
+  void stop_passive_thread();
+  void passive_loop();
+  void serve_passive();
   // Asks the transport for data input for up to budget_us, yielding
   // between asks; true as soon as data input is ready (see wait()).
   bool spin_for_input(int budget_us);
@@ -222,6 +247,14 @@ class Engine {
   CheckSink check_sink_;
   std::vector<std::function<bool()>> background_;
   bool in_background_ = false;
+
+  // ---- passive-target progress (passive.cpp) ----
+  std::shared_ptr<CallLock> call_lock_ = std::make_shared<CallLock>();
+  bool passive_enabled_ = false;
+  std::thread passive_;
+  std::atomic<bool> passive_stop_{false};
+  int passive_wake_fd_ = -1;           // an eventfd that ends the thread's sleep
+  std::deque<Message> deferred_;       // read by the passive thread, not its to serve
 };
 
 }  // namespace lumpi::core

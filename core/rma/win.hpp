@@ -19,7 +19,9 @@
 // not answered; get, get_accumulate and compare_and_swap are answered with
 // the target's data. The target applies each operation when its engine
 // progresses, in a blocked MPI call or idle at the REPL prompt
-// (launcher/host/host.cpp's serve loop), one at a time. Messages between two
+// (launcher/host/host.cpp's serve loop), or from the engine's passive
+// progress thread while its rank computes outside MPI
+// (core/engine/passive.cpp), one at a time. Messages between two
 // ranks arrive in order, so an answer completes every earlier operation at
 // that target: flush waits for the last answered operation or asks for a
 // flush (answered); unlock waits for its answer; fence flushes every target

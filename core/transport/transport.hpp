@@ -60,6 +60,9 @@ class Transport {
   // True if data input is waiting, without blocking (asks ZMQ_EVENTS, which
   // also makes libzmq process its pending commands).
   bool data_ready();
+  // The data socket's descriptor (ZMQ_FD), which another thread may poll(2)
+  // to sleep until input may be waiting; only the socket's owner reads it.
+  int data_fd() const { return data_fd_; }
 
   // The owner's extra socket: on_readable runs from poll() when it has
   // input, and must receive until a receive would block.

@@ -553,7 +553,10 @@ void Host::on_trace(const std::string& action) {
 
 // ---- commands -----------------------------------------------------------------------------
 
+// The host's own work is inside MPI; a command's user code is not
+// (core/base/call_lock.hpp): it enters MPI through its door.
 int Host::serve(CommandRunner& runner) {
+  core::InMpi in_mpi;
   serving_ = true;
   running_ = false;
   while (!quit_) {
@@ -579,7 +582,11 @@ void Host::run_command(CommandRunner& runner, const ControlMsg& exec) {
   if (user_command && engine_->tracer().enabled()) engine_->tracer().clear();
   engine_->tracer().set_paused(!user_command);
   running_ = true;
-  CommandResult res = runner.run(exec);
+  CommandResult res;
+  {
+    core::OutOfMpi user_code;
+    res = runner.run(exec);
+  }
   running_ = false;
   engine_->tracer().set_paused(false);
   flush_output();

@@ -67,6 +67,7 @@ void close_lua() {
 int l_os_exit(lua_State* L) {
   int code = lua_isboolean(L, 1) ? (lua_toboolean(L, 1) ? EXIT_SUCCESS : EXIT_FAILURE)
                                  : int(luaL_optinteger(L, 1, EXIT_SUCCESS));
+  core::InMpi in_mpi;  // (exit_now does not return)
   lumpi::lua::finalize(L);  // COMM_SELF's delete callbacks, as at every shutdown
   if (lua_toboolean(L, 2)) close_lua();
   g_host->exit_now(code);
@@ -75,8 +76,11 @@ int l_os_exit(lua_State* L) {
 // Every few thousand instructions: look at the control channel, and unwind
 // the command if it was interrupted. Raising from a hook is allowed.
 void interrupt_hook(lua_State* L, lua_Debug*) {
-  g_host->poll_control();
-  if (!g_host->interrupt_pending()) return;
+  {
+    core::InMpi in_mpi;  // the control channel reaches the engine (interrupt, deaths, status)
+    g_host->poll_control();
+    if (!g_host->interrupt_pending()) return;
+  }
   lumpi::lua::push_error(L, core::Error(core::ErrClass::Interrupted, "lumpi",
                                         "interrupted while running Lua code"));
   lua_error(L);
@@ -302,6 +306,7 @@ int main() {
   try {
     Host& host = Host::join();
     g_host = &host;
+    host.engine().enable_passive_progress();  // this thread enters MPI through lua/binding.hpp's wrap
     host.set_busy_text("running Lua code");
     LuaProgram program(host);
     return host.serve(program);
