@@ -9,11 +9,12 @@ t.np = {2, 3, 5}
 
 local W = mpi.COMM_WORLD
 
--- No mpi call for `seconds` (os.clock: this process's CPU time, which a
--- busy loop spends one for one).
+-- No mpi call for at least `seconds` of wall time (os.time counts whole
+-- seconds: one more, so that at least `seconds` pass; os.clock would count
+-- this process's CPU time, which a loaded machine hands out slower).
 local function compute(seconds)
-  local until_, x = os.clock() + seconds, 0
-  while os.clock() < until_ do
+  local until_, x = os.time() + seconds + 1, 0
+  while os.time() < until_ do
     for i = 1, 1000 do x = x + i * 1e-9 end
   end
   return x
