@@ -185,9 +185,9 @@ class Engine {
   // this engine's CallLock at every entry, and windows then get a thread
   // that serves their messages while that thread computes outside MPI;
   // messages of other kinds it reads wait for the application thread's
-  // next progress, in order. The thread stops with the last window's
-  // stop_rma and with the engine (finalize, exit).
+  // next progress, in order. disable stops the thread (finalize).
   void enable_passive_progress();
+  void disable_passive_progress();
 
   // A fresh context base, unique in the job: creator's rank and a counter.
   uint64_t propose_context();

@@ -7,8 +7,8 @@
 // waiting it naps a millisecond (an application inside MPI reads its own
 // input meanwhile, so a busy rank does not pay a thread switch per
 // message), then try_locks the CallLock: held means the application is in
-// MPI and progresses itself. Got, the thread reads every waiting message;
-// it serves Rma messages of open windows on the spot (lock requests, put,
+// MPI and progresses itself (the thread looks again 10 ms later). Got,
+// the thread reads every waiting message; it serves Rma messages of open windows on the spot (lock requests, put,
 // get, the accumulate family, flush, unlock, and the answers an origin
 // waits for: plain memory work and sends, no user code) and sets every
 // other message aside (deferred_) for the application thread's next
@@ -31,6 +31,11 @@ void Engine::enable_passive_progress() {
   passive_enabled_ = true;
   set_thread_call_lock(call_lock_);
   if (!rma_services_.empty()) start_passive_thread();
+}
+
+void Engine::disable_passive_progress() {
+  stop_passive_thread();
+  passive_enabled_ = false;
 }
 
 void Engine::serve_rma(uint64_t id, RmaService service) {
@@ -68,14 +73,20 @@ void Engine::stop_passive_thread() {
   passive_wake_fd_ = -1;
 }
 
+// An application found inside MPI serves itself: the thread then looks
+// again in 10 ms without watching the data socket, so a rank waiting long
+// in MPI does not wake it with every message.
 void Engine::passive_loop() {
   pollfd both[2] = {{transport_->data_fd(), POLLIN, 0}, {passive_wake_fd_, POLLIN, 0}};
   pollfd wake = {passive_wake_fd_, POLLIN, 0};
+  bool in_mpi = false;
   while (!passive_stop_) {
-    ::poll(both, 2, 200);  // input may wait (or 200 ms passed: look anyway)
-    ::poll(&wake, 1, 1);   // the nap: an application in MPI reads it first
+    if (in_mpi) ::poll(&wake, 1, 10);
+    else ::poll(both, 2, 200);  // input may wait (or 200 ms passed: look anyway)
+    ::poll(&wake, 1, 1);        // the nap: an application in MPI reads it first
     if (passive_stop_) return;
     std::unique_lock<std::mutex> held(call_lock_->mutex, std::try_to_lock);
+    in_mpi = !held;
     if (held) serve_passive();
   }
 }

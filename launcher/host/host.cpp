@@ -291,6 +291,7 @@ Host::~Host() {
 }
 
 int Host::finish(int code) {
+  engine_->disable_passive_progress();  // MPI_Finalize: no window is used any more
   flush_output();
   if (control_) {
     ControlMsg last = text_msg(Kind::Wait, "finishing");  // the counts a deadlock watch needs after we are gone
