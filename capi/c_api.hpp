@@ -196,6 +196,8 @@ void check_count(int count, const char* func, const char* what = "count");
 // The usable core communicator of comm (ERR_COMM if freed or pending).
 core::CommPtr core_comm(MPI_Comm comm, const char* func);
 
+// A completed operation's status, MPI_ERROR untouched: §3.2.5 lets only the
+// calls that return several statuses write that field (they do, themselves).
 void to_c(const Status& s, MPI_Status* out);
 
 // An ERR_ARG naming what when the output (or input) pointer p is NULL.

@@ -263,7 +263,6 @@ void to_c(const Status& s, MPI_Status* out) {
   if (!out) return;
   out->MPI_SOURCE = s.Get_source();
   out->MPI_TAG = s.Get_tag();
-  out->MPI_ERROR = s.Get_error();
   out->lumpi_cancelled = s.Is_cancelled();
   out->lumpi_bytes = (long long)s.Bytes();
 }
