@@ -147,6 +147,23 @@ TEST_CASE("kind-specific operations exist only on their class") {
   CHECK_FALSE(HasShift<Intercomm>);
 }
 
+TEST_CASE("Info numbers its keys in the order they were first set; Delete and Dup keep that order") {
+  Info i = Info::Create();
+  for (const char* k : {"zeta", "alpha", "mid"}) i.Set(k, "1");
+  i.Set("zeta", "2");  // setting again does not move it
+  CHECK(i.Get_nkeys() == 3);
+  CHECK(i.Get_nthkey(0) == "zeta");
+  CHECK(i.Get_nthkey(2) == "mid");
+  i.Delete("alpha");
+  Info d = i.Dup();
+  CHECK(d.Get_nthkey(1) == "mid");
+  std::string v;
+  CHECK((d.Get("zeta", v) && v == "2"));
+  CHECK_THROWS_AS(d.Get_nthkey(2), Exception);
+  d.Free();
+  i.Free();
+}
+
 TEST_CASE("size, rank, names and errors on COMM_NULL") {
   for (int n : kSizes) {
     CAPTURE(n);
