@@ -174,7 +174,7 @@ class TypeBytes {
   std::shared_ptr<core::Datatype> type_;  // set when staged
   void* buf_ = nullptr;
   int count_ = 0;
-  std::string staging_;
+  std::unique_ptr<char[]> staging_;
 };
 // What a receive into b runs when its message has arrived in b.stage():
 // unpacking into the user's buffer; null when b is not staged.

@@ -143,19 +143,19 @@ void* TypeBytes::pack(const char* func) {
     note_read_buffer(data_, size_);  // a send from the user's memory itself (c_check_buffer.cpp)
     return data_;
   }
-  staging_.clear();
-  type_->pack(buf_, count_, staging_, func);
-  return staging_.data();
+  staging_.reset(new char[size_]);  // not zeroed: every byte is packed over
+  type_->pack(buf_, count_, staging_.get(), func);
+  return staging_.get();
 }
 
 void* TypeBytes::stage() {
   if (!type_) return data_;
-  staging_.assign(size_, '\0');
-  return staging_.data();
+  staging_.reset(new char[size_]);  // not zeroed: unpack reads only what arrived
+  return staging_.get();
 }
 
 void TypeBytes::unpack(size_t received, const char* func) {
-  if (type_) type_->unpack(staging_.data(), received, buf_, count_, func);
+  if (type_) type_->unpack(staging_.get(), received, buf_, count_, func);
 }
 
 detail::Landing unpacking(const std::shared_ptr<TypeBytes>& b) {

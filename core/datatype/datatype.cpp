@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <span>
 
 #include "core/base/constants.hpp"
 #include "core/base/error.hpp"
@@ -275,6 +276,26 @@ std::vector<Block> merge_blocks(const std::vector<Run>& runs) {
     i64 len = r.count * i64(basic_info(r.basic).size);
     if (!out.empty() && out.back().offset + out.back().length == r.offset) out.back().length += len;
     else out.push_back({r.offset, len});
+  }
+  return out;
+}
+
+// Folds consecutive blocks of one length at one distance into one Strided,
+// keeping the type map's order of the bytes.
+std::vector<Strided> fold_blocks(const std::vector<Block>& blocks) {
+  std::vector<Strided> out;
+  for (const Block& b : blocks) {
+    if (b.length == 0) continue;  // moves nothing
+    if (!out.empty()) {
+      Strided& s = out.back();
+      i64 distance = b.offset - (s.offset + (s.count - 1) * s.stride);
+      if (s.length == b.length && (s.count == 1 || distance == s.stride)) {
+        s.stride = distance;
+        ++s.count;
+        continue;
+      }
+    }
+    out.push_back({b.offset, b.length, 1, 0});
   }
   return out;
 }
@@ -598,6 +619,7 @@ void Datatype::commit() {
   Memo memo;
   runs_ = flat(*layout_, memo, "MPI_Type_commit");
   blocks_ = merge_blocks(runs_);
+  strided_ = fold_blocks(blocks_);
   committed_ = true;
 }
 
@@ -656,6 +678,56 @@ void Datatype::span(i64 count, i64* lo, i64* hi) const {
 // The address buf + off. A buffer may be MPI_BOTTOM (null) with absolute
 // addresses as displacements (MPI-3.1 §4.1.12), which C++ pointer
 // arithmetic on a null pointer does not allow: the sum is made on integers.
+// Copies `n` blocks of s between packed bytes and the user's memory at
+// `user` (s.offset already applied); L, when not 0, is s.length known at
+// compile time, which makes each element one load and one store.
+template <std::size_t L, bool ToPacked>
+static void copy_blocks(char* packed, char* user, const Strided& s, i64 n) {
+  const std::size_t len = L ? L : std::size_t(s.length);
+  for (i64 k = 0; k < n; ++k, packed += len, user += s.stride) {
+    if constexpr (ToPacked) std::memcpy(packed, user, L ? L : len);
+    else std::memcpy(user, packed, L ? L : len);
+  }
+}
+
+template <bool ToPacked>
+static void copy_strided(char* packed, char* user, const Strided& s, i64 n) {
+  switch (s.length) {
+    case 4: return copy_blocks<4, ToPacked>(packed, user, s, n);
+    case 8: return copy_blocks<8, ToPacked>(packed, user, s, n);
+    case 16: return copy_blocks<16, ToPacked>(packed, user, s, n);
+    default: return copy_blocks<0, ToPacked>(packed, user, s, n);
+  }
+}
+
+// What pack and unpack walk for `count` elements: the type's strided runs
+// once per element, or, for a type of one block (a pair type, a resized
+// basic type), one run over all the elements at once.
+struct Walk {
+  Walk(const std::vector<Strided>& strided, i64 count, i64 extent) : all(strided), reps(count) {
+    if (strided.size() == 1 && strided[0].count == 1) {
+      one = {strided[0].offset, strided[0].length, count, extent};
+      reps = count > 0 ? 1 : 0;
+    }
+  }
+  std::span<const Strided> runs() const { return reps == 1 && one.count ? std::span(&one, 1) : std::span(all); }
+  const std::vector<Strided>& all;
+  i64 reps;
+  Strided one{0, 0, 0, 0};
+};
+
+// The first n blocks of s at user appended at dst; returns the end.
+static char* gather(char* dst, char* user, const Strided& s, i64 n) {
+  copy_strided<true>(dst, user, s, n);
+  return dst + n * s.length;
+}
+
+// n blocks of s from data into user; returns what follows them in data.
+static const char* scatter(const char* data, char* user, const Strided& s, i64 n) {
+  copy_strided<false>(const_cast<char*>(data), user, s, n);
+  return data + n * s.length;
+}
+
 static char* address(const void* buf, i64 off) {
   return reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(buf) + std::uintptr_t(off));
 }
@@ -665,16 +737,19 @@ void Datatype::pack(const void* buf, i64 count, std::string& out, std::string_vi
   check_count(count, func);
   std::size_t at0 = out.size();
   out.resize(at0 + std::size_t(count * size()));
-  char* dst = out.data() + at0;
+  pack(buf, count, out.data() + at0, func);
+}
+
+void Datatype::pack(const void* buf, i64 count, char* dst, std::string_view func) const {
+  check_committed(func);
+  check_count(count, func);
   if (blocks_.size() == 1 && blocks_[0].length == extent()) {  // dense: one copy
     std::memcpy(dst, address(buf, blocks_[0].offset), std::size_t(count * size()));
     return;
   }
-  for (i64 i = 0; i < count; ++i)
-    for (const Block& b : blocks_) {
-      std::memcpy(dst, address(buf, i * extent() + b.offset), std::size_t(b.length));
-      dst += b.length;
-    }
+  Walk w(strided_, count, extent());
+  for (i64 i = 0; i < w.reps; ++i)
+    for (const Strided& b : w.runs()) dst = gather(dst, address(buf, i * extent() + b.offset), b, b.count);
 }
 
 void Datatype::unpack(const char* data, std::size_t n, void* buf, i64 count, std::string_view func) const {
@@ -688,12 +763,17 @@ void Datatype::unpack(const char* data, std::size_t n, void* buf, i64 count, std
     std::memcpy(address(buf, blocks_[0].offset), data, n);
     return;
   }
+  Walk w(strided_, count, extent());
   for (i64 i = 0; n > 0; ++i)
-    for (const Block& b : blocks_) {
-      std::size_t len = std::min<std::size_t>(n, std::size_t(b.length));
-      std::memcpy(address(buf, i * extent() + b.offset), data, len);
-      data += len;
-      n -= len;
+    for (const Strided& b : w.runs()) {
+      char* at = address(buf, i * extent() + b.offset);
+      i64 whole = std::min<i64>(b.count, i64(n) / b.length);  // a short message ends inside b
+      data = scatter(data, at, b, whole);
+      n -= std::size_t(whole * b.length);
+      if (whole < b.count) {
+        std::memcpy(at + whole * b.stride, data, n);
+        return;
+      }
       if (n == 0) return;
     }
 }

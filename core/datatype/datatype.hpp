@@ -168,6 +168,12 @@ struct Piece {
 struct Block {  // flattened, merged bytes
   std::int64_t offset, length;
 };
+// Blocks of one length at one distance: `count` blocks of `length` bytes
+// from `offset`, `stride` bytes apart. What pack and unpack walk: a column
+// of a matrix (MPI_Type_vector) is one of them, not one Block per element.
+struct Strided {
+  std::int64_t offset, length, count, stride;
+};
 struct Run {  // flattened, `count` consecutive elements of one basic type
   std::int64_t offset;
   Basic basic;
@@ -269,6 +275,8 @@ class Datatype {
   void span(std::int64_t count, std::int64_t* lo, std::int64_t* hi) const;
   // Appends the data of `count` elements at buf to out (count * size() bytes).
   void pack(const void* buf, std::int64_t count, std::string& out, std::string_view func) const;
+  // The same into dst, which has room for count * size() bytes.
+  void pack(const void* buf, std::int64_t count, char* dst, std::string_view func) const;
   // Scatters n bytes of packed data into `count` elements at buf; n may stop
   // short (a shorter message), never beyond count * size() (MPI_ERR_TRUNCATE).
   void unpack(const char* data, std::size_t n, void* buf, std::int64_t count,
@@ -297,6 +305,7 @@ class Datatype {
   bool committed_ = false;
   bool freed_ = false;
   std::vector<Block> blocks_;
+  std::vector<Strided> strided_;  // blocks_, runs of equal length and distance folded
   std::vector<Run> runs_;
   static inline std::uint64_t serial_counter_ = 0;
   std::uint64_t serial_ = ++serial_counter_;
