@@ -87,8 +87,13 @@ auto guarded(F&& f) -> decltype(f()) {
 Intracomm world_of(core::Engine& e);
 Intracomm self_of(core::Engine& e);
 
-// ---- requests (api_p2p.cpp) -------------------------------------------------------
+// ---- messages and requests (api_p2p.cpp) --------------------------------------------
 
+// Copies a received body into buf (room for cap bytes): ERR_TRUNCATE naming
+// func if it does not fit (the message is consumed, as in MPI). Returns its size.
+size_t copy_out(const core::Body& body, void* buf, size_t cap, std::string_view func);
+// The API's status of a core status, with the bytes that landed.
+Status status_of(const core::Status& s, size_t bytes, bool cancelled = false);
 
 // ---- datatypes and ops (api_coll.cpp) --------------------------------------------
 
