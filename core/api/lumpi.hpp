@@ -57,6 +57,11 @@ inline constexpr int MAX_INFO_VAL = 1024;
 inline constexpr int VERSION = 3, SUBVERSION = 1;
 // The bytes a buffered send needs in the attached buffer besides its message.
 inline constexpr int BSEND_OVERHEAD = 96;
+// MPI_IN_PLACE (§5.2.2): the send (or, for Scatter(v), the receive) buffer
+// argument of a collective whose data is already in place, where the text
+// allows it: on intracommunicators only, at the root of the rooted forms,
+// never for the neighbourhood collectives; anywhere else ERR_ARG.
+inline void* const IN_PLACE = reinterpret_cast<void*>(~std::uintptr_t(0));
 
 // Comm::Compare and Group::Compare results.
 inline constexpr int IDENT = 0, CONGRUENT = 1, SIMILAR = 2, UNEQUAL = 3;
@@ -573,6 +578,23 @@ class Comm {
                       const Datatype& type, const Op& op) const;
   void Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                             const Datatype& type, const Op& op) const;
+  // The v-forms (§5.5-§5.8): block i has counts[i] elements at displs[i]
+  // elements (of the type's extent) from the buffer's start; on an
+  // intercommunicator one block per remote rank. IN_PLACE: the root's
+  // sendbuf of Gatherv (its block is already in recvbuf), the root's
+  // recvbuf of Scatterv, every sendbuf of Allgatherv and Alltoallv
+  // (Alltoallv then sends what recvbuf holds, laid out by the receive side).
+  void Gatherv(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+               const int recvcounts[], const int displs[], const Datatype& recvtype, int root) const;
+  void Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], const Datatype& sendtype,
+                void* recvbuf, int recvcount, const Datatype& recvtype, int root) const;
+  void Allgatherv(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                  const int recvcounts[], const int displs[], const Datatype& recvtype) const;
+  void Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], const Datatype& sendtype,
+                 void* recvbuf, const int recvcounts[], const int rdispls[], const Datatype& recvtype) const;
+  // Alltoallw: a type per block, displacements in bytes.
+  void Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const Datatype sendtypes[],
+                 void* recvbuf, const int recvcounts[], const int rdispls[], const Datatype recvtypes[]) const;
   // ---- nonblocking collectives (§5.12), intra- and intercommunicators ----
   // Arguments as in the blocking forms; the send data is copied at the call,
   // the receive buffer is filled when the request completes (Wait, Test).
@@ -592,6 +614,20 @@ class Comm {
                   const Op& op, int root) const;
   Request Iallreduce(const void* sendbuf, void* recvbuf, int count, const Datatype& type,
                      const Op& op) const;
+  Request Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], const Datatype& type,
+                          const Op& op) const;
+  Request Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, const Datatype& type,
+                                const Op& op) const;
+  Request Igatherv(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                   const int recvcounts[], const int displs[], const Datatype& recvtype, int root) const;
+  Request Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[], const Datatype& sendtype,
+                    void* recvbuf, int recvcount, const Datatype& recvtype, int root) const;
+  Request Iallgatherv(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                      const int recvcounts[], const int displs[], const Datatype& recvtype) const;
+  Request Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], const Datatype& sendtype,
+                     void* recvbuf, const int recvcounts[], const int rdispls[], const Datatype& recvtype) const;
+  Request Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const Datatype sendtypes[],
+                     void* recvbuf, const int recvcounts[], const int rdispls[], const Datatype recvtypes[]) const;
 
   // ---- COMM_NULL ----
   bool Is_null() const { return !h_; }
@@ -717,6 +753,26 @@ class Topocomm : public Intracomm {
                               int recvcount, const Datatype& recvtype) const;
   Request Ineighbor_alltoall(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
                              int recvcount, const Datatype& recvtype) const;
+  // The v- and w-forms: block k of recvbuf (in-neighbour k's) has
+  // recvcounts[k] elements at displs[k] elements of the type's extent (w:
+  // of recvtypes[k] at rdispls[k] bytes); block k of sendbuf goes to
+  // out-neighbour k. Any committed datatype; no IN_PLACE (ERR_ARG).
+  void Neighbor_allgatherv(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                           const int recvcounts[], const int displs[], const Datatype& recvtype) const;
+  void Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                          const Datatype& sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                          const Datatype& recvtype) const;
+  void Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const long sdispls[],
+                          const Datatype sendtypes[], void* recvbuf, const int recvcounts[], const long rdispls[],
+                          const Datatype recvtypes[]) const;
+  Request Ineighbor_allgatherv(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                               const int recvcounts[], const int displs[], const Datatype& recvtype) const;
+  Request Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                              const Datatype& sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                              const Datatype& recvtype) const;
+  Request Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const long sdispls[],
+                              const Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                              const long rdispls[], const Datatype recvtypes[]) const;
 
  protected:
   Topocomm() = default;

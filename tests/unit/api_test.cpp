@@ -25,9 +25,13 @@
 #include "tests/unit/api_world.hpp"
 
 using namespace lumpi;
-using namespace lumpi::testing;
+using lumpi::test::nothing_pending;
+using lumpi::test::raises;
+using lumpi::test::run_world;
 
 namespace {
+
+const int kSizes[] = {1, 2, 3, 4, 7};
 
 // ---- what must not compile (§16.1.7, Example 16.4) --------------------------------
 

@@ -1,7 +1,7 @@
-// tests/unit/api_world.hpp: what the C++ API's tests (api_test.cpp,
-// api_calls_test.cpp) share: worlds of ranks run as threads of this
-// process, each thread with its own Engine on an ipc endpoint and its own
-// lumpi::Intracomm world, and the checks of an expected exception.
+// tests/unit/api_world.hpp: the harness of the C++ API's unit tests
+// (api_test.cpp, api_datatype_test.cpp): worlds of ranks run as threads of
+// this process, each thread with its own Engine on an ipc endpoint and its
+// own lumpi::Intracomm world, and the checks every such test makes.
 #pragma once
 
 #include <atomic>
@@ -18,9 +18,7 @@
 #include "core/engine/engine.hpp"
 #include "core/api/lumpi.hpp"
 
-namespace lumpi::testing {
-
-inline const int kSizes[] = {1, 2, 3, 4, 7};
+namespace lumpi::test {
 
 // Runs fn(world) on n threads forming one world; returns how many ranks
 // failed (returned false or threw). doctest's CHECK is not thread-safe, so
@@ -82,4 +80,4 @@ inline bool nothing_pending(const Intracomm& c) {
   return !c.Iprobe(ANY_SOURCE, ANY_TAG);
 }
 
-}  // namespace lumpi::testing
+}  // namespace lumpi::test
