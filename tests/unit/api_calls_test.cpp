@@ -13,6 +13,7 @@
 #include <numeric>
 #include <vector>
 
+#include "scripts/cxx/examples.hpp"
 #include "tests/unit/api_world.hpp"
 
 using namespace lumpi;
@@ -650,5 +651,12 @@ TEST_CASE("Neighbor_allgatherv, Neighbor_alltoallv, Neighbor_alltoallw on rings,
       ok &= EXPECT(quiet(w));
       return ok;
     }) == 0);
+  }
+}
+
+TEST_CASE("the uneven example program (Gatherv, Allgatherv in place, Mprobe) is right at 1, 2, 3, 5, 7 ranks") {
+  for (int n : kCallSizes) {
+    CAPTURE(n);
+    CHECK(run_world(n, [](Intracomm& w) { return examples::uneven(w) == 0; }) == 0);
   }
 }
