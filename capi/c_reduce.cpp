@@ -109,13 +109,7 @@ Reducer reducer(MPI_Op op, MPI_Datatype t, const char* f) {
 // is MPI_IN_PLACE and `in_place` allows it.
 Bytes input(const void* send, const void* recv, std::int64_t count, const core::Datatype& t, bool in_place,
             const char* f) {
-  if (send == MPI_IN_PLACE) {
-    if (!in_place)
-      fail(MPI_ERR_ARG, f,
-           "sendbuf is MPI_IN_PLACE, which this call does not allow here (MPI-3.1 §5.9: only the root of "
-           "MPI_Reduce and the processes of an intracommunicator's all-, scan and reduce-scatter forms)");
-    send = recv;
-  }
+  send = core::coll::reduction_input(send, recv, in_place, f);
   if (count > 0) check_out(send, f, "sendbuf");
   Bytes out;
   t.pack(send, count, out, f);
