@@ -358,12 +358,15 @@ TypePtr Datatype::contiguous(int count, const TypePtr& old) {
               {{count}, {}, {old}});
 }
 
+// vector, indexed and indexed_block scale a stride or displacement by the old
+// extent only where it places a block: one that places nothing (a vector of
+// one block, a block of length zero) cannot make a type's extent overflow.
 TypePtr Datatype::vector(int count, int blocklength, int stride, const TypePtr& old) {
   const char* func = "MPI_Type_vector";
   check_count(count, func);
   check_blocklength(blocklength, func, "blocklength");
   check_type(old, func, "oldtype");
-  i64 bytes = mul(stride, old->extent(), func);
+  i64 bytes = count > 1 && blocklength > 0 ? mul(stride, old->extent(), func) : 0;
   return make(make_layout({{0, blocklength, count, bytes, old->layout_}}, func), Combiner::Vector,
               {{count, blocklength, stride}, {}, {old}});
 }
@@ -384,7 +387,7 @@ TypePtr Datatype::indexed(const std::vector<int>& bls, const std::vector<int>& d
   check_type(old, func, "oldtype");
   std::vector<Piece> pieces;
   for (std::size_t i = 0; i < bls.size(); ++i)
-    pieces.push_back({mul(displs[i], old->extent(), func), bls[i], 1, 0, old->layout_});
+    pieces.push_back({bls[i] > 0 ? mul(displs[i], old->extent(), func) : 0, bls[i], 1, 0, old->layout_});
   TypeContents c{{int(bls.size())}, {}, {old}};
   c.integers.insert(c.integers.end(), bls.begin(), bls.end());
   c.integers.insert(c.integers.end(), displs.begin(), displs.end());
@@ -408,7 +411,8 @@ TypePtr Datatype::indexed_block(int blocklength, const std::vector<int>& displs,
   check_blocklength(blocklength, func, "blocklength");
   check_type(old, func, "oldtype");
   std::vector<Piece> pieces;
-  for (int d : displs) pieces.push_back({mul(d, old->extent(), func), blocklength, 1, 0, old->layout_});
+  for (int d : displs)
+    pieces.push_back({blocklength > 0 ? mul(d, old->extent(), func) : 0, blocklength, 1, 0, old->layout_});
   TypeContents c{{int(displs.size()), blocklength}, {}, {old}};
   c.integers.insert(c.integers.end(), displs.begin(), displs.end());
   return make(make_layout(std::move(pieces), func), Combiner::IndexedBlock, std::move(c));

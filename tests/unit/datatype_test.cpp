@@ -510,3 +510,16 @@ TEST_CASE("a huge count stays one block; an overflowing extent is an error") {
   TypePtr huge = Datatype::contiguous(1 << 20, big);
   error_of([&] { Datatype::contiguous(1 << 30, huge); }, ErrClass::Arg, "MPI_Type_contiguous");
 }
+
+TEST_CASE("a stride or displacement that places no block cannot overflow") {
+  // Extent -2^62: two extents fit 64 bits, seven do not (tests/fuzz's fuzz_datatype found this).
+  const std::int64_t q = std::int64_t(1) << 62;
+  TypePtr far = Datatype::resized(Datatype::basic(Basic::Short), -q, -q);
+  TypePtr one = committed(Datatype::vector(1, 2, 7, far));  // one block: the stride is never used
+  CHECK(one->size() == 4);
+  CHECK(one->lb() == -2 * q);
+  error_of([&] { Datatype::vector(2, 2, 7, far); }, ErrClass::Arg, "MPI_Type_vector");
+  CHECK(Datatype::indexed({0, 1}, {7, 0}, far)->size() == 2);
+  CHECK(Datatype::indexed_block(0, {7}, far)->size() == 0);
+  error_of([&] { Datatype::indexed({1}, {7}, far); }, ErrClass::Arg, "MPI_Type_indexed");
+}
