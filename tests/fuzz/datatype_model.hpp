@@ -381,7 +381,7 @@ inline Refusal darray_refusal(const Spec& s) {
   for (std::size_t i = 0; i < n; ++i) {
     procs *= s.psizes[i];
     int d = s.dargs[i];
-    if (d != -1 && d < 1) return Refusal::Arg;
+    if (s.sizes[i] < 1 || (d != -1 && d < 1)) return Refusal::Arg;
     if (s.distribs[i] == 0 && s.psizes[i] != 1) return Refusal::Arg;
     if (s.distribs[i] == 1 && d != -1 && d * s.psizes[i] < s.sizes[i]) return Refusal::Arg;
   }
