@@ -123,6 +123,11 @@ i64 add(i64 a, i64 b, std::string_view func) {
   if (__builtin_add_overflow(a, b, &r)) fail(ErrClass::Arg, func, "the datatype's extent overflows 64 bits");
   return r;
 }
+i64 subtract(i64 a, i64 b, std::string_view func) {
+  i64 r;
+  if (__builtin_sub_overflow(a, b, &r)) fail(ErrClass::Arg, func, "the datatype's extent overflows 64 bits");
+  return r;
+}
 
 LayoutPtr basic_layout(Basic b) {
   auto l = std::make_shared<Layout>();
@@ -177,9 +182,11 @@ LayoutPtr make_layout(std::vector<Piece> pieces, std::string_view func) {
   l->true_lb = tlb;
   l->true_ub = tub;
   if (!l->sticky_ub) {
-    i64 rem = (l->ub - l->lb) % l->align;
+    i64 rem = subtract(l->ub, l->lb, func) % l->align;
     if (rem > 0) l->ub = add(l->ub, l->align - rem, func);
   }
+  subtract(l->ub, l->lb, func);  // both bounds may fit 64 bits while the distance between them does not
+  subtract(tub, tlb, func);
   l->pieces = std::move(pieces);
   return l;
 }

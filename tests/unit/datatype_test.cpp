@@ -523,3 +523,17 @@ TEST_CASE("a stride or displacement that places no block cannot overflow") {
   CHECK(Datatype::indexed_block(0, {7}, far)->size() == 0);
   error_of([&] { Datatype::indexed({1}, {7}, far); }, ErrClass::Arg, "MPI_Type_indexed");
 }
+
+TEST_CASE("bounds that fit 64 bits but lie further apart than 2^63 are an error") {
+  const std::int64_t q = std::int64_t(1) << 62;
+  TypePtr ch = Datatype::basic(Basic::Char);
+  // lb -2^63, ub 3: the extent does not fit (tests/fuzz's fuzz_datatype found this).
+  error_of([&] { Datatype::hvector(3, 3, -q, ch); }, ErrClass::Arg, "MPI_Type_create_hvector");
+  error_of([&] { Datatype::create_struct({1, 1}, {-q, q + 1}, {ch, ch}); }, ErrClass::Arg,
+           "MPI_Type_create_struct");
+  // Markers [0, 1] but data at -2^62 and 2^62: the true extent does not fit.
+  TypePtr up = Datatype::resized(ch, q, 1), down = Datatype::resized(ch, -q, 1);
+  error_of([&] { Datatype::create_struct({1, 1}, {-q, q}, {up, down}); }, ErrClass::Arg,
+           "MPI_Type_create_struct");
+  CHECK(Datatype::create_struct({1, 1}, {-q, 0}, {up, down})->true_extent() == q + 1);
+}
