@@ -496,16 +496,19 @@ inline Map constructed_map(const Spec& s, const std::vector<Map>& olds) {
 inline bool fits64(i128 v) { return v >= INT64_MIN && v <= INT64_MAX; }
 
 inline bool map_fits(const Map& m) {
-  if (!fits64(m.lb) || !fits64(m.ub) || !fits64(m.extent())) return false;
+  if (!fits64(m.lb) || !fits64(m.ub) || !fits64(m.extent()) || !fits64(m.true_ub - m.true_lb)) return false;
   return std::all_of(m.entries.begin(), m.entries.end(),
                      [](const Entry& e) { return fits64(e.disp) && fits64(e.disp + kBasics[e.basic].size); });
 }
 
 // The map of s, or the refusal its construction must meet first (its old
 // types are built first, in order). Throws TooBig.
+// When the call's own arguments are wrong and an old type is null or freed
+// as well, MPI does not say which error comes first: either class will do.
 struct Result {
   Refusal refusal = Refusal::None;
   Map map;
+  Refusal also = Refusal::None;  // the other acceptable class
 };
 
 inline Result ref_map(const Spec& s) {
@@ -523,7 +526,7 @@ inline Result ref_map(const Spec& s) {
     bad_old |= k.freed;
     olds.push_back(std::move(r.map));
   }
-  if (Refusal own = own_refusal(s); own != Refusal::None) return {own, {}};
+  if (Refusal own = own_refusal(s); own != Refusal::None) return {own, {}, bad_old ? Refusal::Type : Refusal::None};
   if (bad_old) return {Refusal::Type, {}};
   Map m = constructed_map(s, olds);
   if (!map_fits(m)) return {Refusal::Arg, {}};

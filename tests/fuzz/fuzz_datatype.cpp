@@ -111,16 +111,17 @@ ErrClass class_of(Refusal r) {
 }
 
 // The type, or null when the reference says its construction fails (and it did, rightly).
-TypePtr construct(const Spec& s, Refusal want) {
+TypePtr construct(const Spec& s, const Result& want) {
   try {
     TypePtr t = build(s);
-    expect(want == Refusal::None, "a constructor accepted arguments the reference refuses (class " +
-                                      std::to_string(int(class_of(want))) + ")");
+    expect(want.refusal == Refusal::None, "a constructor accepted arguments the reference refuses (class " +
+                                              std::to_string(int(class_of(want.refusal))) + ")");
     return t;
   } catch (const Error& e) {
-    expect(want != Refusal::None, std::string("a valid type was refused: ") + e.what());
-    expect(e.cls() == class_of(want), std::string("refused with the wrong class: ") + e.what() +
-                                          " (want class " + std::to_string(int(class_of(want))) + ")");
+    expect(want.refusal != Refusal::None, std::string("a valid type was refused: ") + e.what());
+    expect(e.cls() == class_of(want.refusal) || (want.also != Refusal::None && e.cls() == class_of(want.also)),
+           std::string("refused with the wrong class: ") + e.what() + " (want class " +
+               std::to_string(int(class_of(want.refusal))) + ")");
     expect(!e.message().empty(), "a refusal without a message");
     return nullptr;
   }
@@ -339,7 +340,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const TooBig&) {
     return 0;  // more entries than the reference lists
   }
-  TypePtr t = construct(spec, want.refusal);
+  TypePtr t = construct(spec, want);
   if (!t) return 0;
   t->commit();
   check_queries(*t, want.map);
