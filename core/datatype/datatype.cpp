@@ -165,7 +165,12 @@ LayoutPtr make_layout(std::vector<Piece> pieces, std::string_view func) {
     l->align = std::max(l->align, c.align);
     i64 lo, hi;
     piece_spread(p, func, &lo, &hi);
-    i64 c_lb = add(add(p.disp, c.lb, func), lo, func), c_ub = add(add(p.disp, c.ub, func), hi, func);
+    // Every copy's bounds must fit 64 bits, not only the lowest lb and the
+    // highest ub (a copy's markers are entries of the map, §4.1.7), so that
+    // one map is accepted or refused whichever constructor lists its copies.
+    i64 first_lb = add(p.disp, c.lb, func), first_ub = add(p.disp, c.ub, func);
+    i64 c_lb = add(first_lb, lo, func), c_ub = add(first_ub, hi, func);
+    add(first_lb, hi, func), add(first_ub, lo, func);
     lb = std::min(lb, c_lb);
     ub = std::max(ub, c_ub);
     if (c.sticky_lb) slb = std::min(slb, c_lb), l->sticky_lb = true;

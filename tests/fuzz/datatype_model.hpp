@@ -21,7 +21,9 @@
 //   - without markers, the extent is rounded up to the largest alignment of
 //     the basic types in the map (the epsilon of §4.1.6).
 // Displacements are computed in 128 bits: a type whose map does not fit 64
-// bits must be refused with MPI_ERR_ARG.
+// bits must be refused with MPI_ERR_ARG: a data entry, a copy's lb or ub
+// (markers are entries too, §4.1.7), the type's bounds, its extent or its
+// true extent.
 #pragma once
 
 #include <algorithm>
@@ -242,6 +244,7 @@ struct Map {
   std::vector<Entry> entries;  // in type-map order
   i128 lb = 0, ub = 0;
   bool markers = false;  // lb and ub are explicit markers
+  bool copies_fit = true;  // every copy's lb and ub fit 64 bits (they are entries of the map, §4.1.7)
   i128 true_lb = 0, true_ub = 0;
   i128 extent() const { return ub - lb; }
   i64 size() const {
@@ -258,6 +261,8 @@ enum class Refusal { None, Count, Arg, Type };
 struct TooBig {};
 inline constexpr std::size_t kMaxEntries = 1 << 13;
 
+inline bool fits64(i128 v) { return v >= INT64_MIN && v <= INT64_MAX; }
+
 // Collects copies of old maps at displacements, then the new bounds.
 class Copies {
  public:
@@ -266,6 +271,7 @@ class Copies {
     for (const Entry& e : old.entries) out_.entries.push_back({e.basic, e.disp + disp});
     widen(&lb_, &ub_, any_, disp + old.lb, disp + old.ub);
     any_ = true;
+    out_.copies_fit &= fits64(disp + old.lb) && fits64(disp + old.ub);
     if (old.markers) widen(&mlb_, &mub_, out_.markers, disp + old.lb, disp + old.ub), out_.markers = true;
   }
   // The map with bounds: markers if any copy has them, else the copies'
@@ -493,10 +499,8 @@ inline Map constructed_map(const Spec& s, const std::vector<Map>& olds) {
   }
 }
 
-inline bool fits64(i128 v) { return v >= INT64_MIN && v <= INT64_MAX; }
-
 inline bool map_fits(const Map& m) {
-  if (!fits64(m.lb) || !fits64(m.ub) || !fits64(m.extent()) || !fits64(m.true_ub - m.true_lb)) return false;
+  if (!m.copies_fit || !fits64(m.lb) || !fits64(m.ub) || !fits64(m.extent()) || !fits64(m.true_ub - m.true_lb)) return false;
   return std::all_of(m.entries.begin(), m.entries.end(),
                      [](const Entry& e) { return fits64(e.disp) && fits64(e.disp + kBasics[e.basic].size); });
 }
