@@ -539,6 +539,19 @@ inline Result ref_map(const Spec& s) {
 
 // ---- the elements of `count` copies, as a message carries them ---------------------------
 
+// The bytes [lo, hi) that count elements touch, relative to the buffer.
+inline void touched(const Map& m, i64 count, i128* lo, i128* hi) {
+  *lo = *hi = 0;
+  bool any = false;
+  for (i64 k = 0; k < count; ++k)
+    for (const Entry& e : m.entries) {
+      i128 at = e.disp + k * m.extent(), end = at + kBasics[e.basic].size;
+      *lo = any ? std::min(*lo, at) : at;
+      *hi = any ? std::max(*hi, end) : end;
+      any = true;
+    }
+}
+
 // Entry k of the stream: displacement in the buffer and offset in the packed bytes.
 struct Element {
   int basic;

@@ -302,13 +302,8 @@ void check_external32(const Datatype& t, i64 count, const std::vector<Element>& 
 // ---- one input -----------------------------------------------------------------------------
 
 void check_data(const Datatype& t, const Map& m, i64 count, Reader& r) {
-  i128 lo = 0, hi = 0;  // the bytes count elements touch
-  for (i64 k = 0; k < count; ++k)
-    for (std::size_t j = 0; j < m.entries.size(); ++j) {
-      i128 at = m.entries[j].disp + k * m.extent(), end = at + kBasics[m.entries[j].basic].size;
-      lo = k || j ? std::min(lo, at) : at;
-      hi = k || j ? std::max(hi, end) : end;
-    }
+  i128 lo, hi;
+  touched(m, count, &lo, &hi);
   if (hi - lo > (1 << 16) || !fits64(lo) || !fits64(hi)) return;  // huge: the queries were checked, not the data
   const std::vector<Element> els = stream(m, count);
   i64 span_lo, span_hi;
