@@ -109,15 +109,27 @@ inline constexpr int kNPairs = int(sizeof kPairs / sizeof kPairs[0]);
 // ---- the constructor tree -------------------------------------------------------------
 
 enum class Op {
-  Leaf, Contiguous, Vector, Hvector, Indexed, Hindexed, IndexedBlock, HindexedBlock, Struct,
-  Subarray, Darray, Resized, Dup, Count_
+  Leaf,
+  Contiguous,
+  Vector,
+  Hvector,
+  Indexed,
+  Hindexed,
+  IndexedBlock,
+  HindexedBlock,
+  Struct,
+  Subarray,
+  Darray,
+  Resized,
+  Dup,
+  Count_
 };
 
 struct Spec {
   Op op = Op::Leaf;
-  int leaf = 0;         // Leaf: kBasics[leaf], or kPairs[leaf - kNBasics]
-  bool null = false;    // Leaf: MPI_DATATYPE_NULL instead
-  bool freed = false;   // freed by the caller before its parent is built
+  int leaf = 0;                                // Leaf: kBasics[leaf], or kPairs[leaf - kNBasics]
+  bool null = false;                           // Leaf: MPI_DATATYPE_NULL instead
+  bool freed = false;                          // freed by the caller before its parent is built
   int count = 0, blocklength = 0, stride = 0;  // contiguous, vector, *_block
   i64 hstride = 0;                             // hvector
   std::vector<int> blocklengths, displs;       // indexed, struct, *_block (displs)
@@ -202,11 +214,15 @@ inline void decode_darray(Reader& r, Spec& s) {
 inline void decode_args(Reader& r, Spec& s) {
   switch (s.op) {
     case Op::Contiguous: s.count = r.count(); break;
-    case Op::Vector: case Op::Hvector:
+    case Op::Vector:
+    case Op::Hvector:
       s.count = r.count(), s.blocklength = r.count(), s.stride = r.disp(), s.hstride = r.hdisp();
       break;
-    case Op::Indexed: case Op::Hindexed: case Op::Struct: decode_lists(r, s, r.byte() % 4); break;
-    case Op::IndexedBlock: case Op::HindexedBlock:
+    case Op::Indexed:
+    case Op::Hindexed:
+    case Op::Struct: decode_lists(r, s, r.byte() % 4); break;
+    case Op::IndexedBlock:
+    case Op::HindexedBlock:
       s.blocklength = r.count();
       for (int i = r.byte() % 4; i > 0; --i) s.displs.push_back(r.disp()), s.hdispls.push_back(r.hdisp());
       break;
@@ -243,7 +259,7 @@ struct Entry {
 struct Map {
   std::vector<Entry> entries;  // in type-map order
   i128 lb = 0, ub = 0;
-  bool markers = false;  // lb and ub are explicit markers
+  bool markers = false;    // lb and ub are explicit markers
   bool copies_fit = true;  // every copy's lb and ub fit 64 bits (they are entries of the map, §4.1.7)
   i128 true_lb = 0, true_ub = 0;
   i128 extent() const { return ub - lb; }
@@ -398,10 +414,12 @@ inline Refusal darray_refusal(const Spec& s) {
 inline Refusal own_refusal(const Spec& s) {
   switch (s.op) {
     case Op::Contiguous: return s.count < 0 ? Refusal::Count : Refusal::None;
-    case Op::Vector: case Op::Hvector:
+    case Op::Vector:
+    case Op::Hvector:
       if (s.count < 0) return Refusal::Count;
       return s.blocklength < 0 ? Refusal::Arg : Refusal::None;
-    case Op::Indexed: case Op::Hindexed:
+    case Op::Indexed:
+    case Op::Hindexed:
       return s.displs.size() != s.blocklengths.size() || any_negative(s.blocklengths) ? Refusal::Arg
                                                                                       : Refusal::None;
     case Op::Struct:
@@ -409,7 +427,8 @@ inline Refusal own_refusal(const Spec& s) {
                      any_negative(s.blocklengths)
                  ? Refusal::Arg
                  : Refusal::None;
-    case Op::IndexedBlock: case Op::HindexedBlock: return s.blocklength < 0 ? Refusal::Arg : Refusal::None;
+    case Op::IndexedBlock:
+    case Op::HindexedBlock: return s.blocklength < 0 ? Refusal::Arg : Refusal::None;
     case Op::Subarray: return subarray_refusal(s);
     case Op::Darray: return darray_refusal(s);
     default: return Refusal::None;
@@ -432,7 +451,8 @@ inline Map subarray_map(const Spec& s, const Map& old) {
   for (std::size_t i = 0; i < choices.size(); ++i)
     for (int k = 0; k < s.subsizes[i]; ++k) choices[i].push_back(s.starts[i] + k);
   Copies c;
-  each_index(choices, s.order, [&](const std::vector<int>& idx) { c.place(old, linear(idx, s.sizes, s.order) * old.extent()); });
+  each_index(choices, s.order,
+             [&](const std::vector<int>& idx) { c.place(old, linear(idx, s.sizes, s.order) * old.extent()); });
   i128 whole = 1;
   for (int n : s.sizes) whole *= n;
   return with_markers(c.finish(), 0, whole * old.extent());
@@ -443,8 +463,10 @@ inline Map subarray_map(const Spec& s, const Map& old) {
 inline std::vector<int> darray_owned(const Spec& s, std::size_t i, int coord) {
   const int g = s.sizes[i], p = s.psizes[i];
   int darg = s.dargs[i];
-  if (s.distribs[i] == 0) darg = g;
-  else if (darg == -1) darg = s.distribs[i] == 2 ? 1 : (g + p - 1) / p;
+  if (s.distribs[i] == 0)
+    darg = g;
+  else if (darg == -1)
+    darg = s.distribs[i] == 2 ? 1 : (g + p - 1) / p;
   std::vector<int> owned;
   for (int x = 0; x < g; ++x)
     if ((x / darg) % p == coord) owned.push_back(x);
@@ -460,7 +482,8 @@ inline Map darray_map(const Spec& s, const Map& old) {
     r /= s.psizes[k];
   }
   Copies c;
-  each_index(choices, s.order, [&](const std::vector<int>& idx) { c.place(old, linear(idx, s.sizes, s.order) * old.extent()); });
+  each_index(choices, s.order,
+             [&](const std::vector<int>& idx) { c.place(old, linear(idx, s.sizes, s.order) * old.extent()); });
   i128 whole = 1;
   for (int g : s.sizes) whole *= g;
   return with_markers(c.finish(), 0, whole * old.extent());
@@ -479,13 +502,16 @@ inline Map constructed_map(const Spec& s, const std::vector<Map>& olds) {
   const i128 ext = old.extent();
   switch (s.op) {
     case Op::Contiguous: return blocks(old, 1, {s.count}, [](std::size_t) { return i128(0); });
-    case Op::Vector: case Op::Hvector: {
+    case Op::Vector:
+    case Op::Hvector: {
       i128 step = s.op == Op::Vector ? i128(s.stride) * ext : i128(s.hstride);
       return blocks(old, std::size_t(s.count), std::vector<int>(std::size_t(s.count), s.blocklength),
                     [&](std::size_t i) { return i128(i) * step; });
     }
-    case Op::Indexed: return blocks(old, s.displs.size(), s.blocklengths, [&](std::size_t i) { return s.displs[i] * ext; });
-    case Op::Hindexed: return blocks(old, s.hdispls.size(), s.blocklengths, [&](std::size_t i) { return i128(s.hdispls[i]); });
+    case Op::Indexed:
+      return blocks(old, s.displs.size(), s.blocklengths, [&](std::size_t i) { return s.displs[i] * ext; });
+    case Op::Hindexed:
+      return blocks(old, s.hdispls.size(), s.blocklengths, [&](std::size_t i) { return i128(s.hdispls[i]); });
     case Op::IndexedBlock:
       return blocks(old, s.displs.size(), std::vector<int>(s.displs.size(), s.blocklength),
                     [&](std::size_t i) { return s.displs[i] * ext; });
@@ -500,7 +526,8 @@ inline Map constructed_map(const Spec& s, const std::vector<Map>& olds) {
 }
 
 inline bool map_fits(const Map& m) {
-  if (!m.copies_fit || !fits64(m.lb) || !fits64(m.ub) || !fits64(m.extent()) || !fits64(m.true_ub - m.true_lb)) return false;
+  if (!m.copies_fit || !fits64(m.lb) || !fits64(m.ub) || !fits64(m.extent()) || !fits64(m.true_ub - m.true_lb))
+    return false;
   return std::all_of(m.entries.begin(), m.entries.end(),
                      [](const Entry& e) { return fits64(e.disp) && fits64(e.disp + kBasics[e.basic].size); });
 }
@@ -530,7 +557,8 @@ inline Result ref_map(const Spec& s) {
     bad_old |= k.freed;
     olds.push_back(std::move(r.map));
   }
-  if (Refusal own = own_refusal(s); own != Refusal::None) return {own, {}, bad_old ? Refusal::Type : Refusal::None};
+  if (Refusal own = own_refusal(s); own != Refusal::None)
+    return {own, {}, bad_old ? Refusal::Type : Refusal::None};
   if (bad_old) return {Refusal::Type, {}};
   Map m = constructed_map(s, olds);
   if (!map_fits(m)) return {Refusal::Arg, {}};

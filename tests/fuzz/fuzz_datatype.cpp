@@ -159,14 +159,17 @@ struct Buffer {
   i64 lo, hi;
   std::vector<unsigned char> mem;
   Buffer(i64 l, i64 h, unsigned char fill) : lo(l), hi(h), mem(std::size_t(h - l) + 1, fill) { mem.pop_back(); }
-  void* base() { return reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(mem.data()) - std::uintptr_t(lo)); }
+  void* base() {
+    return reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(mem.data()) - std::uintptr_t(lo));
+  }
   unsigned char* at(i64 disp) { return mem.data() + (disp - lo); }
 };
 
 // Byte values that differ from place to place; MPI_LONG elements made to fit
 // external32's 4 bytes when `fit_longs`.
 void fill(Buffer& b, const std::vector<Element>& els, unsigned seed, bool fit_longs) {
-  for (std::size_t i = 0; i < b.mem.size(); ++i) b.mem[i] = (unsigned char)((i * 167 + seed * 13 + (i >> 8)) ^ seed);
+  for (std::size_t i = 0; i < b.mem.size(); ++i)
+    b.mem[i] = (unsigned char)((i * 167 + seed * 13 + (i >> 8)) ^ seed);
   if (!fit_longs) return;
   for (const Element& e : els)
     if (kBasics[e.basic].ext == Ext::Long) {
@@ -179,7 +182,8 @@ void fill(Buffer& b, const std::vector<Element>& els, unsigned seed, bool fit_lo
 
 std::string reference_pack(Buffer& src, const std::vector<Element>& els) {
   std::string out;
-  for (const Element& e : els) out.append(reinterpret_cast<const char*>(src.at(e.disp)), std::size_t(kBasics[e.basic].size));
+  for (const Element& e : els)
+    out.append(reinterpret_cast<const char*>(src.at(e.disp)), std::size_t(kBasics[e.basic].size));
   return out;
 }
 
@@ -200,7 +204,7 @@ void check_unpack(const Datatype& t, i64 count, const std::vector<Element>& els,
   for (std::size_t i = 0; i < want.size(); ++i)
     if (writers[i] <= 1 && got.mem[i] != want[i])
       broken("unpack of " + std::to_string(n) + " bytes: byte at " + std::to_string(i64(i) + lo) +
-               (writers[i] ? " differs from the reference" : " was written outside the map"));
+             (writers[i] ? " differs from the reference" : " was written outside the map"));
 }
 
 void check_truncation(const Datatype& t, i64 count, const std::string& packed, i64 lo, i64 hi) {
@@ -309,8 +313,8 @@ void check_data(const Datatype& t, const Map& m, i64 count, Reader& r) {
   i64 span_lo, span_hi;
   t.span(count, &span_lo, &span_hi);
   expect(span_lo == lo && span_hi == hi, "span(" + std::to_string(count) + ") = [" + std::to_string(span_lo) +
-                                             ", " + std::to_string(span_hi) + "), reference [" + str(lo) +
-                                             ", " + str(hi) + ")");
+                                             ", " + std::to_string(span_hi) + "), reference [" + str(lo) + ", " +
+                                             str(hi) + ")");
   const int seed = r.byte();
   Buffer src(i64(lo), i64(hi), 0);
   fill(src, els, unsigned(seed), (seed & 1) == 0);
@@ -319,7 +323,8 @@ void check_data(const Datatype& t, const Map& m, i64 count, Reader& r) {
   t.pack(src.base(), count, packed, "fuzz");
   expect(packed == want, "pack differs from the reference's bytes");
   check_unpack(t, count, els, packed, packed.size(), i64(lo), i64(hi));
-  if (!packed.empty()) check_unpack(t, count, els, packed, std::size_t(r.byte()) % packed.size(), i64(lo), i64(hi));
+  if (!packed.empty())
+    check_unpack(t, count, els, packed, std::size_t(r.byte()) % packed.size(), i64(lo), i64(hi));
   check_truncation(t, count, packed, i64(lo), i64(hi));
   check_counts(t, m, els);
   check_external32(t, count, els, packed);
