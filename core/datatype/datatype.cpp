@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <utility>
 
 #include "core/base/constants.hpp"
 #include "core/base/error.hpp"
@@ -149,6 +150,16 @@ void piece_spread(const Piece& p, std::string_view func, i64* lo, i64* hi) {
   *hi = add(std::max<i64>(0, in_block), std::max<i64>(0, across), func);
 }
 
+// The lowest lb and the highest ub of a piece's copies, lo and hi its
+// spread. Every copy's bounds must fit 64 bits, not only these two (a copy's
+// markers are entries of the map, §4.1.7), so that one map is accepted or
+// refused whichever constructor lists its copies.
+std::pair<i64, i64> copy_bounds(const Piece& p, i64 lo, i64 hi, std::string_view func) {
+  i64 first_lb = add(p.disp, p.child->lb, func), first_ub = add(p.disp, p.child->ub, func);
+  add(first_lb, hi, func), add(first_ub, lo, func);  // the highest lb, the lowest ub
+  return {add(first_lb, lo, func), add(first_ub, hi, func)};
+}
+
 // The type map of a list of pieces: size, bounds (markers win, MPI-3.1
 // §4.1.7), true bounds (data only), alignment, and the epsilon that rounds an
 // extent without an ub marker up to the alignment (§4.1.6).
@@ -165,12 +176,7 @@ LayoutPtr make_layout(std::vector<Piece> pieces, std::string_view func) {
     l->align = std::max(l->align, c.align);
     i64 lo, hi;
     piece_spread(p, func, &lo, &hi);
-    // Every copy's bounds must fit 64 bits, not only the lowest lb and the
-    // highest ub (a copy's markers are entries of the map, §4.1.7), so that
-    // one map is accepted or refused whichever constructor lists its copies.
-    i64 first_lb = add(p.disp, c.lb, func), first_ub = add(p.disp, c.ub, func);
-    i64 c_lb = add(first_lb, lo, func), c_ub = add(first_ub, hi, func);
-    add(first_lb, hi, func), add(first_ub, lo, func);
+    auto [c_lb, c_ub] = copy_bounds(p, lo, hi, func);
     lb = std::min(lb, c_lb);
     ub = std::max(ub, c_ub);
     if (c.sticky_lb) slb = std::min(slb, c_lb), l->sticky_lb = true;
