@@ -10,6 +10,7 @@
 #include <limits>
 #include <map>
 #include <span>
+#include <utility>
 
 #include "core/base/constants.hpp"
 #include "core/base/error.hpp"
@@ -124,6 +125,11 @@ i64 add(i64 a, i64 b, std::string_view func) {
   if (__builtin_add_overflow(a, b, &r)) fail(ErrClass::Arg, func, "the datatype's extent overflows 64 bits");
   return r;
 }
+i64 subtract(i64 a, i64 b, std::string_view func) {
+  i64 r;
+  if (__builtin_sub_overflow(a, b, &r)) fail(ErrClass::Arg, func, "the datatype's extent overflows 64 bits");
+  return r;
+}
 
 LayoutPtr basic_layout(Basic b) {
   auto l = std::make_shared<Layout>();
@@ -145,6 +151,16 @@ void piece_spread(const Piece& p, std::string_view func, i64* lo, i64* hi) {
   *hi = add(std::max<i64>(0, in_block), std::max<i64>(0, across), func);
 }
 
+// The lowest lb and the highest ub of a piece's copies, lo and hi its
+// spread. Every copy's bounds must fit 64 bits, not only these two (a copy's
+// markers are entries of the map, §4.1.7), so that one map is accepted or
+// refused whichever constructor lists its copies.
+std::pair<i64, i64> copy_bounds(const Piece& p, i64 lo, i64 hi, std::string_view func) {
+  i64 first_lb = add(p.disp, p.child->lb, func), first_ub = add(p.disp, p.child->ub, func);
+  add(first_lb, hi, func), add(first_ub, lo, func);  // the highest lb, the lowest ub
+  return {add(first_lb, lo, func), add(first_ub, hi, func)};
+}
+
 // The type map of a list of pieces: size, bounds (markers win, MPI-3.1
 // §4.1.7), true bounds (data only), alignment, and the epsilon that rounds an
 // extent without an ub marker up to the alignment (§4.1.6).
@@ -161,7 +177,7 @@ LayoutPtr make_layout(std::vector<Piece> pieces, std::string_view func) {
     l->align = std::max(l->align, c.align);
     i64 lo, hi;
     piece_spread(p, func, &lo, &hi);
-    i64 c_lb = add(add(p.disp, c.lb, func), lo, func), c_ub = add(add(p.disp, c.ub, func), hi, func);
+    auto [c_lb, c_ub] = copy_bounds(p, lo, hi, func);
     lb = std::min(lb, c_lb);
     ub = std::max(ub, c_ub);
     if (c.sticky_lb) slb = std::min(slb, c_lb), l->sticky_lb = true;
@@ -178,9 +194,11 @@ LayoutPtr make_layout(std::vector<Piece> pieces, std::string_view func) {
   l->true_lb = tlb;
   l->true_ub = tub;
   if (!l->sticky_ub) {
-    i64 rem = (l->ub - l->lb) % l->align;
+    i64 rem = subtract(l->ub, l->lb, func) % l->align;
     if (rem > 0) l->ub = add(l->ub, l->align - rem, func);
   }
+  subtract(l->ub, l->lb, func);  // both bounds may fit 64 bits while the distance between them does not
+  subtract(tub, tlb, func);
   l->pieces = std::move(pieces);
   return l;
 }
@@ -379,12 +397,15 @@ TypePtr Datatype::contiguous(int count, const TypePtr& old) {
               {{count}, {}, {old}});
 }
 
+// vector, indexed and indexed_block scale a stride or displacement by the old
+// extent only where it places a block: one that places nothing (a vector of
+// one block, a block of length zero) cannot make a type's extent overflow.
 TypePtr Datatype::vector(int count, int blocklength, int stride, const TypePtr& old) {
   const char* func = "MPI_Type_vector";
   check_count(count, func);
   check_blocklength(blocklength, func, "blocklength");
   check_type(old, func, "oldtype");
-  i64 bytes = mul(stride, old->extent(), func);
+  i64 bytes = count > 1 && blocklength > 0 ? mul(stride, old->extent(), func) : 0;
   return make(make_layout({{0, blocklength, count, bytes, old->layout_}}, func), Combiner::Vector,
               {{count, blocklength, stride}, {}, {old}});
 }
@@ -405,7 +426,7 @@ TypePtr Datatype::indexed(const std::vector<int>& bls, const std::vector<int>& d
   check_type(old, func, "oldtype");
   std::vector<Piece> pieces;
   for (std::size_t i = 0; i < bls.size(); ++i)
-    pieces.push_back({mul(displs[i], old->extent(), func), bls[i], 1, 0, old->layout_});
+    pieces.push_back({bls[i] > 0 ? mul(displs[i], old->extent(), func) : 0, bls[i], 1, 0, old->layout_});
   TypeContents c{{int(bls.size())}, {}, {old}};
   c.integers.insert(c.integers.end(), bls.begin(), bls.end());
   c.integers.insert(c.integers.end(), displs.begin(), displs.end());
@@ -429,7 +450,8 @@ TypePtr Datatype::indexed_block(int blocklength, const std::vector<int>& displs,
   check_blocklength(blocklength, func, "blocklength");
   check_type(old, func, "oldtype");
   std::vector<Piece> pieces;
-  for (int d : displs) pieces.push_back({mul(d, old->extent(), func), blocklength, 1, 0, old->layout_});
+  for (int d : displs)
+    pieces.push_back({blocklength > 0 ? mul(d, old->extent(), func) : 0, blocklength, 1, 0, old->layout_});
   TypeContents c{{int(displs.size()), blocklength}, {}, {old}};
   c.integers.insert(c.integers.end(), displs.begin(), displs.end());
   return make(make_layout(std::move(pieces), func), Combiner::IndexedBlock, std::move(c));

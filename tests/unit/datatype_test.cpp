@@ -555,3 +555,40 @@ TEST_CASE("a huge count stays one block; an overflowing extent is an error") {
   TypePtr huge = Datatype::contiguous(1 << 20, big);
   error_of([&] { Datatype::contiguous(1 << 30, huge); }, ErrClass::Arg, "MPI_Type_contiguous");
 }
+
+TEST_CASE("a stride or displacement that places no block cannot overflow") {
+  // Extent -2^62: seven extents do not fit 64 bits (tests/fuzz's fuzz_datatype found this).
+  const std::int64_t q = std::int64_t(1) << 62;
+  TypePtr far = Datatype::resized(Datatype::basic(Basic::Short), -q, -q);
+  TypePtr one = committed(Datatype::vector(1, 1, 7, far));  // one block: the stride is never used
+  CHECK(one->size() == 2);
+  CHECK(one->lb() == -q);
+  error_of([&] { Datatype::vector(2, 1, 7, far); }, ErrClass::Arg, "MPI_Type_vector");
+  CHECK(Datatype::indexed({0, 1}, {7, 0}, far)->size() == 2);
+  CHECK(Datatype::indexed_block(0, {7}, far)->size() == 0);
+  error_of([&] { Datatype::indexed({1}, {7}, far); }, ErrClass::Arg, "MPI_Type_indexed");
+}
+
+TEST_CASE("bounds that fit 64 bits but lie further apart than 2^63 are an error") {
+  const std::int64_t q = std::int64_t(1) << 62;
+  TypePtr ch = Datatype::basic(Basic::Char);
+  // lb -2^63, ub 3: the extent does not fit (tests/fuzz's fuzz_datatype found this).
+  error_of([&] { Datatype::hvector(3, 3, -q, ch); }, ErrClass::Arg, "MPI_Type_create_hvector");
+  error_of([&] { Datatype::create_struct({1, 1}, {-q, q + 1}, {ch, ch}); }, ErrClass::Arg,
+           "MPI_Type_create_struct");
+  // Markers [0, 1] but data at -2^62 and 2^62: the true extent does not fit.
+  TypePtr up = Datatype::resized(ch, q, 1), down = Datatype::resized(ch, -q, 1);
+  error_of([&] { Datatype::create_struct({1, 1}, {-q, q}, {up, down}); }, ErrClass::Arg,
+           "MPI_Type_create_struct");
+  CHECK(Datatype::create_struct({1, 1}, {-q, 0}, {up, down})->true_extent() == q + 1);
+}
+
+TEST_CASE("every copy's bounds fit 64 bits, whichever constructor lists the copies") {
+  // ub -2^63: a copy 12 bytes lower has its ub marker below -2^63, though the
+  // type's own ub (the highest) fits (tests/fuzz's fuzz_datatype found this).
+  const std::int64_t q = std::int64_t(1) << 62;
+  TypePtr low = Datatype::resized(Datatype::basic(Basic::Char), -q, -q);
+  error_of([&] { Datatype::hindexed({1, 1}, {-12, 0}, low); }, ErrClass::Arg, "MPI_Type_create_hindexed");
+  error_of([&] { Datatype::hvector(2, 1, -12, low); }, ErrClass::Arg, "MPI_Type_create_hvector");
+  CHECK(Datatype::hvector(2, 1, 12, low)->lb() == -q);
+}
