@@ -50,10 +50,9 @@ void check_not_in_user_op(std::string_view func);
 
 // Combines over encoded values: a ∘ b for single operands ...
 core::coll::Combine value_combiner(lua_State* L, const OpBox& op, std::string func);
-// ... and element by element for equally long sequences of operands, each
-// encoded as a pair {tag, sequence}. The tag stands for the arguments MPI
-// requires to be the same on every rank (reduce_scatter's counts): tags that
-// differ raise MPI_ERR_COUNT. The result is {tag, combined sequence}.
+// ... and element by element for equally long sequences of operands
+// (reduce_scatter's blocks): sequences of different lengths mean the ranks
+// passed different counts, MPI_ERR_COUNT.
 core::coll::Combine list_combiner(lua_State* L, const OpBox& op, std::string func);
 
 // Adds mpi.SUM ... mpi.MINLOC, mpi.op_create, mpi.op_free, mpi.reduce_local
