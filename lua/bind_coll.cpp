@@ -264,7 +264,6 @@ int c_allreduce(lua_State* L) {
 int c_scan(lua_State* L) {
   const char* func = "MPI_Scan";
   core::Comm& c = coll_comm(L, func);
-  if (c.is_inter()) fail(ErrClass::Comm, func, "is not defined on an intercommunicator");
   OpBox op = check_op(L, 3, func);
   std::optional<core::Error> failed;
   Bytes mine = operand_or_error(L, 2, op, func, failed);
@@ -278,7 +277,6 @@ int c_scan(lua_State* L) {
 int c_exscan(lua_State* L) {
   const char* func = "MPI_Exscan";
   core::Comm& c = coll_comm(L, func);
-  if (c.is_inter()) fail(ErrClass::Comm, func, "is not defined on an intercommunicator");
   OpBox op = check_op(L, 3, func);
   std::optional<core::Error> failed;
   Bytes mine = operand_or_error(L, 2, op, func, failed);
