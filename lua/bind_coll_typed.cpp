@@ -206,16 +206,7 @@ Reduction check_reduction(lua_State* L, bool with_recv, const char* func) {
 }
 
 core::coll::Combine combiner(const Reduction& r, const char* func) {
-  return [type = r.send.type, op = r.op, func](const Bytes& lower, const Bytes& higher) {
-    if (lower.size() != higher.size())
-      fail(ErrClass::Count, func,
-           "operands of " + std::to_string(lower.size()) + " and " + std::to_string(higher.size()) +
-               " bytes: count or datatype differ between ranks");
-    Bytes out = higher;
-    if (type->size() > 0)
-      core::apply_packed(op, *type, lower.data(), out.data(), std::int64_t(out.size()) / type->size());
-    return out;
-  };
+  return core::coll::typed::packed_combiner(r.op, r.send.type, func);
 }
 
 // The core's typed collectives' element type for a predefined basic type, if any.
