@@ -173,20 +173,13 @@ struct Reduction {
   core::Op op = core::Op::Sum;
 };
 
-core::Op core_op(OpKind k) {
-  static_assert(int(OpKind::Bxor) == int(core::Op::Bxor), "Sum..Bxor share their order");
-  if (k == OpKind::Maxloc) return core::Op::Maxloc;
-  if (k == OpKind::Minloc) return core::Op::Minloc;
-  return core::Op(int(k));
-}
-
 // sendbuf at 2, recvbuf at 3, count 4, datatype 5, op 6; recv checked only
 // when `with_recv` (reduce's non-roots ignore it).
 Reduction check_reduction(lua_State* L, bool with_recv, const char* func) {
   OpBox op = check_op(L, 6, func);
   if (!op.predefined) fail(ErrClass::Op, func, "a user-defined op takes Lua values, not typed buffers");
   Reduction r;
-  r.op = core_op(op.kind);
+  r.op = op.kind;
   // send: buffer at 2, count at 4, datatype at 5 (MPI's order); check it as a triple
   lua_pushvalue(L, 2);
   lua_pushvalue(L, 4);

@@ -33,10 +33,6 @@ struct InUserOp {
   InUserOp& operator=(const InUserOp&) = delete;
 };
 
-constexpr OpKind kPredefined[] = {OpKind::Sum,  OpKind::Prod,   OpKind::Max,   OpKind::Min,
-                                  OpKind::Land, OpKind::Lor,    OpKind::Lxor,  OpKind::Band,
-                                  OpKind::Bor,  OpKind::Bxor,   OpKind::Maxloc, OpKind::Minloc};
-
 OpBox* test_op(lua_State* L, int idx) { return test_userdata<OpBox>(L, idx, kOpMeta); }
 
 // The box itself (even if freed); MPI_ERR_OP if idx is not an op object.
@@ -227,7 +223,7 @@ void open_op(lua_State* L) {
   // Stack: mpi at -3 (Comm and Group methods above it).
   new_metatable(L, kOpMeta, nullptr, {.gc = op_gc, .tostring = op_tostring}, kOpMethods);  // -- push it
   lua_pop(L, 1);                   // -- drop the metatable
-  for (OpKind k : kPredefined) {
+  for (OpKind k : kReductionOps) {
     OpBox box;
     box.kind = k;
     push_op(L, box);                          // -- push the op
