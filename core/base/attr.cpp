@@ -7,6 +7,7 @@
 #include <mutex>
 #include <string>
 
+#include "core/base/constants.hpp"
 #include "core/base/error.hpp"
 
 namespace lumpi::core::attr {
@@ -43,6 +44,9 @@ Store& store(Kind k) {
 
 // The keyval's record under s.mu; MPI_ERR_KEYVAL as check_keyval says.
 Keyval& find_keyval(Store& s, int keyval, std::string_view func, bool in_use_ok) {
+  if (keyval > 0 && keyval < 16)
+    fail(ErrClass::Keyval, func,
+         "keyval " + std::to_string(keyval) + " is a predefined attribute, which cannot be set, deleted or freed");
   if (keyval < s.first || keyval >= s.end)
     fail(ErrClass::Keyval, func, "keyval " + std::to_string(keyval) + " is not a " + s.name + " keyval");
   auto it = s.keyvals.find(keyval);
@@ -86,6 +90,17 @@ void delete_one(Store& s, Object on, std::uint64_t serial, int keyval, Value val
 }
 
 }  // namespace
+
+bool predefined(int keyval, bool on_world, int& value) {
+  switch (keyval) {
+    case kTagUb: value = TAG_UB; return true;
+    case kHost: value = PROC_NULL; return true;
+    case kIo: value = ANY_SOURCE; return true;
+    case kWtimeIsGlobal: case kAppnum: value = 0; return true;
+    case kLastUsedCode: value = last_used_code(); return on_world;
+    default: return false;  // UNIVERSE_SIZE, and any other number
+  }
+}
 
 int create_keyval(Kind k, Callbacks cb) {
   Store& s = store(k);
