@@ -297,8 +297,7 @@ void push_scalar(lua_State* L, OpKind op, int x, int y, std::string_view func,
     case OpKind::Land:
     case OpKind::Lor:
     case OpKind::Lxor: return push_logical(L, op, x, y, func, elem);
-    case OpKind::Maxloc:
-    case OpKind::Minloc: break;
+    default: break;  // MAXLOC, MINLOC
   }
   fail_not_defined(L, x, op, func, elem);  // unreachable: Loc rejects scalars
 }
