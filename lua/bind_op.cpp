@@ -170,8 +170,6 @@ void check_not_in_user_op(std::string_view func) {
          "cannot communicate inside a user op's function (MPI-2.2 §5.9.5 forbids it)");
 }
 
-std::string op_label(const OpBox& op) { return op.predefined ? op_name(op.kind) : "user op"; }
-
 void check_op_operand(lua_State* L, int idx, const OpBox& op, std::string_view func) {
   if (op.predefined) check_operand(L, idx, op.kind, func);
 }

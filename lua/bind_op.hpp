@@ -27,8 +27,6 @@ struct OpBox {
 // The op at idx: an op object, or a predefined op's name ("SUM", "MPI_SUM").
 // Raises MPI_ERR_OP if it is neither, or was freed. Returns a copy.
 OpBox check_op(lua_State* L, int idx, std::string_view func);
-// "MPI_SUM" or "user op".
-std::string op_label(const OpBox& op);
 
 // Raises (before any communication) unless the value at idx is an operand
 // of op: predefined ops check the value (lua/ops.hpp); any value suits a
