@@ -24,6 +24,9 @@ struct Attr {
   std::uint64_t when;  // the order of setting
 };
 
+// Keyvals below it are the predefined attributes (attr::Predefined).
+constexpr int kFirstUserKeyval = 16;
+
 struct Store {
   const char* name;
   int first, end;  // this kind's keyval numbers
@@ -37,14 +40,14 @@ struct Store {
 
 Store& store(Kind k) {
   // Never destroyed: objects in static storage (COMM_WORLD) may outlive it.
-  static Store* stores[] = {new Store("communicator", 16, 1 << 20), new Store("datatype", 1 << 21, 1 << 22),
+  static Store* stores[] = {new Store("communicator", kFirstUserKeyval, 1 << 20), new Store("datatype", 1 << 21, 1 << 22),
                             new Store("window", 1 << 20, 1 << 21)};
   return *stores[int(k)];
 }
 
 // The keyval's record under s.mu; MPI_ERR_KEYVAL as check_keyval says.
 Keyval& find_keyval(Store& s, int keyval, std::string_view func, bool in_use_ok) {
-  if (keyval > 0 && keyval < 16)
+  if (keyval > 0 && keyval < kFirstUserKeyval)
     fail(ErrClass::Keyval, func,
          "keyval " + std::to_string(keyval) + " is a predefined attribute, which cannot be set, deleted or freed");
   if (keyval < s.first || keyval >= s.end)
