@@ -52,14 +52,6 @@ template <class C>
 C as(MPI_Comm comm, const char* func) {
   return Access::wrap<C>(entry(comm, func).h);
 }
-// Does this process hold a rooted collective's data: the root of an
-// intracommunicator, the process passing MPI_ROOT on an intercommunicator.
-inline bool is_root(const Comm& c, int root) { return c.Is_inter() ? root == MPI_ROOT : c.Get_rank() == root; }
-// The processes a collective's blocks go to: the remote group of an
-// intercommunicator, the group of an intracommunicator.
-inline int remote_or_local_size(const Comm& c) {
-  return c.Is_inter() ? dynamic_cast<const Intercomm&>(c).Get_remote_size() : c.Get_size();
-}
 // comm, which must be an intracommunicator (else MPI_ERR_COMM) or an
 // intercommunicator (inter).
 Intracomm intra(MPI_Comm comm, const char* func);

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/coll/coll_typed.hpp"
 #include "core/coll/nbc.hpp"
 #include "core/datatype/op.hpp"
 #include "capi/c_check.hpp"
@@ -37,14 +38,6 @@ struct Reducer {
   Combine combine;
   bool commutes = true;
 };
-
-void check_same_length(const Bytes& lower, const Bytes& higher, const core::Datatype& t, const std::string& f) {
-  if (lower.size() == higher.size()) return;
-  const size_t each = t.size() > 0 ? size_t(t.size()) : 1;
-  fail(MPI_ERR_COUNT, f.c_str(),
-       "ranks passed different counts (" + std::to_string(lower.size() / each) + " vs " +
-           std::to_string(higher.size() / each) + " elements)");
-}
 
 // A user's function on packed operands: called on them directly where the
 // type's elements are their packed bytes, else on copies laid out as the
@@ -89,19 +82,14 @@ Reducer reducer(MPI_Op op, MPI_Datatype t, const char* f) {
     r.commutes = user_op_commutes(op, f);
     r.combine = [fn = user_fn(op, f), t, type = r.type, name = std::string(f)](const Bytes& lower,
                                                                                const Bytes& higher) {
-      check_same_length(lower, higher, *type, name);
+      core::coll::typed::check_same_count(lower, higher, size_t(type->size()), name);
       return apply_user(fn, t, *type, lower, higher, name.c_str());
     };
     return r;
   }
   core::Op o = predefined_op(op, f);
   core::check_reduce_op(o, *r.type, f);
-  r.combine = [o, type = r.type, name = std::string(f)](const Bytes& lower, const Bytes& higher) {
-    check_same_length(lower, higher, *type, name);
-    Bytes out = higher;
-    if (type->size() > 0) core::apply_packed(o, *type, lower.data(), out.data(), std::int64_t(out.size()) / type->size());
-    return out;
-  };
+  r.combine = core::coll::typed::packed_combiner(o, r.type, f);
   return r;
 }
 

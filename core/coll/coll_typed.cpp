@@ -33,10 +33,7 @@ Bytes combined(Type t, Op op, const char* lo, const char* hi, size_t n) {
 
 Combine combiner(Type t, Op op, std::string func) {
   return [t, op, func](const Bytes& lo, const Bytes& hi) {
-    if (lo.size() != hi.size())
-      fail(ErrClass::Count, func,
-           "ranks passed different counts (" + std::to_string(lo.size() / type_size(t)) + " vs " +
-               std::to_string(hi.size() / type_size(t)) + " elements)");
+    check_same_count(lo, hi, type_size(t), func);
     return combined(t, op, lo.data(), hi.data(), lo.size() / type_size(t));
   };
 }
@@ -103,6 +100,23 @@ void put_all(void* dst, const std::vector<Bytes>& parts, size_t each, std::strin
 }
 
 Combine make_combiner(Type t, Op op, std::string func) { return combiner(t, op, std::move(func)); }
+
+Combine packed_combiner(Op op, TypePtr t, std::string func) {
+  return [op, t = std::move(t), func = std::move(func)](const Bytes& lower, const Bytes& higher) {
+    check_same_count(lower, higher, size_t(t->size()), func);
+    Bytes out = higher;
+    if (t->size() > 0) apply_packed(op, *t, lower.data(), out.data(), std::int64_t(out.size()) / t->size());
+    return out;
+  };
+}
+
+void check_same_count(const Bytes& lower, const Bytes& higher, size_t each, std::string_view func) {
+  if (lower.size() == higher.size()) return;
+  each = each > 0 ? each : 1;
+  fail(ErrClass::Count, func,
+       "ranks passed different counts (" + std::to_string(lower.size() / each) + " vs " +
+           std::to_string(higher.size() / each) + " elements)");
+}
 
 size_t type_size(Type t) { return basic_info(basic_of(t)).size; }
 

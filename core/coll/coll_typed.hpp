@@ -34,6 +34,13 @@ void check_op_type(Op op, Type t, std::string_view func);
 // The Combine of op on elements of t (raising MPI_ERR_COUNT naming func
 // when the operands' lengths differ), for core/coll/nbc_typed.cpp.
 coll::Combine make_combiner(Type t, Op op, std::string func);
+// The same for any datatype the op was checked on (check_reduce_op): the
+// operands are packed elements of t, the lower ranks' first. For the doors'
+// reductions on derived and predefined datatypes alike.
+coll::Combine packed_combiner(Op op, TypePtr t, std::string func);
+// MPI_ERR_COUNT naming func unless two packed operands of elements of
+// `each` bytes hold as many elements: the ranks passed different counts.
+void check_same_count(const Bytes& lower, const Bytes& higher, size_t each, std::string_view func);
 
 // inout[i] = in[i] op inout[i], i < count. Local.
 void reduce_local(const void* in, void* inout, int count, Type t, Op op);
