@@ -18,6 +18,7 @@
 #include "core/api/handles.hpp"
 #include "core/check/resource.hpp"
 #include "core/datatype/datatype.hpp"
+#include "core/datatype/op.hpp"
 #include "core/coll/coll.hpp"
 #include "core/api/lumpi.hpp"
 #include "core/rma/win.hpp"
@@ -176,7 +177,9 @@ detail::Landing unpacking(const std::shared_ptr<TypeBytes>& b);
 // a failing callback throws with its code.
 void type_copy_attrs(MPI_Datatype old, MPI_Datatype newtype, const char* func);
 void type_delete_attrs(MPI_Datatype t, const char* func);
-Op op_of(MPI_Op op, const char* func);
+// The core's op for a predefined reduction op (MPI_SUM ... MPI_MINLOC);
+// ERR_OP naming func for any other handle.
+core::Op predefined_op(MPI_Op op, const char* func);
 // User-defined ops (capi/c_op.cpp), which the reductions (capi/c_reduce.cpp)
 // call as MPI says: inoutvec = invec op inoutvec, invec the lower ranks'.
 bool is_user_op(MPI_Op op);
