@@ -12,6 +12,7 @@
 // they return the failed operation's own class instead, the only place it
 // can still be seen. MPI_Wait, MPI_Test and the any forms return it too,
 // with index naming the request.
+#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -58,11 +59,16 @@ struct Failure {
 };
 
 // Completes *r (waiting for it if block) into status; true when it
-// completed. An operation that ended in an error has completed too: its
-// class goes into status->MPI_ERROR and the first such error into f.
-// keep: leave it allocated and active (MPI_Request_get_status).
+// completed. An operation that ended in an error has completed too: the
+// first such error goes into f. MPI_ERROR is written only when several
+// statuses are returned (index >= 0: MPI_SUCCESS or the error's class, as
+// §3.7.5 wants after MPI_ERR_IN_STATUS); a call that returns one status
+// leaves it alone (index < 0, §3.2.5). keep: leave the request allocated
+// and active (MPI_Request_get_status).
+constexpr int kOneStatus = -1;
 bool settle(MPI_Request* r, MPI_Status* status, bool block, int index, Failure& f, const char* func,
             bool keep = false) {
+  MPI_Status* several = index >= 0 ? status : nullptr;
   if (*r == MPI_REQUEST_NULL) {
     empty_status(status);
     return true;
@@ -79,11 +85,13 @@ bool settle(MPI_Request* r, MPI_Status* status, bool block, int index, Failure& 
       return false;
     }
     to_c(s, status);
+    if (several) several->MPI_ERROR = MPI_SUCCESS;
     grequest_completed(*r, status, !keep, func);
   } catch (const Exception& e) {
+    int before = status ? status->MPI_ERROR : 0;
     empty_status(status);
-    if (status) status->MPI_ERROR = e.Get_error_code();
-    if (!f.error) f = {comm, e, index};
+    if (status) status->MPI_ERROR = several ? e.Get_error_code() : before;
+    if (!f.error) f = {comm, e, std::max(index, 0)};
   }
   if (!keep) completed(r);
   return true;
@@ -96,7 +104,7 @@ bool test_any(int count, MPI_Request rs[], int* index, MPI_Status* status, Failu
   for (int i = 0; i < count; ++i) {
     if (ignored(rs[i])) continue;  // null or inactive (§3.7.5)
     any = true;
-    if (settle(&rs[i], status, false, i, f, func)) {
+    if (settle(&rs[i], status, false, kOneStatus, f, func)) {
       *index = i;
       return true;
     }
@@ -138,7 +146,7 @@ int MPI_Wait(MPI_Request* r, MPI_Status* status) {
   return call(f.comm, "MPI_Wait", [&] {
     check_out(r, "MPI_Wait", "request");
     check_requests(1, r, "MPI_Wait");
-    settle(r, status, true, 0, f, "MPI_Wait");
+    settle(r, status, true, kOneStatus, f, "MPI_Wait");
     f.raise(false, "MPI_Wait");
   });
 }
@@ -150,7 +158,7 @@ int MPI_Test(MPI_Request* r, int* flag, MPI_Status* status) {
     check_out(r, "MPI_Test", "request");
     check_out(flag, "MPI_Test", "flag");
     check_requests(1, r, "MPI_Test");
-    *flag = settle(r, status, false, 0, f, "MPI_Test");
+    *flag = settle(r, status, false, kOneStatus, f, "MPI_Test");
     f.raise(false, "MPI_Test");
   });
 }
@@ -169,7 +177,7 @@ int MPI_Request_get_status(MPI_Request r, int* flag, MPI_Status* status) {
       return;
     }
     check_requests(1, &r, func);
-    *flag = settle(&r, status, false, 0, f, func, true);
+    *flag = settle(&r, status, false, kOneStatus, f, func, true);
     f.raise(false, func);
   });
 }

@@ -33,11 +33,11 @@ MPI_Message add_message(core::CommPtr c, core::Received m) {
   return id;
 }
 
+// As to_c: MPI_ERROR is not a single-status call's to write (§3.2.5).
 void status_out(const core::Status& s, MPI_Status* out) {
   if (!out) return;
   out->MPI_SOURCE = s.source;
   out->MPI_TAG = s.tag;
-  out->MPI_ERROR = MPI_SUCCESS;
   out->lumpi_cancelled = 0;
   out->lumpi_bytes = (long long)s.bytes;
 }

@@ -42,7 +42,7 @@ int MPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype send
   const char* f = "MPI_Neighbor_allgather";
   return call(comm, f, [&] {
     core::CommPtr c = core_comm(comm, f);
-    exchange(*c, neighbor_allgather_args(*c, sendbuf, sendcount, sendtype, recvcount, recvtype, f), recvbuf, f);
+    exchange(*c, neighbor_allgather_args(*c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, f), recvbuf, f);
   });
 }
 
@@ -52,7 +52,7 @@ int MPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sen
   const char* f = "MPI_Neighbor_allgatherv";
   return call(comm, f, [&] {
     core::CommPtr c = core_comm(comm, f);
-    exchange(*c, neighbor_allgatherv_args(*c, sendbuf, sendcount, sendtype, recvcounts, displs, recvtype, f), recvbuf,
+    exchange(*c, neighbor_allgatherv_args(*c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, f), recvbuf,
              f);
   });
 }
@@ -63,7 +63,7 @@ int MPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendt
   const char* f = "MPI_Neighbor_alltoall";
   return call(comm, f, [&] {
     core::CommPtr c = core_comm(comm, f);
-    exchange(*c, neighbor_alltoall_args(*c, sendbuf, sendcount, sendtype, recvcount, recvtype, f), recvbuf, f);
+    exchange(*c, neighbor_alltoall_args(*c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, f), recvbuf, f);
   });
 }
 
@@ -75,7 +75,7 @@ int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const in
   return call(comm, f, [&] {
     core::CommPtr c = core_comm(comm, f);
     exchange(*c,
-             neighbor_alltoallv_args(*c, sendbuf, sendcounts, sdispls, sendtype, recvcounts, rdispls, recvtype, f),
+             neighbor_alltoallv_args(*c, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, f),
              recvbuf, f);
   });
 }
@@ -88,7 +88,7 @@ int MPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MP
   return call(comm, f, [&] {
     core::CommPtr c = core_comm(comm, f);
     exchange(*c,
-             neighbor_alltoallw_args(*c, sendbuf, sendcounts, sdispls, sendtypes, recvcounts, rdispls, recvtypes, f),
+             neighbor_alltoallw_args(*c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, f),
              recvbuf, f);
   });
 }
@@ -100,7 +100,7 @@ int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sen
   return call(comm, f, [&] {
     check_out(r, f, "request");
     core::CommPtr c = core_comm(comm, f);
-    *r = start(c, neighbor_allgather_args(*c, sendbuf, sendcount, sendtype, recvcount, recvtype, f), recvbuf, f);
+    *r = start(c, neighbor_allgather_args(*c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, f), recvbuf, f);
   });
 }
 
@@ -112,7 +112,7 @@ int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype se
   return call(comm, f, [&] {
     check_out(r, f, "request");
     core::CommPtr c = core_comm(comm, f);
-    *r = start(c, neighbor_allgatherv_args(*c, sendbuf, sendcount, sendtype, recvcounts, displs, recvtype, f),
+    *r = start(c, neighbor_allgatherv_args(*c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, f),
                recvbuf, f);
   });
 }
@@ -124,7 +124,7 @@ int MPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype send
   return call(comm, f, [&] {
     check_out(r, f, "request");
     core::CommPtr c = core_comm(comm, f);
-    *r = start(c, neighbor_alltoall_args(*c, sendbuf, sendcount, sendtype, recvcount, recvtype, f), recvbuf, f);
+    *r = start(c, neighbor_alltoall_args(*c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, f), recvbuf, f);
   });
 }
 
@@ -137,7 +137,7 @@ int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const i
     check_out(r, f, "request");
     core::CommPtr c = core_comm(comm, f);
     *r = start(c,
-               neighbor_alltoallv_args(*c, sendbuf, sendcounts, sdispls, sendtype, recvcounts, rdispls, recvtype, f),
+               neighbor_alltoallv_args(*c, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, f),
                recvbuf, f);
   });
 }
@@ -152,7 +152,7 @@ int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const M
     check_out(r, f, "request");
     core::CommPtr c = core_comm(comm, f);
     *r = start(c,
-               neighbor_alltoallw_args(*c, sendbuf, sendcounts, sdispls, sendtypes, recvcounts, rdispls, recvtypes,
+               neighbor_alltoallw_args(*c, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
                                        f),
                recvbuf, f);
   });

@@ -11,39 +11,21 @@
 // buffered send must find room in the attached buffer (its size plus
 // MPI_BSEND_OVERHEAD, else MPI_ERR_BUFFER naming both sizes, before
 // anything is sent); the message leaves the buffer as soon as it is queued,
-// so detaching never waits.
+// so detaching never waits. That rule and the attached buffer are the
+// core's (core/comm/bsend.hpp), which the C++ API shares.
 #include <algorithm>
 #include <vector>
 
+#include "core/comm/bsend.hpp"
 #include "capi/c_api.hpp"
 #include "capi/c_check.hpp"
 
 using namespace lumpi;
 using namespace lumpi::capi;
 
+static_assert(MPI_BSEND_OVERHEAD == core::BSEND_OVERHEAD && MPI_BSEND_OVERHEAD == lumpi::BSEND_OVERHEAD);
+
 namespace {
-
-struct Attached {
-  void* buf = nullptr;
-  int size = 0;
-  bool present = false;
-};
-
-Attached& attached() {
-  static Attached a;
-  return a;
-}
-
-// Raises MPI_ERR_BUFFER unless the attached buffer has room for n bytes.
-void check_room(int n, const char* func) {
-  const Attached& a = attached();
-  if (!a.present) fail(MPI_ERR_BUFFER, func, "no buffer is attached (MPI_Buffer_attach)");
-  if (long(n) + MPI_BSEND_OVERHEAD > long(a.size))
-    fail(MPI_ERR_BUFFER, func,
-         "the message needs " + std::to_string(n) + " + MPI_BSEND_OVERHEAD (" +
-             std::to_string(MPI_BSEND_OVERHEAD) + ") bytes; the attached buffer has " +
-             std::to_string(a.size));
-}
 
 enum class Mode { Standard, Buffered, Synchronous };
 
@@ -60,7 +42,7 @@ int send_init(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI
     auto p = core::Persistent::send_init(core_comm(comm, f), dest, tag, mode == Mode::Synchronous, f);
     p->set_signature(p2p_signature(comm, f, side(count, t), false));
     auto message = [b, mode, dest](const char* func) {
-      if (mode == Mode::Buffered && dest != MPI_PROC_NULL) check_room(int(b->size()), func);
+      if (mode == Mode::Buffered) core::check_bsend_room(b->size(), dest, func);
       const char* bytes = static_cast<const char*>(b->pack(func));
       return core::Body(b->size() ? std::string(bytes, b->size()) : std::string());
     };
@@ -99,7 +81,7 @@ int MPI_Bsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI
   return call(comm, f, [&] {
     core::CommPtr c = core_comm(comm, f);
     TypeBytes b(buf, count, t, f);
-    if (dest != MPI_PROC_NULL) check_room(int(b.size()), f);
+    core::check_bsend_room(b.size(), dest, f);
     P2PSignatures sigs(comm, f, side(count, t), {});
     const char* bytes = static_cast<const char*>(b.pack(f));
     c->send(core::Body(std::string(bytes, b.size())), dest, tag, false, /*buffered=*/true);
@@ -113,7 +95,7 @@ int MPI_Ibsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MP
     check_out(r, f, "request");
     core::CommPtr c = core_comm(comm, f);
     TypeBytes b(buf, count, t, f);
-    if (dest != MPI_PROC_NULL) check_room(int(b.size()), f);
+    core::check_bsend_room(b.size(), dest, f);
     P2PSignatures sigs(comm, f, side(count, t), {});
     const char* bytes = static_cast<const char*>(b.pack(f));
     *r = add_request(detail::request_of(c, c->isend(core::Body(std::string(bytes, b.size())), dest, tag, false,
@@ -124,12 +106,7 @@ int MPI_Ibsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MP
 LUMPI_PMPI(Buffer_attach);
 int MPI_Buffer_attach(void* buffer, int size) {
   const char* f = "MPI_Buffer_attach";
-  return call(f, [&] {
-    if (size < 0) fail(MPI_ERR_ARG, f, "size " + std::to_string(size) + " is negative");
-    if (!buffer && size > 0) fail(MPI_ERR_BUFFER, f, "buffer is NULL");
-    if (attached().present) fail(MPI_ERR_BUFFER, f, "a buffer is already attached (detach it first)");
-    attached() = Attached{buffer, size, true};
-  });
+  return call(f, [&] { core::attach_buffer(buffer, size, f); });
 }
 
 // Gives back the attached buffer (NULL and 0 if none is attached).
@@ -139,10 +116,9 @@ int MPI_Buffer_detach(void* buffer_addr, int* size) {
   return call(f, [&] {
     check_out(buffer_addr, f, "buffer_addr");
     check_out(size, f, "size");
-    Attached a = attached();
+    core::AttachedBuffer a = core::detach_buffer();
     *static_cast<void**>(buffer_addr) = a.buf;
     *size = a.size;
-    attached() = Attached{};
   });
 }
 

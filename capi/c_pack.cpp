@@ -62,10 +62,8 @@ int MPI_Pack(const void* inbuf, int incount, MPI_Datatype t, void* outbuf, int o
     if (n == 0) return;
     if (!inbuf) fail(MPI_ERR_BUFFER, f, "inbuf is NULL");
     check_out(outbuf, f, "outbuf");
-    std::string packed;
-    type->pack(inbuf, incount, packed, f);
-    std::memcpy(static_cast<char*>(outbuf) + *position, packed.data(), packed.size());
-    *position += int(packed.size());
+    type->pack(inbuf, incount, static_cast<char*>(outbuf) + *position, f);
+    *position += int(n);
   });
 }
 

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/coll/coll_typed.hpp"
 #include "core/coll/nbc.hpp"
 #include "core/datatype/op.hpp"
 #include "capi/c_check.hpp"
@@ -37,14 +38,6 @@ struct Reducer {
   Combine combine;
   bool commutes = true;
 };
-
-void check_same_length(const Bytes& lower, const Bytes& higher, const core::Datatype& t, const std::string& f) {
-  if (lower.size() == higher.size()) return;
-  const size_t each = t.size() > 0 ? size_t(t.size()) : 1;
-  fail(MPI_ERR_COUNT, f.c_str(),
-       "ranks passed different counts (" + std::to_string(lower.size() / each) + " vs " +
-           std::to_string(higher.size() / each) + " elements)");
-}
 
 // A user's function on packed operands: called on them directly where the
 // type's elements are their packed bytes, else on copies laid out as the
@@ -72,14 +65,6 @@ Bytes apply_user(MPI_User_function* fn, MPI_Datatype handle, const core::Datatyp
   return out;
 }
 
-core::Op predefined_op(MPI_Op op, const char* f) {
-  if (op == MPI_OP_NULL) fail(MPI_ERR_OP, f, "op is MPI_OP_NULL");
-  if (op < MPI_SUM || op > MPI_MINLOC) fail(MPI_ERR_OP, f, "op " + std::to_string(op) + " is not an op a reduction takes");
-  if (op == MPI_MAXLOC) return core::Op::Maxloc;
-  if (op == MPI_MINLOC) return core::Op::Minloc;
-  return core::Op(op - MPI_SUM);  // MPI_SUM ... MPI_BXOR in the core's order
-}
-
 // op on count elements of t: the checks of the op against the type, then
 // the combine of two packed operands of equal length.
 Reducer reducer(MPI_Op op, MPI_Datatype t, const char* f) {
@@ -89,19 +74,14 @@ Reducer reducer(MPI_Op op, MPI_Datatype t, const char* f) {
     r.commutes = user_op_commutes(op, f);
     r.combine = [fn = user_fn(op, f), t, type = r.type, name = std::string(f)](const Bytes& lower,
                                                                                const Bytes& higher) {
-      check_same_length(lower, higher, *type, name);
+      core::coll::typed::check_same_count(lower, higher, size_t(type->size()), name);
       return apply_user(fn, t, *type, lower, higher, name.c_str());
     };
     return r;
   }
   core::Op o = predefined_op(op, f);
   core::check_reduce_op(o, *r.type, f);
-  r.combine = [o, type = r.type, name = std::string(f)](const Bytes& lower, const Bytes& higher) {
-    check_same_length(lower, higher, *type, name);
-    Bytes out = higher;
-    if (type->size() > 0) core::apply_packed(o, *type, lower.data(), out.data(), std::int64_t(out.size()) / type->size());
-    return out;
-  };
+  r.combine = core::coll::typed::packed_combiner(o, r.type, f);
   return r;
 }
 
@@ -109,13 +89,7 @@ Reducer reducer(MPI_Op op, MPI_Datatype t, const char* f) {
 // is MPI_IN_PLACE and `in_place` allows it.
 Bytes input(const void* send, const void* recv, std::int64_t count, const core::Datatype& t, bool in_place,
             const char* f) {
-  if (send == MPI_IN_PLACE) {
-    if (!in_place)
-      fail(MPI_ERR_ARG, f,
-           "sendbuf is MPI_IN_PLACE, which this call does not allow here (MPI-3.1 §5.9: only the root of "
-           "MPI_Reduce and the processes of an intracommunicator's all-, scan and reduce-scatter forms)");
-    send = recv;
-  }
+  send = core::coll::reduction_input(send, recv, in_place, f);
   if (count > 0) check_out(send, f, "sendbuf");
   Bytes out;
   t.pack(send, count, out, f);

@@ -47,17 +47,12 @@ BufferBox* test_buffer(lua_State* L, int idx) { return test_userdata<BufferBox>(
 
 // ---- elements -------------------------------------------------------------------
 
-template <class T>
-constexpr bool is_complex = false;
-template <class T>
-constexpr bool is_complex<std::complex<T>> = true;
-
 // A complex number is the pair {re, im} in Lua.
 template <class T>
 void push_as(lua_State* L, const char* p) {
   T v;
   std::memcpy(&v, p, sizeof v);
-  if constexpr (is_complex<T>) {
+  if constexpr (core::is_complex_type<T>) {
     lua_createtable(L, 2, 0);
     lua_pushnumber(L, lua_Number(v.real()));
     lua_rawseti(L, -2, 1);
@@ -73,7 +68,7 @@ void push_as(lua_State* L, const char* p) {
 template <class T>
 void store_as(lua_State* L, int idx, char* p, const std::string& what) {
   T v;
-  if constexpr (is_complex<T>) {
+  if constexpr (core::is_complex_type<T>) {
     if (!lua_istable(L, idx)) fail(ErrClass::Arg, "mpi.buffer", what + " must be a complex number {re, im}");
     lua_rawgeti(L, idx, 1);
     lua_rawgeti(L, idx, 2);

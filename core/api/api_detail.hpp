@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/coll/coll_typed.hpp"
+#include "core/coll/layout.hpp"
 #include "core/base/error.hpp"
 #include "core/api/handles.hpp"
 #include "core/api/lumpi.hpp"
@@ -87,8 +88,13 @@ auto guarded(F&& f) -> decltype(f()) {
 Intracomm world_of(core::Engine& e);
 Intracomm self_of(core::Engine& e);
 
-// ---- requests (api_p2p.cpp) -------------------------------------------------------
+// ---- messages and requests (api_p2p.cpp) --------------------------------------------
 
+// Copies a received body into buf (room for cap bytes): ERR_TRUNCATE naming
+// func if it does not fit (the message is consumed, as in MPI). Returns its size.
+size_t copy_out(const core::Body& body, void* buf, size_t cap, std::string_view func);
+// The API's status of a core status, with the bytes that landed.
+Status status_of(const core::Status& s, size_t bytes, bool cancelled = false);
 
 // ---- datatypes and ops (api_coll.cpp) --------------------------------------------
 
@@ -112,6 +118,29 @@ Elems significant(const Side& send, const Side& recv, std::string_view func);
 // Checks a (buf, count, type) triple; returns count * size in bytes.
 size_t buffer_bytes(const void* buf, int count, const Datatype& t, std::string_view func,
                     const char* what = "buf");
+
+// The core datatype of t, usable by the core's packing collectives (ERR_TYPE
+// naming func otherwise); for now the predefined types of this API
+// (api_type_core.cpp).
+core::TypePtr usable_type(const Datatype& t, std::string_view func, std::string_view what = "datatype");
+
+// ---- v-, w- and neighbourhood collectives (api_collv.cpp, api_nbcv.cpp, api_neighbor.cpp) ----
+
+// t as the type argument of core/coll/layout.hpp's rules.
+core::coll::TypeArg type_arg(const Datatype& t, const char* func);
+// types[i] of the array `what` (ERR_ARG when it is null).
+core::coll::TypeArg types_arg(const Datatype types[], const char* func, const char* what);
+
+// Starts a nonblocking collective on self through start(comm pointer),
+// which checks the arguments and returns the core's request, as a Request
+// whose errors go under self's handler as func.
+template <class Start>
+Request start_collective(const Comm& self, const char* func, Start start) {
+  return guarded(self, func, [&](core::Comm&) {
+    const core::CommPtr& p = Access::handle(self)->comm;
+    return request_of(p, start(p), func);
+  });
+}
 
 // ---- attributes (api_attr.cpp) ---------------------------------------------------
 

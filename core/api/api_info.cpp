@@ -1,10 +1,16 @@
-// core/api/api_info.cpp: lumpi::Info, ordered (key, value) string pairs (§9)
+// core/api/api_info.cpp: lumpi::Info, (key, value) string pairs (§9)
 // handed to communicator and topology constructors as hints.
 #include "core/api/api_detail.hpp"
 
 namespace lumpi {
 
 extern const Info INFO_NULL = Info();
+
+// The pairs, and the keys in the order they were first set (Get_nthkey).
+struct Info::Store {
+  std::map<std::string, std::string> pairs;
+  std::vector<std::string> keys;
+};
 
 namespace {
 
@@ -25,7 +31,7 @@ void check_key(const std::string& key, std::string_view func) {
 
 Info Info::Create() {
   Info i;
-  i.map_ = std::make_shared<std::map<std::string, std::string>>();
+  i.store_ = std::make_shared<Store>();
   return i;
 }
 
@@ -36,14 +42,14 @@ void Info::Set(const std::string& key, const std::string& value) {
     detail::fail(ERR_INFO_VALUE, "MPI_Info_set",
                  "value must have 1 to " + std::to_string(kMaxValue) + " characters, got " +
                      std::to_string(value.size()));
-  (*map_)[key] = value;
+  if (store_->pairs.insert_or_assign(key, value).second) store_->keys.push_back(key);
 }
 
 bool Info::Get(const std::string& key, std::string& value) const {
   check_info(*this, "MPI_Info_get");
   check_key(key, "MPI_Info_get");
-  auto it = map_->find(key);
-  if (it == map_->end()) return false;
+  auto it = store_->pairs.find(key);
+  if (it == store_->pairs.end()) return false;
   value = it->second;
   return true;
 }
@@ -52,37 +58,38 @@ void Info::Delete(const std::string& key) {
   check_info(*this, "MPI_Info_delete");
   check_key(key, "MPI_Info_delete");
   // §9: a key not in the object is MPI_ERR_INFO_NOKEY.
-  if (!map_->erase(key)) detail::fail(ERR_INFO_NOKEY, "MPI_Info_delete", "key '" + key + "' is not set");
+  if (!store_->pairs.erase(key)) detail::fail(ERR_INFO_NOKEY, "MPI_Info_delete", "key '" + key + "' is not set");
+  std::erase(store_->keys, key);
 }
 
 int Info::Get_nkeys() const {
   check_info(*this, "MPI_Info_get_nkeys");
-  return int(map_->size());
+  return int(store_->keys.size());
 }
 
 std::string Info::Get_nthkey(int n) const {
   check_info(*this, "MPI_Info_get_nthkey");
-  if (n < 0 || n >= int(map_->size()))
+  if (n < 0 || n >= Get_nkeys())
     detail::fail(ERR_ARG, "MPI_Info_get_nthkey",
-                 "n " + std::to_string(n) + " is out of range for " + std::to_string(map_->size()) + " keys");
-  return std::next(map_->begin(), n)->first;
+                 "n " + std::to_string(n) + " is out of range for " + std::to_string(Get_nkeys()) + " keys");
+  return store_->keys[size_t(n)];
 }
 
 Info Info::Dup() const {
   check_info(*this, "MPI_Info_dup");
   Info i;
-  i.map_ = std::make_shared<std::map<std::string, std::string>>(*map_);
+  i.store_ = std::make_shared<Store>(*store_);
   return i;
 }
 
 void Info::Free() {
   check_info(*this, "MPI_Info_free");
-  map_.reset();
+  store_.reset();
 }
 
 const std::map<std::string, std::string>& Info::Pairs() const {
   check_info(*this, "MPI_Info");
-  return *map_;
+  return store_->pairs;
 }
 
 }  // namespace lumpi

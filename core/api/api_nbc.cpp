@@ -1,5 +1,6 @@
 // core/api/api_nbc.cpp: the C++ API's nonblocking collectives (Comm::Ibarrier
-// ... Intracomm::Iexscan), over the typed nonblocking collectives of
+// ... Comm::Ireduce_scatter_block, Intracomm::Iscan, Iexscan; the v- and
+// w-forms are api_nbcv.cpp's), over the typed nonblocking collectives of
 // core/coll/nbc.hpp. Argument rules are the blocking forms' (core/api/api_coll.cpp):
 // where both the send and the receive side are significant they need the
 // same type and count. Errors at the start go under the communicator's
@@ -16,27 +17,14 @@ using detail::Elems;
 using detail::guarded;
 using detail::significant;
 
-namespace {
-
-// Starts a collective on self through start(comm pointer), as a Request
-// whose errors go under self's handler as func.
-template <class Start>
-Request started(const Comm& self, const char* func, Start start) {
-  return guarded(self, func, [&](core::Comm&) {
-    const core::CommPtr& p = Access::handle(self)->comm;
-    return detail::request_of(p, start(p), func);
-  });
-}
-
-}  // namespace
-
 Request Comm::Ibarrier() const {
-  return started(*this, "MPI_Ibarrier", [](const core::CommPtr& c) { return core::nbc::ibarrier(c).request; });
+  return detail::start_collective(*this, "MPI_Ibarrier",
+                                  [](const core::CommPtr& c) { return core::nbc::ibarrier(c).request; });
 }
 
 Request Comm::Ibcast(void* buf, int count, const Datatype& type, int root) const {
   const char* func = "MPI_Ibcast";
-  return started(*this, func, [&](const core::CommPtr& c) {
+  return detail::start_collective(*this, func, [&](const core::CommPtr& c) {
     return nbc::ibcast(c, buf, count, detail::typed_type(type, func), root);
   });
 }
@@ -44,7 +32,7 @@ Request Comm::Ibcast(void* buf, int count, const Datatype& type, int root) const
 Request Comm::Igather(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
                       int recvcount, const Datatype& recvtype, int root) const {
   const char* func = "MPI_Igather";
-  return started(*this, func, [&](const core::CommPtr& c) {
+  return detail::start_collective(*this, func, [&](const core::CommPtr& c) {
     c->check_root(root, func);
     Elems e = significant({sendcount, sendtype, c->takes_part(root)}, {recvcount, recvtype, c->is_root(root)}, func);
     return nbc::igather(c, sendbuf, recvbuf, e.count, e.type, root);
@@ -54,7 +42,7 @@ Request Comm::Igather(const void* sendbuf, int sendcount, const Datatype& sendty
 Request Comm::Iscatter(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
                        int recvcount, const Datatype& recvtype, int root) const {
   const char* func = "MPI_Iscatter";
-  return started(*this, func, [&](const core::CommPtr& c) {
+  return detail::start_collective(*this, func, [&](const core::CommPtr& c) {
     c->check_root(root, func);
     Elems e = significant({sendcount, sendtype, c->is_root(root)}, {recvcount, recvtype, c->takes_part(root)}, func);
     return nbc::iscatter(c, sendbuf, recvbuf, e.count, e.type, root);
@@ -64,7 +52,7 @@ Request Comm::Iscatter(const void* sendbuf, int sendcount, const Datatype& sendt
 Request Comm::Iallgather(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
                          int recvcount, const Datatype& recvtype) const {
   const char* func = "MPI_Iallgather";
-  return started(*this, func, [&](const core::CommPtr& c) {
+  return detail::start_collective(*this, func, [&](const core::CommPtr& c) {
     Elems e = significant({sendcount, sendtype, true}, {recvcount, recvtype, true}, func);
     return nbc::iallgather(c, sendbuf, recvbuf, e.count, e.type);
   });
@@ -73,7 +61,7 @@ Request Comm::Iallgather(const void* sendbuf, int sendcount, const Datatype& sen
 Request Comm::Ialltoall(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
                         int recvcount, const Datatype& recvtype) const {
   const char* func = "MPI_Ialltoall";
-  return started(*this, func, [&](const core::CommPtr& c) {
+  return detail::start_collective(*this, func, [&](const core::CommPtr& c) {
     Elems e = significant({sendcount, sendtype, true}, {recvcount, recvtype, true}, func);
     return nbc::ialltoall(c, sendbuf, recvbuf, e.count, e.type);
   });
@@ -82,7 +70,7 @@ Request Comm::Ialltoall(const void* sendbuf, int sendcount, const Datatype& send
 Request Comm::Ireduce(const void* sendbuf, void* recvbuf, int count, const Datatype& type, const Op& op,
                       int root) const {
   const char* func = "MPI_Ireduce";
-  return started(*this, func, [&](const core::CommPtr& c) {
+  return detail::start_collective(*this, func, [&](const core::CommPtr& c) {
     auto o = detail::typed_op(op, type, func);
     return nbc::ireduce(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o, root);
   });
@@ -91,16 +79,36 @@ Request Comm::Ireduce(const void* sendbuf, void* recvbuf, int count, const Datat
 Request Comm::Iallreduce(const void* sendbuf, void* recvbuf, int count, const Datatype& type,
                          const Op& op) const {
   const char* func = "MPI_Iallreduce";
-  return started(*this, func, [&](const core::CommPtr& c) {
+  return detail::start_collective(*this, func, [&](const core::CommPtr& c) {
     auto o = detail::typed_op(op, type, func);
     return nbc::iallreduce(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);
+  });
+}
+
+Request Comm::Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], const Datatype& type,
+                              const Op& op) const {
+  const char* func = "MPI_Ireduce_scatter";
+  return detail::start_collective(*this, func, [&](const core::CommPtr& c) {
+    auto o = detail::typed_op(op, type, func);
+    if (!recvcounts) detail::fail(ERR_ARG, func, "recvcounts is null");
+    std::vector<int> counts(recvcounts, recvcounts + c->size());
+    return nbc::ireduce_scatter(c, sendbuf, recvbuf, counts, detail::typed_type(type, func), o);
+  });
+}
+
+Request Comm::Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, const Datatype& type,
+                                    const Op& op) const {
+  const char* func = "MPI_Ireduce_scatter_block";
+  return detail::start_collective(*this, func, [&](const core::CommPtr& c) {
+    auto o = detail::typed_op(op, type, func);
+    return nbc::ireduce_scatter_block(c, sendbuf, recvbuf, recvcount, detail::typed_type(type, func), o);
   });
 }
 
 Request Intracomm::Iscan(const void* sendbuf, void* recvbuf, int count, const Datatype& type,
                          const Op& op) const {
   const char* func = "MPI_Iscan";
-  return started(*this, func, [&](const core::CommPtr& c) {
+  return detail::start_collective(*this, func, [&](const core::CommPtr& c) {
     auto o = detail::typed_op(op, type, func);
     return nbc::iscan(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);
   });
@@ -109,7 +117,7 @@ Request Intracomm::Iscan(const void* sendbuf, void* recvbuf, int count, const Da
 Request Intracomm::Iexscan(const void* sendbuf, void* recvbuf, int count, const Datatype& type,
                            const Op& op) const {
   const char* func = "MPI_Iexscan";
-  return started(*this, func, [&](const core::CommPtr& c) {
+  return detail::start_collective(*this, func, [&](const core::CommPtr& c) {
     auto o = detail::typed_op(op, type, func);
     return nbc::iexscan(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);
   });

@@ -1,14 +1,24 @@
-// core/api/api_p2p.cpp: the C++ API's point-to-point operations (Send, Recv,
-// Isend, Irecv, Ssend, Sendrecv, Probe ...), Status and Request, over
-// core::Comm's send/isend/recv/irecv/probe on contiguous buffers.
+// core/api/api_p2p.cpp: the C++ API's point-to-point operations (Send,
+// Bsend, Ssend, Rsend and their nonblocking and persistent forms, Recv,
+// Irecv, Sendrecv, Probe ...), Attach_buffer and Detach_buffer, Status and
+// Request, over core::Comm's send/isend/recv/irecv/probe on contiguous
+// buffers.
 //
-// This is the only file of the API that touches message bodies: body_of
-// makes one from a buffer and copy_out copies one into a buffer, whatever
-// the core's body type is (anything with data() and size()).
+// The send modes (§3.4): a standard send is eager (queued and complete at
+// once), a ready send is a standard one (a correct ready-mode program
+// behaves the same), a synchronous one completes when the receive has
+// matched, and a buffered one needs room in the attached buffer
+// (core/comm/bsend.hpp, the rule the C API shares), checked before
+// anything is sent.
+//
+// This file and api_message.cpp are the API's only ones that touch message
+// bodies: body_of makes one from a buffer and detail::copy_out copies one
+// into a buffer.
 #include <cstring>
 #include <functional>
 
 #include "core/api/api_detail.hpp"
+#include "core/comm/bsend.hpp"
 #include "core/comm/persistent.hpp"
 #include "core/engine/request.hpp"
 
@@ -25,10 +35,11 @@ core::Body body_of(const void* buf, size_t n) {
   return core::Body(n ? std::string(static_cast<const char*>(buf), n) : std::string());
 }
 
+}  // namespace
+
 // Copies a received body into buf (room for cap bytes): ERR_TRUNCATE if it
 // does not fit (the message is consumed, as in MPI). Returns its size.
-template <class Body>
-size_t copy_out(const Body& body, void* buf, size_t cap, std::string_view func) {
+size_t detail::copy_out(const core::Body& body, void* buf, size_t cap, std::string_view func) {
   const size_t n = body.size();
   if (n > cap)
     detail::fail(ERR_TRUNCATE, func,
@@ -38,7 +49,7 @@ size_t copy_out(const Body& body, void* buf, size_t cap, std::string_view func) 
   return n;
 }
 
-Status status_of(const core::Status& s, size_t bytes, bool cancelled = false) {
+Status detail::status_of(const core::Status& s, size_t bytes, bool cancelled) {
   Status out;
   out.Set_source(s.source);
   out.Set_tag(s.tag);
@@ -48,6 +59,9 @@ Status status_of(const core::Status& s, size_t bytes, bool cancelled = false) {
   return out;
 }
 
+namespace {
+using detail::copy_out;
+using detail::status_of;
 }  // namespace
 
 // ---- Status -------------------------------------------------------------------------
@@ -55,6 +69,12 @@ Status status_of(const core::Status& s, size_t bytes, bool cancelled = false) {
 int Status::Get_count(const Datatype& type) const {
   const size_t size = size_t(type.Get_size());
   return bytes_ % size ? UNDEFINED : int(bytes_ / size);
+}
+
+void Status::Set_elements(const Datatype& type, int count) {
+  const char* func = "MPI_Status_set_elements";
+  if (count < 0) detail::fail(ERR_COUNT, func, "count " + std::to_string(count) + " is negative");
+  bytes_ = size_t(count) * size_t(detail::guarded([&] { return type.Get_size(); }));
 }
 
 // ---- Request ------------------------------------------------------------------------
@@ -352,6 +372,73 @@ bool Request::Testall(int count, Request requests[], Status statuses[]) {
 
 bool Request::Testall(int count, Request requests[]) { return Testall(count, requests, nullptr); }
 
+namespace {
+
+bool active(const Request& r) { return !r.Is_null() && !Access::handle(r)->inactive(); }
+
+// One round over the active requests: each that is complete now is
+// completed (its index and status recorded); UNDEFINED when none is active.
+int test_some(int incount, Request requests[], int indices[], Status statuses[], const char* func) {
+  check_array(incount, requests, func);
+  if (incount > 0 && !indices) detail::fail(ERR_ARG, func, "indices is null");
+  int done = 0, live = 0;
+  for (int i = 0; i < incount; ++i) {
+    if (!active(requests[i])) continue;
+    ++live;
+    Status s;
+    if (!requests[i].Test(s)) continue;
+    indices[done] = i;
+    if (statuses) statuses[done] = s;
+    ++done;
+  }
+  return live ? done : UNDEFINED;
+}
+
+}  // namespace
+
+bool Request::Testany(int count, Request requests[], int& index, Status& status) {
+  check_array(count, requests, "MPI_Testany");
+  index = UNDEFINED;
+  bool any_active = false;
+  for (int i = 0; i < count; ++i) {
+    if (!active(requests[i])) continue;
+    any_active = true;
+    if (requests[i].Test(status)) {
+      index = i;
+      return true;
+    }
+  }
+  if (!any_active) status = Status();
+  return !any_active;
+}
+
+bool Request::Testany(int count, Request requests[], int& index) {
+  Status ignored;
+  return Testany(count, requests, index, ignored);
+}
+
+int Request::Waitsome(int incount, Request requests[], int indices[], Status statuses[]) {
+  for (;;) {
+    int done = test_some(incount, requests, indices, statuses, "MPI_Waitsome");
+    if (done != 0) return done;
+    std::vector<const Request*> rs;
+    for (int i = 0; i < incount; ++i) rs.push_back(&requests[i]);
+    detail::await_any(rs, "MPI_Waitsome");
+  }
+}
+
+int Request::Waitsome(int incount, Request requests[], int indices[]) {
+  return Waitsome(incount, requests, indices, nullptr);
+}
+
+int Request::Testsome(int incount, Request requests[], int indices[], Status statuses[]) {
+  return test_some(incount, requests, indices, statuses, "MPI_Testsome");
+}
+
+int Request::Testsome(int incount, Request requests[], int indices[]) {
+  return Testsome(incount, requests, indices, nullptr);
+}
+
 // ---- persistent requests (core/comm/persistent.hpp) -----------------------------------
 
 Prequest detail::prequest_of(const Comm& self, core::PersistentPtr p, std::function<core::Body(const char*)> message,
@@ -364,24 +451,68 @@ Prequest detail::prequest_of(const Comm& self, core::PersistentPtr p, std::funct
 }
 
 namespace {
-// Send_init and Ssend_init (sync): each start sends the buffer as it is then.
+
+enum class Mode { Standard, Buffered, Synchronous, Ready };
+
+bool synchronous(Mode m) { return m == Mode::Synchronous; }
+
+// A send of n bytes in mode m to dest: the destination and tag are checked
+// first, then a buffered send's room (before anything is sent).
+void check_mode(core::Comm& c, size_t n, int dest, int tag, Mode m, const char* func) {
+  c.check_send(dest, tag, func);
+  if (m == Mode::Buffered) core::check_bsend_room(n, dest, func);
+}
+
+// Send_init and its modes: each start sends the buffer as it is then; a
+// buffered one needs room in the attached buffer at each start (§3.9: the
+// start is the send).
 Prequest send_init(const Comm& self, const void* buf, int count, const Datatype& type, int dest, int tag,
-                   bool sync, const char* func) {
+                   Mode m, const char* func) {
   return guarded(self, func, [&](core::Comm&) {
     size_t n = detail::buffer_bytes(buf, count, type, func);
-    auto p = core::Persistent::send_init(Access::handle(self)->comm, dest, tag, sync, func);
-    return detail::prequest_of(self, std::move(p), [buf, n](const char*) { return body_of(buf, n); }, nullptr, 0,
-                               nullptr, func);
+    auto p = core::Persistent::send_init(Access::handle(self)->comm, dest, tag, synchronous(m), func);
+    auto message = [buf, n, m, dest](const char* start) {
+      if (m == Mode::Buffered) core::check_bsend_room(n, dest, start);
+      return body_of(buf, n);
+    };
+    return detail::prequest_of(self, std::move(p), message, nullptr, 0, nullptr, func);
   });
 }
+
+void send(const Comm& self, const void* buf, int count, const Datatype& type, int dest, int tag, Mode m,
+          const char* func) {
+  guarded(self, func, [&](core::Comm& c) {
+    size_t n = detail::buffer_bytes(buf, count, type, func);
+    check_mode(c, n, dest, tag, m, func);
+    c.send(body_of(buf, n), dest, tag, synchronous(m), m == Mode::Buffered);
+  });
+}
+
+Request isend(const Comm& self, const void* buf, int count, const Datatype& type, int dest, int tag, Mode m,
+              const char* func) {
+  return guarded(self, func, [&](core::Comm& c) {
+    size_t n = detail::buffer_bytes(buf, count, type, func);
+    check_mode(c, n, dest, tag, m, func);
+    return make_request(self, c.isend(body_of(buf, n), dest, tag, synchronous(m), m == Mode::Buffered), func);
+  });
+}
+
 }  // namespace
 
 Prequest Comm::Send_init(const void* buf, int count, const Datatype& type, int dest, int tag) const {
-  return send_init(*this, buf, count, type, dest, tag, false, "MPI_Send_init");
+  return send_init(*this, buf, count, type, dest, tag, Mode::Standard, "MPI_Send_init");
+}
+
+Prequest Comm::Bsend_init(const void* buf, int count, const Datatype& type, int dest, int tag) const {
+  return send_init(*this, buf, count, type, dest, tag, Mode::Buffered, "MPI_Bsend_init");
 }
 
 Prequest Comm::Ssend_init(const void* buf, int count, const Datatype& type, int dest, int tag) const {
-  return send_init(*this, buf, count, type, dest, tag, true, "MPI_Ssend_init");
+  return send_init(*this, buf, count, type, dest, tag, Mode::Synchronous, "MPI_Ssend_init");
+}
+
+Prequest Comm::Rsend_init(const void* buf, int count, const Datatype& type, int dest, int tag) const {
+  return send_init(*this, buf, count, type, dest, tag, Mode::Ready, "MPI_Rsend_init");
 }
 
 Prequest Comm::Recv_init(void* buf, int count, const Datatype& type, int source, int tag) const {
@@ -398,35 +529,47 @@ void detail::on_landing(Request& r, Landing landed) { Access::handle(r)->landed 
 // ---- blocking and nonblocking sends and receives --------------------------------------
 
 void Comm::Send(const void* buf, int count, const Datatype& type, int dest, int tag) const {
-  const char* func = "MPI_Send";
-  guarded(*this, func, [&](core::Comm& c) {
-    size_t n = detail::buffer_bytes(buf, count, type, func);
-    c.send(body_of(buf, n), dest, tag, false);
-  });
+  send(*this, buf, count, type, dest, tag, Mode::Standard, "MPI_Send");
+}
+
+void Comm::Bsend(const void* buf, int count, const Datatype& type, int dest, int tag) const {
+  send(*this, buf, count, type, dest, tag, Mode::Buffered, "MPI_Bsend");
 }
 
 void Comm::Ssend(const void* buf, int count, const Datatype& type, int dest, int tag) const {
-  const char* func = "MPI_Ssend";
-  guarded(*this, func, [&](core::Comm& c) {
-    size_t n = detail::buffer_bytes(buf, count, type, func);
-    c.send(body_of(buf, n), dest, tag, true);
-  });
+  send(*this, buf, count, type, dest, tag, Mode::Synchronous, "MPI_Ssend");
+}
+
+void Comm::Rsend(const void* buf, int count, const Datatype& type, int dest, int tag) const {
+  send(*this, buf, count, type, dest, tag, Mode::Ready, "MPI_Rsend");
 }
 
 Request Comm::Isend(const void* buf, int count, const Datatype& type, int dest, int tag) const {
-  const char* func = "MPI_Isend";
-  return guarded(*this, func, [&](core::Comm& c) {
-    size_t n = detail::buffer_bytes(buf, count, type, func);
-    return make_request(*this, c.isend(body_of(buf, n), dest, tag, false), func);
-  });
+  return isend(*this, buf, count, type, dest, tag, Mode::Standard, "MPI_Isend");
+}
+
+Request Comm::Ibsend(const void* buf, int count, const Datatype& type, int dest, int tag) const {
+  return isend(*this, buf, count, type, dest, tag, Mode::Buffered, "MPI_Ibsend");
 }
 
 Request Comm::Issend(const void* buf, int count, const Datatype& type, int dest, int tag) const {
-  const char* func = "MPI_Issend";
-  return guarded(*this, func, [&](core::Comm& c) {
-    size_t n = detail::buffer_bytes(buf, count, type, func);
-    return make_request(*this, c.isend(body_of(buf, n), dest, tag, true), func);
-  });
+  return isend(*this, buf, count, type, dest, tag, Mode::Synchronous, "MPI_Issend");
+}
+
+Request Comm::Irsend(const void* buf, int count, const Datatype& type, int dest, int tag) const {
+  return isend(*this, buf, count, type, dest, tag, Mode::Ready, "MPI_Irsend");
+}
+
+// ---- the attached buffer (core/comm/bsend.hpp) ------------------------------------------
+
+void Attach_buffer(void* buffer, int size) {
+  detail::guarded([&] { core::attach_buffer(buffer, size, "MPI_Buffer_attach"); });
+}
+
+int Detach_buffer(void*& buffer) {
+  core::AttachedBuffer a = core::detach_buffer();
+  buffer = a.buf;
+  return a.size;
 }
 
 void Comm::Recv(void* buf, int count, const Datatype& type, int source, int tag,

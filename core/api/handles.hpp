@@ -71,6 +71,12 @@ struct Access {
   static int id(const Errhandler& e) { return e.id_; }
   static const std::shared_ptr<UserHandler>& user(const Errhandler& e) { return e.user_; }
   static void reset(Errhandler& e) { e = Errhandler(); }
+  static Message message(std::shared_ptr<MessageHandle> h, bool no_proc) {
+    Message m;
+    m.h_ = std::move(h);
+    m.no_proc_ = no_proc;
+    return m;
+  }
   static Group group(std::vector<int> world_ranks, int my_world_rank) {
     return Group(std::move(world_ranks), my_world_rank);
   }

@@ -39,6 +39,7 @@ struct Access;        // the implementation's door into the handles
 struct CommHandle;    // a communicator of the core
 struct RequestHandle; // a pending operation of the core
 struct UserHandler;   // a user-defined error handler (api_error.cpp)
+struct MessageHandle; // a matched message (api_message.cpp)
 }  // namespace detail
 
 // ---- constants (the same values as the core and the Lua binding) -----------------
@@ -54,6 +55,13 @@ inline constexpr int MAX_PROCESSOR_NAME = 256;
 inline constexpr int MAX_INFO_KEY = 255;
 inline constexpr int MAX_INFO_VAL = 1024;
 inline constexpr int VERSION = 3, SUBVERSION = 1;
+// The bytes a buffered send needs in the attached buffer besides its message.
+inline constexpr int BSEND_OVERHEAD = 96;
+// MPI_IN_PLACE (§5.2.2): the send (or, for Scatter(v), the receive) buffer
+// argument of a collective whose data is already in place, where the text
+// allows it: on intracommunicators only, at the root of the rooted forms,
+// never for the neighbourhood collectives; anywhere else ERR_ARG.
+inline void* const IN_PLACE = reinterpret_cast<void*>(~std::uintptr_t(0));
 
 // Comm::Compare and Group::Compare results.
 inline constexpr int IDENT = 0, CONGRUENT = 1, SIMILAR = 2, UNEQUAL = 3;
@@ -217,9 +225,11 @@ extern const Op SUM, PROD, MAX, MIN, LAND, LOR, LXOR, BAND, BOR, BXOR;
 
 // ---- Info --------------------------------------------------------------------------
 
-// An ordered set of (key, value) string pairs (§9). A handle: copies share
-// the object; Dup makes a new one. Keys are at most 255 characters, values
-// at most 1023 (ERR_INFO_KEY / ERR_INFO_VALUE).
+// A set of (key, value) string pairs (§9). A handle: copies share the
+// object; Dup makes a new one. Keys are at most 255 characters, values at
+// most 1023 (ERR_INFO_KEY / ERR_INFO_VALUE). Get_nthkey numbers the keys
+// in the order they were first set (§9 leaves the order open; MPICH and
+// Open MPI number them so, and their tests expect it).
 class Info {
  public:
   Info() = default;  // INFO_NULL
@@ -232,12 +242,13 @@ class Info {
   std::string Get_nthkey(int n) const;
   Info Dup() const;
   void Free();  // makes this handle INFO_NULL
-  bool Is_null() const { return !map_; }
+  bool Is_null() const { return !store_; }
   // The pairs, for passing to the core.
   const std::map<std::string, std::string>& Pairs() const;
 
  private:
-  std::shared_ptr<std::map<std::string, std::string>> map_;
+  struct Store;
+  std::shared_ptr<Store> store_;
 };
 extern const Info INFO_NULL;
 
@@ -296,6 +307,9 @@ class Status {
   std::size_t Bytes() const { return bytes_; }
   void Set_bytes(std::size_t b) { bytes_ = b; }
   void Set_cancelled(bool c) { cancelled_ = c; }
+  // MPI_Status_set_elements: the status says count elements of type were
+  // received (Get_count(type) gives count back). ERR_COUNT if negative.
+  void Set_elements(const Datatype& type, int count);
 
  private:
   int source_ = ANY_SOURCE, tag_ = ANY_TAG, error_ = SUCCESS;
@@ -333,6 +347,18 @@ class Request {
   static int Waitany(int count, Request requests[]);
   static bool Testall(int count, Request requests[], Status statuses[]);
   static bool Testall(int count, Request requests[]);
+  // True when one request completed (its index in index) or none is
+  // active (index UNDEFINED); false, index UNDEFINED, when none is done yet.
+  static bool Testany(int count, Request requests[], int& index, Status& status);
+  static bool Testany(int count, Request requests[], int& index);
+  // Waits until at least one active request completes and completes every
+  // one that is done: their number (UNDEFINED if none was active), their
+  // indices and statuses (in the first outcount entries).
+  static int Waitsome(int incount, Request requests[], int indices[], Status statuses[]);
+  static int Waitsome(int incount, Request requests[], int indices[]);
+  // As Waitsome without waiting: 0 when none is done yet.
+  static int Testsome(int incount, Request requests[], int indices[], Status statuses[]);
+  static int Testsome(int incount, Request requests[], int indices[]);
 
  protected:
   friend struct detail::Access;
@@ -341,7 +367,43 @@ class Request {
 };
 extern const Request REQUEST_NULL;
 
-// A persistent request (§3.9), made by Send_init, Ssend_init or Recv_init.
+// A matched message (MPI-3.1 §3.8.2; MPI-3 has no C++ binding, so the
+// shape follows §16: MPI_Mrecv is Message::Recv), made by Comm::Mprobe or
+// Comm::Improbe. The probe took it out of the communicator's queue, so no
+// other receive or probe can match it; Recv or Irecv receives it once and
+// makes the handle MESSAGE_NULL (a copy of the handle then raises
+// ERR_REQUEST). MESSAGE_NO_PROC is the message of a probe from PROC_NULL:
+// its receive completes at once with source PROC_NULL and no data. Errors
+// go under the handler of the communicator the message was probed on.
+class Message {
+ public:
+  Message() = default;  // MESSAGE_NULL
+  bool Is_null() const { return !h_ && !no_proc_; }
+  void Recv(void* buf, int count, const Datatype& type, Status& status);
+  void Recv(void* buf, int count, const Datatype& type);
+  // The message is received at the call (it is here already); the request
+  // is complete.
+  Request Irecv(void* buf, int count, const Datatype& type);
+  bool operator==(const Message& m) const { return h_ == m.h_ && no_proc_ == m.no_proc_; }
+
+ private:
+  friend struct detail::Access;
+  std::shared_ptr<detail::MessageHandle> h_;
+  bool no_proc_ = false;
+};
+extern const Message MESSAGE_NULL;
+extern const Message MESSAGE_NO_PROC;
+
+// The buffer of buffered sends (§3.6), one per process: a buffered send
+// needs room for its bytes plus BSEND_OVERHEAD (ERR_BUFFER otherwise, before
+// anything is sent). Messages leave it at once (sends are eager), so
+// Detach_buffer never waits; it gives back the size (0 and a null buffer
+// when none was attached).
+void Attach_buffer(void* buffer, int size);
+int Detach_buffer(void*& buffer);
+
+// A persistent request (§3.9), made by Send_init, Bsend_init, Ssend_init,
+// Rsend_init or Recv_init.
 // It starts inactive; Start begins one operation with the arguments given
 // at creation (a send takes the buffer's contents at Start), and completing
 // it (Wait, Test) makes it inactive again rather than null. Free releases it.
@@ -460,14 +522,23 @@ class Comm {
   // ---- point-to-point (§3) on `count` contiguous elements of `type` ----
   void Send(const void* buf, int count, const Datatype& type, int dest, int tag) const;
   void Ssend(const void* buf, int count, const Datatype& type, int dest, int tag) const;
+  // Buffered (Attach_buffer) and ready sends (§3.4); a ready send is a
+  // standard send here (a correct ready-mode program behaves the same).
+  void Bsend(const void* buf, int count, const Datatype& type, int dest, int tag) const;
+  void Rsend(const void* buf, int count, const Datatype& type, int dest, int tag) const;
   void Recv(void* buf, int count, const Datatype& type, int source, int tag,
             Status& status) const;
   void Recv(void* buf, int count, const Datatype& type, int source, int tag) const;
   Request Isend(const void* buf, int count, const Datatype& type, int dest, int tag) const;
   Request Issend(const void* buf, int count, const Datatype& type, int dest, int tag) const;
+  Request Ibsend(const void* buf, int count, const Datatype& type, int dest, int tag) const;
+  Request Irsend(const void* buf, int count, const Datatype& type, int dest, int tag) const;
   Request Irecv(void* buf, int count, const Datatype& type, int source, int tag) const;
   Prequest Send_init(const void* buf, int count, const Datatype& type, int dest, int tag) const;
   Prequest Ssend_init(const void* buf, int count, const Datatype& type, int dest, int tag) const;
+  // A buffered one needs room in the attached buffer at each Start.
+  Prequest Bsend_init(const void* buf, int count, const Datatype& type, int dest, int tag) const;
+  Prequest Rsend_init(const void* buf, int count, const Datatype& type, int dest, int tag) const;
   Prequest Recv_init(void* buf, int count, const Datatype& type, int source, int tag) const;
   void Sendrecv(const void* sendbuf, int sendcount, const Datatype& sendtype, int dest,
                 int sendtag, void* recvbuf, int recvcount, const Datatype& recvtype,
@@ -481,6 +552,13 @@ class Comm {
   void Probe(int source, int tag) const;
   bool Iprobe(int source, int tag, Status& status) const;
   bool Iprobe(int source, int tag) const;
+  // Matched probes (§3.8.2): the message, taken out of the queue, for
+  // Message::Recv; PROC_NULL gives MESSAGE_NO_PROC.
+  Message Mprobe(int source, int tag, Status& status) const;
+  Message Mprobe(int source, int tag) const;
+  // True and the message when one matches now; false leaves message as it was.
+  bool Improbe(int source, int tag, Message& message, Status& status) const;
+  bool Improbe(int source, int tag, Message& message) const;
 
   // ---- collectives (§5), intra- and intercommunicators ----
   // On an intercommunicator, root is ROOT at the root, PROC_NULL at the
@@ -503,6 +581,23 @@ class Comm {
                       const Datatype& type, const Op& op) const;
   void Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount,
                             const Datatype& type, const Op& op) const;
+  // The v-forms (§5.5-§5.8): block i has counts[i] elements at displs[i]
+  // elements (of the type's extent) from the buffer's start; on an
+  // intercommunicator one block per remote rank. IN_PLACE: the root's
+  // sendbuf of Gatherv (its block is already in recvbuf), the root's
+  // recvbuf of Scatterv, every sendbuf of Allgatherv and Alltoallv
+  // (Alltoallv then sends what recvbuf holds, laid out by the receive side).
+  void Gatherv(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+               const int recvcounts[], const int displs[], const Datatype& recvtype, int root) const;
+  void Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], const Datatype& sendtype,
+                void* recvbuf, int recvcount, const Datatype& recvtype, int root) const;
+  void Allgatherv(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                  const int recvcounts[], const int displs[], const Datatype& recvtype) const;
+  void Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], const Datatype& sendtype,
+                 void* recvbuf, const int recvcounts[], const int rdispls[], const Datatype& recvtype) const;
+  // Alltoallw: a type per block, displacements in bytes.
+  void Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const Datatype sendtypes[],
+                 void* recvbuf, const int recvcounts[], const int rdispls[], const Datatype recvtypes[]) const;
   // ---- nonblocking collectives (§5.12), intra- and intercommunicators ----
   // Arguments as in the blocking forms; the send data is copied at the call,
   // the receive buffer is filled when the request completes (Wait, Test).
@@ -522,6 +617,20 @@ class Comm {
                   const Op& op, int root) const;
   Request Iallreduce(const void* sendbuf, void* recvbuf, int count, const Datatype& type,
                      const Op& op) const;
+  Request Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], const Datatype& type,
+                          const Op& op) const;
+  Request Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, const Datatype& type,
+                                const Op& op) const;
+  Request Igatherv(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                   const int recvcounts[], const int displs[], const Datatype& recvtype, int root) const;
+  Request Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[], const Datatype& sendtype,
+                    void* recvbuf, int recvcount, const Datatype& recvtype, int root) const;
+  Request Iallgatherv(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                      const int recvcounts[], const int displs[], const Datatype& recvtype) const;
+  Request Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], const Datatype& sendtype,
+                     void* recvbuf, const int recvcounts[], const int rdispls[], const Datatype& recvtype) const;
+  Request Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const Datatype sendtypes[],
+                     void* recvbuf, const int recvcounts[], const int rdispls[], const Datatype recvtypes[]) const;
 
   // ---- COMM_NULL ----
   bool Is_null() const { return !h_; }
@@ -647,6 +756,26 @@ class Topocomm : public Intracomm {
                               int recvcount, const Datatype& recvtype) const;
   Request Ineighbor_alltoall(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
                              int recvcount, const Datatype& recvtype) const;
+  // The v- and w-forms: block k of recvbuf (in-neighbour k's) has
+  // recvcounts[k] elements at displs[k] elements of the type's extent (w:
+  // of recvtypes[k] at rdispls[k] bytes); block k of sendbuf goes to
+  // out-neighbour k. Any committed datatype; no IN_PLACE (ERR_ARG).
+  void Neighbor_allgatherv(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                           const int recvcounts[], const int displs[], const Datatype& recvtype) const;
+  void Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                          const Datatype& sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                          const Datatype& recvtype) const;
+  void Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const long sdispls[],
+                          const Datatype sendtypes[], void* recvbuf, const int recvcounts[], const long rdispls[],
+                          const Datatype recvtypes[]) const;
+  Request Ineighbor_allgatherv(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
+                               const int recvcounts[], const int displs[], const Datatype& recvtype) const;
+  Request Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                              const Datatype& sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                              const Datatype& recvtype) const;
+  Request Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const long sdispls[],
+                              const Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                              const long rdispls[], const Datatype recvtypes[]) const;
 
  protected:
   Topocomm() = default;

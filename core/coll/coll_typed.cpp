@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "core/coll/coll.hpp"
+#include "core/coll/layout.hpp"
 #include "core/base/constants.hpp"
 #include "core/base/error.hpp"
 
@@ -32,10 +33,7 @@ Bytes combined(Type t, Op op, const char* lo, const char* hi, size_t n) {
 
 Combine combiner(Type t, Op op, std::string func) {
   return [t, op, func](const Bytes& lo, const Bytes& hi) {
-    if (lo.size() != hi.size())
-      fail(ErrClass::Count, func,
-           "ranks passed different counts (" + std::to_string(lo.size() / type_size(t)) + " vs " +
-               std::to_string(hi.size() / type_size(t)) + " elements)");
+    check_same_count(lo, hi, type_size(t), func);
     return combined(t, op, lo.data(), hi.data(), lo.size() / type_size(t));
   };
 }
@@ -102,6 +100,23 @@ void put_all(void* dst, const std::vector<Bytes>& parts, size_t each, std::strin
 }
 
 Combine make_combiner(Type t, Op op, std::string func) { return combiner(t, op, std::move(func)); }
+
+Combine packed_combiner(Op op, TypePtr t, std::string func) {
+  return [op, t = std::move(t), func = std::move(func)](const Bytes& lower, const Bytes& higher) {
+    check_same_count(lower, higher, size_t(t->size()), func);
+    Bytes out = higher;
+    if (t->size() > 0) apply_packed(op, *t, lower.data(), out.data(), std::int64_t(out.size()) / t->size());
+    return out;
+  };
+}
+
+void check_same_count(const Bytes& lower, const Bytes& higher, size_t each, std::string_view func) {
+  if (lower.size() == higher.size()) return;
+  each = each > 0 ? each : 1;
+  fail(ErrClass::Count, func,
+       "ranks passed different counts (" + std::to_string(lower.size() / each) + " vs " +
+           std::to_string(higher.size() / each) + " elements)");
+}
 
 size_t type_size(Type t) { return basic_info(basic_of(t)).size; }
 
@@ -172,6 +187,7 @@ void reduce(Comm& c, const void* send, void* recv, int count, Type t, Op op, int
   c.check_root(root, func);
   const bool sends = c.takes_part(root), receives = c.is_root(root);
   const size_t n = check_args(c, send, recv, count, t, op, {sends, receives}, func);
+  if (sends) send = reduction_input(send, recv, receives && !c.is_inter(), func);
   std::optional<Bytes> out =
       coll::reduce(c, sends ? bytes_of(send, n) : Bytes(), combiner(t, op, func), true, root);
   if (receives && out) put(recv, *out, n, func);
@@ -180,6 +196,7 @@ void reduce(Comm& c, const void* send, void* recv, int count, Type t, Op op, int
 void allreduce(Comm& c, const void* send, void* recv, int count, Type t, Op op) {
   const char* func = "MPI_Allreduce";
   const size_t es = type_size(t), n = check_args(c, send, recv, count, t, op, {}, func);
+  send = reduction_input(send, recv, !c.is_inter(), func);
   const int p = c.size();
   if (c.is_inter() || n < kRabenseifnerBytes || p <= 2 || count < p) {
     put(recv, coll::allreduce(c, bytes_of(send, n), combiner(t, op, func)), n, func);
@@ -200,6 +217,7 @@ void allreduce(Comm& c, const void* send, void* recv, int count, Type t, Op op) 
 void scan(Comm& c, const void* send, void* recv, int count, Type t, Op op) {
   const char* func = "MPI_Scan";
   const size_t n = check_args(c, send, recv, count, t, op, {}, func);
+  send = reduction_input(send, recv, true, func);
   put(recv, coll::scan(c, bytes_of(send, n), combiner(t, op, func)), n, func);
 }
 
@@ -207,6 +225,7 @@ void exscan(Comm& c, const void* send, void* recv, int count, Type t, Op op) {
   const char* func = "MPI_Exscan";
   // recvbuf is looked at only where a result arrives (not on rank 0).
   const size_t n = check_args(c, send, recv, count, t, op, {true, false}, func);
+  send = reduction_input(send, recv, true, func);
   std::optional<Bytes> out = coll::exscan(c, bytes_of(send, n), combiner(t, op, func));
   if (out) {
     check_buffer(recv, count, "recvbuf", func);
@@ -218,21 +237,7 @@ namespace {
 
 void reduce_scatter_in(Comm& c, const void* send, void* recv, const std::vector<int>& counts,
                        Type t, Op op, const char* func) {
-  c.check_usable(func);
-  check_op_type(op, t, func);
-  if (int(counts.size()) != c.size())
-    fail(ErrClass::Count, func,
-         "counts has " + std::to_string(counts.size()) + " entries; expected " +
-             std::to_string(c.size()));
-  std::vector<size_t> sizes;
-  size_t total = 0;
-  for (int k : counts) {
-    check_count(k, "counts entry", func);
-    sizes.push_back(size_t(k) * type_size(t));
-    total += size_t(k);
-  }
-  check_buffer(send, int(total), "sendbuf", func);
-  check_buffer(recv, counts[size_t(c.rank())], "recvbuf", func);
+  std::vector<size_t> sizes = reduce_scatter_sizes(c, send, recv, counts, t, op, func);
   Regroup regroup;
   if (c.is_inter()) regroup = byte_regroup(sizes, func);
   Bytes mine = coll::reduce_scatter(c, split(send, sizes), combiner(t, op, func), true, regroup, counts);
@@ -240,6 +245,26 @@ void reduce_scatter_in(Comm& c, const void* send, void* recv, const std::vector<
 }
 
 }  // namespace
+
+std::vector<size_t> reduce_scatter_sizes(const Comm& c, const void*& send, void* recv,
+                                         const std::vector<int>& counts, Type t, Op op, std::string_view func) {
+  c.check_usable(func);
+  check_op_type(op, t, func);
+  if (int(counts.size()) != c.size())
+    fail(ErrClass::Count, func,
+         "counts has " + std::to_string(counts.size()) + " entries; expected " + std::to_string(c.size()));
+  std::vector<size_t> sizes;
+  size_t total = 0;
+  for (int k : counts) {
+    check_count(k, "counts entry", func);
+    sizes.push_back(size_t(k) * type_size(t));
+    total += size_t(k);
+  }
+  send = reduction_input(send, recv, !c.is_inter(), func);
+  check_buffer(send, int(total), "sendbuf", func);
+  check_buffer(recv, counts[size_t(c.rank())], "recvbuf", func);
+  return sizes;
+}
 
 void reduce_scatter(Comm& c, const void* send, void* recv, const std::vector<int>& counts,
                     Type t, Op op) {

@@ -8,7 +8,9 @@
 // (Rabenseifner), which sends about 2·N bytes per rank instead of N·lg p.
 // On an intercommunicator, receive buffers that hold one block per rank
 // hold one per *remote* rank, as in MPI. Every function checks count,
-// buffers, type/op pair and root before sending anything.
+// buffers, type/op pair and root before sending anything. The reductions
+// take MPI_IN_PLACE as send where MPI allows it (core/coll/layout.hpp's
+// reduction_input): the input is then recv's.
 #pragma once
 
 #include <cstddef>
@@ -32,6 +34,13 @@ void check_op_type(Op op, Type t, std::string_view func);
 // The Combine of op on elements of t (raising MPI_ERR_COUNT naming func
 // when the operands' lengths differ), for core/coll/nbc_typed.cpp.
 coll::Combine make_combiner(Type t, Op op, std::string func);
+// The same for any datatype the op was checked on (check_reduce_op): the
+// operands are packed elements of t, the lower ranks' first. For the doors'
+// reductions on derived and predefined datatypes alike.
+coll::Combine packed_combiner(Op op, TypePtr t, std::string func);
+// MPI_ERR_COUNT naming func unless two packed operands of elements of
+// `each` bytes hold as many elements: the ranks passed different counts.
+void check_same_count(const Bytes& lower, const Bytes& higher, size_t each, std::string_view func);
 
 // inout[i] = in[i] op inout[i], i < count. Local.
 void reduce_local(const void* in, void* inout, int count, Type t, Op op);
@@ -74,6 +83,12 @@ size_t check_args(const Comm& c, const void* send, void* recv, int count, Type t
 // A null buffer is an error only when it would be read or written.
 void check_buffer(const void* p, int count, const char* what, std::string_view func);
 Bytes bytes_of(const void* p, size_t n);
+// The checks of a reduce-scatter (also core/coll/nbc_typed.cpp's): the
+// communicator, the op on t, counts (one per rank, none negative), the
+// buffers (send: sum(counts) elements, or recv's in place, which *send
+// then names). Returns each rank's block in bytes.
+std::vector<size_t> reduce_scatter_sizes(const Comm& c, const void*& send, void* recv,
+                                         const std::vector<int>& counts, Type t, Op op, std::string_view func);
 // Copies b into dst, which must hold exactly `want` bytes (MPI_ERR_TRUNCATE otherwise).
 void put(void* dst, const Bytes& b, size_t want, std::string_view func);
 // parts[i] into dst + i * each.

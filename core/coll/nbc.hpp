@@ -119,5 +119,10 @@ RequestPtr iallreduce(const CommPtr& c, const void* send, void* recv, int count,
 RequestPtr iscan(const CommPtr& c, const void* send, void* recv, int count, Type t, Op op);
 // recv is left untouched on rank 0.
 RequestPtr iexscan(const CommPtr& c, const void* send, void* recv, int count, Type t, Op op);
+// send holds sum(counts) elements (counts: one per rank); recv gets
+// counts[rank()] of the reduction. _block: recvcount elements for each rank.
+RequestPtr ireduce_scatter(const CommPtr& c, const void* send, void* recv, const std::vector<int>& counts, Type t,
+                           Op op);
+RequestPtr ireduce_scatter_block(const CommPtr& c, const void* send, void* recv, int recvcount, Type t, Op op);
 
 }  // namespace lumpi::core::nbc::typed

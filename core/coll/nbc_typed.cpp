@@ -5,6 +5,7 @@
 
 #include "core/coll/coll_typed.hpp"
 #include "core/base/error.hpp"
+#include "core/coll/layout.hpp"
 #include "core/coll/nbc.hpp"
 
 namespace lumpi::core::nbc::typed {
@@ -85,6 +86,7 @@ RequestPtr ireduce(const CommPtr& c, const void* send, void* recv, int count, Ty
   c->check_root(root, func);
   const bool sends = c->takes_part(root), receives = c->is_root(root);
   const size_t n = check_args(*c, send, recv, count, t, op, {sends, receives}, func);
+  if (sends) send = coll::reduction_input(send, recv, receives && !c->is_inter(), func);
   return nbc::ireduce(c, sends ? bytes_of(send, n) : Bytes(), coll::typed::make_combiner(t, op, func),
                       true, root, receives ? one_into(recv, n, func) : Deliver())
       .request;
@@ -93,6 +95,7 @@ RequestPtr ireduce(const CommPtr& c, const void* send, void* recv, int count, Ty
 RequestPtr iallreduce(const CommPtr& c, const void* send, void* recv, int count, Type t, Op op) {
   const char* func = "MPI_Iallreduce";
   const size_t n = check_args(*c, send, recv, count, t, op, {}, func);
+  send = coll::reduction_input(send, recv, !c->is_inter(), func);
   return nbc::iallreduce(c, bytes_of(send, n), coll::typed::make_combiner(t, op, func),
                          one_into(recv, n, func))
       .request;
@@ -101,6 +104,7 @@ RequestPtr iallreduce(const CommPtr& c, const void* send, void* recv, int count,
 RequestPtr iscan(const CommPtr& c, const void* send, void* recv, int count, Type t, Op op) {
   const char* func = "MPI_Iscan";
   const size_t n = check_args(*c, send, recv, count, t, op, {}, func);
+  send = coll::reduction_input(send, recv, true, func);
   return nbc::iscan(c, bytes_of(send, n), coll::typed::make_combiner(t, op, func), one_into(recv, n, func))
       .request;
 }
@@ -108,8 +112,36 @@ RequestPtr iscan(const CommPtr& c, const void* send, void* recv, int count, Type
 RequestPtr iexscan(const CommPtr& c, const void* send, void* recv, int count, Type t, Op op) {
   const char* func = "MPI_Iexscan";
   const size_t n = check_args(*c, send, recv, count, t, op, {true, c->rank() != 0}, func);
+  send = coll::reduction_input(send, recv, true, func);
   return nbc::iexscan(c, bytes_of(send, n), coll::typed::make_combiner(t, op, func), one_into(recv, n, func))
       .request;
+}
+
+namespace {
+
+RequestPtr ireduce_scatter_in(const CommPtr& c, const void* send, void* recv, const std::vector<int>& counts,
+                              Type t, Op op, const char* func) {
+  std::vector<size_t> sizes = coll::typed::reduce_scatter_sizes(*c, send, recv, counts, t, op, func);
+  size_t total = 0;
+  for (size_t s : sizes) total += s;
+  const size_t mine = sizes[size_t(c->rank())];
+  return nbc::ireduce_scatter(c, bytes_of(send, total), coll::typed::make_combiner(t, op, func), std::move(sizes),
+                              one_into(recv, mine, func), func)
+      .request;
+}
+
+}  // namespace
+
+RequestPtr ireduce_scatter(const CommPtr& c, const void* send, void* recv, const std::vector<int>& counts, Type t,
+                           Op op) {
+  return ireduce_scatter_in(c, send, recv, counts, t, op, "MPI_Ireduce_scatter");
+}
+
+RequestPtr ireduce_scatter_block(const CommPtr& c, const void* send, void* recv, int recvcount, Type t, Op op) {
+  const char* func = "MPI_Ireduce_scatter_block";
+  c->check_usable(func);
+  coll::typed::check_count(recvcount, "recvcount", func);
+  return ireduce_scatter_in(c, send, recv, std::vector<int>(size_t(c->size()), recvcount), t, op, func);
 }
 
 }  // namespace lumpi::core::nbc::typed

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <span>
+#include <utility>
 
 #include "core/base/constants.hpp"
 #include "core/base/error.hpp"
@@ -123,6 +125,11 @@ i64 add(i64 a, i64 b, std::string_view func) {
   if (__builtin_add_overflow(a, b, &r)) fail(ErrClass::Arg, func, "the datatype's extent overflows 64 bits");
   return r;
 }
+i64 subtract(i64 a, i64 b, std::string_view func) {
+  i64 r;
+  if (__builtin_sub_overflow(a, b, &r)) fail(ErrClass::Arg, func, "the datatype's extent overflows 64 bits");
+  return r;
+}
 
 LayoutPtr basic_layout(Basic b) {
   auto l = std::make_shared<Layout>();
@@ -144,6 +151,16 @@ void piece_spread(const Piece& p, std::string_view func, i64* lo, i64* hi) {
   *hi = add(std::max<i64>(0, in_block), std::max<i64>(0, across), func);
 }
 
+// The lowest lb and the highest ub of a piece's copies, lo and hi its
+// spread. Every copy's bounds must fit 64 bits, not only these two (a copy's
+// markers are entries of the map, §4.1.7), so that one map is accepted or
+// refused whichever constructor lists its copies.
+std::pair<i64, i64> copy_bounds(const Piece& p, i64 lo, i64 hi, std::string_view func) {
+  i64 first_lb = add(p.disp, p.child->lb, func), first_ub = add(p.disp, p.child->ub, func);
+  add(first_lb, hi, func), add(first_ub, lo, func);  // the highest lb, the lowest ub
+  return {add(first_lb, lo, func), add(first_ub, hi, func)};
+}
+
 // The type map of a list of pieces: size, bounds (markers win, MPI-3.1
 // §4.1.7), true bounds (data only), alignment, and the epsilon that rounds an
 // extent without an ub marker up to the alignment (§4.1.6).
@@ -160,7 +177,7 @@ LayoutPtr make_layout(std::vector<Piece> pieces, std::string_view func) {
     l->align = std::max(l->align, c.align);
     i64 lo, hi;
     piece_spread(p, func, &lo, &hi);
-    i64 c_lb = add(add(p.disp, c.lb, func), lo, func), c_ub = add(add(p.disp, c.ub, func), hi, func);
+    auto [c_lb, c_ub] = copy_bounds(p, lo, hi, func);
     lb = std::min(lb, c_lb);
     ub = std::max(ub, c_ub);
     if (c.sticky_lb) slb = std::min(slb, c_lb), l->sticky_lb = true;
@@ -177,9 +194,11 @@ LayoutPtr make_layout(std::vector<Piece> pieces, std::string_view func) {
   l->true_lb = tlb;
   l->true_ub = tub;
   if (!l->sticky_ub) {
-    i64 rem = (l->ub - l->lb) % l->align;
+    i64 rem = subtract(l->ub, l->lb, func) % l->align;
     if (rem > 0) l->ub = add(l->ub, l->align - rem, func);
   }
+  subtract(l->ub, l->lb, func);  // both bounds may fit 64 bits while the distance between them does not
+  subtract(tub, tlb, func);
   l->pieces = std::move(pieces);
   return l;
 }
@@ -279,6 +298,26 @@ std::vector<Block> merge_blocks(const std::vector<Run>& runs) {
   return out;
 }
 
+// Folds consecutive blocks of one length at one distance into one Strided,
+// keeping the type map's order of the bytes.
+std::vector<Strided> fold_blocks(const std::vector<Block>& blocks) {
+  std::vector<Strided> out;
+  for (const Block& b : blocks) {
+    if (b.length == 0) continue;  // moves nothing
+    if (!out.empty()) {
+      Strided& s = out.back();
+      i64 distance = b.offset - (s.offset + (s.count - 1) * s.stride);
+      if (s.length == b.length && (s.count == 1 || distance == s.stride)) {
+        s.stride = distance;
+        ++s.count;
+        continue;
+      }
+    }
+    out.push_back({b.offset, b.length, 1, 0});
+  }
+  return out;
+}
+
 TypePtr make(LayoutPtr l, Combiner c, TypeContents contents) {
   return std::make_shared<Datatype>(std::move(l), c, std::move(contents));
 }
@@ -358,12 +397,15 @@ TypePtr Datatype::contiguous(int count, const TypePtr& old) {
               {{count}, {}, {old}});
 }
 
+// vector, indexed and indexed_block scale a stride or displacement by the old
+// extent only where it places a block: one that places nothing (a vector of
+// one block, a block of length zero) cannot make a type's extent overflow.
 TypePtr Datatype::vector(int count, int blocklength, int stride, const TypePtr& old) {
   const char* func = "MPI_Type_vector";
   check_count(count, func);
   check_blocklength(blocklength, func, "blocklength");
   check_type(old, func, "oldtype");
-  i64 bytes = mul(stride, old->extent(), func);
+  i64 bytes = count > 1 && blocklength > 0 ? mul(stride, old->extent(), func) : 0;
   return make(make_layout({{0, blocklength, count, bytes, old->layout_}}, func), Combiner::Vector,
               {{count, blocklength, stride}, {}, {old}});
 }
@@ -384,7 +426,7 @@ TypePtr Datatype::indexed(const std::vector<int>& bls, const std::vector<int>& d
   check_type(old, func, "oldtype");
   std::vector<Piece> pieces;
   for (std::size_t i = 0; i < bls.size(); ++i)
-    pieces.push_back({mul(displs[i], old->extent(), func), bls[i], 1, 0, old->layout_});
+    pieces.push_back({bls[i] > 0 ? mul(displs[i], old->extent(), func) : 0, bls[i], 1, 0, old->layout_});
   TypeContents c{{int(bls.size())}, {}, {old}};
   c.integers.insert(c.integers.end(), bls.begin(), bls.end());
   c.integers.insert(c.integers.end(), displs.begin(), displs.end());
@@ -408,7 +450,8 @@ TypePtr Datatype::indexed_block(int blocklength, const std::vector<int>& displs,
   check_blocklength(blocklength, func, "blocklength");
   check_type(old, func, "oldtype");
   std::vector<Piece> pieces;
-  for (int d : displs) pieces.push_back({mul(d, old->extent(), func), blocklength, 1, 0, old->layout_});
+  for (int d : displs)
+    pieces.push_back({blocklength > 0 ? mul(d, old->extent(), func) : 0, blocklength, 1, 0, old->layout_});
   TypeContents c{{int(displs.size()), blocklength}, {}, {old}};
   c.integers.insert(c.integers.end(), displs.begin(), displs.end());
   return make(make_layout(std::move(pieces), func), Combiner::IndexedBlock, std::move(c));
@@ -598,6 +641,7 @@ void Datatype::commit() {
   Memo memo;
   runs_ = flat(*layout_, memo, "MPI_Type_commit");
   blocks_ = merge_blocks(runs_);
+  strided_ = fold_blocks(blocks_);
   committed_ = true;
 }
 
@@ -653,6 +697,60 @@ void Datatype::span(i64 count, i64* lo, i64* hi) const {
   *hi = layout_->true_ub + std::max<i64>(0, last);
 }
 
+// Copies `n` blocks of s between packed bytes and the user's memory at
+// `user` (s.offset already applied); L, when not 0, is s.length known at
+// compile time, which makes each element one load and one store. Each
+// block's address is computed on integers, as address() does, and only for
+// blocks that exist: a step past the last one may leave the address space.
+template <std::size_t L, bool ToPacked>
+static void copy_blocks(char* packed, char* user, const Strided& s, i64 n) {
+  const std::size_t len = L ? L : std::size_t(s.length);
+  const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(user);
+  for (i64 k = 0; k < n; ++k, packed += len) {
+    char* at = reinterpret_cast<char*>(base + std::uintptr_t(k * s.stride));
+    if constexpr (ToPacked) std::memcpy(packed, at, L ? L : len);
+    else std::memcpy(at, packed, L ? L : len);
+  }
+}
+
+template <bool ToPacked>
+static void copy_strided(char* packed, char* user, const Strided& s, i64 n) {
+  switch (s.length) {
+    case 4: return copy_blocks<4, ToPacked>(packed, user, s, n);
+    case 8: return copy_blocks<8, ToPacked>(packed, user, s, n);
+    case 16: return copy_blocks<16, ToPacked>(packed, user, s, n);
+    default: return copy_blocks<0, ToPacked>(packed, user, s, n);
+  }
+}
+
+// What pack and unpack walk for `count` elements: the type's strided runs
+// once per element, or, for a type of one block (a pair type, a resized
+// basic type), one run over all the elements at once.
+struct Walk {
+  Walk(const std::vector<Strided>& strided, i64 count, i64 extent) : all(strided), reps(count) {
+    if (strided.size() == 1 && strided[0].count == 1) {
+      one = {strided[0].offset, strided[0].length, count, extent};
+      reps = count > 0 ? 1 : 0;
+    }
+  }
+  std::span<const Strided> runs() const { return reps == 1 && one.count ? std::span(&one, 1) : std::span(all); }
+  const std::vector<Strided>& all;
+  i64 reps;
+  Strided one{0, 0, 0, 0};
+};
+
+// The first n blocks of s at user appended at dst; returns the end.
+static char* gather(char* dst, char* user, const Strided& s, i64 n) {
+  copy_strided<true>(dst, user, s, n);
+  return dst + n * s.length;
+}
+
+// n blocks of s from data into user; returns what follows them in data.
+static const char* scatter(const char* data, char* user, const Strided& s, i64 n) {
+  copy_strided<false>(const_cast<char*>(data), user, s, n);
+  return data + n * s.length;
+}
+
 // The address buf + off. A buffer may be MPI_BOTTOM (null) with absolute
 // addresses as displacements (MPI-3.1 §4.1.12), which C++ pointer
 // arithmetic on a null pointer does not allow: the sum is made on integers.
@@ -665,16 +763,19 @@ void Datatype::pack(const void* buf, i64 count, std::string& out, std::string_vi
   check_count(count, func);
   std::size_t at0 = out.size();
   out.resize(at0 + std::size_t(count * size()));
-  char* dst = out.data() + at0;
+  pack(buf, count, out.data() + at0, func);
+}
+
+void Datatype::pack(const void* buf, i64 count, char* dst, std::string_view func) const {
+  check_committed(func);
+  check_count(count, func);
   if (blocks_.size() == 1 && blocks_[0].length == extent()) {  // dense: one copy
     std::memcpy(dst, address(buf, blocks_[0].offset), std::size_t(count * size()));
     return;
   }
-  for (i64 i = 0; i < count; ++i)
-    for (const Block& b : blocks_) {
-      std::memcpy(dst, address(buf, i * extent() + b.offset), std::size_t(b.length));
-      dst += b.length;
-    }
+  Walk w(strided_, count, extent());
+  for (i64 i = 0; i < w.reps; ++i)
+    for (const Strided& b : w.runs()) dst = gather(dst, address(buf, i * extent() + b.offset), b, b.count);
 }
 
 void Datatype::unpack(const char* data, std::size_t n, void* buf, i64 count, std::string_view func) const {
@@ -688,12 +789,17 @@ void Datatype::unpack(const char* data, std::size_t n, void* buf, i64 count, std
     std::memcpy(address(buf, blocks_[0].offset), data, n);
     return;
   }
+  Walk w(strided_, count, extent());
   for (i64 i = 0; n > 0; ++i)
-    for (const Block& b : blocks_) {
-      std::size_t len = std::min<std::size_t>(n, std::size_t(b.length));
-      std::memcpy(address(buf, i * extent() + b.offset), data, len);
-      data += len;
-      n -= len;
+    for (const Strided& b : w.runs()) {
+      char* at = address(buf, i * extent() + b.offset);
+      i64 whole = std::min<i64>(b.count, i64(n) / b.length);  // a short message ends inside b
+      data = scatter(data, at, b, whole);
+      n -= std::size_t(whole * b.length);
+      if (whole < b.count) {
+        std::memcpy(at + whole * b.stride, data, n);
+        return;
+      }
       if (n == 0) return;
     }
 }

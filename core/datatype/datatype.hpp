@@ -67,6 +67,12 @@ const BasicInfo& basic_info(Basic b);
 enum class TypeClass : int { Integer = 1, Real = 2, Complex = 3 };
 Basic match_size(TypeClass c, int size, std::string_view func);
 
+// True for the std::complex types with_basic hands out.
+template <class T>
+constexpr bool is_complex_type = false;
+template <class T>
+constexpr bool is_complex_type<std::complex<T>> = true;
+
 // Calls f.template operator()<T>() with T the C type of basic type b
 // (unsigned char for BYTE and PACKED, std::complex for the complex types,
 // whose layout is C's _Complex); nothing for Count_.
@@ -167,6 +173,12 @@ struct Piece {
 
 struct Block {  // flattened, merged bytes
   std::int64_t offset, length;
+};
+// Blocks of one length at one distance: `count` blocks of `length` bytes
+// from `offset`, `stride` bytes apart. What pack and unpack walk: a column
+// of a matrix (MPI_Type_vector) is one of them, not one Block per element.
+struct Strided {
+  std::int64_t offset, length, count, stride;
 };
 struct Run {  // flattened, `count` consecutive elements of one basic type
   std::int64_t offset;
@@ -269,6 +281,8 @@ class Datatype {
   void span(std::int64_t count, std::int64_t* lo, std::int64_t* hi) const;
   // Appends the data of `count` elements at buf to out (count * size() bytes).
   void pack(const void* buf, std::int64_t count, std::string& out, std::string_view func) const;
+  // The same into dst, which has room for count * size() bytes.
+  void pack(const void* buf, std::int64_t count, char* dst, std::string_view func) const;
   // Scatters n bytes of packed data into `count` elements at buf; n may stop
   // short (a shorter message), never beyond count * size() (MPI_ERR_TRUNCATE).
   void unpack(const char* data, std::size_t n, void* buf, std::int64_t count,
@@ -297,6 +311,7 @@ class Datatype {
   bool committed_ = false;
   bool freed_ = false;
   std::vector<Block> blocks_;
+  std::vector<Strided> strided_;  // blocks_, runs of equal length and distance folded
   std::vector<Run> runs_;
   static inline std::uint64_t serial_counter_ = 0;
   std::uint64_t serial_ = ++serial_counter_;

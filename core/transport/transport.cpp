@@ -157,11 +157,17 @@ void Transport::poll(int timeout_ms, const std::function<void()>& on_data) {
     data = data || fds[0].revents != 0;
     watched = watched || (watched_ && fds[1].revents != 0);
   }
-  if (data) on_data();
+  // The watched socket first: a status answer it gives (the rank host's
+  // control socket) then counts only messages that a blocked wait has
+  // already looked at (Engine::block_until checks its wait after each
+  // poll). Data first, a wait that this round's data completes could
+  // still answer "blocked" with the message counted as received, and the
+  // deadlock watch, seeing no message in flight, take it for stuck.
   if (watched && on_watched_) {
     watched_unsure_ = false;  // it receives until nothing is left; a send says watched_used()
     on_watched_();
   }
+  if (data) on_data();
 }
 
 bool Transport::watched_ready() {

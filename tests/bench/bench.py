@@ -689,9 +689,14 @@ def suite_mpi4py(a, anchors, lumpi, bench_exe):
     bench_mpi4py.suite_mpi4py(a, anchors, lumpi, bench_exe, sys.modules[__name__])
 
 
+def suite_datatype(a, anchors, lumpi, bench_exe):
+    import bench_datatype  # tests/bench/bench_datatype.py: derived types and MAXLOC against MPICH and Open MPI
+    bench_datatype.suite_datatype(a, anchors, lumpi, bench_exe, sys.modules[__name__])
+
+
 SUITES = {"p2p": suite_p2p, "coll": suite_coll, "repl": suite_repl, "kernel": suite_kernel, "startup": suite_startup,
           "memory": suite_memory, "mpich": suite_mpich, "hosts": suite_hosts,
-          "mpi4py": suite_mpi4py, "check": suite_check}
+          "mpi4py": suite_mpi4py, "check": suite_check, "datatype": suite_datatype}
 
 
 def main():

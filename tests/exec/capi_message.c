@@ -64,13 +64,16 @@ int main(int argc, char **argv) {
 
   /* a message of unknown length: probe, size, receive */
   MPI_Isend(data, 1 + me % 6, MPI_INT, next, 3, MPI_COMM_WORLD, &r);
+  st.MPI_ERROR = -7; /* §3.2.5: a call that returns one status leaves its MPI_ERROR alone */
   MPI_Mprobe(MPI_ANY_SOURCE, 3, MPI_COMM_WORLD, &msg, &st);
+  CHECK(st.MPI_ERROR == -7, "MPI_Mprobe wrote MPI_ERROR %d", st.MPI_ERROR);
   MPI_Get_count(&st, MPI_INT, &count);
   CHECK(st.MPI_SOURCE == prev && count == 1 + prev % 6, "mprobe: source %d count %d", st.MPI_SOURCE, count);
   MPI_Iprobe(MPI_ANY_SOURCE, 3, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
   CHECK(!flag, "a matched message is still visible to MPI_Iprobe");
   MPI_Mrecv(got, count, MPI_INT, &msg, &st);
   CHECK(msg == MPI_MESSAGE_NULL, "MPI_Mrecv left the handle %d", msg);
+  CHECK(st.MPI_ERROR == -7, "MPI_Mrecv wrote MPI_ERROR %d", st.MPI_ERROR);
   for (i = 0; i < count; i++) CHECK(got[i] == 10 * prev + i, "mrecv got[%d] = %d", i, got[i]);
   MPI_Wait(&r, MPI_STATUS_IGNORE);
 
@@ -84,7 +87,9 @@ int main(int argc, char **argv) {
   MPI_Type_commit(&every_other);
   for (i = 0; i < 12; i++) got[i] = -1;
   MPI_Imrecv(got, 1, every_other, &msg, &r);
+  st.MPI_ERROR = -7;
   MPI_Wait(&r, &st);
+  CHECK(st.MPI_ERROR == -7, "MPI_Wait wrote MPI_ERROR %d", st.MPI_ERROR);
   for (i = 0; i < 12; i++)
     CHECK(got[i] == (i % 2 ? -1 : 10 * prev + i / 2), "imrecv into a vector: got[%d] = %d", i, got[i]);
   MPI_Type_free(&every_other);
@@ -101,9 +106,12 @@ int main(int argc, char **argv) {
   MPI_Send(data, 4, MPI_INT, next, 5, MPI_COMM_WORLD);
   MPI_Mprobe(prev, 5, MPI_COMM_WORLD, &msg, &st);
   {
-    int rc = MPI_Mrecv(got, 2, MPI_INT, &msg, &st), cls = -1;
+    int rc, cls = -1;
+    st.MPI_ERROR = -7;
+    rc = MPI_Mrecv(got, 2, MPI_INT, &msg, &st);
     MPI_Error_class(rc, &cls);
     CHECK(cls == MPI_ERR_TRUNCATE, "a short MPI_Mrecv gave class %d", cls);
+    CHECK(st.MPI_ERROR == -7, "a failing MPI_Mrecv wrote MPI_ERROR %d", st.MPI_ERROR);
   }
 
   grequest();

@@ -4,7 +4,7 @@
 The seeds are committed (corpus/<target>/); rerun this only to change them.
 Each seed is a well-formed input in the target's format, written here from
 the formats' documentation (lua/codec.cpp, core/transport/wire.cpp, core/coll/coll.cpp,
-fuzz_unpack.cpp),
+fuzz_unpack.cpp, datatype_model.hpp),
 so the fuzzer starts from the shapes real peers send.
 """
 import os
@@ -123,6 +123,65 @@ UNPACK = {
 }
 
 
+# ---- random datatype constructors (fuzz_datatype.cpp; the format is
+# tests/fuzz/datatype_model.hpp's decode: a constructor byte, its arguments,
+# its old type(s); then the count, the buffer's seed, a partial length)
+def leaf(i):  # index in the model's kBasics, then kPairs
+    return bytes([0, i])
+
+
+CHAR, INT_, LONG, FLOAT, DOUBLE_, LDOUBLE, CFC, CLDC = 0, 3, 4, 6, 7, 8, 12, 14
+DOUBLE_INT, LONG_DOUBLE_INT, TWO_INT = 16, 20, 18
+
+
+def d(v):  # a displacement in elements (Reader::disp)
+    return (v * 8) & 0xFF
+
+
+def h(v):  # a displacement in bytes (Reader::hdisp)
+    return (v * 4) & 0xFF
+
+
+def tail(count, seed=0x10, part=7):
+    return bytes([count, seed, part])
+
+
+def lists(*blocks):  # indexed, hindexed, struct: (blocklength, disp, hdisp) each
+    return bytes([len(blocks)]) + b"".join(bytes([b, d(x), h(y)]) for b, x, y in blocks) + b"\0"
+
+
+DATATYPE = {
+    "int_x3": leaf(INT_) + tail(3),
+    "long_double_int": leaf(LONG_DOUBLE_INT) + tail(2),
+    "long_double_complex": leaf(CLDC) + tail(1, 0x21),
+    "longs_fit": bytes([1, 3]) + leaf(LONG) + tail(2, 0x20),
+    "longs_too_big": bytes([1, 3]) + leaf(LONG) + tail(2, 0x21),
+    "vector_negative_stride": bytes([2, 3, 2, d(-3), 0]) + leaf(DOUBLE_) + tail(2),
+    "hvector_holes": bytes([3, 2, 1, 0, h(20)]) + leaf(FLOAT) + tail(3),
+    "indexed_zero_block": bytes([4]) + lists((2, 4, 0), (0, 0, 0), (1, -2, 0)) + leaf(FLOAT) + tail(2),
+    "hindexed_negative": bytes([5]) + lists((1, 0, 12), (2, 0, -8)) + leaf(INT_) + tail(2),
+    "indexed_block": bytes([6, 2, 3, d(3), 0, d(-1), 0, d(0), 0]) + leaf(DOUBLE_INT) + tail(1),
+    "hindexed_block": bytes([7, 2, 2, 0, h(-16), 0, h(8)]) + leaf(CFC) + tail(2),
+    "struct_mixed": bytes([8]) + lists((1, 0, 0), (2, 0, 8), (1, 0, -4)) + b"\0"
+    + leaf(CHAR) + leaf(DOUBLE_) + leaf(TWO_INT) + tail(2),
+    "subarray_c": bytes([9, 2, 3, 2, 1, 3, 2, 1, 0, 0]) + leaf(INT_) + tail(2),
+    "subarray_fortran": bytes([9, 3, 2, 2, 1, 1, 1, 0, 2, 1, 1, 0, 1]) + leaf(CHAR) + tail(1),
+    "darray_block_cyclic": bytes([10, 2, 3, 1, 1, 4, 11, 0, 0, 1]) + leaf(DOUBLE_) + tail(1),
+    "darray_fortran": bytes([10, 2, 4, 2, 1, 2, 1, 1, 0, 0x13]) + leaf(INT_) + tail(1),
+    "resized_moved": bytes([11, h(-8), h(24)]) + leaf(DOUBLE_INT) + tail(3),
+    "resized_negative_extent": bytes([11, h(4), h(-12)]) + leaf(INT_) + tail(3),
+    "nested": bytes([1, 2, 11, 0, h(12), 2, 2, 1, d(2), 0]) + leaf(FLOAT) + tail(2),
+    "dup_of_struct": bytes([12, 8]) + lists((1, 0, 2), (1, 0, 0)) + b"\0" + leaf(CHAR) + leaf(LDOUBLE) + tail(2),
+    "contiguous_zero": bytes([2, 3, 1, d(2), 0, 1, 0]) + leaf(INT_) + tail(2),
+    "bad_count": bytes([2, 0xFF, 1, d(1), 0]) + leaf(INT_) + tail(1),
+    "bad_subarray_start": bytes([9, 1, 2, 1, 3, 0, 0]) + leaf(INT_) + tail(1),
+    "bad_darray_grid": bytes([10, 1, 3, 1, 1, 0xDD, 0]) + leaf(INT_) + tail(1),
+    "null_oldtype": bytes([1, 2]) + bytes([0, 0xFE]) + tail(1),
+    "freed_oldtype": bytes([1, 2, 0xF0, 1, 1, 0, 0]) + leaf(INT_) + tail(1),
+    "huge_hvector": bytes([3, 3, 1, 0, 0x7F]) + leaf(INT_) + tail(1),
+}
+
+
 def write(target, seeds):
     d = os.path.join(HERE, "corpus", target)
     os.makedirs(d, exist_ok=True)
@@ -136,4 +195,5 @@ if __name__ == "__main__":
     write("fuzz_wire", WIRE)
     write("fuzz_engine", ENGINE)
     write("fuzz_unpack", UNPACK)
+    write("fuzz_datatype", DATATYPE)
     print("seeds written under", os.path.join(HERE, "corpus"))

@@ -426,6 +426,51 @@ TEST_CASE("pack and unpack round trips") {
   }
 }
 
+// Pack and unpack fold equal blocks at equal distances (a matrix column is
+// one strided run); the bytes must be those of the blocks taken one by one,
+// also for a message that ends inside a block.
+TEST_CASE("pack and unpack of strided blocks agree with the blocks one by one") {
+  std::vector<unsigned char> src(16384);  // 3 elements of each type below fit from base
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<unsigned char>(i * 7 + 1);
+  const TypePtr types[] = {
+      committed(Datatype::vector(100, 1, 4, kDouble)),                            // 8-byte blocks
+      committed(Datatype::vector(50, 1, 3, kInt)),                                // 4-byte blocks
+      committed(Datatype::vector(30, 2, 5, kDouble)),                             // 16-byte blocks
+      committed(Datatype::vector(40, 3, 4, kChar)),                               // 3-byte blocks
+      committed(Datatype::vector(20, 1, -2, kDouble)),                            // backwards
+      committed(Datatype::indexed({1, 1, 1, 2, 1}, {0, 2, 4, 7, 12}, kInt)),      // folds, then not
+      committed(Datatype::resized(Datatype::contiguous(1, kDouble), 0, 24)),      // count strides it
+  };
+  for (const TypePtr& t : types) {
+    CAPTURE(t->size());
+    std::int64_t lo = 0, hi = 0;
+    t->span(3, &lo, &hi);
+    REQUIRE((lo >= -1024 && hi <= 16384 - 1024));
+    const unsigned char* base = src.data() + 1024;  // room below for the backward vector
+    std::string want;
+    for (int i = 0; i < 3; ++i)
+      for (const Block& b : t->blocks())
+        want.append(reinterpret_cast<const char*>(base + i * t->extent() + b.offset), std::size_t(b.length));
+    std::string got;
+    t->pack(base, 3, got, "MPI_Pack");
+    CHECK(got == want);
+    for (std::size_t n : {want.size(), want.size() / 2 + 1, std::size_t(5)}) {  // whole, ending inside a block
+      std::vector<unsigned char> back(src.size(), 0);
+      t->unpack(want.data(), n, back.data() + 1024, 3, "MPI_Unpack");
+      std::vector<unsigned char> expect(src.size(), 0);
+      std::size_t left = n;
+      for (int i = 0; i < 3 && left; ++i)
+        for (const Block& b : t->blocks()) {
+          std::size_t k = std::min(left, std::size_t(b.length));
+          std::memcpy(expect.data() + 1024 + i * t->extent() + b.offset, base + i * t->extent() + b.offset, k);
+          left -= k;
+          if (!left) break;
+        }
+      CHECK(back == expect);
+    }
+  }
+}
+
 TEST_CASE("get_count and get_elements for whole and partial messages") {
   TypePtr st = committed(Datatype::create_struct({1, 1}, {0, 8}, {kDouble, kChar}));  // 9 bytes, 2 elements
   CHECK(st->count_of(18) == 2);
@@ -509,4 +554,41 @@ TEST_CASE("a huge count stays one block; an overflowing extent is an error") {
   CHECK(big->size() == (std::int64_t(1) << 33));
   TypePtr huge = Datatype::contiguous(1 << 20, big);
   error_of([&] { Datatype::contiguous(1 << 30, huge); }, ErrClass::Arg, "MPI_Type_contiguous");
+}
+
+TEST_CASE("a stride or displacement that places no block cannot overflow") {
+  // Extent -2^62: seven extents do not fit 64 bits (tests/fuzz's fuzz_datatype found this).
+  const std::int64_t q = std::int64_t(1) << 62;
+  TypePtr far = Datatype::resized(Datatype::basic(Basic::Short), -q, -q);
+  TypePtr one = committed(Datatype::vector(1, 1, 7, far));  // one block: the stride is never used
+  CHECK(one->size() == 2);
+  CHECK(one->lb() == -q);
+  error_of([&] { Datatype::vector(2, 1, 7, far); }, ErrClass::Arg, "MPI_Type_vector");
+  CHECK(Datatype::indexed({0, 1}, {7, 0}, far)->size() == 2);
+  CHECK(Datatype::indexed_block(0, {7}, far)->size() == 0);
+  error_of([&] { Datatype::indexed({1}, {7}, far); }, ErrClass::Arg, "MPI_Type_indexed");
+}
+
+TEST_CASE("bounds that fit 64 bits but lie further apart than 2^63 are an error") {
+  const std::int64_t q = std::int64_t(1) << 62;
+  TypePtr ch = Datatype::basic(Basic::Char);
+  // lb -2^63, ub 3: the extent does not fit (tests/fuzz's fuzz_datatype found this).
+  error_of([&] { Datatype::hvector(3, 3, -q, ch); }, ErrClass::Arg, "MPI_Type_create_hvector");
+  error_of([&] { Datatype::create_struct({1, 1}, {-q, q + 1}, {ch, ch}); }, ErrClass::Arg,
+           "MPI_Type_create_struct");
+  // Markers [0, 1] but data at -2^62 and 2^62: the true extent does not fit.
+  TypePtr up = Datatype::resized(ch, q, 1), down = Datatype::resized(ch, -q, 1);
+  error_of([&] { Datatype::create_struct({1, 1}, {-q, q}, {up, down}); }, ErrClass::Arg,
+           "MPI_Type_create_struct");
+  CHECK(Datatype::create_struct({1, 1}, {-q, 0}, {up, down})->true_extent() == q + 1);
+}
+
+TEST_CASE("every copy's bounds fit 64 bits, whichever constructor lists the copies") {
+  // ub -2^63: a copy 12 bytes lower has its ub marker below -2^63, though the
+  // type's own ub (the highest) fits (tests/fuzz's fuzz_datatype found this).
+  const std::int64_t q = std::int64_t(1) << 62;
+  TypePtr low = Datatype::resized(Datatype::basic(Basic::Char), -q, -q);
+  error_of([&] { Datatype::hindexed({1, 1}, {-12, 0}, low); }, ErrClass::Arg, "MPI_Type_create_hindexed");
+  error_of([&] { Datatype::hvector(2, 1, -12, low); }, ErrClass::Arg, "MPI_Type_create_hvector");
+  CHECK(Datatype::hvector(2, 1, 12, low)->lb() == -q);
 }
