@@ -1,15 +1,19 @@
-// core/api/api_coll.cpp: the C++ API's datatypes, reduction ops and collectives,
-// over the typed-buffer collectives of core/coll/coll_typed.hpp.
+// core/api/api_coll.cpp: the C++ API's collectives, over the typed-buffer
+// collectives of core/coll/coll_typed.hpp and, for the reductions they do
+// not take, the byte collectives of core/coll/coll.hpp.
 //
-// Datatypes are the predefined basic types the typed core supports; each maps
-// to one core element type. As the core has no type conversion, a collective
+// Any committed datatype: the blocks move as the types' packed bytes
+// (core::TypedBuffer). As the core has no type conversion, a collective
 // whose send and receive sides are both significant on a process needs the
-// same type and count on both (ERR_TYPE / ERR_COUNT otherwise); a side that
-// is not significant (the receive side of Gather off the root, ...) is not
-// looked at. MPI_IN_PLACE and the v-variants are not there yet.
+// same type signature and count on both (ERR_TYPE / ERR_COUNT otherwise); a
+// side that is not significant (the receive side of Gather off the root,
+// ...) is not looked at. The nonblocking and neighbourhood forms take the
+// typed collectives' element types only (detail::typed_type). MPI_IN_PLACE
+// and the v-variants are not there yet.
 #include "core/api/api_detail.hpp"
 #include "core/coll/coll.hpp"
 #include "core/base/constants.hpp"
+#include "core/check/signature.hpp"
 
 namespace lumpi {
 
@@ -18,88 +22,38 @@ using detail::Access;
 using detail::Elems;
 using detail::guarded;
 using detail::significant;
-
-namespace {
-
-enum TypeId : int { kNullType, kInt, kLong, kInt64, kUChar, kByte, kFloat, kDouble, kTypeEnd };
-
-struct TypeInfo {
-  const char* name;
-  typed::Type core;
-};
-
-static_assert(sizeof(int) == 4 && sizeof(long) == 8, "lumpi::INT and LONG assume LP64");
-
-constexpr TypeInfo kTypes[kTypeEnd] = {
-    {"MPI_DATATYPE_NULL", typed::Type::UInt8}, {"MPI_INT", typed::Type::Int32},
-    {"MPI_LONG", typed::Type::Int64},          {"MPI_INT64_T", typed::Type::Int64},
-    {"MPI_UNSIGNED_CHAR", typed::Type::UInt8}, {"MPI_BYTE", typed::Type::UInt8},
-    {"MPI_FLOAT", typed::Type::Float},         {"MPI_DOUBLE", typed::Type::Double},
-};
-
-bool known(int id) { return id > kNullType && id < kTypeEnd; }
-
-}  // namespace
-
-extern const Datatype DATATYPE_NULL = Access::datatype(kNullType);
-extern const Datatype INT = Access::datatype(kInt);
-extern const Datatype LONG = Access::datatype(kLong);
-extern const Datatype INT64_T = Access::datatype(kInt64);
-extern const Datatype UNSIGNED_CHAR = Access::datatype(kUChar);
-extern const Datatype BYTE = Access::datatype(kByte);
-extern const Datatype FLOAT = Access::datatype(kFloat);
-extern const Datatype DOUBLE = Access::datatype(kDouble);
-
-// Op ids are the core's typed::Op values plus one (0 is OP_NULL).
-extern const Op OP_NULL = Access::op(0);
-extern const Op SUM = Access::op(1 + int(typed::Op::Sum));
-extern const Op PROD = Access::op(1 + int(typed::Op::Prod));
-extern const Op MAX = Access::op(1 + int(typed::Op::Max));
-extern const Op MIN = Access::op(1 + int(typed::Op::Min));
-extern const Op LAND = Access::op(1 + int(typed::Op::Land));
-extern const Op LOR = Access::op(1 + int(typed::Op::Lor));
-extern const Op LXOR = Access::op(1 + int(typed::Op::Lxor));
-extern const Op BAND = Access::op(1 + int(typed::Op::Band));
-extern const Op BOR = Access::op(1 + int(typed::Op::Bor));
-extern const Op BXOR = Access::op(1 + int(typed::Op::Bxor));
-
-// ---- Datatype and Op ---------------------------------------------------------------
-
-int Datatype::Get_size() const {
-  return int(typed::type_size(detail::typed_type(*this, "MPI_Type_size")));
-}
-
-std::string Datatype::Get_name() const { return known(id_) || id_ == 0 ? kTypes[id_].name : "?"; }
-
-std::string Op::Get_name() const {
-  return id_ == 0 ? "MPI_OP_NULL" : core::op_name(core::Op(id_ - 1));
-}
-
-void Op::Reduce_local(const void* inbuf, void* inoutbuf, int count, const Datatype& type) const {
-  const char* func = "MPI_Reduce_local";
-  guarded([&] {
-    typed::Op op = detail::typed_op(*this, type, func);
-    typed::reduce_local(inbuf, inoutbuf, count, detail::typed_type(type, func), op);
-  });
-}
+using detail::Side;
 
 namespace detail {
 
+std::optional<typed::Type> typed_type(const Datatype& t) {
+  if (t.Is_null() || t.Id() > int(core::Basic::Count_)) return std::nullopt;
+  switch (core::Basic(t.Id() - 1)) {
+    case core::Basic::Int: case core::Basic::Int32: return typed::Type::Int32;
+    case core::Basic::Long: case core::Basic::Int64: return typed::Type::Int64;
+    case core::Basic::UnsignedChar: case core::Basic::Byte: return typed::Type::UInt8;
+    case core::Basic::Float: return typed::Type::Float;
+    case core::Basic::Double: return typed::Type::Double;
+    default: return std::nullopt;
+  }
+}
+
 typed::Type typed_type(const Datatype& t, std::string_view func) {
-  if (t.Is_null()) fail(ERR_TYPE, func, "datatype is DATATYPE_NULL");
-  if (!known(t.Id())) fail(ERR_TYPE, func, "datatype " + std::to_string(t.Id()) + " is not a datatype");
-  return kTypes[t.Id()].core;
+  type_of(t, func);  // ERR_TYPE for null, freed, unknown
+  if (auto e = typed_type(t)) return *e;
+  fail(ERR_TYPE, func, "datatype " + t.Get_name() +
+                           " is not taken here yet (only INT, INT32_T, LONG, INT64_T, UNSIGNED_CHAR, BYTE, FLOAT, DOUBLE)");
 }
 
 typed::Op typed_op(const Op& op, const Datatype& t, std::string_view func) {
   typed::Type type = typed_type(t, func);
-  if (op.Is_null()) fail(ERR_OP, func, "op is OP_NULL");
-  typed::Op o = typed::Op(op.Id() - 1);
+  std::optional<core::Op> o = predefined_op(op, func);
+  if (!o || *o > core::Op::Bxor) fail(ERR_OP, func, op.Get_name() + " is not taken here yet");
   const bool bitwise = o == typed::Op::Band || o == typed::Op::Bor || o == typed::Op::Bxor;
-  if (t.Id() == kByte && !bitwise)
+  if (t == BYTE && !bitwise)
     fail(ERR_OP, func, op.Get_name() + " is not defined for MPI_BYTE (only MPI_BAND, MPI_BOR, MPI_BXOR are)");
-  guarded([&] { typed::check_op_type(o, type, func); });
-  return o;
+  guarded([&] { typed::check_op_type(*o, type, func); });
+  return *o;
 }
 
 size_t buffer_bytes(const void* buf, int count, const Datatype& t, std::string_view func,
@@ -108,6 +62,14 @@ size_t buffer_bytes(const void* buf, int count, const Datatype& t, std::string_v
   if (count < 0) fail(ERR_COUNT, func, "count " + std::to_string(count) + " is negative");
   if (count > 0 && !buf) fail(ERR_BUFFER, func, std::string(what) + " is null");
   return size_t(count) * typed::type_size(type);
+}
+
+core::TypedBuffer typed_bytes(const void* buf, int count, const Datatype& t, std::string_view func,
+                              const char* buf_name, const char* count_name) {
+  if (count < 0) fail(ERR_COUNT, func, std::string(count_name) + " " + std::to_string(count) + " is negative");
+  core::TypePtr p = type_of(t, func);
+  if (count > 0 && p->size() > 0 && !buf) fail(ERR_BUFFER, func, std::string(buf_name) + " is null");
+  return guarded([&] { return core::TypedBuffer(buf, count, p, func, count_name); });
 }
 
 Elems significant(const Side& send, const Side& recv, std::string_view func) {
@@ -134,10 +96,64 @@ void Comm::Barrier() const {
   guarded(*this, "MPI_Barrier", [](core::Comm& c) { core::coll::barrier(c); });
 }
 
+namespace {
+
+// The data of a collective that moves blocks, as bytes: the send side's
+// packed contribution (sblocks blocks of sendcount elements) and the
+// receive side's room (rblocks blocks of recvcount), each where this
+// process is significant. Where both are, one block of each must have the
+// same type signature (ERR_TYPE) and count (ERR_COUNT): the core has no
+// type conversion. After the core moved `block` bytes per block, land()
+// unpacks what a type with holes received.
+struct Blocks {
+  std::optional<core::TypedBuffer> send, recv;
+  int block = 0;
+  const char* sent(std::string_view func) { return send ? send->pack(func) : nullptr; }
+  void* room() { return recv ? recv->stage() : nullptr; }
+  void land(std::string_view func) {
+    if (recv) recv->unpack(recv->size(), func);
+  }
+};
+
+void check_same_signature(const Side& send, const Side& recv, std::string_view func) {
+  if (send.type == recv.type && send.count != recv.count)
+    detail::fail(ERR_COUNT, func, "sendcount " + std::to_string(send.count) + " and recvcount " +
+                                      std::to_string(recv.count) + " differ");
+  auto a = core::check::signature(*detail::usable_type(send.type, func, "sendtype"), send.count);
+  auto b = core::check::signature(*detail::usable_type(recv.type, func, "recvtype"), recv.count);
+  if (!core::check::compatible(a, b))
+    detail::fail(ERR_TYPE, func, "sendtype and recvtype differ: " + a.text + " sent, " + b.text + " received");
+}
+
+Blocks blocks(const void* sendbuf, const Side& send, int sblocks, void* recvbuf, const Side& recv, int rblocks,
+              std::string_view func) {
+  Blocks b;
+  if (send.significant) {
+    b.send.emplace(detail::typed_bytes(sendbuf, send.count * sblocks, send.type, func, "sendbuf", "sendcount"));
+    b.block = int(b.send->size()) / std::max(sblocks, 1);
+  }
+  if (recv.significant) {
+    b.recv.emplace(detail::typed_bytes(recvbuf, recv.count * rblocks, recv.type, func, "recvbuf", "recvcount"));
+    b.block = int(b.recv->size()) / std::max(rblocks, 1);
+  }
+  if (send.significant && recv.significant) check_same_signature(send, recv, func);
+  if (b.send && b.recv && b.send->size() / std::max(sblocks, 1) != b.recv->size() / std::max(rblocks, 1))
+    detail::fail(ERR_COUNT, func, "sendcount and recvcount move different numbers of bytes");
+  return b;
+}
+
+}  // namespace
+
+// The root sends the packed elements; the others receive into their room.
 void Comm::Bcast(void* buf, int count, const Datatype& type, int root) const {
   const char* func = "MPI_Bcast";
   guarded(*this, func, [&](core::Comm& c) {
-    typed::bcast(c, buf, count, detail::typed_type(type, func), root);
+    c.check_root(root, func);
+    const bool sends = c.is_root(root), receives = c.takes_part(root) && !sends;
+    Blocks b = blocks(buf, {count, type, sends}, 1, buf, {count, type, receives}, 1, func);
+    void* data = sends ? const_cast<char*>(b.sent(func)) : b.room();
+    typed::bcast(c, data, b.block, typed::Type::UInt8, root);
+    if (receives) b.land(func);
   });
 }
 
@@ -146,9 +162,10 @@ void Comm::Gather(const void* sendbuf, int sendcount, const Datatype& sendtype, 
   const char* func = "MPI_Gather";
   guarded(*this, func, [&](core::Comm& c) {
     c.check_root(root, func);
-    Elems e = significant({sendcount, sendtype, c.takes_part(root)},
-                          {recvcount, recvtype, c.is_root(root)}, func);
-    typed::gather(c, sendbuf, recvbuf, e.count, e.type, root);
+    Blocks b = blocks(sendbuf, {sendcount, sendtype, c.takes_part(root)}, 1,
+                      recvbuf, {recvcount, recvtype, c.is_root(root)}, c.is_inter() ? c.remote_size() : c.size(), func);
+    typed::gather(c, b.sent(func), b.room(), b.block, typed::Type::UInt8, root);
+    b.land(func);
   });
 }
 
@@ -157,9 +174,10 @@ void Comm::Scatter(const void* sendbuf, int sendcount, const Datatype& sendtype,
   const char* func = "MPI_Scatter";
   guarded(*this, func, [&](core::Comm& c) {
     c.check_root(root, func);
-    Elems e = significant({sendcount, sendtype, c.is_root(root)},
-                          {recvcount, recvtype, c.takes_part(root)}, func);
-    typed::scatter(c, sendbuf, recvbuf, e.count, e.type, root);
+    Blocks b = blocks(sendbuf, {sendcount, sendtype, c.is_root(root)}, c.is_inter() ? c.remote_size() : c.size(),
+                      recvbuf, {recvcount, recvtype, c.takes_part(root)}, 1, func);
+    typed::scatter(c, b.sent(func), b.room(), b.block, typed::Type::UInt8, root);
+    b.land(func);
   });
 }
 
@@ -167,8 +185,10 @@ void Comm::Allgather(const void* sendbuf, int sendcount, const Datatype& sendtyp
                      int recvcount, const Datatype& recvtype) const {
   const char* func = "MPI_Allgather";
   guarded(*this, func, [&](core::Comm& c) {
-    Elems e = significant({sendcount, sendtype, true}, {recvcount, recvtype, true}, func);
-    typed::allgather(c, sendbuf, recvbuf, e.count, e.type);
+    Blocks b = blocks(sendbuf, {sendcount, sendtype, true}, 1, recvbuf, {recvcount, recvtype, true},
+                      c.is_inter() ? c.remote_size() : c.size(), func);
+    typed::allgather(c, b.sent(func), b.room(), b.block, typed::Type::UInt8);
+    b.land(func);
   });
 }
 
@@ -176,17 +196,56 @@ void Comm::Alltoall(const void* sendbuf, int sendcount, const Datatype& sendtype
                     int recvcount, const Datatype& recvtype) const {
   const char* func = "MPI_Alltoall";
   guarded(*this, func, [&](core::Comm& c) {
-    Elems e = significant({sendcount, sendtype, true}, {recvcount, recvtype, true}, func);
-    typed::alltoall(c, sendbuf, recvbuf, e.count, e.type);
+    const int n = c.is_inter() ? c.remote_size() : c.size();
+    Blocks b = blocks(sendbuf, {sendcount, sendtype, true}, n, recvbuf, {recvcount, recvtype, true}, n, func);
+    typed::alltoall(c, b.sent(func), b.room(), b.block, typed::Type::UInt8);
+    b.land(func);
   });
 }
+
+// ---- reductions: the typed collectives where they take the type and op (one of
+// their element types, an op of SUM ... BXOR), else the packed path of every
+// type and op (core/coll/combine.hpp): packed input, combined in rank
+// order, unpacked result.
+
+namespace {
+
+bool typed_takes(const Datatype& t, const Op& op) {
+  if (!detail::typed_type(t) || op.Is_null()) return false;
+  auto o = detail::guarded([&] { return detail::predefined_op(op, ""); });
+  return o && *o <= core::Op::Bxor;
+}
+
+// count elements of t at buf, packed (send side) or as room (receive side).
+core::coll::Bytes packed_input(const void* send, int count, const core::TypePtr& t, std::string_view func) {
+  core::TypedBuffer b(send, count, t, func);
+  if (count > 0 && t->size() > 0 && !send) detail::fail(ERR_BUFFER, func, "sendbuf is null");
+  return core::coll::Bytes(b.pack(func), b.size());
+}
+
+void packed_output(void* recv, int count, const core::TypePtr& t, const core::coll::Bytes& b, std::string_view func) {
+  if (std::int64_t(b.size()) != std::int64_t(count) * t->size())
+    detail::fail(ERR_TRUNCATE, func, "the result has " + std::to_string(b.size()) + " bytes where " +
+                                         std::to_string(std::int64_t(count) * t->size()) + " were expected");
+  if (count > 0 && t->size() > 0 && !recv) detail::fail(ERR_BUFFER, func, "recvbuf is null");
+  t->unpack(b.data(), b.size(), recv, count, func);
+}
+
+}  // namespace
 
 void Comm::Reduce(const void* sendbuf, void* recvbuf, int count, const Datatype& type,
                   const Op& op, int root) const {
   const char* func = "MPI_Reduce";
   guarded(*this, func, [&](core::Comm& c) {
-    typed::Op o = detail::typed_op(op, type, func);
-    typed::reduce(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o, root);
+    if (typed_takes(type, op)) {
+      typed::Op o = detail::typed_op(op, type, func);
+      return typed::reduce(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o, root);
+    }
+    c.check_root(root, func);
+    if (c.is_inter()) detail::fail(ERR_COMM, func, "derived datatypes and user ops on an intercommunicator are not there yet");
+    detail::Reducer r = detail::reducer(op, type, func);
+    auto out = core::coll::reduce(c, packed_input(sendbuf, count, r.type, func), r.combine, r.commutes, root);
+    if (out) packed_output(recvbuf, count, r.type, *out, func);
   });
 }
 
@@ -194,8 +253,14 @@ void Comm::Allreduce(const void* sendbuf, void* recvbuf, int count, const Dataty
                      const Op& op) const {
   const char* func = "MPI_Allreduce";
   guarded(*this, func, [&](core::Comm& c) {
-    typed::Op o = detail::typed_op(op, type, func);
-    typed::allreduce(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);
+    if (typed_takes(type, op)) {
+      typed::Op o = detail::typed_op(op, type, func);
+      return typed::allreduce(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);
+    }
+    if (c.is_inter()) detail::fail(ERR_COMM, func, "derived datatypes and user ops on an intercommunicator are not there yet");
+    detail::Reducer r = detail::reducer(op, type, func);
+    auto out = core::coll::allreduce(c, packed_input(sendbuf, count, r.type, func), r.combine, r.commutes);
+    packed_output(recvbuf, count, r.type, out, func);
   });
 }
 
@@ -225,8 +290,13 @@ void Intracomm::Scan(const void* sendbuf, void* recvbuf, int count, const Dataty
                      const Op& op) const {
   const char* func = "MPI_Scan";
   guarded(*this, func, [&](core::Comm& c) {
-    typed::Op o = detail::typed_op(op, type, func);
-    typed::scan(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);
+    if (typed_takes(type, op)) {
+      typed::Op o = detail::typed_op(op, type, func);
+      return typed::scan(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);
+    }
+    detail::Reducer r = detail::reducer(op, type, func);
+    packed_output(recvbuf, count, r.type, core::coll::scan(c, packed_input(sendbuf, count, r.type, func), r.combine),
+                  func);
   });
 }
 
@@ -234,8 +304,13 @@ void Intracomm::Exscan(const void* sendbuf, void* recvbuf, int count, const Data
                        const Op& op) const {
   const char* func = "MPI_Exscan";
   guarded(*this, func, [&](core::Comm& c) {
-    typed::Op o = detail::typed_op(op, type, func);
-    typed::exscan(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);
+    if (typed_takes(type, op)) {
+      typed::Op o = detail::typed_op(op, type, func);
+      return typed::exscan(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);
+    }
+    detail::Reducer r = detail::reducer(op, type, func);
+    auto out = core::coll::exscan(c, packed_input(sendbuf, count, r.type, func), r.combine);
+    if (out) packed_output(recvbuf, count, r.type, *out, func);
   });
 }
 

@@ -13,7 +13,11 @@
 #include <utility>
 #include <vector>
 
+#include <optional>
+
 #include "core/coll/coll_typed.hpp"
+#include "core/coll/combine.hpp"
+#include "core/datatype/typed_buffer.hpp"
 #include "core/base/error.hpp"
 #include "core/api/handles.hpp"
 #include "core/api/lumpi.hpp"
@@ -90,15 +94,55 @@ Intracomm self_of(core::Engine& e);
 // ---- requests (api_p2p.cpp) -------------------------------------------------------
 
 
-// ---- datatypes and ops (api_coll.cpp) --------------------------------------------
+// ---- datatypes (api_datatype.cpp, api_type_attr.cpp) ------------------------------
 
-// The core's element type of t; ERR_TYPE naming func if t is null or unknown.
+// The core object of t; ERR_TYPE naming `what` in func for DATATYPE_NULL, a
+// freed handle or a number that is no datatype. usable_type: also
+// committed and not freed (what communication and packing need).
+core::TypePtr type_of(const Datatype& t, std::string_view func, std::string_view what = "datatype");
+core::TypePtr usable_type(const Datatype& t, std::string_view func, std::string_view what = "datatype");
+// A new handle for t; handle_of gives a predefined type its constant.
+Datatype add_type(core::TypePtr t);
+Datatype handle_of(const core::TypePtr& t);
+void forget_type(const Datatype& t);  // after Free; no-op for the predefined ones
+// Attributes: the copy callbacks of old's onto newtype (Dup), the delete
+// callbacks of t's (Free); a failing callback throws with its code.
+void type_copy_attrs(const Datatype& old, const Datatype& newtype, std::string_view func);
+void type_delete_attrs(Datatype& t, std::string_view func);
+
+// count elements of t at buf as the bytes a message carries
+// (core::TypedBuffer), after the checks of count (ERR_COUNT naming
+// `count`), t (ERR_TYPE) and buf (ERR_BUFFER naming `buf` when count > 0).
+core::TypedBuffer typed_bytes(const void* buf, int count, const Datatype& t, std::string_view func,
+                              const char* buf_name = "buf", const char* count_name = "count");
+
+// ---- ops (api_op.cpp) ---------------------------------------------------------------
+
+// The core's predefined op of op (REPLACE and NO_OP included); nullopt for
+// a user op; ERR_OP for OP_NULL or a freed op.
+std::optional<core::Op> predefined_op(const Op& op, std::string_view func);
+// The Combine a reduction of op on t uses (core/coll/combine.hpp), and
+// whether op commutes. ERR_OP / ERR_TYPE as the core checks them.
+struct Reducer {
+  core::TypePtr type;
+  core::coll::Combine combine;
+  bool commutes = true;
+};
+Reducer reducer(const Op& op, const Datatype& t, std::string_view func);
+
+// ---- collectives (api_coll.cpp) -----------------------------------------------------
+
+// The core's element type of t, for the typed collectives (the basic types
+// of one of their element types); nullopt for any other type.
+std::optional<core::coll::typed::Type> typed_type(const Datatype& t);
+// The same, ERR_TYPE naming func when t has none (the nonblocking and
+// neighbourhood collectives, which take only those so far).
 core::coll::typed::Type typed_type(const Datatype& t, std::string_view func);
 // The core's op for op on t; ERR_OP if op is null or undefined on t.
 core::coll::typed::Op typed_op(const Op& op, const Datatype& t, std::string_view func);
 // A collective's (count, type) from its significant side(s): where both
-// are significant on this process they need the same type (ERR_TYPE) and
-// count (ERR_COUNT), as the core has no type conversion.
+// are significant on this process they need the same type signature
+// (ERR_TYPE) and count (ERR_COUNT), as the core has no type conversion.
 struct Side {
   int count;
   const Datatype& type;

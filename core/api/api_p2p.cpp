@@ -1,6 +1,8 @@
 // core/api/api_p2p.cpp: the C++ API's point-to-point operations (Send, Recv,
 // Isend, Irecv, Ssend, Sendrecv, Probe ...), Status and Request, over
-// core::Comm's send/isend/recv/irecv/probe on contiguous buffers.
+// core::Comm's send/isend/recv/irecv/probe. A message carries its type's
+// packed bytes (core::TypedBuffer): the user's memory itself for a dense
+// type, a staging copy packed and unpacked for one with holes.
 //
 // This is the only file of the API that touches message bodies: body_of
 // makes one from a buffer and copy_out copies one into a buffer, whatever
@@ -38,6 +40,13 @@ size_t copy_out(const Body& body, void* buf, size_t cap, std::string_view func) 
   return n;
 }
 
+// What a receive into b runs when its message has arrived in b->stage():
+// unpacking a type with holes into the user's buffer; null when b is dense.
+detail::Landing unpacking(const std::shared_ptr<core::TypedBuffer>& b) {
+  if (!b->staged()) return nullptr;
+  return [b](size_t received, const char* func) { b->unpack(received, func); };
+}
+
 Status status_of(const core::Status& s, size_t bytes, bool cancelled = false) {
   Status out;
   out.Set_source(s.source);
@@ -54,6 +63,7 @@ Status status_of(const core::Status& s, size_t bytes, bool cancelled = false) {
 
 int Status::Get_count(const Datatype& type) const {
   const size_t size = size_t(type.Get_size());
+  if (size == 0) return 0;
   return bytes_ % size ? UNDEFINED : int(bytes_ / size);
 }
 
@@ -368,10 +378,10 @@ namespace {
 Prequest send_init(const Comm& self, const void* buf, int count, const Datatype& type, int dest, int tag,
                    bool sync, const char* func) {
   return guarded(self, func, [&](core::Comm&) {
-    size_t n = detail::buffer_bytes(buf, count, type, func);
+    auto b = std::make_shared<core::TypedBuffer>(detail::typed_bytes(buf, count, type, func));
     auto p = core::Persistent::send_init(Access::handle(self)->comm, dest, tag, sync, func);
-    return detail::prequest_of(self, std::move(p), [buf, n](const char*) { return body_of(buf, n); }, nullptr, 0,
-                               nullptr, func);
+    return detail::prequest_of(self, std::move(p), [b](const char* f) { return body_of(b->pack(f), b->size()); },
+                               nullptr, 0, nullptr, func);
   });
 }
 }  // namespace
@@ -387,9 +397,9 @@ Prequest Comm::Ssend_init(const void* buf, int count, const Datatype& type, int 
 Prequest Comm::Recv_init(void* buf, int count, const Datatype& type, int source, int tag) const {
   const char* func = "MPI_Recv_init";
   return guarded(*this, func, [&](core::Comm&) {
-    size_t cap = detail::buffer_bytes(buf, count, type, func);
+    auto b = std::make_shared<core::TypedBuffer>(detail::typed_bytes(buf, count, type, func));
     auto p = core::Persistent::recv_init(Access::handle(*this)->comm, source, tag, func);
-    return detail::prequest_of(*this, std::move(p), nullptr, buf, cap, nullptr, func);
+    return detail::prequest_of(*this, std::move(p), nullptr, b->stage(), b->size(), unpacking(b), func);
   });
 }
 
@@ -400,32 +410,32 @@ void detail::on_landing(Request& r, Landing landed) { Access::handle(r)->landed 
 void Comm::Send(const void* buf, int count, const Datatype& type, int dest, int tag) const {
   const char* func = "MPI_Send";
   guarded(*this, func, [&](core::Comm& c) {
-    size_t n = detail::buffer_bytes(buf, count, type, func);
-    c.send(body_of(buf, n), dest, tag, false);
+    core::TypedBuffer b = detail::typed_bytes(buf, count, type, func);
+    c.send(body_of(b.pack(func), b.size()), dest, tag, false);
   });
 }
 
 void Comm::Ssend(const void* buf, int count, const Datatype& type, int dest, int tag) const {
   const char* func = "MPI_Ssend";
   guarded(*this, func, [&](core::Comm& c) {
-    size_t n = detail::buffer_bytes(buf, count, type, func);
-    c.send(body_of(buf, n), dest, tag, true);
+    core::TypedBuffer b = detail::typed_bytes(buf, count, type, func);
+    c.send(body_of(b.pack(func), b.size()), dest, tag, true);
   });
 }
 
 Request Comm::Isend(const void* buf, int count, const Datatype& type, int dest, int tag) const {
   const char* func = "MPI_Isend";
   return guarded(*this, func, [&](core::Comm& c) {
-    size_t n = detail::buffer_bytes(buf, count, type, func);
-    return make_request(*this, c.isend(body_of(buf, n), dest, tag, false), func);
+    core::TypedBuffer b = detail::typed_bytes(buf, count, type, func);
+    return make_request(*this, c.isend(body_of(b.pack(func), b.size()), dest, tag, false), func);
   });
 }
 
 Request Comm::Issend(const void* buf, int count, const Datatype& type, int dest, int tag) const {
   const char* func = "MPI_Issend";
   return guarded(*this, func, [&](core::Comm& c) {
-    size_t n = detail::buffer_bytes(buf, count, type, func);
-    return make_request(*this, c.isend(body_of(buf, n), dest, tag, true), func);
+    core::TypedBuffer b = detail::typed_bytes(buf, count, type, func);
+    return make_request(*this, c.isend(body_of(b.pack(func), b.size()), dest, tag, true), func);
   });
 }
 
@@ -433,9 +443,10 @@ void Comm::Recv(void* buf, int count, const Datatype& type, int source, int tag,
                 Status& status) const {
   const char* func = "MPI_Recv";
   status = guarded(*this, func, [&](core::Comm& c) {
-    size_t cap = detail::buffer_bytes(buf, count, type, func);
+    core::TypedBuffer b = detail::typed_bytes(buf, count, type, func);
     core::Received r = c.recv(source, tag);
-    size_t n = copy_out(r.body, buf, cap, func);
+    size_t n = copy_out(r.body, b.stage(), b.size(), func);
+    b.unpack(n, func);
     return status_of(r.status, n);
   });
 }
@@ -448,8 +459,10 @@ void Comm::Recv(void* buf, int count, const Datatype& type, int source, int tag)
 Request Comm::Irecv(void* buf, int count, const Datatype& type, int source, int tag) const {
   const char* func = "MPI_Irecv";
   return guarded(*this, func, [&](core::Comm& c) {
-    size_t cap = detail::buffer_bytes(buf, count, type, func);
-    return make_request(*this, c.irecv(source, tag), func, true, buf, cap);
+    auto b = std::make_shared<core::TypedBuffer>(detail::typed_bytes(buf, count, type, func));
+    Request q = make_request(*this, c.irecv(source, tag), func, true, b->stage(), b->size());
+    detail::on_landing(q, unpacking(b));
+    return q;
   });
 }
 
@@ -458,13 +471,15 @@ void Comm::Sendrecv(const void* sendbuf, int sendcount, const Datatype& sendtype
                     int source, int recvtag, Status& status) const {
   const char* func = "MPI_Sendrecv";
   status = guarded(*this, func, [&](core::Comm& c) {
-    size_t n = detail::buffer_bytes(sendbuf, sendcount, sendtype, func, "sendbuf");
-    size_t cap = detail::buffer_bytes(recvbuf, recvcount, recvtype, func, "recvbuf");
+    core::TypedBuffer out = detail::typed_bytes(sendbuf, sendcount, sendtype, func, "sendbuf", "sendcount");
+    core::TypedBuffer in = detail::typed_bytes(recvbuf, recvcount, recvtype, func, "recvbuf", "recvcount");
     c.check_send(dest, sendtag, func);
+    core::Body message = body_of(out.pack(func), out.size());  // taken before the receive lands (Sendrecv_replace)
     auto r = c.irecv(source, recvtag);  // posted first: a send to oneself matches it
-    c.send(body_of(sendbuf, n), dest, sendtag, false);
+    c.send(std::move(message), dest, sendtag, false);
     r->wait();
-    size_t got = r->cancelled() ? 0 : copy_out(r->body(), recvbuf, cap, func);
+    size_t got = r->cancelled() ? 0 : copy_out(r->body(), in.stage(), in.size(), func);
+    in.unpack(got, func);
     return status_of(r->status(), got);
   });
 }
