@@ -132,36 +132,12 @@ Scatter scatter_args(const core::Comm& c, const void* send, void* recv, const st
   return s;
 }
 
-std::vector<Bytes> cut(const Bytes& all, const std::vector<size_t>& sizes) {
-  std::vector<Bytes> parts;
-  size_t at = 0;
-  for (size_t s : sizes) {
-    parts.push_back(all.substr(at, s));
-    at += s;
-  }
-  return parts;
-}
-
-// Intercommunicator: the remote group's blocks joined and cut into this group's sizes.
-core::coll::Regroup regroup(std::vector<size_t> sizes, const char* f) {
-  return [sizes, name = std::string(f)](std::vector<Bytes> remote) {
-    Bytes all;
-    for (const Bytes& b : remote) all += b;
-    size_t want = 0;
-    for (size_t s : sizes) want += s;
-    if (all.size() != want)
-      fail(MPI_ERR_COUNT, name.c_str(),
-           "the two groups' counts differ (" + std::to_string(all.size()) + " vs " + std::to_string(want) + " bytes)");
-    return cut(all, sizes);
-  };
-}
-
 void reduce_scatter(const void* send, void* recv, const std::vector<int>& counts, MPI_Datatype t, MPI_Op op,
                     const core::CommPtr& c, const char* f) {
   Scatter s = scatter_args(*c, send, recv, counts, t, op, f);
   check_coll(c, {f, -1, op, side(counts[size_t(c->rank())], t), {}, true});
-  Bytes mine = core::coll::reduce_scatter(*c, cut(s.input, s.sizes), s.r.combine, s.r.commutes,
-                                          c->is_inter() ? regroup(s.sizes, f) : core::coll::Regroup(), counts);
+  Bytes mine = core::coll::reduce_scatter(*c, core::coll::cut(s.input, s.sizes), s.r.combine, s.r.commutes,
+                                          c->is_inter() ? core::coll::regroup(s.sizes, f) : core::coll::Regroup(), counts);
   output(recv, counts[size_t(c->rank())], *s.r.type, mine, f);
 }
 

@@ -10,6 +10,8 @@
 // ...) is not looked at. The nonblocking and neighbourhood forms take the
 // typed collectives' element types only (detail::typed_type). MPI_IN_PLACE
 // and the v-variants are not there yet.
+#include <cstring>
+
 #include "core/api/api_detail.hpp"
 #include "core/coll/coll.hpp"
 #include "core/base/constants.hpp"
@@ -98,23 +100,6 @@ void Comm::Barrier() const {
 
 namespace {
 
-// The data of a collective that moves blocks, as bytes: the send side's
-// packed contribution (sblocks blocks of sendcount elements) and the
-// receive side's room (rblocks blocks of recvcount), each where this
-// process is significant. Where both are, one block of each must have the
-// same type signature (ERR_TYPE) and count (ERR_COUNT): the core has no
-// type conversion. After the core moved `block` bytes per block, land()
-// unpacks what a type with holes received.
-struct Blocks {
-  std::optional<core::TypedBuffer> send, recv;
-  int block = 0;
-  const char* sent(std::string_view func) { return send ? send->pack(func) : nullptr; }
-  void* room() { return recv ? recv->stage() : nullptr; }
-  void land(std::string_view func) {
-    if (recv) recv->unpack(recv->size(), func);
-  }
-};
-
 void check_same_signature(const Side& send, const Side& recv, std::string_view func) {
   if (send.type == recv.type && send.count != recv.count)
     detail::fail(ERR_COUNT, func, "sendcount " + std::to_string(send.count) + " and recvcount " +
@@ -125,24 +110,61 @@ void check_same_signature(const Side& send, const Side& recv, std::string_view f
     detail::fail(ERR_TYPE, func, "sendtype and recvtype differ: " + a.text + " sent, " + b.text + " received");
 }
 
+}  // namespace
+
+namespace detail {
+
+namespace {
+// count * blocks elements at buf; a null buf is an error wherever count
+// elements would be read or written, even with no blocks (no neighbours).
+std::shared_ptr<core::TypedBuffer> side_bytes(const void* buf, const Side& side, int blocks, std::string_view func,
+                                              const char* buf_name, const char* count_name) {
+  auto b = std::make_shared<core::TypedBuffer>(
+      typed_bytes(buf, side.count * blocks, side.type, func, buf_name, count_name));
+  if (!buf && side.count > 0 && b->type()->size() > 0) fail(ERR_BUFFER, func, std::string(buf_name) + " is null");
+  return b;
+}
+}  // namespace
+
 Blocks blocks(const void* sendbuf, const Side& send, int sblocks, void* recvbuf, const Side& recv, int rblocks,
               std::string_view func) {
   Blocks b;
   if (send.significant) {
-    b.send.emplace(detail::typed_bytes(sendbuf, send.count * sblocks, send.type, func, "sendbuf", "sendcount"));
-    b.block = int(b.send->size()) / std::max(sblocks, 1);
+    b.send = side_bytes(sendbuf, send, sblocks, func, "sendbuf", "sendcount");
+    b.nsend = sblocks;
+    if (sblocks > 0) b.block = b.send->size() / size_t(sblocks);
   }
   if (recv.significant) {
-    b.recv.emplace(detail::typed_bytes(recvbuf, recv.count * rblocks, recv.type, func, "recvbuf", "recvcount"));
-    b.block = int(b.recv->size()) / std::max(rblocks, 1);
+    b.recv = side_bytes(recvbuf, recv, rblocks, func, "recvbuf", "recvcount");
+    if (send.significant) check_same_signature(send, recv, func);
+    const size_t each = rblocks > 0 ? b.recv->size() / size_t(rblocks) : b.block;
+    if (b.send && sblocks > 0 && each != b.block)
+      fail(ERR_COUNT, func, "sendcount and recvcount move different numbers of bytes");
+    b.block = each;
   }
-  if (send.significant && recv.significant) check_same_signature(send, recv, func);
-  if (b.send && b.recv && b.send->size() / std::max(sblocks, 1) != b.recv->size() / std::max(rblocks, 1))
-    detail::fail(ERR_COUNT, func, "sendcount and recvcount move different numbers of bytes");
   return b;
 }
 
-}  // namespace
+std::vector<core::coll::Bytes> Blocks::sent_blocks(std::string_view func) const {
+  std::vector<core::coll::Bytes> out;
+  const char* p = send ? send->pack(func) : nullptr;
+  for (int k = 0; k < nsend; ++k) out.emplace_back(p + size_t(k) * block, block);
+  return out;
+}
+
+void Blocks::land(const core::coll::Bytes& data, std::string_view func) const {
+  if (!recv) return;
+  if (data.size() != recv->size())
+    fail(ERR_TRUNCATE, func, "received " + std::to_string(data.size()) + " bytes where " +
+                                 std::to_string(recv->size()) + " were expected (counts differ between ranks)");
+  std::memcpy(recv->stage(), data.data(), data.size());
+  recv->unpack(data.size(), func);
+}
+
+}  // namespace detail
+
+using detail::Blocks;
+using detail::blocks;
 
 // The root sends the packed elements; the others receive into their room.
 void Comm::Bcast(void* buf, int count, const Datatype& type, int root) const {
@@ -152,7 +174,7 @@ void Comm::Bcast(void* buf, int count, const Datatype& type, int root) const {
     const bool sends = c.is_root(root), receives = c.takes_part(root) && !sends;
     Blocks b = blocks(buf, {count, type, sends}, 1, buf, {count, type, receives}, 1, func);
     void* data = sends ? const_cast<char*>(b.sent(func)) : b.room();
-    typed::bcast(c, data, b.block, typed::Type::UInt8, root);
+    typed::bcast(c, data, int(b.block), typed::Type::UInt8, root);
     if (receives) b.land(func);
   });
 }
@@ -164,7 +186,7 @@ void Comm::Gather(const void* sendbuf, int sendcount, const Datatype& sendtype, 
     c.check_root(root, func);
     Blocks b = blocks(sendbuf, {sendcount, sendtype, c.takes_part(root)}, 1,
                       recvbuf, {recvcount, recvtype, c.is_root(root)}, c.is_inter() ? c.remote_size() : c.size(), func);
-    typed::gather(c, b.sent(func), b.room(), b.block, typed::Type::UInt8, root);
+    typed::gather(c, b.sent(func), b.room(), int(b.block), typed::Type::UInt8, root);
     b.land(func);
   });
 }
@@ -176,7 +198,7 @@ void Comm::Scatter(const void* sendbuf, int sendcount, const Datatype& sendtype,
     c.check_root(root, func);
     Blocks b = blocks(sendbuf, {sendcount, sendtype, c.is_root(root)}, c.is_inter() ? c.remote_size() : c.size(),
                       recvbuf, {recvcount, recvtype, c.takes_part(root)}, 1, func);
-    typed::scatter(c, b.sent(func), b.room(), b.block, typed::Type::UInt8, root);
+    typed::scatter(c, b.sent(func), b.room(), int(b.block), typed::Type::UInt8, root);
     b.land(func);
   });
 }
@@ -187,7 +209,7 @@ void Comm::Allgather(const void* sendbuf, int sendcount, const Datatype& sendtyp
   guarded(*this, func, [&](core::Comm& c) {
     Blocks b = blocks(sendbuf, {sendcount, sendtype, true}, 1, recvbuf, {recvcount, recvtype, true},
                       c.is_inter() ? c.remote_size() : c.size(), func);
-    typed::allgather(c, b.sent(func), b.room(), b.block, typed::Type::UInt8);
+    typed::allgather(c, b.sent(func), b.room(), int(b.block), typed::Type::UInt8);
     b.land(func);
   });
 }
@@ -198,7 +220,7 @@ void Comm::Alltoall(const void* sendbuf, int sendcount, const Datatype& sendtype
   guarded(*this, func, [&](core::Comm& c) {
     const int n = c.is_inter() ? c.remote_size() : c.size();
     Blocks b = blocks(sendbuf, {sendcount, sendtype, true}, n, recvbuf, {recvcount, recvtype, true}, n, func);
-    typed::alltoall(c, b.sent(func), b.room(), b.block, typed::Type::UInt8);
+    typed::alltoall(c, b.sent(func), b.room(), int(b.block), typed::Type::UInt8);
     b.land(func);
   });
 }
@@ -216,19 +238,11 @@ bool typed_takes(const Datatype& t, const Op& op) {
   return o && *o <= core::Op::Bxor;
 }
 
-// count elements of t at buf, packed (send side) or as room (receive side).
-core::coll::Bytes packed_input(const void* send, int count, const core::TypePtr& t, std::string_view func) {
-  core::TypedBuffer b(send, count, t, func);
-  if (count > 0 && t->size() > 0 && !send) detail::fail(ERR_BUFFER, func, "sendbuf is null");
-  return core::coll::Bytes(b.pack(func), b.size());
-}
-
-void packed_output(void* recv, int count, const core::TypePtr& t, const core::coll::Bytes& b, std::string_view func) {
-  if (std::int64_t(b.size()) != std::int64_t(count) * t->size())
-    detail::fail(ERR_TRUNCATE, func, "the result has " + std::to_string(b.size()) + " bytes where " +
-                                         std::to_string(std::int64_t(count) * t->size()) + " were expected");
-  if (count > 0 && t->size() > 0 && !recv) detail::fail(ERR_BUFFER, func, "recvbuf is null");
-  t->unpack(b.data(), b.size(), recv, count, func);
+// A reduction's operands: count elements of type as the input where this
+// process contributes one, as the room for the result where it gets one.
+Blocks operands(const void* sendbuf, bool sends, void* recvbuf, bool receives, int count, const Datatype& type,
+                std::string_view func) {
+  return blocks(sendbuf, {count, type, sends}, 1, recvbuf, {count, type, receives}, 1, func);
 }
 
 }  // namespace
@@ -242,10 +256,11 @@ void Comm::Reduce(const void* sendbuf, void* recvbuf, int count, const Datatype&
       return typed::reduce(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o, root);
     }
     c.check_root(root, func);
-    if (c.is_inter()) detail::fail(ERR_COMM, func, "derived datatypes and user ops on an intercommunicator are not there yet");
     detail::Reducer r = detail::reducer(op, type, func);
-    auto out = core::coll::reduce(c, packed_input(sendbuf, count, r.type, func), r.combine, r.commutes, root);
-    if (out) packed_output(recvbuf, count, r.type, *out, func);
+    const bool sends = !c.is_inter() || (c.takes_part(root) && !c.is_root(root));
+    Blocks b = operands(sendbuf, sends, recvbuf, c.is_root(root), count, type, func);
+    auto out = core::coll::reduce(c, b.sent_bytes(func), r.combine, r.commutes, root);
+    if (out) b.land(*out, func);
   });
 }
 
@@ -257,20 +272,44 @@ void Comm::Allreduce(const void* sendbuf, void* recvbuf, int count, const Dataty
       typed::Op o = detail::typed_op(op, type, func);
       return typed::allreduce(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);
     }
-    if (c.is_inter()) detail::fail(ERR_COMM, func, "derived datatypes and user ops on an intercommunicator are not there yet");
     detail::Reducer r = detail::reducer(op, type, func);
-    auto out = core::coll::allreduce(c, packed_input(sendbuf, count, r.type, func), r.combine, r.commutes);
-    packed_output(recvbuf, count, r.type, out, func);
+    Blocks b = operands(sendbuf, true, recvbuf, true, count, type, func);
+    b.land(core::coll::allreduce(c, b.sent_bytes(func), r.combine, r.commutes), func);
   });
 }
+
+namespace {
+
+// Reduce-scatter on the packed path: the input of sum(counts) elements cut
+// into rank blocks, this rank's block landing in recvbuf.
+void reduce_scatter_packed(core::Comm& c, const void* sendbuf, void* recvbuf, const std::vector<int>& counts,
+                           const Datatype& type, const Op& op, const char* func) {
+  detail::Reducer r = detail::reducer(op, type, func);
+  int total = 0;
+  std::vector<size_t> sizes;
+  for (int k : counts) {
+    if (k < 0) detail::fail(ERR_COUNT, func, "recvcount " + std::to_string(k) + " is negative");
+    sizes.push_back(size_t(k) * size_t(r.type->size()));
+    total += k;
+  }
+  Blocks in = operands(sendbuf, true, nullptr, false, total, type, func);
+  Blocks out = operands(nullptr, false, recvbuf, true, counts[size_t(c.rank())], type, func);
+  auto regroup = c.is_inter() ? core::coll::regroup(sizes, func) : core::coll::Regroup();
+  out.land(core::coll::reduce_scatter(c, core::coll::cut(in.sent_bytes(func), sizes), r.combine, r.commutes,
+                                      regroup, counts),
+           func);
+}
+
+}  // namespace
 
 void Comm::Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                           const Datatype& type, const Op& op) const {
   const char* func = "MPI_Reduce_scatter";
   guarded(*this, func, [&](core::Comm& c) {
-    typed::Op o = detail::typed_op(op, type, func);
     if (!recvcounts) detail::fail(ERR_ARG, func, "recvcounts is null");
     std::vector<int> counts(recvcounts, recvcounts + c.size());
+    if (!typed_takes(type, op)) return reduce_scatter_packed(c, sendbuf, recvbuf, counts, type, op, func);
+    typed::Op o = detail::typed_op(op, type, func);
     typed::reduce_scatter(c, sendbuf, recvbuf, counts, detail::typed_type(type, func), o);
   });
 }
@@ -279,6 +318,8 @@ void Comm::Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcoun
                                 const Datatype& type, const Op& op) const {
   const char* func = "MPI_Reduce_scatter_block";
   guarded(*this, func, [&](core::Comm& c) {
+    if (!typed_takes(type, op))
+      return reduce_scatter_packed(c, sendbuf, recvbuf, std::vector<int>(size_t(c.size()), recvcount), type, op, func);
     typed::Op o = detail::typed_op(op, type, func);
     typed::reduce_scatter_block(c, sendbuf, recvbuf, recvcount, detail::typed_type(type, func), o);
   });
@@ -295,8 +336,8 @@ void Intracomm::Scan(const void* sendbuf, void* recvbuf, int count, const Dataty
       return typed::scan(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);
     }
     detail::Reducer r = detail::reducer(op, type, func);
-    packed_output(recvbuf, count, r.type, core::coll::scan(c, packed_input(sendbuf, count, r.type, func), r.combine),
-                  func);
+    Blocks b = operands(sendbuf, true, recvbuf, true, count, type, func);
+    b.land(core::coll::scan(c, b.sent_bytes(func), r.combine), func);
   });
 }
 
@@ -309,8 +350,9 @@ void Intracomm::Exscan(const void* sendbuf, void* recvbuf, int count, const Data
       return typed::exscan(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);
     }
     detail::Reducer r = detail::reducer(op, type, func);
-    auto out = core::coll::exscan(c, packed_input(sendbuf, count, r.type, func), r.combine);
-    if (out) packed_output(recvbuf, count, r.type, *out, func);
+    Blocks b = operands(sendbuf, true, recvbuf, true, count, type, func);
+    auto out = core::coll::exscan(c, b.sent_bytes(func), r.combine);
+    if (out) b.land(*out, func);
   });
 }
 

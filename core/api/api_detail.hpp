@@ -153,6 +153,33 @@ struct Elems {
   core::coll::typed::Type type;
 };
 Elems significant(const Side& send, const Side& recv, std::string_view func);
+// The data of a collective that moves blocks, as bytes: the send side's
+// packed contribution (sblocks blocks of sendcount elements) and the
+// receive side's room (rblocks blocks of recvcount), each where this
+// process is significant (else null). Where both are, one block of each
+// must have the same type signature (ERR_TYPE) and count (ERR_COUNT): the
+// core has no type conversion.
+struct Blocks {
+  std::shared_ptr<core::TypedBuffer> send, recv;
+  size_t block = 0;  // bytes of one block
+  int nsend = 0;     // blocks of the send side
+  // The typed collectives' pointers: the packed send side, the room to
+  // receive into, and land() after they wrote it (unpacks a type with holes).
+  const char* sent(std::string_view func) const { return send ? send->pack(func) : nullptr; }
+  void* room() const { return recv ? recv->stage() : nullptr; }
+  void land(std::string_view func) const {
+    if (recv) recv->unpack(recv->size(), func);
+  }
+  // The byte collectives' forms: the send side cut into blocks, and the
+  // received bytes put into the receive side (ERR_TRUNCATE unless they fill it).
+  core::coll::Bytes sent_bytes(std::string_view func) const {
+    return send ? core::coll::Bytes(send->pack(func), send->size()) : core::coll::Bytes();
+  }
+  std::vector<core::coll::Bytes> sent_blocks(std::string_view func) const;
+  void land(const core::coll::Bytes& data, std::string_view func) const;
+};
+Blocks blocks(const void* sendbuf, const Side& send, int sblocks, void* recvbuf, const Side& recv, int rblocks,
+              std::string_view func);
 // Checks a (buf, count, type) triple; returns count * size in bytes.
 size_t buffer_bytes(const void* buf, int count, const Datatype& t, std::string_view func,
                     const char* what = "buf");

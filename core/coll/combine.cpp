@@ -57,4 +57,27 @@ Combine user_combine(UserFunction fn, TypePtr t, const std::string& func) {
   };
 }
 
+std::vector<Bytes> cut(const Bytes& all, const std::vector<size_t>& sizes) {
+  std::vector<Bytes> parts;
+  size_t at = 0;
+  for (size_t s : sizes) {
+    parts.push_back(all.substr(at, s));
+    at += s;
+  }
+  return parts;
+}
+
+Regroup regroup(std::vector<size_t> sizes, const std::string& func) {
+  return [sizes = std::move(sizes), func](std::vector<Bytes> remote) {
+    Bytes all;
+    for (const Bytes& b : remote) all += b;
+    size_t want = 0;
+    for (size_t s : sizes) want += s;
+    if (all.size() != want)
+      fail(ErrClass::Count, func,
+           "the two groups' counts differ (" + std::to_string(all.size()) + " vs " + std::to_string(want) + " bytes)");
+    return cut(all, sizes);
+  };
+}
+
 }  // namespace lumpi::core::coll

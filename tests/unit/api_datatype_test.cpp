@@ -144,6 +144,39 @@ bool vector_gather(Intracomm& w) {
   return expect(ok, "vector gather/scatter", r);
 }
 
+// Ibcast of structs and Igather of a vector type; Neighbor_allgather and
+// Ineighbor_alltoall of structs on a periodic ring (left, right).
+bool nonblocking_and_neighbours(Intracomm& w) {
+  Datatype t = particle_type();
+  Datatype every_other = INT.Create_vector(2, 1, 2);
+  every_other.Commit();
+  const int r = w.Get_rank(), n = w.Get_size();
+  std::vector<Particle> ps(2);
+  std::memset(ps.data(), 0x5a, sizeof(Particle) * 2);
+  if (r == 0) ps = {particle(4), particle(5)};
+  int mine[3] = {r, -9, 10 * r};
+  std::vector<int> all(size_t(2 * n), -1);
+  Request q[2] = {w.Ibcast(ps.data(), 2, t, 0), w.Igather(mine, 1, every_other, all.data(), 2, INT, 0)};
+  Request::Waitall(2, q);
+  bool ok = ps[1].id == 105 && ps[0].mass == 6.0;
+  if (r != 0) ok &= reinterpret_cast<const unsigned char*>(&ps[0])[1] == 0x5a;
+  if (r == 0)
+    for (int k = 0; k < n; ++k) ok &= all[size_t(2 * k)] == k && all[size_t(2 * k + 1)] == 10 * k;
+  int dims[1] = {n};
+  bool periods[1] = {true};
+  Cartcomm ring = w.Create_cart(1, dims, periods, false);
+  const int left = (r + n - 1) % n, right = (r + 1) % n;
+  Particle me = particle(r), got[2], to[2] = {particle(10 + r), particle(20 + r)}, from[2];
+  ring.Neighbor_allgather(&me, 1, t, got, 1, t);
+  ring.Ineighbor_alltoall(to, 1, t, from, 1, t).Wait();
+  ok &= got[0].id == 100 + left && got[1].id == 100 + right;
+  ok &= from[0].id == 100 + 20 + left && from[1].id == 100 + 10 + right;  // left sent me its block 1
+  ring.Free();
+  every_other.Free();
+  t.Free();
+  return expect(ok, "nonblocking and neighbourhood collectives with holes", r);
+}
+
 // ---- MAXLOC and MINLOC ---------------------------------------------------------------------
 
 struct DoubleInt {
@@ -165,8 +198,13 @@ bool maxloc_ties(Intracomm& w) {
     if (v > want_max.value || (v == want_max.value && i < want_max.index)) want_max = {v, i};
     if (v < want_min.value || (v == want_min.value && i < want_min.index)) want_min = {v, i};
   }
+  DoubleInt imax{}, ireduced{-1, -1};
+  Request r2[2] = {w.Iallreduce(&mine, &imax, 1, DOUBLE_INT, MAXLOC),
+                   w.Ireduce(&mine, &ireduced, 1, DOUBLE_INT, MINLOC, 0)};
+  Request::Waitall(2, r2);
   bool ok = max.value == want_max.value && max.index == want_max.index && min.value == want_min.value &&
-            min.index == want_min.index;
+            min.index == want_min.index && imax.value == max.value && imax.index == max.index;
+  if (r == 0) ok &= ireduced.value == want_min.value && ireduced.index == want_min.index;
   // The same in accumulate (issue 28): every rank's pair into rank 0's window.
   DoubleInt target{-1, 1 << 30};
   Win win = Win::Create(&target, sizeof target, 1, Info(), w);
@@ -224,8 +262,29 @@ bool matrix_product(Intracomm& w) {
   }
   w.Allreduce(mine, all, 1, matrix, product);
   w.Scan(mine, prefix, 1, matrix, product);
+  Matrix iprefix, before = {7, 7, 7, 7}, want_before = {1, 0, 0, 1};
+  for (int k = 0; k < r; ++k) {
+    Matrix m;
+    matrix_of(k, m);
+    multiply(want_before, m, want_before);
+  }
+  Request q[2] = {w.Iscan(mine, iprefix, 1, matrix, product), w.Iexscan(mine, before, 1, matrix, product)};
+  Request::Waitall(2, q);
   bool ok = !product.Is_commutative() && std::memcmp(all, want_all, sizeof all) == 0 &&
-            std::memcmp(prefix, want_prefix, sizeof prefix) == 0;
+            std::memcmp(prefix, want_prefix, sizeof prefix) == 0 && std::memcmp(iprefix, prefix, sizeof prefix) == 0;
+  if (r > 0) ok &= std::memcmp(before, want_before, sizeof before) == 0;
+  // Reduce_scatter_block: block k of the product of every rank's k-th pair goes to rank k.
+  const int n2 = n;
+  std::vector<int> two(size_t(4 * n2));
+  for (int k = 0; k < n2; ++k) matrix_of(r + k, &two[size_t(4 * k)]);
+  Matrix mine_block, want_block = {1, 0, 0, 1};
+  w.Reduce_scatter_block(two.data(), mine_block, 1, matrix, product);
+  for (int k = 0; k < n2; ++k) {
+    Matrix m;
+    matrix_of(k + r, m);
+    multiply(want_block, m, want_block);
+  }
+  ok &= std::memcmp(mine_block, want_block, sizeof mine_block) == 0;
   product.Free();
   ok &= product.Is_null();
   matrix.Free();
@@ -386,11 +445,12 @@ TEST_CASE("api datatypes: a column halo of a 2-D Cartesian grid as a vector type
   for (int n : kSizes) CHECK(run_world(n, column_halo) == 0);
 }
 
-TEST_CASE("api datatypes: structs with holes in Bcast, Sendrecv, Gather, Scatter") {
+TEST_CASE("api datatypes: structs with holes in Bcast, Sendrecv, Gather, Scatter, nonblocking and neighbourhood collectives") {
   for (int n : kSizes) {
     CHECK(run_world(n, struct_bcast) == 0);
     CHECK(run_world(n, struct_ring) == 0);
     CHECK(run_world(n, vector_gather) == 0);
+    CHECK(run_world(n, nonblocking_and_neighbours) == 0);
   }
 }
 
