@@ -1,14 +1,15 @@
 // core/api/api_neighbor.cpp: the C++ API's neighbourhood collectives
 // (Topocomm::Neighbor_allgather(v), Neighbor_alltoall(v/w) and their
 // nonblocking forms Ineighbor_allgather(v), Ineighbor_alltoall(v/w);
-// MPI-3.1 §7.6, §7.7), over the core's byte forms (core/coll/neighbor.cpp,
-// core/coll/nbc.cpp), which check the topology and define the neighbour
-// order. Checks: the topology first (ERR_TOPOLOGY), then the arguments,
-// all before anything is sent: for the regular forms, count contiguous
-// elements of one type, the sides (detail::significant), then the
-// buffers; the v- and w-forms by the rules the C API shares
-// (core/coll/layout.hpp), any committed datatype. A PROC_NULL neighbour's
-// block of recvbuf is left untouched.
+// MPI-3.1 §7.6, §7.7) on any committed datatype, over the core's byte
+// forms (core/coll/neighbor.cpp, core/coll/nbc.cpp), which check the
+// topology and define the neighbour order. Checks: the topology first
+// (ERR_TOPOLOGY), then the arguments, all before anything is sent: for the
+// regular forms, the sides (detail::blocks: counts, types, signatures,
+// buffers), count elements per neighbour packed and unpacked block by
+// block; the v- and w-forms by the rules the C API shares
+// (core/coll/layout.hpp). A PROC_NULL neighbour's block of recvbuf is left
+// untouched.
 #include "core/api/api_detail.hpp"
 #include "core/base/constants.hpp"
 #include "core/coll/layout.hpp"
@@ -17,42 +18,48 @@
 
 namespace lumpi {
 
-namespace typed = core::coll::typed;
 using core::coll::Bytes;
 using detail::Access;
 using detail::guarded;
 
 namespace {
 
-// The arguments of one call: the neighbours and the bytes of one block.
+// The arguments of one call: the neighbours, the send side packed as
+// sblocks blocks (detail::Blocks: one for allgather, one per out-neighbour
+// for alltoall), and where in-neighbour k's block goes.
 struct Args {
   core::Neighbors nb;
-  size_t each;
+  std::vector<Bytes> sent;
+  core::TypePtr rtype;
+  int rcount;
+  size_t each;  // packed bytes of one block
 };
 
 Args checked(const core::Comm& c, const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
-             int recvcount, const Datatype& recvtype, const char* func) {
-  Args a{core::neighbors_of(c, func), 0};
-  detail::Elems e = detail::significant({sendcount, sendtype, true}, {recvcount, recvtype, true}, func);
-  typed::check_count(e.count, "sendcount", func);
-  typed::check_buffer(sendbuf, e.count, "sendbuf", func);
-  typed::check_buffer(recvbuf, e.count, "recvbuf", func);
-  a.each = size_t(e.count) * typed::type_size(e.type);
+             int recvcount, const Datatype& recvtype, bool per_neighbor, const char* func) {
+  Args a{core::neighbors_of(c, func), {}, {}, recvcount, 0};
+  const int sblocks = per_neighbor ? int(a.nb.out.size()) : 1;
+  detail::Blocks b = detail::blocks(sendbuf, {sendcount, sendtype, true}, sblocks, recvbuf,
+                                    {recvcount, recvtype, true}, int(a.nb.in.size()), func);
+  a.each = b.block;
+  a.sent = b.sent_blocks(func);
+  a.rtype = b.recv->type();
   return a;
 }
 
-// Block k of buf for k < k_end, each bytes long.
-std::vector<Bytes> blocks(const void* buf, size_t k_end, size_t each) {
-  std::vector<Bytes> out;
-  for (size_t k = 0; k < k_end; ++k) out.push_back(typed::bytes_of(static_cast<const char*>(buf) + k * each, each));
-  return out;
-}
-
-// Puts in-neighbour k's block at k * each of recvbuf, but for PROC_NULL.
-void put_blocks(void* recvbuf, const std::vector<int>& in, const std::vector<Bytes>& got, size_t each,
-                std::string_view func) {
-  for (size_t k = 0; k < in.size() && k < got.size(); ++k)
-    if (in[k] != core::PROC_NULL) typed::put(static_cast<char*>(recvbuf) + k * each, got[k], each, func);
+// Unpacks in-neighbour k's block into block k of recvbuf (rcount elements
+// of rtype, k * rcount extents in), but for PROC_NULL, whose block stays.
+void put_blocks(void* recvbuf, const Args& a, const std::vector<Bytes>& got, std::string_view func) {
+  const std::int64_t stride = std::int64_t(a.rcount) * a.rtype->extent();
+  for (size_t k = 0; k < a.nb.in.size() && k < got.size(); ++k) {
+    if (a.nb.in[k] == core::PROC_NULL) continue;
+    if (got[k].size() != a.each)
+      detail::fail(ERR_TRUNCATE, func, "neighbour " + std::to_string(a.nb.in[k]) + " sent " +
+                                           std::to_string(got[k].size()) + " bytes where " + std::to_string(a.each) +
+                                           " were expected");
+    a.rtype->unpack(got[k].data(), got[k].size(), static_cast<char*>(recvbuf) + std::int64_t(k) * stride, a.rcount,
+                    func);
+  }
 }
 
 std::vector<Bytes> present(core::Blocks b) {
@@ -61,10 +68,8 @@ std::vector<Bytes> present(core::Blocks b) {
   return out;
 }
 
-core::nbc::Deliver put_later(void* recvbuf, std::vector<int> in, size_t each, const char* func) {
-  return [recvbuf, in = std::move(in), each, name = std::string(func)](core::nbc::Out& o) {
-    put_blocks(recvbuf, in, o.parts, each, name);
-  };
+core::nbc::Deliver put_later(void* recvbuf, Args a, const char* func) {
+  return [recvbuf, a = std::move(a), func](core::nbc::Out& o) { put_blocks(recvbuf, a, o.parts, func); };
 }
 
 // The blocking exchange of the v- and w-forms: a's blocks, the received
@@ -85,9 +90,9 @@ void Topocomm::Neighbor_allgather(const void* sendbuf, int sendcount, const Data
                                   int recvcount, const Datatype& recvtype) const {
   const char* func = "MPI_Neighbor_allgather";
   guarded(*this, func, [&](core::Comm& c) {
-    Args a = checked(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, func);
-    core::Blocks got = core::neighbor_allgather(c, typed::bytes_of(sendbuf, a.each), func);
-    put_blocks(recvbuf, a.nb.in, present(std::move(got)), a.each, func);
+    Args a = checked(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false, func);
+    core::Blocks got = core::neighbor_allgather(c, a.sent[0], func);
+    put_blocks(recvbuf, a, present(std::move(got)), func);
   });
 }
 
@@ -95,9 +100,9 @@ void Topocomm::Neighbor_alltoall(const void* sendbuf, int sendcount, const Datat
                                  int recvcount, const Datatype& recvtype) const {
   const char* func = "MPI_Neighbor_alltoall";
   guarded(*this, func, [&](core::Comm& c) {
-    Args a = checked(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, func);
-    core::Blocks got = core::neighbor_alltoall(c, blocks(sendbuf, a.nb.out.size(), a.each), func);
-    put_blocks(recvbuf, a.nb.in, present(std::move(got)), a.each, func);
+    Args a = checked(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true, func);
+    core::Blocks got = core::neighbor_alltoall(c, a.sent, func);
+    put_blocks(recvbuf, a, present(std::move(got)), func);
   });
 }
 
@@ -105,10 +110,9 @@ Request Topocomm::Ineighbor_allgather(const void* sendbuf, int sendcount, const 
                                       int recvcount, const Datatype& recvtype) const {
   const char* func = "MPI_Ineighbor_allgather";
   return detail::start_collective(*this, func, [&](const core::CommPtr& c) {
-    Args a = checked(*c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, func);
-    return core::nbc::ineighbor_allgather(c, typed::bytes_of(sendbuf, a.each),
-                                          put_later(recvbuf, std::move(a.nb.in), a.each, func), func)
-        .request;
+    Args a = checked(*c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false, func);
+    Bytes mine = a.sent[0];
+    return core::nbc::ineighbor_allgather(c, std::move(mine), put_later(recvbuf, std::move(a), func), func).request;
   });
 }
 
@@ -116,11 +120,9 @@ Request Topocomm::Ineighbor_alltoall(const void* sendbuf, int sendcount, const D
                                      int recvcount, const Datatype& recvtype) const {
   const char* func = "MPI_Ineighbor_alltoall";
   return detail::start_collective(*this, func, [&](const core::CommPtr& c) {
-    Args a = checked(*c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, func);
-    std::vector<Bytes> parts = blocks(sendbuf, a.nb.out.size(), a.each);
-    return core::nbc::ineighbor_alltoall(c, std::move(parts), put_later(recvbuf, std::move(a.nb.in), a.each, func),
-                                         func)
-        .request;
+    Args a = checked(*c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true, func);
+    std::vector<Bytes> parts = std::move(a.sent);
+    return core::nbc::ineighbor_alltoall(c, std::move(parts), put_later(recvbuf, std::move(a), func), func).request;
   });
 }
 

@@ -811,6 +811,7 @@ TEST_CASE("the C++ example programs are right at sizes 1, 2, 3, 4, 6, 7") {
     CHECK(run_world(n, [](Intracomm& w) { return examples::ring(w) == 0; }) == 0);
     CHECK(run_world(n, [](Intracomm& w) { return examples::rows_cols(w) == 0; }) == 0);
     CHECK(run_world(n, [](Intracomm& w) { return examples::halo(w) == 0; }) == 0);
+    CHECK(run_world(n, [](Intracomm& w) { return examples::particles(w) == 0; }) == 0);
   }
 }
 
