@@ -27,19 +27,19 @@ TypedBuffer::TypedBuffer(const void* buf, std::int64_t count, TypePtr t, std::st
 
 const char* TypedBuffer::pack(std::string_view func) {
   if (dense_) return buf_;
-  staging_.clear();
-  type_->pack(buf_, count_, staging_, func);
-  return staging_.data();
+  staging_.reset(new char[size_]);
+  type_->pack(buf_, count_, staging_.get(), func);
+  return staging_.get();
 }
 
 char* TypedBuffer::stage() {
   if (dense_) return buf_;
-  staging_.assign(size_, '\0');
-  return staging_.data();
+  staging_.reset(new char[size_]);
+  return staging_.get();
 }
 
 void TypedBuffer::unpack(std::size_t received, std::string_view func) {
-  if (!dense_) type_->unpack(staging_.data(), received, buf_, count_, func);
+  if (!dense_) type_->unpack(staging_.get(), received, buf_, count_, func);
 }
 
 namespace {
@@ -72,11 +72,16 @@ void pack_at(const Datatype& t, const void* in, std::int64_t count, void* out, s
   if (n == 0) return;
   if (!in) fail(ErrClass::Buffer, func, "inbuf is NULL");
   if (!out) fail(ErrClass::Arg, func, "outbuf is NULL");
-  std::string packed;
-  t.pack(in, count, packed, func);
-  if (external) packed = to_external32(t, count, packed, func);
-  std::memcpy(static_cast<char*>(out) + position, packed.data(), packed.size());
-  position += std::int64_t(packed.size());
+  char* at = static_cast<char*>(out) + position;
+  if (!external) {
+    t.pack(in, count, at, func);  // straight into outbuf
+  } else {
+    std::string packed;
+    t.pack(in, count, packed, func);
+    packed = to_external32(t, count, packed, func);
+    std::memcpy(at, packed.data(), packed.size());
+  }
+  position += n;
 }
 
 void unpack_at(const Datatype& t, const void* in, std::int64_t insize, std::int64_t& position, void* out,

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -43,7 +44,7 @@ class TypedBuffer {
   TypePtr type_;
   std::size_t size_;
   bool dense_;
-  std::string staging_;
+  std::unique_ptr<char[]> staging_;  // not zeroed: packed over, or read only as far as a message filled it
 };
 
 // MPI_Pack: count elements of t (usable) at in, packed into out (outsize
