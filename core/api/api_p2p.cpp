@@ -85,7 +85,11 @@ int Status::Get_count(const Datatype& type) const {
 void Status::Set_elements(const Datatype& type, int count) {
   const char* func = "MPI_Status_set_elements";
   if (count < 0) detail::fail(ERR_COUNT, func, "count " + std::to_string(count) + " is negative");
-  bytes_ = size_t(count) * size_t(detail::guarded([&] { return type.Get_size(); }));
+  bytes_ = size_t(detail::guarded([&] {
+    core::TypePtr p = detail::type_of(type, func);
+    p->check_committed(func);
+    return p->bytes_of_elements(count);
+  }));
 }
 
 // ---- Request ------------------------------------------------------------------------

@@ -419,8 +419,10 @@ class Status {
   std::size_t Bytes() const { return bytes_; }
   void Set_bytes(std::size_t b) { bytes_ = b; }
   void Set_cancelled(bool c) { cancelled_ = c; }
-  // MPI_Status_set_elements: the status says count elements of type were
-  // received (Get_count(type) gives count back). ERR_COUNT if negative.
+  // MPI_Status_set_elements: the status says count basic elements of type
+  // were received (Get_elements(type) gives count back, Get_count(type) too
+  // when they are whole elements). ERR_COUNT if negative, ERR_TYPE unless
+  // type is committed.
   void Set_elements(const Datatype& type, int count);
 
  private:
