@@ -1,15 +1,16 @@
-// core/api/api_coll.cpp: the C++ API's collectives, over the typed-buffer
-// collectives of core/coll/coll_typed.hpp and, for the reductions they do
-// not take, the byte collectives of core/coll/coll.hpp.
+// core/api/api_coll.cpp: the C++ API's blocking collectives on every
+// communicator (the v- and w-forms are api_collv.cpp's), and the detail::
+// pieces the nonblocking and neighbourhood forms share.
 //
-// Any committed datatype: the blocks move as the types' packed bytes
-// (core::TypedBuffer). As the core has no type conversion, a collective
-// whose send and receive sides are both significant on a process needs the
-// same type signature and count on both (ERR_TYPE / ERR_COUNT otherwise); a
-// side that is not significant (the receive side of Gather off the root,
-// ...) is not looked at. The nonblocking and neighbourhood forms take the
-// typed collectives' element types only (detail::typed_type). MPI_IN_PLACE
-// and the v-variants are not there yet.
+// Any committed datatype: the data moves as the types' packed bytes.
+// Gather, Scatter, Allgather and Alltoall take their argument rules,
+// IN_PLACE included, from core/coll/layout.hpp (the C API's too) over the
+// byte collectives of core/coll/coll.hpp; as the core has no type
+// conversion, where a process's own block is both sent and received by its
+// arguments they need the same type signature (detail::check_sides). Bcast
+// and the reductions use the typed collectives of core/coll/coll_typed.hpp
+// where those take the type and op, else the byte collectives with the
+// op's Combine (core/coll/combine.hpp), on detail::Operands (core::TypedBuffer).
 #include <cstring>
 
 #include "core/api/api_detail.hpp"
@@ -20,11 +21,9 @@
 namespace lumpi {
 
 namespace typed = core::coll::typed;
+namespace coll = core::coll;
 using detail::Access;
-using detail::Elems;
 using detail::guarded;
-using detail::significant;
-using detail::Side;
 
 namespace detail {
 
@@ -58,36 +57,12 @@ typed::Op typed_op(const Op& op, const Datatype& t, std::string_view func) {
   return *o;
 }
 
-size_t buffer_bytes(const void* buf, int count, const Datatype& t, std::string_view func,
-                    const char* what) {
-  typed::Type type = typed_type(t, func);
-  if (count < 0) fail(ERR_COUNT, func, "count " + std::to_string(count) + " is negative");
-  if (count > 0 && !buf) fail(ERR_BUFFER, func, std::string(what) + " is null");
-  return size_t(count) * typed::type_size(type);
-}
-
 core::TypedBuffer typed_bytes(const void* buf, int count, const Datatype& t, std::string_view func,
                               const char* buf_name, const char* count_name) {
   if (count < 0) fail(ERR_COUNT, func, std::string(count_name) + " " + std::to_string(count) + " is negative");
   core::TypePtr p = type_of(t, func);
   if (count > 0 && p->size() > 0 && !buf) fail(ERR_BUFFER, func, std::string(buf_name) + " is null");
   return guarded([&] { return core::TypedBuffer(buf, count, p, func, count_name); });
-}
-
-Elems significant(const Side& send, const Side& recv, std::string_view func) {
-  if (send.significant && recv.significant) {
-    if (!(send.type == recv.type))
-      fail(ERR_TYPE, func,
-           "sendtype " + send.type.Get_name() + " and recvtype " + recv.type.Get_name() +
-               " differ (type conversion needs derived datatypes, not there yet)");
-    if (send.count != recv.count)
-      fail(ERR_COUNT, func,
-           "sendcount " + std::to_string(send.count) + " and recvcount " + std::to_string(recv.count) +
-               " differ");
-  }
-  if (send.significant) return {send.count, typed_type(send.type, func)};
-  if (recv.significant) return {recv.count, typed_type(recv.type, func)};
-  return {0, typed::Type::UInt8};  // PROC_NULL on an intercommunicator: nothing moves
 }
 
 }  // namespace detail
@@ -98,61 +73,28 @@ void Comm::Barrier() const {
   guarded(*this, "MPI_Barrier", [](core::Comm& c) { core::coll::barrier(c); });
 }
 
-namespace {
-
-void check_same_signature(const Side& send, const Side& recv, std::string_view func) {
-  if (send.type == recv.type && send.count != recv.count)
-    detail::fail(ERR_COUNT, func, "sendcount " + std::to_string(send.count) + " and recvcount " +
-                                      std::to_string(recv.count) + " differ");
-  auto a = core::check::signature(*detail::usable_type(send.type, func, "sendtype"), send.count);
-  auto b = core::check::signature(*detail::usable_type(recv.type, func, "recvtype"), recv.count);
-  if (!core::check::compatible(a, b))
-    detail::fail(ERR_TYPE, func, "sendtype and recvtype differ: " + a.text + " sent, " + b.text + " received");
-}
-
-}  // namespace
-
 namespace detail {
 
-namespace {
-// count * blocks elements at buf; a null buf is an error wherever count
-// elements would be read or written, even with no blocks (no neighbours).
-std::shared_ptr<core::TypedBuffer> side_bytes(const void* buf, const Side& side, int blocks, std::string_view func,
-                                              const char* buf_name, const char* count_name) {
-  auto b = std::make_shared<core::TypedBuffer>(
-      typed_bytes(buf, side.count * blocks, side.type, func, buf_name, count_name));
-  if (!buf && side.count > 0 && b->type()->size() > 0) fail(ERR_BUFFER, func, std::string(buf_name) + " is null");
-  return b;
-}
-}  // namespace
-
-Blocks blocks(const void* sendbuf, const Side& send, int sblocks, void* recvbuf, const Side& recv, int rblocks,
-              std::string_view func) {
-  Blocks b;
-  if (send.significant) {
-    b.send = side_bytes(sendbuf, send, sblocks, func, "sendbuf", "sendcount");
-    b.nsend = sblocks;
-    if (sblocks > 0) b.block = b.send->size() / size_t(sblocks);
-  }
-  if (recv.significant) {
-    b.recv = side_bytes(recvbuf, recv, rblocks, func, "recvbuf", "recvcount");
-    if (send.significant) check_same_signature(send, recv, func);
-    const size_t each = rblocks > 0 ? b.recv->size() / size_t(rblocks) : b.block;
-    if (b.send && sblocks > 0 && each != b.block)
-      fail(ERR_COUNT, func, "sendcount and recvcount move different numbers of bytes");
-    b.block = each;
-  }
-  return b;
+void check_sides(int sendcount, const Datatype& sendtype, int recvcount, const Datatype& recvtype,
+                 std::string_view func) {
+  if (sendtype == recvtype && sendcount != recvcount)
+    fail(ERR_COUNT, func, "sendcount " + std::to_string(sendcount) + " and recvcount " + std::to_string(recvcount) +
+                              " differ");
+  auto a = core::check::signature(*usable_type(sendtype, func, "sendtype"), sendcount);
+  auto b = core::check::signature(*usable_type(recvtype, func, "recvtype"), recvcount);
+  if (!core::check::compatible(a, b))
+    fail(ERR_TYPE, func, "sendtype and recvtype differ: " + a.text + " sent, " + b.text + " received");
 }
 
-std::vector<core::coll::Bytes> Blocks::sent_blocks(std::string_view func) const {
-  std::vector<core::coll::Bytes> out;
-  const char* p = send ? send->pack(func) : nullptr;
-  for (int k = 0; k < nsend; ++k) out.emplace_back(p + size_t(k) * block, block);
-  return out;
+Operands sides(const void* sendbuf, bool sends, void* recvbuf, bool receives, int count, const Datatype& type,
+               std::string_view func) {
+  Operands o;
+  if (sends) o.send = std::make_shared<core::TypedBuffer>(typed_bytes(sendbuf, count, type, func, "sendbuf"));
+  if (receives) o.recv = std::make_shared<core::TypedBuffer>(typed_bytes(recvbuf, count, type, func, "recvbuf"));
+  return o;
 }
 
-void Blocks::land(const core::coll::Bytes& data, std::string_view func) const {
+void Operands::land(const core::coll::Bytes& data, std::string_view func) const {
   if (!recv) return;
   if (data.size() != recv->size())
     fail(ERR_TRUNCATE, func, "received " + std::to_string(data.size()) + " bytes where " +
@@ -161,14 +103,10 @@ void Blocks::land(const core::coll::Bytes& data, std::string_view func) const {
   recv->unpack(data.size(), func);
 }
 
-// A reduction's operands: count elements of type as the input where this
-// process contributes one (recvbuf's where sendbuf is IN_PLACE and in_place
-// allows it: core/coll/layout.hpp's reduction_input), as the room for the
-// result where it gets one.
-Blocks operands(const void* sendbuf, bool sends, bool in_place, void* recvbuf, bool receives, int count,
-                const Datatype& type, std::string_view func) {
+Operands operands(const void* sendbuf, bool sends, bool in_place, void* recvbuf, bool receives, int count,
+                  const Datatype& type, std::string_view func) {
   if (sends) sendbuf = guarded([&] { return core::coll::reduction_input(sendbuf, recvbuf, in_place, func); });
-  return blocks(sendbuf, {count, type, sends}, 1, recvbuf, {count, type, receives}, 1, func);
+  return sides(sendbuf, sends, recvbuf, receives, count, type, func);
 }
 
 ReduceScatter reduce_scatter_args(const core::Comm& c, const void* sendbuf, void* recvbuf,
@@ -188,9 +126,9 @@ ReduceScatter reduce_scatter_args(const core::Comm& c, const void* sendbuf, void
 
 }  // namespace detail
 
-using detail::Blocks;
-using detail::blocks;
+using detail::Operands;
 using detail::operands;
+using detail::type_arg;
 
 // The root sends the packed elements; the others receive into their room.
 void Comm::Bcast(void* buf, int count, const Datatype& type, int root) const {
@@ -198,56 +136,62 @@ void Comm::Bcast(void* buf, int count, const Datatype& type, int root) const {
   guarded(*this, func, [&](core::Comm& c) {
     c.check_root(root, func);
     const bool sends = c.is_root(root), receives = c.takes_part(root) && !sends;
-    Blocks b = blocks(buf, {count, type, sends}, 1, buf, {count, type, receives}, 1, func);
+    Operands b = detail::sides(buf, sends, buf, receives, count, type, func);
     void* data = sends ? const_cast<char*>(b.sent(func)) : b.room();
-    typed::bcast(c, data, int(b.block), typed::Type::UInt8, root);
+    const size_t bytes = sends ? b.send->size() : receives ? b.recv->size() : 0;
+    typed::bcast(c, data, int(bytes), typed::Type::UInt8, root);
     if (receives) b.land(func);
   });
 }
 
+// ---- gather, scatter, allgather, alltoall: core/coll/layout.hpp's regular forms (the C
+// API's rules, IN_PLACE included) over the byte collectives, as the v-forms.
+
 void Comm::Gather(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
                   int recvcount, const Datatype& recvtype, int root) const {
-  const char* func = "MPI_Gather";
-  guarded(*this, func, [&](core::Comm& c) {
-    c.check_root(root, func);
-    Blocks b = blocks(sendbuf, {sendcount, sendtype, c.takes_part(root)}, 1,
-                      recvbuf, {recvcount, recvtype, c.is_root(root)}, c.is_inter() ? c.remote_size() : c.size(), func);
-    typed::gather(c, b.sent(func), b.room(), int(b.block), typed::Type::UInt8, root);
-    b.land(func);
+  const char* f = "MPI_Gather";
+  guarded(*this, f, [&](core::Comm& c) {
+    coll::Gatherv a = coll::gather_args(c, sendbuf, sendcount, type_arg(sendtype, f), recvcount,
+                                        type_arg(recvtype, f), root, f);
+    if (a.at_root && !c.is_inter() && !coll::is_in_place(sendbuf))
+      detail::check_sides(sendcount, sendtype, recvcount, recvtype, f);
+    std::vector<coll::Bytes> all = coll::gather(c, std::move(a.mine), root);
+    if (a.at_root) coll::unpack_blocks(recvbuf, a.recv, all, f);
   });
 }
 
 void Comm::Scatter(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
                    int recvcount, const Datatype& recvtype, int root) const {
-  const char* func = "MPI_Scatter";
-  guarded(*this, func, [&](core::Comm& c) {
-    c.check_root(root, func);
-    Blocks b = blocks(sendbuf, {sendcount, sendtype, c.is_root(root)}, c.is_inter() ? c.remote_size() : c.size(),
-                      recvbuf, {recvcount, recvtype, c.takes_part(root)}, 1, func);
-    typed::scatter(c, b.sent(func), b.room(), int(b.block), typed::Type::UInt8, root);
-    b.land(func);
+  const char* f = "MPI_Scatter";
+  guarded(*this, f, [&](core::Comm& c) {
+    coll::Scatterv a = coll::scatter_args(c, sendbuf, sendcount, type_arg(sendtype, f), recvbuf, recvcount,
+                                          type_arg(recvtype, f), root, f);
+    if (c.is_root(root) && a.receives && !c.is_inter())
+      detail::check_sides(sendcount, sendtype, recvcount, recvtype, f);
+    coll::Bytes mine = coll::scatter(c, std::move(a.parts), root);
+    if (a.receives) coll::unpack_block(recvbuf, a.slot, mine, f, root);
   });
 }
 
 void Comm::Allgather(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
                      int recvcount, const Datatype& recvtype) const {
-  const char* func = "MPI_Allgather";
-  guarded(*this, func, [&](core::Comm& c) {
-    Blocks b = blocks(sendbuf, {sendcount, sendtype, true}, 1, recvbuf, {recvcount, recvtype, true},
-                      c.is_inter() ? c.remote_size() : c.size(), func);
-    typed::allgather(c, b.sent(func), b.room(), int(b.block), typed::Type::UInt8);
-    b.land(func);
+  const char* f = "MPI_Allgather";
+  guarded(*this, f, [&](core::Comm& c) {
+    coll::Allgatherv a = coll::allgather_args(c, sendbuf, sendcount, type_arg(sendtype, f), recvbuf, recvcount,
+                                              type_arg(recvtype, f), f);
+    if (!c.is_inter() && !coll::is_in_place(sendbuf)) detail::check_sides(sendcount, sendtype, recvcount, recvtype, f);
+    coll::unpack_blocks(recvbuf, a.recv, coll::allgather(c, std::move(a.mine)), f);
   });
 }
 
 void Comm::Alltoall(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
                     int recvcount, const Datatype& recvtype) const {
-  const char* func = "MPI_Alltoall";
-  guarded(*this, func, [&](core::Comm& c) {
-    const int n = c.is_inter() ? c.remote_size() : c.size();
-    Blocks b = blocks(sendbuf, {sendcount, sendtype, true}, n, recvbuf, {recvcount, recvtype, true}, n, func);
-    typed::alltoall(c, b.sent(func), b.room(), int(b.block), typed::Type::UInt8);
-    b.land(func);
+  const char* f = "MPI_Alltoall";
+  guarded(*this, f, [&](core::Comm& c) {
+    coll::Exchange a = coll::alltoall_args(c, sendbuf, sendcount, type_arg(sendtype, f), recvbuf, recvcount,
+                                           type_arg(recvtype, f), f);
+    if (!c.is_inter() && !coll::is_in_place(sendbuf)) detail::check_sides(sendcount, sendtype, recvcount, recvtype, f);
+    coll::unpack_blocks(recvbuf, a.recv, coll::alltoall(c, std::move(a.parts)), f);
   });
 }
 
@@ -277,7 +221,7 @@ void Comm::Reduce(const void* sendbuf, void* recvbuf, int count, const Datatype&
     c.check_root(root, func);
     detail::Reducer r = detail::reducer(op, type, func);
     const bool sends = !c.is_inter() || (c.takes_part(root) && !c.is_root(root));
-    Blocks b = operands(sendbuf, sends, !c.is_inter() && c.is_root(root), recvbuf, c.is_root(root), count, type, func);
+    Operands b = operands(sendbuf, sends, !c.is_inter() && c.is_root(root), recvbuf, c.is_root(root), count, type, func);
     auto out = core::coll::reduce(c, b.sent_bytes(func), r.combine, r.commutes, root);
     if (out) b.land(*out, func);
   });
@@ -292,7 +236,7 @@ void Comm::Allreduce(const void* sendbuf, void* recvbuf, int count, const Dataty
       return typed::allreduce(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);
     }
     detail::Reducer r = detail::reducer(op, type, func);
-    Blocks b = operands(sendbuf, true, !c.is_inter(), recvbuf, true, count, type, func);
+    Operands b = operands(sendbuf, true, !c.is_inter(), recvbuf, true, count, type, func);
     b.land(core::coll::allreduce(c, b.sent_bytes(func), r.combine, r.commutes), func);
   });
 }
@@ -346,7 +290,7 @@ void Intracomm::Scan(const void* sendbuf, void* recvbuf, int count, const Dataty
       return typed::scan(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);
     }
     detail::Reducer r = detail::reducer(op, type, func);
-    Blocks b = operands(sendbuf, true, !c.is_inter(), recvbuf, true, count, type, func);
+    Operands b = operands(sendbuf, true, !c.is_inter(), recvbuf, true, count, type, func);
     b.land(core::coll::scan(c, b.sent_bytes(func), r.combine), func);
   });
 }
@@ -360,7 +304,7 @@ void Intracomm::Exscan(const void* sendbuf, void* recvbuf, int count, const Data
       return typed::exscan(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);
     }
     detail::Reducer r = detail::reducer(op, type, func);
-    Blocks b = operands(sendbuf, true, !c.is_inter(), recvbuf, true, count, type, func);
+    Operands b = operands(sendbuf, true, !c.is_inter(), recvbuf, true, count, type, func);
     auto out = core::coll::exscan(c, b.sent_bytes(func), r.combine);
     if (out) b.land(*out, func);
   });

@@ -141,34 +141,23 @@ Reducer reducer(const Op& op, const Datatype& t, std::string_view func);
 // The core's element type of t, for the typed collectives (the basic types
 // of one of their element types); nullopt for any other type.
 std::optional<core::coll::typed::Type> typed_type(const Datatype& t);
-// The same, ERR_TYPE naming func when t has none (the nonblocking and
-// neighbourhood collectives, which take only those so far).
+// The same, ERR_TYPE naming func when t has none (Win's accumulate ops).
 core::coll::typed::Type typed_type(const Datatype& t, std::string_view func);
 // The core's op for op on t; ERR_OP if op is null or undefined on t.
 core::coll::typed::Op typed_op(const Op& op, const Datatype& t, std::string_view func);
-// A collective's (count, type) from its significant side(s): where both
-// are significant on this process they need the same type signature
-// (ERR_TYPE) and count (ERR_COUNT), as the core has no type conversion.
-struct Side {
-  int count;
-  const Datatype& type;
-  bool significant;
-};
-struct Elems {
-  int count;
-  core::coll::typed::Type type;
-};
-Elems significant(const Side& send, const Side& recv, std::string_view func);
-// The data of a collective that moves blocks, as bytes: the send side's
-// packed contribution (sblocks blocks of sendcount elements) and the
-// receive side's room (rblocks blocks of recvcount), each where this
-// process is significant (else null). Where both are, one block of each
-// must have the same type signature (ERR_TYPE) and count (ERR_COUNT): the
-// core has no type conversion.
-struct Blocks {
+// Where a process sends a block to itself or to peers that receive it by
+// the same arguments (the regular gather, scatter, allgather, alltoall and
+// neighbourhood forms on an intracommunicator, not in place), sendcount
+// elements of sendtype need recvcount elements of recvtype's type
+// signature: ERR_COUNT / ERR_TYPE, as the core has no type conversion.
+// Called after core/coll/layout.hpp's checks of the counts and types.
+void check_sides(int sendcount, const Datatype& sendtype, int recvcount, const Datatype& recvtype,
+                 std::string_view func);
+// The two sides of a Bcast or a reduction as packed bytes: count elements
+// of type as the input where this process sends, as the room for the
+// result where it receives (each null where it does not).
+struct Operands {
   std::shared_ptr<core::TypedBuffer> send, recv;
-  size_t block = 0;  // bytes of one block
-  int nsend = 0;     // blocks of the send side
   // The typed collectives' pointers: the packed send side, the room to
   // receive into, and land() after they wrote it (unpacks a type with holes).
   const char* sent(std::string_view func) const { return send ? send->pack(func) : nullptr; }
@@ -176,38 +165,34 @@ struct Blocks {
   void land(std::string_view func) const {
     if (recv) recv->unpack(recv->size(), func);
   }
-  // The byte collectives' forms: the send side cut into blocks, and the
-  // received bytes put into the receive side (ERR_TRUNCATE unless they fill it).
+  // The byte collectives' forms: the packed input, and the received bytes
+  // put into the receive side (ERR_TRUNCATE unless they fill it).
   core::coll::Bytes sent_bytes(std::string_view func) const {
     return send ? core::coll::Bytes(send->pack(func), send->size()) : core::coll::Bytes();
   }
-  std::vector<core::coll::Bytes> sent_blocks(std::string_view func) const;
   void land(const core::coll::Bytes& data, std::string_view func) const;
 };
-Blocks blocks(const void* sendbuf, const Side& send, int sblocks, void* recvbuf, const Side& recv, int rblocks,
-              std::string_view func);
-// A reduction's operands: the input (count elements at sendbuf, or at
-// recvbuf where sendbuf is IN_PLACE and `in_place` allows it; ERR_ARG where
-// it does not) where this process sends, the room for the result where it
-// receives.
-Blocks operands(const void* sendbuf, bool sends, bool in_place, void* recvbuf, bool receives, int count,
-                const Datatype& type, std::string_view func);
+Operands sides(const void* sendbuf, bool sends, void* recvbuf, bool receives, int count, const Datatype& type,
+               std::string_view func);
+// A reduction's: the input at sendbuf, or at recvbuf where sendbuf is
+// IN_PLACE and `in_place` allows it (ERR_ARG where it does not:
+// core/coll/layout.hpp's reduction_input).
+Operands operands(const void* sendbuf, bool sends, bool in_place, void* recvbuf, bool receives, int count,
+                  const Datatype& type, std::string_view func);
 // Reduce-scatter's: the input of sum(counts) elements (IN_PLACE on an
 // intracommunicator) cut into sizes[i] bytes for rank i, and this rank's
 // counts[rank] elements of room at recvbuf.
 struct ReduceScatter {
   Reducer r;
-  Blocks in, out;
+  Operands in, out;
   std::vector<size_t> sizes;
 };
 ReduceScatter reduce_scatter_args(const core::Comm& c, const void* sendbuf, void* recvbuf,
                                   const std::vector<int>& counts, const Datatype& type, const Op& op,
                                   std::string_view func);
-// Checks a (buf, count, type) triple; returns count * size in bytes.
-size_t buffer_bytes(const void* buf, int count, const Datatype& t, std::string_view func,
-                    const char* what = "buf");
 
-// ---- v-, w- and neighbourhood collectives (api_collv.cpp, api_nbcv.cpp, api_neighbor.cpp) ----
+// ---- the collectives over core/coll/layout.hpp (api_coll.cpp, api_collv.cpp, api_nbc.cpp,
+// api_nbcv.cpp, api_neighbor.cpp) ----
 
 // t as the type argument of core/coll/layout.hpp's rules.
 core::coll::TypeArg type_arg(const Datatype& t, const char* func);

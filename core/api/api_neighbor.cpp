@@ -24,56 +24,13 @@ using detail::guarded;
 
 namespace {
 
-// The arguments of one call: the neighbours, the send side packed as
-// sblocks blocks (detail::Blocks: one for allgather, one per out-neighbour
-// for alltoall), and where in-neighbour k's block goes.
-struct Args {
-  core::Neighbors nb;
-  std::vector<Bytes> sent;
-  core::TypePtr rtype;
-  int rcount;
-  size_t each;  // packed bytes of one block
-};
-
-Args checked(const core::Comm& c, const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
-             int recvcount, const Datatype& recvtype, bool per_neighbor, const char* func) {
-  Args a{core::neighbors_of(c, func), {}, {}, recvcount, 0};
-  const int sblocks = per_neighbor ? int(a.nb.out.size()) : 1;
-  detail::Blocks b = detail::blocks(sendbuf, {sendcount, sendtype, true}, sblocks, recvbuf,
-                                    {recvcount, recvtype, true}, int(a.nb.in.size()), func);
-  a.each = b.block;
-  a.sent = b.sent_blocks(func);
-  a.rtype = b.recv->type();
-  return a;
-}
-
-// Unpacks in-neighbour k's block into block k of recvbuf (rcount elements
-// of rtype, k * rcount extents in), but for PROC_NULL, whose block stays.
-void put_blocks(void* recvbuf, const Args& a, const std::vector<Bytes>& got, std::string_view func) {
-  const std::int64_t stride = std::int64_t(a.rcount) * a.rtype->extent();
-  for (size_t k = 0; k < a.nb.in.size() && k < got.size(); ++k) {
-    if (a.nb.in[k] == core::PROC_NULL) continue;
-    if (got[k].size() != a.each)
-      detail::fail(ERR_TRUNCATE, func, "neighbour " + std::to_string(a.nb.in[k]) + " sent " +
-                                           std::to_string(got[k].size()) + " bytes where " + std::to_string(a.each) +
-                                           " were expected");
-    a.rtype->unpack(got[k].data(), got[k].size(), static_cast<char*>(recvbuf) + std::int64_t(k) * stride, a.rcount,
-                    func);
-  }
-}
-
 std::vector<Bytes> present(core::Blocks b) {
   std::vector<Bytes> out;
   for (auto& x : b) out.push_back(x ? std::move(*x) : Bytes());
   return out;
 }
 
-core::nbc::Deliver put_later(void* recvbuf, Args a, const char* func) {
-  return [recvbuf, a = std::move(a), func](core::nbc::Out& o) { put_blocks(recvbuf, a, o.parts, func); };
-}
-
-// The blocking exchange of the v- and w-forms: a's blocks, the received
-// ones unpacked at once.
+// The blocking exchange: a's blocks, the received ones unpacked at once.
 void exchange(core::Comm& c, core::coll::Exchange a, void* recvbuf, const char* f) {
   core::coll::unpack_blocks(recvbuf, a.recv, present(core::neighbor_alltoall(c, a.parts, f)), f);
 }
@@ -86,51 +43,55 @@ core::RequestPtr start(const core::CommPtr& c, core::coll::Exchange a, void* rec
 
 }  // namespace
 
+namespace coll = core::coll;
+using detail::type_arg;
+using detail::types_arg;
+
 void Topocomm::Neighbor_allgather(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
                                   int recvcount, const Datatype& recvtype) const {
-  const char* func = "MPI_Neighbor_allgather";
-  guarded(*this, func, [&](core::Comm& c) {
-    Args a = checked(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false, func);
-    core::Blocks got = core::neighbor_allgather(c, a.sent[0], func);
-    put_blocks(recvbuf, a, present(std::move(got)), func);
+  const char* f = "MPI_Neighbor_allgather";
+  guarded(*this, f, [&](core::Comm& c) {
+    coll::Exchange a = coll::neighbor_allgather_args(c, sendbuf, sendcount, type_arg(sendtype, f), recvbuf,
+                                                     recvcount, type_arg(recvtype, f), f);
+    detail::check_sides(sendcount, sendtype, recvcount, recvtype, f);
+    exchange(c, std::move(a), recvbuf, f);
   });
 }
 
 void Topocomm::Neighbor_alltoall(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
                                  int recvcount, const Datatype& recvtype) const {
-  const char* func = "MPI_Neighbor_alltoall";
-  guarded(*this, func, [&](core::Comm& c) {
-    Args a = checked(c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true, func);
-    core::Blocks got = core::neighbor_alltoall(c, a.sent, func);
-    put_blocks(recvbuf, a, present(std::move(got)), func);
+  const char* f = "MPI_Neighbor_alltoall";
+  guarded(*this, f, [&](core::Comm& c) {
+    coll::Exchange a = coll::neighbor_alltoall_args(c, sendbuf, sendcount, type_arg(sendtype, f), recvbuf,
+                                                    recvcount, type_arg(recvtype, f), f);
+    detail::check_sides(sendcount, sendtype, recvcount, recvtype, f);
+    exchange(c, std::move(a), recvbuf, f);
   });
 }
 
 Request Topocomm::Ineighbor_allgather(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
                                       int recvcount, const Datatype& recvtype) const {
-  const char* func = "MPI_Ineighbor_allgather";
-  return detail::start_collective(*this, func, [&](const core::CommPtr& c) {
-    Args a = checked(*c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, false, func);
-    Bytes mine = a.sent[0];
-    return core::nbc::ineighbor_allgather(c, std::move(mine), put_later(recvbuf, std::move(a), func), func).request;
+  const char* f = "MPI_Ineighbor_allgather";
+  return detail::start_collective(*this, f, [&](const core::CommPtr& c) {
+    coll::Exchange a = coll::neighbor_allgather_args(*c, sendbuf, sendcount, type_arg(sendtype, f), recvbuf,
+                                                     recvcount, type_arg(recvtype, f), f);
+    detail::check_sides(sendcount, sendtype, recvcount, recvtype, f);
+    return start(c, std::move(a), recvbuf, f);
   });
 }
 
 Request Topocomm::Ineighbor_alltoall(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
                                      int recvcount, const Datatype& recvtype) const {
-  const char* func = "MPI_Ineighbor_alltoall";
-  return detail::start_collective(*this, func, [&](const core::CommPtr& c) {
-    Args a = checked(*c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, true, func);
-    std::vector<Bytes> parts = std::move(a.sent);
-    return core::nbc::ineighbor_alltoall(c, std::move(parts), put_later(recvbuf, std::move(a), func), func).request;
+  const char* f = "MPI_Ineighbor_alltoall";
+  return detail::start_collective(*this, f, [&](const core::CommPtr& c) {
+    coll::Exchange a = coll::neighbor_alltoall_args(*c, sendbuf, sendcount, type_arg(sendtype, f), recvbuf,
+                                                    recvcount, type_arg(recvtype, f), f);
+    detail::check_sides(sendcount, sendtype, recvcount, recvtype, f);
+    return start(c, std::move(a), recvbuf, f);
   });
 }
 
-// ---- the v- and w-forms (core/coll/layout.hpp) ------------------------------------------
-
-namespace coll = core::coll;
-using detail::type_arg;
-using detail::types_arg;
+// ---- the v- and w-forms ------------------------------------------------------------------
 
 void Topocomm::Neighbor_allgatherv(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
                                    const int recvcounts[], const int displs[], const Datatype& recvtype) const {

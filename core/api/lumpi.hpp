@@ -697,10 +697,11 @@ class Comm {
                             const Datatype& type, const Op& op) const;
   // The v-forms (§5.5-§5.8): block i has counts[i] elements at displs[i]
   // elements (of the type's extent) from the buffer's start; on an
-  // intercommunicator one block per remote rank. IN_PLACE: the root's
-  // sendbuf of Gatherv (its block is already in recvbuf), the root's
-  // recvbuf of Scatterv, every sendbuf of Allgatherv and Alltoallv
-  // (Alltoallv then sends what recvbuf holds, laid out by the receive side).
+  // intercommunicator one block per remote rank. IN_PLACE (also in the
+  // regular forms above): the root's sendbuf of Gather(v) (its block is
+  // already in recvbuf), the root's recvbuf of Scatter(v), every sendbuf
+  // of Allgather(v) and Alltoall(v) (Alltoall(v) then sends what recvbuf
+  // holds, laid out by the receive side).
   void Gatherv(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
                const int recvcounts[], const int displs[], const Datatype& recvtype, int root) const;
   void Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], const Datatype& sendtype,
