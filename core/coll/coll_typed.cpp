@@ -102,8 +102,6 @@ void put_all(void* dst, const std::vector<Bytes>& parts, size_t each, std::strin
   for (size_t i = 0; i < parts.size(); ++i) put(static_cast<char*>(dst) + i * each, parts[i], each, func);
 }
 
-Combine make_combiner(Type t, Op op, std::string func) { return combiner(t, op, std::move(func)); }
-
 size_t type_size(Type t) { return basic_info(basic_of(t)).size; }
 
 const char* type_name(Type t) { return basic_info(basic_of(t)).name; }
