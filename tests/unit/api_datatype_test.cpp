@@ -110,7 +110,7 @@ bool struct_bcast(Intracomm& w) {
 }
 
 // A ring of struct messages received as a struct with a resized extent;
-// Get_count and Get_elements of the status.
+// Get_count and Get_elements of the status, and Set_elements.
 bool struct_ring(Intracomm& w) {
   Datatype t = particle_type();
   const int n = w.Get_size(), r = w.Get_rank();
@@ -120,6 +120,13 @@ bool struct_ring(Intracomm& w) {
   const int from = (r + n - 1) % n;
   bool ok = in[0].id == 100 + from && in[1].mass == 1.5 * (from + 1) && in[1].tag == char('a' + from + 1);
   ok &= s.Get_count(t) == 2 && s.Get_elements(t) == 6 && s.Get_count(INT) == UNDEFINED;
+  // Set_elements counts basic elements in type-map order: 4 are a whole
+  // particle (13 bytes) and the next one's tag (1 byte).
+  Status set;
+  set.Set_elements(t, 4);
+  ok &= set.Bytes() == 14 && set.Get_elements(t) == 4 && set.Get_count(t) == UNDEFINED;
+  set.Set_elements(t, 6);
+  ok &= set.Get_count(t) == 2;
   t.Free();
   return expect(ok, "struct ring", r);
 }
