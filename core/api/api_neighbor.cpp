@@ -3,13 +3,11 @@
 // nonblocking forms Ineighbor_allgather(v), Ineighbor_alltoall(v/w);
 // MPI-3.1 §7.6, §7.7) on any committed datatype, over the core's byte
 // forms (core/coll/neighbor.cpp, core/coll/nbc.cpp), which check the
-// topology and define the neighbour order. Checks: the topology first
-// (ERR_TOPOLOGY), then the arguments, all before anything is sent: for the
-// regular forms, the sides (detail::blocks: counts, types, signatures,
-// buffers), count elements per neighbour packed and unpacked block by
-// block; the v- and w-forms by the rules the C API shares
-// (core/coll/layout.hpp). A PROC_NULL neighbour's block of recvbuf is left
-// untouched.
+// topology and define the neighbour order. Checks, all before anything is
+// sent: the topology first (ERR_TOPOLOGY), then the arguments by the rules
+// the C API shares (core/coll/layout.hpp), then for the regular forms the
+// two sides' type signatures (detail::check_sides). A PROC_NULL
+// neighbour's block of recvbuf is left untouched.
 #include "core/api/api_detail.hpp"
 #include "core/base/constants.hpp"
 #include "core/coll/layout.hpp"
