@@ -19,6 +19,7 @@
 #include "core/check/resource.hpp"
 #include "core/datatype/datatype.hpp"
 #include "core/datatype/typed_buffer.hpp"
+#include "core/datatype/op.hpp"
 #include "core/coll/coll.hpp"
 #include "core/api/lumpi.hpp"
 #include "core/rma/win.hpp"
@@ -52,14 +53,6 @@ inline Comm& comm_of(MPI_Comm comm, const char* func) { return *entry(comm, func
 template <class C>
 C as(MPI_Comm comm, const char* func) {
   return Access::wrap<C>(entry(comm, func).h);
-}
-// Does this process hold a rooted collective's data: the root of an
-// intracommunicator, the process passing MPI_ROOT on an intercommunicator.
-inline bool is_root(const Comm& c, int root) { return c.Is_inter() ? root == MPI_ROOT : c.Get_rank() == root; }
-// The processes a collective's blocks go to: the remote group of an
-// intercommunicator, the group of an intracommunicator.
-inline int remote_or_local_size(const Comm& c) {
-  return c.Is_inter() ? dynamic_cast<const Intercomm&>(c).Get_remote_size() : c.Get_size();
 }
 // comm, which must be an intracommunicator (else MPI_ERR_COMM) or an
 // intercommunicator (inter).
@@ -179,7 +172,9 @@ detail::Landing unpacking(const std::shared_ptr<TypeBytes>& b);
 // a failing callback throws with its code.
 void type_copy_attrs(MPI_Datatype old, MPI_Datatype newtype, const char* func);
 void type_delete_attrs(MPI_Datatype t, const char* func);
-Op op_of(MPI_Op op, const char* func);
+// The core's op for a predefined reduction op (MPI_SUM ... MPI_MINLOC);
+// ERR_OP naming func for any other handle.
+core::Op predefined_op(MPI_Op op, const char* func);
 // User-defined ops (capi/c_op.cpp), which the reductions (capi/c_reduce.cpp)
 // call as MPI says: inoutvec = invec op inoutvec, invec the lower ranks'.
 bool is_user_op(MPI_Op op);

@@ -19,7 +19,7 @@ std::string type_name(MPI_Datatype t, const char* f) {
 
 std::string op_text(MPI_Op op, const char* f) {
   if (op == MPI_OP_NULL) return "";
-  return is_user_op(op) ? "a user op" : op_of(op, f).Get_name();
+  return is_user_op(op) ? "a user op" : core::op_name(predefined_op(op, f));
 }
 
 // "sendcount=1, sendtype=MPI_INT, root=0, op=MPI_SUM" (what is significant here).

@@ -5,6 +5,7 @@
 // (split_type, create_group, dup_with_info), over core/comm/comm_create.hpp.
 #include <unistd.h>
 
+#include "core/base/attr.hpp"
 #include "core/comm/comm_create.hpp"
 #include "core/base/constants.hpp"
 #include "capi/c_api.hpp"
@@ -434,8 +435,6 @@ LUMPI_PMPI(Comm_free_keyval);
 int MPI_Comm_free_keyval(int* keyval) {
   return call("MPI_Comm_free_keyval", [&] {
     check_out(keyval, "MPI_Comm_free_keyval", "keyval");
-    if (*keyval >= MPI_TAG_UB && *keyval <= LUMPI_LAST_PREDEFINED_KEYVAL)
-      fail(MPI_ERR_KEYVAL, "MPI_Comm_free_keyval", "keyval is predefined and cannot be freed");
     Keyval k = Access::keyval(*keyval);
     Comm::Free_keyval(k);
     *keyval = MPI_KEYVAL_INVALID;
@@ -445,35 +444,22 @@ int MPI_Comm_free_keyval(int* keyval) {
 LUMPI_PMPI(Comm_set_attr);
 int MPI_Comm_set_attr(MPI_Comm comm, int keyval, void* value) {
   return call(comm, "MPI_Comm_set_attr", [&] {
-    if (keyval >= MPI_HOST && keyval <= LUMPI_LAST_PREDEFINED_KEYVAL)
-      fail(MPI_ERR_KEYVAL, "MPI_Comm_set_attr", "keyval is predefined and cannot be set");
     comm_of(comm, "MPI_Comm_set_attr").Set_attr(Access::keyval(keyval), value);
   });
 }
 
-// MPI_HOST: no host is special (MPI_PROC_NULL); MPI_IO: every rank can do
-// I/O (MPI_ANY_SOURCE); clocks are not synchronised (WTIME_IS_GLOBAL false);
-// one application was started (MPI_APPNUM 0); no error codes are added, so
-// MPI_LASTUSEDCODE is the largest code in use; lumpi cannot spawn, so
-// MPI_UNIVERSE_SIZE is not set (flag false), as MPI allows.
+// The predefined attributes' values are the core's (core::attr::predefined),
+// each in an int of its own whose address the caller gets.
 LUMPI_PMPI(Comm_get_attr);
 int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* value, int* flag) {
   return call(comm, "MPI_Comm_get_attr", [&] {
     check_out(value, "MPI_Comm_get_attr", "attribute_val");
     check_out(flag, "MPI_Comm_get_attr", "flag");
-    static int host = MPI_PROC_NULL, io = MPI_ANY_SOURCE, global = 0;
     Comm& c = comm_of(comm, "MPI_Comm_get_attr");
-    static int appnum = 0, lastcode = MPI_ERR_LASTCODE;
-    lastcode = core::last_used_code();  // grows with MPI_Add_error_class/code (§8.5)
-    int* predefined = keyval == MPI_HOST ? &host : keyval == MPI_IO ? &io : keyval == MPI_WTIME_IS_GLOBAL ? &global
-                      : keyval == MPI_APPNUM ? &appnum : keyval == MPI_LASTUSEDCODE ? &lastcode : nullptr;
-    if (keyval == MPI_UNIVERSE_SIZE) {
-      *flag = 0;
-      return;
-    }
-    if (predefined) {
-      *static_cast<void**>(value) = predefined;
-      *flag = 1;
+    static int predefined[LUMPI_LAST_PREDEFINED_KEYVAL + 1];
+    if (keyval >= MPI_TAG_UB && keyval <= LUMPI_LAST_PREDEFINED_KEYVAL) {
+      *flag = core::attr::predefined(keyval, comm == MPI_COMM_WORLD, predefined[keyval]);
+      if (*flag) *static_cast<void**>(value) = &predefined[keyval];
       return;
     }
     void* v = nullptr;
@@ -485,8 +471,6 @@ int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* value, int* flag) {
 LUMPI_PMPI(Comm_delete_attr);
 int MPI_Comm_delete_attr(MPI_Comm comm, int keyval) {
   return call(comm, "MPI_Comm_delete_attr", [&] {
-    if (keyval >= MPI_HOST && keyval <= LUMPI_LAST_PREDEFINED_KEYVAL)
-      fail(MPI_ERR_KEYVAL, "MPI_Comm_delete_attr", "keyval is predefined and cannot be deleted");
     comm_of(comm, "MPI_Comm_delete_attr").Delete_attr(Access::keyval(keyval));
   });
 }

@@ -252,11 +252,12 @@ core::CommPtr core_comm(MPI_Comm comm, const char* func) {
   return p;
 }
 
-Op op_of(MPI_Op op, const char* func) {
-  static const Op* ops[] = {nullptr, &SUM, &PROD, &MAX, &MIN, &LAND, &LOR, &LXOR, &BAND, &BOR, &BXOR};
-  if (op == MPI_OP_NULL) fail(MPI_ERR_OP, func, "op is MPI_OP_NULL");
-  if (op < 0 || op > 10) fail(MPI_ERR_OP, func, "op " + std::to_string(op) + " is not an op");
-  return *ops[op];
+core::Op predefined_op(MPI_Op op, const char* f) {
+  if (op == MPI_OP_NULL) fail(MPI_ERR_OP, f, "op is MPI_OP_NULL");
+  if (op < MPI_SUM || op > MPI_MINLOC) fail(MPI_ERR_OP, f, "op " + std::to_string(op) + " is not an op a reduction takes");
+  if (op == MPI_MAXLOC) return core::Op::Maxloc;
+  if (op == MPI_MINLOC) return core::Op::Minloc;
+  return core::Op(op - MPI_SUM);  // MPI_SUM ... MPI_BXOR in the core's order
 }
 
 void to_c(const Status& s, MPI_Status* out) {

@@ -176,8 +176,9 @@ int MPI_Bcast(void* buf, int count, MPI_Datatype t, int root, MPI_Comm comm) {
     Comm& c = comm_of(comm, f);
     TypeBytes b(buf, count, t, f);
     check_coll(comm, {f, root, MPI_OP_NULL, side(count, t), {}});
-    if (is_root(c, root)) return c.Bcast(b.pack(f), int(b.size()), BYTE, root);
-    bool receives = !(c.Is_inter() && root == MPI_PROC_NULL);
+    const core::CommPtr inner = core_comm(comm, f);  // the rank's role (core::Comm)
+    if (inner->is_root(root)) return c.Bcast(b.pack(f), int(b.size()), BYTE, root);
+    bool receives = inner->takes_part(root);
     c.Bcast(receives ? b.stage() : buf, int(b.size()), BYTE, root);
     if (receives) b.unpack(b.size(), f);
   });

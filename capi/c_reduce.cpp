@@ -40,14 +40,6 @@ struct Reducer {
   bool commutes = true;
 };
 
-core::Op predefined_op(MPI_Op op, const char* f) {
-  if (op == MPI_OP_NULL) fail(MPI_ERR_OP, f, "op is MPI_OP_NULL");
-  if (op < MPI_SUM || op > MPI_MINLOC) fail(MPI_ERR_OP, f, "op " + std::to_string(op) + " is not an op a reduction takes");
-  if (op == MPI_MAXLOC) return core::Op::Maxloc;
-  if (op == MPI_MINLOC) return core::Op::Minloc;
-  return core::Op(op - MPI_SUM);  // MPI_SUM ... MPI_BXOR in the core's order
-}
-
 // op on count elements of t: the checks of the op against the type, then
 // the combine of two packed operands of equal length.
 Reducer reducer(MPI_Op op, MPI_Datatype t, const char* f) {

@@ -1,7 +1,7 @@
 // capi/c_status.cpp: what a status says and what a generalized request's
 // query function may set in one (MPI-3.1 §3.2.5, §4.1.11, §12.2.1):
 // MPI_Get_elements_x, MPI_Status_set_elements(_x), MPI_Status_set_cancelled,
-// and the big-count (_x) forms of the size and extent queries. A status
+// and MPI_Type_size_x (the _x extent queries are capi/c_type.cpp's). A status
 // carries the bytes of its message (lumpi_bytes); counts and elements are
 // read from them through the datatype (core/datatype).
 #include <string>
@@ -57,30 +57,6 @@ int MPI_Type_size_x(MPI_Datatype t, MPI_Count* size) {
   return call(f, [&] {
     check_out(size, f, "size");
     *size = type_of(t, f)->size();
-  });
-}
-
-LUMPI_PMPI(Type_get_extent_x);
-int MPI_Type_get_extent_x(MPI_Datatype t, MPI_Count* lb, MPI_Count* extent) {
-  const char* f = "MPI_Type_get_extent_x";
-  return call(f, [&] {
-    check_out(lb, f, "lb");
-    check_out(extent, f, "extent");
-    const core::TypePtr& p = type_of(t, f);
-    *lb = p->lb();
-    *extent = p->extent();
-  });
-}
-
-LUMPI_PMPI(Type_get_true_extent_x);
-int MPI_Type_get_true_extent_x(MPI_Datatype t, MPI_Count* lb, MPI_Count* extent) {
-  const char* f = "MPI_Type_get_true_extent_x";
-  return call(f, [&] {
-    check_out(lb, f, "true_lb");
-    check_out(extent, f, "true_extent");
-    const core::TypePtr& p = type_of(t, f);
-    *lb = p->true_lb();
-    *extent = p->true_extent();
   });
 }
 

@@ -143,6 +143,19 @@ using namespace lumpi::capi;
 
 namespace {
 
+// MPI_Type_get_(true_)extent(_x): t's bounds (its true ones when
+// true_bounds) as MPI_Aint or MPI_Count.
+template <class T>
+int get_bounds(MPI_Datatype t, T* lb, T* extent, bool true_bounds, const char* f) {
+  return call(f, [&] {
+    check_out(lb, f, true_bounds ? "true_lb" : "lb");
+    check_out(extent, f, true_bounds ? "true_extent" : "extent");
+    const core::TypePtr& p = type_of(t, f);
+    *lb = true_bounds ? p->true_lb() : p->lb();
+    *extent = true_bounds ? p->true_extent() : p->extent();
+  });
+}
+
 // Runs make() and stores its type as *newtype (checked first).
 template <class F>
 int construct(const char* func, MPI_Datatype* newtype, F&& make) {
@@ -375,26 +388,19 @@ int MPI_Type_size(MPI_Datatype t, int* size) {
 
 LUMPI_PMPI(Type_get_extent);
 int MPI_Type_get_extent(MPI_Datatype t, MPI_Aint* lb, MPI_Aint* extent) {
-  const char* f = "MPI_Type_get_extent";
-  return call(f, [&] {
-    check_out(lb, f, "lb");
-    check_out(extent, f, "extent");
-    const core::TypePtr& p = type_of(t, f);
-    *lb = p->lb();
-    *extent = p->extent();
-  });
+  return get_bounds(t, lb, extent, false, "MPI_Type_get_extent");
 }
-
+LUMPI_PMPI(Type_get_extent_x);
+int MPI_Type_get_extent_x(MPI_Datatype t, MPI_Count* lb, MPI_Count* extent) {
+  return get_bounds(t, lb, extent, false, "MPI_Type_get_extent_x");
+}
 LUMPI_PMPI(Type_get_true_extent);
 int MPI_Type_get_true_extent(MPI_Datatype t, MPI_Aint* true_lb, MPI_Aint* true_extent) {
-  const char* f = "MPI_Type_get_true_extent";
-  return call(f, [&] {
-    check_out(true_lb, f, "true_lb");
-    check_out(true_extent, f, "true_extent");
-    const core::TypePtr& p = type_of(t, f);
-    *true_lb = p->true_lb();
-    *true_extent = p->true_extent();
-  });
+  return get_bounds(t, true_lb, true_extent, true, "MPI_Type_get_true_extent");
+}
+LUMPI_PMPI(Type_get_true_extent_x);
+int MPI_Type_get_true_extent_x(MPI_Datatype t, MPI_Count* true_lb, MPI_Count* true_extent) {
+  return get_bounds(t, true_lb, true_extent, true, "MPI_Type_get_true_extent_x");
 }
 
 LUMPI_PMPI(Type_get_envelope);

@@ -22,12 +22,11 @@
 // its message and class (MPI_ERR_OTHER for a plain Lua error).
 //
 // Predefined attributes (TAG_UB, HOST, IO, WTIME_IS_GLOBAL, and LASTUSEDCODE
-// on COMM_WORLD only) have numbers below the core's; they are readable on
-// every communicator and cannot be set, deleted or freed (MPI_ERR_KEYVAL).
+// on COMM_WORLD only) are the core's too (attr::predefined gives their
+// values; set, delete and free refuse them with MPI_ERR_KEYVAL).
 #include <cstdint>
 #include <memory>
 
-#include "core/base/constants.hpp"
 #include "lua/attr.hpp"
 #include "lua/binding.hpp"
 
@@ -39,12 +38,11 @@ using core::fail;
 
 constexpr const char* kKeyvalMeta = "lumpi.Keyval";
 
-// Predefined keyvals have ids below the core's first, kFirstUserKeyval; 0 is KEYVAL_INVALID.
-enum Predefined : int { kInvalid = 0, kTagUb = 1, kHost = 2, kIo = 3, kWtimeIsGlobal = 4, kLastUsedCode = 5,
+// Predefined keyvals have the core's numbers below 16 (attr::kTagUb ...); 0 is KEYVAL_INVALID.
+enum Predefined : int { kInvalid = 0,
                         // the window attributes (seed §6.7.3), read by lua/bind_win.cpp
                         kWinBase = 8, kWinSize = 9, kWinDispUnit = 10, kWinCreateFlavor = 11,
                         kWinModel = 12 };
-constexpr int kFirstUserKeyval = 16;
 
 struct KeyvalBox {
   int id;
@@ -89,14 +87,6 @@ KeyvalBox& check_keyval(lua_State* L, int idx, const char* func, bool freed_ok =
   if (kv->id == kInvalid) fail(ErrClass::Keyval, func, "keyval is mpi.KEYVAL_INVALID");
   if (kv->freed && !freed_ok) fail(ErrClass::Keyval, func, "the keyval has been freed");
   return *kv;
-}
-
-// The keyval at idx for setting, deleting or freeing: no predefined one.
-KeyvalBox& check_user_keyval(lua_State* L, int idx, const char* func, bool freed_ok = false) {
-  KeyvalBox& kv = check_keyval(L, idx, func, freed_ok);
-  if (kv.id < kFirstUserKeyval)
-    fail(ErrClass::Keyval, func, "keyval is a predefined attribute, which cannot be set, deleted or freed");
-  return kv;
 }
 
 KeyvalBox* push_keyval(lua_State* L, int id) { return push_userdata(L, kKeyvalMeta, KeyvalBox{id, false}); }
@@ -196,16 +186,11 @@ AttrObj comm_obj(const core::Comm& c) { return {AttrKind::Comm, c.serial()}; }
 
 // Pushes the predefined communicator attribute id of o: value, found.
 int push_predefined(lua_State* L, int id, AttrObj o) {
-  // MPI_LASTUSEDCODE is an attribute of COMM_WORLD only (MPI-3.1 §8.5).
-  bool found = id != kLastUsedCode || (runtime(L).world && o.serial == runtime(L).world->serial());
-  switch (found ? id : kInvalid) {
-    case kTagUb: lua_pushinteger(L, core::TAG_UB); break;
-    case kHost: lua_pushinteger(L, core::PROC_NULL); break;   // no host process
-    case kIo: lua_pushinteger(L, core::ANY_SOURCE); break;    // every rank can do I/O
-    case kWtimeIsGlobal: lua_pushboolean(L, 0); break;        // clocks are per host
-    case kLastUsedCode: lua_pushinteger(L, core::last_used_code()); break;
-    default: lua_pushnil(L);
-  }
+  int value = 0;
+  const bool found = attr::predefined(id, runtime(L).world && o.serial == runtime(L).world->serial(), value);
+  if (!found) lua_pushnil(L);
+  else if (id == attr::kWtimeIsGlobal) lua_pushboolean(L, value);  // a flag in Lua
+  else lua_pushinteger(L, value);
   lua_pushboolean(L, found);
   return 2;
 }
@@ -281,7 +266,7 @@ int create_keyval(lua_State* L, AttrKind k, const char* func) {
 // Every reference becomes freed; freeing it again is the core's rule (§6.7.2):
 // nothing more while attributes use it, MPI_ERR_KEYVAL once they are gone.
 int free_keyval(lua_State* L, AttrKind k, const char* func) {
-  KeyvalBox& kv = check_user_keyval(L, 1, func, true);
+  KeyvalBox& kv = check_keyval(L, 1, func, true);
   attr::free_keyval(k, kv.id, func);
   kv.freed = true;
   return 0;
@@ -289,7 +274,7 @@ int free_keyval(lua_State* L, AttrKind k, const char* func) {
 
 // obj:set_attr(kv, v): the value's reference goes again if the core refuses it.
 void set_attr(lua_State* L, int obj_idx, AttrObj o, const char* func) {
-  int id = check_user_keyval(L, 2, func).id;
+  int id = check_keyval(L, 2, func).id;
   Call call{L, lua_absindex(L, obj_idx), func, {}};
   lua_pushvalue(L, 3);
   int ref = luaL_ref(L, LUA_REGISTRYINDEX);
@@ -304,7 +289,7 @@ void set_attr(lua_State* L, int obj_idx, AttrObj o, const char* func) {
 // obj:get_attr(kv): pushes value, found.
 int get_attr(lua_State* L, AttrObj o, const char* func) {
   int id = check_keyval(L, 2, func).id;
-  if (o.kind == AttrKind::Comm && id >= kTagUb && id <= kLastUsedCode) return push_predefined(L, id, o);
+  if (o.kind == AttrKind::Comm && id >= attr::kTagUb && id <= attr::kLastUsedCode) return push_predefined(L, id, o);
   attr::Value v = nullptr;
   bool found = attr::get(o.kind, o.serial, id, v, func);
   push_ref(L, found ? as_ref(v) : LUA_NOREF);
@@ -313,7 +298,7 @@ int get_attr(lua_State* L, AttrObj o, const char* func) {
 }
 
 void delete_attr(lua_State* L, int obj_idx, AttrObj o, const char* func) {
-  int id = check_user_keyval(L, 2, func).id;
+  int id = check_keyval(L, 2, func).id;
   Call call{L, lua_absindex(L, obj_idx), func, {}};
   attr::remove(o.kind, &call, o.serial, id, func);
 }
@@ -366,8 +351,8 @@ void open_attr(lua_State* L) {
   lua_pushvalue(L, -3);  // mpi
   set_funcs(L, kModuleFuncs);
   const std::pair<const char*, int> predefined[] = {
-      {"KEYVAL_INVALID", kInvalid}, {"TAG_UB", kTagUb}, {"HOST", kHost}, {"IO", kIo},
-      {"WTIME_IS_GLOBAL", kWtimeIsGlobal}, {"LASTUSEDCODE", kLastUsedCode}, {"WIN_BASE", kWinBase},
+      {"KEYVAL_INVALID", kInvalid}, {"TAG_UB", attr::kTagUb}, {"HOST", attr::kHost}, {"IO", attr::kIo},
+      {"WTIME_IS_GLOBAL", attr::kWtimeIsGlobal}, {"LASTUSEDCODE", attr::kLastUsedCode}, {"WIN_BASE", kWinBase},
       {"WIN_SIZE", kWinSize}, {"WIN_DISP_UNIT", kWinDispUnit}, {"WIN_CREATE_FLAVOR", kWinCreateFlavor},
       {"WIN_MODEL", kWinModel}};
   for (auto [name, id] : predefined) {

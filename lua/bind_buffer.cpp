@@ -1,9 +1,13 @@
 // lua/bind_buffer.cpp: typed buffers (mpi.buffer(datatype, count)), the
-// (buffer, count, datatype) triples point-to-point accepts, and the status
+// (buffer, count, datatype) triples point-to-point accepts, the address of
+// a buffer's element (mpi.get_address, MPI_Get_address: a dynamic window's
+// target_disp, lua/bind_win_flavors.cpp), and the status
 // methods get_count / get_elements (see lua/typed.hpp).
 //
 // A buffer is one userdata: a header, then count elements of a predefined
-// type laid out as a C array of that type (zeroed). b[i] (1-based, as Lua)
+// type laid out as a C array of that type (zeroed); or, for a view
+// (push_buffer_view: a shared-memory window's segment), the header alone,
+// pointing at memory it keeps alive through its keeper. b[i] (1-based, as Lua)
 // reads element i: an integer for the integer types, a number for the
 // floating types (long double through double), a boolean for C_BOOL, and
 // {value, index} for the pair types; out-of-range reads give nil (so
@@ -34,24 +38,21 @@ struct alignas(16) BufferBox {
   core::TypePtr type;
   std::int64_t count;
   std::int64_t bytes;
-  char* data() { return reinterpret_cast<char*>(this + 1); }
+  char* memory;                  // the elements: right after the header, or a view's
+  std::shared_ptr<void> keeper;  // a view's owner of that memory (empty otherwise)
+  char* data() { return memory; }
 };
 
 BufferBox* test_buffer(lua_State* L, int idx) { return test_userdata<BufferBox>(L, idx, kBufferMeta); }
 
 // ---- elements -------------------------------------------------------------------
 
-template <class T>
-constexpr bool is_complex = false;
-template <class T>
-constexpr bool is_complex<std::complex<T>> = true;
-
 // A complex number is the pair {re, im} in Lua.
 template <class T>
 void push_as(lua_State* L, const char* p) {
   T v;
   std::memcpy(&v, p, sizeof v);
-  if constexpr (is_complex<T>) {
+  if constexpr (core::is_complex_type<T>) {
     lua_createtable(L, 2, 0);
     lua_pushnumber(L, lua_Number(v.real()));
     lua_rawseti(L, -2, 1);
@@ -67,7 +68,7 @@ void push_as(lua_State* L, const char* p) {
 template <class T>
 void store_as(lua_State* L, int idx, char* p, const std::string& what) {
   T v;
-  if constexpr (is_complex<T>) {
+  if constexpr (core::is_complex_type<T>) {
     if (!lua_istable(L, idx)) fail(ErrClass::Arg, "mpi.buffer", what + " must be a complex number {re, im}");
     lua_rawgeti(L, idx, 1);
     lua_rawgeti(L, idx, 2);
@@ -129,7 +130,7 @@ void store_element(lua_State* L, BufferBox& b, std::int64_t i, int idx) {
 BufferBox* new_buffer(lua_State* L, const core::TypePtr& t, std::int64_t count) {
   std::int64_t bytes = count * t->extent();
   void* mem = lua_newuserdatauv(L, sizeof(BufferBox) + size_t(bytes), 0);
-  auto* box = new (mem) BufferBox{t, count, bytes};
+  auto* box = new (mem) BufferBox{t, count, bytes, static_cast<char*>(mem) + sizeof(BufferBox), nullptr};
   std::memset(box->data(), 0, size_t(bytes));
   luaL_setmetatable(L, kBufferMeta);
   return box;
@@ -210,6 +211,19 @@ int buffer_tostring(lua_State* L) {
   return 1;
 }
 
+// mpi.get_address(buffer [, index]) -> address of element index (1-based,
+// default 1; #buffer + 1 is the address just past the end), MPI_Get_address's.
+int l_get_address(lua_State* L) {
+  const char* func = "MPI_Get_address";
+  BufferBox* b = test_buffer(L, 1);
+  if (!b) fail(ErrClass::Buffer, func, std::string("buffer must be an mpi.buffer, got ") + luaL_typename(L, 1));
+  lua_Integer i = opt_integer(L, 2, 1, "index", func);
+  if (i < 1 || i > b->count + 1)
+    fail(ErrClass::Arg, func, "index = " + std::to_string(i) + " is outside 1.." + std::to_string(b->count + 1));
+  lua_pushinteger(L, lua_Integer(reinterpret_cast<std::intptr_t>(b->data() + (i - 1) * b->type->extent())));
+  return 1;
+}
+
 // ---- statuses ---------------------------------------------------------------------------
 
 // The byte count recorded for the status at idx.
@@ -261,6 +275,14 @@ bool test_buffer_memory(lua_State* L, int idx, BufferMemory* out) {
 BufferMemory push_buffer(lua_State* L, const core::TypePtr& t, std::int64_t count) {
   BufferBox* b = new_buffer(L, t, count);
   return BufferMemory{b->data(), b->bytes, b->type, b->count};
+}
+
+BufferMemory push_buffer_view(lua_State* L, const core::TypePtr& t, std::int64_t count, char* data,
+                              std::shared_ptr<void> keeper) {
+  auto* box = new (lua_newuserdatauv(L, sizeof(BufferBox), 0))
+      BufferBox{t, count, count * t->extent(), data, std::move(keeper)};
+  luaL_setmetatable(L, kBufferMeta);
+  return BufferMemory{box->data(), box->bytes, box->type, box->count};
 }
 
 Typed check_typed(lua_State* L, int idx, std::string_view func) {
@@ -321,6 +343,8 @@ void open_buffer(lua_State* L) {
   lua_setfield(L, LUA_REGISTRYINDEX, kStatusBytesKey);
   lua_pushcfunction(L, wrap<l_buffer>);
   lua_setfield(L, -2, "buffer");
+  lua_pushcfunction(L, wrap<l_get_address>);
+  lua_setfield(L, -2, "get_address");
 }
 
 }  // namespace lumpi::lua

@@ -264,7 +264,6 @@ int c_allreduce(lua_State* L) {
 int c_scan(lua_State* L) {
   const char* func = "MPI_Scan";
   core::Comm& c = coll_comm(L, func);
-  if (c.is_inter()) fail(ErrClass::Comm, func, "is not defined on an intercommunicator");
   OpBox op = check_op(L, 3, func);
   std::optional<core::Error> failed;
   Bytes mine = operand_or_error(L, 2, op, func, failed);
@@ -278,7 +277,6 @@ int c_scan(lua_State* L) {
 int c_exscan(lua_State* L) {
   const char* func = "MPI_Exscan";
   core::Comm& c = coll_comm(L, func);
-  if (c.is_inter()) fail(ErrClass::Comm, func, "is not defined on an intercommunicator");
   OpBox op = check_op(L, 3, func);
   std::optional<core::Error> failed;
   Bytes mine = operand_or_error(L, 2, op, func, failed);
@@ -312,25 +310,14 @@ BlockShape block_shape(lua_State* L, int idx, const OpBox& op) {
   return {false, lua_Integer(lua_rawlen(L, idx))};
 }
 
-// Pushes the sequence of a {tag, sequence} pair that is at the stack top
-// (see list_combiner), in its place.
-void untag(lua_State* L) {
-  if (!lua_istable(L, -1))
-    fail(ErrClass::Intern, "MPI_Reduce_scatter", "block is not a tagged sequence");
-  lua_rawgeti(L, -1, 2);  // -- push pair[2]
-  lua_remove(L, -2);      // -- drop the pair
-}
-
-// Flattens decoded blocks into elements (see block_shape); `tagged` blocks
-// are {tag, sequence} pairs. Pushes the flat list.
-void push_flattened(lua_State* L, const std::vector<Bytes>& blocks, const OpBox& op,
-                    bool tagged) {
+// Flattens decoded blocks into elements (see block_shape). Pushes the flat
+// list.
+void push_flattened(lua_State* L, const std::vector<Bytes>& blocks, const OpBox& op) {
   lua_newtable(L);  // -- push the flat list
   const int flat = lua_gettop(L);
   lua_Integer n = 0;
   for (const Bytes& b : blocks) {
     decode(L, b);  // -- push the block
-    if (tagged) untag(L);
     const BlockShape shape = block_shape(L, -1, op);
     if (shape.single) {
       lua_rawseti(L, flat, ++n);  // -- flat[n] = block, pop
@@ -358,33 +345,23 @@ void push_slice(lua_State* L, int flat, lua_Integer first, lua_Integer count, bo
   }
 }
 
-// The encoding of that slice; with a tag, of the pair {tag, slice} that
-// list_combiner takes.
+// The encoding of that slice.
 Bytes encode_slice(lua_State* L, int flat, lua_Integer first, lua_Integer count, bool scalar,
-                   const char* func, std::optional<lua_Integer> tag = std::nullopt) {
-  if (tag) {
-    lua_createtable(L, 2, 0);  // -- push the pair
-    lua_pushinteger(L, *tag);
-    lua_rawseti(L, -2, 1);     // -- pair[1] = tag
-  }
+                   const char* func) {
   push_slice(L, flat, first, count, scalar);  // -- push the slice
-  if (tag) lua_rawseti(L, -2, 2);             // -- pair[2] = slice, pop
   Bytes b = encode(L, -1, func, "result");
   lua_pop(L, 1);
   return b;
 }
 
-// The other group's reduced elements, cut into this group's blocks. With a
-// tag, blocks are {tag, sequence} pairs (the remote group's tag on the way
-// in, this group's on the way out).
+// The other group's reduced elements, cut into this group's blocks.
 core::coll::Regroup regrouper(lua_State* L, const OpBox& op, std::vector<lua_Integer> counts,
-                              bool scalar_blocks, const char* func,
-                              std::optional<lua_Integer> tag = std::nullopt) {
+                              bool scalar_blocks, const char* func) {
   return [=](std::vector<Bytes> remote) {
     // Same block structure on both sides: pass blocks through unchanged.
     if (scalar_blocks && remote.size() == counts.size()) return remote;
     StackGuard guard(L);  // also when encoding throws
-    push_flattened(L, remote, op, tag.has_value());
+    push_flattened(L, remote, op);
     const int flat = lua_gettop(L);
     const auto total = lua_Integer(lua_rawlen(L, flat));
     const lua_Integer want = std::accumulate(counts.begin(), counts.end(), lua_Integer(0));
@@ -397,7 +374,7 @@ core::coll::Regroup regrouper(lua_State* L, const OpBox& op, std::vector<lua_Int
     std::vector<Bytes> out;
     lua_Integer first = 1;
     for (lua_Integer k : counts) {
-      out.push_back(encode_slice(L, flat, first, k, scalar_blocks, func, tag));
+      out.push_back(encode_slice(L, flat, first, k, scalar_blocks, func));
       first += k;
     }
     return out;
@@ -456,26 +433,14 @@ int c_reduce_scatter_block(lua_State* L) {
   return 1;
 }
 
-// A number standing for the counts (FNV-1a): reduce_scatter tags its blocks
-// with it, so ranks that pass different counts fail when their blocks meet.
-lua_Integer counts_tag(const std::vector<int>& counts) {
-  uint64_t h = 14695981039346656037ull;
-  for (int k : counts) {
-    for (int byte = 0; byte < 4; ++byte) {
-      h ^= (uint32_t(k) >> (8 * byte)) & 0xffu;
-      h *= 1099511628211ull;
-    }
-  }
-  return lua_Integer(h);
-}
-
 // reduce_scatter's values (argument idx): sum(counts) elements, each checked
-// against op, cut into one encoded {tag, sequence} pair per rank (tag:
-// counts_tag of counts); on
-// failure every part is poisoned (see the section comment).
+// against op, cut into one encoded sequence per rank; on failure every part
+// is poisoned (see the section comment). Ranks that pass different counts
+// raise in the core (intracommunicator) or when their blocks of different
+// lengths meet (list_combiner, within a group of an intercommunicator).
 std::vector<Bytes> slices_or_error(lua_State* L, int idx, const std::vector<int>& counts,
-                                   lua_Integer total, lua_Integer tag, const OpBox& op,
-                                   const char* func, std::optional<core::Error>& failed) {
+                                   lua_Integer total, const OpBox& op, const char* func,
+                                   std::optional<core::Error>& failed) {
   return or_poisoned(
       failed,
       [&] {
@@ -494,7 +459,7 @@ std::vector<Bytes> slices_or_error(lua_State* L, int idx, const std::vector<int>
             check_op_operand(L, -1, op, func);
             lua_pop(L, 1);
           }
-          parts.push_back(encode_slice(L, idx, first, k, false, func, tag));
+          parts.push_back(encode_slice(L, idx, first, k, false, func));
           first += k;
         }
         return parts;
@@ -521,18 +486,15 @@ int c_reduce_scatter(lua_State* L) {
     total += counts[i];
   }
   std::optional<core::Error> failed;
-  const lua_Integer tag = counts_tag(counts);
-  std::vector<Bytes> parts = slices_or_error(L, 2, counts, total, tag, op, func, failed);
+  std::vector<Bytes> parts = slices_or_error(L, 2, counts, total, op, func, failed);
   core::coll::Regroup regroup;
   if (c.is_inter())
-    regroup = regrouper(L, op, std::vector<lua_Integer>(counts.begin(), counts.end()), false, func,
-                        tag);
+    regroup = regrouper(L, op, std::vector<lua_Integer>(counts.begin(), counts.end()), false, func);
   Bytes out = after_own_part(failed, [&] {
     return core::coll::reduce_scatter(c, std::move(parts), list_combiner(L, op, func), op.commute,
                                       regroup, counts);
   });
-  decode(L, out);  // -- push {tag, this rank's block}
-  untag(L);
+  decode(L, out);
   return 1;
 }
 

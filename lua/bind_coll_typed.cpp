@@ -28,6 +28,7 @@
 
 #include "core/coll/coll.hpp"
 #include "core/coll/coll_typed.hpp"
+#include "core/coll/combine.hpp"
 #include "core/datatype/op.hpp"
 #include "lua/bind_op.hpp"
 #include "lua/binding.hpp"
@@ -173,20 +174,13 @@ struct Reduction {
   core::Op op = core::Op::Sum;
 };
 
-core::Op core_op(OpKind k) {
-  static_assert(int(OpKind::Bxor) == int(core::Op::Bxor), "Sum..Bxor share their order");
-  if (k == OpKind::Maxloc) return core::Op::Maxloc;
-  if (k == OpKind::Minloc) return core::Op::Minloc;
-  return core::Op(int(k));
-}
-
 // sendbuf at 2, recvbuf at 3, count 4, datatype 5, op 6; recv checked only
 // when `with_recv` (reduce's non-roots ignore it).
 Reduction check_reduction(lua_State* L, bool with_recv, const char* func) {
   OpBox op = check_op(L, 6, func);
   if (!op.predefined) fail(ErrClass::Op, func, "a user-defined op takes Lua values, not typed buffers");
   Reduction r;
-  r.op = core_op(op.kind);
+  r.op = op.kind;
   // send: buffer at 2, count at 4, datatype at 5 (MPI's order); check it as a triple
   lua_pushvalue(L, 2);
   lua_pushvalue(L, 4);
@@ -201,21 +195,11 @@ Reduction check_reduction(lua_State* L, bool with_recv, const char* func) {
     r.recv = check_typed(L, top + 1, func);
   }
   lua_settop(L, top - 3);
-  core::check_reduce_op(r.op, *r.send.type, func);
   return r;
 }
 
 core::coll::Combine combiner(const Reduction& r, const char* func) {
-  return [type = r.send.type, op = r.op, func](const Bytes& lower, const Bytes& higher) {
-    if (lower.size() != higher.size())
-      fail(ErrClass::Count, func,
-           "operands of " + std::to_string(lower.size()) + " and " + std::to_string(higher.size()) +
-               " bytes: count or datatype differ between ranks");
-    Bytes out = higher;
-    if (type->size() > 0)
-      core::apply_packed(op, *type, lower.data(), out.data(), std::int64_t(out.size()) / type->size());
-    return out;
-  };
+  return core::coll::op_combine(r.op, r.send.type, func);
 }
 
 // The core's typed collectives' element type for a predefined basic type, if any.

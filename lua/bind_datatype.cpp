@@ -95,12 +95,8 @@ std::vector<TypePtr> check_type_sequence(lua_State* L, int idx, std::string_view
   std::vector<TypePtr> out;
   for (lua_Integer i = 1; i <= n; ++i) {
     lua_rawgeti(L, idx, i);  // push types[i]
-    TypeBox* box = test_type_box(L, -1);
-    std::string got = luaL_typename(L, -1);
+    out.push_back(check_type_any(L, -1, "types[" + std::to_string(i) + "]", func));
     lua_pop(L, 1);
-    if (!box) fail(ErrClass::Type, func, "types[" + std::to_string(i) + "] must be a datatype, got " + got);
-    if (!box->type) fail(ErrClass::Type, func, "types[" + std::to_string(i) + "] has been freed");
-    out.push_back(box->type);
   }
   return out;
 }

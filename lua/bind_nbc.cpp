@@ -115,9 +115,8 @@ int c_ireduce(lua_State* L) {
 
 // The unrooted reductions: start(c, operand, combine).
 template <class Start>
-int unrooted(lua_State* L, const char* func, bool intra_only, Start start) {
+int unrooted(lua_State* L, const char* func, Start start) {
   core::CommPtr c = nbc_comm(L, func);
-  if (intra_only && c->is_inter()) fail(ErrClass::Comm, func, "is not defined on an intercommunicator");
   OpBox op = check_op(L, 3, func);
   std::optional<core::Error> failed;
   Bytes mine = operand_or_error(L, 2, op, func, failed);
@@ -127,21 +126,21 @@ int unrooted(lua_State* L, const char* func, bool intra_only, Start start) {
 
 // c:iallreduce(value, op) -> request; wait: the result (the other group's on an intercomm)
 int c_iallreduce(lua_State* L) {
-  return unrooted(L, "MPI_Iallreduce", false, [](const core::CommPtr& c, Bytes mine, core::coll::Combine f) {
+  return unrooted(L, "MPI_Iallreduce", [](const core::CommPtr& c, Bytes mine, core::coll::Combine f) {
     return core::nbc::iallreduce(c, std::move(mine), std::move(f));
   });
 }
 
 // c:iscan(value, op) -> request; wait: x0 ∘ ... ∘ x_rank
 int c_iscan(lua_State* L) {
-  return unrooted(L, "MPI_Iscan", true, [](const core::CommPtr& c, Bytes mine, core::coll::Combine f) {
+  return unrooted(L, "MPI_Iscan", [](const core::CommPtr& c, Bytes mine, core::coll::Combine f) {
     return core::nbc::iscan(c, std::move(mine), std::move(f));
   });
 }
 
 // c:iexscan(value, op) -> request; wait: x0 ∘ ... ∘ x_(rank-1), nil on rank 0
 int c_iexscan(lua_State* L) {
-  return unrooted(L, "MPI_Iexscan", true, [](const core::CommPtr& c, Bytes mine, core::coll::Combine f) {
+  return unrooted(L, "MPI_Iexscan", [](const core::CommPtr& c, Bytes mine, core::coll::Combine f) {
     return core::nbc::iexscan(c, std::move(mine), std::move(f));
   });
 }

@@ -33,10 +33,6 @@ struct InUserOp {
   InUserOp& operator=(const InUserOp&) = delete;
 };
 
-constexpr OpKind kPredefined[] = {OpKind::Sum,  OpKind::Prod,   OpKind::Max,   OpKind::Min,
-                                  OpKind::Land, OpKind::Lor,    OpKind::Lxor,  OpKind::Band,
-                                  OpKind::Bor,  OpKind::Bxor,   OpKind::Maxloc, OpKind::Minloc};
-
 OpBox* test_op(lua_State* L, int idx) { return test_userdata<OpBox>(L, idx, kOpMeta); }
 
 // The box itself (even if freed); MPI_ERR_OP if idx is not an op object.
@@ -174,8 +170,6 @@ void check_not_in_user_op(std::string_view func) {
          "cannot communicate inside a user op's function (MPI-2.2 §5.9.5 forbids it)");
 }
 
-std::string op_label(const OpBox& op) { return op.predefined ? op_name(op.kind) : "user op"; }
-
 void check_op_operand(lua_State* L, int idx, const OpBox& op, std::string_view func) {
   if (op.predefined) check_operand(L, idx, op.kind, func);
 }
@@ -200,30 +194,16 @@ core::coll::Combine value_combiner(lua_State* L, const OpBox& op, std::string fu
 core::coll::Combine list_combiner(lua_State* L, const OpBox& op, std::string func) {
   return [L, op, func](const core::coll::Bytes& lower, const core::coll::Bytes& higher) {
     StackGuard guard(L);
-    decode(L, lower);   // -- push {tag, list a}
-    decode(L, higher);  // -- push {tag, list b}
-    const int pa = lua_gettop(L) - 1, pb = lua_gettop(L);
-    if (!lua_istable(L, pa) || !lua_istable(L, pb))
-      fail(ErrClass::Intern, func, "block is not a tagged sequence");
-    lua_rawgeti(L, pa, 1);  // -- push tag a
-    lua_rawgeti(L, pb, 1);  // -- push tag b
-    const int tag = lua_gettop(L);
-    if (!lua_rawequal(L, tag - 1, tag))
-      fail(ErrClass::Count, func,
-           "the ranks passed different counts; MPI requires the same counts on every rank");
-    lua_rawgeti(L, pa, 2);  // -- push list a
-    lua_rawgeti(L, pb, 2);  // -- push list b
+    decode(L, lower);   // -- push list a
+    decode(L, higher);  // -- push list b
     const int a = lua_gettop(L) - 1, b = lua_gettop(L);
     if (!lua_istable(L, a) || !lua_istable(L, b))
       fail(ErrClass::Intern, func, "block is not a sequence");
     const auto na = lua_Integer(lua_rawlen(L, a)), nb = lua_Integer(lua_rawlen(L, b));
     if (na != nb)
       fail(ErrClass::Count, func,
-           op_label(op) + " operands differ in length: " + std::to_string(na) + " vs " +
-               std::to_string(nb) + " elements");
-    lua_createtable(L, 2, 0);  // -- push the result pair
-    lua_pushvalue(L, tag);     // -- push the tag
-    lua_rawseti(L, -2, 1);     // -- pair[1] = tag, pop
+           "the ranks passed different counts (blocks of " + std::to_string(na) + " and " +
+               std::to_string(nb) + " elements meet); MPI requires the same counts on every rank");
     lua_createtable(L, int(na), 0);  // -- push the result list
     const int res = lua_gettop(L);
     for (lua_Integer i = 1; i <= na; ++i) {
@@ -233,8 +213,7 @@ core::coll::Combine list_combiner(lua_State* L, const OpBox& op, std::string fun
       lua_rawseti(L, res, i);               // -- res[i] = it, pop
       lua_pop(L, 2);                        // -- drop a[i], b[i]
     }
-    lua_rawseti(L, res - 1, 2);  // -- pair[2] = the result list, pop
-    return encode(L, res - 1, func, "result");
+    return encode(L, res, func, "result");
   };
 }
 
@@ -242,7 +221,7 @@ void open_op(lua_State* L) {
   // Stack: mpi at -3 (Comm and Group methods above it).
   new_metatable(L, kOpMeta, nullptr, {.gc = op_gc, .tostring = op_tostring}, kOpMethods);  // -- push it
   lua_pop(L, 1);                   // -- drop the metatable
-  for (OpKind k : kPredefined) {
+  for (OpKind k : kReductionOps) {
     OpBox box;
     box.kind = k;
     push_op(L, box);                          // -- push the op

@@ -27,8 +27,6 @@ struct OpBox {
 // The op at idx: an op object, or a predefined op's name ("SUM", "MPI_SUM").
 // Raises MPI_ERR_OP if it is neither, or was freed. Returns a copy.
 OpBox check_op(lua_State* L, int idx, std::string_view func);
-// "MPI_SUM" or "user op".
-std::string op_label(const OpBox& op);
 
 // Raises (before any communication) unless the value at idx is an operand
 // of op: predefined ops check the value (lua/ops.hpp); any value suits a
@@ -50,10 +48,9 @@ void check_not_in_user_op(std::string_view func);
 
 // Combines over encoded values: a ∘ b for single operands ...
 core::coll::Combine value_combiner(lua_State* L, const OpBox& op, std::string func);
-// ... and element by element for equally long sequences of operands, each
-// encoded as a pair {tag, sequence}. The tag stands for the arguments MPI
-// requires to be the same on every rank (reduce_scatter's counts): tags that
-// differ raise MPI_ERR_COUNT. The result is {tag, combined sequence}.
+// ... and element by element for equally long sequences of operands
+// (reduce_scatter's blocks): sequences of different lengths mean the ranks
+// passed different counts, MPI_ERR_COUNT.
 core::coll::Combine list_combiner(lua_State* L, const OpBox& op, std::string func);
 
 // Adds mpi.SUM ... mpi.MINLOC, mpi.op_create, mpi.op_free, mpi.reduce_local

@@ -1,6 +1,7 @@
 // lua/bind_win.cpp: windows in Lua (seed chapter 11, §6.7.3 window
 // attributes, §6.8 naming; API.md's naming rule): comm:win_create and
-// comm:win_allocate, and the Win methods of every synchronization (fence;
+// comm:win_allocate (the shared and dynamic flavours are
+// lua/bind_win_flavors.cpp's), and the Win methods of every synchronization (fence;
 // post, start, complete, wait, test; lock, unlock, lock_all, unlock_all,
 // flush, flush_all, flush_local, flush_local_all, sync), info, free,
 // get_group, names, attributes (lua/attr.hpp's machinery, kind Win) and
@@ -13,9 +14,10 @@
 // win:put(buffer, count, datatype, target_rank, target_disp, target_count,
 // target_datatype). A window exposes an mpi.buffer: win_create takes one,
 // win_allocate makes one and returns it with the window. The Win userdata
-// keeps the exposed buffer (user value 1) and, until the next fence,
-// unlock, flush or complete, the buffers its gets write into (user value
-// 2), so the garbage collector cannot take memory an operation still writes.
+// keeps the exposed buffer (user value 1), until the next fence, unlock,
+// flush or complete the buffers its gets write into (user value 2), and
+// the buffers attached to a dynamic window (user value 3), so the garbage
+// collector cannot take memory an operation still writes.
 //
 // Error handler: a window carries its own (ERRORS_RAISE by default, like
 // every lumpi object); binding.cpp's boundary asks test_win for it when
@@ -57,15 +59,6 @@ Win& check_win_any(lua_State* L, int idx, std::string_view func) {
 
 AttrObj win_obj(const Win& w) { return {AttrKind::Win, w.serial()}; }
 
-// Pushes a new window userdata holding w, exposing the buffer at buf_idx.
-void push_win(lua_State* L, WinPtr w, int buf_idx) {
-  buf_idx = lua_absindex(L, buf_idx);
-  push_userdata(L, kWinMeta, WinBox{std::move(w)}, 2);
-  lua_pushvalue(L, buf_idx);
-  lua_setiuservalue(L, -2, 1);  // the exposed buffer, pops
-  lua_newtable(L);
-  lua_setiuservalue(L, -2, 2);  // origin buffers of pending gets, pops
-}
 
 // An optional integer argument that must fit an int.
 int opt_assert(lua_State* L, int idx, const char* func) { return opt_int(L, idx, 0, "assert", func, ErrClass::Assert); }
@@ -94,22 +87,11 @@ int c_win_create(lua_State* L) {
 int c_win_allocate(lua_State* L) {
   const char* func = "MPI_Win_allocate";
   core::Comm& c = check_comm(L, 1, func);
-  lua_Integer size = check_integer(L, 2, "size", func);
-  if (size < 0) fail(ErrClass::Size, func, "size = " + std::to_string(size) + " must not be negative");
-  int unit = check_int(L, 3, "disp_unit", func, ErrClass::Disp);
-  if (unit <= 0) fail(ErrClass::Disp, func, "disp_unit = " + std::to_string(unit) + " must be positive");
-  auto hints = check_info(L, 4, "info", func);
-  core::TypePtr t = lua_isnoneornil(L, 5) ? core::Datatype::basic(core::Basic::Byte) : check_usable_type(L, 5, func);
-  if (!t->predefined() || t->extent() <= 0) fail(ErrClass::Type, func, "datatype must be a predefined type");
-  if (size % t->extent() != 0)
-    fail(ErrClass::Size, func,
-         "size = " + std::to_string(size) + " is not a multiple of " + t->name() + "'s " + std::to_string(t->extent()) +
-             " bytes");
-  if (size > (std::int64_t(1) << 40)) fail(ErrClass::NoMem, func, "size = " + std::to_string(size) + " is too large");
-  BufferMemory m = push_buffer(L, t, size / t->extent());  // the window's memory
+  AllocArgs a = check_alloc_args(L, func);
+  BufferMemory m = push_buffer(L, a.type, a.size / a.type->extent());  // the window's memory
   int buf = lua_gettop(L);
-  WinPtr w = Win::create(c, m.data, m.bytes, unit, func, core::WIN_FLAVOR_ALLOCATE);
-  w->set_info(hints);
+  WinPtr w = Win::create(c, m.data, m.bytes, a.disp_unit, func, core::WIN_FLAVOR_ALLOCATE);
+  w->set_info(a.info);
   push_win(L, std::move(w), buf);
   lua_insert(L, buf);  // win, buffer
   return 2;
@@ -319,9 +301,14 @@ int w_call_errhandler(lua_State* L) {
   raise_error_code(L, "MPI_Win_call_errhandler", "win:call_errhandler");
 }
 
-// win:memory() -> buffer: the exposed buffer (what :draw win shows).
+// win:memory() -> buffer: the exposed buffer (what :draw win shows); a
+// dynamic window has none: nil and why.
 int w_memory(lua_State* L) {
-  check_win_any(L, 1, "win:memory");
+  if (check_win_any(L, 1, "win:memory").flavor() == core::WIN_FLAVOR_DYNAMIC) {
+    lua_pushnil(L);
+    lua_pushliteral(L, "a dynamic window exposes the buffers attached to it (win:attach), no one buffer");
+    return 2;
+  }
   lua_getiuservalue(L, 1, 1);
   return 1;
 }
@@ -386,6 +373,47 @@ const Reg kModuleFuncs[] = {
 
 }  // namespace
 
+// The user values of a window: 1 the exposed buffer (nil for a dynamic
+// window), 2 the buffers pending gets write into, 3 a dynamic window's
+// attached buffers by address (lua/bind_win_flavors.cpp).
+void push_win(lua_State* L, WinPtr w, int buf_idx) {
+  buf_idx = buf_idx ? lua_absindex(L, buf_idx) : 0;
+  push_userdata(L, kWinMeta, WinBox{std::move(w)}, 3);
+  if (buf_idx) lua_pushvalue(L, buf_idx);
+  else lua_pushnil(L);
+  lua_setiuservalue(L, -2, 1);  // the exposed buffer, pops
+  lua_newtable(L);
+  lua_setiuservalue(L, -2, 2);  // origin buffers of pending gets, pops
+  lua_newtable(L);
+  lua_setiuservalue(L, -2, 3);  // attached buffers, pops
+}
+
+// size >= 0 (MPI_ERR_SIZE), a multiple of the predefined datatype's extent,
+// disp_unit > 0 (MPI_ERR_DISP), the info table.
+AllocArgs check_alloc_args(lua_State* L, const char* func) {
+  AllocArgs a;
+  a.size = check_integer(L, 2, "size", func);
+  if (a.size < 0) fail(ErrClass::Size, func, "size = " + std::to_string(a.size) + " must not be negative");
+  a.disp_unit = check_int(L, 3, "disp_unit", func, ErrClass::Disp);
+  if (a.disp_unit <= 0)
+    fail(ErrClass::Disp, func, "disp_unit = " + std::to_string(a.disp_unit) + " must be positive");
+  a.info = check_info(L, 4, "info", func);
+  a.type = lua_isnoneornil(L, 5) ? core::Datatype::basic(core::Basic::Byte) : check_element_type(L, 5, func);
+  if (a.size % a.type->extent() != 0)
+    fail(ErrClass::Size, func,
+         "size = " + std::to_string(a.size) + " is not a multiple of " + a.type->name() + "'s " +
+             std::to_string(a.type->extent()) + " bytes");
+  if (a.size > (std::int64_t(1) << 40))
+    fail(ErrClass::NoMem, func, "size = " + std::to_string(a.size) + " is too large");
+  return a;
+}
+
+core::TypePtr check_element_type(lua_State* L, int idx, const char* func) {
+  core::TypePtr t = check_usable_type(L, idx, func);
+  if (!t->predefined() || t->extent() <= 0) fail(ErrClass::Type, func, "datatype must be a predefined type");
+  return t;
+}
+
 // The window at idx; MPI_ERR_WIN if it is none or was freed.
 core::Win& check_win(lua_State* L, int idx, std::string_view func) {
   Win& w = check_win_any(L, idx, func);
@@ -409,8 +437,10 @@ void open_win(lua_State* L) {
   new_metatable(L, kWinMeta, "Win", {.gc = win_gc, .tostring = win_tostring}, kMethods);
   lua_getfield(L, -1, "__index");
   set_funcs(L, win_operations());  // put, get, the accumulate family (bind_win_ops.cpp)
+  set_funcs(L, win_flavor_methods());  // attach, detach, shared_query (bind_win_flavors.cpp)
   lua_pop(L, 2);
   set_funcs(L, kCommMethods, -2);  // Comm methods
+  set_funcs(L, comm_win_flavors(), -2);  // win_create_dynamic, win_allocate_shared
   lua_pushvalue(L, -3);  // mpi
   set_funcs(L, kModuleFuncs);
   set_attr_callbacks(L, "WIN_");

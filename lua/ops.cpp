@@ -52,28 +52,15 @@ enum class Family { Arith, Order, Logical, Bitwise, Loc };
 // The kind of a scalar Lua value, as far as reductions care.
 enum class Kind { Int, Float, Bool, Other };
 
-struct OpInfo {
-  OpKind kind;
-  const char* name;  // "MPI_SUM"
-  Family family;
-};
-
-constexpr OpInfo kOps[] = {
-    {OpKind::Sum, "MPI_SUM", Family::Arith},        {OpKind::Prod, "MPI_PROD", Family::Arith},
-    {OpKind::Max, "MPI_MAX", Family::Order},        {OpKind::Min, "MPI_MIN", Family::Order},
-    {OpKind::Land, "MPI_LAND", Family::Logical},    {OpKind::Lor, "MPI_LOR", Family::Logical},
-    {OpKind::Lxor, "MPI_LXOR", Family::Logical},    {OpKind::Band, "MPI_BAND", Family::Bitwise},
-    {OpKind::Bor, "MPI_BOR", Family::Bitwise},      {OpKind::Bxor, "MPI_BXOR", Family::Bitwise},
-    {OpKind::Maxloc, "MPI_MAXLOC", Family::Loc},    {OpKind::Minloc, "MPI_MINLOC", Family::Loc},
-};
-
-const OpInfo& info(OpKind op) {
-  for (const OpInfo& i : kOps)
-    if (i.kind == op) return i;
-  return kOps[0];  // unreachable for valid enumerators
+Family family(OpKind op) {
+  switch (op) {
+    case OpKind::Sum: case OpKind::Prod: return Family::Arith;
+    case OpKind::Max: case OpKind::Min: return Family::Order;
+    case OpKind::Land: case OpKind::Lor: case OpKind::Lxor: return Family::Logical;
+    case OpKind::Maxloc: case OpKind::Minloc: return Family::Loc;
+    default: return Family::Bitwise;  // BAND, BOR, BXOR
+  }
 }
-
-Family family(OpKind op) { return info(op).family; }
 
 Kind kind_of(lua_State* L, int idx) {
   switch (lua_type(L, idx)) {
@@ -310,8 +297,7 @@ void push_scalar(lua_State* L, OpKind op, int x, int y, std::string_view func,
     case OpKind::Land:
     case OpKind::Lor:
     case OpKind::Lxor: return push_logical(L, op, x, y, func, elem);
-    case OpKind::Maxloc:
-    case OpKind::Minloc: break;
+    default: break;  // MAXLOC, MINLOC
   }
   fail_not_defined(L, x, op, func, elem);  // unreachable: Loc rejects scalars
 }
@@ -391,13 +377,11 @@ void push_plain_combined(lua_State* L, OpKind op, int a, int b, std::string_view
 
 }  // namespace
 
-const char* op_name(OpKind op) { return info(op).name; }
-
 bool op_from_name(std::string_view name, OpKind* out) {
   if (name.substr(0, 4) == "MPI_") name.remove_prefix(4);
-  for (const OpInfo& i : kOps) {
-    if (std::string_view(i.name).substr(4) == name) {
-      *out = i.kind;
+  for (OpKind k : kReductionOps) {
+    if (std::string_view(core::op_name(k)).substr(4) == name) {
+      *out = k;
       return true;
     }
   }

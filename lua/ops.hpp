@@ -13,12 +13,18 @@
 #include <string>
 #include <string_view>
 
+#include "core/datatype/op.hpp"
+
 namespace lumpi::lua {
 
-enum class OpKind { Sum, Prod, Max, Min, Land, Lor, Lxor, Band, Bor, Bxor, Maxloc, Minloc };
+// The predefined ops of reductions on Lua values, MPI_SUM ... MPI_MINLOC:
+// the core's, whose names (core::op_name, "MPI_SUM") messages use. REPLACE
+// and NO_OP belong to accumulate only (lua/bind_win_ops.cpp).
+using OpKind = core::Op;
+inline constexpr OpKind kReductionOps[] = {OpKind::Sum,  OpKind::Prod, OpKind::Max,  OpKind::Min,
+                                           OpKind::Land, OpKind::Lor,  OpKind::Lxor, OpKind::Band,
+                                           OpKind::Bor,  OpKind::Bxor, OpKind::Maxloc, OpKind::Minloc};
 
-// "MPI_SUM", ... for messages; and the kind for a name such as "SUM".
-const char* op_name(OpKind op);
 // Sets *out to the op named `name` ("SUM" or "MPI_SUM", case-sensitive) and
 // returns true; returns false (leaving *out alone) for any other name.
 bool op_from_name(std::string_view name, OpKind* out);

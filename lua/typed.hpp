@@ -11,6 +11,7 @@
 #pragma once
 
 #include <lua.hpp>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -38,6 +39,12 @@ bool test_buffer_memory(lua_State* L, int idx, BufferMemory* out);
 // Pushes a new buffer of count zeroed elements of the predefined type t
 // (the caller checked both).
 BufferMemory push_buffer(lua_State* L, const core::TypePtr& t, std::int64_t count);
+
+// Pushes a buffer of count elements of the predefined type t over memory
+// the buffer does not own (a shared-memory window's segment): keeper keeps
+// that memory alive as long as the buffer lives.
+BufferMemory push_buffer_view(lua_State* L, const core::TypePtr& t, std::int64_t count, char* data,
+                              std::shared_ptr<void> keeper);
 
 // A checked (buffer, count, datatype) triple at idx, idx+1, idx+2: the
 // datatype committed, count >= 0, and every byte the elements touch inside

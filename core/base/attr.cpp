@@ -7,6 +7,7 @@
 #include <mutex>
 #include <string>
 
+#include "core/base/constants.hpp"
 #include "core/base/error.hpp"
 
 namespace lumpi::core::attr {
@@ -23,6 +24,9 @@ struct Attr {
   std::uint64_t when;  // the order of setting
 };
 
+// Keyvals below it are the predefined attributes (attr::Predefined).
+constexpr int kFirstUserKeyval = 16;
+
 struct Store {
   const char* name;
   int first, end;  // this kind's keyval numbers
@@ -36,13 +40,16 @@ struct Store {
 
 Store& store(Kind k) {
   // Never destroyed: objects in static storage (COMM_WORLD) may outlive it.
-  static Store* stores[] = {new Store("communicator", 16, 1 << 20), new Store("datatype", 1 << 21, 1 << 22),
+  static Store* stores[] = {new Store("communicator", kFirstUserKeyval, 1 << 20), new Store("datatype", 1 << 21, 1 << 22),
                             new Store("window", 1 << 20, 1 << 21)};
   return *stores[int(k)];
 }
 
 // The keyval's record under s.mu; MPI_ERR_KEYVAL as check_keyval says.
 Keyval& find_keyval(Store& s, int keyval, std::string_view func, bool in_use_ok) {
+  if (keyval > 0 && keyval < kFirstUserKeyval)
+    fail(ErrClass::Keyval, func,
+         "keyval " + std::to_string(keyval) + " is a predefined attribute, which cannot be set, deleted or freed");
   if (keyval < s.first || keyval >= s.end)
     fail(ErrClass::Keyval, func, "keyval " + std::to_string(keyval) + " is not a " + s.name + " keyval");
   auto it = s.keyvals.find(keyval);
@@ -86,6 +93,17 @@ void delete_one(Store& s, Object on, std::uint64_t serial, int keyval, Value val
 }
 
 }  // namespace
+
+bool predefined(int keyval, bool on_world, int& value) {
+  switch (keyval) {
+    case kTagUb: value = TAG_UB; return true;
+    case kHost: value = PROC_NULL; return true;
+    case kIo: value = ANY_SOURCE; return true;
+    case kWtimeIsGlobal: case kAppnum: value = 0; return true;
+    case kLastUsedCode: value = last_used_code(); return on_world;
+    default: return false;  // UNIVERSE_SIZE, and any other number
+  }
+}
 
 int create_keyval(Kind k, Callbacks cb) {
   Store& s = store(k);

@@ -55,9 +55,19 @@ struct Callbacks {
   std::function<int(Object on, int keyval, Value value)> del;
 };
 
-// Keyval numbers of each kind: communicators from 16 (below: the doors'
-// predefined attributes, such as MPI_TAG_UB), windows from 2^20, datatypes
-// from 2^21.
+// Keyval numbers of each kind: communicators from 16, windows from 2^20,
+// datatypes from 2^21. Below 16 are the predefined attributes, numbered as
+// mpi.h numbers them (the windows' MPI_WIN_BASE ... follow from 8): every
+// door reads them itself, and set, remove and free_keyval refuse them
+// (MPI_ERR_KEYVAL).
+enum Predefined : int { kTagUb = 1, kHost, kIo, kWtimeIsGlobal, kUniverseSize, kAppnum, kLastUsedCode };
+// The value of the predefined communicator attribute `keyval` (kTagUb ...
+// kLastUsedCode) on COMM_WORLD (on_world) or another communicator; false
+// where it is not set: UNIVERSE_SIZE (lumpi cannot spawn), LASTUSEDCODE off
+// COMM_WORLD (MPI-3.1 §8.5). No process is the host (PROC_NULL), every one
+// can do I/O (ANY_SOURCE), clocks are not synchronised (0), one application
+// was started (APPNUM 0).
+bool predefined(int keyval, bool on_world, int& value);
 int create_keyval(Kind k, Callbacks cb);
 // MPI_ERR_KEYVAL naming func unless keyval is a live keyval of kind k; a
 // freed one that attributes still use passes when in_use_ok.

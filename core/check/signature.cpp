@@ -8,11 +8,6 @@
 namespace lumpi::core::check {
 namespace {
 
-template <class T>
-struct is_complex : std::false_type {};
-template <class T>
-struct is_complex<std::complex<T>> : std::true_type {};
-
 // A basic type's class: its kind of C representation and its size. 0 for
 // MPI_BYTE and MPI_PACKED, which match anything.
 int class_of(Basic b) {
@@ -20,7 +15,7 @@ int class_of(Basic b) {
   int kind = 0;
   with_basic(b, [&]<class T>() {
     if constexpr (std::is_same_v<T, bool>) kind = 1;
-    else if constexpr (is_complex<T>::value) kind = 2;
+    else if constexpr (is_complex_type<T>) kind = 2;
     else if constexpr (std::is_floating_point_v<T>) kind = 3;
     else if constexpr (std::is_signed_v<T>) kind = 4;
     else kind = 5;

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "core/coll/coll.hpp"
+#include "core/coll/combine.hpp"
 #include "core/coll/layout.hpp"
 #include "core/base/constants.hpp"
 #include "core/base/error.hpp"
@@ -33,10 +34,7 @@ Bytes combined(Type t, Op op, const char* lo, const char* hi, size_t n) {
 
 Combine combiner(Type t, Op op, std::string func) {
   return [t, op, func](const Bytes& lo, const Bytes& hi) {
-    if (lo.size() != hi.size())
-      fail(ErrClass::Count, func,
-           "ranks passed different counts (" + std::to_string(lo.size() / type_size(t)) + " vs " +
-               std::to_string(hi.size() / type_size(t)) + " elements)");
+    check_same_count(lo, hi, type_size(t), func);
     return combined(t, op, lo.data(), hi.data(), lo.size() / type_size(t));
   };
 }

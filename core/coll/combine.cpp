@@ -8,14 +8,6 @@
 namespace lumpi::core::coll {
 namespace {
 
-void check_same_length(const Bytes& lower, const Bytes& higher, const Datatype& t, const std::string& f) {
-  if (lower.size() == higher.size()) return;
-  const size_t each = t.size() > 0 ? size_t(t.size()) : 1;
-  fail(ErrClass::Count, f,
-       "ranks passed different counts (" + std::to_string(lower.size() / each) + " vs " +
-           std::to_string(higher.size() / each) + " elements)");
-}
-
 // fn on two packed operands, laid out in memory as t says where t has holes.
 Bytes apply_user(const UserFunction& fn, const Datatype& t, const Bytes& lower, Bytes higher, const std::string& f) {
   int len = t.size() > 0 ? int(higher.size() / size_t(t.size())) : 0;
@@ -40,10 +32,18 @@ Bytes apply_user(const UserFunction& fn, const Datatype& t, const Bytes& lower, 
 
 }  // namespace
 
+void check_same_count(const Bytes& lower, const Bytes& higher, size_t each, std::string_view func) {
+  if (lower.size() == higher.size()) return;
+  each = each > 0 ? each : 1;
+  fail(ErrClass::Count, func,
+       "ranks passed different counts (" + std::to_string(lower.size() / each) + " vs " +
+           std::to_string(higher.size() / each) + " elements)");
+}
+
 Combine op_combine(Op op, TypePtr t, const std::string& func) {
   check_reduce_op(op, *t, func);
   return [op, t = std::move(t), func](const Bytes& lower, const Bytes& higher) {
-    check_same_length(lower, higher, *t, func);
+    check_same_count(lower, higher, size_t(t->size()), func);
     Bytes out = higher;
     if (t->size() > 0) apply_packed(op, *t, lower.data(), out.data(), std::int64_t(out.size()) / t->size());
     return out;
@@ -52,7 +52,7 @@ Combine op_combine(Op op, TypePtr t, const std::string& func) {
 
 Combine user_combine(UserFunction fn, TypePtr t, const std::string& func) {
   return [fn = std::move(fn), t = std::move(t), func](const Bytes& lower, const Bytes& higher) {
-    check_same_length(lower, higher, *t, func);
+    check_same_count(lower, higher, size_t(t->size()), func);
     return apply_user(fn, *t, lower, higher, func);
   };
 }

@@ -14,6 +14,7 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include "core/coll/coll.hpp"
 #include "core/datatype/datatype.hpp"
@@ -27,6 +28,9 @@ using UserFunction = std::function<void(void* in, void* inout, int len)>;
 // The Combine of predefined op on t; raises at once when op is not defined on t.
 Combine op_combine(Op op, TypePtr t, const std::string& func);
 Combine user_combine(UserFunction fn, TypePtr t, const std::string& func);
+// MPI_ERR_COUNT naming func unless two packed operands of elements of
+// `each` bytes hold as many elements: the ranks passed different counts.
+void check_same_count(const Bytes& lower, const Bytes& higher, size_t each, std::string_view func);
 
 // Reduce-scatter's blocks: `all` cut into consecutive parts of sizes[i] bytes.
 std::vector<Bytes> cut(const Bytes& all, const std::vector<size_t>& sizes);

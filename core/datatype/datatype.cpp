@@ -697,18 +697,19 @@ void Datatype::span(i64 count, i64* lo, i64* hi) const {
   *hi = layout_->true_ub + std::max<i64>(0, last);
 }
 
-// The address buf + off. A buffer may be MPI_BOTTOM (null) with absolute
-// addresses as displacements (MPI-3.1 §4.1.12), which C++ pointer
-// arithmetic on a null pointer does not allow: the sum is made on integers.
 // Copies `n` blocks of s between packed bytes and the user's memory at
 // `user` (s.offset already applied); L, when not 0, is s.length known at
-// compile time, which makes each element one load and one store.
+// compile time, which makes each element one load and one store. Each
+// block's address is computed on integers, as address() does, and only for
+// blocks that exist: a step past the last one may leave the address space.
 template <std::size_t L, bool ToPacked>
 static void copy_blocks(char* packed, char* user, const Strided& s, i64 n) {
   const std::size_t len = L ? L : std::size_t(s.length);
-  for (i64 k = 0; k < n; ++k, packed += len, user += s.stride) {
-    if constexpr (ToPacked) std::memcpy(packed, user, L ? L : len);
-    else std::memcpy(user, packed, L ? L : len);
+  const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(user);
+  for (i64 k = 0; k < n; ++k, packed += len) {
+    char* at = reinterpret_cast<char*>(base + std::uintptr_t(k * s.stride));
+    if constexpr (ToPacked) std::memcpy(packed, at, L ? L : len);
+    else std::memcpy(at, packed, L ? L : len);
   }
 }
 
@@ -750,6 +751,9 @@ static const char* scatter(const char* data, char* user, const Strided& s, i64 n
   return data + n * s.length;
 }
 
+// The address buf + off. A buffer may be MPI_BOTTOM (null) with absolute
+// addresses as displacements (MPI-3.1 §4.1.12), which C++ pointer
+// arithmetic on a null pointer does not allow: the sum is made on integers.
 static char* address(const void* buf, i64 off) {
   return reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(buf) + std::uintptr_t(off));
 }

@@ -67,6 +67,12 @@ const BasicInfo& basic_info(Basic b);
 enum class TypeClass : int { Integer = 1, Real = 2, Complex = 3 };
 Basic match_size(TypeClass c, int size, std::string_view func);
 
+// True for the std::complex types with_basic hands out.
+template <class T>
+constexpr bool is_complex_type = false;
+template <class T>
+constexpr bool is_complex_type<std::complex<T>> = true;
+
 // Calls f.template operator()<T>() with T the C type of basic type b
 // (unsigned char for BYTE and PACKED, std::complex for the complex types,
 // whose layout is C's _Complex); nothing for Count_.

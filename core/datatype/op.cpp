@@ -44,17 +44,12 @@ unsigned classes_for(Op op) {
   }
 }
 
-template <class T>
-constexpr bool is_complex = false;
-template <class T>
-constexpr bool is_complex<std::complex<T>> = true;
-
 // a op t, `a` from the lower rank (accumulate: the origin's), t the other.
 template <class T>
 T combine(Op op, T a, T t) {
   if (op == Op::Replace) return a;
   if (op == Op::NoOp) return t;
-  if constexpr (is_complex<T>) {
+  if constexpr (is_complex_type<T>) {
     return op == Op::Sum ? a + t : a * t;
   } else if constexpr (std::is_same_v<T, bool>) {
     switch (op) {
@@ -175,7 +170,7 @@ void apply_basic(Op op, Basic b, const char* in, char* inout, std::int64_t n) {
 void apply_packed(Op op, const Datatype& t, const char* in, char* inout, std::int64_t count) {
   if (auto p = t.pair_of()) {
     with_basic(pair_value(*p), [&]<class T>() {
-      if constexpr (!is_complex<T>) apply_loc<T>(op, in, inout, count);  // (pair values are real)
+      if constexpr (!is_complex_type<T>) apply_loc<T>(op, in, inout, count);  // (pair values are real)
     });
     return;
   }

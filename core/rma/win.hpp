@@ -205,6 +205,9 @@ class Win {
   int disp_unit() const { return disp_unit_; }
   int flavor() const { return flavor_; }
   int model() const { return WIN_UNIFIED; }
+  // The memory allocate and allocate_shared made (null otherwise): a
+  // binding's view of it keeps it, past free, as long as the view lives.
+  const std::shared_ptr<void>& memory() const { return memory_; }
   // The window's private communicator (requests are made on it).
   const CommPtr& comm() const { return comm_; }
   int rank() const { return comm_->rank(); }

@@ -29,7 +29,7 @@ WinPtr Win::create_dynamic(Comm& comm, std::string_view func) {
 void Win::attach(void* base, std::int64_t size) {
   const char* func = "MPI_Win_attach";
   check_usable(func);
-  if (flavor_ != WIN_FLAVOR_DYNAMIC) fail(ErrClass::RmaFlavor, func, "win was not made by MPI_Win_create_dynamic");
+  if (flavor_ != WIN_FLAVOR_DYNAMIC) fail(ErrClass::RmaFlavor, func, "win is not a dynamic window (WIN_FLAVOR_DYNAMIC)");
   if (size < 0) fail(ErrClass::Size, func, "size = " + std::to_string(size) + " must not be negative");
   if (!base && size > 0) fail(ErrClass::Base, func, "base is NULL");
   auto& regions = state_->regions;
@@ -45,7 +45,7 @@ void Win::attach(void* base, std::int64_t size) {
 void Win::detach(const void* base) {
   const char* func = "MPI_Win_detach";
   check_usable(func);
-  if (flavor_ != WIN_FLAVOR_DYNAMIC) fail(ErrClass::RmaFlavor, func, "win was not made by MPI_Win_create_dynamic");
+  if (flavor_ != WIN_FLAVOR_DYNAMIC) fail(ErrClass::RmaFlavor, func, "win is not a dynamic window (WIN_FLAVOR_DYNAMIC)");
   if (!state_->regions.erase(reinterpret_cast<std::uintptr_t>(base)))
     fail(ErrClass::RmaAttach, func, "base is not the start of a region attached to win");
 }
@@ -118,7 +118,7 @@ WinPtr Win::allocate_shared(Comm& comm, std::int64_t size, int disp_unit, std::s
 Win::SharedPart Win::shared_query(int rank) const {
   const char* func = "MPI_Win_shared_query";
   check_usable(func);
-  if (flavor_ != WIN_FLAVOR_SHARED) fail(ErrClass::RmaFlavor, func, "win was not made by MPI_Win_allocate_shared");
+  if (flavor_ != WIN_FLAVOR_SHARED) fail(ErrClass::RmaFlavor, func, "win is not a shared-memory window (WIN_FLAVOR_SHARED)");
   check_rank(rank, func);
   if (rank == PROC_NULL) {
     for (size_t r = 0; r < sizes_.size(); ++r)

@@ -76,7 +76,9 @@ local classes = {
     .. "(1-based), #buf is count, tostring(buf) is \"buffer DOUBLE[4]\". It has no methods."},
   Win = {what = "a window (MPI::Win, MPI-3.1 chapter 11): memory each process of a "
     .. "communicator exposes to one-sided access by the others, made collectively by "
-    .. "comm:win_create(buffer) or comm:win_allocate(size, disp_unit). put, get and accumulate "
+    .. "comm:win_create(buffer) or comm:win_allocate(size, disp_unit), in shared memory by "
+    .. "comm:win_allocate_shared, or without memory by comm:win_create_dynamic (buffers are "
+    .. "then attached). put, get and accumulate "
     .. "run inside an access epoch: between fences (active target) or between lock and unlock "
     .. "of the target (passive target). The target applies them whenever its engine "
     .. "progresses, also while it sits idle at the REPL prompt. tostring: win 'name' size=64 "
@@ -566,6 +568,15 @@ def("mpi.buffer", {call = "mpi.buffer(datatype, count [, values]) -> buf",
       .. "does not fit the element type"},
     {"MPI_ERR_NO_MEM", "count elements would take more than 2^40 bytes"}},
   see = {"Comm.send", "Comm.recv", "Status.get_count", "mpi.INT"}})
+def("mpi.get_address", {call = "mpi.get_address(buf [, index]) -> address",
+  mpi = "MPI_Get_address", kind = "local", sec = "MPI-3.1 §4.1.5", seeds = false,
+  does = "The address of element index (1-based, default 1; #buf + 1 is the address just past "
+    .. "the end) of buf in this process, an integer. With a dynamic window "
+    .. "(comm:win_create_dynamic) it is the target_disp that reaches that element once buf is "
+    .. "attached (win:attach returns the first one); send it to the origins.",
+  errors = {{"MPI_ERR_BUFFER", "buf is not an mpi.buffer"}, {"MPI_ERR_ARG", "index is outside "
+    .. "1..#buf + 1"}},
+  see = {"Win.attach", "Comm.win_create_dynamic"}})
 
 -- mpi.hw ------------------------------------------------------------------------------------
 
@@ -1804,6 +1815,29 @@ method("Comm", "win_allocate", {call = "comm:win_allocate(size, disp_unit [, inf
     .. "datatype's size"}, {"MPI_ERR_DISP", "disp_unit is not positive"},
     {"MPI_ERR_TYPE", "datatype is not a predefined type"}},
   see = {"Comm.win_create", "Win"}})
+method("Comm", "win_allocate_shared", {call = "comm:win_allocate_shared(size, disp_unit [, info "
+  .. "[, datatype]]) -> win, buffer", mpi = "MPI_Win_allocate_shared",
+  cxx = "Win::Allocate_shared", kind = "collective", sec = "MPI-3.1 §11.2.3", seeds = false,
+  does = "As win_allocate, but every rank's size zeroed bytes lie in one shared-memory segment "
+    .. "that all ranks map, contiguous in rank order: buffer (of datatype, default mpi.BYTE) is "
+    .. "this rank's part, and win:shared_query(rank) any rank's, read and written by plain "
+    .. "indexing (synchronize with win:sync and a barrier, say) as well as by RMA. Every rank "
+    .. "of comm must run on this host.",
+  errors = {COMM, INTRA_ONLY, {"MPI_ERR_SIZE", "size is negative or not a multiple of the "
+    .. "datatype's size"}, {"MPI_ERR_DISP", "disp_unit is not positive"},
+    {"MPI_ERR_TYPE", "datatype is not a predefined type"}, {"MPI_ERR_INFO", "info is not a "
+      .. "table of strings"}, {"MPI_ERR_RMA_SHARED", "the ranks of comm run on several hosts"}},
+  see = {"Win.shared_query", "Comm.win_allocate", "Win"}})
+method("Comm", "win_create_dynamic", {call = "comm:win_create_dynamic([info]) -> win",
+  mpi = "MPI_Win_create_dynamic", cxx = "Win::Create_dynamic", kind = "collective",
+  sec = "MPI-3.1 §11.2.4", seeds = false,
+  does = "A window without memory: each process exposes the buffers it attaches "
+    .. "(win:attach), and an operation's target_disp is an address at the target "
+    .. "(mpi.get_address there; disp_unit is 1). The target checks each operation against its "
+    .. "attached buffers and refuses others with MPI_ERR_RMA_RANGE, raised at the origin's "
+    .. "next synchronization.",
+  errors = {COMM, INTRA_ONLY, {"MPI_ERR_INFO", "info is not a table of strings"}},
+  see = {"Win.attach", "mpi.get_address", "Win"}})
 wmethod("fence", {call = "win:fence([assert])", mpi = "MPI_Win_fence", cxx = "Win::Fence",
   kind = "collective", sec = "MPI-3.1 §11.5.1",
   does = "Ends the access and exposure epoch before it and starts the next: every put, get "
@@ -1991,6 +2025,35 @@ wmethod("free", {call = "win:free()", mpi = "MPI_Win_free", cxx = "Win::Free",
   errors = {{"MPI_ERR_RMA_SYNC", "a lock is held or operations since the last fence are not "
     .. "completed"}, INTR, DEAD},
   see = {"mpi.win_create_keyval"}})
+wmethod("shared_query", {call = "win:shared_query(rank [, datatype]) -> buffer, size, disp_unit",
+  mpi = "MPI_Win_shared_query", cxx = "Win::Shared_query", kind = "local",
+  sec = "MPI-3.1 §11.2.3",
+  does = "rank's part of a shared window (comm:win_allocate_shared) as a buffer of datatype "
+    .. "(default: the type of this rank's buffer) over the shared memory, with its size in "
+    .. "bytes and disp_unit; rank mpi.PROC_NULL: the first part that is not empty. Loads and "
+    .. "stores through it reach that rank's memory; the buffer keeps the memory mapped, even "
+    .. "after win:free.",
+  errors = {{"MPI_ERR_RMA_FLAVOR", "win was not made by comm:win_allocate_shared"},
+    {"MPI_ERR_RANK", "rank is not in the window's group nor mpi.PROC_NULL"},
+    {"MPI_ERR_TYPE", "datatype is not a predefined type"}},
+  see = {"Comm.win_allocate_shared"}})
+wmethod("attach", {call = "win:attach(buffer) -> address", mpi = "MPI_Win_attach",
+  cxx = "Win::Attach", kind = "local", sec = "MPI-3.1 §11.2.4",
+  does = "Exposes buffer (an mpi.buffer) in a dynamic window (comm:win_create_dynamic) and "
+    .. "returns its address: the target_disp of its first element for the origins "
+    .. "(mpi.get_address gives the others'). The window keeps buffer until win:detach.",
+  errors = {{"MPI_ERR_RMA_FLAVOR", "win was not made by comm:win_create_dynamic"},
+    {"MPI_ERR_BUFFER", "buffer is not an mpi.buffer"}, {"MPI_ERR_RMA_ATTACH", "buffer is "
+      .. "already attached (or overlaps memory attached)"}},
+  see = {"Win.detach", "mpi.get_address", "Comm.win_create_dynamic"}})
+wmethod("detach", {call = "win:detach(buffer)", mpi = "MPI_Win_detach", cxx = "Win::Detach",
+  kind = "local", sec = "MPI-3.1 §11.2.4",
+  does = "Ends the exposure of buffer, attached by win:attach: operations reaching it later "
+    .. "are refused (MPI_ERR_RMA_RANGE at their origin).",
+  errors = {{"MPI_ERR_RMA_FLAVOR", "win was not made by comm:win_create_dynamic"},
+    {"MPI_ERR_BUFFER", "buffer is not an mpi.buffer"}, {"MPI_ERR_RMA_ATTACH", "buffer is not "
+      .. "attached to win"}},
+  see = {"Win.attach"}})
 wmethod("get_group", {call = "win:get_group() -> group", mpi = "MPI_Win_get_group",
   cxx = "Win::Get_group", kind = "local", sec = "MPI-3.1 §11.2.6",
   does = "The group of the communicator the window was made on.", see = {"Group"}})
@@ -2011,7 +2074,7 @@ wmethod("get_attr", {call = "win:get_attr(kv) -> value, found", mpi = "MPI_Win_g
   cxx = "Win::Get_attr", kind = "local", sec = "§6.7.3", seeds = true,
   does = "The value under kv and true, or nil, false. The predefined mpi.WIN_BASE (the "
     .. "exposed buffer), WIN_SIZE (bytes), WIN_DISP_UNIT, WIN_CREATE_FLAVOR "
-    .. "(mpi.WIN_FLAVOR_CREATE / _ALLOCATE) and WIN_MODEL (mpi.WIN_UNIFIED) are always found.",
+    .. "(mpi.WIN_FLAVOR_CREATE, _ALLOCATE, _SHARED, _DYNAMIC) and WIN_MODEL (mpi.WIN_UNIFIED) are always found.",
   errors = {KEYVAL, {"MPI_ERR_KEYVAL", "kv is not a window keyval"}},
   see = {"Win.set_attr", "mpi.WIN_BASE"}})
 wmethod("delete_attr", {call = "win:delete_attr(kv)", mpi = "MPI_Win_delete_attr",
@@ -2042,7 +2105,8 @@ wmethod("call_errhandler", {call = "win:call_errhandler(code)",
 wmethod("memory", {call = "win:memory() -> buffer", mpi = "(lumpi: the window's base)",
   kind = "local", sec = "MPI-3.1 §11.2",
   does = "The buffer the window exposes on this process (what :draw win shows); the same as "
-    .. "win:get_attr(mpi.WIN_BASE), also after free.", see = {"Win.get_attr"}})
+    .. "win:get_attr(mpi.WIN_BASE), also after free. A dynamic window has none: nil and why.",
+  see = {"Win.get_attr"}})
 def("mpi.win_create_keyval", {
   call = "mpi.win_create_keyval{copy = f, delete = f, extra_state = v} -> kv",
   mpi = "MPI_Win_create_keyval", cxx = "Win::Create_keyval", kind = "local", sec = "§6.7.3",
@@ -2066,10 +2130,11 @@ for _, c in ipairs({
     see = {"mpi.win_create_keyval"}})
 end
 for _, c in ipairs({
-    {"WIN_BASE", "the buffer the window exposes (in C: its address)"},
+    {"WIN_BASE", "the buffer the window exposes (in C: its address); nil for a dynamic window"},
     {"WIN_SIZE", "the window's size in bytes on this process"},
     {"WIN_DISP_UNIT", "the window's disp_unit on this process"},
-    {"WIN_CREATE_FLAVOR", "how it was made: mpi.WIN_FLAVOR_CREATE or WIN_FLAVOR_ALLOCATE"},
+    {"WIN_CREATE_FLAVOR", "how it was made: mpi.WIN_FLAVOR_CREATE, WIN_FLAVOR_ALLOCATE, "
+      .. "WIN_FLAVOR_SHARED or WIN_FLAVOR_DYNAMIC"},
     {"WIN_MODEL", "the memory model: mpi.WIN_UNIFIED"}}) do
   const(c[1], {cxx = c[1], sec = "§6.7.3", seeds = true, kind = "keyval",
     does = "Predefined window attribute (read-only): win:get_attr(mpi." .. c[1] .. ") gives "
@@ -2086,10 +2151,8 @@ for _, c in ipairs({
     {"MODE_NOSUCCEED", "win:fence assert: no epoch follows this fence"},
     {"WIN_FLAVOR_CREATE", "WIN_CREATE_FLAVOR of comm:win_create windows"},
     {"WIN_FLAVOR_ALLOCATE", "WIN_CREATE_FLAVOR of comm:win_allocate windows"},
-    {"WIN_FLAVOR_DYNAMIC", "WIN_CREATE_FLAVOR of MPI_Win_create_dynamic windows (C and C++ "
-      .. "only: Lua buffers cannot be attached yet)"},
-    {"WIN_FLAVOR_SHARED", "WIN_CREATE_FLAVOR of MPI_Win_allocate_shared windows (C and C++ "
-      .. "only: a Lua buffer cannot live in a shared segment yet)"},
+    {"WIN_FLAVOR_DYNAMIC", "WIN_CREATE_FLAVOR of comm:win_create_dynamic windows"},
+    {"WIN_FLAVOR_SHARED", "WIN_CREATE_FLAVOR of comm:win_allocate_shared windows"},
     {"WIN_SEPARATE", "a memory model lumpi's windows do not have"},
     {"WIN_UNIFIED", "WIN_MODEL of every lumpi window: one copy of the memory, updated when "
       .. "the target's engine progresses"}}) do

@@ -13,7 +13,7 @@
  *   bcast_roots    each rank names itself the root of a broadcast (--check);
  *   bcast_ok       every rank names root 0;
  *   reduce_ops     rank 0 reduces with MPI_MAX, the others with MPI_SUM;
- *   reduce_ok      every rank with MPI_SUM;
+ *   reduce_ok      every rank with MPI_SUM, then an MPI_MAXLOC Allreduce;
  *   comm_cross     rank 0 reduces on COMM_WORLD then a duplicate, the others the other order;
  *   comm_ok        every rank on the duplicate, then on COMM_WORLD;
  *   p2p_types      every rank Isends 2 x MPI_INT to its right; odd ranks receive MPI_FLOAT (--check);
@@ -92,7 +92,15 @@ static void roots(int bug) {
 
 static void ops(int bug) {
   int v = me + 1, r = 0;
+  struct {
+    double value;
+    int index;
+  } mine = {me % 2, me}, best;
   MPI_Reduce(&v, &r, 1, MPI_INT, bug && me == 0 ? MPI_MAX : MPI_SUM, 0, MPI_COMM_WORLD);
+  if (bug) return;
+  /* the checker names MPI_MAXLOC too (it once refused it: "op 11 is not an op") */
+  MPI_Allreduce(&mine, &best, 1, MPI_DOUBLE_INT, MPI_MAXLOC, MPI_COMM_WORLD);
+  if (best.value != (n > 1) || best.index != (n > 1)) printf("FAIL maxloc (%g, %d)\n", best.value, best.index);
 }
 
 static void cross(int bug) {

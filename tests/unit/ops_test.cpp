@@ -11,7 +11,7 @@ using lumpi::core::ErrClass;
 using lumpi::core::Error;
 using lumpi::lua::check_operand;
 using lumpi::lua::op_from_name;
-using lumpi::lua::op_name;
+using lumpi::core::op_name;  // the names of lua::OpKind, the core's Op
 using lumpi::lua::OpKind;
 using lumpi::lua::push_combined;
 
