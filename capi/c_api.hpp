@@ -19,6 +19,7 @@
 #include "core/base/call_lock.hpp"
 #include "core/check/resource.hpp"
 #include "core/datatype/datatype.hpp"
+#include "core/datatype/typed_buffer.hpp"
 #include "core/datatype/op.hpp"
 #include "core/coll/coll.hpp"
 #include "core/api/lumpi.hpp"
@@ -145,30 +146,24 @@ extern thread_local uint64_t t_call_serial;
 core::TypePtr& type_of(MPI_Datatype t, const char* func, const char* what = "datatype");
 MPI_Datatype add_type(core::TypePtr t);
 void forget_type(MPI_Datatype t);  // no-op for the predefined handles
-// True where count elements of t are count * size bytes at the buffer's
-// address: the basic types and derived types without holes.
-bool dense(const core::Datatype& t);
-// count elements of t at buf as the contiguous bytes a message carries: the
-// user's memory itself for a basic or hole-free type, else a staging copy
-// (pack() fills it from buf; stage() gives room to receive into and
-// unpack(n) scatters n received bytes into buf). Checks count and that t is
-// committed and not freed.
+// (core::dense(t), found by argument lookup as dense(t): count elements of
+// t are count * size bytes at the buffer's address.)
+// count elements of t at buf as the contiguous bytes a message carries
+// (core::TypedBuffer: the user's memory itself for a dense type, else a
+// staging copy the type packs into and unpacks from), with the checker's
+// note of a send read straight from the user's memory.
 class TypeBytes {
  public:
   TypeBytes(const void* buf, int count, MPI_Datatype t, const char* func, const char* what = "count");
-  size_t size() const { return size_; }
-  bool staged() const { return bool(type_); }
+  size_t size() const { return bytes_.size(); }
+  bool staged() const { return bytes_.staged(); }
   void* pack(const char* func);
-  void* stage();
-  void unpack(size_t received, const char* func);
+  void* stage() { return bytes_.stage(); }
+  void unpack(size_t received, const char* func) { bytes_.unpack(received, func); }
 
  private:
-  void* data_ = nullptr;
-  size_t size_ = 0;
-  std::shared_ptr<core::Datatype> type_;  // set when staged
-  void* buf_ = nullptr;
-  int count_ = 0;
-  std::unique_ptr<char[]> staging_;
+  const void* buf_;
+  core::TypedBuffer bytes_;
 };
 // What a receive into b runs when its message has arrived in b.stage():
 // unpacking into the user's buffer; null when b is not staged.
@@ -192,8 +187,6 @@ void check_count(int count, const char* func, const char* what = "count");
 // The usable core communicator of comm (ERR_COMM if freed or pending).
 core::CommPtr core_comm(MPI_Comm comm, const char* func);
 
-// A completed operation's status, MPI_ERROR untouched: §3.2.5 lets only the
-// calls that return several statuses write that field (they do, themselves).
 void to_c(const Status& s, MPI_Status* out);
 
 // An ERR_ARG naming what when the output (or input) pointer p is NULL.

@@ -7,7 +7,8 @@
 //
 // One path for all of them: the input is packed by the datatype
 // (core/datatype), the core's byte collectives combine packed operands in
-// rank order (core/coll), and the result is unpacked into recvbuf.
+// rank order (core/coll) with core/coll/combine.hpp's Combine (shared with
+// the C++ API), and the result is unpacked into recvbuf.
 //
 // MPI_IN_PLACE is allowed where the text allows it (§5.9.1-§5.11): as the
 // root's sendbuf of MPI_Reduce, every process's sendbuf of the all-, scan
@@ -18,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "core/coll/coll_typed.hpp"
+#include "core/coll/combine.hpp"
 #include "core/coll/nbc.hpp"
 #include "core/datatype/op.hpp"
 #include "capi/c_check.hpp"
@@ -39,32 +40,6 @@ struct Reducer {
   bool commutes = true;
 };
 
-// A user's function on packed operands: called on them directly where the
-// type's elements are their packed bytes, else on copies laid out as the
-// type says (the function's contract is the memory layout, §5.9.5).
-Bytes apply_user(MPI_User_function* fn, MPI_Datatype handle, const core::Datatype& t, const Bytes& lower,
-                 Bytes higher, const char* f) {
-  int len = t.size() > 0 ? int(higher.size() / size_t(t.size())) : 0;
-  if (len == 0) return higher;
-  MPI_Datatype dt = handle;
-  Bytes in = lower;
-  if (dense(t)) {
-    fn(in.data(), higher.data(), &len, &dt);
-    return higher;
-  }
-  std::int64_t lo = 0, hi = 0;
-  t.span(len, &lo, &hi);
-  std::string a(size_t(hi - lo), '\0'), b(size_t(hi - lo), '\0');
-  char* pa = a.data() - lo;  // the element layout's origin: bytes [lo, hi) are the copies
-  char* pb = b.data() - lo;
-  t.unpack(in.data(), in.size(), pa, len, f);
-  t.unpack(higher.data(), higher.size(), pb, len, f);
-  fn(pa, pb, &len, &dt);
-  Bytes out;
-  t.pack(pb, len, out, f);
-  return out;
-}
-
 // op on count elements of t: the checks of the op against the type, then
 // the combine of two packed operands of equal length.
 Reducer reducer(MPI_Op op, MPI_Datatype t, const char* f) {
@@ -72,16 +47,15 @@ Reducer reducer(MPI_Op op, MPI_Datatype t, const char* f) {
   r.type->check_usable(f);
   if (is_user_op(op)) {
     r.commutes = user_op_commutes(op, f);
-    r.combine = [fn = user_fn(op, f), t, type = r.type, name = std::string(f)](const Bytes& lower,
-                                                                               const Bytes& higher) {
-      core::coll::typed::check_same_count(lower, higher, size_t(type->size()), name);
-      return apply_user(fn, t, *type, lower, higher, name.c_str());
-    };
+    r.combine = core::coll::user_combine(
+        [fn = user_fn(op, f), t](void* in, void* inout, int len) {
+          MPI_Datatype dt = t;
+          fn(in, inout, &len, &dt);
+        },
+        r.type, f);
     return r;
   }
-  core::Op o = predefined_op(op, f);
-  core::check_reduce_op(o, *r.type, f);
-  r.combine = core::coll::typed::packed_combiner(o, r.type, f);
+  r.combine = core::coll::op_combine(predefined_op(op, f), r.type, f);
   return r;
 }
 
@@ -144,36 +118,12 @@ Scatter scatter_args(const core::Comm& c, const void* send, void* recv, const st
   return s;
 }
 
-std::vector<Bytes> cut(const Bytes& all, const std::vector<size_t>& sizes) {
-  std::vector<Bytes> parts;
-  size_t at = 0;
-  for (size_t s : sizes) {
-    parts.push_back(all.substr(at, s));
-    at += s;
-  }
-  return parts;
-}
-
-// Intercommunicator: the remote group's blocks joined and cut into this group's sizes.
-core::coll::Regroup regroup(std::vector<size_t> sizes, const char* f) {
-  return [sizes, name = std::string(f)](std::vector<Bytes> remote) {
-    Bytes all;
-    for (const Bytes& b : remote) all += b;
-    size_t want = 0;
-    for (size_t s : sizes) want += s;
-    if (all.size() != want)
-      fail(MPI_ERR_COUNT, name.c_str(),
-           "the two groups' counts differ (" + std::to_string(all.size()) + " vs " + std::to_string(want) + " bytes)");
-    return cut(all, sizes);
-  };
-}
-
 void reduce_scatter(const void* send, void* recv, const std::vector<int>& counts, MPI_Datatype t, MPI_Op op,
                     const core::CommPtr& c, const char* f) {
   Scatter s = scatter_args(*c, send, recv, counts, t, op, f);
   check_coll(c, {f, -1, op, side(counts[size_t(c->rank())], t), {}, true});
-  Bytes mine = core::coll::reduce_scatter(*c, cut(s.input, s.sizes), s.r.combine, s.r.commutes,
-                                          c->is_inter() ? regroup(s.sizes, f) : core::coll::Regroup(), counts);
+  Bytes mine = core::coll::reduce_scatter(*c, core::coll::cut(s.input, s.sizes), s.r.combine, s.r.commutes,
+                                          c->is_inter() ? core::coll::regroup(s.sizes, f) : core::coll::Regroup(), counts);
   output(recv, counts[size_t(c->rank())], *s.r.type, mine, f);
 }
 

@@ -11,26 +11,6 @@
 using namespace lumpi;
 using namespace lumpi::capi;
 
-namespace {
-
-// The bytes of `count` basic elements of t in type-map order: whole
-// elements of t and then the first basic elements of one more.
-std::int64_t bytes_of_elements(const core::Datatype& t, std::int64_t count, const char* f) {
-  if (count < 0) fail(MPI_ERR_COUNT, f, "count " + std::to_string(count) + " is negative");
-  const std::int64_t per = t.layout().nbasic;
-  if (per == 0) return 0;
-  std::int64_t bytes = (count / per) * t.size(), left = count % per;
-  for (const core::Run& r : t.runs()) {
-    const std::int64_t k = left < r.count ? left : r.count;
-    bytes += k * std::int64_t(core::basic_info(r.basic).size);
-    left -= k;
-    if (left == 0) break;
-  }
-  return bytes;
-}
-
-}  // namespace
-
 extern "C" {
 
 LUMPI_PMPI(Get_elements_x);
@@ -52,7 +32,8 @@ int MPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype t, MPI_Count coun
     check_out(status, f, "status");
     const core::TypePtr& p = type_of(t, f);
     p->check_committed(f);
-    status->lumpi_bytes = bytes_of_elements(*p, count, f);
+    if (count < 0) fail(MPI_ERR_COUNT, f, "count " + std::to_string(count) + " is negative");
+    status->lumpi_bytes = p->bytes_of_elements(count);
   });
 }
 

@@ -114,48 +114,21 @@ void forget_type(MPI_Datatype t) {
   note_freed(core::check::Kind::Datatype, t);
 }
 
-// A type whose `count` elements are count * size consecutive bytes at the
-// buffer's address: the basic types and derived types without holes.
-bool dense(const core::Datatype& t) {
-  if (t.lb() != 0 || t.extent() != t.size()) return false;
-  const auto& b = t.blocks();
-  return t.size() == 0 || (b.size() == 1 && b[0].offset == 0 && b[0].length == t.size());
-}
-
 // ---- typed buffers as bytes ----------------------------------------------------------
 
-TypeBytes::TypeBytes(const void* buf, int count, MPI_Datatype t, const char* func, const char* what) {
+namespace {
+const core::TypePtr& checked(int count, MPI_Datatype t, const char* func, const char* what) {
   check_count(count, func, what);
-  const core::TypePtr& p = type_of(t, func);
-  if (!is_named(t)) p->check_usable(func);
-  size_ = size_t(count) * size_t(p->size());
-  if (dense(*p)) {
-    data_ = const_cast<void*>(buf);
-    return;
-  }
-  type_ = p;
-  buf_ = const_cast<void*>(buf);
-  count_ = count;
+  return type_of(t, func);
 }
+}  // namespace
+
+TypeBytes::TypeBytes(const void* buf, int count, MPI_Datatype t, const char* func, const char* what)
+    : buf_(buf), bytes_(buf, count, checked(count, t, func, what), func, what) {}
 
 void* TypeBytes::pack(const char* func) {
-  if (!type_) {
-    note_read_buffer(data_, size_);  // a send from the user's memory itself (c_check_buffer.cpp)
-    return data_;
-  }
-  staging_.reset(new char[size_]);  // not zeroed: every byte is packed over
-  type_->pack(buf_, count_, staging_.get(), func);
-  return staging_.get();
-}
-
-void* TypeBytes::stage() {
-  if (!type_) return data_;
-  staging_.reset(new char[size_]);  // not zeroed: unpack reads only what arrived
-  return staging_.get();
-}
-
-void TypeBytes::unpack(size_t received, const char* func) {
-  if (type_) type_->unpack(staging_.get(), received, buf_, count_, func);
+  if (!bytes_.staged()) note_read_buffer(buf_, bytes_.size());  // a send from the user's memory (c_check_buffer.cpp)
+  return const_cast<char*>(bytes_.pack(func));
 }
 
 detail::Landing unpacking(const std::shared_ptr<TypeBytes>& b) {

@@ -28,6 +28,7 @@
 
 #include "core/coll/coll.hpp"
 #include "core/coll/coll_typed.hpp"
+#include "core/coll/combine.hpp"
 #include "core/datatype/op.hpp"
 #include "lua/bind_op.hpp"
 #include "lua/binding.hpp"
@@ -194,12 +195,11 @@ Reduction check_reduction(lua_State* L, bool with_recv, const char* func) {
     r.recv = check_typed(L, top + 1, func);
   }
   lua_settop(L, top - 3);
-  core::check_reduce_op(r.op, *r.send.type, func);
   return r;
 }
 
 core::coll::Combine combiner(const Reduction& r, const char* func) {
-  return core::coll::typed::packed_combiner(r.op, r.send.type, func);
+  return core::coll::op_combine(r.op, r.send.type, func);
 }
 
 // The core's typed collectives' element type for a predefined basic type, if any.

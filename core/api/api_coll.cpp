@@ -1,129 +1,68 @@
-// core/api/api_coll.cpp: the C++ API's datatypes, reduction ops and collectives,
-// over the typed-buffer collectives of core/coll/coll_typed.hpp.
+// core/api/api_coll.cpp: the C++ API's blocking collectives on every
+// communicator (the v- and w-forms are api_collv.cpp's), and the detail::
+// pieces the nonblocking and neighbourhood forms share.
 //
-// Datatypes are the predefined basic types the typed core supports; each maps
-// to one core element type. As the core has no type conversion, a collective
-// whose send and receive sides are both significant on a process needs the
-// same type and count on both (ERR_TYPE / ERR_COUNT otherwise); a side that
-// is not significant (the receive side of Gather off the root, ...) is not
-// looked at. MPI_IN_PLACE and the v-variants are not there yet.
+// Any committed datatype: the data moves as the types' packed bytes.
+// Gather, Scatter, Allgather and Alltoall take their argument rules,
+// IN_PLACE included, from core/coll/layout.hpp (the C API's too) over the
+// byte collectives of core/coll/coll.hpp; as the core has no type
+// conversion, where a process's own block is both sent and received by its
+// arguments they need the same type signature (detail::check_sides). Bcast
+// and the reductions use the typed collectives of core/coll/coll_typed.hpp
+// where those take the type and op, else the byte collectives with the
+// op's Combine (core/coll/combine.hpp), on detail::Operands (core::TypedBuffer).
+#include <cstring>
+
 #include "core/api/api_detail.hpp"
 #include "core/coll/coll.hpp"
 #include "core/base/constants.hpp"
+#include "core/check/signature.hpp"
 
 namespace lumpi {
 
 namespace typed = core::coll::typed;
+namespace coll = core::coll;
 using detail::Access;
-using detail::Elems;
 using detail::guarded;
-using detail::significant;
-
-namespace {
-
-enum TypeId : int { kNullType, kInt, kLong, kInt64, kUChar, kByte, kFloat, kDouble, kTypeEnd };
-
-struct TypeInfo {
-  const char* name;
-  typed::Type core;
-};
-
-static_assert(sizeof(int) == 4 && sizeof(long) == 8, "lumpi::INT and LONG assume LP64");
-
-constexpr TypeInfo kTypes[kTypeEnd] = {
-    {"MPI_DATATYPE_NULL", typed::Type::UInt8}, {"MPI_INT", typed::Type::Int32},
-    {"MPI_LONG", typed::Type::Int64},          {"MPI_INT64_T", typed::Type::Int64},
-    {"MPI_UNSIGNED_CHAR", typed::Type::UInt8}, {"MPI_BYTE", typed::Type::UInt8},
-    {"MPI_FLOAT", typed::Type::Float},         {"MPI_DOUBLE", typed::Type::Double},
-};
-
-bool known(int id) { return id > kNullType && id < kTypeEnd; }
-
-}  // namespace
-
-extern const Datatype DATATYPE_NULL = Access::datatype(kNullType);
-extern const Datatype INT = Access::datatype(kInt);
-extern const Datatype LONG = Access::datatype(kLong);
-extern const Datatype INT64_T = Access::datatype(kInt64);
-extern const Datatype UNSIGNED_CHAR = Access::datatype(kUChar);
-extern const Datatype BYTE = Access::datatype(kByte);
-extern const Datatype FLOAT = Access::datatype(kFloat);
-extern const Datatype DOUBLE = Access::datatype(kDouble);
-
-// Op ids are the core's typed::Op values plus one (0 is OP_NULL).
-extern const Op OP_NULL = Access::op(0);
-extern const Op SUM = Access::op(1 + int(typed::Op::Sum));
-extern const Op PROD = Access::op(1 + int(typed::Op::Prod));
-extern const Op MAX = Access::op(1 + int(typed::Op::Max));
-extern const Op MIN = Access::op(1 + int(typed::Op::Min));
-extern const Op LAND = Access::op(1 + int(typed::Op::Land));
-extern const Op LOR = Access::op(1 + int(typed::Op::Lor));
-extern const Op LXOR = Access::op(1 + int(typed::Op::Lxor));
-extern const Op BAND = Access::op(1 + int(typed::Op::Band));
-extern const Op BOR = Access::op(1 + int(typed::Op::Bor));
-extern const Op BXOR = Access::op(1 + int(typed::Op::Bxor));
-
-// ---- Datatype and Op ---------------------------------------------------------------
-
-int Datatype::Get_size() const {
-  return int(typed::type_size(detail::typed_type(*this, "MPI_Type_size")));
-}
-
-std::string Datatype::Get_name() const { return known(id_) || id_ == 0 ? kTypes[id_].name : "?"; }
-
-std::string Op::Get_name() const {
-  return id_ == 0 ? "MPI_OP_NULL" : core::op_name(core::Op(id_ - 1));
-}
-
-void Op::Reduce_local(const void* inbuf, void* inoutbuf, int count, const Datatype& type) const {
-  const char* func = "MPI_Reduce_local";
-  guarded([&] {
-    typed::Op op = detail::typed_op(*this, type, func);
-    typed::reduce_local(inbuf, inoutbuf, count, detail::typed_type(type, func), op);
-  });
-}
 
 namespace detail {
 
+std::optional<typed::Type> typed_type(const Datatype& t) {
+  if (t.Is_null() || t.Id() > int(core::Basic::Count_)) return std::nullopt;
+  switch (core::Basic(t.Id() - 1)) {
+    case core::Basic::Int: case core::Basic::Int32: return typed::Type::Int32;
+    case core::Basic::Long: case core::Basic::Int64: return typed::Type::Int64;
+    case core::Basic::UnsignedChar: case core::Basic::Byte: return typed::Type::UInt8;
+    case core::Basic::Float: return typed::Type::Float;
+    case core::Basic::Double: return typed::Type::Double;
+    default: return std::nullopt;
+  }
+}
+
 typed::Type typed_type(const Datatype& t, std::string_view func) {
-  if (t.Is_null()) fail(ERR_TYPE, func, "datatype is DATATYPE_NULL");
-  if (!known(t.Id())) fail(ERR_TYPE, func, "datatype " + std::to_string(t.Id()) + " is not a datatype");
-  return kTypes[t.Id()].core;
+  type_of(t, func);  // ERR_TYPE for null, freed, unknown
+  if (auto e = typed_type(t)) return *e;
+  fail(ERR_TYPE, func, "datatype " + t.Get_name() +
+                           " is not taken here yet (only INT, INT32_T, LONG, INT64_T, UNSIGNED_CHAR, BYTE, FLOAT, DOUBLE)");
 }
 
 typed::Op typed_op(const Op& op, const Datatype& t, std::string_view func) {
   typed::Type type = typed_type(t, func);
-  if (op.Is_null()) fail(ERR_OP, func, "op is OP_NULL");
-  typed::Op o = typed::Op(op.Id() - 1);
+  std::optional<core::Op> o = predefined_op(op, func);
+  if (!o || *o > core::Op::Bxor) fail(ERR_OP, func, op.Get_name() + " is not taken here yet");
   const bool bitwise = o == typed::Op::Band || o == typed::Op::Bor || o == typed::Op::Bxor;
-  if (t.Id() == kByte && !bitwise)
+  if (t == BYTE && !bitwise)
     fail(ERR_OP, func, op.Get_name() + " is not defined for MPI_BYTE (only MPI_BAND, MPI_BOR, MPI_BXOR are)");
-  guarded([&] { typed::check_op_type(o, type, func); });
-  return o;
+  guarded([&] { typed::check_op_type(*o, type, func); });
+  return *o;
 }
 
-size_t buffer_bytes(const void* buf, int count, const Datatype& t, std::string_view func,
-                    const char* what) {
-  typed::Type type = typed_type(t, func);
-  if (count < 0) fail(ERR_COUNT, func, "count " + std::to_string(count) + " is negative");
-  if (count > 0 && !buf) fail(ERR_BUFFER, func, std::string(what) + " is null");
-  return size_t(count) * typed::type_size(type);
-}
-
-Elems significant(const Side& send, const Side& recv, std::string_view func) {
-  if (send.significant && recv.significant) {
-    if (!(send.type == recv.type))
-      fail(ERR_TYPE, func,
-           "sendtype " + send.type.Get_name() + " and recvtype " + recv.type.Get_name() +
-               " differ (type conversion needs derived datatypes, not there yet)");
-    if (send.count != recv.count)
-      fail(ERR_COUNT, func,
-           "sendcount " + std::to_string(send.count) + " and recvcount " + std::to_string(recv.count) +
-               " differ");
-  }
-  if (send.significant) return {send.count, typed_type(send.type, func)};
-  if (recv.significant) return {recv.count, typed_type(recv.type, func)};
-  return {0, typed::Type::UInt8};  // PROC_NULL on an intercommunicator: nothing moves
+core::TypedBuffer typed_bytes(const void* buf, int count, const Datatype& t, std::string_view func,
+                              const char* buf_name, const char* count_name) {
+  if (count < 0) fail(ERR_COUNT, func, std::string(count_name) + " " + std::to_string(count) + " is negative");
+  core::TypePtr p = type_of(t, func);
+  if (count > 0 && p->size() > 0 && !buf) fail(ERR_BUFFER, func, std::string(buf_name) + " is null");
+  return guarded([&] { return core::TypedBuffer(buf, count, p, func, count_name); });
 }
 
 }  // namespace detail
@@ -134,59 +73,157 @@ void Comm::Barrier() const {
   guarded(*this, "MPI_Barrier", [](core::Comm& c) { core::coll::barrier(c); });
 }
 
+namespace detail {
+
+void check_sides(int sendcount, const Datatype& sendtype, int recvcount, const Datatype& recvtype,
+                 std::string_view func) {
+  if (sendtype == recvtype && sendcount != recvcount)
+    fail(ERR_COUNT, func, "sendcount " + std::to_string(sendcount) + " and recvcount " + std::to_string(recvcount) +
+                              " differ");
+  auto a = core::check::signature(*usable_type(sendtype, func, "sendtype"), sendcount);
+  auto b = core::check::signature(*usable_type(recvtype, func, "recvtype"), recvcount);
+  if (!core::check::compatible(a, b))
+    fail(ERR_TYPE, func, "sendtype and recvtype differ: " + a.text + " sent, " + b.text + " received");
+}
+
+Operands sides(const void* sendbuf, bool sends, void* recvbuf, bool receives, int count, const Datatype& type,
+               std::string_view func) {
+  Operands o;
+  if (sends) o.send = std::make_shared<core::TypedBuffer>(typed_bytes(sendbuf, count, type, func, "sendbuf"));
+  if (receives) o.recv = std::make_shared<core::TypedBuffer>(typed_bytes(recvbuf, count, type, func, "recvbuf"));
+  return o;
+}
+
+void Operands::land(const core::coll::Bytes& data, std::string_view func) const {
+  if (!recv) return;
+  if (data.size() != recv->size())
+    fail(ERR_TRUNCATE, func, "received " + std::to_string(data.size()) + " bytes where " +
+                                 std::to_string(recv->size()) + " were expected (counts differ between ranks)");
+  std::memcpy(recv->stage(), data.data(), data.size());
+  recv->unpack(data.size(), func);
+}
+
+Operands operands(const void* sendbuf, bool sends, bool in_place, void* recvbuf, bool receives, int count,
+                  const Datatype& type, std::string_view func) {
+  if (sends) sendbuf = guarded([&] { return core::coll::reduction_input(sendbuf, recvbuf, in_place, func); });
+  return sides(sendbuf, sends, recvbuf, receives, count, type, func);
+}
+
+ReduceScatter reduce_scatter_args(const core::Comm& c, const void* sendbuf, void* recvbuf,
+                                  const std::vector<int>& counts, const Datatype& type, const Op& op,
+                                  std::string_view func) {
+  ReduceScatter a{reducer(op, type, func), {}, {}, {}};
+  int total = 0;
+  for (int k : counts) {
+    if (k < 0) fail(ERR_COUNT, func, "recvcount " + std::to_string(k) + " is negative");
+    a.sizes.push_back(size_t(k) * size_t(a.r.type->size()));
+    total += k;
+  }
+  a.in = operands(sendbuf, true, !c.is_inter(), recvbuf, false, total, type, func);
+  a.out = operands(nullptr, false, false, recvbuf, true, counts[size_t(c.rank())], type, func);
+  return a;
+}
+
+}  // namespace detail
+
+using detail::Operands;
+using detail::operands;
+using detail::type_arg;
+
+// The root sends the packed elements; the others receive into their room.
 void Comm::Bcast(void* buf, int count, const Datatype& type, int root) const {
   const char* func = "MPI_Bcast";
   guarded(*this, func, [&](core::Comm& c) {
-    typed::bcast(c, buf, count, detail::typed_type(type, func), root);
+    c.check_root(root, func);
+    const bool sends = c.is_root(root), receives = c.takes_part(root) && !sends;
+    Operands b = detail::sides(buf, sends, buf, receives, count, type, func);
+    void* data = sends ? const_cast<char*>(b.sent(func)) : b.room();
+    const size_t bytes = sends ? b.send->size() : receives ? b.recv->size() : 0;
+    typed::bcast(c, data, int(bytes), typed::Type::UInt8, root);
+    if (receives) b.land(func);
   });
 }
 
+// ---- gather, scatter, allgather, alltoall: core/coll/layout.hpp's regular forms (the C
+// API's rules, IN_PLACE included) over the byte collectives, as the v-forms.
+
 void Comm::Gather(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
                   int recvcount, const Datatype& recvtype, int root) const {
-  const char* func = "MPI_Gather";
-  guarded(*this, func, [&](core::Comm& c) {
-    c.check_root(root, func);
-    Elems e = significant({sendcount, sendtype, c.takes_part(root)},
-                          {recvcount, recvtype, c.is_root(root)}, func);
-    typed::gather(c, sendbuf, recvbuf, e.count, e.type, root);
+  const char* f = "MPI_Gather";
+  guarded(*this, f, [&](core::Comm& c) {
+    coll::Gatherv a = coll::gather_args(c, sendbuf, sendcount, type_arg(sendtype, f), recvcount,
+                                        type_arg(recvtype, f), root, f);
+    if (a.at_root && !c.is_inter() && !coll::is_in_place(sendbuf))
+      detail::check_sides(sendcount, sendtype, recvcount, recvtype, f);
+    std::vector<coll::Bytes> all = coll::gather(c, std::move(a.mine), root);
+    if (a.at_root) coll::unpack_blocks(recvbuf, a.recv, all, f);
   });
 }
 
 void Comm::Scatter(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
                    int recvcount, const Datatype& recvtype, int root) const {
-  const char* func = "MPI_Scatter";
-  guarded(*this, func, [&](core::Comm& c) {
-    c.check_root(root, func);
-    Elems e = significant({sendcount, sendtype, c.is_root(root)},
-                          {recvcount, recvtype, c.takes_part(root)}, func);
-    typed::scatter(c, sendbuf, recvbuf, e.count, e.type, root);
+  const char* f = "MPI_Scatter";
+  guarded(*this, f, [&](core::Comm& c) {
+    coll::Scatterv a = coll::scatter_args(c, sendbuf, sendcount, type_arg(sendtype, f), recvbuf, recvcount,
+                                          type_arg(recvtype, f), root, f);
+    if (c.is_root(root) && a.receives && !c.is_inter())
+      detail::check_sides(sendcount, sendtype, recvcount, recvtype, f);
+    coll::Bytes mine = coll::scatter(c, std::move(a.parts), root);
+    if (a.receives) coll::unpack_block(recvbuf, a.slot, mine, f, root);
   });
 }
 
 void Comm::Allgather(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
                      int recvcount, const Datatype& recvtype) const {
-  const char* func = "MPI_Allgather";
-  guarded(*this, func, [&](core::Comm& c) {
-    Elems e = significant({sendcount, sendtype, true}, {recvcount, recvtype, true}, func);
-    typed::allgather(c, sendbuf, recvbuf, e.count, e.type);
+  const char* f = "MPI_Allgather";
+  guarded(*this, f, [&](core::Comm& c) {
+    coll::Allgatherv a = coll::allgather_args(c, sendbuf, sendcount, type_arg(sendtype, f), recvbuf, recvcount,
+                                              type_arg(recvtype, f), f);
+    if (!c.is_inter() && !coll::is_in_place(sendbuf)) detail::check_sides(sendcount, sendtype, recvcount, recvtype, f);
+    coll::unpack_blocks(recvbuf, a.recv, coll::allgather(c, std::move(a.mine)), f);
   });
 }
 
 void Comm::Alltoall(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
                     int recvcount, const Datatype& recvtype) const {
-  const char* func = "MPI_Alltoall";
-  guarded(*this, func, [&](core::Comm& c) {
-    Elems e = significant({sendcount, sendtype, true}, {recvcount, recvtype, true}, func);
-    typed::alltoall(c, sendbuf, recvbuf, e.count, e.type);
+  const char* f = "MPI_Alltoall";
+  guarded(*this, f, [&](core::Comm& c) {
+    coll::Exchange a = coll::alltoall_args(c, sendbuf, sendcount, type_arg(sendtype, f), recvbuf, recvcount,
+                                           type_arg(recvtype, f), f);
+    if (!c.is_inter() && !coll::is_in_place(sendbuf)) detail::check_sides(sendcount, sendtype, recvcount, recvtype, f);
+    coll::unpack_blocks(recvbuf, a.recv, coll::alltoall(c, std::move(a.parts)), f);
   });
 }
+
+// ---- reductions: the typed collectives where they take the type and op (one of
+// their element types, an op of SUM ... BXOR), else the packed path of every
+// type and op (core/coll/combine.hpp): packed input, combined in rank
+// order, unpacked result.
+
+namespace {
+
+bool typed_takes(const Datatype& t, const Op& op) {
+  if (!detail::typed_type(t) || op.Is_null()) return false;
+  auto o = detail::guarded([&] { return detail::predefined_op(op, ""); });
+  return o && *o <= core::Op::Bxor;
+}
+
+}  // namespace
 
 void Comm::Reduce(const void* sendbuf, void* recvbuf, int count, const Datatype& type,
                   const Op& op, int root) const {
   const char* func = "MPI_Reduce";
   guarded(*this, func, [&](core::Comm& c) {
-    typed::Op o = detail::typed_op(op, type, func);
-    typed::reduce(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o, root);
+    if (typed_takes(type, op)) {
+      typed::Op o = detail::typed_op(op, type, func);
+      return typed::reduce(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o, root);
+    }
+    c.check_root(root, func);
+    detail::Reducer r = detail::reducer(op, type, func);
+    const bool sends = !c.is_inter() || (c.takes_part(root) && !c.is_root(root));
+    Operands b = operands(sendbuf, sends, !c.is_inter() && c.is_root(root), recvbuf, c.is_root(root), count, type, func);
+    auto out = core::coll::reduce(c, b.sent_bytes(func), r.combine, r.commutes, root);
+    if (out) b.land(*out, func);
   });
 }
 
@@ -194,18 +231,39 @@ void Comm::Allreduce(const void* sendbuf, void* recvbuf, int count, const Dataty
                      const Op& op) const {
   const char* func = "MPI_Allreduce";
   guarded(*this, func, [&](core::Comm& c) {
-    typed::Op o = detail::typed_op(op, type, func);
-    typed::allreduce(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);
+    if (typed_takes(type, op)) {
+      typed::Op o = detail::typed_op(op, type, func);
+      return typed::allreduce(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);
+    }
+    detail::Reducer r = detail::reducer(op, type, func);
+    Operands b = operands(sendbuf, true, !c.is_inter(), recvbuf, true, count, type, func);
+    b.land(core::coll::allreduce(c, b.sent_bytes(func), r.combine, r.commutes), func);
   });
 }
+
+namespace {
+
+// Reduce-scatter on the packed path: the input of sum(counts) elements cut
+// into rank blocks, this rank's block landing in recvbuf.
+void reduce_scatter_packed(core::Comm& c, const void* sendbuf, void* recvbuf, const std::vector<int>& counts,
+                           const Datatype& type, const Op& op, const char* func) {
+  detail::ReduceScatter a = detail::reduce_scatter_args(c, sendbuf, recvbuf, counts, type, op, func);
+  auto regroup = c.is_inter() ? core::coll::regroup(a.sizes, func) : core::coll::Regroup();
+  a.out.land(core::coll::reduce_scatter(c, core::coll::cut(a.in.sent_bytes(func), a.sizes), a.r.combine,
+                                        a.r.commutes, regroup, counts),
+             func);
+}
+
+}  // namespace
 
 void Comm::Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[],
                           const Datatype& type, const Op& op) const {
   const char* func = "MPI_Reduce_scatter";
   guarded(*this, func, [&](core::Comm& c) {
-    typed::Op o = detail::typed_op(op, type, func);
     if (!recvcounts) detail::fail(ERR_ARG, func, "recvcounts is null");
     std::vector<int> counts(recvcounts, recvcounts + c.size());
+    if (!typed_takes(type, op)) return reduce_scatter_packed(c, sendbuf, recvbuf, counts, type, op, func);
+    typed::Op o = detail::typed_op(op, type, func);
     typed::reduce_scatter(c, sendbuf, recvbuf, counts, detail::typed_type(type, func), o);
   });
 }
@@ -214,6 +272,8 @@ void Comm::Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcoun
                                 const Datatype& type, const Op& op) const {
   const char* func = "MPI_Reduce_scatter_block";
   guarded(*this, func, [&](core::Comm& c) {
+    if (!typed_takes(type, op))
+      return reduce_scatter_packed(c, sendbuf, recvbuf, std::vector<int>(size_t(c.size()), recvcount), type, op, func);
     typed::Op o = detail::typed_op(op, type, func);
     typed::reduce_scatter_block(c, sendbuf, recvbuf, recvcount, detail::typed_type(type, func), o);
   });
@@ -225,8 +285,13 @@ void Intracomm::Scan(const void* sendbuf, void* recvbuf, int count, const Dataty
                      const Op& op) const {
   const char* func = "MPI_Scan";
   guarded(*this, func, [&](core::Comm& c) {
-    typed::Op o = detail::typed_op(op, type, func);
-    typed::scan(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);
+    if (typed_takes(type, op)) {
+      typed::Op o = detail::typed_op(op, type, func);
+      return typed::scan(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);
+    }
+    detail::Reducer r = detail::reducer(op, type, func);
+    Operands b = operands(sendbuf, true, !c.is_inter(), recvbuf, true, count, type, func);
+    b.land(core::coll::scan(c, b.sent_bytes(func), r.combine), func);
   });
 }
 
@@ -234,8 +299,14 @@ void Intracomm::Exscan(const void* sendbuf, void* recvbuf, int count, const Data
                        const Op& op) const {
   const char* func = "MPI_Exscan";
   guarded(*this, func, [&](core::Comm& c) {
-    typed::Op o = detail::typed_op(op, type, func);
-    typed::exscan(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);
+    if (typed_takes(type, op)) {
+      typed::Op o = detail::typed_op(op, type, func);
+      return typed::exscan(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);
+    }
+    detail::Reducer r = detail::reducer(op, type, func);
+    Operands b = operands(sendbuf, true, !c.is_inter(), recvbuf, true, count, type, func);
+    auto out = core::coll::exscan(c, b.sent_bytes(func), r.combine);
+    if (out) b.land(*out, func);
   });
 }
 

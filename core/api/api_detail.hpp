@@ -13,8 +13,12 @@
 #include <utility>
 #include <vector>
 
+#include <optional>
+
 #include "core/coll/coll_typed.hpp"
+#include "core/coll/combine.hpp"
 #include "core/coll/layout.hpp"
+#include "core/datatype/typed_buffer.hpp"
 #include "core/base/error.hpp"
 #include "core/api/handles.hpp"
 #include "core/api/lumpi.hpp"
@@ -96,35 +100,99 @@ size_t copy_out(const core::Body& body, void* buf, size_t cap, std::string_view 
 // The API's status of a core status, with the bytes that landed.
 Status status_of(const core::Status& s, size_t bytes, bool cancelled = false);
 
-// ---- datatypes and ops (api_coll.cpp) --------------------------------------------
+// ---- datatypes (api_datatype.cpp, api_type_attr.cpp) ------------------------------
 
-// The core's element type of t; ERR_TYPE naming func if t is null or unknown.
+// The core object of t; ERR_TYPE naming `what` in func for DATATYPE_NULL, a
+// freed handle or a number that is no datatype. usable_type: also
+// committed and not freed (what communication and packing need).
+core::TypePtr type_of(const Datatype& t, std::string_view func, std::string_view what = "datatype");
+core::TypePtr usable_type(const Datatype& t, std::string_view func, std::string_view what = "datatype");
+// A new handle for t; handle_of gives a predefined type its constant.
+Datatype add_type(core::TypePtr t);
+Datatype handle_of(const core::TypePtr& t);
+void forget_type(const Datatype& t);  // after Free; no-op for the predefined ones
+// Attributes: the copy callbacks of old's onto newtype (Dup), the delete
+// callbacks of t's (Free); a failing callback throws with its code.
+void type_copy_attrs(const Datatype& old, const Datatype& newtype, std::string_view func);
+void type_delete_attrs(Datatype& t, std::string_view func);
+
+// count elements of t at buf as the bytes a message carries
+// (core::TypedBuffer), after the checks of count (ERR_COUNT naming
+// `count`), t (ERR_TYPE) and buf (ERR_BUFFER naming `buf` when count > 0).
+core::TypedBuffer typed_bytes(const void* buf, int count, const Datatype& t, std::string_view func,
+                              const char* buf_name = "buf", const char* count_name = "count");
+
+// ---- ops (api_op.cpp) ---------------------------------------------------------------
+
+// The core's predefined op of op (REPLACE and NO_OP included); nullopt for
+// a user op; ERR_OP for OP_NULL or a freed op.
+std::optional<core::Op> predefined_op(const Op& op, std::string_view func);
+// The Combine a reduction of op on t uses (core/coll/combine.hpp), and
+// whether op commutes. ERR_OP / ERR_TYPE as the core checks them.
+struct Reducer {
+  core::TypePtr type;
+  core::coll::Combine combine;
+  bool commutes = true;
+};
+Reducer reducer(const Op& op, const Datatype& t, std::string_view func);
+
+// ---- collectives (api_coll.cpp) -----------------------------------------------------
+
+// The core's element type of t, for the typed collectives (the basic types
+// of one of their element types); nullopt for any other type.
+std::optional<core::coll::typed::Type> typed_type(const Datatype& t);
+// The same, ERR_TYPE naming func when t has none (Win's accumulate ops).
 core::coll::typed::Type typed_type(const Datatype& t, std::string_view func);
 // The core's op for op on t; ERR_OP if op is null or undefined on t.
 core::coll::typed::Op typed_op(const Op& op, const Datatype& t, std::string_view func);
-// A collective's (count, type) from its significant side(s): where both
-// are significant on this process they need the same type (ERR_TYPE) and
-// count (ERR_COUNT), as the core has no type conversion.
-struct Side {
-  int count;
-  const Datatype& type;
-  bool significant;
+// Where a process sends a block to itself or to peers that receive it by
+// the same arguments (the regular gather, scatter, allgather, alltoall and
+// neighbourhood forms on an intracommunicator, not in place), sendcount
+// elements of sendtype need recvcount elements of recvtype's type
+// signature: ERR_COUNT / ERR_TYPE, as the core has no type conversion.
+// Called after core/coll/layout.hpp's checks of the counts and types.
+void check_sides(int sendcount, const Datatype& sendtype, int recvcount, const Datatype& recvtype,
+                 std::string_view func);
+// The two sides of a Bcast or a reduction as packed bytes: count elements
+// of type as the input where this process sends, as the room for the
+// result where it receives (each null where it does not).
+struct Operands {
+  std::shared_ptr<core::TypedBuffer> send, recv;
+  // The typed collectives' pointers: the packed send side, the room to
+  // receive into, and land() after they wrote it (unpacks a type with holes).
+  const char* sent(std::string_view func) const { return send ? send->pack(func) : nullptr; }
+  void* room() const { return recv ? recv->stage() : nullptr; }
+  void land(std::string_view func) const {
+    if (recv) recv->unpack(recv->size(), func);
+  }
+  // The byte collectives' forms: the packed input, and the received bytes
+  // put into the receive side (ERR_TRUNCATE unless they fill it).
+  core::coll::Bytes sent_bytes(std::string_view func) const {
+    return send ? core::coll::Bytes(send->pack(func), send->size()) : core::coll::Bytes();
+  }
+  void land(const core::coll::Bytes& data, std::string_view func) const;
 };
-struct Elems {
-  int count;
-  core::coll::typed::Type type;
+Operands sides(const void* sendbuf, bool sends, void* recvbuf, bool receives, int count, const Datatype& type,
+               std::string_view func);
+// A reduction's: the input at sendbuf, or at recvbuf where sendbuf is
+// IN_PLACE and `in_place` allows it (ERR_ARG where it does not:
+// core/coll/layout.hpp's reduction_input).
+Operands operands(const void* sendbuf, bool sends, bool in_place, void* recvbuf, bool receives, int count,
+                  const Datatype& type, std::string_view func);
+// Reduce-scatter's: the input of sum(counts) elements (IN_PLACE on an
+// intracommunicator) cut into sizes[i] bytes for rank i, and this rank's
+// counts[rank] elements of room at recvbuf.
+struct ReduceScatter {
+  Reducer r;
+  Operands in, out;
+  std::vector<size_t> sizes;
 };
-Elems significant(const Side& send, const Side& recv, std::string_view func);
-// Checks a (buf, count, type) triple; returns count * size in bytes.
-size_t buffer_bytes(const void* buf, int count, const Datatype& t, std::string_view func,
-                    const char* what = "buf");
+ReduceScatter reduce_scatter_args(const core::Comm& c, const void* sendbuf, void* recvbuf,
+                                  const std::vector<int>& counts, const Datatype& type, const Op& op,
+                                  std::string_view func);
 
-// The core datatype of t, usable by the core's packing collectives (ERR_TYPE
-// naming func otherwise); for now the predefined types of this API
-// (api_type_core.cpp).
-core::TypePtr usable_type(const Datatype& t, std::string_view func, std::string_view what = "datatype");
-
-// ---- v-, w- and neighbourhood collectives (api_collv.cpp, api_nbcv.cpp, api_neighbor.cpp) ----
+// ---- the collectives over core/coll/layout.hpp (api_coll.cpp, api_collv.cpp, api_nbc.cpp,
+// api_nbcv.cpp, api_neighbor.cpp) ----
 
 // t as the type argument of core/coll/layout.hpp's rules.
 core::coll::TypeArg type_arg(const Datatype& t, const char* func);

@@ -2,7 +2,7 @@
 // §3.8.3): Comm::Mprobe and Comm::Improbe take the matched message out of
 // the communicator's queue (core::Comm::mprobe, improbe), so no other
 // receive or probe can match it; Message::Recv and Message::Irecv copy it
-// into the buffer (ERR_TRUNCATE if it does not fit, the message consumed
+// into the buffer, unpacked by any committed datatype (ERR_TRUNCATE if it does not fit, the message consumed
 // all the same, as a receive's would be). A probe from PROC_NULL gives
 // MESSAGE_NO_PROC, whose receive completes at once with source PROC_NULL.
 #include "core/api/api_detail.hpp"
@@ -42,11 +42,12 @@ Message message_of(const Comm& self, core::Received m) {
 // does not fit.
 Status receive(detail::MessageHandle& h, void* buf, int count, const Datatype& type, const char* func) {
   try {
-    size_t cap = detail::buffer_bytes(buf, count, type, func);
+    core::TypedBuffer b = detail::typed_bytes(buf, count, type, func);
     if (!h.message) detail::fail(ERR_REQUEST, func, "the message was received already (through a copy of its handle)");
     core::Received m = std::move(*h.message);
     h.message.reset();
-    size_t n = detail::copy_out(m.body, buf, cap, func);
+    size_t n = detail::copy_out(m.body, b.stage(), b.size(), func);
+    b.unpack(n, func);
     return detail::status_of(m.status, n);
   } catch (const core::Error& e) {
     detail::deliver(h.comm.get(), detail::to_exception(e), &h.owner);
@@ -57,7 +58,7 @@ Status receive(detail::MessageHandle& h, void* buf, int count, const Datatype& t
 
 // The status of MESSAGE_NO_PROC's receive (the buffer checked all the same).
 Status no_proc(void* buf, int count, const Datatype& type, const char* func) {
-  guarded([&] { detail::buffer_bytes(buf, count, type, func); });
+  detail::typed_bytes(buf, count, type, func);
   Status s;
   s.Set_source(PROC_NULL);
   return s;

@@ -1,8 +1,9 @@
 // core/api/api_p2p.cpp: the C++ API's point-to-point operations (Send,
 // Bsend, Ssend, Rsend and their nonblocking and persistent forms, Recv,
 // Irecv, Sendrecv, Probe ...), Attach_buffer and Detach_buffer, Status and
-// Request, over core::Comm's send/isend/recv/irecv/probe on contiguous
-// buffers.
+// Request, over core::Comm's send/isend/recv/irecv/probe. A message carries
+// its type's packed bytes (core::TypedBuffer): the user's memory itself for
+// a dense type, a staging copy packed and unpacked for one with holes.
 //
 // The send modes (§3.4): a standard send is eager (queued and complete at
 // once), a ready send is a standard one (a correct ready-mode program
@@ -60,21 +61,35 @@ Status detail::status_of(const core::Status& s, size_t bytes, bool cancelled) {
 }
 
 namespace {
+
 using detail::copy_out;
 using detail::status_of;
+
+// What a receive into b runs when its message has arrived in b->stage():
+// unpacking a type with holes into the user's buffer; null when b is dense.
+detail::Landing unpacking(const std::shared_ptr<core::TypedBuffer>& b) {
+  if (!b->staged()) return nullptr;
+  return [b](size_t received, const char* func) { b->unpack(received, func); };
+}
+
 }  // namespace
 
 // ---- Status -------------------------------------------------------------------------
 
 int Status::Get_count(const Datatype& type) const {
   const size_t size = size_t(type.Get_size());
+  if (size == 0) return 0;
   return bytes_ % size ? UNDEFINED : int(bytes_ / size);
 }
 
 void Status::Set_elements(const Datatype& type, int count) {
   const char* func = "MPI_Status_set_elements";
   if (count < 0) detail::fail(ERR_COUNT, func, "count " + std::to_string(count) + " is negative");
-  bytes_ = size_t(count) * size_t(detail::guarded([&] { return type.Get_size(); }));
+  bytes_ = size_t(detail::guarded([&] {
+    core::TypePtr p = detail::type_of(type, func);
+    p->check_committed(func);
+    return p->bytes_of_elements(count);
+  }));
 }
 
 // ---- Request ------------------------------------------------------------------------
@@ -469,11 +484,11 @@ void check_mode(core::Comm& c, size_t n, int dest, int tag, Mode m, const char* 
 Prequest send_init(const Comm& self, const void* buf, int count, const Datatype& type, int dest, int tag,
                    Mode m, const char* func) {
   return guarded(self, func, [&](core::Comm&) {
-    size_t n = detail::buffer_bytes(buf, count, type, func);
+    auto b = std::make_shared<core::TypedBuffer>(detail::typed_bytes(buf, count, type, func));
     auto p = core::Persistent::send_init(Access::handle(self)->comm, dest, tag, synchronous(m), func);
-    auto message = [buf, n, m, dest](const char* start) {
-      if (m == Mode::Buffered) core::check_bsend_room(n, dest, start);
-      return body_of(buf, n);
+    auto message = [b, m, dest](const char* start) {
+      if (m == Mode::Buffered) core::check_bsend_room(b->size(), dest, start);
+      return body_of(b->pack(start), b->size());
     };
     return detail::prequest_of(self, std::move(p), message, nullptr, 0, nullptr, func);
   });
@@ -482,18 +497,19 @@ Prequest send_init(const Comm& self, const void* buf, int count, const Datatype&
 void send(const Comm& self, const void* buf, int count, const Datatype& type, int dest, int tag, Mode m,
           const char* func) {
   guarded(self, func, [&](core::Comm& c) {
-    size_t n = detail::buffer_bytes(buf, count, type, func);
-    check_mode(c, n, dest, tag, m, func);
-    c.send(body_of(buf, n), dest, tag, synchronous(m), m == Mode::Buffered);
+    core::TypedBuffer b = detail::typed_bytes(buf, count, type, func);
+    check_mode(c, b.size(), dest, tag, m, func);
+    c.send(body_of(b.pack(func), b.size()), dest, tag, synchronous(m), m == Mode::Buffered);
   });
 }
 
 Request isend(const Comm& self, const void* buf, int count, const Datatype& type, int dest, int tag, Mode m,
               const char* func) {
   return guarded(self, func, [&](core::Comm& c) {
-    size_t n = detail::buffer_bytes(buf, count, type, func);
-    check_mode(c, n, dest, tag, m, func);
-    return make_request(self, c.isend(body_of(buf, n), dest, tag, synchronous(m), m == Mode::Buffered), func);
+    core::TypedBuffer b = detail::typed_bytes(buf, count, type, func);
+    check_mode(c, b.size(), dest, tag, m, func);
+    return make_request(self, c.isend(body_of(b.pack(func), b.size()), dest, tag, synchronous(m), m == Mode::Buffered),
+                        func);
   });
 }
 
@@ -518,9 +534,9 @@ Prequest Comm::Rsend_init(const void* buf, int count, const Datatype& type, int 
 Prequest Comm::Recv_init(void* buf, int count, const Datatype& type, int source, int tag) const {
   const char* func = "MPI_Recv_init";
   return guarded(*this, func, [&](core::Comm&) {
-    size_t cap = detail::buffer_bytes(buf, count, type, func);
+    auto b = std::make_shared<core::TypedBuffer>(detail::typed_bytes(buf, count, type, func));
     auto p = core::Persistent::recv_init(Access::handle(*this)->comm, source, tag, func);
-    return detail::prequest_of(*this, std::move(p), nullptr, buf, cap, nullptr, func);
+    return detail::prequest_of(*this, std::move(p), nullptr, b->stage(), b->size(), unpacking(b), func);
   });
 }
 
@@ -576,9 +592,10 @@ void Comm::Recv(void* buf, int count, const Datatype& type, int source, int tag,
                 Status& status) const {
   const char* func = "MPI_Recv";
   status = guarded(*this, func, [&](core::Comm& c) {
-    size_t cap = detail::buffer_bytes(buf, count, type, func);
+    core::TypedBuffer b = detail::typed_bytes(buf, count, type, func);
     core::Received r = c.recv(source, tag);
-    size_t n = copy_out(r.body, buf, cap, func);
+    size_t n = copy_out(r.body, b.stage(), b.size(), func);
+    b.unpack(n, func);
     return status_of(r.status, n);
   });
 }
@@ -591,8 +608,10 @@ void Comm::Recv(void* buf, int count, const Datatype& type, int source, int tag)
 Request Comm::Irecv(void* buf, int count, const Datatype& type, int source, int tag) const {
   const char* func = "MPI_Irecv";
   return guarded(*this, func, [&](core::Comm& c) {
-    size_t cap = detail::buffer_bytes(buf, count, type, func);
-    return make_request(*this, c.irecv(source, tag), func, true, buf, cap);
+    auto b = std::make_shared<core::TypedBuffer>(detail::typed_bytes(buf, count, type, func));
+    Request q = make_request(*this, c.irecv(source, tag), func, true, b->stage(), b->size());
+    detail::on_landing(q, unpacking(b));
+    return q;
   });
 }
 
@@ -601,13 +620,15 @@ void Comm::Sendrecv(const void* sendbuf, int sendcount, const Datatype& sendtype
                     int source, int recvtag, Status& status) const {
   const char* func = "MPI_Sendrecv";
   status = guarded(*this, func, [&](core::Comm& c) {
-    size_t n = detail::buffer_bytes(sendbuf, sendcount, sendtype, func, "sendbuf");
-    size_t cap = detail::buffer_bytes(recvbuf, recvcount, recvtype, func, "recvbuf");
+    core::TypedBuffer out = detail::typed_bytes(sendbuf, sendcount, sendtype, func, "sendbuf", "sendcount");
+    core::TypedBuffer in = detail::typed_bytes(recvbuf, recvcount, recvtype, func, "recvbuf", "recvcount");
     c.check_send(dest, sendtag, func);
+    core::Body message = body_of(out.pack(func), out.size());  // taken before the receive lands (Sendrecv_replace)
     auto r = c.irecv(source, recvtag);  // posted first: a send to oneself matches it
-    c.send(body_of(sendbuf, n), dest, sendtag, false);
+    c.send(std::move(message), dest, sendtag, false);
     r->wait();
-    size_t got = r->cancelled() ? 0 : copy_out(r->body(), recvbuf, cap, func);
+    size_t got = r->cancelled() ? 0 : copy_out(r->body(), in.stage(), in.size(), func);
+    in.unpack(got, func);
     return status_of(r->status(), got);
   });
 }

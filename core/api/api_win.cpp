@@ -19,7 +19,6 @@ using detail::Access;
 namespace {
 
 enum : int { kWinBase = 8, kWinSize = 9, kWinDispUnit = 10, kWinCreateFlavor = 11, kWinModel = 12 };
-constexpr int kReplaceId = 100, kNoOpId = 101;
 namespace attr = core::attr;
 
 core::Win& core_of(const Win& w, std::string_view func) {
@@ -52,25 +51,15 @@ auto guarded(const Win& w, std::string_view func, F&& f) -> decltype(f(core_of(w
   }
 }
 
-core::TypePtr type_of(const Datatype& t, std::string_view func) {
-  using T = core::coll::typed::Type;
-  switch (detail::typed_type(t, func)) {
-    case T::Int32: return core::Datatype::basic(core::Basic::Int32);
-    case T::Int64: return core::Datatype::basic(core::Basic::Int64);
-    case T::UInt8: return core::Datatype::basic(t == BYTE ? core::Basic::Byte : core::Basic::UnsignedChar);
-    case T::Float: return core::Datatype::basic(core::Basic::Float);
-    case T::Double: return core::Datatype::basic(core::Basic::Double);
-  }
-  detail::fail(ERR_TYPE, func, "unknown datatype");
-}
+// Any committed datatype (ERR_TYPE otherwise, before anything is sent).
+core::TypePtr type_of(const Datatype& t, std::string_view func) { return detail::usable_type(t, func); }
 
+// The predefined ops accumulate takes (MAXLOC and MINLOC on the pair types,
+// REPLACE, NO_OP; core::Win checks the op against the type); a user op
+// cannot be used (§11.3.4).
 core::Op rma_op(const Op& op, std::string_view func) {
-  if (op.Id() == kReplaceId) return core::Op::Replace;
-  if (op.Id() == kNoOpId) return core::Op::NoOp;
-  static const Op* ops[] = {&SUM, &PROD, &MAX, &MIN, &LAND, &LOR, &LXOR, &BAND, &BOR, &BXOR};
-  for (int i = 0; i < 10; ++i)
-    if (op == *ops[i]) return core::Op(i);
-  detail::fail(ERR_OP, func, "op is not a predefined op accumulate takes");
+  if (auto o = detail::predefined_op(op, func)) return *o;
+  detail::fail(ERR_OP, func, "op is a user-defined op, which accumulate does not take (only predefined ops)");
 }
 
 Win made(core::WinPtr w) {
@@ -101,8 +90,6 @@ extern const Keyval WIN_SIZE = Access::keyval(kWinSize);
 extern const Keyval WIN_DISP_UNIT = Access::keyval(kWinDispUnit);
 extern const Keyval WIN_CREATE_FLAVOR = Access::keyval(kWinCreateFlavor);
 extern const Keyval WIN_MODEL = Access::keyval(kWinModel);
-extern const Op REPLACE = Access::op(kReplaceId);
-extern const Op NO_OP = Access::op(kNoOpId);
 
 // ---- creation and free ---------------------------------------------------------------
 

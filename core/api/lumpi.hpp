@@ -172,14 +172,106 @@ extern const Errhandler ERRORS_RETURN;
 
 // ---- Datatype ----------------------------------------------------------------------
 
-// A datatype handle. For now only the predefined basic types the core's typed
-// operations support; derived datatypes (core/datatype/datatype.*) will grow this
-// class, keeping the handle shape. Buffers hold `count` contiguous elements.
+// A datatype (MPI-3.1 chapter 4; §16 and Annex A.4's MPI::Datatype): a
+// handle; copies refer to the same type object. The predefined types below
+// are the C API's basic and pair types (core/datatype/datatype.hpp: one
+// core object each); the Create_* methods build derived types, which must
+// be committed before they carry data (ERR_TYPE naming the argument
+// otherwise, as for a freed type). Every communication call of this API
+// takes any committed type: the data moves as the type's packed form
+// (core::Datatype::pack, the one pack engine of every door), so holes in
+// the layout are skipped on both sides. Errors are those of the C API,
+// named with this API's spelling, raised before anything is sent.
+using Aint = std::int64_t;
+using Offset = std::int64_t;
+using Count = std::int64_t;
+class Keyval;
+class Datatype;
+// Datatype attribute callbacks (§6.7.4, A.4 Datatype::Copy_attr_function):
+// as the communicator ones (copy runs on Dup, delete on Free, Delete_attr
+// and a replacing Set_attr).
+using Type_copy_attr_function = std::function<int(const Datatype& oldtype, int type_keyval, void* extra_state,
+                                                  void* attribute_val_in, void*& attribute_val_out, bool& flag)>;
+using Type_delete_attr_function =
+    std::function<int(Datatype& type, int type_keyval, void* attribute_val, void* extra_state)>;
+
+// Get_envelope's combiners (COMBINER_NAMED for a predefined type).
+inline constexpr int COMBINER_NAMED = 1, COMBINER_DUP = 2, COMBINER_CONTIGUOUS = 3, COMBINER_VECTOR = 4,
+                     COMBINER_HVECTOR = 5, COMBINER_INDEXED = 6, COMBINER_HINDEXED = 7,
+                     COMBINER_INDEXED_BLOCK = 8, COMBINER_HINDEXED_BLOCK = 9, COMBINER_STRUCT = 10,
+                     COMBINER_SUBARRAY = 11, COMBINER_RESIZED = 12, COMBINER_DARRAY = 13;
+inline constexpr int ORDER_C = 0, ORDER_FORTRAN = 1;
+inline constexpr int DISTRIBUTE_NONE = 0, DISTRIBUTE_BLOCK = 1, DISTRIBUTE_CYCLIC = 2,
+                     DISTRIBUTE_DFLT_DARG = -1;
+inline constexpr int TYPECLASS_INTEGER = 1, TYPECLASS_REAL = 2, TYPECLASS_COMPLEX = 3;
+
 class Datatype {
  public:
   Datatype() = default;  // DATATYPE_NULL
+  // ---- constructors (§4.1.2-§4.1.7), on this type as oldtype ----
+  Datatype Create_contiguous(int count) const;
+  Datatype Create_vector(int count, int blocklength, int stride) const;
+  Datatype Create_hvector(int count, int blocklength, Aint stride) const;
+  Datatype Create_indexed(int count, const int blocklengths[], const int displacements[]) const;
+  Datatype Create_hindexed(int count, const int blocklengths[], const Aint displacements[]) const;
+  Datatype Create_indexed_block(int count, int blocklength, const int displacements[]) const;
+  Datatype Create_hindexed_block(int count, int blocklength, const Aint displacements[]) const;
+  static Datatype Create_struct(int count, const int blocklengths[], const Aint displacements[],
+                                const Datatype types[]);
+  Datatype Create_subarray(int ndims, const int sizes[], const int subsizes[], const int starts[],
+                           int order) const;
+  Datatype Create_darray(int size, int rank, int ndims, const int gsizes[], const int distribs[],
+                         const int dargs[], const int psizes[], int order) const;
+  Datatype Create_resized(Aint lb, Aint extent) const;
+  // A new type with the same map; the copy callbacks of its attributes run.
+  Datatype Dup() const;
+  void Commit();
+  // Delete callbacks first (a failing one stops the free), then the handle
+  // becomes DATATYPE_NULL; other copies of it refer to a freed type.
+  // ERR_TYPE for a predefined type.
+  void Free();
+
+  // ---- queries ----
   int Get_size() const;
-  std::string Get_name() const;  // "MPI_INT"
+  void Get_extent(Aint& lb, Aint& extent) const;
+  void Get_true_extent(Aint& true_lb, Aint& true_extent) const;
+  void Get_envelope(int& num_integers, int& num_addresses, int& num_datatypes, int& combiner) const;
+  // ERR_TYPE for a predefined type; ERR_ARG when an array is too small.
+  // Derived types in datatypes are new handles (Free them), predefined
+  // ones the constants themselves.
+  void Get_contents(int max_integers, int max_addresses, int max_datatypes, int integers[],
+                    Aint addresses[], Datatype datatypes[]) const;
+  // MPI_Type_match_size: TYPECLASS_INTEGER/REAL/COMPLEX and a size in bytes.
+  static Datatype Match_size(int typeclass, int size);
+  void Set_name(const std::string& name);
+  std::string Get_name() const;  // "MPI_INT" for the predefined ones
+
+  // ---- packing (§4.2, §4.3) ----
+  // The packed form is what a message of the type carries; position moves
+  // past what was written or read.
+  void Pack(const void* inbuf, int incount, void* outbuf, int outsize, int& position,
+            const Comm& comm) const;
+  void Unpack(const void* inbuf, int insize, void* outbuf, int outcount, int& position,
+              const Comm& comm) const;
+  int Pack_size(int incount, const Comm& comm) const;
+  // datarep must be "external32".
+  void Pack_external(const char* datarep, const void* inbuf, int incount, void* outbuf, Aint outsize,
+                     Aint& position) const;
+  void Unpack_external(const char* datarep, const void* inbuf, Aint insize, Aint& position,
+                       void* outbuf, int outcount) const;
+  Aint Pack_external_size(const char* datarep, int incount) const;
+
+  // ---- caching (§6.7.4): datatype keyvals are their own kind ----
+  static Keyval Create_keyval(Type_copy_attr_function copy, Type_delete_attr_function del,
+                              void* extra_state);
+  static void Free_keyval(Keyval& keyval);
+  void Set_attr(const Keyval& keyval, void* value);
+  bool Get_attr(const Keyval& keyval, void*& value) const;
+  void Delete_attr(const Keyval& keyval);
+  static int NULL_COPY_FN(const Datatype&, int, void*, void*, void*&, bool& flag);
+  static int DUP_FN(const Datatype&, int, void*, void* in, void*& out, bool& flag);
+  static int NULL_DELETE_FN(Datatype&, int, void*, void*);
+
   bool Is_null() const { return id_ == 0; }
   bool operator==(const Datatype&) const = default;
   // The implementation's number for this type (stable within a build).
@@ -191,23 +283,41 @@ class Datatype {
   int id_ = 0;
 };
 extern const Datatype DATATYPE_NULL;
-extern const Datatype INT;            // int (32 bits)
-extern const Datatype LONG;           // long (64 bits on the supported platforms)
-extern const Datatype INT64_T;        // int64_t
-extern const Datatype UNSIGNED_CHAR;  // unsigned char: an integer type
-extern const Datatype BYTE;           // uninterpreted bytes: bitwise ops only
-extern const Datatype FLOAT;
-extern const Datatype DOUBLE;
+// The predefined types (§16.1.6's names; MPI_ in the C API), of the C/C++
+// types they name.
+extern const Datatype CHAR, SIGNED_CHAR, UNSIGNED_CHAR, BYTE, SHORT, UNSIGNED_SHORT, INT, UNSIGNED, LONG,
+    UNSIGNED_LONG, LONG_LONG, UNSIGNED_LONG_LONG, FLOAT, DOUBLE, LONG_DOUBLE, WCHAR, PACKED;
+// bool, std::complex<float>, <double>, <long double> (MPI_CXX_BOOL, MPI_CXX_*_COMPLEX).
+extern const Datatype BOOL, COMPLEX, DOUBLE_COMPLEX, LONG_DOUBLE_COMPLEX;
+extern const Datatype INT8_T, INT16_T, INT32_T, INT64_T, UINT8_T, UINT16_T, UINT32_T, UINT64_T;
+extern const Datatype AINT, OFFSET, COUNT;
+// The pair types of MAXLOC/MINLOC: struct {value; int index;}.
+extern const Datatype FLOAT_INT, DOUBLE_INT, LONG_INT, TWOINT, SHORT_INT, LONG_DOUBLE_INT;
+// MPI_Get_address: the address of location as an Aint (for Create_struct's
+// displacements and dynamic windows).
+inline Aint Get_address(const void* location) { return Aint(reinterpret_cast<std::intptr_t>(location)); }
 
 // ---- Op ----------------------------------------------------------------------------
 
-// A reduction operation. The predefined ones, with MPI's type rules (§5.9.2):
-// MAX/MIN/SUM/PROD on integers and floating point, LAND/LOR/LXOR on integers,
-// BAND/BOR/BXOR on integers and BYTE. User-defined ops: not yet.
+// A reduction operation. The predefined ones, with MPI's type rules (§5.9.2,
+// core/datatype/op.hpp's table): MAX/MIN/SUM/PROD on integers and floating
+// point, LAND/LOR/LXOR on integers and BOOL, BAND/BOR/BXOR on integers and
+// BYTE, MAXLOC/MINLOC on the pair types (the lower index on ties). A derived
+// type takes an op when it is made of one basic type that does.
+// User-defined ops (§5.9.5): Init(function, commute); the function is
+// called as MPI says, inoutvec[i] = invec[i] op inoutvec[i] for i < len,
+// invec from the lower ranks, on elements laid out as datatype says. The
+// C++ binding's `void (*)(const void*, void*, int, const Datatype&)` is a
+// std::function here, so a lambda with captures serves.
+using User_function = std::function<void(const void* invec, void* inoutvec, int len, const Datatype& datatype)>;
 class Op {
  public:
   Op() = default;  // OP_NULL
-  bool Is_commutative() const { return id_ != 0; }
+  // MPI_Op_create: this handle becomes the new op (ERR_ARG for an empty function).
+  void Init(User_function function, bool commute);
+  // MPI_Op_free: this handle becomes OP_NULL. ERR_OP for a predefined op.
+  void Free();
+  bool Is_commutative() const;
   bool Is_null() const { return id_ == 0; }
   std::string Get_name() const;  // "MPI_SUM"
   // inoutbuf[i] = inbuf[i] op inoutbuf[i] for i < count. Local.
@@ -221,7 +331,7 @@ class Op {
   int id_ = 0;
 };
 extern const Op OP_NULL;
-extern const Op SUM, PROD, MAX, MIN, LAND, LOR, LXOR, BAND, BOR, BXOR;
+extern const Op SUM, PROD, MAX, MIN, LAND, LOR, LXOR, BAND, BOR, BXOR, MAXLOC, MINLOC;
 
 // ---- Info --------------------------------------------------------------------------
 
@@ -299,6 +409,8 @@ class Status {
   // Number of whole elements of `type` received, UNDEFINED if the byte count
   // is not a multiple of its size.
   int Get_count(const Datatype& type) const;
+  // Basic elements of `type` received (MPI_Get_elements), UNDEFINED as above.
+  int Get_elements(const Datatype& type) const;
   bool Is_cancelled() const { return cancelled_; }
   void Set_source(int s) { source_ = s; }
   void Set_tag(int t) { tag_ = t; }
@@ -307,8 +419,10 @@ class Status {
   std::size_t Bytes() const { return bytes_; }
   void Set_bytes(std::size_t b) { bytes_ = b; }
   void Set_cancelled(bool c) { cancelled_ = c; }
-  // MPI_Status_set_elements: the status says count elements of type were
-  // received (Get_count(type) gives count back). ERR_COUNT if negative.
+  // MPI_Status_set_elements: the status says count basic elements of type
+  // were received (Get_elements(type) gives count back, Get_count(type) too
+  // when they are whole elements). ERR_COUNT if negative, ERR_TYPE unless
+  // type is committed.
   void Set_elements(const Datatype& type, int count);
 
  private:
@@ -519,7 +633,7 @@ class Comm {
   // class, or dynamic_cast the result.
   virtual std::unique_ptr<Comm> Clone() const = 0;
 
-  // ---- point-to-point (§3) on `count` contiguous elements of `type` ----
+  // ---- point-to-point (§3) on `count` elements of any committed `type` ----
   void Send(const void* buf, int count, const Datatype& type, int dest, int tag) const;
   void Ssend(const void* buf, int count, const Datatype& type, int dest, int tag) const;
   // Buffered (Attach_buffer) and ready sends (§3.4); a ready send is a
@@ -583,10 +697,11 @@ class Comm {
                             const Datatype& type, const Op& op) const;
   // The v-forms (§5.5-§5.8): block i has counts[i] elements at displs[i]
   // elements (of the type's extent) from the buffer's start; on an
-  // intercommunicator one block per remote rank. IN_PLACE: the root's
-  // sendbuf of Gatherv (its block is already in recvbuf), the root's
-  // recvbuf of Scatterv, every sendbuf of Allgatherv and Alltoallv
-  // (Alltoallv then sends what recvbuf holds, laid out by the receive side).
+  // intercommunicator one block per remote rank. IN_PLACE (also in the
+  // regular forms above): the root's sendbuf of Gather(v) (its block is
+  // already in recvbuf), the root's recvbuf of Scatter(v), every sendbuf
+  // of Allgather(v) and Alltoall(v) (Alltoall(v) then sends what recvbuf
+  // holds, laid out by the receive side).
   void Gatherv(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
                const int recvcounts[], const int displs[], const Datatype& recvtype, int root) const;
   void Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], const Datatype& sendtype,
@@ -737,9 +852,9 @@ class Intercomm : public Comm {
 // What the three topology classes share: the neighbourhood collectives
 // (MPI-3.1 §7.6 and, nonblocking, §7.7). MPI-3 has no C++ binding, so the
 // names follow §16's pattern (MPI_Ineighbor_allgather: Ineighbor_allgather).
-// count contiguous elements of one type per neighbour; as for every
+// count elements of any committed type per neighbour; as for every
 // collective here, sendtype and recvtype, sendcount and recvcount must
-// agree. Block k of recvbuf is in-neighbour k's, in MPI order (Cartesian:
+// agree (the same type signature). Block k of recvbuf is in-neighbour k's, in MPI order (Cartesian:
 // -1, +1 per dimension; graph: Get_neighbors; distributed graph: sources);
 // a PROC_NULL neighbour's block is left untouched. A graph must be
 // symmetric (ERR_TOPOLOGY).
@@ -879,7 +994,7 @@ extern const Op REPLACE, NO_OP;
 
 // A window: a handle (copies share the window); WIN_NULL is the default.
 // Errors are thrown as Exception, or end the job under ERRORS_ARE_FATAL.
-// The datatypes are the predefined ones of this API (contiguous buffers).
+// Any committed datatype, on either side; MAXLOC and MINLOC on the pair types.
 // Synchronization, operations and their errors are core::Win's (core/rma/win.hpp).
 class Win {
  public:

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "core/coll/coll.hpp"
+#include "core/coll/combine.hpp"
 #include "core/coll/layout.hpp"
 #include "core/base/constants.hpp"
 #include "core/base/error.hpp"
@@ -97,25 +98,6 @@ void put(void* dst, const Bytes& b, size_t want, std::string_view func) {
 
 void put_all(void* dst, const std::vector<Bytes>& parts, size_t each, std::string_view func) {
   for (size_t i = 0; i < parts.size(); ++i) put(static_cast<char*>(dst) + i * each, parts[i], each, func);
-}
-
-Combine make_combiner(Type t, Op op, std::string func) { return combiner(t, op, std::move(func)); }
-
-Combine packed_combiner(Op op, TypePtr t, std::string func) {
-  return [op, t = std::move(t), func = std::move(func)](const Bytes& lower, const Bytes& higher) {
-    check_same_count(lower, higher, size_t(t->size()), func);
-    Bytes out = higher;
-    if (t->size() > 0) apply_packed(op, *t, lower.data(), out.data(), std::int64_t(out.size()) / t->size());
-    return out;
-  };
-}
-
-void check_same_count(const Bytes& lower, const Bytes& higher, size_t each, std::string_view func) {
-  if (lower.size() == higher.size()) return;
-  each = each > 0 ? each : 1;
-  fail(ErrClass::Count, func,
-       "ranks passed different counts (" + std::to_string(lower.size() / each) + " vs " +
-           std::to_string(higher.size() / each) + " elements)");
 }
 
 size_t type_size(Type t) { return basic_info(basic_of(t)).size; }

@@ -31,17 +31,6 @@ const char* type_name(Type t);  // "MPI_INT64_T"
 // Raises MPI_ERR_OP unless op is defined on t (core/datatype/op.hpp's table).
 void check_op_type(Op op, Type t, std::string_view func);
 
-// The Combine of op on elements of t (raising MPI_ERR_COUNT naming func
-// when the operands' lengths differ), for core/coll/nbc_typed.cpp.
-coll::Combine make_combiner(Type t, Op op, std::string func);
-// The same for any datatype the op was checked on (check_reduce_op): the
-// operands are packed elements of t, the lower ranks' first. For the doors'
-// reductions on derived and predefined datatypes alike.
-coll::Combine packed_combiner(Op op, TypePtr t, std::string func);
-// MPI_ERR_COUNT naming func unless two packed operands of elements of
-// `each` bytes hold as many elements: the ranks passed different counts.
-void check_same_count(const Bytes& lower, const Bytes& higher, size_t each, std::string_view func);
-
 // inout[i] = in[i] op inout[i], i < count. Local.
 void reduce_local(const void* in, void* inout, int count, Type t, Op op);
 
@@ -65,7 +54,7 @@ void reduce_scatter_block(Comm& c, const void* send, void* recv, int recvcount, 
 void reduce_scatter(Comm& c, const void* send, void* recv, const std::vector<int>& counts,
                     Type t, Op op);
 
-// ---- the checks and copies of every typed collective (also core/coll/nbc_typed.cpp) ----------
+// ---- the checks and copies of every typed collective ------------------------------------
 
 // Count must not be negative: "<what> -3 is negative".
 void check_count(int count, const char* what, std::string_view func);
@@ -83,7 +72,7 @@ size_t check_args(const Comm& c, const void* send, void* recv, int count, Type t
 // A null buffer is an error only when it would be read or written.
 void check_buffer(const void* p, int count, const char* what, std::string_view func);
 Bytes bytes_of(const void* p, size_t n);
-// The checks of a reduce-scatter (also core/coll/nbc_typed.cpp's): the
+// The checks of a reduce-scatter: the
 // communicator, the op on t, counts (one per rank, none negative), the
 // buffers (send: sum(counts) elements, or recv's in place, which *send
 // then names). Returns each rank's block in bytes.

@@ -62,12 +62,31 @@ void not_in_place_inter(const Comm& c, const void* buf, const char* f, const cha
     fail(ErrClass::Arg, f, std::string(what) + " is MPI_IN_PLACE, which an intercommunicator does not allow");
 }
 
+// The rooted forms take MPI_IN_PLACE at the root only (§5.5, §5.6).
+void not_in_place_off_root(const Comm& c, const void* buf, const char* f, const char* what) {
+  not_in_place_inter(c, buf, f, what);
+  if (is_in_place(buf))
+    fail(ErrClass::Arg, f, std::string(what) + " is MPI_IN_PLACE, which only the root may pass");
+}
+
 // The neighbourhood collectives have no in-place form (§7.6).
 void not_in_place(const void* sendbuf, const void* recvbuf, const char* f) {
   if (is_in_place(sendbuf) || is_in_place(recvbuf))
     fail(ErrClass::Arg, f,
          std::string(is_in_place(sendbuf) ? "sendbuf" : "recvbuf") +
              " is MPI_IN_PLACE, which the neighbourhood collectives do not take (MPI-3.1 §7.6)");
+}
+
+// A receive buffer of NULL where a block's data would start at address 0:
+// MPI_ERR_BUFFER before anything is sent (NULL is MPI_BOTTOM, as in
+// pack_block: absolute addresses may follow it).
+void check_room(const void* buf, const Layout& l, const char* f) {
+  if (buf) return;
+  for (size_t i = 0; i < l.slots.size(); ++i) {
+    const Slot& s = l.slots[i];
+    if (int(i) != l.skip && s.count > 0 && s.type->size() > 0 && s.at + s.type->true_lb() == 0)
+      fail(ErrClass::Buffer, f, "recvbuf is NULL");
+  }
 }
 
 }  // namespace
@@ -154,7 +173,7 @@ Gatherv gather_with(const Comm& c, const void* sendbuf, int sendcount, const Typ
   const bool in_place = is_in_place(sendbuf) && a.at_root && !c.is_inter();
   if (in_place) a.recv.skip = c.rank();
   if (sends && !in_place) {
-    not_in_place_inter(c, sendbuf, f, "sendbuf");
+    not_in_place_off_root(c, sendbuf, f, "sendbuf");
     a.mine = pack_block(sendbuf, slot_arg(sendcount, sendtype, f, "sendcount"), f, &a.read);
   }
   return a;
@@ -169,8 +188,9 @@ Scatterv scatter_with(const Comm& c, const void* sendbuf, const LayoutOf& send, 
   const bool in_place = is_in_place(recvbuf) && at_root && !c.is_inter();
   a.receives = (!c.is_inter() || root >= 0) && !in_place;
   if (a.receives) {
-    not_in_place_inter(c, recvbuf, f, "recvbuf");
+    not_in_place_off_root(c, recvbuf, f, "recvbuf");
     a.slot = slot_arg(recvcount, recvtype, f, "recvcount");
+    check_room(recvbuf, Layout{{a.slot}, -1}, f);
   }
   return a;
 }
@@ -179,6 +199,7 @@ Allgatherv allgather_with(const Comm& c, const void* sendbuf, int sendcount, con
                           void* recvbuf, Layout recv, const char* f) {
   Allgatherv a;
   a.recv = std::move(recv);
+  check_room(recvbuf, a.recv, f);
   not_in_place_inter(c, sendbuf, f, "sendbuf");
   if (is_in_place(sendbuf)) {
     a.mine = pack_block(recvbuf, a.recv.slots[size_t(c.rank())], f, &a.read);
@@ -194,6 +215,7 @@ Exchange alltoall_with(const Comm& c, const void* sendbuf, const LayoutOf& send,
                        Layout recv, const char* f) {
   Exchange a;
   a.recv = std::move(recv);
+  check_room(recvbuf, a.recv, f);
   not_in_place_inter(c, sendbuf, f, "sendbuf");
   a.parts = is_in_place(sendbuf) ? cut(recvbuf, a.recv, f, &a.read) : cut(sendbuf, send(), f, &a.read);
   return a;
@@ -290,6 +312,7 @@ Exchange neighbor_allgather_args(const Comm& c, const void* sendbuf, int sendcou
   not_in_place(sendbuf, recvbuf, f);
   Exchange a;
   a.recv = even(nb.in.size(), recvcount, recvtype, f, "recvcount");
+  check_room(recvbuf, a.recv, f);
   a.parts.assign(nb.out.size(), pack_block(sendbuf, slot_arg(sendcount, sendtype, f, "sendcount"), f, &a.read));
   return a;
 }
@@ -301,6 +324,7 @@ Exchange neighbor_allgatherv_args(const Comm& c, const void* sendbuf, int sendco
   not_in_place(sendbuf, recvbuf, f);
   Exchange a;
   a.recv = layout_arg(recvcounts, displs, int(nb.in.size()), recvtype, f, "recvcounts", "displs");
+  check_room(recvbuf, a.recv, f);
   a.parts.assign(nb.out.size(), pack_block(sendbuf, slot_arg(sendcount, sendtype, f, "sendcount"), f, &a.read));
   return a;
 }
@@ -312,6 +336,7 @@ Exchange neighbor_alltoall_args(const Comm& c, const void* sendbuf, int sendcoun
   Exchange a;
   Layout send = even(nb.out.size(), sendcount, sendtype, f, "sendcount");
   a.recv = even(nb.in.size(), recvcount, recvtype, f, "recvcount");
+  check_room(recvbuf, a.recv, f);
   a.parts = cut(sendbuf, send, f, &a.read);
   return a;
 }
@@ -325,6 +350,7 @@ Exchange neighbor_alltoallv_args(const Comm& c, const void* sendbuf, const int s
   Exchange a;
   Layout send = layout_arg(sendcounts, sdispls, out, sendtype, f, "sendcounts", "sdispls");
   a.recv = layout_arg(recvcounts, rdispls, in, recvtype, f, "recvcounts", "rdispls");
+  check_room(recvbuf, a.recv, f);
   a.parts = cut(sendbuf, send, f, &a.read);
   return a;
 }
@@ -339,6 +365,7 @@ Exchange neighbor_alltoallw_args(const Comm& c, const void* sendbuf, const int s
   Exchange a;
   Layout send = layout_w(sendcounts, sdispls, sendtypes, out, f, "sendcounts", "sdispls");
   a.recv = layout_w(recvcounts, rdispls, recvtypes, in, f, "recvcounts", "rdispls");
+  check_room(recvbuf, a.recv, f);
   a.parts = cut(sendbuf, send, f, &a.read);
   return a;
 }

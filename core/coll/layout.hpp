@@ -8,7 +8,10 @@
 // datatype, so any committed datatype works; and the placing of received
 // blocks. One checker per family, which the blocking and the nonblocking
 // forms share. Offsets are in bytes; every check raises an MPI error naming
-// the argument before anything is sent.
+// the argument before anything is sent. A NULL buffer is MPI_BOTTOM: an
+// error (MPI_ERR_BUFFER) only where a block's data would start at address
+// 0, on the send side when it is packed, on the receive side (where the
+// checker is given recvbuf) with the arguments.
 //
 // A door gives its datatype arguments as TypeArg: the core type of peer i
 // (one type for all but in the w-forms), resolved only where MPI says the

@@ -97,32 +97,3 @@ Started ineighbor_alltoall(const CommPtr& c, std::vector<Bytes> parts, Deliver d
                            const char* call = "MPI_Ineighbor_alltoall");
 
 }  // namespace lumpi::core::nbc
-
-// ---- typed buffers (core/coll/nbc_typed.cpp) -----------------------------------------------
-//
-// As core/coll/coll_typed.hpp, nonblocking: `count` elements of a predefined type
-// per block. Buffers are checked and the input copied at the start; the
-// output buffer is written when the collective completes (before its
-// request reports completion), and must not be touched until then.
-namespace lumpi::core::nbc::typed {
-
-using coll::typed::Op;
-using coll::typed::Type;
-
-RequestPtr ibcast(const CommPtr& c, void* buf, int count, Type t, int root);
-RequestPtr igather(const CommPtr& c, const void* send, void* recv, int count, Type t, int root);
-RequestPtr iscatter(const CommPtr& c, const void* send, void* recv, int count, Type t, int root);
-RequestPtr iallgather(const CommPtr& c, const void* send, void* recv, int count, Type t);
-RequestPtr ialltoall(const CommPtr& c, const void* send, void* recv, int count, Type t);
-RequestPtr ireduce(const CommPtr& c, const void* send, void* recv, int count, Type t, Op op, int root);
-RequestPtr iallreduce(const CommPtr& c, const void* send, void* recv, int count, Type t, Op op);
-RequestPtr iscan(const CommPtr& c, const void* send, void* recv, int count, Type t, Op op);
-// recv is left untouched on rank 0.
-RequestPtr iexscan(const CommPtr& c, const void* send, void* recv, int count, Type t, Op op);
-// send holds sum(counts) elements (counts: one per rank); recv gets
-// counts[rank()] of the reduction. _block: recvcount elements for each rank.
-RequestPtr ireduce_scatter(const CommPtr& c, const void* send, void* recv, const std::vector<int>& counts, Type t,
-                           Op op);
-RequestPtr ireduce_scatter_block(const CommPtr& c, const void* send, void* recv, int recvcount, Type t, Op op);
-
-}  // namespace lumpi::core::nbc::typed

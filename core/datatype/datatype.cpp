@@ -827,4 +827,17 @@ i64 Datatype::elements_of(i64 bytes) const {
   return elements;
 }
 
+i64 Datatype::bytes_of_elements(i64 count) const {
+  const i64 per = layout_->nbasic;
+  if (per == 0) return 0;
+  i64 bytes = (count / per) * size(), left = count % per;
+  for (const Run& r : runs_) {
+    if (left == 0) break;
+    const i64 k = left < r.count ? left : r.count;
+    bytes += k * i64(basic_info(r.basic).size);
+    left -= k;
+  }
+  return bytes;
+}
+
 }  // namespace lumpi::core

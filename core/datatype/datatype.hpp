@@ -292,6 +292,10 @@ class Datatype {
   // elements()).
   std::int64_t count_of(std::int64_t bytes) const;
   std::int64_t elements_of(std::int64_t bytes) const;
+  // The reverse of elements_of (MPI_Status_set_elements): the bytes of
+  // `count` (not negative) basic elements in type-map order, whole
+  // elements and then the first basic elements of one more.
+  std::int64_t bytes_of_elements(std::int64_t count) const;
 
   // Raises MPI_ERR_TYPE in `func` unless the type may be used for
   // communication or packing: not freed, committed.

@@ -1,6 +1,6 @@
-"""tests/integration/test_cxx_examples.py: the four C++ example programs of
-scripts/cxx (ring, rows_cols, halo, uneven: the public C++ API of core/api/lumpi.hpp,
-no Lua) built as build/cxx-NAME and run with `lumpi exec` at several world
+"""tests/integration/test_cxx_examples.py: the five C++ example programs of
+scripts/cxx (ring, rows_cols, halo, uneven, particles: the public C++ API of
+core/api/lumpi.hpp, no Lua) built as build/cxx-NAME and run with `lumpi exec` at several world
 sizes, odd ones too. Each checks its own result against a serial answer and
 exits non-zero when wrong; rank 0 prints one line saying so. Also checks
 that lumpi::Init outside `lumpi exec` fails with a clear message.
@@ -17,7 +17,7 @@ from lumpitest import check, finish, no_leftovers, run  # noqa: E402
 LUMPI = sys.argv[1]
 BUILD = os.path.dirname(os.path.abspath(LUMPI))
 
-for name in ["ring", "rows_cols", "halo", "uneven"]:
+for name in ["ring", "rows_cols", "halo", "uneven", "particles"]:
     prog = os.path.join(BUILD, "cxx-" + name)
     for n in [1, 2, 3, 4, 6, 7]:
         rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), prog], timeout=60)

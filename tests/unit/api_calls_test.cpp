@@ -369,6 +369,58 @@ TEST_CASE("Gatherv, Scatterv, Allgatherv, Alltoallv and their nonblocking forms 
   }
 }
 
+TEST_CASE("Gather, Scatter, Allgather, Alltoall and their nonblocking forms take IN_PLACE where the text allows it") {
+  for (int n : kCallSizes) {
+    CAPTURE(n);
+    CHECK(run_world(n, [n](Intracomm& w) {
+      const int me = w.Get_rank(), root = n / 2;
+      bool ok = true;
+      std::vector<int> all(size_t(2 * n)), got;
+      for (int i = 0; i < 2 * n; ++i) all[size_t(i)] = 100 * (i / 2) + i % 2;  // rank r's block: 100r, 100r + 1
+      const std::vector<int> mine = {100 * me, 100 * me + 1};
+      // Gather: the root's block is in recvbuf already.
+      for (bool nonblocking : {false, true}) {
+        got.assign(size_t(2 * n), -1);
+        if (me == root) std::copy(mine.begin(), mine.end(), got.begin() + 2 * me);
+        const void* send = me == root ? IN_PLACE : mine.data();
+        if (nonblocking)
+          w.Igather(send, 2, INT, got.data(), 2, INT, root).Wait();
+        else
+          w.Gather(send, 2, INT, got.data(), 2, INT, root);
+        ok &= me != root || same(got, all, nonblocking ? "Igather IN_PLACE" : "Gather IN_PLACE");
+      }
+      // Scatter: the root keeps its block where it is.
+      std::vector<int> part(2, -7);
+      w.Scatter(all.data(), 2, INT, me == root ? IN_PLACE : part.data(), 2, INT, root);
+      ok &= same(part, me == root ? std::vector<int>(2, -7) : mine, "Scatter IN_PLACE");
+      part.assign(2, -7);
+      w.Iscatter(all.data(), 2, INT, me == root ? IN_PLACE : part.data(), 2, INT, root).Wait();
+      ok &= same(part, me == root ? std::vector<int>(2, -7) : mine, "Iscatter IN_PLACE");
+      // Allgather: every block in place.
+      got.assign(size_t(2 * n), -1);
+      std::copy(mine.begin(), mine.end(), got.begin() + 2 * me);
+      w.Allgather(IN_PLACE, 0, DATATYPE_NULL, got.data(), 2, INT);
+      ok &= same(got, all, "Allgather IN_PLACE");
+      got.assign(size_t(2 * n), -1);
+      std::copy(mine.begin(), mine.end(), got.begin() + 2 * me);
+      w.Iallgather(IN_PLACE, 0, DATATYPE_NULL, got.data(), 2, INT).Wait();
+      ok &= same(got, all, "Iallgather IN_PLACE");
+      // Alltoall: block j goes to rank j, block i comes from rank i (rank i gives rank j i + j).
+      std::vector<int> sym(static_cast<size_t>(n)), sum(static_cast<size_t>(n));
+      for (int j = 0; j < n; ++j) sym[size_t(j)] = sum[size_t(j)] = me + j;
+      w.Alltoall(IN_PLACE, 0, DATATYPE_NULL, sym.data(), 1, INT);
+      ok &= same(sym, sum, "Alltoall IN_PLACE");
+      w.Ialltoall(IN_PLACE, 0, DATATYPE_NULL, sym.data(), 1, INT).Wait();
+      ok &= same(sym, sum, "Ialltoall IN_PLACE");
+      // Not at a non-root (ERR_ARG, nothing sent).
+      if (n > 1 && me != root)
+        ok &= raises(ERR_ARG, "MPI_Gather", "MPI_IN_PLACE", [&] { w.Gather(IN_PLACE, 2, INT, got.data(), 2, INT, root); });
+      ok &= EXPECT(quiet(w));
+      return ok;
+    }) == 0);
+  }
+}
+
 TEST_CASE("Alltoallw: a type and a byte displacement per block, blocking and nonblocking") {
   for (int n : kCallSizes) {
     CAPTURE(n);

@@ -343,10 +343,10 @@ TEST_CASE("neighbourhood collectives, blocking and nonblocking, on Cartesian, gr
             int buf[2] = {0, 0};
             ok &= raises(ERR_TYPE, "MPI_Ineighbor_alltoall", "differ",
                          [&] { ring.Ineighbor_alltoall(buf, 1, INT, buf, 1, LONG); });
-            ok &= raises(ERR_COUNT, "MPI_Neighbor_allgather", "sendcount -1",
-                         [&] { ring.Neighbor_allgather(buf, -1, INT, buf, -1, INT); });
-            ok &= raises(ERR_BUFFER, "MPI_Ineighbor_allgather", "recvbuf is null",
-                         [&] { d.Ineighbor_allgather(buf, 1, INT, nullptr, 1, INT); });
+            ok &= raises(ERR_COUNT, "MPI_Neighbor_allgather", "sendcount is negative: -1",
+                         [&] { ring.Neighbor_allgather(buf, -1, INT, buf, 1, INT); });
+            ok &= raises(ERR_BUFFER, "MPI_Ineighbor_allgather", "recvbuf is NULL",
+                         [&] { ring.Ineighbor_allgather(buf, 1, INT, nullptr, 1, INT); });
             ok &= nothing_pending(w);
             return ok;
           }) == 0);
@@ -811,6 +811,7 @@ TEST_CASE("the C++ example programs are right at sizes 1, 2, 3, 4, 6, 7") {
     CHECK(run_world(n, [](Intracomm& w) { return examples::ring(w) == 0; }) == 0);
     CHECK(run_world(n, [](Intracomm& w) { return examples::rows_cols(w) == 0; }) == 0);
     CHECK(run_world(n, [](Intracomm& w) { return examples::halo(w) == 0; }) == 0);
+    CHECK(run_world(n, [](Intracomm& w) { return examples::particles(w) == 0; }) == 0);
   }
 }
 
