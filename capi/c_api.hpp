@@ -157,6 +157,11 @@ class TypeBytes {
   TypeBytes(const void* buf, int count, MPI_Datatype t, const char* func, const char* what = "count");
   size_t size() const { return bytes_.size(); }
   bool staged() const { return bytes_.staged(); }
+  // The bytes for detail::send and its kin (core/api/handles.hpp), noted as
+  // a read of the user's memory where the send reads it in place
+  // (c_check_buffer.cpp); the room a receive lands in.
+  core::TypedBuffer& sent();
+  core::TypedBuffer& room() { return bytes_; }
   void* pack(const char* func);
   void* stage() { return bytes_.stage(); }
   void unpack(size_t received, const char* func) { bytes_.unpack(received, func); }

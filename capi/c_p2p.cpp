@@ -1,13 +1,13 @@
 // capi/c_p2p.cpp: the C API's point-to-point operations, cancelling
 // and freeing requests (completing them is c_complete.cpp's) and blocking
-// collectives, over the public C++ API. Data moves as bytes (count times
-// the type's size), so every basic type can be sent, received, broadcast,
-// gathered and scattered; blocking point-to-point, MPI_Isend/MPI_Issend and
-// MPI_Bcast pack and unpack any committed derived type (TypeBytes,
-// capi/c_type.cpp), the rest take derived types without holes;
-// reductions go through the core's typed operations (capi/c_env.cpp
-// says which types). MPI_IN_PLACE is turned into an explicit copy of the
-// caller's own contribution.
+// collectives. A send or receive resolves (buf, count, MPI_Datatype) to the
+// core's typed buffer (TypeBytes: any committed datatype, packed and
+// unpacked by the one pack engine) and hands it to the C++ API's one
+// point-to-point path (detail::send, recv, sendrecv ... in
+// core/api/handles.hpp), so sizes are size_t there and a message may
+// exceed 2 GiB. The collectives here run the core's byte collectives;
+// reductions are c_reduce.cpp's. MPI_IN_PLACE is turned into an explicit
+// copy of the caller's own contribution.
 #include <cstring>
 #include <vector>
 
@@ -28,7 +28,7 @@ int MPI_Send(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_
   return call(comm, "MPI_Send", [&] {
     TypeBytes b(buf, count, t, "MPI_Send");
     P2PSignatures sigs(comm, "MPI_Send", side(count, t), {});
-    comm_of(comm, "MPI_Send").Send(b.pack("MPI_Send"), int(b.size()), BYTE, dest, tag);
+    detail::send(comm_of(comm, "MPI_Send"), b.sent(), dest, tag, detail::Mode::Standard, "MPI_Send");
   });
 }
 
@@ -37,19 +37,16 @@ int MPI_Ssend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI
   return call(comm, "MPI_Ssend", [&] {
     TypeBytes b(buf, count, t, "MPI_Ssend");
     P2PSignatures sigs(comm, "MPI_Ssend", side(count, t), {});
-    comm_of(comm, "MPI_Ssend").Ssend(b.pack("MPI_Ssend"), int(b.size()), BYTE, dest, tag);
+    detail::send(comm_of(comm, "MPI_Ssend"), b.sent(), dest, tag, detail::Mode::Synchronous, "MPI_Ssend");
   });
 }
 
 LUMPI_PMPI(Recv);
 int MPI_Recv(void* buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm comm, MPI_Status* status) {
   return call(comm, "MPI_Recv", [&] {
-    Status s;
     TypeBytes b(buf, count, t, "MPI_Recv");
     P2PSignatures sigs(comm, "MPI_Recv", {}, side(count, t));
-    comm_of(comm, "MPI_Recv").Recv(b.stage(), int(b.size()), BYTE, source, tag, s);
-    b.unpack(s.Bytes(), "MPI_Recv");
-    to_c(s, status);
+    to_c(detail::recv(comm_of(comm, "MPI_Recv"), b.room(), source, tag, "MPI_Recv"), status);
   });
 }
 
@@ -58,7 +55,7 @@ int MPI_Isend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI
   return call(comm, "MPI_Isend", [&] {
     TypeBytes b(buf, count, t, "MPI_Isend");  // a staged copy is sent at once
     P2PSignatures sigs(comm, "MPI_Isend", side(count, t), {});
-    *r = add_request(comm_of(comm, "MPI_Isend").Isend(b.pack("MPI_Isend"), int(b.size()), BYTE, dest, tag));
+    *r = add_request(detail::isend(comm_of(comm, "MPI_Isend"), b.sent(), dest, tag, detail::Mode::Standard, "MPI_Isend"));
   });
 }
 
@@ -68,7 +65,7 @@ int MPI_Issend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MP
     TypeBytes b(buf, count, t, "MPI_Issend");
     P2PSignatures sigs(comm, "MPI_Issend", side(count, t), {});
     *r = add_request(
-        comm_of(comm, "MPI_Issend").Issend(b.pack("MPI_Issend"), int(b.size()), BYTE, dest, tag));
+        detail::isend(comm_of(comm, "MPI_Issend"), b.sent(), dest, tag, detail::Mode::Synchronous, "MPI_Issend"));
   });
 }
 
@@ -77,9 +74,8 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype t, int source, int tag, MPI_Com
   return call(comm, "MPI_Irecv", [&] {
     auto b = std::make_shared<TypeBytes>(buf, count, t, "MPI_Irecv");
     P2PSignatures sigs(comm, "MPI_Irecv", {}, side(count, t));
-    Request q = comm_of(comm, "MPI_Irecv").Irecv(b->stage(), int(b->size()), BYTE, source, tag);
-    detail::on_landing(q, unpacking(b));
-    *r = add_request(q);
+    std::shared_ptr<core::TypedBuffer> room(b, &b->room());  // keeps b alive until the message lands
+    *r = add_request(detail::irecv(comm_of(comm, "MPI_Irecv"), std::move(room), source, tag, "MPI_Irecv"));
   });
 }
 
@@ -88,14 +84,10 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
   const char* f = "MPI_Sendrecv";
   return call(comm, f, [&] {
-    Status s;
     TypeBytes out(sendbuf, sendcount, sendtype, f, "sendcount");
     TypeBytes in(recvbuf, recvcount, recvtype, f, "recvcount");
     P2PSignatures sigs(comm, f, side(sendcount, sendtype), side(recvcount, recvtype));
-    comm_of(comm, f).Sendrecv(out.pack(f), int(out.size()), BYTE, dest, sendtag, in.stage(), int(in.size()),
-                                    BYTE, source, recvtag, s);
-    in.unpack(s.Bytes(), f);
-    to_c(s, status);
+    to_c(detail::sendrecv(comm_of(comm, f), out.sent(), dest, sendtag, in.room(), source, recvtag, f), status);
   });
 }
 
@@ -122,13 +114,9 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype t, int dest, int sen
                          MPI_Comm comm, MPI_Status* status) {
   const char* f = "MPI_Sendrecv_replace";
   return call(comm, f, [&] {
-    Status s;
-    TypeBytes b(buf, count, t, f);
-    void* bytes = b.pack(f);  // sent from the packed copy, received into it, then unpacked
+    TypeBytes b(buf, count, t, f);  // sent from a copy taken first, then received into buf
     P2PSignatures sigs(comm, f, side(count, t), side(count, t));
-    comm_of(comm, f).Sendrecv_replace(bytes, int(b.size()), BYTE, dest, sendtag, source, recvtag, s);
-    b.unpack(s.Bytes(), f);
-    to_c(s, status);
+    to_c(detail::sendrecv(comm_of(comm, f), b.sent(), dest, sendtag, b.room(), source, recvtag, f), status);
   });
 }
 
@@ -173,14 +161,13 @@ LUMPI_PMPI(Bcast);
 int MPI_Bcast(void* buf, int count, MPI_Datatype t, int root, MPI_Comm comm) {
   const char* f = "MPI_Bcast";
   return call(comm, f, [&] {
-    Comm& c = comm_of(comm, f);
+    core::CommPtr c = core_comm(comm, f);
     TypeBytes b(buf, count, t, f);
     check_coll(comm, {f, root, MPI_OP_NULL, side(count, t), {}});
-    const core::CommPtr inner = core_comm(comm, f);  // the rank's role (core::Comm)
-    if (inner->is_root(root)) return c.Bcast(b.pack(f), int(b.size()), BYTE, root);
-    bool receives = inner->takes_part(root);
-    c.Bcast(receives ? b.stage() : buf, int(b.size()), BYTE, root);
-    if (receives) b.unpack(b.size(), f);
+    c->check_root(root, f);
+    const bool sends = c->is_root(root), receives = c->takes_part(root) && !sends;
+    Bytes out = core::coll::bcast(*c, sends ? Bytes(static_cast<const char*>(b.pack(f)), b.size()) : Bytes(), root);
+    if (receives) b.room().land(out, f);
   });
 }
 

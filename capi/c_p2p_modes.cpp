@@ -60,7 +60,7 @@ int MPI_Rsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI
   return call(comm, f, [&] {
     TypeBytes b(buf, count, t, f);
     P2PSignatures sigs(comm, f, side(count, t), {});
-    comm_of(comm, f).Send(b.pack(f), int(b.size()), BYTE, dest, tag);
+    detail::send(comm_of(comm, f), b.sent(), dest, tag, detail::Mode::Ready, f);
   });
 }
 
@@ -71,7 +71,7 @@ int MPI_Irsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MP
     check_out(r, f, "request");
     TypeBytes b(buf, count, t, f);
     P2PSignatures sigs(comm, f, side(count, t), {});
-    *r = add_request(comm_of(comm, f).Isend(b.pack(f), int(b.size()), BYTE, dest, tag));
+    *r = add_request(detail::isend(comm_of(comm, f), b.sent(), dest, tag, detail::Mode::Ready, f));
   });
 }
 
@@ -79,12 +79,9 @@ LUMPI_PMPI(Bsend);
 int MPI_Bsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
   const char* f = "MPI_Bsend";
   return call(comm, f, [&] {
-    core::CommPtr c = core_comm(comm, f);
     TypeBytes b(buf, count, t, f);
-    core::check_bsend_room(b.size(), dest, f);
     P2PSignatures sigs(comm, f, side(count, t), {});
-    const char* bytes = static_cast<const char*>(b.pack(f));
-    c->send(core::Body(std::string(bytes, b.size())), dest, tag, false, /*buffered=*/true);
+    detail::send(comm_of(comm, f), b.sent(), dest, tag, detail::Mode::Buffered, f);
   });
 }
 
@@ -93,13 +90,9 @@ int MPI_Ibsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MP
   const char* f = "MPI_Ibsend";
   return call(comm, f, [&] {
     check_out(r, f, "request");
-    core::CommPtr c = core_comm(comm, f);
     TypeBytes b(buf, count, t, f);
-    core::check_bsend_room(b.size(), dest, f);
     P2PSignatures sigs(comm, f, side(count, t), {});
-    const char* bytes = static_cast<const char*>(b.pack(f));
-    *r = add_request(detail::request_of(c, c->isend(core::Body(std::string(bytes, b.size())), dest, tag, false,
-                                                      /*buffered=*/true), f));
+    *r = add_request(detail::isend(comm_of(comm, f), b.sent(), dest, tag, detail::Mode::Buffered, f));
   });
 }
 

@@ -126,10 +126,12 @@ const core::TypePtr& checked(int count, MPI_Datatype t, const char* func, const 
 TypeBytes::TypeBytes(const void* buf, int count, MPI_Datatype t, const char* func, const char* what)
     : buf_(buf), bytes_(buf, count, checked(count, t, func, what), func, what) {}
 
-void* TypeBytes::pack(const char* func) {
+core::TypedBuffer& TypeBytes::sent() {
   if (!bytes_.staged()) note_read_buffer(buf_, bytes_.size());  // a send from the user's memory (c_check_buffer.cpp)
-  return const_cast<char*>(bytes_.pack(func));
+  return bytes_;
 }
+
+void* TypeBytes::pack(const char* func) { return const_cast<char*>(sent().pack(func)); }
 
 detail::Landing unpacking(const std::shared_ptr<TypeBytes>& b) {
   if (!b->staged()) return nullptr;

@@ -95,12 +95,7 @@ Operands sides(const void* sendbuf, bool sends, void* recvbuf, bool receives, in
 }
 
 void Operands::land(const core::coll::Bytes& data, std::string_view func) const {
-  if (!recv) return;
-  if (data.size() != recv->size())
-    fail(ERR_TRUNCATE, func, "received " + std::to_string(data.size()) + " bytes where " +
-                                 std::to_string(recv->size()) + " were expected (counts differ between ranks)");
-  std::memcpy(recv->stage(), data.data(), data.size());
-  recv->unpack(data.size(), func);
+  if (recv) recv->land(data, func);
 }
 
 Operands operands(const void* sendbuf, bool sends, bool in_place, void* recvbuf, bool receives, int count,
@@ -137,10 +132,7 @@ void Comm::Bcast(void* buf, int count, const Datatype& type, int root) const {
     c.check_root(root, func);
     const bool sends = c.is_root(root), receives = c.takes_part(root) && !sends;
     Operands b = detail::sides(buf, sends, buf, receives, count, type, func);
-    void* data = sends ? const_cast<char*>(b.sent(func)) : b.room();
-    const size_t bytes = sends ? b.send->size() : receives ? b.recv->size() : 0;
-    typed::bcast(c, data, int(bytes), typed::Type::UInt8, root);
-    if (receives) b.land(func);
+    b.land(core::coll::bcast(c, b.sent_bytes(func), root), func);
   });
 }
 

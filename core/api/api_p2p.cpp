@@ -467,7 +467,7 @@ Prequest detail::prequest_of(const Comm& self, core::PersistentPtr p, std::funct
 
 namespace {
 
-enum class Mode { Standard, Buffered, Synchronous, Ready };
+using detail::Mode;
 
 bool synchronous(Mode m) { return m == Mode::Synchronous; }
 
@@ -494,26 +494,71 @@ Prequest send_init(const Comm& self, const void* buf, int count, const Datatype&
   });
 }
 
+// count elements of type at buf as packed bytes, its errors under self's handler.
+core::TypedBuffer typed(const Comm& self, const void* buf, int count, const Datatype& type, const char* func,
+                        const char* buf_name = "buf", const char* count_name = "count") {
+  return guarded(self, func, [&](core::Comm&) { return detail::typed_bytes(buf, count, type, func, buf_name, count_name); });
+}
+
 void send(const Comm& self, const void* buf, int count, const Datatype& type, int dest, int tag, Mode m,
           const char* func) {
+  core::TypedBuffer b = typed(self, buf, count, type, func);
+  detail::send(self, b, dest, tag, m, func);
+}
+
+Request isend(const Comm& self, const void* buf, int count, const Datatype& type, int dest, int tag, Mode m,
+              const char* func) {
+  core::TypedBuffer b = typed(self, buf, count, type, func);
+  return detail::isend(self, b, dest, tag, m, func);
+}
+
+}  // namespace
+
+void detail::send(const Comm& self, core::TypedBuffer& b, int dest, int tag, Mode m, const char* func) {
   guarded(self, func, [&](core::Comm& c) {
-    core::TypedBuffer b = detail::typed_bytes(buf, count, type, func);
     check_mode(c, b.size(), dest, tag, m, func);
     c.send(body_of(b.pack(func), b.size()), dest, tag, synchronous(m), m == Mode::Buffered);
   });
 }
 
-Request isend(const Comm& self, const void* buf, int count, const Datatype& type, int dest, int tag, Mode m,
-              const char* func) {
+Request detail::isend(const Comm& self, core::TypedBuffer& b, int dest, int tag, Mode m, const char* func) {
   return guarded(self, func, [&](core::Comm& c) {
-    core::TypedBuffer b = detail::typed_bytes(buf, count, type, func);
     check_mode(c, b.size(), dest, tag, m, func);
     return make_request(self, c.isend(body_of(b.pack(func), b.size()), dest, tag, synchronous(m), m == Mode::Buffered),
                         func);
   });
 }
 
-}  // namespace
+Status detail::recv(const Comm& self, core::TypedBuffer& b, int source, int tag, const char* func) {
+  return guarded(self, func, [&](core::Comm& c) {
+    core::Received r = c.recv(source, tag);
+    size_t n = copy_out(r.body, b.stage(), b.size(), func);
+    b.unpack(n, func);
+    return status_of(r.status, n);
+  });
+}
+
+Request detail::irecv(const Comm& self, std::shared_ptr<core::TypedBuffer> b, int source, int tag, const char* func) {
+  return guarded(self, func, [&](core::Comm& c) {
+    Request q = make_request(self, c.irecv(source, tag), func, true, b->stage(), b->size());
+    detail::on_landing(q, unpacking(b));
+    return q;
+  });
+}
+
+Status detail::sendrecv(const Comm& self, core::TypedBuffer& out, int dest, int sendtag, core::TypedBuffer& in,
+                        int source, int recvtag, const char* func) {
+  return guarded(self, func, [&](core::Comm& c) {
+    c.check_send(dest, sendtag, func);
+    core::Body message = body_of(out.pack(func), out.size());  // taken before the receive lands (Sendrecv_replace)
+    auto r = c.irecv(source, recvtag);  // posted first: a send to oneself matches it
+    c.send(std::move(message), dest, sendtag, false);
+    r->wait();
+    size_t got = r->cancelled() ? 0 : copy_out(r->body(), in.stage(), in.size(), func);
+    in.unpack(got, func);
+    return status_of(r->status(), got);
+  });
+}
 
 Prequest Comm::Send_init(const void* buf, int count, const Datatype& type, int dest, int tag) const {
   return send_init(*this, buf, count, type, dest, tag, Mode::Standard, "MPI_Send_init");
@@ -590,14 +635,8 @@ int Detach_buffer(void*& buffer) {
 
 void Comm::Recv(void* buf, int count, const Datatype& type, int source, int tag,
                 Status& status) const {
-  const char* func = "MPI_Recv";
-  status = guarded(*this, func, [&](core::Comm& c) {
-    core::TypedBuffer b = detail::typed_bytes(buf, count, type, func);
-    core::Received r = c.recv(source, tag);
-    size_t n = copy_out(r.body, b.stage(), b.size(), func);
-    b.unpack(n, func);
-    return status_of(r.status, n);
-  });
+  core::TypedBuffer b = typed(*this, buf, count, type, "MPI_Recv");
+  status = detail::recv(*this, b, source, tag, "MPI_Recv");
 }
 
 void Comm::Recv(void* buf, int count, const Datatype& type, int source, int tag) const {
@@ -606,31 +645,17 @@ void Comm::Recv(void* buf, int count, const Datatype& type, int source, int tag)
 }
 
 Request Comm::Irecv(void* buf, int count, const Datatype& type, int source, int tag) const {
-  const char* func = "MPI_Irecv";
-  return guarded(*this, func, [&](core::Comm& c) {
-    auto b = std::make_shared<core::TypedBuffer>(detail::typed_bytes(buf, count, type, func));
-    Request q = make_request(*this, c.irecv(source, tag), func, true, b->stage(), b->size());
-    detail::on_landing(q, unpacking(b));
-    return q;
-  });
+  auto b = std::make_shared<core::TypedBuffer>(typed(*this, buf, count, type, "MPI_Irecv"));
+  return detail::irecv(*this, std::move(b), source, tag, "MPI_Irecv");
 }
 
 void Comm::Sendrecv(const void* sendbuf, int sendcount, const Datatype& sendtype, int dest,
                     int sendtag, void* recvbuf, int recvcount, const Datatype& recvtype,
                     int source, int recvtag, Status& status) const {
   const char* func = "MPI_Sendrecv";
-  status = guarded(*this, func, [&](core::Comm& c) {
-    core::TypedBuffer out = detail::typed_bytes(sendbuf, sendcount, sendtype, func, "sendbuf", "sendcount");
-    core::TypedBuffer in = detail::typed_bytes(recvbuf, recvcount, recvtype, func, "recvbuf", "recvcount");
-    c.check_send(dest, sendtag, func);
-    core::Body message = body_of(out.pack(func), out.size());  // taken before the receive lands (Sendrecv_replace)
-    auto r = c.irecv(source, recvtag);  // posted first: a send to oneself matches it
-    c.send(std::move(message), dest, sendtag, false);
-    r->wait();
-    size_t got = r->cancelled() ? 0 : copy_out(r->body(), in.stage(), in.size(), func);
-    in.unpack(got, func);
-    return status_of(r->status(), got);
-  });
+  core::TypedBuffer out = typed(*this, sendbuf, sendcount, sendtype, func, "sendbuf", "sendcount");
+  core::TypedBuffer in = typed(*this, recvbuf, recvcount, recvtype, func, "recvbuf", "recvcount");
+  status = detail::sendrecv(*this, out, dest, sendtag, in, source, recvtag, func);
 }
 
 void Comm::Sendrecv(const void* sendbuf, int sendcount, const Datatype& sendtype, int dest,

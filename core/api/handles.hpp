@@ -11,6 +11,7 @@
 #include "core/base/attr.hpp"
 #include "core/comm/comm.hpp"
 #include "core/comm/persistent.hpp"
+#include "core/datatype/typed_buffer.hpp"
 #include "core/rma/win.hpp"
 #include "core/api/lumpi.hpp"
 
@@ -104,6 +105,24 @@ void on_landing(Request& r, Landing landed);
 // bytes), then landed runs.
 Prequest prequest_of(const Comm& self, core::PersistentPtr p, std::function<core::Body(const char* func)> message,
                      void* buf, size_t cap, Landing landed, const char* func);
+// ---- point-to-point on packed bytes (api_p2p.cpp): the one path of both
+// doors. The C++ door resolves (buf, count, Datatype) and the C door
+// (buf, count, MPI_Datatype) to a core::TypedBuffer; from there on, sends,
+// receives and their statuses are these functions'. Sizes are size_t: a
+// message may hold more than INT_MAX bytes (count x extent; MPI-3.1 §3.2.2
+// counts elements). Errors go under self's handler as func.
+enum class Mode { Standard, Buffered, Synchronous, Ready };
+// dest and tag are checked, then a buffered send's room, before anything is sent.
+void send(const Comm& self, core::TypedBuffer& b, int dest, int tag, Mode m, const char* func);
+Request isend(const Comm& self, core::TypedBuffer& b, int dest, int tag, Mode m, const char* func);
+// The message lands in b.stage() and is unpacked; ERR_TRUNCATE if it does not fit.
+Status recv(const Comm& self, core::TypedBuffer& b, int source, int tag, const char* func);
+Request irecv(const Comm& self, std::shared_ptr<core::TypedBuffer> b, int source, int tag, const char* func);
+// out's bytes are taken before the receive lands in `in` (Sendrecv_replace
+// passes the same buffer's two typed views).
+Status sendrecv(const Comm& self, core::TypedBuffer& out, int dest, int sendtag, core::TypedBuffer& in, int source,
+                int recvtag, const char* func);
+
 // The core communicator request r was started on; null for REQUEST_NULL.
 const core::Comm* comm_of(const Request& r);
 // Blocks until one of the active requests among rs could complete (done,

@@ -42,6 +42,14 @@ void TypedBuffer::unpack(std::size_t received, std::string_view func) {
   if (!dense_) type_->unpack(staging_.get(), received, buf_, count_, func);
 }
 
+void TypedBuffer::land(std::string_view data, std::string_view func) {
+  if (data.size() != size_)
+    fail(ErrClass::Truncate, func, "received " + std::to_string(data.size()) + " bytes where " +
+                                       std::to_string(size_) + " were expected (counts differ between ranks)");
+  if (!dense_) return type_->unpack(data.data(), data.size(), buf_, count_, func);
+  if (size_ > 0) std::memcpy(buf_, data.data(), size_);
+}
+
 namespace {
 
 // position within a buffer of size bytes: MPI_ERR_ARG otherwise.

@@ -37,6 +37,9 @@ class TypedBuffer {
   // received bytes into the buffer (nothing to do where it is dense).
   char* stage();
   void unpack(std::size_t received, std::string_view func);
+  // A collective's result for this buffer, straight into it: exactly
+  // size() bytes (MPI_ERR_TRUNCATE naming func otherwise: the ranks' counts differ).
+  void land(std::string_view data, std::string_view func);
 
  private:
   char* buf_;
