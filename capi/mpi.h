@@ -229,14 +229,17 @@ typedef struct MPI_Status {
 #define MPI_REAL16 MPI_DATATYPE_NULL
 #define MPI_COMPLEX4 MPI_DATATYPE_NULL
 #define MPI_COMPLEX32 MPI_DATATYPE_NULL
-/* The pair types of MPI_MAXLOC and MPI_MINLOC (§5.9.4). */
+/* The pair types of MPI_MAXLOC and MPI_MINLOC (§5.9.4): C's, then Fortran's. */
 #define MPI_FLOAT_INT 52
 #define MPI_DOUBLE_INT 53
 #define MPI_LONG_INT 54
 #define MPI_2INT 55
 #define MPI_SHORT_INT 56
 #define MPI_LONG_DOUBLE_INT 57
-#define LUMPI_LAST_PREDEFINED_TYPE 57
+#define MPI_2REAL 58
+#define MPI_2DOUBLE_PRECISION 59
+#define MPI_2INTEGER 60
+#define LUMPI_LAST_PREDEFINED_TYPE 60
 
 /* Datatype combiners (MPI_Type_get_envelope), in the core's order. */
 #define MPI_COMBINER_NAMED 1

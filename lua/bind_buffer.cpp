@@ -95,31 +95,43 @@ void store_as(lua_State* L, int idx, char* p, const std::string& what) {
   std::memcpy(p, &v, sizeof v);
 }
 
-// The runs of one element of a predefined type: one basic run, or two for a pair.
-const std::vector<core::Run>& element_runs(const BufferBox& b) { return b.type->runs(); }
+// The parts of one element of a predefined type: its one basic value, or
+// a pair's value and index (core::pair_info: MPI_2INT's two ints are a
+// pair, not one run of two).
+struct Parts {
+  int n;
+  core::Basic basic[2];
+  std::int64_t offset[2];
+};
+
+Parts element_parts(const BufferBox& b) {
+  if (auto p = b.type->pair_of()) {
+    const core::PairInfo& pi = core::pair_info(*p);
+    return {2, {pi.value, pi.index}, {0, pi.index_offset}};
+  }
+  return {1, {b.type->runs()[0].basic, core::Basic::Count_}, {0, 0}};
+}
 
 void push_element(lua_State* L, BufferBox& b, std::int64_t i) {
   const char* p = b.data() + i * b.type->extent();
-  const auto& runs = element_runs(b);
-  if (runs.size() == 1) return with_basic(runs[0].basic, [&]<class T>() { push_as<T>(L, p); });
+  const Parts e = element_parts(b);
+  if (e.n == 1) return with_basic(e.basic[0], [&]<class T>() { push_as<T>(L, p); });
   lua_createtable(L, 2, 0);  // a pair: {value, index}
   for (int k = 0; k < 2; ++k) {
-    with_basic(runs[size_t(k)].basic, [&]<class T>() { push_as<T>(L, p + runs[size_t(k)].offset); });
+    with_basic(e.basic[k], [&]<class T>() { push_as<T>(L, p + e.offset[k]); });
     lua_rawseti(L, -2, k + 1);
   }
 }
 
 void store_element(lua_State* L, BufferBox& b, std::int64_t i, int idx) {
   char* p = b.data() + i * b.type->extent();
-  const auto& runs = element_runs(b);
+  const Parts e = element_parts(b);
   std::string what = "element " + std::to_string(i + 1);
-  if (runs.size() == 1)
-    return with_basic(runs[0].basic, [&]<class T>() { store_as<T>(L, idx, p, what); });
+  if (e.n == 1) return with_basic(e.basic[0], [&]<class T>() { store_as<T>(L, idx, p, what); });
   if (!lua_istable(L, idx)) fail(ErrClass::Arg, "mpi.buffer", what + " must be a pair {value, index}");
   for (int k = 0; k < 2; ++k) {
     lua_rawgeti(L, idx, k + 1);  // push pair[k+1]
-    with_basic(runs[size_t(k)].basic,
-               [&]<class T>() { store_as<T>(L, -1, p + runs[size_t(k)].offset, what + (k ? ".index" : ".value")); });
+    with_basic(e.basic[k], [&]<class T>() { store_as<T>(L, -1, p + e.offset[k], what + (k ? ".index" : ".value")); });
     lua_pop(L, 1);
   }
 }

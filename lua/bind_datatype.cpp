@@ -455,7 +455,8 @@ const Reg kMethods[] = {
     {"delete_attr", wrap<t_delete_attr>},
 };
 
-// Lua names of the predefined types: C's without MPI_, 2INT as TWO_INT.
+// Lua names of the predefined types: C's without MPI_, a leading 2 as TWO_
+// (MPI_2INT is mpi.TWO_INT, MPI_2REAL mpi.TWO_REAL).
 void set_predefined(lua_State* L) {
   for (int b = 0; b < int(core::Basic::Count_); ++b) {
     TypePtr t = core::Datatype::basic(core::Basic(b));
@@ -466,7 +467,8 @@ void set_predefined(lua_State* L) {
     TypePtr t = core::Datatype::pair(core::Pair(p));
     push_type(L, t);
     std::string name = t->name().substr(4);
-    lua_setfield(L, -2, name == "2INT" ? "TWO_INT" : name.c_str());
+    if (name[0] == '2') name = "TWO_" + name.substr(1);
+    lua_setfield(L, -2, name.c_str());
   }
   lua_pushliteral(L, "c");
   lua_setfield(L, -2, "ORDER_C");

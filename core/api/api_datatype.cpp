@@ -72,7 +72,8 @@ extern const Datatype INT8_T = basic(Basic::Int8), INT16_T = basic(Basic::Int16)
 extern const Datatype AINT = basic(Basic::Aint), OFFSET = basic(Basic::Offset), COUNT = basic(Basic::Count);
 extern const Datatype FLOAT_INT = pair(Pair::FloatInt), DOUBLE_INT = pair(Pair::DoubleInt),
                       LONG_INT = pair(Pair::LongInt), TWOINT = pair(Pair::TwoInt), SHORT_INT = pair(Pair::ShortInt),
-                      LONG_DOUBLE_INT = pair(Pair::LongDoubleInt);
+                      LONG_DOUBLE_INT = pair(Pair::LongDoubleInt), TWOREAL = pair(Pair::TwoReal),
+                      TWODOUBLE_PRECISION = pair(Pair::TwoDoublePrecision), TWOINTEGER = pair(Pair::TwoInteger);
 
 namespace detail {
 

@@ -293,6 +293,7 @@ extern const Datatype INT8_T, INT16_T, INT32_T, INT64_T, UINT8_T, UINT16_T, UINT
 extern const Datatype AINT, OFFSET, COUNT;
 // The pair types of MAXLOC/MINLOC: struct {value; int index;}.
 extern const Datatype FLOAT_INT, DOUBLE_INT, LONG_INT, TWOINT, SHORT_INT, LONG_DOUBLE_INT;
+extern const Datatype TWOREAL, TWODOUBLE_PRECISION, TWOINTEGER;  // Fortran's pairs
 // MPI_Get_address: the address of location as an Aint (for Create_struct's
 // displacements and dynamic windows).
 inline Aint Get_address(const void* location) { return Aint(reinterpret_cast<std::intptr_t>(location)); }

@@ -90,25 +90,24 @@ const BasicInfo kBasics[] = {
 static_assert(sizeof kBasics / sizeof kBasics[0] == std::size_t(Basic::Count_));
 
 // The C structs of the pair types give their index offsets.
-template <class V>
+template <class V, class I = int>
 struct PairOf {
   V value;
-  int index;
+  I index;
 };
-
-struct PairInfo {
-  const char* name;
-  Basic value;
-  i64 index_offset;
-};
+template <class V>
+using SamePair = PairOf<V, V>;  // Fortran's: MPI_2REAL
 
 const PairInfo kPairs[] = {
-    {"MPI_FLOAT_INT", Basic::Float, offsetof(PairOf<float>, index)},
-    {"MPI_DOUBLE_INT", Basic::Double, offsetof(PairOf<double>, index)},
-    {"MPI_LONG_INT", Basic::Long, offsetof(PairOf<long>, index)},
-    {"MPI_2INT", Basic::Int, offsetof(PairOf<int>, index)},
-    {"MPI_SHORT_INT", Basic::Short, offsetof(PairOf<short>, index)},
-    {"MPI_LONG_DOUBLE_INT", Basic::LongDouble, offsetof(PairOf<long double>, index)},
+    {"MPI_FLOAT_INT", Basic::Float, Basic::Int, offsetof(PairOf<float>, index)},
+    {"MPI_DOUBLE_INT", Basic::Double, Basic::Int, offsetof(PairOf<double>, index)},
+    {"MPI_LONG_INT", Basic::Long, Basic::Int, offsetof(PairOf<long>, index)},
+    {"MPI_2INT", Basic::Int, Basic::Int, offsetof(PairOf<int>, index)},
+    {"MPI_SHORT_INT", Basic::Short, Basic::Int, offsetof(PairOf<short>, index)},
+    {"MPI_LONG_DOUBLE_INT", Basic::LongDouble, Basic::Int, offsetof(PairOf<long double>, index)},
+    {"MPI_2REAL", Basic::Real, Basic::Real, offsetof(SamePair<float>, index)},
+    {"MPI_2DOUBLE_PRECISION", Basic::DoublePrecision, Basic::DoublePrecision, offsetof(SamePair<double>, index)},
+    {"MPI_2INTEGER", Basic::Integer, Basic::Integer, offsetof(SamePair<int>, index)},
 };
 static_assert(sizeof kPairs / sizeof kPairs[0] == std::size_t(Pair::Count_));
 
@@ -341,7 +340,7 @@ Basic match_size(TypeClass c, int size, std::string_view func) {
   fail(ErrClass::Arg, func, "no predefined type of this typeclass has size " + num(size));
 }
 
-Basic pair_value(Pair p) { return kPairs[std::size_t(p)].value; }
+const PairInfo& pair_info(Pair p) { return kPairs[std::size_t(p)]; }
 
 const char* combiner_name(Combiner c) {
   static const char* const names[] = {
@@ -376,7 +375,7 @@ TypePtr Datatype::pair(Pair p) {
   if (!t) {
     const PairInfo& pi = kPairs[std::size_t(p)];
     LayoutPtr l = make_layout({{0, 1, 1, 0, basic(pi.value)->layout_},
-                               {pi.index_offset, 1, 1, 0, basic(Basic::Int)->layout_}},
+                               {pi.index_offset, 1, 1, 0, basic(pi.index)->layout_}},
                               pi.name);
     t = make(l, Combiner::Named, {});
     t->name_ = pi.name;

@@ -50,8 +50,17 @@ enum class Basic : std::uint8_t {
 };
 
 // The pair types of MINLOC/MAXLOC: C structs {value; int index;}.
-enum class Pair : std::uint8_t { FloatInt, DoubleInt, LongInt, TwoInt, ShortInt, LongDoubleInt, Count_ };
-Basic pair_value(Pair p);  // the value's type: Basic::Double for DoubleInt
+// The pair types of MAXLOC and MINLOC (MPI-3.1 §5.9.4): C's {value; int
+// index} structs, and Fortran's pairs of one type (MPI_2REAL: two REALs).
+enum class Pair : std::uint8_t {
+  FloatInt, DoubleInt, LongInt, TwoInt, ShortInt, LongDoubleInt, TwoReal, TwoDoublePrecision, TwoInteger, Count_
+};
+struct PairInfo {
+  const char* name;  // "MPI_DOUBLE_INT"
+  Basic value, index;
+  std::int64_t index_offset;  // in the element (the C struct's layout)
+};
+const PairInfo& pair_info(Pair p);
 
 struct BasicInfo {
   const char* name;  // "MPI_INT"

@@ -95,20 +95,20 @@ void apply_n(Op op, const char* in, char* inout, std::int64_t n) {
   }
 }
 
-// MAXLOC/MINLOC on n packed pairs {T value; int index} (index right after
+// MAXLOC/MINLOC on n packed pairs {T value; I index} (index right after
 // the value): the better value wins; equal values take the lower index.
-template <class T>
+template <class T, class I>
 void apply_loc(Op op, const char* in, char* inout, std::int64_t n) {
-  constexpr std::int64_t each = std::int64_t(sizeof(T) + sizeof(int));
+  constexpr std::int64_t each = std::int64_t(sizeof(T) + sizeof(I));
   for (std::int64_t i = 0; i < n; ++i) {
     T u, v;
-    int iu, iv;
+    I iu, iv;
     const char* a = in + i * each;
     char* b = inout + i * each;
     std::memcpy(&u, a, sizeof(T));
-    std::memcpy(&iu, a + sizeof(T), sizeof(int));
+    std::memcpy(&iu, a + sizeof(T), sizeof(I));
     std::memcpy(&v, b, sizeof(T));
-    std::memcpy(&iv, b + sizeof(T), sizeof(int));
+    std::memcpy(&iv, b + sizeof(T), sizeof(I));
     const bool a_better = op == Op::Maxloc ? v < u : u < v;
     if (a_better || (u == v && iu < iv)) std::memcpy(b, a, size_t(each));
   }
@@ -169,8 +169,13 @@ void apply_basic(Op op, Basic b, const char* in, char* inout, std::int64_t n) {
 
 void apply_packed(Op op, const Datatype& t, const char* in, char* inout, std::int64_t count) {
   if (auto p = t.pair_of()) {
-    with_basic(pair_value(*p), [&]<class T>() {
-      if constexpr (!is_complex_type<T>) apply_loc<T>(op, in, inout, count);  // (pair values are real)
+    const PairInfo& pi = pair_info(*p);
+    with_basic(pi.value, [&]<class T>() {
+      if constexpr (!is_complex_type<T>) {  // (pair values are real)
+        if (pi.index == Basic::Int) return apply_loc<T, int>(op, in, inout, count);
+        if constexpr (std::is_same_v<T, int> || std::is_same_v<T, float> || std::is_same_v<T, double>)
+          apply_loc<T, T>(op, in, inout, count);  // Fortran's pairs: the index is of the value's type
+      }
     });
     return;
   }

@@ -844,15 +844,22 @@ local predefined = {
   {"LONG_DOUBLE_INT", "struct {long double; int} (x86-64: size 20, extent 32)",
     "LONG_DOUBLE_INT", nil,
     "MPI-3.1 §5.9.4"},
+  {"TWO_REAL", "Fortran's pair of REALs {value, index} (size 8), MPI's MPI_2REAL",
+    "TWOREAL", nil, "MPI-3.1 §5.9.4"},
+  {"TWO_DOUBLE_PRECISION", "Fortran's pair of DOUBLE PRECISIONs {value, index} (size 16), "
+    .. "MPI's MPI_2DOUBLE_PRECISION", "TWODOUBLE_PRECISION", nil, "MPI-3.1 §5.9.4"},
+  {"TWO_INTEGER", "Fortran's pair of INTEGERs {value, index} (size 8), MPI's MPI_2INTEGER",
+    "TWOINTEGER", nil, "MPI-3.1 §5.9.4"},
 }
 for _, p in ipairs(predefined) do
   local pair = p[5] == "MPI-3.1 §5.9.4"
   local note = p[4] or (pair and "{value, index} pairs (MPI's operand type "
     .. "for MAXLOC/MINLOC, which typed-buffer reductions take too)" or nil)
-  const(p[1], {mpi = p[1] == "TWO_INT" and "MPI_2INT" or nil, cxx = p[3] or nil,
+  local c_name = "MPI_" .. p[1]:gsub("^TWO_", "2")
+  const(p[1], {mpi = p[1]:find("^TWO_") and c_name or nil, cxx = p[3] or nil,
     sec = p[5] or "MPI-3.1 §3.2.2", seeds = false,
     does = "Predefined datatype: " .. p[2] .. ". Committed, named \""
-      .. (p[1] == "TWO_INT" and "MPI_2INT" or "MPI_" .. p[1]) .. "\", combiner "
+      .. c_name .. "\", combiner "
       .. "mpi.COMBINER_NAMED; freeing it is MPI_ERR_TYPE. Sizes are the C compiler's."
       .. (note and (" The elements of an mpi.buffer of it read as " .. note .. ".") or ""),
     see = {"Datatype", "mpi.buffer", "Datatype.size"}})

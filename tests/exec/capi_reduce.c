@@ -93,6 +93,22 @@ static void pairs(void) {
   MPI_Reduce(two, twomax, 1, MPI_2INT, MPI_MAXLOC, n - 1, MPI_COMM_WORLD);
   if (me == n - 1)
     CHECK(twomax[0] == (n > 1) && twomax[1] == (n > 1), "MPI_2INT MAXLOC tie gave (%d, %d)", twomax[0], twomax[1]);
+  { /* Fortran's pairs: the index has the value's type (MPI_2REAL: two REALs) */
+    float r[2] = {(float)(me % 2), (float)me}, rmax[2];
+    double d2[4] = {-me, me, me % 2 ? 1.0 : 0.0, me}, d2min[4];
+    int i2[2] = {me / 2, me}, i2max[2];
+    MPI_Allreduce(r, rmax, 1, MPI_2REAL, MPI_MAXLOC, MPI_COMM_WORLD);
+    CHECK(rmax[0] == (n > 1) && rmax[1] == (n > 1), "MPI_2REAL MAXLOC tie gave (%g, %g)", rmax[0], rmax[1]);
+    MPI_Allreduce(d2, d2min, 2, MPI_2DOUBLE_PRECISION, MPI_MINLOC, MPI_COMM_WORLD);
+    CHECK(d2min[0] == -(n - 1) && d2min[1] == n - 1 && d2min[2] == 0 && d2min[3] == 0,
+          "MPI_2DOUBLE_PRECISION MINLOC gave (%g, %g), (%g, %g)", d2min[0], d2min[1], d2min[2], d2min[3]);
+    MPI_Allreduce(i2, i2max, 1, MPI_2INTEGER, MPI_MAXLOC, MPI_COMM_WORLD);
+    CHECK(i2max[0] == (n - 1) / 2 && i2max[1] == 2 * ((n - 1) / 2), "MPI_2INTEGER MAXLOC gave (%d, %d)", i2max[0],
+          i2max[1]);
+    int size = 0;
+    MPI_Type_size(MPI_2DOUBLE_PRECISION, &size);
+    CHECK(size == 16, "MPI_2DOUBLE_PRECISION has size %d", size);
+  }
 }
 
 /* A column of a 3-column row-major matrix (MPI_Type_vector) reduced with a
@@ -153,6 +169,10 @@ static void refused(void) {
   CHECK(class_of(MPI_Allreduce(&d, &dout, 1, MPI_DOUBLE, MPI_BAND, MPI_COMM_WORLD)) == MPI_ERR_OP, "MPI_DOUBLE + MPI_BAND accepted");
   CHECK(class_of(MPI_Allreduce(&x, &xo, 1, MPI_INT, MPI_MAXLOC, MPI_COMM_WORLD)) == MPI_ERR_OP, "MPI_INT + MPI_MAXLOC accepted");
   CHECK(class_of(MPI_Allreduce(&x, &xo, 1, MPI_INT, MPI_REPLACE, MPI_COMM_WORLD)) == MPI_ERR_OP, "MPI_REPLACE accepted");
+  {
+    float r[2] = {1, 0}, ro[2];
+    CHECK(class_of(MPI_Allreduce(r, ro, 1, MPI_2REAL, MPI_SUM, MPI_COMM_WORLD)) == MPI_ERR_OP, "MPI_2REAL + MPI_SUM accepted");
+  }
   CHECK(class_of(MPI_Reduce_local(MPI_IN_PLACE, &x, 1, MPI_INT, MPI_SUM)) == MPI_ERR_ARG,
         "MPI_Reduce_local took MPI_IN_PLACE");
   if (n > 1 && me == 1)

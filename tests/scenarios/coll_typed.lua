@@ -114,6 +114,15 @@ t.case("§5.9.4 MAXLOC/MINLOC on pair buffers (ties to the lower rank), §5.9.2 
   end
   t.eq(hi[1], {best, who})
   t.eq(lo[1], {least, at})
+  -- MPI_2INT's two ints and Fortran's MPI_2REAL read as {value, index} pairs
+  local two = mpi.buffer(mpi.TWO_INT, 1, {{me % 2, me}})
+  local twomax = mpi.buffer(mpi.TWO_INT, 1)
+  w:allreduce(two, twomax, 1, mpi.TWO_INT, mpi.MAXLOC)
+  t.eq(twomax[1], {n > 1 and 1 or 0, n > 1 and 1 or 0})
+  local real = mpi.buffer(mpi.TWO_REAL, 1, {{-me, me + 0.5}})
+  local realmin = mpi.buffer(mpi.TWO_REAL, 1)
+  w:allreduce(real, realmin, 1, mpi.TWO_REAL, mpi.MINLOC)
+  t.eq(realmin[1], {1.0 - n, n - 0.5})
   local z = mpi.buffer(mpi.C_DOUBLE_COMPLEX, 1, {{me + 1, 1}})
   local sum = mpi.buffer(mpi.C_DOUBLE_COMPLEX, 1)
   w:allreduce(z, sum, 1, mpi.C_DOUBLE_COMPLEX, mpi.SUM)

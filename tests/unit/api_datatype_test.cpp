@@ -220,6 +220,10 @@ bool maxloc_ties(Intracomm& w) {
   win.Fence(0);
   if (r == 0) ok &= target.value == want_max.value && target.index == want_max.index;
   win.Free();
+  // Fortran's pairs: the index has the value's type (TWODOUBLE_PRECISION: two doubles).
+  double same[2] = {double(r / 2), double(n - 1 - r)}, same_max[2] = {};
+  w.Allreduce(same, same_max, 1, TWODOUBLE_PRECISION, MAXLOC);
+  ok &= same_max[0] == want_max.value && same_max[1] == want_max.index && TWOREAL.Get_size() == 8;
   return expect(ok, "MAXLOC/MINLOC ties", r);
 }
 
