@@ -132,12 +132,16 @@ std::string source_line_of(const std::vector<uintptr_t>& frames);
 // reads (send side) and writes (receive side); watch_buffers gives them to
 // the request the call made, check_buffers compares them when it
 // completes, check_landing before (after = false) and after a nonblocking
-// collective's result is written into buf.
+// collective's result is written into buf. A point-to-point receive's
+// message lands inside the call that completes it: check_unlanded(r) before
+// each such call tries, landed(r) after it completed.
 void note_read_buffer(const void* buf, size_t bytes);
 void note_written_buffer(const void* buf, size_t bytes);
 void watch_buffers(MPI_Request r);
 void check_buffers(MPI_Request r);
 void check_landing(const void* buf, size_t bytes, bool after);
+void check_unlanded(MPI_Request r);
+void landed(MPI_Request r);
 extern thread_local uint64_t t_call_serial;
 
 // ---- datatypes (c_type.cpp, c_type_attr.cpp) and ops ------------------------------
@@ -161,7 +165,7 @@ class TypeBytes {
   // a read of the user's memory where the send reads it in place
   // (c_check_buffer.cpp); the room a receive lands in.
   core::TypedBuffer& sent();
-  core::TypedBuffer& room() { return bytes_; }
+  core::TypedBuffer& room();
   void* pack(const char* func);
   void* stage() { return bytes_.stage(); }
   void unpack(size_t received, const char* func) { bytes_.unpack(received, func); }

@@ -8,7 +8,9 @@
 // when the program completes it (MPI_Wait, MPI_Test ... or
 // MPI_Request_free); a receive buffer of a nonblocking collective is
 // summed when it starts and compared just before the result is written
-// into it, then summed again and compared at completion. A difference is
+// into it, then summed again and compared at completion; that of MPI_Irecv
+// (a buffer the message lands in directly) is compared before each call
+// that may complete it, and summed again once it has. A difference is
 // a write by the program during the operation: a report
 // ("local-concurrency", the program runs on). A read of a receive buffer
 // leaves no trace and is not found.
@@ -107,6 +109,25 @@ void check_landing(const void* buf, size_t bytes, bool after) {
     for (Watch& w : ws) land(w, r);
   for (Watch& w : noted())
     if (w.serial == t_call_serial) land(w, MPI_REQUEST_NULL);
+}
+
+void check_unlanded(MPI_Request r) {
+  if (!checking()) return;
+  auto it = watched().find(r);
+  if (it == watched().end()) return;
+  for (Watch& w : it->second) {
+    if (!w.receive || checksum(w.buf, w.bytes) == w.sum) continue;
+    report_change(w, r, "before its message arrived");
+    w.sum = checksum(w.buf, w.bytes);  // reported once
+  }
+}
+
+void landed(MPI_Request r) {
+  if (!checking()) return;
+  auto it = watched().find(r);
+  if (it == watched().end()) return;
+  for (Watch& w : it->second)
+    if (w.receive) w.sum = checksum(w.buf, w.bytes);
 }
 
 void check_buffers(MPI_Request r) {

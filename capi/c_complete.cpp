@@ -77,6 +77,7 @@ bool settle(MPI_Request* r, MPI_Status* status, bool block, int index, Failure& 
   try {
     Status s;
     Request& req = request(*r, func);
+    check_unlanded(*r);
     if (keep) {
       if (!req.Get_status(s)) return false;
     } else if (block) {
@@ -84,6 +85,7 @@ bool settle(MPI_Request* r, MPI_Status* status, bool block, int index, Failure& 
     } else if (!req.Test(s)) {
       return false;
     }
+    landed(*r);
     to_c(s, status);
     if (several) several->MPI_ERROR = MPI_SUCCESS;
     grequest_completed(*r, status, !keep, func);

@@ -131,6 +131,11 @@ core::TypedBuffer& TypeBytes::sent() {
   return bytes_;
 }
 
+core::TypedBuffer& TypeBytes::room() {
+  if (!bytes_.staged()) note_written_buffer(buf_, bytes_.size());  // a receive into the user's memory
+  return bytes_;
+}
+
 void* TypeBytes::pack(const char* func) { return const_cast<char*>(sent().pack(func)); }
 
 detail::Landing unpacking(const std::shared_ptr<TypeBytes>& b) {

@@ -79,6 +79,20 @@ static void send_buffer(int early) {
   out[2] = -1;
 }
 
+/* The receive buffer of an Irecv written before MPI_Test and MPI_Wait (or
+   after): the message lands in it inside the completing call. */
+static void recv_buffer(int early) {
+  int in[2] = {-1, -1}, out[2] = {rank, rank}, flag = 0;
+  MPI_Request r;
+  MPI_Irecv(in, 2, MPI_INT, (rank + size - 1) % size, 0, MPI_COMM_WORLD, &r);
+  if (early) in[1]++;
+  MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+  MPI_Send(out, 2, MPI_INT, (rank + 1) % size, 0, MPI_COMM_WORLD);
+  if (!flag) MPI_Wait(&r, MPI_STATUS_IGNORE);
+  in[1]++;
+  if (in[0] != (rank + size - 1) % size) printf("wrong message %d\n", in[0]);
+}
+
 /* The receive buffer of an Iallreduce written before MPI_Wait (or after);
    the in-place form is watched as a receive buffer only. */
 static void reduce_buffer(int early) {
@@ -106,6 +120,8 @@ int main(int argc, char** argv) {
   else if (!strcmp(c, "free_ok")) free_receive(1);
   else if (!strcmp(c, "send_race")) send_buffer(1);
   else if (!strcmp(c, "send_ok")) send_buffer(0);
+  else if (!strcmp(c, "recv_race")) recv_buffer(1);
+  else if (!strcmp(c, "recv_ok")) recv_buffer(0);
   else if (!strcmp(c, "reduce_race")) reduce_buffer(1);
   else if (!strcmp(c, "reduce_ok")) reduce_buffer(0);
   if (rank == 0) printf("done\n");
