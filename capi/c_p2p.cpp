@@ -18,6 +18,32 @@
 using namespace lumpi;
 using namespace lumpi::capi;
 
+namespace {
+
+// MPI_Send and its modes: the arguments checked, the checker's signature,
+// then the C++ API's one send (a ready send is a standard one; a buffered
+// one needs room in the attached buffer: core/comm/bsend.hpp).
+int send(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, detail::Mode m,
+         const char* f) {
+  return call(comm, f, [&] {
+    TypeBytes b(buf, count, t, f);
+    P2PSignatures sigs(comm, f, side(count, t), {});
+    detail::send(comm_of(comm, f), b.sent(), dest, tag, m, f);
+  });
+}
+
+// MPI_Isend and its modes; a staged copy of a type with holes is sent at once.
+int isend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r,
+          detail::Mode m, const char* f) {
+  return call(comm, f, [&] {
+    check_out(r, f, "request");
+    TypeBytes b(buf, count, t, f);
+    P2PSignatures sigs(comm, f, side(count, t), {});
+    *r = add_request(detail::isend(comm_of(comm, f), b.sent(), dest, tag, m, f));
+  });
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -25,20 +51,42 @@ extern "C" {
 
 LUMPI_PMPI(Send);
 int MPI_Send(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
-  return call(comm, "MPI_Send", [&] {
-    TypeBytes b(buf, count, t, "MPI_Send");
-    P2PSignatures sigs(comm, "MPI_Send", side(count, t), {});
-    detail::send(comm_of(comm, "MPI_Send"), b.sent(), dest, tag, detail::Mode::Standard, "MPI_Send");
-  });
+  return send(buf, count, t, dest, tag, comm, detail::Mode::Standard, "MPI_Send");
 }
 
 LUMPI_PMPI(Ssend);
 int MPI_Ssend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
-  return call(comm, "MPI_Ssend", [&] {
-    TypeBytes b(buf, count, t, "MPI_Ssend");
-    P2PSignatures sigs(comm, "MPI_Ssend", side(count, t), {});
-    detail::send(comm_of(comm, "MPI_Ssend"), b.sent(), dest, tag, detail::Mode::Synchronous, "MPI_Ssend");
-  });
+  return send(buf, count, t, dest, tag, comm, detail::Mode::Synchronous, "MPI_Ssend");
+}
+
+LUMPI_PMPI(Rsend);
+int MPI_Rsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
+  return send(buf, count, t, dest, tag, comm, detail::Mode::Ready, "MPI_Rsend");
+}
+
+LUMPI_PMPI(Bsend);
+int MPI_Bsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
+  return send(buf, count, t, dest, tag, comm, detail::Mode::Buffered, "MPI_Bsend");
+}
+
+LUMPI_PMPI(Isend);
+int MPI_Isend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
+  return isend(buf, count, t, dest, tag, comm, r, detail::Mode::Standard, "MPI_Isend");
+}
+
+LUMPI_PMPI(Issend);
+int MPI_Issend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
+  return isend(buf, count, t, dest, tag, comm, r, detail::Mode::Synchronous, "MPI_Issend");
+}
+
+LUMPI_PMPI(Irsend);
+int MPI_Irsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
+  return isend(buf, count, t, dest, tag, comm, r, detail::Mode::Ready, "MPI_Irsend");
+}
+
+LUMPI_PMPI(Ibsend);
+int MPI_Ibsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
+  return isend(buf, count, t, dest, tag, comm, r, detail::Mode::Buffered, "MPI_Ibsend");
 }
 
 LUMPI_PMPI(Recv);
@@ -47,25 +95,6 @@ int MPI_Recv(void* buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm
     TypeBytes b(buf, count, t, "MPI_Recv");
     P2PSignatures sigs(comm, "MPI_Recv", {}, side(count, t));
     to_c(detail::recv(comm_of(comm, "MPI_Recv"), b.room(), source, tag, "MPI_Recv"), status);
-  });
-}
-
-LUMPI_PMPI(Isend);
-int MPI_Isend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
-  return call(comm, "MPI_Isend", [&] {
-    TypeBytes b(buf, count, t, "MPI_Isend");  // a staged copy is sent at once
-    P2PSignatures sigs(comm, "MPI_Isend", side(count, t), {});
-    *r = add_request(detail::isend(comm_of(comm, "MPI_Isend"), b.sent(), dest, tag, detail::Mode::Standard, "MPI_Isend"));
-  });
-}
-
-LUMPI_PMPI(Issend);
-int MPI_Issend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
-  return call(comm, "MPI_Issend", [&] {
-    TypeBytes b(buf, count, t, "MPI_Issend");
-    P2PSignatures sigs(comm, "MPI_Issend", side(count, t), {});
-    *r = add_request(
-        detail::isend(comm_of(comm, "MPI_Issend"), b.sent(), dest, tag, detail::Mode::Synchronous, "MPI_Issend"));
   });
 }
 

@@ -1,9 +1,10 @@
-// capi/c_p2p_modes.cpp: the C API's other send modes (MPI-3.1 §3.4):
-// ready (MPI_Rsend, MPI_Irsend) and buffered (MPI_Bsend, MPI_Ibsend with
-// MPI_Buffer_attach/detach); persistent requests (§3.9: MPI_Send_init ...
-// MPI_Recv_init, MPI_Start, MPI_Startall): core's one implementation
-// (core/comm/persistent.hpp) behind the C++ API's Prequest, with the C
-// API's datatypes packed and unpacked by the core's pack engine.
+// capi/c_p2p_modes.cpp: the attached buffer of the buffered mode
+// (MPI_Buffer_attach/detach, MPI-3.1 §3.6) and persistent requests in every
+// mode (§3.9: MPI_Send_init ... MPI_Recv_init, MPI_Start, MPI_Startall):
+// core's one implementation (core/comm/persistent.hpp) behind the C++ API's
+// Prequest, with the C API's datatypes packed and unpacked by the core's
+// pack engine. The send modes' blocking and nonblocking calls are
+// c_p2p.cpp's.
 //
 // lumpi's standard send is eager: it copies the message into the engine's
 // queue and completes at once. A ready send is therefore a standard send
@@ -27,7 +28,7 @@ static_assert(MPI_BSEND_OVERHEAD == core::BSEND_OVERHEAD && MPI_BSEND_OVERHEAD =
 
 namespace {
 
-enum class Mode { Standard, Buffered, Synchronous };
+using detail::Mode;
 
 // MPI_Send_init and its modes, any committed datatype: each start packs the
 // buffer as it is then, and a buffered send must find room in the attached
@@ -53,48 +54,6 @@ int send_init(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI
 }  // namespace
 
 extern "C" {
-
-LUMPI_PMPI(Rsend);
-int MPI_Rsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
-  const char* f = "MPI_Rsend";
-  return call(comm, f, [&] {
-    TypeBytes b(buf, count, t, f);
-    P2PSignatures sigs(comm, f, side(count, t), {});
-    detail::send(comm_of(comm, f), b.sent(), dest, tag, detail::Mode::Ready, f);
-  });
-}
-
-LUMPI_PMPI(Irsend);
-int MPI_Irsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
-  const char* f = "MPI_Irsend";
-  return call(comm, f, [&] {
-    check_out(r, f, "request");
-    TypeBytes b(buf, count, t, f);
-    P2PSignatures sigs(comm, f, side(count, t), {});
-    *r = add_request(detail::isend(comm_of(comm, f), b.sent(), dest, tag, detail::Mode::Ready, f));
-  });
-}
-
-LUMPI_PMPI(Bsend);
-int MPI_Bsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {
-  const char* f = "MPI_Bsend";
-  return call(comm, f, [&] {
-    TypeBytes b(buf, count, t, f);
-    P2PSignatures sigs(comm, f, side(count, t), {});
-    detail::send(comm_of(comm, f), b.sent(), dest, tag, detail::Mode::Buffered, f);
-  });
-}
-
-LUMPI_PMPI(Ibsend);
-int MPI_Ibsend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
-  const char* f = "MPI_Ibsend";
-  return call(comm, f, [&] {
-    check_out(r, f, "request");
-    TypeBytes b(buf, count, t, f);
-    P2PSignatures sigs(comm, f, side(count, t), {});
-    *r = add_request(detail::isend(comm_of(comm, f), b.sent(), dest, tag, detail::Mode::Buffered, f));
-  });
-}
 
 LUMPI_PMPI(Buffer_attach);
 int MPI_Buffer_attach(void* buffer, int size) {
