@@ -13,6 +13,7 @@
 #include "core/base/constants.hpp"
 #include "core/base/error.hpp"
 #include "capi/c_api.hpp"
+#include "capi/c_check.hpp"
 
 namespace lumpi::capi {
 
@@ -325,10 +326,14 @@ int MPI_Is_thread_main(int* flag) {
 }
 
 // COMM_SELF's attributes go first (their delete callbacks run), then every
-// rank waits for the others, then the host reports a normal finish.
+// rank waits for the others, then the host reports a normal finish. Under
+// --check, MPI_Finalize is compared as COMM_WORLD's last collective (it is
+// collective over COMM_WORLD, §8.7): a collective some ranks made and the
+// others never did meets it there.
 LUMPI_PMPI(Finalize);
 int MPI_Finalize(void) {
   return call("MPI_Finalize", [&] {
+    check_coll(MPI_COMM_WORLD, {"MPI_Finalize", -1, MPI_OP_NULL, {}, {}});
     check_finalize();
     Finalize();
     for (size_t i = 1; i < comms().size(); ++i) forget_comm(int(i));

@@ -17,7 +17,9 @@
  *   comm_cross     rank 0 reduces on COMM_WORLD then a duplicate, the others the other order;
  *   comm_ok        every rank on the duplicate, then on COMM_WORLD;
  *   p2p_types      every rank Isends 2 x MPI_INT to its right; odd ranks receive MPI_FLOAT (--check);
- *   p2p_types_ok   every rank receives MPI_INT (4 of them: a prefix), then MPI_BYTE and MPI_INT32_T.
+ *   p2p_types_ok   every rank receives MPI_INT (4 of them: a prefix), then MPI_BYTE and MPI_INT32_T;
+ *   igather_odd    odd ranks Igather to root 0 and wait; the others never call it (--check: MPI_Finalize);
+ *   igather_ok     every rank calls it.
  * A correct twin prints "done" from rank 0. */
 #include <mpi.h>
 #include <stdio.h>
@@ -164,6 +166,18 @@ static void p2p_types(int bug) {
   MPI_Sendrecv(out, 2, MPI_INT, right, 7, in, 2, MPI_INT32_T, left, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
+// Only the odd ranks gather to rank 0: each completes its own part (it
+// only sends), so nothing hangs, but rank 0's next collective on
+// COMM_WORLD is MPI_Finalize (collective over COMM_WORLD, §8.7).
+static void igather_odd(int bug) {
+  int v = me, all[64];
+  MPI_Request q;
+  if (bug && me % 2 == 0) return;
+  MPI_Igather(&v, 1, MPI_INT, all, 1, MPI_INT, 0, MPI_COMM_WORLD, &q);
+  MPI_Wait(&q, MPI_STATUS_IGNORE);
+  if (me == 0 && all[n - 1] != n - 1) printf("FAIL gathered %d\n", all[n - 1]);
+}
+
 struct Case {
   const char *bug, *ok;
   void (*run)(int bug);
@@ -176,7 +190,7 @@ static const struct Case cases[] = {
     {"reduce_ops", "reduce_ok", ops},           {"comm_cross", "comm_ok", cross},
     {"coll_types", "types_ok", types},          {"iallreduce_ops", "iallreduce_ok", iops},
     {"send_eager", "sendrecv_ok", eager},      {"recv_self", "self_ok", from_self},
-    {"p2p_types", "p2p_types_ok", p2p_types},
+    {"p2p_types", "p2p_types_ok", p2p_types},  {"igather_odd", "igather_ok", igather_odd},
 };
 
 int main(int argc, char** argv) {

@@ -1,6 +1,7 @@
 """tests/integration/test_check_coll.py: the checks of --check that need
 its own messages (docs/checking.md): collective mismatches that need not
-hang (roots, reduction ops, type signatures, blocking and nonblocking) and
+hang (roots, reduction ops, type signatures, blocking and nonblocking, a
+collective only some ranks made, met by MPI_Finalize) and
 standard sends made synchronous. lumpi-cc builds tests/exec/check_cases.c;
 each buggy case under `lumpi exec --check` is reported once, naming both
 ranks' calls and the MPI section, exit 1, one JSON finding; its correct
@@ -32,6 +33,7 @@ CASES = {
                    "op=MPI_MAX), rank 1 calls MPI_Reduce(count=1, datatype=MPI_INT, root=0, op=MPI_SUM)"),
     "coll_types": ("types_ok", "collective-mismatch", "sends 1 x MPI_FLOAT"),
     "iallreduce_ops": ("iallreduce_ok", "collective-mismatch", "MPI_Iallreduce"),
+    "igather_odd": ("igather_ok", "collective-mismatch", "rank 0 calls MPI_Finalize(), rank 1 calls MPI_Igather("),
     "send_eager": ("sendrecv_ok", "deadlock", "standard sends (MPI_Send, MPI_Isend) are synchronous"),
 }
 
