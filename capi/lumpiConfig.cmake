@@ -8,7 +8,8 @@
 # carries the whole runtime. Run what you build with `lumpi exec -n N prog`;
 # a program finds libmpi.so by the run path CMake gives it. The static
 # libraries' dependencies (cppzmq, libzmq, hwloc) are found here as lumpi
-# found them.
+# found them. lumpi.hpp is C++20: the C++ targets ask for it
+# (cxx_std_20), so a project need not set CMAKE_CXX_STANDARD.
 include(CMakeFindDependencyMacro)
 find_dependency(cppzmq)
 find_dependency(Threads)
@@ -19,5 +20,7 @@ endif()
 include("${CMAKE_CURRENT_LIST_DIR}/lumpiTargets.cmake")
 if(NOT TARGET lumpi::lumpi)
   add_library(lumpi::lumpi INTERFACE IMPORTED)
-  set_target_properties(lumpi::lumpi PROPERTIES INTERFACE_LINK_LIBRARIES lumpi::mpi)
+  set_target_properties(lumpi::lumpi PROPERTIES INTERFACE_LINK_LIBRARIES lumpi::mpi
+                                                 INTERFACE_COMPILE_FEATURES cxx_std_20)
+  set_property(TARGET lumpi::lumpi_static APPEND PROPERTY INTERFACE_COMPILE_FEATURES cxx_std_20)
 endif()

@@ -114,10 +114,12 @@ std::vector<int> Session::all_ranks() const {
   return all;
 }
 
+// What the old world's ranks print while they quit (COMM_SELF's delete
+// callbacks) is shown before the new world starts, as at :quit.
 void Session::restart(int size) {
   if (!opts_.attach.empty())
     throw std::runtime_error("an attached world cannot be restarted here: :quit ends it, and `lumpi world` starts a new one");
-  if (world_) world_->shutdown(2000);
+  if (world_) world_->shutdown(2000, [this](const launcher::World::Event& ev) { show_background(ev); });
   world_.reset();
   if (size > 0) opts_.size = size;
   start();

@@ -104,8 +104,7 @@ void attach_attrs(const core::Comm& newcomm, const AttrCopies& copies) {
   attr::attach(attr::Kind::Comm, newcomm.serial(), copies);
 }
 
-void delete_all_attrs(Comm& c) {
-  const char* func = "MPI_Comm_free";
+void delete_all_attrs(Comm& c, const char* func) {
   attr::delete_all(attr::Kind::Comm, &c, core_of(c, func).serial(), func);
 }
 

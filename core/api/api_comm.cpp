@@ -109,7 +109,7 @@ Info Comm::Get_info() const {
 void Comm::Free() {
   guarded(*this, "MPI_Comm_free", [&](core::Comm& c) {
     core::check_freeable(c);
-    detail::delete_all_attrs(*this);
+    detail::delete_all_attrs(*this, "MPI_Comm_free");
     core::comm_free(c);
   });
   Access::reset(*this);

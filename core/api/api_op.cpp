@@ -117,11 +117,16 @@ std::string Op::Get_name() const {
 }
 
 // The typed collectives' reduce_local where they take the type and op, else
-// the reduction's Combine on the packed operands.
+// the reduction's Combine on the packed operands. Neither buffer may be
+// IN_PLACE (§5.9.7), as in MPI_Reduce_local.
 void Op::Reduce_local(const void* inbuf, void* inoutbuf, int count, const Datatype& type) const {
   const char* func = "MPI_Reduce_local";
   namespace typed = core::coll::typed;
   detail::guarded([&] {
+    if (inbuf == IN_PLACE || inoutbuf == IN_PLACE)
+      detail::fail(ERR_ARG, func,
+                   std::string(inbuf == IN_PLACE ? "inbuf" : "inoutbuf") +
+                       " is MPI_IN_PLACE, which MPI_Reduce_local does not take (MPI-3.1 §5.9.7)");
     auto o = detail::predefined_op(*this, func);
     if (detail::typed_type(type) && o && *o <= core::Op::Bxor) {
       typed::Op op = detail::typed_op(*this, type, func);

@@ -158,8 +158,10 @@ void Win::check_passive(int target, std::string_view func) const {
                                         : target >= 0 && target < group_size() && !state_->locks.count(target);
   if (none)
     fail(ErrClass::RmaSync, func,
-         "request-based operations need a passive-target epoch: lock rank " +
-             (target == PROC_NULL ? std::string("some rank") : std::to_string(target)) + " first");
+         target == PROC_NULL
+             ? std::string("request-based operations need a passive-target epoch: lock a rank first "
+                           "(an operation on MPI_PROC_NULL needs one too)")
+             : "request-based operations need a passive-target epoch: lock rank " + std::to_string(target) + " first");
 }
 
 std::string Win::op_header(std::int64_t disp, int target, std::int64_t tcount, const TypePtr& ttype) const {

@@ -38,7 +38,7 @@ void Finalize() {
   if (!launcher::Host::joined() || launcher::Host::finished())
     throw Exception(int(core::ErrClass::Other), "MPI_Finalize",
                     "MPI_Init was not called, or MPI_Finalize already was");
-  detail::delete_all_attrs(COMM_SELF);
+  detail::delete_all_attrs(COMM_SELF, "MPI_Finalize");
   COMM_WORLD.Barrier();
   COMM_WORLD = Intracomm();
   COMM_SELF = Intracomm();

@@ -606,15 +606,22 @@ std::string dot_escape(const std::string& s) {
 std::string dot_node(const std::string& id, int r) { return id + "_" + std::to_string(r); }
 
 // A communicator as a cluster of its ranks: "w5 / 2" (world rank / rank in
-// it), and a Cartesian rank's coordinates.
+// it), and a Cartesian rank's coordinates. Members without a topology's
+// edges stand in one row in rank order: graphviz lays out unlinked nodes
+// in any order (it put rank 1 left of rank 0), so an invisible chain on the
+// same rank fixes it.
 std::string dot_cluster(const std::string& id, const Instance& in) {
   const Description& d = *in.any;
   std::string out = "  subgraph cluster_" + id + " {\n    label=\"" + dot_escape(titled(d, "")) + "\";\n";
+  std::string chain;
   for (const auto& [r, x] : in.by_rank) {
     std::string label = "w" + std::to_string(x->world) + " / " + std::to_string(r);
     if (d.topo == "cart") label += "\\n" + coords_text(x->coords);
     out += "    " + dot_node(id, r) + " [label=\"" + label + "\"];\n";
+    chain += (chain.empty() ? "" : " -> ") + dot_node(id, r);
   }
+  const bool has_edges = d.topo == "cart" || d.topo == "graph" || d.topo == "dist_graph";
+  if (!has_edges && in.by_rank.size() > 1) out += "    { rank=same; " + chain + " [style=invis]; }\n";
   return out + "  }\n";
 }
 

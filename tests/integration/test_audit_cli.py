@@ -8,6 +8,7 @@ usage: python3 test_audit_cli.py /path/to/lumpi
 """
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
@@ -115,6 +116,34 @@ dot_text = open(dot).read() if os.path.exists(dot) else ""
 check(":dot writes DOT to a file (COMM_NULL ranks are left out)",
       f"wrote {dot}" in out and dot_text.startswith("digraph") and dot_text.count("subgraph cluster") == 1,
       out + dot_text)
+
+
+
+def node_x(svg):
+    """{(cluster, rank): x} of the nodes graphviz drew ("c0_2": cluster 0, rank 2)."""
+    ns = "{http://www.w3.org/2000/svg}"
+    at = {}
+    for g in ET.fromstring(svg).iter(ns + "g"):
+        title, text = g.find(ns + "title"), g.find(ns + "text")
+        if g.get("class") == "node" and title is not None and text is not None:
+            cluster, rank = title.text.lstrip("c").split("_")
+            at[(int(cluster), int(rank))] = float(text.get("x"))
+    return at
+
+
+# Drawn (graphviz, as the notebook shows :draw), a communicator's members
+# stand left to right in rank order (issue 27 item 7: w1 stood left of w0).
+if shutil.which("dot"):
+    for n in (3, 4, 7):
+        path = os.path.join(tmp, f"order{n}.dot")
+        run(LUMPI, ["-n", str(n)], stdin=f":dot mpi.COMM_WORLD:split(mpi.rank() % 2, mpi.rank()) {path}\n")
+        svg = subprocess.run(["dot", "-Tsvg", path], capture_output=True, text=True, timeout=60).stdout
+        at = node_x(svg) if svg else {}
+        rows = [[at[k] for k in sorted(at) if k[0] == c] for c in sorted({k[0] for k in at})]
+        check(f":dot's drawing of a split lists each communicator's members in rank order, n={n}",
+              len(at) == n and all(row == sorted(row) for row in rows), f"{at}\n{svg[:2000]}")
+else:
+    print("note: graphviz is not installed; the order of :dot's drawing was not checked")
 
 plain = os.path.join(tmp, "plain-name")
 rc, out, err, tag = run(LUMPI, ["-n", "3"], stdin=(

@@ -4,7 +4,9 @@ on COMM_SELF are deleted first, newest first, and their delete callbacks run
 set"), while MPI is still usable (mpi.finalized() is false in them): at the
 end of a script, at :restart and :quit in the REPL, and at os.exit in a
 script. The callbacks append to one file per rank, which this test reads
-after lumpi returns; at 1, 3 and 4 ranks.
+after lumpi returns, and print a line, which must reach the user in each of
+those four ways (issue 27 item 2: nothing printed is lost); at 1, 3, 4 and
+7 ranks.
 
 usage: python3 test_finalize_self.py /path/to/lumpi
 """
@@ -18,11 +20,12 @@ from lumpitest import check, finish, no_leftovers, run  # noqa: E402
 LUMPI = sys.argv[1]
 
 # Sets three COMM_SELF attributes in the order two, three, one; each delete
-# callback appends "<value> <mpi.finalized()> <COMM_WORLD allreduce>" to D/r<rank>.txt.
+# callback appends "<value> <mpi.finalized()>" to D/r<rank>.txt and prints
+# "deleted <value>".
 SETUP = (
     "kv = {} for i = 1, 3 do kv[i] = mpi.comm_create_keyval{delete = function(c, k, v) "
     "local f = assert(io.open(D .. '/r' .. mpi.rank() .. '.txt', 'a')) "
-    "f:write(v, ' ', tostring(mpi.finalized()), '\\n') f:close() end} end "
+    "f:write(v, ' ', tostring(mpi.finalized()), '\\n') f:close() print('deleted ' .. v) end} end "
     "mpi.COMM_SELF:set_attr(kv[2], 'two') mpi.COMM_SELF:set_attr(kv[3], 'three') "
     "mpi.COMM_SELF:set_attr(kv[1], 'one')"
 )
@@ -37,7 +40,16 @@ def files_ok(d, n):
     return all(v == EXPECTED for v in got.values()), got
 
 
-for n in [1, 3, 4]:
+# Every rank's three "deleted" lines are in the output, newest first.
+def printed(out, n):
+    for r in range(n):
+        lines = [ln for ln in out.splitlines() if ln.startswith(f"[{r}] deleted ")]
+        if lines != [f"[{r}] deleted {v}" for v in ("one", "three", "two")]:
+            return False
+    return True
+
+
+for n in [1, 3, 4, 7]:
     with tempfile.TemporaryDirectory(prefix="lumpi-fin-") as d:
         script = os.path.join(d, "s.lua")
         with open(script, "w") as f:
@@ -46,6 +58,7 @@ for n in [1, 3, 4]:
         ok, got = files_ok(d, n)
         check(f"end of a script runs the COMM_SELF delete callbacks newest first ({n} ranks)",
               rc == 0 and ok, f"rc={rc} got={got} out={out!r} err={err!r}")
+        check(f"what they print at the end of a script is shown ({n} ranks)", printed(out, n), out)
         check(f"no process left after the script ({n} ranks)", no_leftovers(tag))
 
     with tempfile.TemporaryDirectory(prefix="lumpi-fin-") as d:
@@ -54,6 +67,7 @@ for n in [1, 3, 4]:
         ok, got = files_ok(d, n)
         check(f":restart runs the old world's COMM_SELF delete callbacks newest first ({n} ranks)",
               ok, f"rc={rc} got={got} out={out!r} err={err!r}")
+        check(f"what they print at :restart is shown ({n} ranks)", printed(out, n), out)
         check(f"the new world after :restart answers ({n} ranks)", str(n) in out, out)
         check(f"no process left after :restart ({n} ranks)", no_leftovers(tag))
 
@@ -63,6 +77,7 @@ for n in [1, 3, 4]:
         ok, got = files_ok(d, n)
         check(f":quit runs the COMM_SELF delete callbacks newest first ({n} ranks)",
               ok, f"rc={rc} got={got} out={out!r} err={err!r}")
+        check(f"what they print at :quit is shown ({n} ranks)", printed(out, n), out)
         check(f"no process left after :quit ({n} ranks)", no_leftovers(tag))
 
     with tempfile.TemporaryDirectory(prefix="lumpi-fin-") as d:
@@ -73,6 +88,7 @@ for n in [1, 3, 4]:
         ok, got = files_ok(d, n)
         check(f"os.exit in a script runs the COMM_SELF delete callbacks newest first ({n} ranks)",
               ok, f"rc={rc} got={got} out={out!r} err={err!r}")
+        check(f"what they print at os.exit is shown ({n} ranks)", printed(out, n), out)
         check(f"no process left after os.exit ({n} ranks)", no_leftovers(tag))
 
 finish()

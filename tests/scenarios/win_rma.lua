@@ -97,6 +97,8 @@ t.case("PROC_NULL as target is a no-op in every call, inside an epoch (MPI-2.1 B
   -- "it is still necessary to finish the RMA epoch": outside one, MPI_ERR_RMA_SYNC
   t.raises(function() win:put(b, 1, mpi.INT, mpi.PROC_NULL, 0, 1, mpi.INT) end, "MPI_ERR_RMA_SYNC")
   t.raises(function() win:get(b, 1, mpi.INT, mpi.PROC_NULL, 0, 1, mpi.INT) end, "MPI_ERR_RMA_SYNC")
+  local e = t.raises(function() win:rput(b, 1, mpi.INT, mpi.PROC_NULL, 0, 1, mpi.INT) end, "MPI_ERR_RMA_SYNC")
+  t.ok(e.message:find("passive-target epoch: lock a rank first", 1, true), e.message)
   win:fence()
   win:put(b, 1, mpi.INT, mpi.PROC_NULL, 0, 1, mpi.INT)  -- nothing moves
   win:get(b, 1, mpi.INT, mpi.PROC_NULL, 1000, 1, mpi.INT)

@@ -620,6 +620,12 @@ TEST_CASE("collectives against their serial answers") {
             int a[3] = {1, 5, 3}, b[3] = {4, 2, 6};
             MIN.Reduce_local(a, b, 3, INT);
             ok &= b[0] == 1 && b[1] == 2 && b[2] == 3;
+            // §5.9.7: no IN_PLACE in Reduce_local (it crashed on the sentinel)
+            ok &= raises(ERR_ARG, "MPI_Reduce_local", "inbuf is MPI_IN_PLACE",
+                         [&] { SUM.Reduce_local(IN_PLACE, b, 3, INT); });
+            ok &= raises(ERR_ARG, "MPI_Reduce_local", "inoutbuf is MPI_IN_PLACE",
+                         [&] { SUM.Reduce_local(a, IN_PLACE, 3, INT); });
+            ok &= b[0] == 1 && b[1] == 2 && b[2] == 3;
             return ok;
           }) == 0);
   }
