@@ -235,10 +235,7 @@ int MPI_Reduce_local(const void* inbuf, void* inoutbuf, int count, MPI_Datatype 
   const char* f = "MPI_Reduce_local";
   return call(f, [&] {
     check_count(count, f);
-    if (inbuf == MPI_IN_PLACE || inoutbuf == MPI_IN_PLACE)
-      fail(MPI_ERR_ARG, f,
-           std::string(inbuf == MPI_IN_PLACE ? "inbuf" : "inoutbuf") +
-               " is MPI_IN_PLACE, which MPI_Reduce_local does not take (MPI-3.1 §5.9.7)");
+    core::coll::check_reduce_local_buffers(inbuf, inoutbuf, f);
     Reducer r = reducer(op, t, f);
     if (count > 0) {
       check_out(inbuf, f, "inbuf");

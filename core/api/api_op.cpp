@@ -123,10 +123,7 @@ void Op::Reduce_local(const void* inbuf, void* inoutbuf, int count, const Dataty
   const char* func = "MPI_Reduce_local";
   namespace typed = core::coll::typed;
   detail::guarded([&] {
-    if (inbuf == IN_PLACE || inoutbuf == IN_PLACE)
-      detail::fail(ERR_ARG, func,
-                   std::string(inbuf == IN_PLACE ? "inbuf" : "inoutbuf") +
-                       " is MPI_IN_PLACE, which MPI_Reduce_local does not take (MPI-3.1 §5.9.7)");
+    core::coll::check_reduce_local_buffers(inbuf, inoutbuf, func);
     auto o = detail::predefined_op(*this, func);
     if (detail::typed_type(type) && o && *o <= core::Op::Bxor) {
       typed::Op op = detail::typed_op(*this, type, func);

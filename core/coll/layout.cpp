@@ -304,6 +304,13 @@ const void* reduction_input(const void* sendbuf, const void* recvbuf, bool allow
   return recvbuf;
 }
 
+void check_reduce_local_buffers(const void* inbuf, const void* inoutbuf, std::string_view f) {
+  if (!is_in_place(inbuf) && !is_in_place(inoutbuf)) return;
+  fail(ErrClass::Arg, f,
+       std::string(is_in_place(inbuf) ? "inbuf" : "inoutbuf") +
+           " is MPI_IN_PLACE, which MPI_Reduce_local does not take (MPI-3.1 §5.9.7)");
+}
+
 // ---- neighbourhood ------------------------------------------------------------------
 
 Exchange neighbor_allgather_args(const Comm& c, const void* sendbuf, int sendcount, const TypeArg& sendtype,

@@ -159,6 +159,9 @@ Exchange alltoall_args(const Comm& c, const void* sendbuf, int sendcount, const 
 // all-, scan and reduce-scatter forms, on an intracommunicator); MPI_ERR_ARG
 // where it is not (a non-root, an intercommunicator, MPI_Reduce_local).
 const void* reduction_input(const void* sendbuf, const void* recvbuf, bool allowed, std::string_view f);
+// MPI_Reduce_local has no in-place form (MPI-3.1 §5.9.7): MPI_ERR_ARG naming
+// inbuf or inoutbuf when either is MPI_IN_PLACE.
+void check_reduce_local_buffers(const void* inbuf, const void* inoutbuf, std::string_view f);
 
 // ---- the neighbourhood collectives ------------------------------------------------------
 // The topology is checked first (MPI_ERR_TOPOLOGY), then the arguments,
