@@ -261,7 +261,11 @@ using Memo = std::map<const Layout*, std::vector<Run>>;
 
 const std::vector<Run>& flat(const Layout& l, Memo& memo, std::string_view func);
 
-// Appends n copies of runs, the k-th shifted by base + k * step.
+// Appends n copies of runs, the k-th shifted by base + k * step. Every
+// offset it appends is an entry of the final map, so it fits 64 bits (the
+// true bounds were checked when the type was made); the sum is taken in 128
+// bits because its partial sums need not fit (a block far above its
+// displacement that a negative displacement brings back).
 void append_copies(std::vector<Run>& out, const std::vector<Run>& runs, i64 base, i64 n, i64 step,
                    std::string_view func) {
   if (runs.size() == 1 && runs[0].count * i64(basic_info(runs[0].basic).size) == step) {
@@ -269,7 +273,10 @@ void append_copies(std::vector<Run>& out, const std::vector<Run>& runs, i64 base
     return;
   }
   for (i64 k = 0; k < n; ++k)
-    for (const Run& r : runs) push_run(out, {base + k * step + r.offset, r.basic, r.count}, func);
+    for (const Run& r : runs) {
+      i64 offset = i64(__int128(base) + __int128(k) * step + r.offset);
+      push_run(out, {offset, r.basic, r.count}, func);
+    }
 }
 
 const std::vector<Run>& flat(const Layout& l, Memo& memo, std::string_view func) {
@@ -280,9 +287,9 @@ const std::vector<Run>& flat(const Layout& l, Memo& memo, std::string_view func)
   for (const Piece& p : l.pieces) {
     if (p.blocklen == 0 || p.reps == 0) continue;
     const std::vector<Run>& child = flat(*p.child, memo, func);
-    std::vector<Run> block;  // blocklen copies of the child, one extent apart
-    append_copies(block, child, 0, p.blocklen, p.child->extent(), func);
-    append_copies(out, block, p.disp, p.reps, p.stride, func);
+    std::vector<Run> block;  // the first repetition: blocklen copies of the child, one extent apart
+    append_copies(block, child, p.disp, p.blocklen, p.child->extent(), func);
+    append_copies(out, block, 0, p.reps, p.stride, func);
   }
   return memo.emplace(&l, std::move(out)).first->second;
 }
