@@ -5,6 +5,10 @@
 #   tests/fuzz/run.sh [target...]       (default: every target in CMakeLists.txt)
 #   FUZZ_RUNS=N      inputs per target (default 200000)
 #   FUZZ_SECONDS=S   time limit per target, whichever comes first (default 60)
+#   FUZZ_SEED=N      libFuzzer's seed (default 1, so that a CI run repeats the
+#                    last one's inputs and a failure reproduces; 0 draws a new
+#                    seed each run: use it to explore, e.g. FUZZ_SEED=0
+#                    FUZZ_SECONDS=900 tests/fuzz/run.sh fuzz_datatype)
 #
 # Per target: first replays every file in regressions/<target>/ (crashes
 # found before, kept as regression tests), then fuzzes from corpus/<target>/
@@ -18,6 +22,7 @@ root=$(cd "$here/../.." && pwd)
 build="$root/build-fuzz"
 runs=${FUZZ_RUNS:-200000}
 seconds=${FUZZ_SECONDS:-60}
+seed=${FUZZ_SEED:-1}
 
 launcher=""
 if command -v ccache >/dev/null; then launcher="-DCMAKE_CXX_COMPILER_LAUNCHER=ccache"; fi
@@ -46,7 +51,7 @@ for t in $targets; do
   scratch="$build/corpus-$t"
   rm -rf "$scratch"
   mkdir -p "$scratch"
-  if "$exe" $dict -runs="$runs" -max_total_time="$seconds" -timeout=10 -print_final_stats=1 \
+  if "$exe" $dict -seed="$seed" -runs="$runs" -max_total_time="$seconds" -timeout=10 -print_final_stats=1 \
       -artifact_prefix="$build/artifacts/$t-" "$scratch" "$here/corpus/$t" >"$log" 2>&1; then
     line=$(grep -E '^#[0-9]+.*(DONE|cov:)' "$log" | tail -n 1)
     execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}')
