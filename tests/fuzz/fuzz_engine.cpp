@@ -7,7 +7,9 @@
 // frame count, bad header, source out of range) and deliver every
 // well-formed one: after the input, receives posted for the well-formed
 // data messages, in order, must each match the message sent (MPI's
-// non-overtaking rule), and nothing else may be left unexpected.
+// non-overtaking rule), and nothing else may be left unexpected. A
+// well-formed SendCancel withdraws the message it names (MPI_Cancel of a
+// send, §3.8.4), which is then not expected.
 #include <unistd.h>
 
 #include <cerrno>
@@ -102,6 +104,17 @@ std::optional<Envelope> deliverable(const std::vector<std::string>& frames) {
   return env;
 }
 
+// A peer's SendCancel withdraws its first unmatched message with that
+// sequence number (no receive is posted before the end, so every earlier
+// one is unmatched); seq 0 names no send.
+void withdraw(std::vector<std::pair<Envelope, std::string>>& expected, const Envelope& cancel) {
+  for (auto it = expected.begin(); it != expected.end(); ++it)
+    if (cancel.seq != 0 && it->first.source == cancel.source && it->first.seq == cancel.seq) {
+      expected.erase(it);
+      return;
+    }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -115,8 +128,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       continue;  // the harness's own context: such a message would be taken for the sentinel
     for (size_t i = 0; i < frames.size(); ++i)
       t.send(zmq::buffer(frames[i]), i + 1 < frames.size() ? zmq::send_flags::sndmore : zmq::send_flags::none);
-    if (auto env = deliverable(frames); env && env->kind == MsgKind::Data)
-      expected.emplace_back(*env, frames[1]);
+    auto env = deliverable(frames);
+    if (env && env->kind == MsgKind::Data) expected.emplace_back(*env, frames[1]);
+    if (env && env->kind == MsgKind::SendCancel) withdraw(expected, *env);
   }
   // A sentinel sent last: once it has matched, everything before it was handled.
   Envelope s;
@@ -152,8 +166,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check(e.matcher().unexpected_count() == 0, "a message was delivered that should not have been");
   check(e.matcher().posted_count() == 0, "a receive is still posted");
   // Acks for synchronous sends must not pile up across inputs.
-  for (const auto& frames : lumpi::fuzz::messages_of(data, size))
-    if (auto env = deliverable(frames); env && env->kind == MsgKind::SsendAck) e.take_ack(env->seq);
+  for (const auto& frames : lumpi::fuzz::messages_of(data, size)) {
+    auto env = deliverable(frames);
+    if (env && env->kind == MsgKind::SsendAck) e.take_ack(env->seq);
+    if (env && env->kind == MsgKind::SendCancelled) e.take_cancel_answer(env->seq);
+  }
   for (const auto& [env, body] : expected)
     if (env.source == 0 && env.wants_ack) e.take_ack(env.seq);
   t.drain_sinks();
