@@ -205,6 +205,11 @@ if __name__ == "__main__":
     try:
         with tempfile.TemporaryDirectory() as tmp:
             os.environ["LUMPI_JOBDIR"] = os.path.join(tmp, "jobs")
+            # Open MPI's session directories (mpirun's and each orted's) go
+            # here and are deleted with it: an orted this test kills leaves
+            # its own behind, and /tmp/ompi.* would grow from run to run.
+            os.environ["OMPI_MCA_orte_tmpdir_base"] = os.path.join(tmp, "ompi")
+            os.makedirs(os.environ["OMPI_MCA_orte_tmpdir_base"])
             main(tmp)
     finally:
         teardown()
