@@ -17,6 +17,7 @@
 
 #include "core/api/handles.hpp"
 #include "core/base/call_lock.hpp"
+#include "core/base/crash_report.hpp"
 #include "core/check/resource.hpp"
 #include "core/datatype/datatype.hpp"
 #include "core/datatype/typed_buffer.hpp"
@@ -239,23 +240,12 @@ inline void check_out(const void* p, const char* func, const char* what) {
   if (!p) fail(MPI_ERR_ARG, func, std::string(what) + " is NULL");
 }
 
-// The MPI call in progress on this thread and the last one (what a crash
-// report says, c_crash.cpp), and the report's installation (MPI_Init).
-extern thread_local const char* t_current_call;
-extern thread_local const char* t_last_call;
-void install_crash_report(int rank);
-// The program's return addresses on the current stack (innermost first,
-// as addr2line wants them) and its executable's path: the checker's
-// creation sites (c_check.cpp). Empty before MPI_Init.
-std::vector<uintptr_t> program_frames();
-const char* program_path();
-
+// Names the C call in progress for a crash report and the checker
+// (core/base/crash_report.hpp), and counts the calls (the checker's
+// pending buffers, c_check_buffer.cpp).
 struct InCall {
-  explicit InCall(const char* f) {
-    t_current_call = t_last_call = f;
-    ++t_call_serial;
-  }
-  ~InCall() { t_current_call = nullptr; }
+  explicit InCall(const char* f) : named(f) { ++t_call_serial; }
+  core::InCall named;
 };
 
 // Runs body() as the C function func; an error in it becomes an error code

@@ -66,7 +66,7 @@ void note(const void* buf, size_t bytes, bool receive) {
 void report_change(const Watch& w, MPI_Request r, const char* when) {
   const core::check::Origin* o = request_origin(r);
   std::string call = o ? core::check::describe(*o, source_line_of)
-                      : t_current_call ? t_current_call : "a nonblocking call";  // still in its call
+                      : core::t_current_call ? core::t_current_call : "a nonblocking call";  // still in its call
   std::string what = w.receive ? "receive buffer" : "send buffer";
   core::check::report(*core_comm(MPI_COMM_WORLD, "MPI_Wait"), "local-concurrency",
                       "the " + what + " of " + call + " was written by the program " + when +

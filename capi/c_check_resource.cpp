@@ -41,7 +41,7 @@ void report(const char* check_class, const std::string& text) {
 // "ring.c:12 (main)": the innermost frame of the program's own code that
 // addr2line can place (lumpi's functions, for a static libmpi, passed over).
 std::string source_line_of(const std::vector<uintptr_t>& frames) {
-  std::string cmd = std::string("addr2line -f -C -p -e '") + program_path() + "'";
+  std::string cmd = std::string("addr2line -f -C -p -e '") + core::program_path() + "'";
   char hex[24];
   for (uintptr_t a : frames) {
     std::snprintf(hex, sizeof hex, " %#lx", static_cast<unsigned long>(a));
@@ -82,7 +82,7 @@ bool checking() { return g_checking; }
 
 void note_created(core::check::Kind k, int64_t handle) {
   if (!g_checking) return;
-  ledger().created(k, handle, {t_current_call ? t_current_call : "", "", program_frames()});
+  ledger().created(k, handle, {core::t_current_call ? core::t_current_call : "", "", core::program_frames()});
 }
 
 void note_freed(core::check::Kind k, int64_t handle) {

@@ -285,7 +285,7 @@ extern "C" {
 LUMPI_PMPI(Init_thread);
 int MPI_Init_thread(int*, char***, int required, int* provided) {
   try {
-    Init();
+    Init();  // with passive progress and the crash report (launcher/host/api_init.cpp)
     auto& t = comms();
     for (MPI_Comm c : {MPI_COMM_WORLD, MPI_COMM_SELF}) {
       t[c] = CommEntry{Access::handle(c == MPI_COMM_WORLD ? COMM_WORLD : COMM_SELF)};
@@ -294,13 +294,7 @@ int MPI_Init_thread(int*, char***, int required, int* provided) {
     }
     // One thread calls MPI in a lumpi rank (the host's engine is not shared).
     g_thread_level = required < MPI_THREAD_FUNNELED ? required : MPI_THREAD_FUNNELED;
-    // This thread enters MPI through run_call: windows' targets progress
-    // while it computes (core/engine/passive.cpp).
-    core_comm(MPI_COMM_WORLD, "MPI_Init")->engine().enable_passive_progress();
     if (provided) *provided = g_thread_level;
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    install_crash_report(rank);
     start_checking();
     return MPI_SUCCESS;
   } catch (const Exception& e) {

@@ -17,10 +17,12 @@ Intracomm COMM_SELF;
 namespace detail {
 
 CommHandle::~CommHandle() {
+  core::InMpi in_mpi;  // handles.hpp: the core communicator goes inside MPI
   if (comm) forget_attrs(comm->serial());
+  comm.reset();
 }
 
-std::shared_ptr<CommHandle> dup_handle(const Comm& c, std::string_view func) {
+std::shared_ptr<CommHandle> dup_handle(const Comm& c, const char* func) {
   return guarded(c, func, [&](core::Comm& cc) {
     AttrCopies copies = copy_attrs(c);  // callbacks first: a failing one stops the dup here
     auto out = std::make_shared<CommHandle>(core::comm_dup(cc));

@@ -19,6 +19,8 @@
 #include "core/coll/combine.hpp"
 #include "core/coll/layout.hpp"
 #include "core/datatype/typed_buffer.hpp"
+#include "core/base/call_lock.hpp"
+#include "core/base/crash_report.hpp"
 #include "core/base/error.hpp"
 #include "core/api/handles.hpp"
 #include "core/api/lumpi.hpp"
@@ -60,10 +62,23 @@ template <class Call>
 [[noreturn]] void deliver(const core::Comm* c, const Exception& e,
                           const std::shared_ptr<CommHandle>* api = nullptr);
 
-// Runs f(core communicator of c), turning a core::Error or Exception into an
-// Exception delivered under c's error handler.
+// Inside MPI as the C++ API's call func for its lifetime: the engine's lock
+// (core/base/call_lock.hpp: no passive-progress thread touches the engine
+// meanwhile) and the call a crash report names (core/base/crash_report.hpp).
+// Every API function that reaches the core is inside one: through guarded,
+// or an ApiCall of its own. Inside a C call both are the C door's already:
+// the lock is not taken again and the C name stays.
+struct ApiCall {
+  explicit ApiCall(const char* func) : named(func) {}
+  core::InMpi in_mpi;
+  core::InCall named;
+};
+
+// Runs f(core communicator of c) as the call func, turning a core::Error or
+// Exception into an Exception delivered under c's error handler.
 template <class F>
-auto guarded(const Comm& c, std::string_view func, F&& f) -> decltype(f(core_of(c, func))) {
+auto guarded(const Comm& c, const char* func, F&& f) -> decltype(f(core_of(c, func))) {
+  ApiCall in(func);
   core::Comm* cc = nullptr;
   try {
     cc = &core_of(c, func);
@@ -75,9 +90,11 @@ auto guarded(const Comm& c, std::string_view func, F&& f) -> decltype(f(core_of(
   }
 }
 
-// Runs f with no communicator: core errors become Exceptions.
+// Runs f inside MPI with no communicator: core errors become Exceptions.
+// The call is not named (the last named call stays what a crash reports).
 template <class F>
 auto guarded(F&& f) -> decltype(f()) {
+  core::InMpi in_mpi;
   try {
     return f();
   } catch (const core::Error& e) {

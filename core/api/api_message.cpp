@@ -17,6 +17,12 @@ namespace detail {
 // A matched message: the communicator it was probed on (its error handler)
 // and the message, until a receive takes it.
 struct MessageHandle {
+  ~MessageHandle() {  // inside MPI, as every handle (handles.hpp)
+    core::InMpi in_mpi;
+    message.reset();
+    owner.reset();
+    comm.reset();
+  }
   core::CommPtr comm;
   std::shared_ptr<CommHandle> owner;
   std::optional<core::Received> message;
@@ -41,6 +47,7 @@ Message message_of(const Comm& self, core::Received m) {
 // arguments are checked first; then the message is taken, even when it
 // does not fit.
 Status receive(detail::MessageHandle& h, void* buf, int count, const Datatype& type, const char* func) {
+  detail::ApiCall in(func);
   try {
     core::TypedBuffer b = detail::typed_bytes(buf, count, type, func);
     if (!h.message) detail::fail(ERR_REQUEST, func, "the message was received already (through a copy of its handle)");

@@ -100,6 +100,13 @@ namespace detail {
 // persistent request (core/comm/persistent.hpp) holds its operation while
 // active; a send's message() packs the buffer at each start.
 struct RequestHandle {
+  ~RequestHandle() {  // inside MPI, as every handle (handles.hpp): a pending receive leaves the engine
+    core::InMpi in_mpi;
+    persistent.reset();
+    req.reset();
+    owner.reset();
+    comm.reset();
+  }
   core::CommPtr comm;  // for its error handler, and kept alive while pending
   std::shared_ptr<CommHandle> owner;  // the C++ handle it was started on (user handlers)
   std::shared_ptr<core::Request> req;  // an ordinary request's operation
@@ -153,9 +160,11 @@ extern const Request REQUEST_NULL = Request();
 
 namespace {
 
-// Runs f on h, delivering errors under h's communicator's error handler.
+// Runs f on h as the call func (detail::ApiCall), delivering errors under
+// h's communicator's error handler.
 template <class F>
-auto on_request(detail::RequestHandle& h, F&& f) -> decltype(f()) {
+auto on_request(detail::RequestHandle& h, const char* func, F&& f) -> decltype(f()) {
+  detail::ApiCall in(func);
   try {
     return f();
   } catch (const core::Error& e) {
@@ -191,7 +200,7 @@ bool complete(detail::RequestHandle& h, bool block) {
     h.status = Status();
     return true;
   }
-  return on_request(h, [&] {
+  return on_request(h, block ? "MPI_Wait" : "MPI_Test", [&] {
     core::Request& op = *h.operation();
     if (!h.done) {
       if (block)
@@ -231,6 +240,7 @@ bool complete_and_retire(std::shared_ptr<detail::RequestHandle>& h, Status& stat
 }  // namespace
 
 void Request::Wait(Status& status) {
+  detail::ApiCall in("MPI_Wait");
   if (!h_) {
     status = Status();
     return;
@@ -244,6 +254,7 @@ void Request::Wait() {
 }
 
 bool Request::Test(Status& status) {
+  detail::ApiCall in("MPI_Test");
   if (!h_) {
     status = Status();
     return true;
@@ -257,6 +268,7 @@ bool Request::Test() {
 }
 
 bool Request::Get_status(Status& status) const {
+  detail::ApiCall in("MPI_Request_get_status");
   if (!h_ || h_->inactive()) {
     status = Status();
     return true;
@@ -269,12 +281,13 @@ bool Request::Get_status(Status& status) const {
 void Request::Cancel() const {
   if (!h_) detail::fail(ERR_REQUEST, "MPI_Cancel", "request is REQUEST_NULL");
   if (h_->inactive()) detail::fail(ERR_REQUEST, "MPI_Cancel", "the persistent request is not started");
-  on_request(*h_, [&] { h_->operation()->cancel(); });
+  on_request(*h_, "MPI_Cancel", [&] { h_->operation()->cancel(); });
 }
 
 // An active operation still completes (§3.7.3), its message landing in the buffer.
 void Request::Free() {
   if (!h_) detail::fail(ERR_REQUEST, "MPI_Request_free", "request is REQUEST_NULL");
+  detail::ApiCall in("MPI_Request_free");
   std::shared_ptr<detail::RequestHandle> h = std::exchange(h_, nullptr);
   auto land = [h](core::Request* op) {
     if (op) h->finish(*op);
@@ -294,7 +307,7 @@ void Prequest::Start() {
   const char* func = "MPI_Start";
   if (!h_) detail::fail(ERR_REQUEST, func, "request is REQUEST_NULL");
   auto& h = *h_;
-  on_request(h, [&] {
+  on_request(h, func, [&] {
     h.persistent->start([&] { return message_of(h, func); }, func);
     h.done = false;
   });
@@ -304,6 +317,7 @@ bool Prequest::Is_active() const { return h_ && !h_->inactive(); }
 
 void Prequest::Startall(int count, Prequest requests[]) {
   const char* func = "MPI_Startall";
+  detail::ApiCall in(func);
   if (count < 0) detail::fail(ERR_COUNT, func, "count " + std::to_string(count) + " is negative");
   if (count > 0 && !requests) detail::fail(ERR_ARG, func, "requests is null");
   std::vector<core::Persistent*> ps;
@@ -324,6 +338,7 @@ void check_array(int count, const void* a, const char* func) {
 }  // namespace
 
 void Request::Waitall(int count, Request requests[], Status statuses[]) {
+  detail::ApiCall in("MPI_Waitall");
   check_array(count, requests, "MPI_Waitall");
   for (int i = 0; i < count; ++i) {
     Status s;
@@ -344,12 +359,13 @@ void detail::await_any(const std::vector<const Request*>& rs, const char* func) 
     if (!first) first = h;
     reqs.push_back(h->operation().get());
   }
-  if (first) on_request(*first, [&] { core::Request::wait_any(reqs, func); });
+  if (first) on_request(*first, func, [&] { core::Request::wait_any(reqs, func); });
 }
 
 // Active requests are tested in turn, null and inactive ones skipped;
 // between rounds the rank sleeps until one of them can complete.
 int Request::Waitany(int count, Request requests[], Status& status) {
+  detail::ApiCall in("MPI_Waitany");
   check_array(count, requests, "MPI_Waitany");
   for (;;) {
     std::vector<const Request*> active;
@@ -374,6 +390,7 @@ int Request::Waitany(int count, Request requests[]) {
 // All complete: every request is retired and statuses are filled. Otherwise
 // none is changed (a request found complete keeps its result for later).
 bool Request::Testall(int count, Request requests[], Status statuses[]) {
+  detail::ApiCall in("MPI_Testall");
   check_array(count, requests, "MPI_Testall");
   for (int i = 0; i < count; ++i)
     if (requests[i].h_ && !complete(*requests[i].h_, false)) return false;
@@ -394,6 +411,7 @@ bool active(const Request& r) { return !r.Is_null() && !Access::handle(r)->inact
 // One round over the active requests: each that is complete now is
 // completed (its index and status recorded); UNDEFINED when none is active.
 int test_some(int incount, Request requests[], int indices[], Status statuses[], const char* func) {
+  detail::ApiCall in(func);
   check_array(incount, requests, func);
   if (incount > 0 && !indices) detail::fail(ERR_ARG, func, "indices is null");
   int done = 0, live = 0;
@@ -412,6 +430,7 @@ int test_some(int incount, Request requests[], int indices[], Status statuses[],
 }  // namespace
 
 bool Request::Testany(int count, Request requests[], int& index, Status& status) {
+  detail::ApiCall in("MPI_Testany");
   check_array(count, requests, "MPI_Testany");
   index = UNDEFINED;
   bool any_active = false;
@@ -433,6 +452,7 @@ bool Request::Testany(int count, Request requests[], int& index) {
 }
 
 int Request::Waitsome(int incount, Request requests[], int indices[], Status statuses[]) {
+  detail::ApiCall in("MPI_Waitsome");
   for (;;) {
     int done = test_some(incount, requests, indices, statuses, "MPI_Waitsome");
     if (done != 0) return done;
@@ -628,6 +648,7 @@ void Attach_buffer(void* buffer, int size) {
 }
 
 int Detach_buffer(void*& buffer) {
+  detail::ApiCall in("MPI_Buffer_detach");
   core::AttachedBuffer a = core::detach_buffer();
   buffer = a.buf;
   return a.size;

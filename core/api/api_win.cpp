@@ -36,9 +36,11 @@ core::Win& core_of(const Win& w, std::string_view func) {
   });
 }
 
-// Runs f(core window), errors delivered under the window's handler.
+// Runs f(core window) as the call func (detail::ApiCall), errors delivered
+// under the window's handler.
 template <class F>
-auto guarded(const Win& w, std::string_view func, F&& f) -> decltype(f(core_of(w, func))) {
+auto guarded(const Win& w, const char* func, F&& f) -> decltype(f(core_of(w, func))) {
+  detail::ApiCall in(func);
   core::Win* cw = nullptr;
   try {
     cw = &core_of(w, func);

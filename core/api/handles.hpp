@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/base/attr.hpp"
+#include "core/base/call_lock.hpp"
 #include "core/comm/comm.hpp"
 #include "core/comm/persistent.hpp"
 #include "core/datatype/typed_buffer.hpp"
@@ -17,10 +18,16 @@
 
 namespace lumpi {
 
+// A handle's last owner drops its core objects inside MPI (core::InMpi):
+// a request, a communicator or a window leaving reaches the engine, which
+// a passive-progress thread may be serving meanwhile. The members that
+// reach the core are reset in the destructor's body, under the lock.
 struct WinHandle {
   // A window dropped without Free takes its attributes along, no callbacks.
   ~WinHandle() {
+    core::InMpi in_mpi;
     if (win && !win->freed()) core::attr::forget(core::attr::Kind::Win, win->serial());
+    win.reset();
   }
   core::WinPtr win;
   // WIN_BASE/SIZE/... values Get_attr points into.
@@ -88,7 +95,7 @@ struct Access {
 core::Comm& core_of(const Comm& c, std::string_view func);
 // MPI_Comm_dup of c (any class) with its attributes copied, for each
 // class's Dup to wrap.
-std::shared_ptr<CommHandle> dup_handle(const Comm& c, std::string_view func);
+std::shared_ptr<CommHandle> dup_handle(const Comm& c, const char* func);
 
 // A Request for a pending core operation that moves no user data (MPI_Comm_idup
 // in the C API): Wait/Test complete it with an empty status; errors go

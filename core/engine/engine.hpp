@@ -185,7 +185,10 @@ class Engine {
   // this engine's CallLock at every entry, and windows then get a thread
   // that serves their messages while that thread computes outside MPI;
   // messages of other kinds it reads wait for the application thread's
-  // next progress, in order. disable stops the thread (finalize).
+  // next progress, in order. disable (finalize, on that same thread) stops
+  // the thread, and the calling thread's doors take no lock any more: the
+  // handles a program drops at its exit, after the engine is gone, find
+  // nothing to take.
   void enable_passive_progress();
   void disable_passive_progress();
 

@@ -2,7 +2,8 @@
 // the target calling MPI (issue 28, docs/design/passive-progress.md).
 //
 // While a window exists on an engine whose application thread registered
-// its CallLock (enable_passive_progress: the Lua rank host, MPI_Init), a
+// its CallLock (enable_passive_progress: the Lua rank host, lumpi::Init, which
+// MPI_Init calls), a
 // second thread sleeps on the data socket's descriptor. When input may be
 // waiting it naps a millisecond (an application inside MPI reads its own
 // input meanwhile, so a busy rank does not pay a thread switch per
@@ -36,6 +37,7 @@ void Engine::enable_passive_progress() {
 void Engine::disable_passive_progress() {
   stop_passive_thread();
   passive_enabled_ = false;
+  set_thread_call_lock(nullptr);
 }
 
 void Engine::serve_rma(uint64_t id, RmaService service) {

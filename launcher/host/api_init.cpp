@@ -5,11 +5,20 @@
 //
 // It lives beside the host, not in core/, because the core knows nothing of
 // how a process is started: a program that calls Init links lumpi_host.
+//
+// Init is the one start of both doors (MPI_Init and MPI_Init_thread call
+// it), so what a program gets at its start is said once, here: the thread
+// that calls Init enters MPI through the doors' InMpi (C's run_call, the
+// C++ API's guarded and handle destructors), so its windows' targets
+// progress while it computes outside MPI (core/engine/passive.cpp,
+// docs/design/passive-progress.md); and a crash is reported with the rank,
+// the signal and the MPI call (core/base/crash_report.hpp).
 #include <cstdio>
 #include <cstdlib>
 
 #include "core/api/api_detail.hpp"
 #include "core/api/lumpi.hpp"
+#include "core/base/crash_report.hpp"
 #include "launcher/host/host.hpp"
 
 namespace lumpi {
@@ -22,6 +31,8 @@ void Init() {
     launcher::Host& host = launcher::Host::join();
     COMM_WORLD = detail::world_of(host.engine());
     COMM_SELF = detail::self_of(host.engine());
+    host.engine().enable_passive_progress();
+    core::install_crash_report(host.engine().world_rank());
   } catch (const core::Error& e) {
     throw Exception(int(e.cls()), e.func(), e.message());
   } catch (const std::exception& e) {  // not started by lumpi exec
@@ -38,6 +49,7 @@ void Finalize() {
   if (!launcher::Host::joined() || launcher::Host::finished())
     throw Exception(int(core::ErrClass::Other), "MPI_Finalize",
                     "MPI_Init was not called, or MPI_Finalize already was");
+  detail::ApiCall in("MPI_Finalize");  // inside MPI until the engine is gone
   detail::delete_all_attrs(COMM_SELF, "MPI_Finalize");
   COMM_WORLD.Barrier();
   COMM_WORLD = Intracomm();

@@ -1,18 +1,20 @@
-// capi/c_crash.cpp: a C rank that dies of a signal says where (issue 27:
-// "a rank killed by a signal is reported with its rank, the signal's name
-// and the MPI call it was in, and a source line when built with -g").
+// core/base/crash_report.cpp: a rank that dies of a signal says where
+// (issue 27: "a rank killed by a signal is reported with its rank, the
+// signal's name and the MPI call it was in, and a source line when built
+// with -g"), for a C or a C++ program alike.
 //
-// MPI_Init installs handlers for the signals of a crash (SEGV, BUS, FPE,
-// ILL, ABRT). The handler writes one line on stderr, which lumpi exec
-// passes through:
+// lumpi::Init (launcher/host/api_init.cpp, which MPI_Init calls) installs
+// handlers for the signals of a crash (SEGV, BUS, FPE, ILL, ABRT). The
+// handler writes one line on stderr, which lumpi exec passes through:
 //   lumpi-rank 1: SIGSEGV in MPI_Send
 //   lumpi-rank 1: SIGSEGV outside MPI (the last MPI call was MPI_Comm_rank)
 // then, for the innermost frame of the program's own executable, the
 // function and source line addr2line finds (binutils; nothing without -g),
 // and dies of the same signal, so the exit status stays the signal's.
-// call() (c_api.hpp) keeps the name of the MPI call in progress. Only
-// async-signal-safe calls are used, but for the backtrace walk (primed at
-// install time). A sanitized libmpi keeps the sanitizer's own reports.
+// The doors name the MPI call in progress with an InCall (crash_report.hpp):
+// C's run_call, the C++ API's guarded. Only async-signal-safe calls are
+// used, but for the backtrace walk (primed at install time). A sanitized
+// build keeps the sanitizer's own reports.
 #include <elf.h>
 #include <execinfo.h>
 #include <link.h>
@@ -23,12 +25,12 @@
 
 #include <cstring>
 
-#include "capi/c_api.hpp"
+#include "core/base/crash_report.hpp"
 
-namespace lumpi::capi {
+namespace lumpi::core {
 
-thread_local const char* t_current_call = nullptr;
-thread_local const char* t_last_call = nullptr;
+constinit thread_local const char* t_current_call = nullptr;
+constinit thread_local const char* t_last_call = nullptr;
 
 namespace {
 
@@ -164,7 +166,7 @@ void on_crash(int sig, siginfo_t*, void* context) {
 
 }  // namespace
 
-// The checker's creation sites (c_check.cpp): the return addresses of
+// The C checker's creation sites (capi/c_check_resource.cpp): the return addresses of
 // the current stack that lie in the program's own text, as addr2line
 // wants them (one byte back, inside the call; minus the load bias).
 std::vector<uintptr_t> program_frames() {
@@ -205,4 +207,4 @@ void install_crash_report(int rank) {
 #endif
 }
 
-}  // namespace lumpi::capi
+}  // namespace lumpi::core

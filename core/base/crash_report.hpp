@@ -1,0 +1,50 @@
+// core/base/crash_report.hpp: what a rank that dies of a signal says (the
+// rank, the signal, the MPI call it was in, the program's source line;
+// crash_report.cpp), shared by the C and C++ doors.
+//
+// The rule: the call a report names is the outermost one the program made.
+// Each door names its calls at its boundary with an InCall (C's run_call,
+// the C++ API's guarded); a call of one door made inside a call of the
+// other (the C door runs C++ API functions) or from a user callback inside
+// MPI keeps the outer name, so a C program's report says the C function
+// it called. Naming a call is one thread-local store.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace lumpi::core {
+
+// The MPI call in progress on this thread (null outside MPI) and the last
+// one begun.
+extern constinit thread_local const char* t_current_call;
+extern constinit thread_local const char* t_last_call;
+
+// Names the call func for its lifetime, unless a call is already in progress.
+class InCall {
+ public:
+  explicit InCall(const char* func) : outermost_(t_current_call == nullptr) {
+    if (outermost_) t_current_call = t_last_call = func;
+  }
+  ~InCall() {
+    if (outermost_) t_current_call = nullptr;
+  }
+  InCall(const InCall&) = delete;
+  InCall& operator=(const InCall&) = delete;
+
+ private:
+  bool outermost_;
+};
+
+// Installs the report for the process, rank being its rank in the world
+// (lumpi::Init; nothing in a sanitized build, whose sanitizer reports).
+void install_crash_report(int rank);
+
+// The program's return addresses on the current stack (innermost first,
+// as addr2line wants them) and its executable's path: the C checker's
+// creation sites (capi/c_check_resource.cpp). Empty before the report is
+// installed.
+std::vector<uintptr_t> program_frames();
+const char* program_path();
+
+}  // namespace lumpi::core
