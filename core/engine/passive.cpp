@@ -2,9 +2,9 @@
 // the target calling MPI (issue 28, docs/design/passive-progress.md).
 //
 // While a window exists on an engine whose application thread registered
-// its CallLock (enable_passive_progress: the Lua rank host, lumpi::Init, which
-// MPI_Init calls), a
-// second thread sleeps on the data socket's descriptor. When input may be
+// its CallLock (enable_passive_progress: the Lua rank host, lumpi::Init,
+// which MPI_Init calls), a second thread sleeps on the data socket's
+// descriptor. When input may be
 // waiting it naps a millisecond (an application inside MPI reads its own
 // input meanwhile, so a busy rank does not pay a thread switch per
 // message), then try_locks the CallLock: held means the application is in
