@@ -160,12 +160,7 @@ int c_dist_graph_create_adjacent(lua_State* L) {
         else lua_pushnil(L);
         const bool wd = check_weights(L, -1, "destweights", func, d.destweights);
         lua_pop(L, 2);
-        if (ws != wd)
-          fail(ErrClass::Arg, func,
-               std::string("sourceweights is ") + (ws ? "weighted" : "mpi.UNWEIGHTED") +
-                   " but destweights is " + (wd ? "weighted" : "mpi.UNWEIGHTED") +
-                   "; give both or neither");
-        d.weighted = ws;
+        d.weighted = core::topo::weighted_alike(ws, wd, func, "mpi.UNWEIGHTED");
       });
   return push_comm(L, core::dist_graph_create_adjacent(c, d, opts));
 }

@@ -89,17 +89,11 @@ Distgraphcomm Intracomm::Dist_graph_create_adjacent(int indegree, const int sour
                                                     bool reorder) const {
   const char* func = "MPI_Dist_graph_create_adjacent";
   return guarded(*this, func, [&](core::Comm& c) {
-    const bool ws = sourceweights != nullptr, wd = destweights != nullptr;
-    if (ws != wd)
-      detail::fail(ERR_ARG, func,
-                   std::string("sourceweights is ") + (ws ? "given" : "null (unweighted)") +
-                       " but destweights is " + (wd ? "given" : "null (unweighted)") +
-                       "; give both or neither");
     core::topo::DistGraph d;
+    d.weighted = core::topo::weighted_alike(sourceweights, destweights, func, "MPI_UNWEIGHTED (null)");
     d.sources = ints(indegree, sources, func, "sources");
     d.destinations = ints(outdegree, destinations, func, "destinations");
-    d.weighted = ws;
-    if (ws) {
+    if (d.weighted) {
       d.sourceweights = ints(indegree, sourceweights, func, "sourceweights");
       d.destweights = ints(outdegree, destweights, func, "destweights");
     }

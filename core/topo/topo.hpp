@@ -109,6 +109,12 @@ struct DistGraph {
   bool weighted = false;
 };
 
+// MPI_Dist_graph_create_adjacent's two weight arrays are both weighted or
+// both unweighted (MPI-3.1 §7.5.4 gives the graph one kind): returns which,
+// or raises MPI_ERR_ARG naming both, `unweighted` being how the caller's door
+// spells it ("MPI_UNWEIGHTED (null)", "mpi.UNWEIGHTED").
+bool weighted_alike(bool sourceweights, bool destweights, std::string_view func, std::string_view unweighted);
+
 // Checks one process's MPI_Dist_graph_create_adjacent arguments: every
 // source/destination a rank of a communicator of `comm_size` (MPI_ERR_RANK),
 // weights parallel to their ranks and non-negative, or absent when unweighted

@@ -92,6 +92,15 @@ std::vector<int> graph_neighbors(const Graph& g, int rank, std::string_view func
 
 // ---- Distributed graph -------------------------------------------------------
 
+bool weighted_alike(bool sourceweights, bool destweights, std::string_view func, std::string_view unweighted) {
+  auto kind = [&](bool weighted) { return weighted ? std::string("weighted") : std::string(unweighted); };
+  if (sourceweights != destweights)
+    fail(ErrClass::Arg, func,
+         "sourceweights is " + kind(sourceweights) + " but destweights is " + kind(destweights) +
+             "; give both or neither");
+  return sourceweights;
+}
+
 void check_dist_graph_adjacent(const DistGraph& d, int comm_size, std::string_view func) {
   check_ranks(func, "sources", d.sources, comm_size);
   check_ranks(func, "destinations", d.destinations, comm_size);

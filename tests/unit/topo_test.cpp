@@ -2161,6 +2161,16 @@ TEST_CASE("check_dist_graph checks weights against destinations") {
         "weights has 1 entry but the graph is unweighted");
 }
 
+TEST_CASE("weighted_alike: both weight arrays weighted or both unweighted, in the door's own word") {
+  const char* f = "MPI_Dist_graph_create_adjacent";
+  CHECK(weighted_alike(true, true, f, "MPI_UNWEIGHTED"));
+  CHECK_FALSE(weighted_alike(false, false, f, "MPI_UNWEIGHTED"));
+  CHECK(raises(ErrClass::Arg, f, [&] { weighted_alike(true, false, f, "mpi.UNWEIGHTED"); }) ==
+        "sourceweights is weighted but destweights is mpi.UNWEIGHTED; give both or neither");
+  CHECK(raises(ErrClass::Arg, f, [&] { weighted_alike(false, true, f, "MPI_UNWEIGHTED (null)"); }) ==
+        "sourceweights is MPI_UNWEIGHTED (null) but destweights is weighted; give both or neither");
+}
+
 TEST_CASE("check_dist_graph_adjacent checks ranks and both weight arrays") {
   constexpr std::string_view f = "MPI_Dist_graph_create_adjacent";
   CHECK(raises(ErrClass::Rank, f,
