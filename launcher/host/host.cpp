@@ -295,7 +295,7 @@ int Host::finish(int code) {
   engine_->disable_passive_progress();  // MPI_Finalize: no window is used any more
   flush_output();
   if (control_) {
-    send(finishing(Kind::Wait));  // the counts (and error) a deadlock watch needs after we are gone
+    send(finishing_status(Kind::Wait));  // the counts (and error) a deadlock watch needs after we are gone
     ControlMsg m = msg(Kind::Finished);
     m.code = code;
     send(m);
@@ -328,7 +328,7 @@ void Host::await_quit(int timeout_ms) {
       continue;
     }
     if (m->kind == Kind::Quit) return;
-    if (m->kind == Kind::StatusQuery) send(finishing(Kind::Status));
+    if (m->kind == Kind::StatusQuery) send(finishing_status(Kind::Status));
   }
 }
 
@@ -484,7 +484,7 @@ ControlMsg Host::status_of(Kind kind, const core::Waiting* w) const {
 
 // The status of a rank whose program ended (lumpi exec): its last wait
 // serial, its final message counts and its last MPI error.
-ControlMsg Host::finishing(Kind kind) const {
+ControlMsg Host::finishing_status(Kind kind) const {
   ControlMsg m = text_msg(kind, "finishing");
   m.state = RankState::Finishing;
   m.serial = engine_->wait_serial();
