@@ -418,7 +418,7 @@ std::map<int, RankView> Session::confirmed(std::map<int, RankView> views, const 
 
 // Every rank of the world as the deadlock diagnosis sees it: the command's
 // running ranks by their answers, the others idle (finished the command or
-// not in it) or dead.
+// not in it; with the last MPI error an answer told) or dead.
 std::map<int, RankView> Session::views_of(const Run& run, bool answers) const {
   std::map<int, RankView> views;
   for (int r = 0; r < world_->size(); ++r) {
@@ -433,6 +433,7 @@ std::map<int, RankView> Session::views_of(const Run& run, bool answers) const {
     } else {
       v.state = RankView::State::Idle;
       v.why = it != run.o.ranks.end() ? "finished the command" : "not running this command";
+      if (st != run.statuses.end()) v.last_error = st->second.last_error;
     }
     views[r] = std::move(v);
   }

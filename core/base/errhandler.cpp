@@ -1,22 +1,50 @@
 // core/base/errhandler.cpp: what an error does under a handler (deliver),
-// the fatal end of the job, and the names of the kinds of object.
+// the last error delivered, the fatal end of the job, and the names of the
+// kinds of object.
 #include "core/base/errhandler.hpp"
 
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
 
 #include "core/base/error.hpp"
 
 namespace lumpi::core {
 namespace {
 std::atomic<FatalSink> g_fatal{nullptr};
+
+// last_delivered's text: written by the program's threads, read by the rank
+// host's status answer. Never destroyed: errors may be delivered at exit.
+struct LastDelivered {
+  std::mutex mu;
+  std::string what;
+};
+
+LastDelivered& last() {
+  static auto* l = new LastDelivered;
+  return *l;
+}
 }  // namespace
 
 HandlerKind deliver(const Errhandler& h, int code, const std::string& what) {
+  {
+    std::lock_guard<std::mutex> lock(last().mu);
+    last().what = what;
+  }
   if (h == HandlerKind::Fatal) fatal(code, what);
   if (h != HandlerKind::Raise) remember_returned(code, what);
   return h.kind();
+}
+
+std::string last_delivered() {
+  std::lock_guard<std::mutex> lock(last().mu);
+  return last().what;
+}
+
+void forget_delivered() {
+  std::lock_guard<std::mutex> lock(last().mu);
+  last().what.clear();
 }
 
 Errhandler settable(std::shared_ptr<UserErrhandler> user, HandlerObject object, std::string_view func) {

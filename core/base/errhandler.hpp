@@ -70,7 +70,17 @@ Errhandler settable(std::shared_ptr<UserErrhandler> user, HandlerObject object, 
 // Return: the door's call returns the code (Lua: nil, err), which then
 // has `what` as its MPI_Error_string (remember_returned); Raise (the Lua
 // and C++ default): the door raises the error.
+// Under every handler, `what` also becomes the process's last delivered error.
 HandlerKind deliver(const Errhandler& h, int code, const std::string& what);
+
+// The message of the last error deliver() handed to this process's program,
+// under any handler ("" if none since forget_delivered): the rank host sends
+// it with its status, so that a deadlock report can say why a rank is not
+// where its partners wait (a bad argument made it raise before it
+// communicated). One per process, like remember_returned's strings.
+std::string last_delivered();
+// A new command begins (the REPL's, a script): an older error is not its.
+void forget_delivered();
 
 // The end of the job under ERRORS_ARE_FATAL: the sink the rank host set (MPI_Abort's
 // path), else `what` on stderr and exit status 1 (unit tests).

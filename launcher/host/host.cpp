@@ -13,6 +13,7 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include "core/base/errhandler.hpp"
 #include "core/base/log.hpp"
 #include "core/base/hw.hpp"
 #include "core/transport/transport.hpp"
@@ -294,11 +295,7 @@ int Host::finish(int code) {
   engine_->disable_passive_progress();  // MPI_Finalize: no window is used any more
   flush_output();
   if (control_) {
-    ControlMsg last = text_msg(Kind::Wait, "finishing");  // the counts a deadlock watch needs after we are gone
-    last.state = RankState::Finishing;
-    last.serial = engine_->wait_serial();
-    last.counts = {engine_->sent_counts(), engine_->received_counts()};
-    send(last);
+    send(finishing_status(Kind::Wait));  // the counts (and error) a deadlock watch needs after we are gone
     ControlMsg m = msg(Kind::Finished);
     m.code = code;
     send(m);
@@ -331,13 +328,7 @@ void Host::await_quit(int timeout_ms) {
       continue;
     }
     if (m->kind == Kind::Quit) return;
-    if (m->kind == Kind::StatusQuery) {
-      ControlMsg st = text_msg(Kind::Status, "finishing");
-      st.state = RankState::Finishing;
-      st.serial = engine_->wait_serial();
-      st.counts = {engine_->sent_counts(), engine_->received_counts()};
-      send(st);
-    }
+    if (m->kind == Kind::StatusQuery) send(finishing_status(Kind::Status));
   }
 }
 
@@ -473,6 +464,7 @@ ControlMsg Host::status_of(Kind kind, const core::Waiting* w) const {
   m.state = !running_ ? RankState::Idle : w ? RankState::Blocked : RankState::Running;
   m.serial = engine_->wait_serial();
   m.counts = {engine_->sent_counts(), engine_->received_counts()};
+  m.last_error = core::last_delivered();
   if (w) {
     m.wait.call = w->call;
     m.wait.comm = w->comm;
@@ -487,6 +479,17 @@ ControlMsg Host::status_of(Kind kind, const core::Waiting* w) const {
     if (m.queue.size() == kMaxQueueEntries) break;  // a flood must not make every status reply huge
     m.queue.push_back({q.posted, q.source, q.tag, q.context, q.bytes, engine_->context_name(q.context / 4)});
   }
+  return m;
+}
+
+// The status of a rank whose program ended (lumpi exec): its last wait
+// serial, its final message counts and its last MPI error.
+ControlMsg Host::finishing_status(Kind kind) const {
+  ControlMsg m = text_msg(kind, "finishing");
+  m.state = RankState::Finishing;
+  m.serial = engine_->wait_serial();
+  m.counts = {engine_->sent_counts(), engine_->received_counts()};
+  m.last_error = core::last_delivered();
   return m;
 }
 
@@ -581,6 +584,7 @@ void Host::run_command(CommandRunner& runner, const ControlMsg& exec) {
   // The trace is the last command's; the REPL's own queries (text, check) leave it alone.
   bool user_command = exec.mode == Mode::Repl || exec.mode == Mode::Script;
   if (user_command && engine_->tracer().enabled()) engine_->tracer().clear();
+  if (user_command) core::forget_delivered();  // and so is the last MPI error a status carries
   engine_->tracer().set_paused(!user_command);
   running_ = true;
   CommandResult res;

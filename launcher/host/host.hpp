@@ -124,6 +124,7 @@ class Host {
   void on_interrupt(uint32_t epoch);
   void answer_status();
   ControlMsg status_of(Kind kind, const core::Waiting* w) const;
+  ControlMsg finishing_status(Kind kind) const;
   void answer_tree(const std::vector<std::string>& list);
   void on_trace(const std::string& action);
   void run_command(CommandRunner& runner, const ControlMsg& exec);

@@ -15,7 +15,7 @@ namespace {
 enum class Field : uint8_t {
   Rank, Pid, Epoch, Code, Ok, Values, Mode, Text, Endpoint, List,
   // Status: the state and the structured wait; Queue, like List, takes the remaining frames
-  State, Serial, Sent, Received, Call, Comm, Context, Tag, Any, Waits, Group, Queue,
+  State, Serial, Sent, Received, Error, Call, Comm, Context, Tag, Any, Waits, Group, Queue,
   // Report's class; Check's action
   Class, CheckAction,
   // Trace: Events, like Queue, takes the remaining frames; TraceQuery's Action
@@ -29,10 +29,12 @@ struct Spec {
   const char* doc;            // the fields' names, one word each (launcher/README.md's table)
 };
 
-const std::vector<Field> kStatusFields = {Field::Text,  Field::State,   Field::Serial, Field::Sent,
-                                          Field::Received, Field::Call, Field::Comm,  Field::Context,
-                                          Field::Tag,   Field::Any,     Field::Waits,  Field::Group, Field::Queue};
-constexpr const char* kStatusDoc = "text state serial sent received call comm context tag any waits group queue...";
+const std::vector<Field> kStatusFields = {Field::Text,     Field::State, Field::Serial, Field::Sent,
+                                          Field::Received, Field::Error, Field::Call,   Field::Comm,
+                                          Field::Context,  Field::Tag,   Field::Any,    Field::Waits,
+                                          Field::Group,    Field::Queue};
+constexpr const char* kStatusDoc =
+    "text state serial sent received error call comm context tag any waits group queue...";
 
 const std::vector<Spec>& specs() {
   using F = Field;
@@ -279,6 +281,9 @@ bool read_field(Field f, const std::string& frame, ControlMsg& m, std::string* w
     case Field::Received:
       if (!parse_counts(frame, &m.counts.received)) return bad(why, "message counts", frame);
       return true;
+    case Field::Error:
+      m.last_error = frame;
+      return true;
     case Field::Class:
       m.check_class = frame;
       return true;
@@ -338,6 +343,7 @@ std::string write_field(Field f, const ControlMsg& m) {
     case Field::Serial: return std::to_string(m.serial);
     case Field::Sent: return write_counts(m.counts.sent);
     case Field::Received: return write_counts(m.counts.received);
+    case Field::Error: return m.last_error;
     case Field::Class: return m.check_class;
     case Field::CheckAction: return m.text;
     case Field::Call: return m.wait.call;

@@ -32,10 +32,11 @@ enum class Kind : uint8_t {
              //   "incomplete": a Repl chunk whose syntax error is at <eof>, not run);
              //   text = rendered values or the error message; values = it returned any
   Output,    // text: what the program printed (one line, or the rest before a result)
-  Status,    // text state serial sent received call comm context tag any waits group queue...:
+  Status,    // text state serial sent received error call comm context tag any waits group queue...:
              //   answer to StatusQuery: the text ("idle", "waiting in MPI_Recv(...)"), the state,
-             //   the wait's serial number and the rank's message counts (Counts), the blocked
-             //   call's structured wait (WaitInfo) and the rank's message queues (QueueEntry, 6 frames each)
+             //   the wait's serial number and the rank's message counts (Counts), its last MPI
+             //   error ("" if none), the blocked call's structured wait (WaitInfo) and the rank's
+             //   message queues (QueueEntry, 6 frames each)
   Wait,      // (the fields of Status): unasked, a rank blocked for kWaitNoticeMs in one wait (state
              //   blocked), or leaving a wait it announced (state running): the live deadlock detection
   Report,    // class text: a check fired on this rank (docs/checking.md): its class
@@ -158,6 +159,8 @@ struct ControlMsg {
   RankState state = RankState::Idle;  // Status
   uint64_t serial = 0;                // Status, Wait: the number of the rank's current (or last) wait
   Counts counts;                      // Status, Wait
+  std::string last_error;             // Status, Wait: the message of the last MPI error the rank's program
+                                      //   was handed in this command (core::last_delivered), "" if none
   WaitInfo wait;                      // Status, Wait (when state is Blocked)
   std::vector<QueueEntry> queue;      // Status
   uint64_t dropped = 0;               // Trace

@@ -86,10 +86,13 @@ std::string ranks_text(const std::set<int>& ranks, bool any) {
   return any && ranks.size() > 1 ? "any of " + s : s;
 }
 
-std::string state_text(const std::map<int, RankView>& all, int r) {
-  auto it = all.find(r);
-  if (it == all.end()) return "not answering";
-  const RankView& v = it->second;
+// Why a rank waited for is elsewhere, when it knows: the MPI error it was
+// handed last (a bad argument raises before any communication).
+std::string error_note(const RankView& v) {
+  return v.last_error.empty() ? "" : "; its last MPI error: " + v.last_error;
+}
+
+std::string state_words(const RankView& v) {
   switch (v.state) {
     case State::Idle: return "idle" + (v.why.empty() ? "" : " (" + v.why + ")");
     case State::Finishing: return "finished (its program ended)";
@@ -99,6 +102,13 @@ std::string state_text(const std::map<int, RankView>& all, int r) {
     case State::Blocked: return "blocked in " + call_text(v);
   }
   return "";
+}
+
+// "idle (finished the command)", with the rank's last MPI error if it had one.
+std::string state_text(const std::map<int, RankView>& all, int r) {
+  auto it = all.find(r);
+  if (it == all.end()) return "not answering";
+  return state_words(it->second) + error_note(it->second);
 }
 
 // User-lane messages that arrived at `r` on the context `r` waits on but did
@@ -199,7 +209,8 @@ std::string cycle_line(const Graph& g, const std::vector<int>& cyc) {
     possible = possible || wildcard(v);
     arrows += std::to_string(r) + " -> ";
     parts += std::string(parts.empty() ? "" : ", ") + "rank " + std::to_string(r) + " in " + call_text(v) +
-             " waits for " + ranks_text(g.edges.at(r), waits_any(v)) + holder_note(v) + unmatched_hint(r, v);
+             " waits for " + ranks_text(g.edges.at(r), waits_any(v)) + holder_note(v) + unmatched_hint(r, v) +
+             error_note(v);
   }
   arrows += std::to_string(cyc.front());
   return std::string(possible ? "possible deadlock (a wildcard receive; a message in flight could still match it): "
@@ -330,6 +341,7 @@ RankView view_of_status(const launcher::ControlMsg& m) {
   v.queue = m.queue;
   v.serial = m.serial;
   v.counts = m.counts;
+  v.last_error = m.last_error;
   return v;
 }
 

@@ -5,7 +5,10 @@
 // probe waits for its source, a synchronous send for its destination, a
 // collective or constructor for the members of its communicator that are
 // not in the same call on the same communicator) and says which ranks form
-// a cycle or wait for ranks that are idle, finished or dead. A wildcard
+// a cycle or wait for ranks that are idle, finished or dead; of a rank
+// waited for that had an MPI error, it says which ("; its last MPI error:
+// MPI_ERR_OP in MPI_Allreduce: unknown op ..."): a bad argument makes a
+// rank raise before it communicates, and its partners wait. A wildcard
 // receive waits for any one of its ranks: a cycle through it is a
 // "possible" deadlock. Pure functions of their input, no I/O.
 #pragma once
@@ -35,6 +38,7 @@ struct RankView {
   std::vector<launcher::QueueEntry> queue;
   uint64_t serial = 0;      // the rank's wait serial (launcher::ControlMsg::serial)
   launcher::Counts counts;  // its message counts, when it answered (empty otherwise)
+  std::string last_error;   // the last MPI error its program was handed ("" if none, or unknown)
 };
 
 // The view of a rank from its status reply.

@@ -78,8 +78,10 @@ std::vector<std::string> DeadlockWatch::confirm(const std::map<int, RankView>& a
   for (auto& [r, v] : views) {  // rule 3: a finished rank's counts are those of its "finishing" notice
     auto it = seen_.find(r);
     if (v.state == State::Finishing && v.counts.sent.empty() && it != seen_.end() &&
-        it->second.state == State::Finishing)
+        it->second.state == State::Finishing) {
       v.counts = it->second.counts;
+      v.last_error = it->second.last_error;  // and so is its last MPI error
+    }
   }
   std::set<int> stuck = stuck_ranks(views);
   bool ok = !stuck.empty();

@@ -59,8 +59,8 @@ class DeadlockWatch {
   // without notices: idle, finished, dead, or unknown for the running ones).
   bool should_ask(const std::map<int, RankView>& base, double now);
   // The answers to that question: every rank's view from its answer (or
-  // as base has it: a rank that did not answer is unknown); the counts a
-  // finished rank told in its last notice are added.
+  // as base has it: a rank that did not answer is unknown); the counts and
+  // the last MPI error a finished rank told in its last notice are added.
   // Returns the report's lines when the deadlock is confirmed (once per
   // set of stuck ranks), else nothing.
   std::vector<std::string> confirm(const std::map<int, RankView>& views, double now);

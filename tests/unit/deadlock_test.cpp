@@ -148,6 +148,31 @@ TEST_CASE("deadlock: a wrong tag: the receiver waits for an idle sender, and its
         "command) (rank 1 has unmatched messages from 0 with tag 5)");
 }
 
+TEST_CASE("deadlock: a rank waited for names its last MPI error, idle, finished or in another call") {
+  const std::string err = "MPI_ERR_OP in MPI_Allreduce: unknown op \"nope\"";
+  RankView idle = with_state(State::Idle, "finished the command"), done = with_state(State::Finishing);
+  idle.last_error = done.last_error = err;
+  auto d = diagnose({{0, coll("MPI_Allreduce", {0, 1, 2}, 2)}, {1, coll("MPI_Allreduce", {0, 1, 2}, 2)}, {2, idle}});
+  REQUIRE(d.size() == 1);
+  CHECK(d[0] == "deadlock: ranks 0-1 in MPI_Allreduce on 'w' wait for 2: rank 2 is idle (finished the command); "
+                "its last MPI error: " + err);
+  d = diagnose({{0, recv_from(1, 1)}, {1, done}});
+  REQUIRE(d.size() == 1);
+  CHECK(d[0] == "deadlock: rank 0 in MPI_Recv(source=1, tag=1) on 'w' waits for 1: rank 1 is finished (its program "
+                "ended); its last MPI error: " + err);
+  RankView barrier = coll("MPI_Barrier", {0, 1}, 0);
+  barrier.last_error = err;
+  d = diagnose({{0, coll("MPI_Allreduce", {0, 1}, 1)}, {1, barrier}});
+  REQUIRE(d.size() == 2);
+  CHECK(d[0] == "deadlock: 0 -> 1 -> 0: rank 0 in MPI_Allreduce on 'w' waits for 1, rank 1 in MPI_Barrier on 'w' "
+                "waits for 0; its last MPI error: " + err);
+  CHECK(d[1].find("its last MPI error") == std::string::npos);
+  // without an error, no clause
+  d = diagnose({{0, coll("MPI_Allreduce", {0, 1}, 1)}, {1, with_state(State::Idle, "finished the command")}});
+  REQUIRE(d.size() == 1);
+  CHECK(d[0] == "deadlock: rank 0 in MPI_Allreduce on 'w' waits for 1: rank 1 is idle (finished the command)");
+}
+
 TEST_CASE("deadlock: finished and dead peers are named as such") {
   auto d = diagnose({{0, recv_from(1, 1)}, {1, with_state(State::Finishing)}, {2, recv_from(3, 1)},
                      {3, with_state(State::Dead, "exit 3")}});

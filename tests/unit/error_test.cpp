@@ -1,9 +1,11 @@
 // tests/unit/error_test.cpp: positions in core messages (core::at), counted
-// by each door as its users count, and bytes a message quotes from a peer.
+// by each door as its users count, bytes a message quotes from a peer, and
+// the last error deliver() handed to the program.
 #include <doctest/doctest.h>
 
 #include <string>
 
+#include "core/base/errhandler.hpp"
 #include "core/base/error.hpp"
 
 using namespace lumpi::core;
@@ -20,4 +22,20 @@ TEST_CASE("a mark that at() did not write stays as it is") {
   Error e(ErrClass::Arg, "decode", quoted);  // must not throw
   CHECK(e.message() == quoted);
   CHECK(e.message_from(1) == quoted);
+}
+
+TEST_CASE("deliver keeps the last error's message under every handler, until forgotten") {
+  forget_delivered();
+  CHECK(last_delivered().empty());
+  auto user = std::make_shared<UserErrhandler>(HandlerObject::Comm);
+  const Error errors[] = {Error(ErrClass::Op, "MPI_Allreduce", "unknown op \"nope\""),
+                          Error(ErrClass::Rank, "MPI_Send", "dest 9 is not a rank of the communicator"),
+                          Error(ErrClass::Tag, "MPI_Recv", "tag -7 is negative")};
+  const Errhandler handlers[] = {HandlerKind::Raise, HandlerKind::Return, Errhandler(user)};
+  for (int i = 0; i < 3; ++i) {
+    deliver(handlers[i], errors[i].code(), errors[i].what());
+    CHECK(last_delivered() == errors[i].what());
+  }
+  forget_delivered();
+  CHECK(last_delivered().empty());
 }
