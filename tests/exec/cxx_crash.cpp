@@ -1,5 +1,5 @@
 // tests/exec/cxx_crash.cpp: a pure C++ rank (lumpi::Init, no mpi.h) that
-// dies of a signal, for test_cxx_crash.py; the C++ API's twin of
+// dies of a signal, for test_crash_report.py; the C++ API's twin of
 // capi_crash.c. Every rank prints a line, without flushing, then the chosen
 // rank crashes: "outside" dereferences NULL in main (line
 // CRASH_LINE_OUTSIDE) after its last C++ call, Comm::Get_size; "inside"
