@@ -1,10 +1,11 @@
 """tests/integration/test_capi_passive.py: passive-target progress does not
-depend on the target calling MPI (issue 28 item 2): lumpi-cc builds
-tests/exec/capi_passive.c without warnings and `lumpi exec` runs it at 2, 3
-and 5 ranks; rank 0 computes for 2 s without an MPI call (three times)
-while the others' lock/get/accumulate/fetch_and_op/unlock epochs, and a
-lock_all(MODE_NOCHECK) fetch_and_op with flush, must each finish in under
-1 s.
+depend on the target calling MPI (issue 28 item 2), in C and in a pure C++
+program (lumpi::Init, no mpi.h): lumpi-cc builds tests/exec/capi_passive.c
+and lumpi-c++ tests/exec/cxx_passive.cpp without warnings, and `lumpi exec`
+runs them at 2, 3 and 5 ranks (C) and 2, 3 and 4 ranks (C++); rank 0
+computes for 2 s without an MPI call while the others' lock/get/accumulate/
+fetch_and_op/unlock epochs, and a lock_all(MODE_NOCHECK) fetch_and_op with
+flush, must each finish in under 1 s.
 
 usage: python3 test_capi_passive.py /path/to/build/lumpi
 """
@@ -17,16 +18,25 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lumpitest import check, finish, no_leftovers, run  # noqa: E402
 
 LUMPI = os.path.abspath(sys.argv[1])
-CC = os.path.join(os.path.dirname(LUMPI), "lumpi-cc")
-SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "exec", "capi_passive.c")
+EXEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "exec")
 
-with tempfile.TemporaryDirectory(prefix="lumpi-capi-passive-") as tmp:
-    exe = os.path.join(tmp, "capi_passive")
-    r = subprocess.run([CC, "-Wall", "-Werror", "-o", exe, SRC], capture_output=True, text=True, timeout=120)
-    check("lumpi-cc builds capi_passive.c without warnings", r.returncode == 0, r.stderr)
-    if r.returncode == 0:
-        for n in (2, 3, 5):
-            rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), exe], timeout=120)
-            check(f"capi_passive passes at {n} ranks and leaves no rank",
-                  rc == 0 and "capi_passive ok" in out and no_leftovers(tag), f"{rc}\n{out}\n{err}")
+
+def passes(compiler, source, sizes, tmp):
+    """Builds `source` with `compiler` and runs it at each world size; it prints "<name> ok"."""
+    name = os.path.splitext(source)[0]
+    exe = os.path.join(tmp, name)
+    r = subprocess.run([os.path.join(os.path.dirname(LUMPI), compiler), "-Wall", "-Werror", "-o", exe,
+                        os.path.join(EXEC, source)], capture_output=True, text=True, timeout=300)
+    check(f"{compiler} builds {source} without warnings", r.returncode == 0, r.stderr)
+    if r.returncode != 0:
+        return
+    for n in sizes:
+        rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), exe], timeout=120)
+        check(f"{name} passes at {n} ranks and leaves no rank",
+              rc == 0 and f"{name} ok" in out and no_leftovers(tag), f"{rc}\n{out}\n{err}")
+
+
+with tempfile.TemporaryDirectory(prefix="lumpi-passive-") as tmp:
+    passes("lumpi-cc", "capi_passive.c", (2, 3, 5), tmp)
+    passes("lumpi-c++", "cxx_passive.cpp", (2, 3, 4), tmp)
 finish()
