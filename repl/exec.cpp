@@ -86,7 +86,7 @@ class Exec {
       abandon_unwired();
       if (!world_.join_error().empty()) return stop(world_.join_error(), 1);
       if (sigint_count() != sigints) return stop("interrupted (Ctrl-C)", kExitInterrupted);
-      if (watch_deadlock()) return stop_for_deadlock();
+      if (watch_deadlock() && !fail_stuck_waits()) return stop_for_deadlock();
       if (!stopping_finding_.empty()) return stop_for_finding();
       if (timeout > 0 && now_s() - t0 > timeout)
         return stop("timeout after " + seconds_text(timeout) + " s", kExitTimeout);
@@ -125,6 +125,26 @@ class Exec {
   }
 
   int stop_for_deadlock() {
+    say_deadlock();
+    for (int r = 0; r < world_.size(); ++r) killed_[size_t(r)] = true, world_.kill(r);
+    while (world_.alive_count() > 0) world_.next(20);
+    return kExitCheck;
+  }
+
+  // A deadlock whose stuck ranks wait for a rank that failed their call, or
+  // gave a collective different roots (repl/view/deadlock.hpp): their waits
+  // raise that error, under their own error handlers, and the run goes on.
+  // False for any other deadlock.
+  bool fail_stuck_waits() {
+    if (watch_.failures().empty()) return false;
+    for (const std::string& line : wait_failure_lines(watch_.failures())) found_.push_back(line);
+    say_deadlock();
+    for (const WaitFailure& f : watch_.failures()) world_.send(f.rank, fail_msg(f, 0));  // a program's epoch is 0
+    return true;
+  }
+
+  // Says the confirmed deadlock (found_) and records it.
+  void say_deadlock() {
     say("deadlock found (" + std::to_string(int((now_s() - watch_.first_notice()) * 1000 + launcher::kWaitNoticeMs)) +
         " ms after the first of its ranks blocked):");
     if (check_ && blocked_in_standard_send()) found_.push_back(kStandardSendsSynchronous);
@@ -137,9 +157,6 @@ class Exec {
     bool mismatch = text.find("collective mismatch: ") != std::string::npos;
     said_.insert(text);
     report_.add({mismatch ? "collective-mismatch" : "deadlock", std::vector<int>(watch_.reported().begin(), watch_.reported().end()), text});
-    for (int r = 0; r < world_.size(); ++r) killed_[size_t(r)] = true, world_.kill(r);
-    while (world_.alive_count() > 0) world_.next(20);
-    return kExitCheck;
   }
 
   // Under --check standard sends wait for their receive (core/comm/comm.hpp).

@@ -251,7 +251,24 @@ Outcome Session::run(const std::vector<int>& ranks, const std::string& mode, con
     watch_deadlock(run, elapsed);
     if (run.poll != Poll::None) finish_poll(run, elapsed);
   }
+  drop_leftovers_after_error(run);
   return std::move(run.o);
+}
+
+// A command that ended in an error on some rank may have left messages that
+// no one will receive: a rank that raised before it communicated (a bad MPI
+// argument: docs/errors.md) skipped a collective its partners went through,
+// and what they sent it would match its next call of the same kind (a
+// broadcast's stale value). Every rank drops the command's unreceived
+// messages, as after an interrupt, so the next command starts clean.
+void Session::drop_leftovers_after_error(const Run& run) {
+  bool failed = false;
+  for (const auto& [r, ro] : run.o.ranks) failed = failed || (ro.state == State::Error && !ro.incomplete);
+  if (!failed || run.o.interrupted) return;  // an interrupt already dropped them
+  ControlMsg m = launcher::msg(Kind::Interrupt);
+  m.epoch = run.epoch;
+  for (int r = 0; r < world_->size(); ++r)
+    if (world_->alive(r)) world_->send(r, m);
 }
 
 // Sends exec to the live ranks of `ranks`; the others are "not running".
@@ -348,9 +365,11 @@ void Session::finish_deadlock_poll(Run& run, double elapsed) {
   bool mismatch = text.find("collective mismatch: ") != std::string::npos;
   report_.add({mismatch ? "collective-mismatch" : "deadlock",
                std::vector<int>(run.watch.reported().begin(), run.watch.reported().end()), text});
-  print_line(opts_.stop_on_deadlock ? "deadlock found:" : "deadlock found (Ctrl-C interrupts):");
+  bool stops = opts_.stop_on_deadlock || !run.watch.failures().empty();
+  print_line(stops ? "deadlock found:" : "deadlock found (Ctrl-C interrupts):");
   print_lines(lines, stdout);
   run.next_hang = 1e300;  // the hang report would only repeat it
+  if (!run.watch.failures().empty()) return fail_stuck_waits(run);
   if (!opts_.stop_on_deadlock) return;
   if (on_deadlock) on_deadlock(lines);
   interrupt(run, "deadlock: interrupting");
@@ -433,7 +452,8 @@ std::map<int, RankView> Session::views_of(const Run& run, bool answers) const {
     } else {
       v.state = RankView::State::Idle;
       v.why = it != run.o.ranks.end() ? "finished the command" : "not running this command";
-      if (st != run.statuses.end()) v.last_error = st->second.last_error;
+      // an error of an earlier command is not this one's
+      if (st != run.statuses.end() && it != run.o.ranks.end()) v.last_error = st->second.last_error;
     }
     views[r] = std::move(v);
   }
@@ -445,6 +465,16 @@ std::vector<std::string> Session::queue_collated(const std::map<int, ControlMsg>
   std::map<int, std::string> shown;
   for (const auto& [r, m] : statuses) shown[r] = queue_text(m.queue);
   return collate(shown);
+}
+
+// Stuck ranks whose partner failed their call, or that gave a collective
+// different roots (wait_failures), raise that error instead of waiting for
+// ever: every rank of the call ends it with an MPI error of the same class,
+// and no one hangs (docs/errors.md). What they sent in the failed call is
+// dropped when the command ends (drop_leftovers_after_error).
+void Session::fail_stuck_waits(Run& run) {
+  for (const std::string& line : wait_failure_lines(run.watch.failures())) print_line(line);
+  for (const WaitFailure& f : run.watch.failures()) world_->send(f.rank, fail_msg(f, run.epoch));
 }
 
 void Session::interrupt(Run& run, const std::string& why) {

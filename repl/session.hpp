@@ -145,6 +145,8 @@ class Session {
   void ask_status(Run& run, Poll kind, double elapsed);
   void finish_poll(Run& run, double elapsed);
   void watch_deadlock(Run& run, double elapsed);
+  void fail_stuck_waits(Run& run);
+  void drop_leftovers_after_error(const Run& run);
   void finish_deadlock_poll(Run& run, double elapsed);
   void interrupt(Run& run, const std::string& why);
   static std::map<int, RankView> confirmed(std::map<int, RankView> views, const Run& run, bool snapshot_ok);

@@ -216,6 +216,11 @@ void Engine::run_background() {
 void Engine::check_abort(const Waiting& what) {
   if (interrupted_)
     fail(ErrClass::Interrupted, what.call, "interrupted while " + what.describe());
+  if (failed_wait_ && failed_wait_->first == wait_serial_) {
+    Error e = std::move(failed_wait_->second);
+    failed_wait_.reset();
+    throw Error::with_code(e.code(), what.call, e.message());
+  }
   check_peers(what);
 }
 
@@ -302,6 +307,10 @@ void Engine::block_until(const std::function<bool()>& done, const Waiting& what)
 }
 
 void Engine::interrupt() { interrupted_ = true; }
+
+void Engine::fail_wait(uint64_t serial, Error e) {
+  if (serial == wait_serial_ && blocked_) failed_wait_.emplace(serial, std::move(e));
+}
 
 void Engine::discard_epoch(uint32_t epoch) {
   discarded_epochs_.insert(epoch);

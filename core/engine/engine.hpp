@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/base/call_lock.hpp"
+#include "core/base/error.hpp"
 #include "core/transport/curve_keys.hpp"
 #include "core/engine/match.hpp"
 #include "core/base/trace.hpp"
@@ -118,10 +119,16 @@ class Engine {
   void begin_command(uint32_t epoch) {
     epoch_ = epoch;
     interrupted_ = false;
+    failed_wait_.reset();
   }
   uint32_t epoch() const { return epoch_; }
   void interrupt();
   bool interrupted() const { return interrupted_; }
+  // The wait numbered `serial` (wait_serial()) can never be met (the
+  // coordinator's deadlock watch: repl/view/deadlock.hpp wait_failures).
+  // That wait raises `e`, named after its call; nothing happens if the rank
+  // is in another wait by now.
+  void fail_wait(uint64_t serial, Error e);
   void discard_epoch(uint32_t epoch);
   void mark_dead(int world_rank);
   bool is_dead(int world_rank) const { return dead_.count(world_rank) != 0; }
@@ -240,6 +247,7 @@ class Engine {
   uint64_t context_counter_ = 0;
   uint32_t epoch_ = 0;
   bool interrupted_ = false;
+  std::optional<std::pair<uint64_t, Error>> failed_wait_;  // fail_wait's serial and error
   const Waiting* blocked_ = nullptr;
   uint64_t wait_serial_ = 0;
   std::vector<uint64_t> sent_to_, received_from_;

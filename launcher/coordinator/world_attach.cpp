@@ -126,7 +126,7 @@ bool World::on_attach_message(const Frames& f) {
     } catch (const std::exception&) {
     }
     if (id != repl_ || r < 0 || r >= size()) return log_dropped("lumpi world", "message for '" + f[1].substr(0, 20) + "' from a REPL that is not attached or for no rank"), false;
-    if (m->kind == Kind::Exec || m->kind == Kind::Interrupt) {
+    if (m->kind == Kind::Exec || m->kind == Kind::Interrupt || m->kind == Kind::Fail) {
       m->epoch += epoch_base_;
       epoch_seen_ = std::max(epoch_seen_, m->epoch);
     }

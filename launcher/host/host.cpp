@@ -404,6 +404,7 @@ void Host::poll_control() {
     switch (m->kind) {
       case Kind::Exec: queue_.push_back(std::move(*m)); break;
       case Kind::Interrupt: on_interrupt(m->epoch); break;
+      case Kind::Fail: on_fail(*m); break;
       case Kind::StatusQuery: answer_status(); break;
       case Kind::TreeQuery: answer_tree(m->list); break;
       case Kind::TraceQuery: on_trace(m->text); break;
@@ -442,6 +443,18 @@ void Host::on_interrupt(uint32_t e) {
   discard_ = e;
   if (running_ && e == epoch_) engine_->interrupt();
   else finish_interrupt();
+}
+
+// The coordinator found this rank's wait stuck for good and says which
+// error it raises ("MPI_ERR_OP in MPI_Allreduce: rank 2 of COMM_WORLD failed
+// this call ...", repl/view/deadlock.hpp wait_failures): its class is the
+// first word.
+void Host::on_fail(const ControlMsg& m) {
+  if (!running_ || m.epoch != epoch_) return;
+  size_t in = m.text.find(" in "), colon = m.text.find(": ");
+  core::ErrClass cls = core::class_from_name(m.text.substr(0, std::min(in, colon)));  // else Unknown
+  std::string message = colon == std::string::npos ? m.text : m.text.substr(colon + 2);
+  engine_->fail_wait(m.serial, core::Error(cls, "lumpi", message));
 }
 
 void Host::finish_interrupt() {

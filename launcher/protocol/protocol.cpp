@@ -59,6 +59,7 @@ const std::vector<Spec>& specs() {
       {Kind::TraceQuery, "trace?", {F::Action}, "action"},
       {Kind::Check, "check", {F::CheckAction}, "action"},
       {Kind::Dead, "dead", {F::Rank}, "rank"},
+      {Kind::Fail, "fail", {F::Epoch, F::Serial, F::Text}, "epoch serial error"},
       {Kind::Quit, "quit", {}, ""},
       {Kind::Attach, "attach", {}, ""},
       {Kind::Detach, "detach", {}, ""},

@@ -58,6 +58,9 @@ enum class Kind : uint8_t {
   TraceQuery,   // action: "on", "off", "clear" (tracing, core/base/trace.hpp) or "get" (answer with Trace)
   Check,        // action: "on" or "off": the full checks of --check (docs/checking.md)
   Dead,         // rank: that rank died; waits that need it fail
+  Fail,         // epoch serial text: the wait numbered serial, in that command, will never be
+                //   met (a partner failed the same call, or the ranks gave different roots):
+                //   raise the MPI error `text` ("MPI_ERR_OP in MPI_Allreduce: rank 2 ...") there
   Quit,         // (no fields): finish and exit; from a REPL to a waiting world (`lumpi world`,
                 //   launcher/world_serve.hpp): end the world
   // REPL (`lumpi attach`) <-> a waiting world, on its attach socket; every message there has one
@@ -145,7 +148,7 @@ struct ControlMsg {
   int rank = 0;                 // Hello: the sender's world rank; Dead, Died: the rank that died;
                                 //   Kill: the rank to kill
   long pid = 0;                 // Hello
-  uint32_t epoch = 0;           // Result, Exec, Interrupt
+  uint32_t epoch = 0;           // Result, Exec, Interrupt, Fail
   int code = 0;                 // Abort, Finished, Bye: the exit code; Died: the wait status
   bool ok = false;              // Result
   bool incomplete = false;      // Result: an error that more input may cure (never with ok)

@@ -347,6 +347,88 @@ RankView view_of_status(const launcher::ControlMsg& m) {
 
 std::set<int> stuck_ranks(const std::map<int, RankView>& ranks) { return build(ranks).stuck; }
 
+// "MPI_Allreduce" of "MPI_ERR_OP in MPI_Allreduce: unknown op", "" if not so shaped.
+static std::string failed_call(const std::string& error) {
+  size_t in = error.find(" in "), colon = error.find(": ");
+  if (in == std::string::npos || colon == std::string::npos || colon < in) return "";
+  return error.substr(in + 4, colon - in - 4);
+}
+
+// The stuck ranks waiting for a rank that failed their call, with its error.
+static void failed_partners(const Graph& g, std::vector<WaitFailure>& out) {
+  for (int r : g.stuck) {
+    const RankView& v = g.all.at(r);
+    for (int t : g.edges.at(r)) {
+      auto it = g.all.find(t);
+      const std::string& theirs = it == g.all.end() ? "" : it->second.last_error;
+      if (v.wait.call.empty() || failed_call(theirs) != v.wait.call) continue;
+      std::string cls = theirs.substr(0, theirs.find(" in "));
+      out.push_back({r, v.serial,
+                     cls + " in " + v.wait.call + ": rank " + std::to_string(t) +
+                         " of COMM_WORLD failed this call and will not take part: " +
+                         theirs.substr(theirs.find(": ") + 2),
+                     "the error of rank " + std::to_string(t)});
+      break;
+    }
+  }
+}
+
+// The stuck ranks of one collective that gave it different roots.
+static void different_roots(const Graph& g, std::vector<WaitFailure>& out) {
+  std::map<std::pair<std::string, uint64_t>, std::map<std::string, std::vector<int>>> by_call;
+  for (int r : g.stuck) {
+    const RankView& v = g.all.at(r);
+    if (is_collective(v)) by_call[{v.wait.call, v.wait.context}][args_of(call_text(v))].push_back(r);
+  }
+  for (const auto& [key, args] : by_call) {
+    if (args.size() < 2) continue;
+    std::string parts;
+    bool roots = true;
+    for (const auto& [a, ranks] : args) {
+      roots = roots && a.rfind("root=", 0) == 0;
+      parts += std::string(parts.empty() ? "" : ", ") + a + " at rank" + (ranks.size() > 1 ? "s " : " ") +
+               format_ranks(ranks);
+    }
+    if (!roots) continue;
+    for (const auto& [a, ranks] : args)
+      for (int r : ranks)
+        out.push_back({r, g.all.at(r).serial,
+                       "MPI_ERR_ROOT in " + key.first + ": the ranks gave different roots (" + parts +
+                           "); MPI-3.1 §5.1: the root must have identical values on all processes",
+                       "MPI_ERR_ROOT (their roots differ)"});
+  }
+}
+
+std::vector<WaitFailure> wait_failures(const std::map<int, RankView>& ranks) {
+  Graph g = build(ranks);
+  std::vector<WaitFailure> out;
+  failed_partners(g, out);
+  std::set<int> told;
+  for (const WaitFailure& f : out) told.insert(f.rank);
+  std::vector<WaitFailure> roots;
+  different_roots(g, roots);
+  for (WaitFailure& f : roots)
+    if (!told.count(f.rank)) out.push_back(std::move(f));
+  return out;
+}
+
+std::vector<std::string> wait_failure_lines(const std::vector<WaitFailure>& failures) {
+  std::map<std::string, std::vector<int>> by_why;
+  for (const WaitFailure& f : failures) by_why[f.why].push_back(f.rank);
+  std::vector<std::string> out;
+  for (const auto& [why, ranks] : by_why)
+    out.push_back("deadlock: rank" + std::string(ranks.size() > 1 ? "s " : " ") + format_ranks(ranks) + " raise " +
+                  why);
+  return out;
+}
+
+launcher::ControlMsg fail_msg(const WaitFailure& f, uint32_t epoch) {
+  launcher::ControlMsg m = launcher::text_msg(launcher::Kind::Fail, f.error);
+  m.epoch = epoch;
+  m.serial = f.serial;
+  return m;
+}
+
 std::vector<std::string> diagnose(const std::map<int, RankView>& ranks) {
   Graph g = build(ranks);
   if (g.stuck.empty()) return {};

@@ -54,6 +54,28 @@ std::vector<std::string> diagnose(const std::map<int, RankView>& ranks);
 // that are stuck themselves, idle, finished or dead (diagnose's graph).
 std::set<int> stuck_ranks(const std::map<int, RankView>& ranks);
 
+// A stuck rank whose wait the coordinator makes raise an MPI error instead
+// of waiting for ever (launcher's `fail` message), when the report can say
+// which error every rank of the call should get:
+//  - a rank it waits for failed the same call: that rank's last MPI error
+//    names the call it waits in ("MPI_ERR_OP in MPI_Allreduce: ..."). A bad
+//    argument makes a rank raise before it communicates (docs/errors.md),
+//    so its partners would wait for ever; they raise its error's class;
+//  - the stuck ranks of one collective gave it different roots: each
+//    raises MPI_ERR_ROOT naming every rank's root (MPI-3.1 §5.1: the root
+//    must have identical values on all processes).
+struct WaitFailure {
+  int rank = 0;         // the stuck rank
+  uint64_t serial = 0;  // its wait
+  std::string error;    // what it raises: "MPI_ERR_OP in MPI_Allreduce: rank 2 of COMM_WORLD failed ..."
+  std::string why;      // for the report: "the error of rank 2"
+};
+std::vector<WaitFailure> wait_failures(const std::map<int, RankView>& ranks);
+// What the report adds: "deadlock: ranks 0-1 raise the error of rank 2", one line per reason.
+std::vector<std::string> wait_failure_lines(const std::vector<WaitFailure>& failures);
+// The `fail` message that makes f.rank's wait (in the command of that epoch) raise f.error.
+launcher::ControlMsg fail_msg(const WaitFailure& f, uint32_t epoch);
+
 // One rank's message queues as text lines (:queue), e.g.
 // "posted receive: source=2, tag=7 on 'MPI_COMM_WORLD'",
 // "unmatched message: from 0, tag=5 on 'MPI_COMM_WORLD', 8 bytes".

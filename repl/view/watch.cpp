@@ -94,8 +94,18 @@ std::vector<std::string> DeadlockWatch::confirm(const std::map<int, RankView>& a
     if (!stuck.empty()) retry_at_ = now + 0.02;
     return {};
   }
-  if (stuck == reported_) return {};
+  std::map<int, uint64_t> waits;  // a deadlock is its stuck ranks in their waits: once each
+  for (int r : stuck) {
+    waits[r] = views.at(r).serial;
+    auto f = failed_.find(r);
+    if (f != failed_.end() && f->second == waits[r]) return {};  // told to raise, it is leaving that wait
+  }
+  if (waits == reported_waits_) return {};
+  reported_waits_ = waits;
   reported_ = stuck;
+  failures_ = wait_failures(views);
+  for (const WaitFailure& f : failures_) failed_[f.rank] = f.serial;
+  views_ = views;
   std::vector<std::string> lines = diagnose(views);
   lines.push_back(deadlock_section(views, stuck));
   return lines;

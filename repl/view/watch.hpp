@@ -62,10 +62,14 @@ class DeadlockWatch {
   // as base has it: a rank that did not answer is unknown); the counts and
   // the last MPI error a finished rank told in its last notice are added.
   // Returns the report's lines when the deadlock is confirmed (once per
-  // set of stuck ranks), else nothing.
+  // set of stuck ranks in their waits), else nothing.
   std::vector<std::string> confirm(const std::map<int, RankView>& views, double now);
   // The stuck ranks of the last confirmed deadlock.
   const std::set<int>& reported() const { return reported_; }
+  // Those of them whose wait should raise an error (deadlock.hpp wait_failures).
+  const std::vector<WaitFailure>& failures() const { return failures_; }
+  // The views of the last confirmed deadlock.
+  const std::map<int, RankView>& views() const { return views_; }
   // When the first of them told it was blocked in the wait it is stuck in.
   double first_notice() const;
 
@@ -80,6 +84,10 @@ class DeadlockWatch {
   bool asking_ = false;
   double retry_at_ = -1;  // >= 0: ask again then (answers did not confirm)
   std::set<int> reported_;
+  std::map<int, uint64_t> reported_waits_;  // their wait serials
+  std::map<int, uint64_t> failed_;          // rank -> the wait its last failure (failures_) named
+  std::vector<WaitFailure> failures_;
+  std::map<int, RankView> views_;
   std::map<int, std::pair<uint64_t, double>> since_;  // rank -> (wait serial, when first told)
 };
 

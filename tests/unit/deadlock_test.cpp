@@ -173,6 +173,43 @@ TEST_CASE("deadlock: a rank waited for names its last MPI error, idle, finished 
   CHECK(d[0] == "deadlock: rank 0 in MPI_Allreduce on 'w' waits for 1: rank 1 is idle (finished the command)");
 }
 
+TEST_CASE("deadlock: the waits a partner's error or different roots doom raise that error, and no others") {
+  const std::string err = "MPI_ERR_OP in MPI_Allreduce: unknown op \"nope\"";
+  RankView idle = with_state(State::Idle, "finished the command");
+  idle.last_error = err;
+  RankView a = coll("MPI_Allreduce", {0, 1, 2}, 2), b = coll("MPI_Allreduce", {0, 1, 2}, 2);
+  a.serial = 7, b.serial = 9;
+  auto f = wait_failures({{0, a}, {1, b}, {2, idle}});
+  REQUIRE(f.size() == 2);
+  CHECK(f[0].rank == 0);
+  CHECK(f[0].serial == 7);
+  CHECK(f[1].serial == 9);
+  CHECK(f[0].error == "MPI_ERR_OP in MPI_Allreduce: rank 2 of COMM_WORLD failed this call and will not take part: "
+                      "unknown op \"nope\"");
+  CHECK(wait_failure_lines(f) == std::vector<std::string>{"deadlock: ranks 0-1 raise the error of rank 2"});
+  auto m = fail_msg(f[1], 4);
+  CHECK(m.kind == lumpi::launcher::Kind::Fail);
+  CHECK(m.epoch == 4);
+  CHECK(m.serial == 9);
+  CHECK(m.text == f[1].error);
+  // an error in another call is named in the report, but fails no wait
+  CHECK(wait_failures({{0, coll("MPI_Barrier", {0, 1, 2}, 2)}, {1, coll("MPI_Barrier", {0, 1, 2}, 2)}, {2, idle}})
+            .empty());
+  // no error, no failure; a rank that still runs dooms nothing
+  CHECK(wait_failures({{0, a}, {1, b}, {2, with_state(State::Idle, "finished the command")}}).empty());
+  CHECK(wait_failures({{0, a}, {1, b}, {2, with_state(State::Running)}}).empty());
+  // different roots: every stuck rank of that collective raises MPI_ERR_ROOT
+  RankView r0 = coll("MPI_Reduce", {0, 1, 2}, 1), r2 = coll("MPI_Reduce", {0, 1, 2}, 1);
+  r0.where = "waiting in MPI_Reduce(root=0) on 'w'";
+  r2.where = "waiting in MPI_Reduce(root=2) on 'w'";
+  f = wait_failures({{0, r0}, {1, with_state(State::Idle, "finished the command")}, {2, r2}});
+  REQUIRE(f.size() == 2);
+  CHECK(f[1].rank == 2);
+  CHECK(f[1].error == "MPI_ERR_ROOT in MPI_Reduce: the ranks gave different roots (root=0 at rank 0, root=2 at rank "
+                      "2); MPI-3.1 §5.1: the root must have identical values on all processes");
+  CHECK(wait_failure_lines(f) == std::vector<std::string>{"deadlock: ranks 0,2 raise MPI_ERR_ROOT (their roots differ)"});
+}
+
 TEST_CASE("deadlock: finished and dead peers are named as such") {
   auto d = diagnose({{0, recv_from(1, 1)}, {1, with_state(State::Finishing)}, {2, recv_from(3, 1)},
                      {3, with_state(State::Dead, "exit 3")}});

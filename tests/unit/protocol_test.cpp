@@ -94,6 +94,7 @@ std::vector<ControlMsg> samples() {
   add(Kind::StatusQuery, [](ControlMsg&) {});
   add(Kind::TreeQuery, [](ControlMsg& m) { m.list = {"0=0-1", "1=2"}; });
   add(Kind::Dead, [](ControlMsg& m) { m.rank = 3; });
+  add(Kind::Fail, [](ControlMsg& m) { m.epoch = 4, m.serial = 17, m.text = "MPI_ERR_OP in MPI_Allreduce: unknown op"; });
   add(Kind::Quit, [](ControlMsg&) {});
   add(Kind::Attach, [](ControlMsg&) {});
   add(Kind::Detach, [](ControlMsg&) {});
