@@ -8,15 +8,16 @@
 
 namespace lumpi::repl {
 
-void CheckReport::add(CheckFinding f) {
+bool CheckReport::add(CheckFinding f) {
   for (CheckFinding& old : findings_) {
     if (old.check_class != f.check_class || old.text != f.text) continue;
     for (int r : f.ranks)
       if (std::find(old.ranks.begin(), old.ranks.end(), r) == old.ranks.end()) old.ranks.push_back(r);
     std::sort(old.ranks.begin(), old.ranks.end());
-    return;
+    return false;
   }
   findings_.push_back(std::move(f));
+  return true;
 }
 
 bool CheckReport::write(const std::string& path) const {

@@ -17,8 +17,8 @@ struct CheckFinding {
 class CheckReport {
  public:
   // Records a finding; a rank's report of a finding another rank already
-  // reported (the same class and text) is merged into it.
-  void add(CheckFinding f);
+  // reported (the same class and text) is merged into it. True if it is new.
+  bool add(CheckFinding f);
   bool empty() const { return findings_.empty(); }
   const std::vector<CheckFinding>& findings() const { return findings_; }
   // {"findings": [{"class": ..., "ranks": [...], "text": ...}, ...]}; an

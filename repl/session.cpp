@@ -506,7 +506,10 @@ void Session::on_event_during(Run& run, const Event& ev) {
       run.statuses[r] = m;
       break;
     case Kind::Wait: run.watch.notice(r, m, now_s() - run.t0); break;
-    case Kind::Report: report_.add({m.check_class, {r}, m.text}); break;
+    case Kind::Report:  // a check fired (docs/checking.md): shown once, as it happens
+      if (report_.add({m.check_class, {r}, m.text}))
+        print_line(color::yellow("[" + std::to_string(r) + "] " + m.check_class + ": " + m.text));
+      break;
     case Kind::Event:
       if (on_event) on_event(r, m.list);
       break;

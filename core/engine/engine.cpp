@@ -129,10 +129,19 @@ void Engine::deliver(Message m) {
     return;
   }
   if (discarded_epochs_.count(m.env.epoch)) return;
+  if (checking_)
+    if (auto race = races_.arrived(m.env)) report_check("message-race", *race);
   bool wants_ack = m.env.wants_ack;
   int source = m.env.source;
   uint64_t seq = m.env.seq;
-  if (matcher_.arrive(std::move(m)) && wants_ack) acknowledge(source, seq);
+  PostedRecv* matched = matcher_.arrive(std::move(m));
+  if (!matched) return;
+  matched->clock = clock_;
+  if (wants_ack) acknowledge(source, seq);
+}
+
+void Engine::note_wildcard(WildcardMatch m) {
+  if (auto race = races_.completed(std::move(m), matcher_.unexpected())) report_check("message-race", *race);
 }
 
 // A synchronous send's message was matched: its sender may complete.
@@ -141,6 +150,7 @@ void Engine::acknowledge(int source, uint64_t seq) { send_control(source, MsgKin
 bool Engine::post(PostedRecv* r) {
   r->epoch = epoch_;
   if (!matcher_.post(r)) return false;
+  r->clock = clock_;
   if (r->msg.env.wants_ack) acknowledge(r->msg.env.source, r->msg.env.seq);
   return true;
 }

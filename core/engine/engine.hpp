@@ -24,6 +24,7 @@
 #include "core/base/error.hpp"
 #include "core/transport/curve_keys.hpp"
 #include "core/engine/match.hpp"
+#include "core/engine/race.hpp"
 #include "core/base/trace.hpp"
 
 namespace lumpi::core {
@@ -162,6 +163,9 @@ class Engine {
     };
   };
   CallSignatures& call_signatures() { return call_sigs_; }
+  // --check: a receive from ANY_SOURCE on the point-to-point lane completed
+  // (Request); a message race it took part in is reported (core/engine/race.hpp).
+  void note_wildcard(WildcardMatch m);
 
   // ---- tracing (core/base/trace.hpp) ----
   // The Lamport clock: every send carries it (Envelope::clock); every
@@ -234,6 +238,7 @@ class Engine {
   int rank_, size_;
   std::unique_ptr<Transport> transport_;
   Matcher matcher_;
+  RaceCheck races_;
   std::set<uint64_t> acks_;
   std::map<uint64_t, bool> cancel_answers_;
   std::set<uint32_t> discarded_epochs_;

@@ -32,6 +32,7 @@ struct PostedRecv {
   bool done = false;
   bool abandoned = false;  // unposted by an interrupt; will never complete
   uint32_t epoch = 0;      // the command that posted it
+  uint64_t clock = 0;      // the receiver's Lamport clock when it matched (Engine sets it)
   Message msg;     // valid once done
 };
 
@@ -72,6 +73,8 @@ class Matcher {
   // abandoned; receives posted by earlier commands stay posted.
   void abandon_posted(uint32_t epoch);
   size_t unexpected_count() const { return unexpected_.size(); }
+  // The unexpected messages, in arrival order (the race check reads them).
+  const std::list<Message>& unexpected() const { return unexpected_; }
   size_t posted_count() const { return posted_.size(); }
   // The posted receives in posting order, then the unexpected messages in
   // arrival order. Reads only.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "core/base/constants.hpp"
 #include "core/base/error.hpp"
 
 namespace lumpi::core {
@@ -66,6 +67,9 @@ bool Request::poll_complete() {
         complete_ = true;
         if (engine_->tracing() && recv_.context % 4 == uint64_t(Lane::P2P)) trace_recv();
         if (recv_sig_.kind && recv_.msg.env.sig.kind) check_signature();
+        if (recv_.source == ANY_SOURCE && recv_.context % 4 == uint64_t(Lane::P2P) && engine_->checking())
+          engine_->note_wildcard({recv_.context, recv_.tag, recv_.msg.env.source, recv_.clock,
+                                  what_.describe().substr(std::string_view("waiting in ").size()), rank_of_});
       }
       break;
     case Kind::Send:

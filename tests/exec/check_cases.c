@@ -19,7 +19,9 @@
  *   p2p_types      every rank Isends 2 x MPI_INT to its right; odd ranks receive MPI_FLOAT (--check);
  *   p2p_types_ok   every rank receives MPI_INT (4 of them: a prefix), then MPI_BYTE and MPI_INT32_T;
  *   igather_odd    odd ranks Igather to root 0 and wait; the others never call it (--check: MPI_Finalize);
- *   igather_ok     every rank calls it.
+ *   igather_ok     every rank calls it;
+ *   any_race       rank 0 takes a message from each other rank with MPI_ANY_SOURCE, all sent at once (--check);
+ *   any_ok         the same receives, but rank i sends only when rank 0 tells it to.
  * A correct twin prints "done" from rank 0. */
 #include <mpi.h>
 #include <stdio.h>
@@ -178,6 +180,26 @@ static void igather_odd(int bug) {
   if (me == 0 && all[n - 1] != n - 1) printf("FAIL gathered %d\n", all[n - 1]);
 }
 
+// Rank 0 takes one message from each other rank with MPI_ANY_SOURCE and
+// builds a number from their order. In the buggy case every rank sends at
+// once, so timing decides the order (a message race, MPI-3.1 §3.5); the
+// twin's receives are wildcards too, but rank i sends only after rank 0
+// told it to, so each receive has one candidate.
+static void any_source(int bug) {
+  int v = me, go = 1, order = 0;
+  if (me != 0) {
+    if (!bug) MPI_Recv(&go, 1, MPI_INT, 0, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(&v, 1, MPI_INT, 0, 9, MPI_COMM_WORLD);
+    return;
+  }
+  for (int i = 1; i < n; ++i) {
+    if (!bug) MPI_Send(&go, 1, MPI_INT, i, 8, MPI_COMM_WORLD);
+    MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    order = order * 10 + v;
+  }
+  if (!bug && order % 10 != n - 1) printf("FAIL order %d\n", order);
+}
+
 struct Case {
   const char *bug, *ok;
   void (*run)(int bug);
@@ -191,6 +213,7 @@ static const struct Case cases[] = {
     {"coll_types", "types_ok", types},          {"iallreduce_ops", "iallreduce_ok", iops},
     {"send_eager", "sendrecv_ok", eager},      {"recv_self", "self_ok", from_self},
     {"p2p_types", "p2p_types_ok", p2p_types},  {"igather_odd", "igather_ok", igather_odd},
+    {"any_race", "any_ok", any_source},
 };
 
 int main(int argc, char** argv) {

@@ -5,7 +5,9 @@ naming both calls and signatures, both ranks and the communicator, class
 `type-mismatch` in --check-report; every rank runs on to the end and the
 run exits 1. The correct twin (a prefix, MPI_BYTE, MPI_INT32_T) is silent
 and exits 0; without --check the buggy case is silent too. At 2, 3 and 5
-ranks (tests/exec/check_cases.c's p2p_types).
+ranks (tests/exec/check_cases.c's p2p_types). Message races the same way
+(any_race and its twin any_ok, at 3, 4 and 5 ranks; a Lua script at 3 and
+4), class `message-race`.
 
 usage: python3 test_check_p2p.py /path/to/lumpi
 """
@@ -53,5 +55,42 @@ for n in [2, 3, 5]:
         check(f"{case} at {n} ranks {' '.join(flags)}: silent, exit 0, empty report",
               rc == 0 and err == "" and out.endswith("done\n") and found == [],
               f"rc={rc} out={out!r} err={err!r} found={found!r}")
+
+# Message races (docs/checking.md, MPI-3.1 §3.5): rank 0's receives from
+# MPI_ANY_SOURCE while every other rank sends at once; the twin's wildcard
+# receives each have one candidate (rank i sends when rank 0 says so).
+RACE = "lumpi exec: message-race (rank 0): MPI_Recv(source=ANY_SOURCE, tag=9) on 'MPI_COMM_WORLD' received the message rank "
+for n in [3, 4, 5]:
+    rc, out, err, found = exec_case(n, "any_race", ["--check"])
+    lines = [l for l in err.splitlines() if "message-race" in l]
+    check(f"any_race at {n} ranks --check: exit 1, the run went on to the end, the race said with both senders",
+          rc == 1 and out.endswith("done\n") and lines and all(l.startswith(RACE) and
+                                                                "sent could have matched it as well" in l and
+                                                                "MPI-3.1 §3.5" in l for l in lines),
+          f"rc={rc} out={out!r} err={err!r}")
+    check(f"any_race at {n} ranks --check: message-race findings of rank 0 in the report",
+          found and all(f.get("class") == "message-race" and f.get("ranks") == [0] for f in found), repr(found))
+    for flags, case in ((["--check"], "any_ok"), ([], "any_ok"), ([], "any_race")):
+        rc, out, err, found = exec_case(n, case, flags)
+        check(f"{case} at {n} ranks {' '.join(flags)}: silent, exit 0, empty report",
+              rc == 0 and err == "" and out.endswith("done\n") and found == [],
+              f"rc={rc} out={out!r} err={err!r} found={found!r}")
+
+# the Lua door at the REPL's script mode: shown as it happens, the run fails; the twin is silent
+LUA = ("local w, r = mpi.COMM_WORLD, mpi.rank()\n"
+       "if r == 0 then for i = 1, w:size() - 1 do if arg[1] == 'ok' then w:send(1, i, 8) end "
+       "w:recv(mpi.ANY_SOURCE, 9) end\n"
+       "else if arg[1] == 'ok' then w:recv(0, 8) end w:send(r, 0, 9) end\n")
+script = os.path.join(tmp, "race.lua")
+with open(script, "w") as f:
+    f.write(LUA)
+for n in [3, 4]:
+    rc, out, err, tag = run(LUMPI, ["--check", "-n", str(n), script], timeout=30)
+    check(f"Lua race at {n} ranks --check: [0] message-race shown, exit 1",
+          rc == 1 and "[0] message-race: MPI_Recv(source=ANY_SOURCE, tag=9) on 'MPI_COMM_WORLD' received the "
+          "message rank " in out + err and no_leftovers(tag), f"rc={rc} out={out!r} err={err!r}")
+    rc, out, err, tag = run(LUMPI, ["--check", "-n", str(n), script, "ok"], timeout=30)
+    check(f"Lua twin at {n} ranks --check: silent, exit 0",
+          rc == 0 and "message-race" not in out + err and no_leftovers(tag), f"rc={rc} out={out!r} err={err!r}")
 
 finish()

@@ -1,0 +1,62 @@
+// core/engine/race.hpp: message races, a check of --check (docs/checking.md,
+// issue 25 item 8; MPI-3.1 §3.5).
+//
+// The rule: a receive from MPI_ANY_SOURCE takes whichever matching message
+// it meets first. When a message from another sender could have matched it
+// as well, which one it gets depends on timing (MPI makes no guarantee of
+// fairness, §3.5), and so may the program's result: a message race.
+//
+// How it is seen without false reports: every message carries its sender's
+// Lamport clock (Envelope::clock), and the engine notes the receiver's clock
+// when a wildcard receive of the user's point-to-point lane matched. A send
+// that happened after that match (caused by it, through any chain of
+// messages) carries a larger clock. So a message from another source that
+// fits the receive's context and tag, and whose clock is not larger, was
+// sent concurrently with the match and could have been taken instead. The
+// converse does not hold (a larger clock need not mean "caused by"): some
+// races go unseen, but no message the receive could never have had is
+// named. Checked when the receive completes, against the messages waiting
+// unmatched, and at each later arrival, for the last kKeep such receives.
+// Pure bookkeeping: the engine calls it and sends the reports.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <list>
+#include <optional>
+#include <set>
+#include <string>
+
+#include "core/engine/match.hpp"
+
+namespace lumpi::core {
+
+// A wildcard receive that completed: what it asked for, what it took, when.
+struct WildcardMatch {
+  uint64_t context = 0;     // base * 4 + lane (the point-to-point lane only is checked)
+  int tag = 0;              // or ANY_TAG
+  int source = 0;           // the COMM_WORLD rank whose message it took
+  uint64_t clock = 0;       // the receiver's Lamport clock when it matched (PostedRecv::clock)
+  std::string call;         // "MPI_Recv(source=ANY_SOURCE, tag=5) on 'MPI_COMM_WORLD'"
+  std::function<int(int)> rank_of;  // COMM_WORLD rank -> rank in the receive's communicator
+};
+
+class RaceCheck {
+ public:
+  static constexpr size_t kKeep = 64;
+  // A wildcard receive completed; `waiting` are the unexpected messages
+  // (Matcher::unexpected). Returns the report if one of them could have
+  // matched it, and keeps the receive for later arrivals.
+  std::optional<std::string> completed(WildcardMatch m, const std::list<Message>& waiting);
+  // A message arrived: the report if it could have matched a kept receive
+  // (each receive is reported once, each text once).
+  std::optional<std::string> arrived(const Envelope& e);
+
+ private:
+  std::optional<std::string> race(WildcardMatch& m, const Envelope& other);
+  std::deque<WildcardMatch> kept_;
+  std::set<std::string> said_;
+};
+
+}  // namespace lumpi::core
