@@ -149,6 +149,11 @@ void Engine::acknowledge(int source, uint64_t seq) { send_control(source, MsgKin
 
 bool Engine::post(PostedRecv* r) {
   r->epoch = epoch_;
+  if (r->source == ANY_SOURCE && r->context % 4 == uint64_t(Lane::P2P)) {  // a user's wildcard receive
+    static const std::map<uint64_t, int> replay = parse_replay(std::getenv("LUMPI_RACE"), rank_);
+    r->wildcard = ++wildcard_posts_;
+    if (auto it = replay.find(r->wildcard); it != replay.end() && it->second < size_) r->source = it->second;
+  }
   if (!matcher_.post(r)) return false;
   r->clock = clock_;
   if (r->msg.env.wants_ack) acknowledge(r->msg.env.source, r->msg.env.seq);

@@ -33,6 +33,7 @@ struct PostedRecv {
   bool abandoned = false;  // unposted by an interrupt; will never complete
   uint32_t epoch = 0;      // the command that posted it
   uint64_t clock = 0;      // the receiver's Lamport clock when it matched (Engine sets it)
+  uint64_t wildcard = 0;   // a user receive from ANY_SOURCE: its number on this rank (1, 2, ...)
   Message msg;     // valid once done
 };
 

@@ -1,6 +1,9 @@
 // core/engine/race.cpp: message races (core/engine/race.hpp).
 #include "core/engine/race.hpp"
 
+#include <algorithm>
+#include <cstdio>
+
 #include "core/base/constants.hpp"
 
 namespace lumpi::core {
@@ -13,10 +16,26 @@ std::optional<std::string> RaceCheck::race(WildcardMatch& m, const Envelope& e) 
                      " sent could have matched it as well (neither send comes after the receive matched): "
                      "which one a receive from MPI_ANY_SOURCE gets depends on timing, and so may the result "
                      "(MPI-3.1 §3.5: MPI makes no guarantee of fairness); name the source, or use tags that "
-                     "tell the messages apart";
+                     "tell the messages apart (to run it with the other order: LUMPI_RACE=" +
+                     std::to_string(m.receiver) + ":" + std::to_string(m.number) + ":" + std::to_string(e.source) + ")";
   m.call.clear();  // reported: once per receive
   if (!said_.insert(text).second) return std::nullopt;
   return text;
+}
+
+std::map<uint64_t, int> parse_replay(const char* text, int rank) {
+  std::map<uint64_t, int> out;
+  std::string s = text ? text : "";
+  for (size_t at = 0; at < s.size();) {
+    size_t end = std::min(s.find(',', at), s.size());
+    long long r = -1, n = 0, src = -1;
+    char tail = 0;
+    if (std::sscanf(s.substr(at, end - at).c_str(), "%lld:%lld:%lld%c", &r, &n, &src, &tail) == 3 && r == rank &&
+        n > 0 && src >= 0 && src < (1 << 30))
+      out[uint64_t(n)] = int(src);
+    at = end + 1;
+  }
+  return out;
 }
 
 std::optional<std::string> RaceCheck::completed(WildcardMatch m, const std::list<Message>& waiting) {

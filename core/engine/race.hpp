@@ -17,6 +17,12 @@
 // races go unseen, but no message the receive could never have had is
 // named. Checked when the receive completes, against the messages waiting
 // unmatched, and at each later arrival, for the last kKeep such receives.
+//
+// The replay: a report says how to run the program again with the other
+// order, LUMPI_RACE=R:N:S (several separated by commas): the N-th receive
+// from ANY_SOURCE of COMM_WORLD rank R (counted on the point-to-point lane
+// from the start of the program) takes only COMM_WORLD rank S's message, so
+// the user sees whether the result changes or a deadlock appears.
 // Pure bookkeeping: the engine calls it and sends the reports.
 #pragma once
 
@@ -24,6 +30,7 @@
 #include <deque>
 #include <functional>
 #include <list>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -40,7 +47,14 @@ struct WildcardMatch {
   uint64_t clock = 0;       // the receiver's Lamport clock when it matched (PostedRecv::clock)
   std::string call;         // "MPI_Recv(source=ANY_SOURCE, tag=5) on 'MPI_COMM_WORLD'"
   std::function<int(int)> rank_of;  // COMM_WORLD rank -> rank in the receive's communicator
+  int receiver = 0;         // the COMM_WORLD rank that received
+  uint64_t number = 0;      // which of its wildcard receives (PostedRecv::wildcard)
 };
+
+// The replay's choices for COMM_WORLD rank `rank` from LUMPI_RACE's text
+// ("0:3:2,1:1:0"): wildcard receive number -> the source it takes. Entries
+// of other ranks, and malformed ones, are left out.
+std::map<uint64_t, int> parse_replay(const char* text, int rank);
 
 class RaceCheck {
  public:

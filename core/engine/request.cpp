@@ -69,7 +69,8 @@ bool Request::poll_complete() {
         if (recv_sig_.kind && recv_.msg.env.sig.kind) check_signature();
         if (recv_.source == ANY_SOURCE && recv_.context % 4 == uint64_t(Lane::P2P) && engine_->checking())
           engine_->note_wildcard({recv_.context, recv_.tag, recv_.msg.env.source, recv_.clock,
-                                  what_.describe().substr(std::string_view("waiting in ").size()), rank_of_});
+                                  what_.describe().substr(std::string_view("waiting in ").size()), rank_of_,
+                                  engine_->world_rank(), recv_.wildcard});
       }
       break;
     case Kind::Send:

@@ -7,7 +7,7 @@ run exits 1. The correct twin (a prefix, MPI_BYTE, MPI_INT32_T) is silent
 and exits 0; without --check the buggy case is silent too. At 2, 3 and 5
 ranks (tests/exec/check_cases.c's p2p_types). Message races the same way
 (any_race and its twin any_ok, at 3, 4 and 5 ranks; a Lua script at 3 and
-4), class `message-race`.
+4), class `message-race`, and the replay of the other order (LUMPI_RACE).
 
 usage: python3 test_check_p2p.py /path/to/lumpi
 """
@@ -92,5 +92,28 @@ for n in [3, 4]:
     rc, out, err, tag = run(LUMPI, ["--check", "-n", str(n), script, "ok"], timeout=30)
     check(f"Lua twin at {n} ranks --check: silent, exit 0",
           rc == 0 and "message-race" not in out + err and no_leftovers(tag), f"rc={rc} out={out!r} err={err!r}")
+
+# the replay (LUMPI_RACE=R:N:S, docs/checking.md): rank 0 takes one message
+# from MPI_ANY_SOURCE, then one from rank 2. The report names the replay of
+# the other order; forcing rank 2's message into the wildcard receive makes
+# the deadlock appear every time, forcing rank 1's makes the run succeed.
+REPLAY = ("local w, r = mpi.COMM_WORLD, mpi.rank()\n"
+          "if r == 0 then local a = w:recv(mpi.ANY_SOURCE, 9); local b = w:recv(2, 9); print('got', a, b)\n"
+          "else w:send(r, 0, 9) end\n")
+script = os.path.join(tmp, "replay.lua")
+with open(script, "w") as f:
+    f.write(REPLAY)
+rc, out, err, tag = run(LUMPI, ["--check", "-n", "3", script], timeout=30)
+check("replay: the report names how to run the other order",
+      rc == 1 and "(to run it with the other order: LUMPI_RACE=0:1:" in out + err and no_leftovers(tag),
+      f"rc={rc} out={out!r} err={err!r}")
+for forced, wants in (("0:1:2", "deadlock: rank 0 in MPI_Recv(source=2, tag=9) on 'MPI_COMM_WORLD' waits for 2"),
+                      ("0:1:1", "[0] got\t1\t2")):
+    os.environ["LUMPI_RACE"] = forced
+    for _ in range(3):  # the same every time
+        rc, out, err, tag = run(LUMPI, ["--check", "-n", "3", script], timeout=30)
+        check(f"replay LUMPI_RACE={forced}: {wants!r}", wants in out + err and (rc == 0) == (forced == "0:1:1")
+              and "message-race" not in out + err and no_leftovers(tag), f"rc={rc} out={out!r} err={err!r}")
+    del os.environ["LUMPI_RACE"]
 
 finish()

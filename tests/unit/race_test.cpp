@@ -24,7 +24,7 @@ Envelope env(int source, int tag, uint64_t clock, uint64_t ctx = kCtx) {
 
 // A receive from ANY_SOURCE with `tag` that took rank `took`'s message when its clock was `clock`.
 WildcardMatch took(int source, uint64_t clock, int tag = 9) {
-  return {kCtx, tag, source, clock, "MPI_Recv(source=ANY_SOURCE, tag=9) on 'w'", [](int r) { return r + 10; }};
+  return {kCtx, tag, source, clock, "MPI_Recv(source=ANY_SOURCE, tag=9) on 'w'", [](int r) { return r + 10; }, 0, 3};
 }
 
 }  // namespace
@@ -39,6 +39,7 @@ TEST_CASE("race: another sender's message waiting unmatched when the wildcard re
                  "sent could have matched it as well",
                  0) == 0);
   CHECK(r->find("MPI-3.1 §3.5") != std::string::npos);
+  CHECK(r->find("(to run it with the other order: LUMPI_RACE=0:3:2)") != std::string::npos);
   CHECK_FALSE(c.arrived(env(3, 9, 1)));  // that receive was reported: once
 }
 
@@ -65,4 +66,13 @@ TEST_CASE("race: only the last kKeep wildcard receives are kept") {
   CHECK_FALSE(c.completed(took(1, 5), {}));
   for (size_t i = 0; i < RaceCheck::kKeep; ++i) CHECK_FALSE(c.completed(took(1, 100, 7), {}));
   CHECK_FALSE(c.arrived(env(2, 9, 1)));  // the tag-9 receive is no longer kept
+}
+
+TEST_CASE("race: LUMPI_RACE's choices for one rank; other ranks' and malformed entries are left out") {
+  auto m = parse_replay("0:3:2,1:1:0,0:5:1", 0);
+  CHECK(m == std::map<uint64_t, int>{{3, 2}, {5, 1}});
+  CHECK(parse_replay("0:3:2,1:1:0", 1) == std::map<uint64_t, int>{{1, 0}});
+  CHECK(parse_replay(nullptr, 0).empty());
+  CHECK(parse_replay("", 0).empty());
+  CHECK(parse_replay("0:0:1,0:2:-1,0:x:1,0:2:1x,0:2", 0).empty());
 }
