@@ -32,7 +32,8 @@ std::string Waiting::describe() const {
 
 Engine::Engine(int world_rank, int world_size, const std::string& bind_endpoint, std::optional<CurveKeys> curve)
     : rank_(world_rank), size_(world_size), transport_(std::make_unique<Transport>(bind_endpoint, std::move(curve))),
-      sent_to_(size_t(world_size)), received_from_(size_t(world_size)) {}
+      replay_(parse_replay(std::getenv("LUMPI_RACE"), world_rank)), sent_to_(size_t(world_size)),
+      received_from_(size_t(world_size)) {}
 
 Engine::~Engine() { stop_passive_thread(); }
 
@@ -150,9 +151,8 @@ void Engine::acknowledge(int source, uint64_t seq) { send_control(source, MsgKin
 bool Engine::post(PostedRecv* r) {
   r->epoch = epoch_;
   if (r->source == ANY_SOURCE && r->context % 4 == uint64_t(Lane::P2P)) {  // a user's wildcard receive
-    static const std::map<uint64_t, int> replay = parse_replay(std::getenv("LUMPI_RACE"), rank_);
     r->wildcard = ++wildcard_posts_;
-    if (auto it = replay.find(r->wildcard); it != replay.end() && it->second < size_) r->source = it->second;
+    if (auto it = replay_.find(r->wildcard); it != replay_.end() && it->second < size_) r->source = it->second;
   }
   if (!matcher_.post(r)) return false;
   r->clock = clock_;

@@ -239,7 +239,8 @@ class Engine {
   std::unique_ptr<Transport> transport_;
   Matcher matcher_;
   RaceCheck races_;
-  uint64_t wildcard_posts_ = 0;  // the user's receives from ANY_SOURCE posted so far (race.hpp's replay)
+  uint64_t wildcard_posts_ = 0;      // the user's receives from ANY_SOURCE posted so far
+  std::map<uint64_t, int> replay_;    // LUMPI_RACE's choices for this rank (race.hpp's replay)
   std::set<uint64_t> acks_;
   std::map<uint64_t, bool> cancel_answers_;
   std::set<uint32_t> discarded_epochs_;
