@@ -365,8 +365,8 @@ static void failed_partners(const Graph& g, std::vector<WaitFailure>& out) {
       std::string cls = theirs.substr(0, theirs.find(" in "));
       out.push_back({r, v.serial,
                      cls + " in " + v.wait.call + ": rank " + std::to_string(t) +
-                         " of COMM_WORLD failed this call and will not take part: " +
-                         theirs.substr(theirs.find(": ") + 2),
+                         " of COMM_WORLD will not take part (its " + v.wait.call + " raised this error: " +
+                         theirs.substr(theirs.find(": ") + 2) + ")",
                      "the error of rank " + std::to_string(t)});
       break;
     }

@@ -184,8 +184,8 @@ TEST_CASE("deadlock: the waits a partner's error or different roots doom raise t
   CHECK(f[0].rank == 0);
   CHECK(f[0].serial == 7);
   CHECK(f[1].serial == 9);
-  CHECK(f[0].error == "MPI_ERR_OP in MPI_Allreduce: rank 2 of COMM_WORLD failed this call and will not take part: "
-                      "unknown op \"nope\"");
+  CHECK(f[0].error == "MPI_ERR_OP in MPI_Allreduce: rank 2 of COMM_WORLD will not take part (its MPI_Allreduce "
+                      "raised this error: unknown op \"nope\")");
   CHECK(wait_failure_lines(f) == std::vector<std::string>{"deadlock: ranks 0-1 raise the error of rank 2"});
   auto m = fail_msg(f[1], 4);
   CHECK(m.kind == lumpi::launcher::Kind::Fail);
