@@ -446,9 +446,9 @@ void Host::on_interrupt(uint32_t e) {
 }
 
 // The coordinator found this rank's wait stuck for good and says which
-// error it raises ("MPI_ERR_OP in MPI_Allreduce: rank 2 of COMM_WORLD failed
-// this call ...", repl/view/deadlock.hpp wait_failures): its class is the
-// first word.
+// error it raises ("MPI_ERR_OP in MPI_Allreduce: rank 2 of COMM_WORLD will
+// not take part ...", repl/view/deadlock.hpp wait_failures): its class is
+// the first word.
 void Host::on_fail(const ControlMsg& m) {
   if (!running_ || m.epoch != epoch_) return;
   size_t in = m.text.find(" in "), colon = m.text.find(": ");
