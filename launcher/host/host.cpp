@@ -471,10 +471,14 @@ constexpr size_t kMaxQueueEntries = 1000;
 void Host::answer_status() { send(status_of(Kind::Status, running_ ? engine_->blocked() : nullptr)); }
 
 // A Status answer, or a Wait notice (the engine's long-wait callback: blocked
-// in w, or no longer when w is null).
+// in w, or no longer when w is null). A rank with a command queued is not
+// idle: the status question can come in the same batch of control messages
+// as the command, before it starts, and the deadlock watch takes an idle
+// rank for one that can never act (seen under ASan: a false report).
 ControlMsg Host::status_of(Kind kind, const core::Waiting* w) const {
-  ControlMsg m = text_msg(kind, !running_ ? "idle" : w ? w->describe() : busy_text_);
-  m.state = !running_ ? RankState::Idle : w ? RankState::Blocked : RankState::Running;
+  const bool idle = !running_ && queue_.empty();
+  ControlMsg m = text_msg(kind, idle ? "idle" : !running_ ? "starting a command" : w ? w->describe() : busy_text_);
+  m.state = idle ? RankState::Idle : w ? RankState::Blocked : RankState::Running;
   m.serial = engine_->wait_serial();
   m.counts = {engine_->sent_counts(), engine_->received_counts()};
   m.last_error = core::last_delivered();
