@@ -105,7 +105,6 @@ std::vector<std::string> DeadlockWatch::confirm(const std::map<int, RankView>& a
   reported_ = stuck;
   failures_ = wait_failures(views);
   for (const WaitFailure& f : failures_) failed_[f.rank] = f.serial;
-  views_ = views;
   std::vector<std::string> lines = diagnose(views);
   lines.push_back(deadlock_section(views, stuck));
   return lines;

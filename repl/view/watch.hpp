@@ -68,8 +68,6 @@ class DeadlockWatch {
   const std::set<int>& reported() const { return reported_; }
   // Those of them whose wait should raise an error (deadlock.hpp wait_failures).
   const std::vector<WaitFailure>& failures() const { return failures_; }
-  // The views of the last confirmed deadlock.
-  const std::map<int, RankView>& views() const { return views_; }
   // When the first of them told it was blocked in the wait it is stuck in.
   double first_notice() const;
 
@@ -87,7 +85,6 @@ class DeadlockWatch {
   std::map<int, uint64_t> reported_waits_;  // their wait serials
   std::map<int, uint64_t> failed_;          // rank -> the wait its last failure (failures_) named
   std::vector<WaitFailure> failures_;
-  std::map<int, RankView> views_;
   std::map<int, std::pair<uint64_t, double>> since_;  // rank -> (wait serial, when first told)
 };
 
