@@ -265,10 +265,14 @@ void Session::drop_leftovers_after_error(const Run& run) {
   bool failed = false;
   for (const auto& [r, ro] : run.o.ranks) failed = failed || (ro.state == State::Error && !ro.incomplete);
   if (!failed || run.o.interrupted) return;  // an interrupt already dropped them
+  send_interrupt(run.epoch);
+}
+
+// Every rank stops command `epoch` (a rank no longer running it drops its leftovers).
+void Session::send_interrupt(uint32_t epoch) {
   ControlMsg m = launcher::msg(Kind::Interrupt);
-  m.epoch = run.epoch;
-  for (int r = 0; r < world_->size(); ++r)
-    if (world_->alive(r)) world_->send(r, m);
+  m.epoch = epoch;
+  for (int r = 0; r < world_->size(); ++r) world_->send(r, m);
 }
 
 // Sends exec to the live ranks of `ranks`; the others are "not running".
@@ -480,9 +484,7 @@ void Session::fail_stuck_waits(Run& run) {
 void Session::interrupt(Run& run, const std::string& why) {
   print_line(why);
   run.o.interrupted = true;
-  ControlMsg m = launcher::msg(Kind::Interrupt);
-  m.epoch = run.epoch;
-  for (int r = 0; r < world_->size(); ++r) world_->send(r, m);
+  send_interrupt(run.epoch);
 }
 
 void Session::on_event_during(Run& run, const Event& ev) {
