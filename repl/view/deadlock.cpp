@@ -259,24 +259,42 @@ std::string args_of(const std::string& where) {
   return where.substr(open + 1, close - open - 1);
 }
 
+// The ranks of `ranks` blocked in a collective, by (call, context), then by
+// the arguments they gave it.
+using ArgsByCall = std::map<std::pair<std::string, uint64_t>, std::map<std::string, std::vector<int>>>;
+template <class Ranks>
+ArgsByCall args_by_call(const Graph& g, const Ranks& ranks) {
+  ArgsByCall by_call;
+  for (int r : ranks) {
+    const RankView& v = g.all.at(r);
+    if (v.state == State::Blocked && is_collective(v))
+      by_call[{v.wait.call, v.wait.context}][args_of(call_text(v))].push_back(r);
+  }
+  return by_call;
+}
+
+// "root=0 at ranks 0,2, root=2 at rank 2"
+std::string args_text(const std::map<std::string, std::vector<int>>& args) {
+  std::string parts;
+  for (const auto& [a, ranks] : args)
+    parts += std::string(parts.empty() ? "" : ", ") + (a.empty() ? "no arguments" : a) + " at rank" +
+             (ranks.size() > 1 ? "s " : " ") + format_ranks(ranks);
+  return parts;
+}
+
 // Ranks blocked in the same collective on the same communicator that gave
 // it different arguments (a wrong root), one line per such collective.
 std::vector<std::string> mismatch_lines(const Graph& g) {
-  std::map<std::pair<std::string, uint64_t>, std::map<std::string, std::vector<int>>> by_call;
+  std::vector<int> all;
   std::map<std::pair<std::string, uint64_t>, std::string> comm;
   for (const auto& [r, v] : g.all) {
-    if (v.state != State::Blocked || !is_collective(v)) continue;
-    auto key = std::make_pair(v.wait.call, v.wait.context);
-    by_call[key][args_of(call_text(v))].push_back(r);
-    comm[key] = v.wait.comm;
+    all.push_back(r);
+    if (v.state == State::Blocked && is_collective(v)) comm[{v.wait.call, v.wait.context}] = v.wait.comm;
   }
   std::vector<std::string> out;
-  for (const auto& [key, args] : by_call) {
+  for (const auto& [key, args] : args_by_call(g, all)) {
     if (args.size() < 2) continue;
-    std::string parts;
-    for (const auto& [a, ranks] : args)
-      parts += std::string(parts.empty() ? "" : ", ") + (a.empty() ? "no arguments" : a) + " at rank" +
-               (ranks.size() > 1 ? "s " : " ") + format_ranks(ranks);
+    std::string parts = args_text(args);
     out.push_back("mismatch: " + key.first + (comm[key].empty() ? "" : " on '" + comm[key] + "'") +
                   " called with different arguments: " + parts);
   }
@@ -375,21 +393,12 @@ static void failed_partners(const Graph& g, std::vector<WaitFailure>& out) {
 
 // The stuck ranks of one collective that gave it different roots.
 static void different_roots(const Graph& g, std::vector<WaitFailure>& out) {
-  std::map<std::pair<std::string, uint64_t>, std::map<std::string, std::vector<int>>> by_call;
-  for (int r : g.stuck) {
-    const RankView& v = g.all.at(r);
-    if (is_collective(v)) by_call[{v.wait.call, v.wait.context}][args_of(call_text(v))].push_back(r);
-  }
-  for (const auto& [key, args] : by_call) {
+  for (const auto& [key, args] : args_by_call(g, g.stuck)) {
     if (args.size() < 2) continue;
-    std::string parts;
     bool roots = true;
-    for (const auto& [a, ranks] : args) {
-      roots = roots && a.rfind("root=", 0) == 0;
-      parts += std::string(parts.empty() ? "" : ", ") + a + " at rank" + (ranks.size() > 1 ? "s " : " ") +
-               format_ranks(ranks);
-    }
+    for (const auto& [a, ranks] : args) roots = roots && a.rfind("root=", 0) == 0;
     if (!roots) continue;
+    std::string parts = args_text(args);
     for (const auto& [a, ranks] : args)
       for (int r : ranks)
         out.push_back({r, g.all.at(r).serial,
