@@ -7,35 +7,14 @@
 namespace lumpi::capi {
 namespace {
 
-core::check::Sig sig_of(const Side& s, const char* f) {
+core::check::Side core_side(const Side& s, const char* f) {
   if (!s.present || s.type == MPI_DATATYPE_NULL) return {};
-  return core::check::signature(*type_of(s.type, f), s.count);
-}
-
-std::string type_name(MPI_Datatype t, const char* f) {
-  const std::string& n = type_of(t, f)->name();
-  return n.empty() ? "a derived datatype" : n;
+  return {s.count, type_of(s.type, f), s.per_rank};
 }
 
 std::string op_text(MPI_Op op, const char* f) {
   if (op == MPI_OP_NULL) return "";
-  return is_user_op(op) ? "a user op" : core::op_name(predefined_op(op, f));
-}
-
-// "sendcount=1, sendtype=MPI_INT, root=0, op=MPI_SUM" (what is significant here).
-std::string args_text(const CollDescription& d, const std::string& op) {
-  std::string s;
-  auto add = [&](const std::string& part) { s += (s.empty() ? "" : ", ") + part; };
-  const bool both = d.send.present && d.recv.present;
-  if (d.send.present)
-    add(std::string(both ? "sendcount" : "count") + (d.send.per_rank ? "s=..." : "=" + std::to_string(d.send.count)) +
-        (both ? ", sendtype=" : ", datatype=") + type_name(d.send.type, d.func));
-  if (d.recv.present)
-    add(std::string(both ? "recvcount" : "count") + (d.recv.per_rank ? "s=..." : "=" + std::to_string(d.recv.count)) +
-        (both ? ", recvtype=" : ", datatype=") + type_name(d.recv.type, d.func));
-  if (d.root >= 0) add("root=" + std::to_string(d.root));
-  if (!op.empty()) add("op=" + op);
-  return s;
+  return is_user_op(op) ? core::check::user_op_text() : core::check::op_text(predefined_op(op, f));
 }
 
 }  // namespace
@@ -52,14 +31,8 @@ void check_coll(MPI_Comm comm, const CollDescription& d, bool nonblocking) {
 
 void check_coll(const core::CommPtr& c, const CollDescription& d, bool nonblocking) {
   if (!core::check::applies(*c)) return;
-  core::check::CollCall call;
-  call.call = d.func;
-  call.root = d.root;
-  call.op = op_text(d.op, d.func);
-  call.args = args_text(d, call.op);
-  call.send = sig_of(d.send, d.func);
-  call.recv = sig_of(d.recv, d.func);
-  call.per_pair = d.per_pair;
+  core::check::CollCall call = core::check::describe(d.func, d.root, op_text(d.op, d.func), core_side(d.send, d.func),
+                                                     core_side(d.recv, d.func), d.per_pair);
   if (nonblocking) core::check::collective_started(c, call);
   else core::check::collective(*c, call);
 }
@@ -68,7 +41,8 @@ core::WireSig p2p_signature(MPI_Comm comm, const char* f, Side side, bool receiv
   if (!checking() || !side.present) return {};
   std::string call = f;
   if (receive) call = "rank " + std::to_string(core_comm(comm, f)->rank()) + "'s " + call;
-  return core::check::wire(sig_of(side, f), call);
+  core::check::Side s = core_side(side, f);
+  return core::check::wire(s.type ? core::check::signature(*s.type, s.count) : core::check::Sig{}, call);
 }
 
 P2PSignatures::P2PSignatures(MPI_Comm comm, const char* f, Side send, Side recv) {

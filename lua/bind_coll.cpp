@@ -119,6 +119,40 @@ int root_arg(lua_State* L, int idx, core::Comm& c, const char* func) {
   return root;
 }
 
+namespace {
+std::string op_text(const OpBox* op) {
+  if (!op) return "";
+  return op->predefined ? core::check::op_text(op->kind) : core::check::user_op_text();
+}
+}  // namespace
+
+void check_coll(core::Comm& c, const char* func, int root, const OpBox* op, const core::check::Side& send,
+                const core::check::Side& recv, bool failed) {
+  if (!core::check::applies(c)) return;
+  core::check::CollCall call = core::check::describe(func, root, op_text(op), send, recv);
+  call.failed = failed;
+  core::check::collective(c, call);
+}
+
+void check_coll_started(const core::CommPtr& c, const char* func, int root, const OpBox* op, bool failed) {
+  if (!core::check::applies(*c)) return;
+  core::check::CollCall call = core::check::describe(func, root, op_text(op), {}, {});
+  call.failed = failed;
+  core::check::collective_started(c, call);
+}
+
+// check_coll where this rank's own data may have failed its check: the
+// rank still takes part in the check, and raises its own error first.
+void check_coll_own(core::Comm& c, const std::optional<core::Error>& failed, const char* func, int root = -1,
+                    const OpBox* op = nullptr) {
+  try {
+    check_coll(c, func, root, op, {}, {}, failed.has_value());
+  } catch (const core::Error&) {
+    raise_if(failed);
+    throw;
+  }
+}
+
 // The operand at idx, checked against op and encoded; or the error that
 // either step raised, then also stored in `failed`.
 Bytes operand_or_error(lua_State* L, int idx, const OpBox& op, const char* func,
@@ -137,7 +171,9 @@ namespace {
 // ---- data movement ---------------------------------------------------------------------
 
 int c_barrier(lua_State* L) {
-  core::coll::barrier(coll_comm(L, "MPI_Barrier"));
+  core::Comm& c = coll_comm(L, "MPI_Barrier");
+  check_coll(c, "MPI_Barrier");
+  core::coll::barrier(c);
   return 0;
 }
 
@@ -148,6 +184,7 @@ int c_bcast(lua_State* L) {
   bool sends = c.is_root(root);
   std::optional<core::Error> failed;
   Bytes data = sends ? encode_or_error(L, 2, "MPI_Bcast", failed) : Bytes();
+  check_coll_own(c, failed, "MPI_Bcast", root);
   Bytes out = core::coll::bcast(c, std::move(data), root);
   raise_if(failed);
   if (!c.takes_part(root)) lua_pushnil(L);
@@ -161,6 +198,7 @@ int c_gather(lua_State* L) {
   int root = root_arg(L, 3, c, "MPI_Gather");
   std::optional<core::Error> failed;
   Bytes mine = c.takes_part(root) ? encode_or_error(L, 2, "MPI_Gather", failed) : Bytes();
+  check_coll_own(c, failed, "MPI_Gather", root);
   std::vector<Bytes> all = core::coll::gather(c, std::move(mine), root);
   raise_if(failed);
   bool receives = c.is_root(root);
@@ -178,6 +216,7 @@ int c_scatter(lua_State* L) {
   std::optional<core::Error> failed;
   if (sends)
     parts = encode_each_or_error(L, 2, c.peer_size(), "MPI_Scatter", failed);
+  check_coll_own(c, failed, "MPI_Scatter", root);
   Bytes out = core::coll::scatter(c, std::move(parts), root);
   raise_if(failed);
   if (!c.takes_part(root)) lua_pushnil(L);
@@ -189,7 +228,9 @@ int c_scatter(lua_State* L) {
 int c_allgather(lua_State* L) {
   core::Comm& c = coll_comm(L, "MPI_Allgather");
   std::optional<core::Error> failed;
-  std::vector<Bytes> all = core::coll::allgather(c, encode_or_error(L, 2, "MPI_Allgather", failed));
+  Bytes mine = encode_or_error(L, 2, "MPI_Allgather", failed);
+  check_coll_own(c, failed, "MPI_Allgather");
+  std::vector<Bytes> all = core::coll::allgather(c, std::move(mine));
   raise_if(failed);
   push_list(L, all);
   return 1;
@@ -200,6 +241,7 @@ int c_alltoall(lua_State* L) {
   core::Comm& c = coll_comm(L, "MPI_Alltoall");
   std::optional<core::Error> failed;
   std::vector<Bytes> parts = encode_each_or_error(L, 2, c.peer_size(), "MPI_Alltoall", failed);
+  check_coll_own(c, failed, "MPI_Alltoall");
   std::vector<Bytes> all = core::coll::alltoall(c, std::move(parts));
   raise_if(failed);
   push_list(L, all);
@@ -238,6 +280,7 @@ int c_reduce(lua_State* L) {
   OpBox op = check_op(L, 3, func);
   std::optional<core::Error> failed;
   Bytes mine = c.takes_part(root) ? operand_or_error(L, 2, op, func, failed) : Bytes();
+  check_coll_own(c, failed, func, root, &op);
   std::optional<Bytes> out = after_own_part(failed, [&] {
     return core::coll::reduce(c, std::move(mine), value_combiner(L, op, func), op.commute, root);
   });
@@ -253,6 +296,7 @@ int c_allreduce(lua_State* L) {
   OpBox op = check_op(L, 3, func);
   std::optional<core::Error> failed;
   Bytes mine = operand_or_error(L, 2, op, func, failed);
+  check_coll_own(c, failed, func, -1, &op);
   Bytes out = after_own_part(failed, [&] {
     return core::coll::allreduce(c, std::move(mine), value_combiner(L, op, func), op.commute);
   });
@@ -267,6 +311,7 @@ int c_scan(lua_State* L) {
   OpBox op = check_op(L, 3, func);
   std::optional<core::Error> failed;
   Bytes mine = operand_or_error(L, 2, op, func, failed);
+  check_coll_own(c, failed, func, -1, &op);
   Bytes out = after_own_part(
       failed, [&] { return core::coll::scan(c, std::move(mine), value_combiner(L, op, func)); });
   decode(L, out);
@@ -280,6 +325,7 @@ int c_exscan(lua_State* L) {
   OpBox op = check_op(L, 3, func);
   std::optional<core::Error> failed;
   Bytes mine = operand_or_error(L, 2, op, func, failed);
+  check_coll_own(c, failed, func, -1, &op);
   std::optional<Bytes> out = after_own_part(
       failed, [&] { return core::coll::exscan(c, std::move(mine), value_combiner(L, op, func)); });
   if (out) decode(L, *out);
@@ -421,6 +467,7 @@ int c_reduce_scatter_block(lua_State* L) {
   std::optional<core::Error> failed;
   BlockShape shape{true, 1};
   std::vector<Bytes> parts = blocks_or_error(L, 2, c.size(), op, func, shape, failed);
+  check_coll_own(c, failed, func, -1, &op);
   core::coll::Regroup regroup;
   if (c.is_inter())  // this group's blocks have the shape of its own blocks
     regroup = regrouper(L, op, std::vector<lua_Integer>(size_t(c.size()), shape.count),
@@ -487,6 +534,7 @@ int c_reduce_scatter(lua_State* L) {
   }
   std::optional<core::Error> failed;
   std::vector<Bytes> parts = slices_or_error(L, 2, counts, total, op, func, failed);
+  check_coll_own(c, failed, func, -1, &op);
   core::coll::Regroup regroup;
   if (c.is_inter())
     regroup = regrouper(L, op, std::vector<lua_Integer>(counts.begin(), counts.end()), false, func);

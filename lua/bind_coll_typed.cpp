@@ -86,6 +86,9 @@ void check_fits(std::int64_t sent, const Typed& recv, const char* func) {
              std::to_string(recv.count * recv.type->size()));
 }
 
+// A buffer's side of a call, as the collective-mismatch check describes it.
+core::check::Side side(const Typed& t) { return {int(t.count), t.type}; }
+
 // ---- data movement ------------------------------------------------------------------
 
 int t_bcast(lua_State* L) {
@@ -93,6 +96,7 @@ int t_bcast(lua_State* L) {
   core::Comm& c = typed_comm(L, func);
   Typed t = check_typed(L, 2, func);
   int root = root_arg(L, 5, c, func);
+  check_coll(c, func, root, nullptr, side(t));
   Bytes data = c.rank() == root ? pack_typed(t, func) : Bytes();
   Bytes out = core::coll::bcast(c, std::move(data), root);
   if (c.rank() != root) unpack_typed(t, out, func);
@@ -112,6 +116,7 @@ int t_gather(lua_State* L) {
     recv = check_blocks(L, 5, c.size(), func);
     check_fits(send.count * send.type->size(), recv, func);
   }
+  check_coll(c, func, root, nullptr, side(send), at_root ? side(recv) : core::check::Side{});
   std::vector<Bytes> all = core::coll::gather(c, pack_typed(send, func), root);
   if (!at_root) {
     lua_pushnil(L);
@@ -134,6 +139,7 @@ int t_scatter(lua_State* L) {
     check_fits(send.count * send.type->size(), recv, func);
     for (int i = 0; i < c.size(); ++i) parts.push_back(pack_typed(block_of(send, i), func));
   }
+  check_coll(c, func, root, nullptr, {}, side(recv));
   unpack_typed(recv, core::coll::scatter(c, std::move(parts), root), func);
   lua_pushvalue(L, 5);
   return 1;
@@ -146,6 +152,7 @@ int t_allgather(lua_State* L) {
   check_distinct(L, 2, 5, func);
   Typed recv = check_blocks(L, 5, c.size(), func);
   check_fits(send.count * send.type->size(), recv, func);
+  check_coll(c, func, -1, nullptr, side(send), side(recv));
   std::vector<Bytes> all = core::coll::allgather(c, pack_typed(send, func));
   for (size_t i = 0; i < all.size(); ++i) unpack_typed(block_of(recv, std::int64_t(i)), all[i], func);
   lua_pushvalue(L, 5);
@@ -159,6 +166,7 @@ int t_alltoall(lua_State* L) {
   Typed send = check_blocks(L, 2, c.size(), func);
   Typed recv = check_blocks(L, 5, c.size(), func);
   check_fits(send.count * send.type->size(), recv, func);
+  check_coll(c, func, -1, nullptr, side(send), side(recv));
   std::vector<Bytes> parts;
   for (int i = 0; i < c.size(); ++i) parts.push_back(pack_typed(block_of(send, i), func));
   std::vector<Bytes> got = core::coll::alltoall(c, std::move(parts));
@@ -198,6 +206,13 @@ Reduction check_reduction(lua_State* L, bool with_recv, const char* func) {
   return r;
 }
 
+// --check: a reduction described to the collective-mismatch check (lua/coll_args.hpp).
+void check_reduction_call(core::Comm& c, const char* func, int root, const Reduction& r) {
+  OpBox op;
+  op.kind = r.op;
+  check_coll(c, func, root, &op, side(r.send));
+}
+
 core::coll::Combine combiner(const Reduction& r, const char* func) {
   return core::coll::op_combine(r.op, r.send.type, func);
 }
@@ -222,6 +237,7 @@ int t_reduce(lua_State* L) {
   int root = root_arg(L, 7, c, func);
   bool at_root = c.rank() == root;
   Reduction r = check_reduction(L, at_root, func);
+  check_reduction_call(c, func, root, r);
   std::optional<Bytes> out = core::coll::reduce(c, pack_typed(r.send, func), combiner(r, func), true, root);
   if (!at_root) {
     lua_pushnil(L);
@@ -236,6 +252,7 @@ int t_allreduce(lua_State* L) {
   const char* func = "MPI_Allreduce";
   core::Comm& c = typed_comm(L, func);
   Reduction r = check_reduction(L, true, func);
+  check_reduction_call(c, func, -1, r);
   core::coll::typed::Type tt;
   if (r.send.type->layout().is_basic && r.send.type == r.recv.type && typed_type(r.send.type->layout().basic, &tt) &&
       r.send.count <= INT32_MAX) {
@@ -253,6 +270,7 @@ int t_scan(lua_State* L) {
   const char* func = "MPI_Scan";
   core::Comm& c = typed_comm(L, func);
   Reduction r = check_reduction(L, true, func);
+  check_reduction_call(c, func, -1, r);
   unpack_typed(r.recv, core::coll::scan(c, pack_typed(r.send, func), combiner(r, func)), func);
   lua_pushvalue(L, 3);
   return 1;
@@ -262,6 +280,7 @@ int t_exscan(lua_State* L) {
   const char* func = "MPI_Exscan";
   core::Comm& c = typed_comm(L, func);
   Reduction r = check_reduction(L, true, func);
+  check_reduction_call(c, func, -1, r);
   std::optional<Bytes> out = core::coll::exscan(c, pack_typed(r.send, func), combiner(r, func));
   if (out) unpack_typed(r.recv, *out, func);
   lua_pushvalue(L, 3);

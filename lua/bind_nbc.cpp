@@ -47,7 +47,9 @@ core::CommPtr nbc_comm(lua_State* L, const char* func) {
 
 // c:ibarrier() -> request
 int c_ibarrier(lua_State* L) {
-  return push_started(L, core::nbc::ibarrier(nbc_comm(L, "MPI_Ibarrier")), Shape::Nothing, {});
+  core::CommPtr c = nbc_comm(L, "MPI_Ibarrier");
+  check_coll_started(c, "MPI_Ibarrier");
+  return push_started(L, core::nbc::ibarrier(c), Shape::Nothing, {});
 }
 
 // c:ibcast(value, root) -> request; wait: root's value (nil in the root's group of an intercomm)
@@ -57,6 +59,7 @@ int c_ibcast(lua_State* L) {
   int root = root_arg(L, 3, *c, func);
   std::optional<core::Error> failed;
   Bytes data = c->is_root(root) ? encode_or_error(L, 2, func, failed) : Bytes();
+  check_coll_started(c, func, root, nullptr, failed.has_value());
   return push_started(L, core::nbc::ibcast(c, std::move(data), root), Shape::One, failed);
 }
 
@@ -67,6 +70,7 @@ int c_igather(lua_State* L) {
   int root = root_arg(L, 3, *c, func);
   std::optional<core::Error> failed;
   Bytes mine = c->takes_part(root) ? encode_or_error(L, 2, func, failed) : Bytes();
+  check_coll_started(c, func, root, nullptr, failed.has_value());
   return push_started(L, core::nbc::igather(c, std::move(mine), root), Shape::List, failed);
 }
 
@@ -78,6 +82,7 @@ int c_iscatter(lua_State* L) {
   std::optional<core::Error> failed;
   std::vector<Bytes> parts;
   if (c->is_root(root)) parts = encode_each_or_error(L, 2, c->peer_size(), func, failed);
+  check_coll_started(c, func, root, nullptr, failed.has_value());
   return push_started(L, core::nbc::iscatter(c, std::move(parts), root), Shape::One, failed);
 }
 
@@ -87,6 +92,7 @@ int c_iallgather(lua_State* L) {
   core::CommPtr c = nbc_comm(L, func);
   std::optional<core::Error> failed;
   Bytes mine = encode_or_error(L, 2, func, failed);
+  check_coll_started(c, func, -1, nullptr, failed.has_value());
   return push_started(L, core::nbc::iallgather(c, std::move(mine)), Shape::List, failed);
 }
 
@@ -96,6 +102,7 @@ int c_ialltoall(lua_State* L) {
   core::CommPtr c = nbc_comm(L, func);
   std::optional<core::Error> failed;
   std::vector<Bytes> parts = encode_each_or_error(L, 2, c->peer_size(), func, failed);
+  check_coll_started(c, func, -1, nullptr, failed.has_value());
   return push_started(L, core::nbc::ialltoall(c, std::move(parts)), Shape::List, failed);
 }
 
@@ -109,6 +116,7 @@ int c_ireduce(lua_State* L) {
   OpBox op = check_op(L, 3, func);
   std::optional<core::Error> failed;
   Bytes mine = c->takes_part(root) ? operand_or_error(L, 2, op, func, failed) : Bytes();
+  check_coll_started(c, func, root, &op, failed.has_value());
   Started s = core::nbc::ireduce(c, std::move(mine), value_combiner(main_thread(L), op, func), op.commute, root);
   return push_started(L, std::move(s), Shape::One, failed);
 }
@@ -120,6 +128,7 @@ int unrooted(lua_State* L, const char* func, Start start) {
   OpBox op = check_op(L, 3, func);
   std::optional<core::Error> failed;
   Bytes mine = operand_or_error(L, 2, op, func, failed);
+  check_coll_started(c, func, -1, &op, failed.has_value());
   return push_started(L, start(c, std::move(mine), value_combiner(main_thread(L), op, func)), Shape::One,
                       failed);
 }

@@ -9,6 +9,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/check/coll_check.hpp"
 #include "core/coll/coll.hpp"
 #include "core/base/error.hpp"
 #include "lua/bind_op.hpp"
@@ -30,5 +31,17 @@ void raise_if(const std::optional<core::Error>& failed);
 core::Comm& coll_comm(lua_State* L, const char* func);
 // The root at idx, checked against c.
 int root_arg(lua_State* L, int idx, core::Comm& c, const char* func);
+
+// --check: this rank's call described to core's collective-mismatch check
+// (core/check/coll_check.hpp), once its arguments are checked and before
+// it sends anything; a mismatch raises on every rank. Values carry no type
+// signature (sides left empty); typed buffers give theirs. `failed`: this
+// rank's own data failed its check (CollCall::failed). Without --check it
+// costs one test.
+void check_coll(core::Comm& c, const char* func, int root = -1, const OpBox* op = nullptr,
+                const core::check::Side& send = {}, const core::check::Side& recv = {}, bool failed = false);
+// The same for a nonblocking collective (never blocks).
+void check_coll_started(const core::CommPtr& c, const char* func, int root = -1, const OpBox* op = nullptr,
+                        bool failed = false);
 
 }  // namespace lumpi::lua

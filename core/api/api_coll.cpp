@@ -16,7 +16,7 @@
 #include "core/api/api_detail.hpp"
 #include "core/coll/coll.hpp"
 #include "core/base/constants.hpp"
-#include "core/check/signature.hpp"
+#include "core/check/coll_check.hpp"
 
 namespace lumpi {
 
@@ -70,7 +70,10 @@ core::TypedBuffer typed_bytes(const void* buf, int count, const Datatype& t, std
 // ---- collectives on every communicator ----------------------------------------------
 
 void Comm::Barrier() const {
-  guarded(*this, "MPI_Barrier", [](core::Comm& c) { core::coll::barrier(c); });
+  guarded(*this, "MPI_Barrier", [](core::Comm& c) {
+    detail::check_coll(c, "MPI_Barrier", -1, nullptr, {});
+    core::coll::barrier(c);
+  });
 }
 
 namespace detail {
@@ -119,6 +122,31 @@ ReduceScatter reduce_scatter_args(const core::Comm& c, const void* sendbuf, void
   return a;
 }
 
+namespace {
+
+core::check::CollCall describe(const char* func, int root, const Op* op, CollSide send, CollSide recv) {
+  auto side = [&](CollSide s) {
+    return s.type ? core::check::Side{s.count, type_of(*s.type, func)} : core::check::Side{};
+  };
+  std::string op_text;
+  if (op) {
+    std::optional<core::Op> o = predefined_op(*op, func);
+    op_text = o ? core::check::op_text(*o) : core::check::user_op_text();
+  }
+  return core::check::describe(func, root, op_text, side(send), side(recv));
+}
+
+}  // namespace
+
+void check_coll(core::Comm& c, const char* func, int root, const Op* op, CollSide send, CollSide recv) {
+  if (core::check::applies(c)) core::check::collective(c, describe(func, root, op, send, recv));
+}
+
+void check_coll_started(const core::CommPtr& c, const char* func, int root, const Op* op, CollSide send,
+                        CollSide recv) {
+  if (core::check::applies(*c)) core::check::collective_started(c, describe(func, root, op, send, recv));
+}
+
 }  // namespace detail
 
 using detail::Operands;
@@ -132,6 +160,7 @@ void Comm::Bcast(void* buf, int count, const Datatype& type, int root) const {
     c.check_root(root, func);
     const bool sends = c.is_root(root), receives = c.takes_part(root) && !sends;
     Operands b = detail::sides(buf, sends, buf, receives, count, type, func);
+    detail::check_coll(c, func, root, nullptr, {count, &type});
     b.land(core::coll::bcast(c, b.sent_bytes(func), root), func);
   });
 }
@@ -147,6 +176,9 @@ void Comm::Gather(const void* sendbuf, int sendcount, const Datatype& sendtype, 
                                         type_arg(recvtype, f), root, f);
     if (a.at_root && !c.is_inter() && !coll::is_in_place(sendbuf))
       detail::check_sides(sendcount, sendtype, recvcount, recvtype, f);
+    const bool sends = !a.at_root || !coll::is_in_place(sendbuf);
+    detail::check_coll(c, f, root, nullptr, {sendcount, sends ? &sendtype : nullptr},
+                       {recvcount, a.at_root ? &recvtype : nullptr});
     std::vector<coll::Bytes> all = coll::gather(c, std::move(a.mine), root);
     if (a.at_root) coll::unpack_blocks(recvbuf, a.recv, all, f);
   });
@@ -160,6 +192,8 @@ void Comm::Scatter(const void* sendbuf, int sendcount, const Datatype& sendtype,
                                           type_arg(recvtype, f), root, f);
     if (c.is_root(root) && a.receives && !c.is_inter())
       detail::check_sides(sendcount, sendtype, recvcount, recvtype, f);
+    detail::check_coll(c, f, root, nullptr, {sendcount, c.rank() == root ? &sendtype : nullptr},
+                       {recvcount, a.receives ? &recvtype : nullptr});
     coll::Bytes mine = coll::scatter(c, std::move(a.parts), root);
     if (a.receives) coll::unpack_block(recvbuf, a.slot, mine, f, root);
   });
@@ -172,6 +206,8 @@ void Comm::Allgather(const void* sendbuf, int sendcount, const Datatype& sendtyp
     coll::Allgatherv a = coll::allgather_args(c, sendbuf, sendcount, type_arg(sendtype, f), recvbuf, recvcount,
                                               type_arg(recvtype, f), f);
     if (!c.is_inter() && !coll::is_in_place(sendbuf)) detail::check_sides(sendcount, sendtype, recvcount, recvtype, f);
+    const Datatype* sent = coll::is_in_place(sendbuf) ? nullptr : &sendtype;
+    detail::check_coll(c, f, -1, nullptr, {sendcount, sent}, {recvcount, &recvtype});
     coll::unpack_blocks(recvbuf, a.recv, coll::allgather(c, std::move(a.mine)), f);
   });
 }
@@ -183,6 +219,8 @@ void Comm::Alltoall(const void* sendbuf, int sendcount, const Datatype& sendtype
     coll::Exchange a = coll::alltoall_args(c, sendbuf, sendcount, type_arg(sendtype, f), recvbuf, recvcount,
                                            type_arg(recvtype, f), f);
     if (!c.is_inter() && !coll::is_in_place(sendbuf)) detail::check_sides(sendcount, sendtype, recvcount, recvtype, f);
+    const Datatype* sent = coll::is_in_place(sendbuf) ? nullptr : &sendtype;
+    detail::check_coll(c, f, -1, nullptr, {sendcount, sent}, {recvcount, &recvtype});
     coll::unpack_blocks(recvbuf, a.recv, coll::alltoall(c, std::move(a.parts)), f);
   });
 }
@@ -206,6 +244,8 @@ void Comm::Reduce(const void* sendbuf, void* recvbuf, int count, const Datatype&
                   const Op& op, int root) const {
   const char* func = "MPI_Reduce";
   guarded(*this, func, [&](core::Comm& c) {
+    c.check_root(root, func);
+    detail::check_coll(c, func, root, &op, {count, &type});
     if (typed_takes(type, op)) {
       typed::Op o = detail::typed_op(op, type, func);
       return typed::reduce(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o, root);
@@ -223,6 +263,7 @@ void Comm::Allreduce(const void* sendbuf, void* recvbuf, int count, const Dataty
                      const Op& op) const {
   const char* func = "MPI_Allreduce";
   guarded(*this, func, [&](core::Comm& c) {
+    detail::check_coll(c, func, -1, &op, {count, &type});
     if (typed_takes(type, op)) {
       typed::Op o = detail::typed_op(op, type, func);
       return typed::allreduce(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);
@@ -254,6 +295,7 @@ void Comm::Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcoun
   guarded(*this, func, [&](core::Comm& c) {
     if (!recvcounts) detail::fail(ERR_ARG, func, "recvcounts is null");
     std::vector<int> counts(recvcounts, recvcounts + c.size());
+    detail::check_coll(c, func, -1, &op, {});  // the call and op: the counts are compared in the core
     if (!typed_takes(type, op)) return reduce_scatter_packed(c, sendbuf, recvbuf, counts, type, op, func);
     typed::Op o = detail::typed_op(op, type, func);
     typed::reduce_scatter(c, sendbuf, recvbuf, counts, detail::typed_type(type, func), o);
@@ -264,6 +306,7 @@ void Comm::Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcoun
                                 const Datatype& type, const Op& op) const {
   const char* func = "MPI_Reduce_scatter_block";
   guarded(*this, func, [&](core::Comm& c) {
+    detail::check_coll(c, func, -1, &op, {recvcount, &type});
     if (!typed_takes(type, op))
       return reduce_scatter_packed(c, sendbuf, recvbuf, std::vector<int>(size_t(c.size()), recvcount), type, op, func);
     typed::Op o = detail::typed_op(op, type, func);
@@ -277,6 +320,7 @@ void Intracomm::Scan(const void* sendbuf, void* recvbuf, int count, const Dataty
                      const Op& op) const {
   const char* func = "MPI_Scan";
   guarded(*this, func, [&](core::Comm& c) {
+    detail::check_coll(c, func, -1, &op, {count, &type});
     if (typed_takes(type, op)) {
       typed::Op o = detail::typed_op(op, type, func);
       return typed::scan(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);
@@ -291,6 +335,7 @@ void Intracomm::Exscan(const void* sendbuf, void* recvbuf, int count, const Data
                        const Op& op) const {
   const char* func = "MPI_Exscan";
   guarded(*this, func, [&](core::Comm& c) {
+    detail::check_coll(c, func, -1, &op, {count, &type});
     if (typed_takes(type, op)) {
       typed::Op o = detail::typed_op(op, type, func);
       return typed::exscan(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);

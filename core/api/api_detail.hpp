@@ -155,6 +155,19 @@ Reducer reducer(const Op& op, const Datatype& t, std::string_view func);
 
 // ---- collectives (api_coll.cpp) -----------------------------------------------------
 
+// --check: this call described to core's collective-mismatch check
+// (core/check/coll_check.hpp), once its arguments are checked and before it
+// sends anything; a mismatch raises on every rank. One test without --check.
+// `op` null: the call has none; a side of a null `type` moves nothing here.
+struct CollSide {
+  int count = 0;
+  const Datatype* type = nullptr;
+};
+void check_coll(core::Comm& c, const char* func, int root, const Op* op, CollSide send, CollSide recv = {});
+// The same for a nonblocking collective, before it starts (never blocks).
+void check_coll_started(const core::CommPtr& c, const char* func, int root, const Op* op, CollSide send,
+                        CollSide recv = {});
+
 // The core's element type of t, for the typed collectives (the basic types
 // of one of their element types); nullopt for any other type.
 std::optional<core::coll::typed::Type> typed_type(const Datatype& t);

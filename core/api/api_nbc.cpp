@@ -20,7 +20,10 @@ using detail::start_collective;
 using detail::type_arg;
 
 Request Comm::Ibarrier() const {
-  return start_collective(*this, "MPI_Ibarrier", [](const core::CommPtr& c) { return core::nbc::ibarrier(c).request; });
+  return start_collective(*this, "MPI_Ibarrier", [](const core::CommPtr& c) {
+    detail::check_coll_started(c, "MPI_Ibarrier", -1, nullptr, {});
+    return core::nbc::ibarrier(c).request;
+  });
 }
 
 namespace {
@@ -42,6 +45,7 @@ Request Comm::Ibcast(void* buf, int count, const Datatype& type, int root) const
     c->check_root(root, func);
     const bool sends = c->is_root(root), receives = c->takes_part(root) && !sends;
     Operands b = detail::sides(buf, sends, buf, receives, count, type, func);
+    detail::check_coll_started(c, func, root, nullptr, {count, &type});
     return core::nbc::ibcast(c, b.sent_bytes(func), root, landing(b, func)).request;
   });
 }
@@ -55,6 +59,9 @@ Request Comm::Igather(const void* sendbuf, int sendcount, const Datatype& sendty
     if (a.at_root && !c->is_inter() && !coll::is_in_place(sendbuf))
       detail::check_sides(sendcount, sendtype, recvcount, recvtype, f);
     core::nbc::Deliver into = a.at_root ? coll::unpack_later(recvbuf, std::move(a.recv), f) : nullptr;
+    const bool sends = !a.at_root || !coll::is_in_place(sendbuf);
+    detail::check_coll_started(c, f, root, nullptr, {sendcount, sends ? &sendtype : nullptr},
+                               {recvcount, a.at_root ? &recvtype : nullptr});
     return core::nbc::igather(c, std::move(a.mine), root, std::move(into)).request;
   });
 }
@@ -72,6 +79,8 @@ Request Comm::Iscatter(const void* sendbuf, int sendcount, const Datatype& sendt
       into = [recvbuf, slot = a.slot, name = std::string(f), root](core::nbc::Out& o) {
         if (o.has_data) coll::unpack_block(recvbuf, slot, o.data, name, root);
       };
+    detail::check_coll_started(c, f, root, nullptr, {sendcount, c->rank() == root ? &sendtype : nullptr},
+                               {recvcount, a.receives ? &recvtype : nullptr});
     return core::nbc::iscatter(c, std::move(a.parts), root, std::move(into)).request;
   });
 }
@@ -83,6 +92,8 @@ Request Comm::Iallgather(const void* sendbuf, int sendcount, const Datatype& sen
     coll::Allgatherv a = coll::allgather_args(*c, sendbuf, sendcount, type_arg(sendtype, f), recvbuf, recvcount,
                                               type_arg(recvtype, f), f);
     if (!c->is_inter() && !coll::is_in_place(sendbuf)) detail::check_sides(sendcount, sendtype, recvcount, recvtype, f);
+    const Datatype* sent = coll::is_in_place(sendbuf) ? nullptr : &sendtype;
+    detail::check_coll_started(c, f, -1, nullptr, {sendcount, sent}, {recvcount, &recvtype});
     return core::nbc::iallgather(c, std::move(a.mine), coll::unpack_later(recvbuf, std::move(a.recv), f)).request;
   });
 }
@@ -94,6 +105,8 @@ Request Comm::Ialltoall(const void* sendbuf, int sendcount, const Datatype& send
     coll::Exchange a = coll::alltoall_args(*c, sendbuf, sendcount, type_arg(sendtype, f), recvbuf, recvcount,
                                            type_arg(recvtype, f), f);
     if (!c->is_inter() && !coll::is_in_place(sendbuf)) detail::check_sides(sendcount, sendtype, recvcount, recvtype, f);
+    const Datatype* sent = coll::is_in_place(sendbuf) ? nullptr : &sendtype;
+    detail::check_coll_started(c, f, -1, nullptr, {sendcount, sent}, {recvcount, &recvtype});
     return core::nbc::ialltoall(c, std::move(a.parts), coll::unpack_later(recvbuf, std::move(a.recv), f)).request;
   });
 }
@@ -111,6 +124,7 @@ Request Comm::Ireduce(const void* sendbuf, void* recvbuf, int count, const Datat
     const bool sends = !c->is_inter() || (c->takes_part(root) && !c->is_root(root));
     Operands b = detail::operands(sendbuf, sends, !c->is_inter() && c->is_root(root), recvbuf, c->is_root(root),
                                 count, type, func);
+    detail::check_coll_started(c, func, root, &op, {count, &type});
     return core::nbc::ireduce(c, b.sent_bytes(func), r.combine, r.commutes, root, landing(b, func)).request;
   });
 }
@@ -121,6 +135,7 @@ Request Comm::Iallreduce(const void* sendbuf, void* recvbuf, int count, const Da
   return start_collective(*this, func, [&](const core::CommPtr& c) {
     detail::Reducer r = detail::reducer(op, type, func);
     Operands b = detail::operands(sendbuf, true, !c->is_inter(), recvbuf, true, count, type, func);
+    detail::check_coll_started(c, func, -1, &op, {count, &type});
     return core::nbc::iallreduce(c, b.sent_bytes(func), r.combine, landing(b, func)).request;
   });
 }
@@ -132,6 +147,7 @@ Request Comm::Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recv
     if (!recvcounts) detail::fail(ERR_ARG, func, "recvcounts is null");
     std::vector<int> counts(recvcounts, recvcounts + c->size());
     detail::ReduceScatter a = detail::reduce_scatter_args(*c, sendbuf, recvbuf, counts, type, op, func);
+    detail::check_coll_started(c, func, -1, &op, {});
     return core::nbc::ireduce_scatter(c, a.in.sent_bytes(func), a.r.combine, a.sizes, landing(a.out, func), func)
         .request;
   });
@@ -143,6 +159,7 @@ Request Comm::Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recv
   return start_collective(*this, func, [&](const core::CommPtr& c) {
     std::vector<int> counts(size_t(c->size()), recvcount);
     detail::ReduceScatter a = detail::reduce_scatter_args(*c, sendbuf, recvbuf, counts, type, op, func);
+    detail::check_coll_started(c, func, -1, &op, {recvcount, &type});
     return core::nbc::ireduce_scatter(c, a.in.sent_bytes(func), a.r.combine, a.sizes, landing(a.out, func), func)
         .request;
   });
@@ -154,6 +171,7 @@ Request Intracomm::Iscan(const void* sendbuf, void* recvbuf, int count, const Da
   return start_collective(*this, func, [&](const core::CommPtr& c) {
     detail::Reducer r = detail::reducer(op, type, func);
     Operands b = detail::operands(sendbuf, true, !c->is_inter(), recvbuf, true, count, type, func);
+    detail::check_coll_started(c, func, -1, &op, {count, &type});
     return core::nbc::iscan(c, b.sent_bytes(func), r.combine, landing(b, func)).request;
   });
 }
@@ -164,6 +182,7 @@ Request Intracomm::Iexscan(const void* sendbuf, void* recvbuf, int count, const 
   return start_collective(*this, func, [&](const core::CommPtr& c) {
     detail::Reducer r = detail::reducer(op, type, func);
     Operands b = detail::operands(sendbuf, true, !c->is_inter(), recvbuf, true, count, type, func);
+    detail::check_coll_started(c, func, -1, &op, {count, &type});
     return core::nbc::iexscan(c, b.sent_bytes(func), r.combine, landing(b, func)).request;
   });
 }

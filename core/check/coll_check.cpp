@@ -32,7 +32,7 @@ std::string pack(const CollCall& c) {
   p.bytes(c.call).bytes(c.args).i64(c.root).bytes(c.op);
   put(p, c.send);
   put(p, c.recv);
-  return p.u64(c.per_pair ? 1 : 0).take();
+  return p.u64(c.per_pair ? 1 : 0).u64(c.failed ? 1 : 0).take();
 }
 
 CollCall unpack(std::string_view b) {
@@ -45,6 +45,7 @@ CollCall unpack(std::string_view b) {
   c.send = get_sig(u);
   c.recv = get_sig(u);
   c.per_pair = u.u64() != 0;
+  c.failed = u.u64() != 0;
   u.end();
   return c;
 }
@@ -67,6 +68,7 @@ std::string compare_data(const std::vector<CollCall>& calls) {
   };
   std::vector<Side> sides;
   for (size_t i = 0; i < calls.size(); ++i) {
+    if (calls[i].failed) continue;
     sides.push_back({i, &calls[i].send, "sends"});
     sides.push_back({i, &calls[i].recv, "receives"});
   }
@@ -86,20 +88,64 @@ std::string compare_data(const std::vector<CollCall>& calls) {
   return "";
 }
 
+std::string type_text(const Side& s) {
+  const std::string& n = s.type->name();
+  return n.empty() ? "a derived datatype" : n;
+}
+
+// "sendcount=1, sendtype=MPI_INT, root=0, op=MPI_SUM" (what is significant here).
+std::string args_text(const Side& send, const Side& recv, int root, const std::string& op) {
+  std::string s;
+  auto add = [&](const std::string& part) { s += (s.empty() ? "" : ", ") + part; };
+  const bool both = send.type && recv.type;
+  for (const Side* side : {&send, &recv}) {
+    if (!side->type) continue;
+    const char* count = both ? (side == &send ? "sendcount" : "recvcount") : "count";
+    const char* type = both ? (side == &send ? ", sendtype=" : ", recvtype=") : ", datatype=";
+    add(std::string(count) + (side->per_rank ? "s=..." : "=" + std::to_string(side->count)) + type + type_text(*side));
+  }
+  if (root >= 0) add("root=" + std::to_string(root));
+  if (!op.empty()) add("op=" + op);
+  return s;
+}
+
 }  // namespace
 
-std::string compare(const std::vector<CollCall>& calls, const std::string& comm_name) {
-  std::string why;
-  for (size_t i = 1; i < calls.size() && why.empty(); ++i) {
-    const CollCall &a = calls[0], &b = calls[i];
-    if (a.call != b.call) why = pair_report(calls, 0, i, "different collectives");
-    else if (a.root != b.root)
-      why = pair_report(calls, 0, i, "the roots differ (" + std::to_string(a.root) + " and " + std::to_string(b.root) + ")");
-    else if (a.op != b.op) why = pair_report(calls, 0, i, "the reduction ops differ (" + a.op + " and " + b.op + ")");
+Verdict compare(const std::vector<CollCall>& calls, const std::string& comm_name) {
+  Verdict v;
+  for (size_t i = 1; i < calls.size() && v.text.empty(); ++i)
+    if (calls[0].call != calls[i].call) v = {ErrClass::Other, pair_report(calls, 0, i, "different collectives")};
+  // The arguments of the members whose own arguments did not fail.
+  size_t first = 0;
+  while (first < calls.size() && calls[first].failed) ++first;
+  for (size_t i = first + 1; i < calls.size() && v.text.empty(); ++i) {
+    const CollCall &a = calls[first], &b = calls[i];
+    if (b.failed) continue;
+    if (a.root != b.root)
+      v = {ErrClass::Root, pair_report(calls, first, i, "the roots differ (" + std::to_string(a.root) + " and " +
+                                                             std::to_string(b.root) + ")")};
+    else if (a.op != b.op)
+      v = {ErrClass::Op, pair_report(calls, first, i, "the reduction ops differ (" + a.op + " and " + b.op + ")")};
   }
-  if (why.empty()) why = compare_data(calls);
-  if (why.empty()) return "";
-  return "collective mismatch on '" + comm_name + "': " + why + "\n" + kRule;
+  if (v.text.empty()) v = {ErrClass::Type, compare_data(calls)};
+  if (v.text.empty()) return {};
+  v.text = "collective mismatch on '" + comm_name + "': " + v.text + "\n" + kRule;
+  return v;
+}
+
+std::string op_text(Op op) { return op_name(op); }
+
+CollCall describe(const char* call, int root, const std::string& op, const Side& send, const Side& recv,
+                  bool per_pair) {
+  CollCall c;
+  c.call = call;
+  c.root = root;
+  c.op = op;
+  c.args = args_text(send, recv, root, op);
+  if (send.type) c.send = signature(*send.type, send.count);
+  if (recv.type) c.recv = signature(*recv.type, recv.count);
+  c.per_pair = per_pair;
+  return c;
 }
 
 namespace {
@@ -127,21 +173,32 @@ class Exchange {
     if (done_) return true;
     for (const RequestPtr& r : in_)
       if (!r->complete()) return false;
-    verdict_ = c_.rank() == 0 ? judge() : in_[0]->body().str();
+    verdict_ = c_.rank() == 0 ? judge() : unpack_verdict(in_[0]->body().str());
     done_ = true;
-    if (!verdict_.empty()) c_.engine().report_check("collective-mismatch", verdict_);
+    if (!verdict_.text.empty()) c_.engine().report_check("collective-mismatch", verdict_.text);
     return true;
   }
-  const std::string& verdict() const { return verdict_; }
+  const Verdict& verdict() const { return verdict_; }
   const Waiting& what() const { return what_; }
 
  private:
-  std::string judge() {
+  Verdict judge() {
     std::vector<CollCall> calls{mine_};
     for (const RequestPtr& r : in_) calls.push_back(unpack(r->body().str()));
     std::string name = c_.name().empty() ? "a communicator of size " + std::to_string(c_.size()) : c_.name();
-    std::string v = compare(calls, name);
-    for (int r = 1; r < c_.size(); ++r) c_.lane_send(Lane::Nbc, r, tag_, Body(std::string(v)), true);
+    Verdict v = compare(calls, name);
+    const std::string packed = Packer().i64(int64_t(v.cls)).bytes(v.text).take();
+    for (int r = 1; r < c_.size(); ++r) c_.lane_send(Lane::Nbc, r, tag_, Body(std::string(packed)), true);
+    return v;
+  }
+
+  static Verdict unpack_verdict(std::string_view b) {
+    Unpacker u(b, "the collective check's verdict");
+    Verdict v;
+    const ErrClass cls = ErrClass(u.i32());
+    v.cls = cls == ErrClass::Root || cls == ErrClass::Op || cls == ErrClass::Type ? cls : ErrClass::Other;
+    v.text = u.bytes();
+    u.end();
     return v;
   }
 
@@ -151,7 +208,7 @@ class Exchange {
   int tag_;
   Waiting what_;
   std::vector<RequestPtr> in_;
-  std::string verdict_;
+  Verdict verdict_;
   bool done_ = false;
 };
 
@@ -163,16 +220,18 @@ void collective(Comm& c, const CollCall& mine) {
   if (!applies(c)) return;
   Exchange ex(c, mine, nullptr);
   c.engine().wait([&] { return ex.step(); }, ex.what());
-  if (ex.verdict().empty()) return;
-  Waiting stopped = ex.what();
-  stopped.call += " (stopped after the collective mismatch reported above)";
-  c.engine().wait([] { return false; }, stopped);  // the coordinator ends the run
+  if (!ex.verdict().text.empty()) throw Error(ex.verdict().cls, mine.call, ex.verdict().text);
 }
 
 void collective_started(const CommPtr& c, const CollCall& mine) {
   if (!applies(*c)) return;
   auto ex = std::make_shared<Exchange>(*c, mine, c);
   c->engine().add_background([ex] { return ex->step(); });
+  c->set_check_gate([ex, call = mine.call] {
+    if (!ex->step()) return false;
+    if (!ex->verdict().text.empty()) throw Error(ex->verdict().cls, call, ex->verdict().text);
+    return true;
+  });
 }
 
 }  // namespace lumpi::core::check

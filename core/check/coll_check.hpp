@@ -27,6 +27,7 @@
 
 #include "core/check/signature.hpp"
 #include "core/comm/comm.hpp"
+#include "core/datatype/op.hpp"
 
 namespace lumpi::core::check {
 
@@ -38,7 +39,29 @@ struct CollCall {
   std::string op;     // "MPI_SUM", "a user op"; "" for none
   Sig send, recv;     // what one block sent / received holds (Kind::None: no data that way)
   bool per_pair = false;  // v forms: counts differ per pair; only the basic types are compared
+  // This process's own arguments already failed their check, and it takes
+  // part only so that no partner waits (the Lua door's reductions carry
+  // the error in place of the data): its call is compared, not its
+  // arguments, which its own error already names.
+  bool failed = false;
 };
+
+// What one block sent or received holds on this process, as a door gives
+// it: count elements of type, or nothing (a null type: MPI_IN_PLACE, a
+// buffer MPI says is not significant here, a Lua value).
+struct Side {
+  int count = 0;
+  TypePtr type;
+  bool per_rank = false;  // a v form's counts (count is 1 if any moves data)
+};
+
+// A door's call described for the check: `op` as op_text gives it (""
+// for none); the shown arguments are built from the rest.
+CollCall describe(const char* call, int root, const std::string& op, const Side& send, const Side& recv,
+                  bool per_pair = false);
+// "MPI_SUM", "a user op".
+std::string op_text(Op op);
+inline std::string user_op_text() { return "a user op"; }
 
 // True where the check runs: under --check, on an intracommunicator of
 // more than one process (so a binding describes a call only then).
@@ -46,14 +69,21 @@ bool applies(const Comm& c);
 
 // Under --check, on an intracommunicator of more than one process: runs
 // the exchange and returns once the verdict is in; after a mismatch it
-// reports and stays in the call until the coordinator ends the run.
+// reports it and raises it as core::Error (on every member alike).
 void collective(Comm& c, const CollCall& mine);
 // The same for a nonblocking collective: never blocks; a mismatch is
-// reported when the verdict arrives, from whichever call progresses.
+// reported when the verdict arrives, from whichever call progresses, and
+// the collective's request (started next on c) completes only once the
+// verdict is in, raising a mismatch (Comm::set_check_gate).
 void collective_started(const CommPtr& c, const CollCall& mine);
 
-// The report for these calls (one per member, in rank order), "" if they
-// match. For core/check/coll_check.cpp and the unit tests.
-std::string compare(const std::vector<CollCall>& calls, const std::string& comm_name);
+// The verdict on these calls (one per member, in rank order): an empty
+// text if they match, else the report and the class of the MPI error that
+// every member raises. For core/check/coll_check.cpp and the unit tests.
+struct Verdict {
+  ErrClass cls = ErrClass::Success;
+  std::string text;
+};
+Verdict compare(const std::vector<CollCall>& calls, const std::string& comm_name);
 
 }  // namespace lumpi::core::check

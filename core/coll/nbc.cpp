@@ -430,7 +430,8 @@ struct Running {
 // to the engine, which runs it up to its first missing message at once.
 template <class Make>
 Started start(const CommPtr& c, const char* call, std::string role, int peer, Deliver d, Make make) {
-  Ctx x{c, c->next_nbc(), c->waiting(call, std::move(role), peer)};
+  const uint32_t x_number = c->next_nbc();
+  Ctx x{c, x_number, c->waiting(call, std::move(role), peer)};
   x.what.group = c->local_group();  // a member's death fails the wait
   x.what.group.insert(x.what.group.end(), c->remote_group().begin(), c->remote_group().end());
   auto out = std::make_shared<Out>();
@@ -438,7 +439,8 @@ Started start(const CommPtr& c, const char* call, std::string role, int peer, De
   TeamSpan span(c->engine(), what);  // begins before the coroutine's first step sends anything
   auto run = std::make_shared<Running>(make(std::move(x)), std::move(d), out, call, std::move(span));
   c->engine().add_background([run] { return run->step(); });
-  auto test = [run] {
+  auto test = [run, gate = c->take_check_gate(x_number)] {
+    if (gate && !gate()) return false;  // --check: the verdict first (a mismatch raises)
     if (!run->done) return false;
     if (run->err) throw *run->err;
     return true;

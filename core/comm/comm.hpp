@@ -10,10 +10,12 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/base/constants.hpp"
@@ -153,6 +155,18 @@ class Comm {
   // The number of the next collective the --check exchange compares on
   // this communicator (core/check/coll_check.hpp), blocking or not.
   uint32_t next_checked() { return checked_count_++; }
+  // --check: the verdict gate of the nonblocking collective about to start
+  // here (core/check/coll_check.cpp's collective_started leaves it, for
+  // that collective's number; core/coll/nbc.cpp takes it): true once the
+  // verdict is in, raising a mismatch. take_check_gate returns it only to
+  // the collective of that number, so a gate left by a call that failed
+  // before it started is never taken by another.
+  using CheckGate = std::function<bool()>;
+  void set_check_gate(CheckGate g) { gate_ = {nbc_count_, std::move(g)}; }
+  CheckGate take_check_gate(uint32_t nbc) {
+    if (!gate_.second || gate_.first != nbc) return {};
+    return std::exchange(gate_, {}).second;
+  }
   Waiting waiting(std::string call, std::string role = "", int peer = 0) const;
 
  private:
@@ -177,6 +191,7 @@ class Comm {
   bool pending_ = false;
   uint32_t nbc_count_ = 0;
   uint32_t checked_count_ = 0;
+  std::pair<uint32_t, CheckGate> gate_;
   static inline std::atomic<uint64_t> serial_counter_{0};
   uint64_t serial_ = ++serial_counter_;
 };

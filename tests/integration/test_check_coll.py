@@ -7,6 +7,11 @@ each buggy case under `lumpi exec --check` is reported once, naming both
 ranks' calls and the MPI section, exit 1, one JSON finding; its correct
 twin is silent (status 0, nothing on stderr, an empty report), at 2 to 5
 ranks. Without --check the non-hanging mismatches pass silently, as before.
+The Lua door (tests/exec/check_coll.lua, a script at 3, 4 and 5 ranks):
+every rank raises the class of the argument that differs (MPI_ERR_ROOT,
+MPI_ERR_OP, MPI_ERR_TYPE, and MPI_ERR_OP from a nonblocking request's
+wait), the collectives after each are unharmed; its twin is silent. The
+C++ door (tests/exec/check_coll.cpp, lumpi-c++) at 3 and 5 ranks.
 
 usage: python3 test_check_coll.py /path/to/lumpi
 """
@@ -55,6 +60,47 @@ for n in [2, 3, 4, 5]:
               rc == 0 and err == "" and out.endswith("done\n") and found == [],
               f"rc={rc} out={out!r} err={err!r} found={found!r}")
         check(f"{ok} at {n} ranks: nothing left behind", no_leftovers(tag))
+
+# The Lua door: each mistake fails every rank with one class, and the run goes on.
+LUA = os.path.join(os.path.dirname(SRC), "check_coll.lua")
+WANT = {"bcast": "MPI_ERR_ROOT", "allreduce": "MPI_ERR_OP", "typed allreduce": "MPI_ERR_TYPE",
+        "iallreduce": "MPI_ERR_OP"}
+for n in [3, 4, 5]:
+    rc, out, err, tag = run(LUMPI, ["--check", "-n", str(n), LUA], timeout=60)
+    lines = out.splitlines()
+    every = all(f"[{r}] {what}: {cls}" in lines for what, cls in WANT.items() for r in range(n))
+    check(f"Lua at {n} ranks: every rank raises each mismatch's class, then goes on, exit 1",
+          rc == 1 and every and all(f"[{r}] done" in lines for r in range(n))
+          and out.count("collective-mismatch: ") == len(WANT) and f"rank {n - 1} calls MPI_Bcast(root=1)" in out,
+          f"rc={rc} out={out!r} err={err!r}")
+    check(f"Lua at {n} ranks: nothing left behind", no_leftovers(tag))
+    rc, out, err, tag = run(LUMPI, ["--check", "-n", str(n), LUA, "ok"], timeout=60)
+    lines = out.splitlines()
+    check(f"Lua twin at {n} ranks: silent, exit 0",
+          rc == 0 and "mismatch" not in out + err
+          and all(f"[{r}] {what}: ok" in lines for what in WANT for r in range(n)), f"rc={rc} out={out!r} err={err!r}")
+
+# The C++ door (lumpi.hpp): each mistake is reported naming the C++ call.
+CXX_SRC = os.path.join(os.path.dirname(SRC), "check_coll.cpp")
+cxx = os.path.join(tmp, "cxx_cases")
+r = subprocess.run([CC.replace("lumpi-cc", "lumpi-c++"), "-Wall", "-Werror", "-o", cxx, CXX_SRC], capture_output=True,
+                   text=True, timeout=180)
+check("lumpi-c++ builds the C++ cases", r.returncode == 0, r.stderr)
+CXX_CASES = {
+    "roots": "calls MPI_Bcast(count=1, datatype=MPI_INT, root=1): the roots differ",
+    "ops": "calls MPI_Allreduce(count=1, datatype=MPI_INT, op=MPI_MAX): the reduction ops differ",
+    "types": "sends 1 x MPI_FLOAT",
+    "iops": "calls MPI_Iallreduce(count=1, datatype=MPI_INT, op=MPI_MIN): the reduction ops differ",
+}
+for n in [3, 5]:
+    for mode, says in CXX_CASES.items():
+        rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), "--check", cxx, mode], timeout=60)
+        check(f"C++ {mode} at {n} ranks: reported once, naming rank {n - 1}'s call, exit 1",
+              rc == 1 and err.count("collective mismatch on") == 1 and f"rank {n - 1} {says}" in err
+              and "MPI-3.1 §5.1" in err and no_leftovers(tag), f"rc={rc} out={out!r} err={err!r}")
+    rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), "--check", cxx, "ok"], timeout=60)
+    check(f"C++ twin at {n} ranks: silent, exit 0", rc == 0 and out == "done\n" and err == "" and no_leftovers(tag),
+          f"rc={rc} out={out!r} err={err!r}")
 
 # Without --check a mismatch that does not hang is not looked for (no cost).
 rc, out, err, tag = run(LUMPI, ["exec", "-n", "2", exe, "coll_types"], timeout=30)
