@@ -140,8 +140,10 @@ RequestPtr Comm::post_recv(Lane lane, int source_world, int tag, Waiting what, b
   const group::Members* g = local ? &local_ : &peer_group();
   what.needs = source_world == ANY_SOURCE ? *g : std::vector<int>{source_world};
   what.any = source_world == ANY_SOURCE;
-  return Request::recv(*engine_, context(lane), source_world, tag,
-                       [g](int w) { return group::rank_of(*g, w); }, std::move(what));
+  std::function<int(int)> rank_of = [g](int w) { return group::rank_of(*g, w); };
+  if (what.any && engine_->checking())  // the race check may keep it past this communicator's life
+    rank_of = [copy = *g](int w) { return group::rank_of(copy, w); };
+  return Request::recv(*engine_, context(lane), source_world, tag, std::move(rank_of), std::move(what));
 }
 
 RequestPtr Comm::lane_irecv(Lane lane, int source, int tag, const Waiting& what, bool local) {
@@ -218,6 +220,7 @@ std::optional<Status> Comm::iprobe(int source, int tag) {
   const Message* m = engine_->matcher().probe(context(Lane::P2P), w, tag);
   if (!m) return std::nullopt;
   if (engine_->tracing()) trace_probe("MPI_Iprobe", *m);
+  if (w == ANY_SOURCE) note_wildcard_probe(m->env.source, tag, "MPI_Iprobe");
   return Status{peer_rank_of_world(m->env.source), m->env.tag, 0, m->body.size()};
 }
 
@@ -239,12 +242,31 @@ const Message* Comm::wait_probe(int w, int source, int tag, const char* call) {
   const Message* m = nullptr;
   engine_->wait([&] { return (m = engine_->matcher().probe(context(Lane::P2P), w, tag)) != nullptr; }, what);
   if (engine_->tracing()) trace_probe(call, *m);
+  if (w == ANY_SOURCE) note_wildcard_probe(m->env.source, tag, call);
   return m;
+}
+
+void Comm::note_wildcard_probe(int source_world, int tag, const char* call) {
+  if (!engine_->checking()) return;
+  Waiting what = waiting(call, "source", ANY_SOURCE);
+  what.has_tag = true;
+  what.tag = tag;
+  WildcardMatch m;
+  m.context = context(Lane::P2P);
+  m.tag = tag;
+  m.source = source_world;
+  m.clock = engine_->clock();  // every later send of this process carries a larger one
+  m.call = what.describe().substr(std::string_view("waiting in ").size());
+  m.rank_of = [g = peer_group()](int w) { return group::rank_of(g, w); };
+  m.receiver = engine_->world_rank();
+  m.probe = true;
+  engine_->note_wildcard(std::move(m));
 }
 
 std::optional<Received> Comm::take(int w, int tag, const char* call) {
   std::optional<Message> m = engine_->take(context(Lane::P2P), w, tag);
   if (!m) return std::nullopt;
+  if (w == ANY_SOURCE) note_wildcard_probe(m->env.source, tag, call);
   if (engine_->tracing() && std::string_view(call) == "MPI_Improbe") trace_probe(call, *m);
   Status s{peer_rank_of_world(m->env.source), m->env.tag, 0, m->body.size()};
   return Received{std::move(m->body), s};

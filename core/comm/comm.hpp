@@ -175,6 +175,9 @@ class Comm {
   void trace_probe(const char* call, const Message& m) const;
   // Blocks until a message matches (MPI_Probe, MPI_Mprobe: `call`).
   const Message* wait_probe(int source_world, int source, int tag, const char* call);
+  // --check: a probe from ANY_SOURCE found a message of source_world; a
+  // message race it is part of is reported (core/engine/race.hpp).
+  void note_wildcard_probe(int source_world, int tag, const char* call);
   std::optional<Received> take(int source_world, int tag, const char* call);
 
   Engine* engine_;

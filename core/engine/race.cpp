@@ -11,13 +11,17 @@ namespace lumpi::core {
 std::optional<std::string> RaceCheck::race(WildcardMatch& m, const Envelope& e) {
   if (m.call.empty() || e.source == m.source || e.clock > m.clock || !matches(m.context, ANY_SOURCE, m.tag, e))
     return std::nullopt;
-  std::string text = m.call + " received the message rank " + std::to_string(m.rank_of(m.source)) +
-                     " sent, and the one rank " + std::to_string(m.rank_of(e.source)) +
-                     " sent could have matched it as well (neither send comes after the receive matched): "
-                     "which one a receive from MPI_ANY_SOURCE gets depends on timing, and so may the result "
+  const std::string what = m.probe ? "probe" : "receive";
+  std::string text = m.call + (m.probe ? " found" : " received") + " the message rank " +
+                     std::to_string(m.rank_of(m.source)) + " sent, and the one rank " +
+                     std::to_string(m.rank_of(e.source)) + " sent could have matched it as well (neither send comes after the " +
+                     what + " matched): which one a " + what +
+                     " from MPI_ANY_SOURCE gets depends on timing, and so may the result "
                      "(MPI-3.1 §3.5: MPI makes no guarantee of fairness); name the source, or use tags that "
-                     "tell the messages apart (to run it with the other order: LUMPI_RACE=" +
-                     std::to_string(m.receiver) + ":" + std::to_string(m.number) + ":" + std::to_string(e.source) + ")";
+                     "tell the messages apart";
+  if (!m.probe)
+    text += " (to run it with the other order: LUMPI_RACE=" + std::to_string(m.receiver) + ":" +
+            std::to_string(m.number) + ":" + std::to_string(e.source) + ")";
   m.call.clear();  // reported: once per receive
   if (!said_.insert(text).second) return std::nullopt;
   return text;

@@ -1,8 +1,8 @@
 // core/engine/race.hpp: message races, a check of --check (docs/checking.md,
 // issue 25 item 8; MPI-3.1 §3.5).
 //
-// The rule: a receive from MPI_ANY_SOURCE takes whichever matching message
-// it meets first. When a message from another sender could have matched it
+// The rule: a receive (or a probe) from MPI_ANY_SOURCE takes whichever
+// matching message it meets first. When a message from another sender could have matched it
 // as well, which one it gets depends on timing (MPI makes no guarantee of
 // fairness, §3.5), and so may the program's result: a message race.
 //
@@ -22,7 +22,10 @@
 // order, LUMPI_RACE=R:N:S (several separated by commas): the N-th receive
 // from ANY_SOURCE of COMM_WORLD rank R (counted on the point-to-point lane
 // from the start of the program) takes only COMM_WORLD rank S's message, so
-// the user sees whether the result changes or a deadlock appears.
+// the user sees whether the result changes or a deadlock appears. A probe's
+// race is reported the same way (its clock is the receiver's when it
+// looked: every later send of the receiver carries a larger one), without
+// a replay.
 // Pure bookkeeping: the engine calls it and sends the reports.
 #pragma once
 
@@ -48,7 +51,8 @@ struct WildcardMatch {
   std::string call;         // "MPI_Recv(source=ANY_SOURCE, tag=5) on 'MPI_COMM_WORLD'"
   std::function<int(int)> rank_of;  // COMM_WORLD rank -> rank in the receive's communicator
   int receiver = 0;         // the COMM_WORLD rank that received
-  uint64_t number = 0;      // which of its wildcard receives (PostedRecv::wildcard)
+  uint64_t number = 0;      // which of its wildcard receives (PostedRecv::wildcard); 0: a probe
+  bool probe = false;       // a probe (MPI_Probe, MPI_Iprobe, MPI_Mprobe, MPI_Improbe), which has no replay
 };
 
 // The replay's choices for COMM_WORLD rank `rank` from LUMPI_RACE's text

@@ -21,7 +21,10 @@
  *   igather_odd    odd ranks Igather to root 0 and wait; the others never call it (--check: MPI_Finalize);
  *   igather_ok     every rank calls it;
  *   any_race       rank 0 takes a message from each other rank with MPI_ANY_SOURCE, all sent at once (--check);
- *   any_ok         the same receives, but rank i sends only when rank 0 tells it to.
+ *   any_ok         the same receives, but rank i sends only when rank 0 tells it to;
+ *   probe_race     as any_race, but rank 0 probes with MPI_ANY_SOURCE (MPI_Probe, then MPI_Improbe
+ *                  in a loop) and receives from the source it found (--check);
+ *   probe_ok       the same probes, but rank i sends only when rank 0 tells it to.
  * A correct twin prints "done" from rank 0. */
 #include <mpi.h>
 #include <stdio.h>
@@ -200,6 +203,33 @@ static void any_source(int bug) {
   if (!bug && order % 10 != n - 1) printf("FAIL order %d\n", order);
 }
 
+// As any_source, through probes: MPI_Probe from MPI_ANY_SOURCE, then a
+// receive from the rank it found; from the second message on, MPI_Improbe
+// from MPI_ANY_SOURCE polled until it matches, then MPI_Mrecv.
+static void probe_source(int bug) {
+  int v = me, go = 1, order = 0;
+  if (me != 0) {
+    if (!bug) MPI_Recv(&go, 1, MPI_INT, 0, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(&v, 1, MPI_INT, 0, 9, MPI_COMM_WORLD);
+    return;
+  }
+  for (int i = 1; i < n; ++i) {
+    MPI_Status st;
+    if (!bug) MPI_Send(&go, 1, MPI_INT, i, 8, MPI_COMM_WORLD);
+    if (i == 1) {
+      MPI_Probe(MPI_ANY_SOURCE, 9, MPI_COMM_WORLD, &st);
+      MPI_Recv(&v, 1, MPI_INT, st.MPI_SOURCE, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Message msg;
+      int flag = 0;
+      while (!flag) MPI_Improbe(MPI_ANY_SOURCE, 9, MPI_COMM_WORLD, &flag, &msg, &st);
+      MPI_Mrecv(&v, 1, MPI_INT, &msg, MPI_STATUS_IGNORE);
+    }
+    order = order * 10 + v;
+  }
+  if (!bug && order % 10 != n - 1) printf("FAIL order %d\n", order);
+}
+
 struct Case {
   const char *bug, *ok;
   void (*run)(int bug);
@@ -213,7 +243,7 @@ static const struct Case cases[] = {
     {"coll_types", "types_ok", types},          {"iallreduce_ops", "iallreduce_ok", iops},
     {"send_eager", "sendrecv_ok", eager},      {"recv_self", "self_ok", from_self},
     {"p2p_types", "p2p_types_ok", p2p_types},  {"igather_odd", "igather_ok", igather_odd},
-    {"any_race", "any_ok", any_source},
+    {"any_race", "any_ok", any_source},        {"probe_race", "probe_ok", probe_source},
 };
 
 int main(int argc, char** argv) {

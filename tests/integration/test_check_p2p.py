@@ -7,7 +7,8 @@ run exits 1. The correct twin (a prefix, MPI_BYTE, MPI_INT32_T) is silent
 and exits 0; without --check the buggy case is silent too. At 2, 3 and 5
 ranks (tests/exec/check_cases.c's p2p_types). Message races the same way
 (any_race and its twin any_ok, at 3, 4 and 5 ranks; a Lua script at 3 and
-4), class `message-race`, and the replay of the other order (LUMPI_RACE).
+4), class `message-race`, and the replay of the other order (LUMPI_RACE);
+the same race through MPI_Probe and MPI_Improbe (probe_race, probe_ok).
 
 usage: python3 test_check_p2p.py /path/to/lumpi
 """
@@ -71,6 +72,22 @@ for n in [3, 4, 5]:
     check(f"any_race at {n} ranks --check: message-race findings of rank 0 in the report",
           found and all(f.get("class") == "message-race" and f.get("ranks") == [0] for f in found), repr(found))
     for flags, case in ((["--check"], "any_ok"), ([], "any_ok"), ([], "any_race")):
+        rc, out, err, found = exec_case(n, case, flags)
+        check(f"{case} at {n} ranks {' '.join(flags)}: silent, exit 0, empty report",
+              rc == 0 and err == "" and out.endswith("done\n") and found == [],
+              f"rc={rc} out={out!r} err={err!r} found={found!r}")
+
+# The same race through probes: MPI_Probe, then MPI_Improbe from MPI_ANY_SOURCE (no replay offered).
+for n in [3, 4, 5]:
+    rc, out, err, found = exec_case(n, "probe_race", ["--check"])
+    lines = [l for l in err.splitlines() if "message-race" in l]
+    probes = ("MPI_Probe(source=ANY_SOURCE, tag=9) on 'MPI_COMM_WORLD' found the message rank ",
+              "MPI_Improbe(source=ANY_SOURCE, tag=9) on 'MPI_COMM_WORLD' found the message rank ")
+    check(f"probe_race at {n} ranks --check: exit 1, the probe's race said with both senders, no replay",
+          rc == 1 and out.endswith("done\n") and lines
+          and all(any(p in l for p in probes) and "could have matched it as well (neither send comes after the probe "
+                  "matched)" in l and "LUMPI_RACE" not in l for l in lines), f"rc={rc} out={out!r} err={err!r}")
+    for flags, case in ((["--check"], "probe_ok"), ([], "probe_ok"), ([], "probe_race")):
         rc, out, err, found = exec_case(n, case, flags)
         check(f"{case} at {n} ranks {' '.join(flags)}: silent, exit 0, empty report",
               rc == 0 and err == "" and out.endswith("done\n") and found == [],
