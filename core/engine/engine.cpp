@@ -46,13 +46,13 @@ void Engine::set_peer_endpoints(std::vector<std::string> endpoints) {
 void Engine::send(int dest, const Envelope& sent, Body body) {
   Envelope env = sent;
   env.clock = ++clock_;
-  if (tracing() && env.kind == MsgKind::Data && env.context % 4 == uint64_t(Lane::P2P)) {
+  if (tracing() && env.kind == MsgKind::Data && lane_of(env.context) == Lane::P2P) {
     TraceEvent t;
     t.kind = TraceEvent::Kind::Send;
     t.clock = env.clock;
     t.peer = dest;
     t.tag = env.tag;
-    t.context = env.context / 4;
+    t.context = base_of(env.context);
     t.msg = env.clock;
     t.bytes = (long long)body.size();
     t.call = env.wants_ack ? "MPI_Ssend" : "MPI_Send";
@@ -150,7 +150,7 @@ void Engine::acknowledge(int source, uint64_t seq) { send_control(source, MsgKin
 
 bool Engine::post(PostedRecv* r) {
   r->epoch = epoch_;
-  if (r->source == ANY_SOURCE && r->context % 4 == uint64_t(Lane::P2P)) {  // a user's wildcard receive
+  if (r->source == ANY_SOURCE && lane_of(r->context) == Lane::P2P) {  // a user's wildcard receive
     r->wildcard = ++wildcard_posts_;
     if (auto it = replay_.find(r->wildcard); it != replay_.end() && it->second < size_) r->source = it->second;
   }

@@ -65,9 +65,9 @@ bool Request::poll_complete() {
         status_.tag = recv_.msg.env.tag;
         status_.bytes = recv_.msg.body.size();
         complete_ = true;
-        if (engine_->tracing() && recv_.context % 4 == uint64_t(Lane::P2P)) trace_recv();
+        if (engine_->tracing() && lane_of(recv_.context) == Lane::P2P) trace_recv();
         if (recv_sig_.kind && recv_.msg.env.sig.kind) check_signature();
-        if (recv_.source == ANY_SOURCE && recv_.context % 4 == uint64_t(Lane::P2P) && engine_->checking())
+        if (recv_.source == ANY_SOURCE && lane_of(recv_.context) == Lane::P2P && engine_->checking())
           engine_->note_wildcard({recv_.context, recv_.tag, recv_.msg.env.source, recv_.clock,
                                   what_.describe().substr(std::string_view("waiting in ").size()), rank_of_,
                                   engine_->world_rank(), recv_.wildcard});
@@ -127,7 +127,7 @@ void Request::trace_recv() {
   t.kind = TraceEvent::Kind::Recv;
   t.peer = recv_.msg.env.source;
   t.tag = recv_.msg.env.tag;
-  t.context = recv_.context / 4;
+  t.context = base_of(recv_.context);
   t.msg = recv_.msg.env.clock;
   t.bytes = (long long)recv_.msg.body.size();
   t.call = what_.call;

@@ -29,6 +29,8 @@ enum class MsgKind : uint8_t { Data = 0, SsendAck = 1, Rma = 2, SendCancel = 3, 
 // blocking collective's messages (MPI-3.1 §5.12: the two never match).
 enum class Lane : uint8_t { P2P = 0, Coll = 1, Internal = 2, Nbc = 3 };
 inline uint64_t context_of(uint64_t base, Lane lane) { return base * 4 + uint64_t(lane); }
+inline Lane lane_of(uint64_t context) { return Lane(context % 4); }
+inline uint64_t base_of(uint64_t context) { return context / 4; }
 
 // A point-to-point message's type signature (MPI-3.1 §3.3.1), carried only
 // under --check and only by the C API's sends (core/check/signature.hpp

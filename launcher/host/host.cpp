@@ -494,7 +494,7 @@ ControlMsg Host::status_of(Kind kind, const core::Waiting* w) const {
   }
   for (const core::QueueItem& q : engine_->matcher().snapshot()) {
     if (m.queue.size() == kMaxQueueEntries) break;  // a flood must not make every status reply huge
-    m.queue.push_back({q.posted, q.source, q.tag, q.context, q.bytes, engine_->context_name(q.context / 4)});
+    m.queue.push_back({q.posted, q.source, q.tag, q.context, q.bytes, engine_->context_name(core::base_of(q.context))});
   }
   return m;
 }
