@@ -14,7 +14,7 @@ core::check::Side core_side(const Side& s, const char* f) {
 
 std::string op_text(MPI_Op op, const char* f) {
   if (op == MPI_OP_NULL) return "";
-  return is_user_op(op) ? core::check::user_op_text() : core::check::op_text(predefined_op(op, f));
+  return is_user_op(op) ? core::check::user_op_text() : core::op_name(predefined_op(op, f));
 }
 
 }  // namespace

@@ -122,7 +122,7 @@ int root_arg(lua_State* L, int idx, core::Comm& c, const char* func) {
 namespace {
 std::string op_text(const OpBox* op) {
   if (!op) return "";
-  return op->predefined ? core::check::op_text(op->kind) : core::check::user_op_text();
+  return op->predefined ? core::op_name(op->kind) : core::check::user_op_text();
 }
 }  // namespace
 

@@ -131,7 +131,7 @@ core::check::CollCall describe(const char* func, int root, const Op* op, CollSid
   std::string op_text;
   if (op) {
     std::optional<core::Op> o = predefined_op(*op, func);
-    op_text = o ? core::check::op_text(*o) : core::check::user_op_text();
+    op_text = o ? core::op_name(*o) : core::check::user_op_text();
   }
   return core::check::describe(func, root, op_text, side(send), side(recv));
 }

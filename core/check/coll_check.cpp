@@ -133,8 +133,6 @@ Verdict compare(const std::vector<CollCall>& calls, const std::string& comm_name
   return v;
 }
 
-std::string op_text(Op op) { return op_name(op); }
-
 CollCall describe(const char* call, int root, const std::string& op, const Side& send, const Side& recv,
                   bool per_pair) {
   CollCall c;

@@ -27,7 +27,6 @@
 
 #include "core/check/signature.hpp"
 #include "core/comm/comm.hpp"
-#include "core/datatype/op.hpp"
 
 namespace lumpi::core::check {
 
@@ -55,12 +54,11 @@ struct Side {
   bool per_rank = false;  // a v form's counts (count is 1 if any moves data)
 };
 
-// A door's call described for the check: `op` as op_text gives it (""
-// for none); the shown arguments are built from the rest.
+// A door's call described for the check: `op` is op_name's ("MPI_SUM"),
+// user_op_text() for a user op, "" for none; the shown arguments are built
+// from the rest.
 CollCall describe(const char* call, int root, const std::string& op, const Side& send, const Side& recv,
                   bool per_pair = false);
-// "MPI_SUM", "a user op".
-std::string op_text(Op op);
 inline std::string user_op_text() { return "a user op"; }
 
 // True where the check runs: under --check, on an intracommunicator of
