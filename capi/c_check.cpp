@@ -38,21 +38,12 @@ void check_coll(const core::CommPtr& c, const CollDescription& d, bool nonblocki
 }
 
 core::WireSig p2p_signature(MPI_Comm comm, const char* f, Side side, bool receive) {
-  if (!checking() || !side.present) return {};
-  std::string call = f;
-  if (receive) call = "rank " + std::to_string(core_comm(comm, f)->rank()) + "'s " + call;
-  core::check::Side s = core_side(side, f);
-  return core::check::wire(s.type ? core::check::signature(*s.type, s.count) : core::check::Sig{}, call);
+  if (!checking()) return {};
+  return core::check::p2p_signature(*core_comm(comm, f), f, core_side(side, f), receive);
 }
 
 P2PSignatures::P2PSignatures(MPI_Comm comm, const char* f, Side send, Side recv) {
-  if (!checking()) return;
-  engine_ = &core_comm(comm, f)->engine();
-  engine_->call_signatures() = {p2p_signature(comm, f, send, false), p2p_signature(comm, f, recv, true)};
-}
-
-P2PSignatures::~P2PSignatures() {
-  if (engine_) engine_->call_signatures() = {};
+  if (checking()) sigs_.emplace(*core_comm(comm, f), f, core_side(send, f), core_side(recv, f));
 }
 
 }  // namespace lumpi::capi

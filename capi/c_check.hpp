@@ -4,7 +4,10 @@
 // before it sends anything; without --check it costs one test.
 #pragma once
 
+#include <optional>
+
 #include "capi/c_api.hpp"
+#include "core/check/signature.hpp"
 
 namespace lumpi::capi {
 
@@ -34,20 +37,14 @@ struct CollDescription {
 void check_coll(const core::CommPtr& c, const CollDescription& d, bool nonblocking = false);
 void check_coll(MPI_Comm comm, const CollDescription& d, bool nonblocking = false);
 
-// --check: the type signatures of a point-to-point call (MPI-3.1 §3.3.1),
-// handed to the core for the call's duration (Engine::call_signatures):
-// its send carries `send` with the message, its receive compares `recv`
-// with the message it gets and reports a mismatch. Made once the call's
-// arguments are checked; without --check it costs one test.
+// --check: the type signatures of a point-to-point call, from the C API's
+// sides (core::check::CallSignatures); without --check it costs one test.
 class P2PSignatures {
  public:
   P2PSignatures(MPI_Comm comm, const char* f, Side send, Side recv);
-  ~P2PSignatures();
-  P2PSignatures(const P2PSignatures&) = delete;
-  P2PSignatures& operator=(const P2PSignatures&) = delete;
 
  private:
-  core::Engine* engine_ = nullptr;
+  std::optional<core::check::CallSignatures> sigs_;
 };
 // A send's or a receive's signature as a persistent request keeps it
 // (core::Persistent::set_signature); none without --check.

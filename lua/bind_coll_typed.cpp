@@ -86,9 +86,6 @@ void check_fits(std::int64_t sent, const Typed& recv, const char* func) {
              std::to_string(recv.count * recv.type->size()));
 }
 
-// A buffer's side of a call, as the collective-mismatch check describes it.
-core::check::Side side(const Typed& t) { return {int(t.count), t.type}; }
-
 // ---- data movement ------------------------------------------------------------------
 
 int t_bcast(lua_State* L) {

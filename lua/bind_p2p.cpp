@@ -68,6 +68,7 @@ int c_send_mode(lua_State* L, bool sync) {
   const char* func = sync ? "MPI_Ssend" : "MPI_Send";
   core::Comm& c = check_comm_handle(L, 1, func);
   Outgoing o = send_args(L, func);
+  core::check::CallSignatures sigs(c, func, side(o.data), {});
   c.send(outgoing_body(L, o, func), o.dest, o.tag, sync);
   return 0;
 }
@@ -78,6 +79,7 @@ int c_isend_mode(lua_State* L, bool sync) {
   const char* func = sync ? "MPI_Issend" : "MPI_Isend";
   core::Comm& c = check_comm_handle(L, 1, func);
   Outgoing o = send_args(L, func);
+  core::check::CallSignatures sigs(c, func, side(o.data), {});
   push_request(L, c.isend(outgoing_body(L, o, func), o.dest, o.tag, sync), false);
   return 1;
 }
@@ -90,6 +92,7 @@ int c_recv(lua_State* L) {
   bool typed = is_buffer(L, 2);
   Typed into = typed ? check_typed(L, 2, func) : Typed{};
   auto [source, tag] = recv_args(L, typed ? 5 : 2, func);
+  core::check::CallSignatures sigs(c, func, {}, side(into));
   core::Received r = c.recv(source, tag);
   std::string_view bytes = r.body.view();
   if (typed) {
@@ -110,6 +113,7 @@ int c_irecv(lua_State* L) {
   bool typed = is_buffer(L, 2);
   Typed into = typed ? check_typed(L, 2, func) : Typed{};
   auto [source, tag] = recv_args(L, typed ? 5 : 2, func);
+  core::check::CallSignatures sigs(c, func, {}, side(into));
   push_request(L, c.irecv(source, tag), true);
   if (typed) set_typed_target(L, into, 2);
   return 1;
@@ -128,6 +132,7 @@ int typed_sendrecv(lua_State* L, core::Comm& c, const char* func) {
   c.check_source(source, func);
   c.check_recv_tag(recvtag, func);
   core::Body body = outgoing_body(L, o, func);
+  core::check::CallSignatures sigs(c, func, side(o.data), side(into));
   auto rr = c.irecv(source, recvtag);
   c.send(std::move(body), o.dest, o.tag);
   rr->wait();

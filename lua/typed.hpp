@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/check/signature.hpp"
 #include "core/datatype/datatype.hpp"
 #include "core/engine/request.hpp"
 
@@ -55,6 +56,9 @@ struct Typed {
   core::TypePtr type;
 };
 Typed check_typed(lua_State* L, int idx, std::string_view func);
+// A triple's side of a call, as --check's signatures take it (none for a
+// Typed{} that stands for a Lua value).
+inline core::check::Side side(const Typed& t) { return {t.count, t.type}; }
 
 // The packed bytes of a triple, ready to send.
 std::string pack_typed(const Typed& t, std::string_view func);

@@ -19,6 +19,7 @@
 #include <functional>
 
 #include "core/api/api_detail.hpp"
+#include "core/check/signature.hpp"
 #include "core/comm/bsend.hpp"
 #include "core/comm/persistent.hpp"
 #include "core/engine/request.hpp"
@@ -534,9 +535,15 @@ Request isend(const Comm& self, const void* buf, int count, const Datatype& type
 
 }  // namespace
 
+namespace {
+// A buffer's side of a call, as --check's signatures take it (core/check/signature.hpp).
+core::check::Side side(const core::TypedBuffer& b) { return {b.count(), b.type()}; }
+}  // namespace
+
 void detail::send(const Comm& self, core::TypedBuffer& b, int dest, int tag, Mode m, const char* func) {
   guarded(self, func, [&](core::Comm& c) {
     check_mode(c, b.size(), dest, tag, m, func);
+    core::check::CallSignatures sigs(c, func, side(b), {});
     c.send(body_of(b.pack(func), b.size()), dest, tag, synchronous(m), m == Mode::Buffered);
   });
 }
@@ -544,6 +551,7 @@ void detail::send(const Comm& self, core::TypedBuffer& b, int dest, int tag, Mod
 Request detail::isend(const Comm& self, core::TypedBuffer& b, int dest, int tag, Mode m, const char* func) {
   return guarded(self, func, [&](core::Comm& c) {
     check_mode(c, b.size(), dest, tag, m, func);
+    core::check::CallSignatures sigs(c, func, side(b), {});
     return make_request(self, c.isend(body_of(b.pack(func), b.size()), dest, tag, synchronous(m), m == Mode::Buffered),
                         func);
   });
@@ -551,6 +559,7 @@ Request detail::isend(const Comm& self, core::TypedBuffer& b, int dest, int tag,
 
 Status detail::recv(const Comm& self, core::TypedBuffer& b, int source, int tag, const char* func) {
   return guarded(self, func, [&](core::Comm& c) {
+    core::check::CallSignatures sigs(c, func, {}, side(b));
     core::Received r = c.recv(source, tag);
     size_t n = copy_out(r.body, b.stage(), b.size(), func);
     b.unpack(n, func);
@@ -560,6 +569,7 @@ Status detail::recv(const Comm& self, core::TypedBuffer& b, int source, int tag,
 
 Request detail::irecv(const Comm& self, std::shared_ptr<core::TypedBuffer> b, int source, int tag, const char* func) {
   return guarded(self, func, [&](core::Comm& c) {
+    core::check::CallSignatures sigs(c, func, {}, side(*b));
     Request q = make_request(self, c.irecv(source, tag), func, true, b->stage(), b->size());
     detail::on_landing(q, unpacking(b));
     return q;
@@ -570,6 +580,7 @@ Status detail::sendrecv(const Comm& self, core::TypedBuffer& out, int dest, int 
                         int source, int recvtag, const char* func) {
   return guarded(self, func, [&](core::Comm& c) {
     c.check_send(dest, sendtag, func);
+    core::check::CallSignatures sigs(c, func, side(out), side(in));
     core::Body message = body_of(out.pack(func), out.size());  // taken before the receive lands (Sendrecv_replace)
     auto r = c.irecv(source, recvtag);  // posted first: a send to oneself matches it
     c.send(std::move(message), dest, sendtag, false);

@@ -45,15 +45,6 @@ struct CollCall {
   bool failed = false;
 };
 
-// What one block sent or received holds on this process, as a door gives
-// it: count elements of type, or nothing (a null type: MPI_IN_PLACE, a
-// buffer MPI says is not significant here, a Lua value).
-struct Side {
-  int count = 0;
-  TypePtr type;
-  bool per_rank = false;  // a v form's counts (count is 1 if any moves data)
-};
-
 // A door's call described for the check: `op` is op_name's ("MPI_SUM"),
 // user_op_text() for a user op, "" for none; the shown arguments are built
 // from the rest.

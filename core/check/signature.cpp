@@ -5,6 +5,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/engine/engine.hpp"
+
 namespace lumpi::core::check {
 namespace {
 
@@ -104,6 +106,23 @@ WireSig wire(const Sig& s, const std::string& call) {
   w.reps = s.reps;
   w.text = call + " of " + s.text;
   return w;
+}
+
+WireSig p2p_signature(const Comm& c, const char* call, const Side& side, bool receive) {
+  if (!c.engine().checking() || !side.type) return {};
+  std::string who = call;
+  if (receive) who = "rank " + std::to_string(c.rank()) + "'s " + who;
+  return wire(signature(*side.type, side.count), who);
+}
+
+CallSignatures::CallSignatures(const Comm& c, const char* call, const Side& send, const Side& recv) {
+  if (!c.engine().checking()) return;
+  engine_ = &c.engine();
+  engine_->call_signatures() = {p2p_signature(c, call, send, false), p2p_signature(c, call, recv, true)};
+}
+
+CallSignatures::~CallSignatures() {
+  if (engine_) engine_->call_signatures() = {};
 }
 
 }  // namespace lumpi::core::check

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <string>
 
+#include "core/comm/comm.hpp"
 #include "core/datatype/datatype.hpp"
 #include "core/transport/wire.hpp"
 
@@ -41,5 +42,35 @@ bool compatible(const Sig& a, const Sig& b, bool units_only = false);
 // The signature as a point-to-point message or receive carries it under
 // --check (core::WireSig), described as `call` made it: "MPI_Send of 2 x MPI_INT".
 WireSig wire(const Sig& s, const std::string& call);
+
+// What one block sent or received holds on this process, as a door gives
+// it: count elements of type, or nothing (a null type: MPI_IN_PLACE, a
+// buffer MPI says is not significant here, a Lua value).
+struct Side {
+  std::int64_t count = 0;
+  TypePtr type;
+  bool per_rank = false;  // a v form's counts (count is 1 if any moves data)
+};
+
+// --check: a point-to-point call's side as its message (a send) or its
+// receive (named "rank R's MPI_Recv") carries it; none without --check or
+// without a type. For persistent requests (core::Persistent::set_signature).
+WireSig p2p_signature(const Comm& c, const char* call, const Side& side, bool receive);
+
+// --check: the type signatures of a point-to-point call (MPI-3.1 §3.3.1),
+// handed to the engine for the call's duration (Engine::call_signatures):
+// its send carries `send` with the message, its receive compares `recv`
+// with the message it gets and reports a mismatch. Made once the call's
+// arguments are checked, by every door; without --check it costs one test.
+class CallSignatures {
+ public:
+  CallSignatures(const Comm& c, const char* call, const Side& send, const Side& recv);
+  ~CallSignatures();
+  CallSignatures(const CallSignatures&) = delete;
+  CallSignatures& operator=(const CallSignatures&) = delete;
+
+ private:
+  Engine* engine_ = nullptr;
+};
 
 }  // namespace lumpi::core::check

@@ -31,6 +31,7 @@ class TypedBuffer {
   std::size_t size() const { return size_; }  // bytes of the packed form
   bool staged() const { return !dense_; }
   const TypePtr& type() const { return type_; }
+  std::int64_t count() const { return count_; }
   // The packed bytes of the buffer's elements as they are now.
   const char* pack(std::string_view func);
   // Room for size() bytes to receive into; unpack(n) scatters the first n

@@ -5,7 +5,9 @@ naming both calls and signatures, both ranks and the communicator, class
 `type-mismatch` in --check-report; every rank runs on to the end and the
 run exits 1. The correct twin (a prefix, MPI_BYTE, MPI_INT32_T) is silent
 and exits 0; without --check the buggy case is silent too. At 2, 3 and 5
-ranks (tests/exec/check_cases.c's p2p_types). Message races the same way
+ranks (tests/exec/check_cases.c's p2p_types); the same from the C++ door
+(tests/exec/check_p2p.cpp: Send/Recv, Isend/Irecv, Sendrecv) and the Lua
+door's buffers (tests/exec/check_p2p.lua, at 2 and 3). Message races the same way
 (any_race and its twin any_ok, at 3, 4 and 5 ranks; a Lua script at 3 and
 4), class `message-race`, and the replay of the other order (LUMPI_RACE);
 the same race through MPI_Probe and MPI_Improbe (probe_race, probe_ok).
@@ -56,6 +58,40 @@ for n in [2, 3, 5]:
         check(f"{case} at {n} ranks {' '.join(flags)}: silent, exit 0, empty report",
               rc == 0 and err == "" and out.endswith("done\n") and found == [],
               f"rc={rc} out={out!r} err={err!r} found={found!r}")
+
+# The C++ door (lumpi.hpp): Send/Recv, Isend/Irecv and Sendrecv carry and compare the same signatures.
+CXX_SRC = os.path.join(os.path.dirname(SRC), "check_p2p.cpp")
+cxx = os.path.join(tmp, "cxx_p2p")
+r = subprocess.run([CC.replace("lumpi-cc", "lumpi-c++"), "-Wall", "-Werror", "-o", cxx, CXX_SRC], capture_output=True,
+                   text=True, timeout=180)
+check("lumpi-c++ builds the C++ point-to-point case", r.returncode == 0, r.stderr)
+for n in [2, 3, 5]:
+    odd = list(range(1, n, 2))
+    rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), "--check", cxx, "bug"], timeout=60)
+    expected = [f"rank {r}'s {call} of {k} x MPI_FLOAT received rank {r - 1}'s {sent} of {k} x MPI_INT (tag {t}, "
+                f"MPI_COMM_WORLD): the type signatures do not match (MPI-3.1 §3.3.1)"
+                for r in odd for call, sent, k, t in (("MPI_Recv", "MPI_Send", 2, 5), ("MPI_Irecv", "MPI_Isend", 2, 6),
+                                                      ("MPI_Sendrecv", "MPI_Sendrecv", 1, 7))]
+    check(f"C++ p2p types at {n} ranks --check: each odd rank's three mismatches said, exit 1",
+          rc == 1 and out.endswith("done\n") and all(e in err for e in expected) and no_leftovers(tag),
+          f"rc={rc} out={out!r} err={err!r}")
+    for flags, mode in ((["--check"], "ok"), ([], "ok"), ([], "bug")):
+        rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n)] + flags + [cxx, mode], timeout=60)
+        check(f"C++ p2p {mode} at {n} ranks {' '.join(flags)}: silent, exit 0",
+              rc == 0 and err == "" and out == "done\n" and no_leftovers(tag), f"rc={rc} out={out!r} err={err!r}")
+
+# The Lua door's buffers (tests/exec/check_p2p.lua): shown as they happen; Lua values are not compared.
+LUA_P2P = os.path.join(os.path.dirname(SRC), "check_p2p.lua")
+for n in [2, 3]:
+    rc, out, err, tag = run(LUMPI, ["--check", "-n", str(n), LUA_P2P], timeout=60)
+    said = [l for l in out.splitlines() if l.startswith("[1] type-mismatch: ")]
+    check(f"Lua p2p types at {n} ranks --check: recv, irecv and sendrecv each said once, exit 1",
+          rc == 1 and len(said) == 3 and all(f"rank 1's {c} of" in "".join(said) for c in ("MPI_Recv", "MPI_Irecv",
+                                                                                            "MPI_Sendrecv"))
+          and all(f"[{r}] done" in out for r in range(n)) and no_leftovers(tag), f"rc={rc} out={out!r} err={err!r}")
+    rc, out, err, tag = run(LUMPI, ["--check", "-n", str(n), LUA_P2P, "ok"], timeout=60)
+    check(f"Lua p2p twin at {n} ranks --check: silent, exit 0",
+          rc == 0 and "mismatch" not in out + err and no_leftovers(tag), f"rc={rc} out={out!r} err={err!r}")
 
 # Message races (docs/checking.md, MPI-3.1 §3.5): rank 0's receives from
 # MPI_ANY_SOURCE while every other rank sends at once; the twin's wildcard
