@@ -198,6 +198,7 @@ int c_send_init_mode(lua_State* L, const char* func, bool sync) {
   Outgoing o = send_args(L, func);
   Persistent p;
   p.op = core::Persistent::send_init(c, o.dest, o.tag, sync, func);
+  p.op->set_signature(core::check::p2p_signature(*c, func, side(o.data), false));
   p.typed = o.typed;
   p.data = o.data;
   if (!o.typed) {
@@ -221,6 +222,7 @@ int c_recv_init(lua_State* L) {
   if (p.typed) p.data = check_typed(L, 2, func);
   auto [source, tag] = recv_args(L, p.typed ? 5 : 2, func);
   p.op = core::Persistent::recv_init(c, source, tag, func);
+  p.op->set_signature(core::check::p2p_signature(*c, func, side(p.data), true));
   const int buffer_idx = p.typed ? 2 : 0;
   push_persistent_request(L, std::move(p), buffer_idx);
   return 1;

@@ -499,6 +499,9 @@ void check_mode(core::Comm& c, size_t n, int dest, int tag, Mode m, const char* 
   if (m == Mode::Buffered) core::check_bsend_room(n, dest, func);
 }
 
+// A buffer's side of a call, as --check's signatures take it (core/check/signature.hpp).
+core::check::Side side(const core::TypedBuffer& b) { return {b.count(), b.type()}; }
+
 // Send_init and its modes: each start sends the buffer as it is then; a
 // buffered one needs room in the attached buffer at each start (§3.9: the
 // start is the send).
@@ -507,6 +510,7 @@ Prequest send_init(const Comm& self, const void* buf, int count, const Datatype&
   return guarded(self, func, [&](core::Comm&) {
     auto b = std::make_shared<core::TypedBuffer>(detail::typed_bytes(buf, count, type, func));
     auto p = core::Persistent::send_init(Access::handle(self)->comm, dest, tag, synchronous(m), func);
+    p->set_signature(core::check::p2p_signature(*Access::handle(self)->comm, func, side(*b), false));
     auto message = [b, m, dest](const char* start) {
       if (m == Mode::Buffered) core::check_bsend_room(b->size(), dest, start);
       return body_of(b->pack(start), b->size());
@@ -533,11 +537,6 @@ Request isend(const Comm& self, const void* buf, int count, const Datatype& type
   return detail::isend(self, b, dest, tag, m, func);
 }
 
-}  // namespace
-
-namespace {
-// A buffer's side of a call, as --check's signatures take it (core/check/signature.hpp).
-core::check::Side side(const core::TypedBuffer& b) { return {b.count(), b.type()}; }
 }  // namespace
 
 void detail::send(const Comm& self, core::TypedBuffer& b, int dest, int tag, Mode m, const char* func) {
@@ -612,6 +611,7 @@ Prequest Comm::Recv_init(void* buf, int count, const Datatype& type, int source,
   return guarded(*this, func, [&](core::Comm&) {
     auto b = std::make_shared<core::TypedBuffer>(detail::typed_bytes(buf, count, type, func));
     auto p = core::Persistent::recv_init(Access::handle(*this)->comm, source, tag, func);
+    p->set_signature(core::check::p2p_signature(*Access::handle(*this)->comm, func, side(*b), true));
     return detail::prequest_of(*this, std::move(p), nullptr, b->stage(), b->size(), unpacking(b), func);
   });
 }

@@ -71,8 +71,9 @@ for n in [2, 3, 5]:
     expected = [f"rank {r}'s {call} of {k} x MPI_FLOAT received rank {r - 1}'s {sent} of {k} x MPI_INT (tag {t}, "
                 f"MPI_COMM_WORLD): the type signatures do not match (MPI-3.1 §3.3.1)"
                 for r in odd for call, sent, k, t in (("MPI_Recv", "MPI_Send", 2, 5), ("MPI_Irecv", "MPI_Isend", 2, 6),
+                                                      ("MPI_Recv_init", "MPI_Send_init", 2, 8),
                                                       ("MPI_Sendrecv", "MPI_Sendrecv", 1, 7))]
-    check(f"C++ p2p types at {n} ranks --check: each odd rank's three mismatches said, exit 1",
+    check(f"C++ p2p types at {n} ranks --check: each odd rank's four mismatches said, exit 1",
           rc == 1 and out.endswith("done\n") and all(e in err for e in expected) and no_leftovers(tag),
           f"rc={rc} out={out!r} err={err!r}")
     for flags, mode in ((["--check"], "ok"), ([], "ok"), ([], "bug")):
@@ -85,9 +86,9 @@ LUA_P2P = os.path.join(os.path.dirname(SRC), "check_p2p.lua")
 for n in [2, 3]:
     rc, out, err, tag = run(LUMPI, ["--check", "-n", str(n), LUA_P2P], timeout=60)
     said = [l for l in out.splitlines() if l.startswith("[1] type-mismatch: ")]
-    check(f"Lua p2p types at {n} ranks --check: recv, irecv and sendrecv each said once, exit 1",
-          rc == 1 and len(said) == 3 and all(f"rank 1's {c} of" in "".join(said) for c in ("MPI_Recv", "MPI_Irecv",
-                                                                                            "MPI_Sendrecv"))
+    check(f"Lua p2p types at {n} ranks --check: recv, irecv, recv_init and sendrecv each said once, exit 1",
+          rc == 1 and len(said) == 4
+          and all(f"rank 1's {c} of" in "".join(said) for c in ("MPI_Recv", "MPI_Irecv", "MPI_Recv_init", "MPI_Sendrecv"))
           and all(f"[{r}] done" in out for r in range(n)) and no_leftovers(tag), f"rc={rc} out={out!r} err={err!r}")
     rc, out, err, tag = run(LUMPI, ["--check", "-n", str(n), LUA_P2P, "ok"], timeout=60)
     check(f"Lua p2p twin at {n} ranks --check: silent, exit 0",
