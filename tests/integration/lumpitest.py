@@ -111,6 +111,15 @@ def finish():
     sys.exit(1 if FAILURES else 0)
 
 
+def compile_program(lumpi, source, out, flags=("-Wall", "-Werror"), cxx=False, timeout=180):
+    """Builds `source` into `out` with the lumpi-cc (or, with cxx, lumpi-c++)
+    beside the lumpi binary, as one check; True if it built."""
+    tool = os.path.join(os.path.dirname(os.path.abspath(lumpi)), "lumpi-c++" if cxx else "lumpi-cc")
+    r = subprocess.run([tool, *flags, "-o", out, source], capture_output=True, text=True, timeout=timeout)
+    check(f"{os.path.basename(tool)} builds {os.path.basename(source)}", r.returncode == 0, r.stderr)
+    return r.returncode == 0
+
+
 # ---- the two loopback "hosts" of fake_rsh.sh (test_hosts.py, test_attach.py) ----
 
 HERE = os.path.dirname(os.path.abspath(__file__))

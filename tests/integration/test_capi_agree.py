@@ -11,23 +11,19 @@ and `lumpi exec` runs it at 3, 4, 5 and 7 ranks, each run bounded in time
 usage: python3 test_capi_agree.py /path/to/lumpi
 """
 import os
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lumpitest import check, finish, no_leftovers, run  # noqa: E402
+from lumpitest import check, compile_program, finish, no_leftovers, run  # noqa: E402
 
 LUMPI = sys.argv[1]
 BUILD = os.path.dirname(os.path.abspath(LUMPI))
-CC = os.path.join(BUILD, "lumpi-cc")
 EXEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "exec")
 
 with tempfile.TemporaryDirectory(prefix="lumpi-capi-agree-") as tmp:
     exe = os.path.join(tmp, "capi_agree")
-    r = subprocess.run([CC, "-Wall", "-Werror", "-o", exe, os.path.join(EXEC, "capi_agree.c")],
-                       capture_output=True, text=True, timeout=120)
-    check("lumpi-cc builds capi_agree.c without warnings", r.returncode == 0, r.stderr)
+    compile_program(LUMPI, os.path.join(EXEC, "capi_agree.c"), exe)
     for n in [3, 4, 5, 7]:
         rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), "--timeout", "30", exe], timeout=90)
         check(f"capi_agree: every rank fails alike at {n} ranks",

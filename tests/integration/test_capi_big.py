@@ -11,16 +11,14 @@ where the machine has less than 14 GiB available.
 usage: python3 test_capi_big.py /path/to/lumpi
 """
 import os
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lumpitest import check, finish, no_leftovers, run  # noqa: E402
+from lumpitest import check, compile_program, finish, no_leftovers, run  # noqa: E402
 
 LUMPI = sys.argv[1]
 BUILD = os.path.dirname(os.path.abspath(LUMPI))
-CC = os.path.join(BUILD, "lumpi-cc")
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "exec", "capi_big.c")
 
 
@@ -38,8 +36,7 @@ if available_gib() < 14:
 
 with tempfile.TemporaryDirectory(prefix="lumpi-capi-big-") as tmp:
     exe = os.path.join(tmp, "capi_big")
-    r = subprocess.run([CC, "-Wall", "-Werror", "-O2", "-o", exe, SRC], capture_output=True, text=True, timeout=120)
-    check("lumpi-cc builds capi_big.c without warnings", r.returncode == 0, r.stderr)
+    compile_program(LUMPI, SRC, exe, ("-Wall", "-Werror", "-O2"))
     for n in [2, 3]:
         rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), exe], timeout=240)
         check(f"messages of 2 GiB + 1 MiB arrive whole at {n} ranks",

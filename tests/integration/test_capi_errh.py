@@ -10,16 +10,14 @@ usage: python3 test_capi_errh.py /path/to/lumpi
 """
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lumpitest import check, finish, no_leftovers, run  # noqa: E402
+from lumpitest import check, compile_program, finish, no_leftovers, run  # noqa: E402
 
 LUMPI = sys.argv[1]
 BUILD = os.path.dirname(os.path.abspath(LUMPI))
-CC = os.path.join(BUILD, "lumpi-cc")
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "exec", "capi_errh_type.c")
 CHECKS = 24  # "ok" lines per rank
 
@@ -49,8 +47,7 @@ int main(int argc, char **argv) {
 
 with tempfile.TemporaryDirectory(prefix="lumpi-capi-errh-") as tmp:
     exe = os.path.join(tmp, "capi_errh_type")
-    r = subprocess.run([CC, "-Wall", "-Werror", "-o", exe, SRC], capture_output=True, text=True, timeout=120)
-    check("lumpi-cc builds the program without warnings", r.returncode == 0, r.stderr)
+    compile_program(LUMPI, SRC, exe)
 
     for n in [1, 2, 3, 5]:
         rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), exe], timeout=90)
@@ -70,8 +67,7 @@ with tempfile.TemporaryDirectory(prefix="lumpi-capi-errh-") as tmp:
     with open(src, "w") as f:
         f.write(FAILING_DELETE)
     exe = os.path.join(tmp, "failing_delete")
-    r = subprocess.run([CC, "-o", exe, src], capture_output=True, text=True, timeout=120)
-    check("lumpi-cc builds the failing delete callback program", r.returncode == 0, r.stderr)
+    compile_program(LUMPI, src, exe, ())
     said = re.compile(r"class 16: MPI_ERR_OTHER in MPI_Finalize: the delete callback of keyval \d+ returned error 16")
     for n in [1, 3, 4]:
         rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), exe], timeout=90)

@@ -7,21 +7,18 @@ rank names ranks[0], a struct's second blocklength is blocklengths[1]), at
 usage: python3 test_capi_error_text.py /path/to/lumpi
 """
 import os
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lumpitest import check, finish, no_leftovers, run  # noqa: E402
+from lumpitest import check, compile_program, finish, no_leftovers, run  # noqa: E402
 
 LUMPI = sys.argv[1]
-CC = os.path.join(os.path.dirname(os.path.abspath(LUMPI)), "lumpi-cc")
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "exec", "capi_error_text.c")
 
 with tempfile.TemporaryDirectory(prefix="lumpi-capi-text-") as tmp:
     exe = os.path.join(tmp, "capi_error_text")
-    r = subprocess.run([CC, "-Wall", "-Werror", "-o", exe, SRC], capture_output=True, text=True, timeout=120)
-    check("lumpi-cc builds the program without warnings", r.returncode == 0, r.stderr)
+    compile_program(LUMPI, SRC, exe)
     for n in [1, 2, 3, 5]:
         rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), exe], timeout=90)
         check(f"every check passes on every rank at {n} ranks",

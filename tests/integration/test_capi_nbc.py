@@ -27,16 +27,14 @@ the hang report, and a peer's death ends it with MPI_ERR_PROC_FAILED.
 usage: python3 test_capi_nbc.py /path/to/lumpi
 """
 import os
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lumpitest import check, finish, no_leftovers, run  # noqa: E402
+from lumpitest import check, compile_program, finish, no_leftovers, run  # noqa: E402
 
 LUMPI = sys.argv[1]
 BUILD = os.path.dirname(os.path.abspath(LUMPI))
-CC = os.path.join(BUILD, "lumpi-cc")
 EXEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "exec")
 
 with tempfile.TemporaryDirectory(prefix="lumpi-capi-nbc-") as tmp:
@@ -44,9 +42,7 @@ with tempfile.TemporaryDirectory(prefix="lumpi-capi-nbc-") as tmp:
                  "capi_reduce", "capi_derived", "capi_message", "capi_fortran", "capi_persistent",
                  "capi_split_type", "capi_cancel"):
         exe = os.path.join(tmp, prog)
-        r = subprocess.run([CC, "-Wall", "-Werror", "-o", exe, os.path.join(EXEC, prog + ".c")],
-                           capture_output=True, text=True, timeout=120)
-        check(f"lumpi-cc builds {prog}.c without warnings", r.returncode == 0, r.stderr)
+        compile_program(LUMPI, os.path.join(EXEC, prog + ".c"), exe)
         for n in [1, 2, 3, 4, 5, 7]:
             rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), exe], timeout=120)
             lines = out.splitlines()

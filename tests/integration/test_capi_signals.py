@@ -14,21 +14,18 @@ No process is left behind.
 usage: python3 test_capi_signals.py /path/to/lumpi
 """
 import os
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lumpitest import check, finish, no_leftovers, run  # noqa: E402
+from lumpitest import check, compile_program, finish, no_leftovers, run  # noqa: E402
 
 LUMPI = sys.argv[1]
-CC = os.path.join(os.path.dirname(os.path.abspath(LUMPI)), "lumpi-cc")
 SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "exec", "capi_signals.c")
 
 with tempfile.TemporaryDirectory(prefix="lumpi-capi-signals-") as tmp:
     exe = os.path.join(tmp, "capi_signals")
-    r = subprocess.run([CC, "-Wall", "-Werror", "-o", exe, SOURCE], capture_output=True, text=True, timeout=120)
-    check("lumpi-cc builds capi_signals.c without warnings", r.returncode == 0, r.stderr)
+    compile_program(LUMPI, SOURCE, exe)
     for n in [1, 2, 3, 5, 7]:
         rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), exe], timeout=120)
         check(f"interrupted by SIGALRM, every call carries on at {n} ranks",

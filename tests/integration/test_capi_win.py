@@ -7,22 +7,18 @@ user-defined window error handlers, MPI-3.1 §8.3.2 and §8.3.6).
 usage: python3 test_capi_win.py /path/to/build/lumpi
 """
 import os
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lumpitest import check, finish, no_leftovers, run  # noqa: E402
+from lumpitest import check, compile_program, finish, no_leftovers, run  # noqa: E402
 
 LUMPI = os.path.abspath(sys.argv[1])
-CC = os.path.join(os.path.dirname(LUMPI), "lumpi-cc")
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "exec", "capi_win.c")
 
 with tempfile.TemporaryDirectory(prefix="lumpi-capi-win-") as tmp:
     exe = os.path.join(tmp, "capi_win")
-    r = subprocess.run([CC, "-Wall", "-Werror", "-o", exe, SRC], capture_output=True, text=True, timeout=120)
-    check("lumpi-cc builds capi_win.c without warnings", r.returncode == 0, r.stderr)
-    if r.returncode == 0:
+    if compile_program(LUMPI, SRC, exe):
         for n in (1, 3, 4):
             rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), exe], timeout=120)
             check(f"capi_win passes at {n} ranks and leaves no rank",

@@ -10,20 +10,17 @@ usage: python3 test_check.py /path/to/lumpi
 """
 import json
 import os
-import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lumpitest import check, finish, no_leftovers, run, scratch_dir  # noqa: E402
+from lumpitest import check, compile_program, finish, no_leftovers, run, scratch_dir  # noqa: E402
 
 LUMPI = sys.argv[1]
-CC = os.path.join(os.path.dirname(os.path.abspath(LUMPI)), "lumpi-cc")
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "exec", "check_cases.c")
 tmp = scratch_dir("lumpi-check-")
 exe = os.path.join(tmp, "cases")
-r = subprocess.run([CC, "-g", "-Wall", "-Werror", "-o", exe, SRC], capture_output=True, text=True, timeout=120)
-check("lumpi-cc builds the checker's cases", r.returncode == 0, r.stderr)
+compile_program(LUMPI, SRC, exe, ("-g", "-Wall", "-Werror"))
 
 # buggy case -> (correct twin, what the report must say, smallest world it needs)
 CASES = {

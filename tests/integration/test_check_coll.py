@@ -17,19 +17,16 @@ usage: python3 test_check_coll.py /path/to/lumpi
 """
 import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lumpitest import check, finish, no_leftovers, run, scratch_dir  # noqa: E402
+from lumpitest import check, compile_program, finish, no_leftovers, run, scratch_dir  # noqa: E402
 
 LUMPI = sys.argv[1]
-CC = os.path.join(os.path.dirname(os.path.abspath(LUMPI)), "lumpi-cc")
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "exec", "check_cases.c")
 tmp = scratch_dir("lumpi-check-coll-")
 exe = os.path.join(tmp, "cases")
-r = subprocess.run([CC, "-g", "-Wall", "-Werror", "-o", exe, SRC], capture_output=True, text=True, timeout=120)
-check("lumpi-cc builds the checker's cases", r.returncode == 0, r.stderr)
+compile_program(LUMPI, SRC, exe, ("-g", "-Wall", "-Werror"))
 
 # buggy case -> (correct twin, class, what the report must say)
 CASES = {
@@ -83,9 +80,7 @@ for n in [3, 4, 5]:
 # The C++ door (lumpi.hpp): each mistake is reported naming the C++ call.
 CXX_SRC = os.path.join(os.path.dirname(SRC), "check_coll.cpp")
 cxx = os.path.join(tmp, "cxx_cases")
-r = subprocess.run([CC.replace("lumpi-cc", "lumpi-c++"), "-Wall", "-Werror", "-o", cxx, CXX_SRC], capture_output=True,
-                   text=True, timeout=180)
-check("lumpi-c++ builds the C++ cases", r.returncode == 0, r.stderr)
+compile_program(LUMPI, CXX_SRC, cxx, cxx=True)
 CXX_CASES = {
     "roots": "calls MPI_Bcast(count=1, datatype=MPI_INT, root=1): the roots differ",
     "ops": "calls MPI_Allreduce(count=1, datatype=MPI_INT, op=MPI_MAX): the reduction ops differ",

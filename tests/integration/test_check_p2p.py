@@ -16,19 +16,16 @@ usage: python3 test_check_p2p.py /path/to/lumpi
 """
 import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lumpitest import check, finish, no_leftovers, run, scratch_dir  # noqa: E402
+from lumpitest import check, compile_program, finish, no_leftovers, run, scratch_dir  # noqa: E402
 
 LUMPI = sys.argv[1]
-CC = os.path.join(os.path.dirname(os.path.abspath(LUMPI)), "lumpi-cc")
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "exec", "check_cases.c")
 tmp = scratch_dir("lumpi-check-p2p-")
 exe = os.path.join(tmp, "cases")
-r = subprocess.run([CC, "-g", "-Wall", "-Werror", "-o", exe, SRC], capture_output=True, text=True, timeout=120)
-check("lumpi-cc builds the checker's cases", r.returncode == 0, r.stderr)
+compile_program(LUMPI, SRC, exe, ("-g", "-Wall", "-Werror"))
 
 
 def exec_case(n, case, flags):
@@ -62,9 +59,7 @@ for n in [2, 3, 5]:
 # The C++ door (lumpi.hpp): Send/Recv, Isend/Irecv and Sendrecv carry and compare the same signatures.
 CXX_SRC = os.path.join(os.path.dirname(SRC), "check_p2p.cpp")
 cxx = os.path.join(tmp, "cxx_p2p")
-r = subprocess.run([CC.replace("lumpi-cc", "lumpi-c++"), "-Wall", "-Werror", "-o", cxx, CXX_SRC], capture_output=True,
-                   text=True, timeout=180)
-check("lumpi-c++ builds the C++ point-to-point case", r.returncode == 0, r.stderr)
+compile_program(LUMPI, CXX_SRC, cxx, cxx=True)
 for n in [2, 3, 5]:
     odd = list(range(1, n, 2))
     rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), "--check", cxx, "bug"], timeout=60)

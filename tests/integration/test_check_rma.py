@@ -11,21 +11,18 @@ usage: python3 test_check_rma.py /path/to/lumpi
 """
 import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lumpitest import check, finish, no_leftovers, run, scratch_dir  # noqa: E402
+from lumpitest import check, compile_program, finish, no_leftovers, run, scratch_dir  # noqa: E402
 
 LUMPI = sys.argv[1]
-CC = os.path.join(os.path.dirname(os.path.abspath(LUMPI)), "lumpi-cc")
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(HERE, "..", "exec", "check_rma.c")
 LUA = os.path.join(HERE, "..", "exec", "check_rma.lua")
 tmp = scratch_dir("lumpi-check-rma-")
 exe = os.path.join(tmp, "cases")
-r = subprocess.run([CC, "-g", "-Wall", "-Werror", "-o", exe, SRC], capture_output=True, text=True, timeout=120)
-check("lumpi-cc builds the one-sided cases", r.returncode == 0, r.stderr)
+compile_program(LUMPI, SRC, exe, ("-g", "-Wall", "-Werror"))
 
 # buggy case -> (correct twin, what the finding must say, smallest world it needs)
 CASES = {

@@ -15,14 +15,12 @@
 # ranks; Lua in test_deadlock). And a C++ program (lumpi.hpp) at 3 and 5.
 # Usage: python3 test_deadlock_error.py /path/to/build/lumpi  (exit status 1 on failure)
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lumpitest import check, finish, no_leftovers, run, scratch_dir  # noqa: E402
+from lumpitest import check, compile_program, finish, no_leftovers, run, scratch_dir  # noqa: E402
 
 LUMPI = sys.argv[1]
-CC = os.path.join(os.path.dirname(os.path.abspath(LUMPI)), "lumpi-cc")
 TMP = scratch_dir("lumpi-deadlock-error-")
 W = "'MPI_COMM_WORLD'"
 CLAUSE = "; its last MPI error: "
@@ -150,8 +148,7 @@ int main(int argc, char **argv) {
 src, exe = os.path.join(TMP, "bad_args.c"), os.path.join(TMP, "bad_args")
 with open(src, "w") as f:
     f.write(PROGRAM)
-r = subprocess.run([CC, "-Wall", "-Werror", "-o", exe, src], capture_output=True, text=True, timeout=120)
-check("lumpi-cc builds the test program", r.returncode == 0, r.stderr)
+compile_program(LUMPI, src, exe)
 
 for n in (3, 4):
     last, others = n - 1, f"0-{n - 2}"
@@ -209,9 +206,7 @@ int main(int argc, char** argv) {
 src, cxx_exe = os.path.join(TMP, "bad_op.cpp"), os.path.join(TMP, "bad_op_cxx")
 with open(src, "w") as f:
     f.write(CXX_PROGRAM)
-r = subprocess.run([CC.replace("lumpi-cc", "lumpi-c++"), "-Wall", "-Werror", "-o", cxx_exe, src], capture_output=True,
-                   text=True, timeout=180)
-check("lumpi-c++ builds the C++ program", r.returncode == 0, r.stderr)
+compile_program(LUMPI, src, cxx_exe, cxx=True)
 for n in (3, 5):
     last = n - 1
     rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), "--timeout", "20", cxx_exe], timeout=40)

@@ -9,15 +9,13 @@ usage: python3 test_halo_example.py /path/to/lumpi
 """
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from lumpitest import check, finish, no_leftovers, run  # noqa: E402
+from lumpitest import check, compile_program, finish, no_leftovers, run  # noqa: E402
 
 LUMPI = sys.argv[1]
-CC = os.path.join(os.path.dirname(os.path.abspath(LUMPI)), "lumpi-cc")
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 
 doc = open(os.path.join(ROOT, "docs", "datatypes.md"), encoding="utf-8").read()
@@ -26,9 +24,7 @@ documented = [line for line in block if not line.startswith("$ ")]
 
 with tempfile.TemporaryDirectory(prefix="lumpi-halo-") as tmp:
     exe = os.path.join(tmp, "halo")
-    r = subprocess.run([CC, "-Wall", "-Werror", "-o", exe, os.path.join(ROOT, "scripts", "halo_column.c")],
-                       capture_output=True, text=True, timeout=120)
-    check("lumpi-cc builds scripts/halo_column.c", r.returncode == 0, r.stderr)
+    compile_program(LUMPI, os.path.join(ROOT, "scripts", "halo_column.c"), exe)
     for n in [3, 4, 6, 7]:
         rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), exe], timeout=120)
         c_lines = out.splitlines()
