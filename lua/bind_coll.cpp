@@ -141,18 +141,6 @@ void check_coll_started(const core::CommPtr& c, const char* func, int root, cons
   core::check::collective_started(c, call);
 }
 
-// check_coll where this rank's own data may have failed its check: the
-// rank still takes part in the check, and raises its own error first.
-void check_coll_own(core::Comm& c, const std::optional<core::Error>& failed, const char* func, int root = -1,
-                    const OpBox* op = nullptr) {
-  try {
-    check_coll(c, func, root, op, {}, {}, failed.has_value());
-  } catch (const core::Error&) {
-    raise_if(failed);
-    throw;
-  }
-}
-
 // The operand at idx, checked against op and encoded; or the error that
 // either step raised, then also stored in `failed`.
 Bytes operand_or_error(lua_State* L, int idx, const OpBox& op, const char* func,
@@ -169,6 +157,18 @@ Bytes operand_or_error(lua_State* L, int idx, const OpBox& op, const char* func,
 namespace {
 
 // ---- data movement ---------------------------------------------------------------------
+
+// check_coll where this rank's own data may have failed its check: the
+// rank still takes part in the check, and raises its own error first.
+void check_coll_own(core::Comm& c, const std::optional<core::Error>& failed, const char* func, int root = -1,
+                    const OpBox* op = nullptr) {
+  try {
+    check_coll(c, func, root, op, {}, {}, failed.has_value());
+  } catch (const core::Error&) {
+    raise_if(failed);
+    throw;
+  }
+}
 
 int c_barrier(lua_State* L) {
   core::Comm& c = coll_comm(L, "MPI_Barrier");
