@@ -8,7 +8,8 @@
 // handler writes one line on stderr, which lumpi exec passes through:
 //   lumpi-rank 1: SIGSEGV in MPI_Send
 //   lumpi-rank 1: SIGSEGV outside MPI (the last MPI call was MPI_Comm_rank)
-// then, for the innermost frame of the program's own executable, the
+// (an uncaught exception first says its text: on_terminate), then, for
+// the innermost frame of the program's own executable, the
 // function and source line addr2line finds (binutils; nothing without -g),
 // and dies of the same signal, so the exit status stays the signal's.
 // The doors name the MPI call in progress with an InCall (crash_report.hpp):
@@ -23,7 +24,9 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <exception>
 
 #include "core/base/crash_report.hpp"
 
@@ -37,9 +40,21 @@ namespace {
 int g_rank = -1;
 char g_exe[4096];  // the program's executable (/proc/self/exe)
 
-void put(const char* s) {
-  if (write(STDERR_FILENO, s, std::strlen(s)) < 0) return;
-}
+// One line, built in place and written with one write(2): ranks that crash
+// at once share stderr, and a line written piece by piece came out
+// interleaved with another rank's ("lumpi-rank 1: SIGlumpi-rank ABRT0 in").
+struct Line {
+  char text[2048];  // under PIPE_BUF: one write is not split
+  size_t n = 0;
+  Line& operator<<(const char* s) {
+    for (; *s && n < sizeof text - 1; ++s) text[n++] = *s;
+    return *this;
+  }
+  void write_out() {
+    text[n++] = '\n';
+    if (write(STDERR_FILENO, text, n) < 0) return;
+  }
+};
 
 // Decimal and hexadecimal without printf (not async-signal-safe).
 const char* decimal(long v, char* buf) {
@@ -142,26 +157,36 @@ void source_line(void* fault_pc) {
 
 void on_crash(int sig, siginfo_t*, void* context) {
   char r[24];
-  put("lumpi-rank ");
-  put(decimal(g_rank, r));
-  put(": SIG");
-  put(sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
-  if (t_current_call) {
-    put(" in ");
-    put(t_current_call);
-  } else {
-    put(" outside MPI");
-    if (t_last_call) {
-      put(" (the last MPI call was ");
-      put(t_last_call);
-      put(")");
-    }
-  }
-  put("\n");
+  Line line;
+  line << "lumpi-rank " << decimal(g_rank, r) << ": SIG" << (sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
+  if (t_current_call) line << " in " << t_current_call;
+  else if (t_last_call) line << " outside MPI (the last MPI call was " << t_last_call << ")";
+  else line << " outside MPI";
+  line.write_out();
   auto* uc = static_cast<ucontext_t*>(context);
   source_line(reinterpret_cast<void*>(uc->uc_mcontext.gregs[REG_RIP]));
   signal(sig, SIG_DFL);
   raise(sig);
+}
+
+// An exception no one caught (a C++ program under the C++ API's default
+// handler, which throws): its text in one line, then abort, which
+// on_crash reports with the call. libstdc++'s own handler writes the two
+// lines piecemeal, and ranks that throw together interleaved them.
+void on_terminate() {
+  char r[24];
+  Line line;
+  line << "lumpi-rank " << decimal(g_rank, r) << ": ";
+  try {
+    if (std::exception_ptr e = std::current_exception()) std::rethrow_exception(e);
+    line << "std::terminate called without an exception";
+  } catch (const std::exception& e) {
+    line << "uncaught exception: " << e.what();
+  } catch (...) {
+    line << "uncaught exception of a type not derived from std::exception";
+  }
+  line.write_out();
+  std::abort();
 }
 
 }  // namespace
@@ -202,6 +227,7 @@ void install_crash_report(int rank) {
   sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
   sigemptyset(&sa.sa_mask);
   for (int s : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(s, &sa, nullptr);
+  std::set_terminate(on_terminate);
 #else
   (void)rank;  // the sanitizer reports a crash itself
 #endif

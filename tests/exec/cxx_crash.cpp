@@ -3,8 +3,9 @@
 // capi_crash.c. Every rank prints a line, without flushing, then the chosen
 // rank crashes: "outside" dereferences NULL in main (line
 // CRASH_LINE_OUTSIDE) after its last C++ call, Comm::Get_size; "inside"
-// gives Comm::Send a buffer that is not mapped (line CRASH_LINE_INSIDE).
-// The other ranks wait in a barrier.
+// gives Comm::Send a buffer that is not mapped (line CRASH_LINE_INSIDE);
+// "throw" leaves the exception of a Send to an invalid rank uncaught
+// (line CRASH_LINE_THROW). The other ranks wait in a barrier.
 #include <lumpi.hpp>
 
 #include <cstdio>
@@ -22,6 +23,8 @@ int main(int argc, char** argv) {
   }
   if (me == victim && argc > 1 && std::strcmp(argv[1], "inside") == 0)
     lumpi::COMM_WORLD.Send(reinterpret_cast<void*>(16), 1000, lumpi::INT, (me + 1) % n, 0);  // CRASH_LINE_INSIDE
+  if (me == victim && argc > 1 && std::strcmp(argv[1], "throw") == 0)
+    lumpi::COMM_WORLD.Send(&me, 1, lumpi::INT, n, 0);  // CRASH_LINE_THROW
   lumpi::COMM_WORLD.Barrier();
   lumpi::Finalize();
   return 0;

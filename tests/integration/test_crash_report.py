@@ -64,7 +64,24 @@ def crashes(compiler, source, sizes, tmp):
             check(f"{case}: no process left", no_leftovers(tag))
 
 
+def uncaught(tmp):
+    """A C++ rank whose MPI error is thrown and never caught: one line with
+    the exception's text, then the abort it ends in, named with the call
+    (at 3 and 4 ranks, the last rank or rank 1)."""
+    exe = os.path.join(tmp, "cxx_crash")
+    for n, victim_arg in ((3, "last"), (4, "first")):
+        victim = n - 1 if victim_arg == "last" else 1
+        rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), exe, "throw", victim_arg], timeout=60)
+        case = f"cxx_crash.cpp, throw, {n} ranks"
+        check(f"{case}: the uncaught exception's text in one line, then SIGABRT in MPI_Send",
+              f"lumpi-rank {victim}: uncaught exception: MPI_ERR_RANK in MPI_Send: " in err
+              and f"lumpi-rank {victim}: SIGABRT in MPI_Send\n" in err and "terminate called" not in err,
+              f"err={err!r}")
+        check(f"{case}: the exit status is SIGABRT's, nothing left", rc == 134 and no_leftovers(tag), f"rc={rc}")
+
+
 with tempfile.TemporaryDirectory(prefix="lumpi-crash-") as tmp:
     crashes("lumpi-cc", "capi_crash.c", (3, 4, 7), tmp)
     crashes("lumpi-c++", "cxx_crash.cpp", (3,), tmp)
+    uncaught(tmp)
 finish()
