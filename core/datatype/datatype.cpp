@@ -142,22 +142,32 @@ LayoutPtr basic_layout(Basic b) {
   return l;
 }
 
-// Lowest and highest offsets a piece's repetitions add to one copy's bounds.
-void piece_spread(const Piece& p, std::string_view func, i64* lo, i64* hi) {
-  i64 in_block = mul(p.blocklen - 1, p.child->extent(), func);
-  i64 across = mul(p.reps - 1, p.stride, func);
-  *lo = add(std::min<i64>(0, in_block), std::min<i64>(0, across), func);
-  *hi = add(std::max<i64>(0, in_block), std::max<i64>(0, across), func);
+// A bound computed in 128 bits, which must fit 64 (an argument error
+// otherwise, as mul/add/subtract say).
+i64 fit(__int128 v, std::string_view func) {
+  if (v < std::numeric_limits<i64>::min() || v > std::numeric_limits<i64>::max())
+    fail(ErrClass::Arg, func, "the datatype's extent overflows 64 bits");
+  return i64(v);
+}
+
+// Lowest and highest offsets a piece's repetitions add to one copy's
+// bounds, in 128 bits: the spread alone may exceed 64 bits while every
+// copy's bounds fit (a displacement far below 0, copies far above it).
+void piece_spread(const Piece& p, __int128* lo, __int128* hi) {
+  const __int128 in_block = __int128(p.blocklen - 1) * p.child->extent();
+  const __int128 across = __int128(p.reps - 1) * p.stride;
+  *lo = std::min<__int128>(0, in_block) + std::min<__int128>(0, across);
+  *hi = std::max<__int128>(0, in_block) + std::max<__int128>(0, across);
 }
 
 // The lowest lb and the highest ub of a piece's copies, lo and hi its
 // spread. Every copy's bounds must fit 64 bits, not only these two (a copy's
 // markers are entries of the map, §4.1.7), so that one map is accepted or
 // refused whichever constructor lists its copies.
-std::pair<i64, i64> copy_bounds(const Piece& p, i64 lo, i64 hi, std::string_view func) {
-  i64 first_lb = add(p.disp, p.child->lb, func), first_ub = add(p.disp, p.child->ub, func);
-  add(first_lb, hi, func), add(first_ub, lo, func);  // the highest lb, the lowest ub
-  return {add(first_lb, lo, func), add(first_ub, hi, func)};
+std::pair<i64, i64> copy_bounds(const Piece& p, __int128 lo, __int128 hi, std::string_view func) {
+  const __int128 first_lb = __int128(p.disp) + p.child->lb, first_ub = __int128(p.disp) + p.child->ub;
+  fit(first_lb, func), fit(first_ub, func), fit(first_lb + hi, func), fit(first_ub + lo, func);
+  return {fit(first_lb + lo, func), fit(first_ub + hi, func)};
 }
 
 // The type map of a list of pieces: size, bounds (markers win, MPI-3.1
@@ -174,16 +184,16 @@ LayoutPtr make_layout(std::vector<Piece> pieces, std::string_view func) {
     l->size = add(l->size, mul(copies, c.size, func), func);
     l->nbasic = add(l->nbasic, mul(copies, c.nbasic, func), func);
     l->align = std::max(l->align, c.align);
-    i64 lo, hi;
-    piece_spread(p, func, &lo, &hi);
+    __int128 lo, hi;
+    piece_spread(p, &lo, &hi);
     auto [c_lb, c_ub] = copy_bounds(p, lo, hi, func);
     lb = std::min(lb, c_lb);
     ub = std::max(ub, c_ub);
     if (c.sticky_lb) slb = std::min(slb, c_lb), l->sticky_lb = true;
     if (c.sticky_ub) sub = std::max(sub, c_ub), l->sticky_ub = true;
     if (c.size > 0) {
-      tlb = std::min(tlb, add(add(p.disp, c.true_lb, func), lo, func));
-      tub = std::max(tub, add(add(p.disp, c.true_ub, func), hi, func));
+      tlb = std::min(tlb, fit(__int128(p.disp) + c.true_lb + lo, func));
+      tub = std::max(tub, fit(__int128(p.disp) + c.true_ub + hi, func));
     }
   }
   if (lb == kMax) lb = ub = 0;  // an empty map
