@@ -187,8 +187,9 @@ static void igather_odd(int bug) {
 // builds a number from their order. In the buggy case every rank sends at
 // once, so timing decides the order (a message race, MPI-3.1 §3.5); the
 // twin's receives are wildcards too, but rank i sends only after rank 0
-// told it to, so each receive has one candidate.
-static void any_source(int bug) {
+// told it to, so each receive has one candidate. take(i) is rank 0's i-th
+// wildcard receive (or probe and receive).
+static void from_any(int bug, int (*take)(int i)) {
   int v = me, go = 1, order = 0;
   if (me != 0) {
     if (!bug) MPI_Recv(&go, 1, MPI_INT, 0, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -197,38 +198,37 @@ static void any_source(int bug) {
   }
   for (int i = 1; i < n; ++i) {
     if (!bug) MPI_Send(&go, 1, MPI_INT, i, 8, MPI_COMM_WORLD);
-    MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    order = order * 10 + v;
+    order = order * 10 + take(i);
   }
   if (!bug && order % 10 != n - 1) printf("FAIL order %d\n", order);
 }
 
-// As any_source, through probes: MPI_Probe from MPI_ANY_SOURCE, then a
-// receive from the rank it found; from the second message on, MPI_Improbe
-// from MPI_ANY_SOURCE polled until it matches, then MPI_Mrecv.
-static void probe_source(int bug) {
-  int v = me, go = 1, order = 0;
-  if (me != 0) {
-    if (!bug) MPI_Recv(&go, 1, MPI_INT, 0, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    MPI_Send(&v, 1, MPI_INT, 0, 9, MPI_COMM_WORLD);
-    return;
-  }
-  for (int i = 1; i < n; ++i) {
-    MPI_Status st;
-    if (!bug) MPI_Send(&go, 1, MPI_INT, i, 8, MPI_COMM_WORLD);
-    if (i == 1) {
-      MPI_Probe(MPI_ANY_SOURCE, 9, MPI_COMM_WORLD, &st);
-      MPI_Recv(&v, 1, MPI_INT, st.MPI_SOURCE, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    } else {
-      MPI_Message msg;
-      int flag = 0;
-      while (!flag) MPI_Improbe(MPI_ANY_SOURCE, 9, MPI_COMM_WORLD, &flag, &msg, &st);
-      MPI_Mrecv(&v, 1, MPI_INT, &msg, MPI_STATUS_IGNORE);
-    }
-    order = order * 10 + v;
-  }
-  if (!bug && order % 10 != n - 1) printf("FAIL order %d\n", order);
+static int recv_any(int i) {
+  int v;
+  (void)i;
+  MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  return v;
 }
+
+// MPI_Probe from MPI_ANY_SOURCE, then a receive from the rank it found;
+// from the second message on, MPI_Improbe polled until it matches, then MPI_Mrecv.
+static int probe_any(int i) {
+  int v;
+  MPI_Status st;
+  if (i == 1) {
+    MPI_Probe(MPI_ANY_SOURCE, 9, MPI_COMM_WORLD, &st);
+    MPI_Recv(&v, 1, MPI_INT, st.MPI_SOURCE, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return v;
+  }
+  MPI_Message msg;
+  int flag = 0;
+  while (!flag) MPI_Improbe(MPI_ANY_SOURCE, 9, MPI_COMM_WORLD, &flag, &msg, &st);
+  MPI_Mrecv(&v, 1, MPI_INT, &msg, MPI_STATUS_IGNORE);
+  return v;
+}
+
+static void any_source(int bug) { from_any(bug, recv_any); }
+static void probe_source(int bug) { from_any(bug, probe_any); }
 
 struct Case {
   const char *bug, *ok;
