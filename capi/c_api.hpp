@@ -168,16 +168,11 @@ class TypeBytes {
   core::TypedBuffer& sent();
   core::TypedBuffer& room();
   void* pack(const char* func);
-  void* stage() { return bytes_.stage(); }
-  void unpack(size_t received, const char* func) { bytes_.unpack(received, func); }
 
  private:
   const void* buf_;
   core::TypedBuffer bytes_;
 };
-// What a receive into b runs when its message has arrived in b.stage():
-// unpacking into the user's buffer; null when b is not staged.
-detail::Landing unpacking(const std::shared_ptr<TypeBytes>& b);
 // Datatype attributes: runs the copy callbacks of old's attributes onto
 // newtype (MPI_Type_dup), and the delete callbacks of t's (MPI_Type_free);
 // a failing callback throws with its code.

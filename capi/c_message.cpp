@@ -5,7 +5,6 @@
 // receive's datatype. The message lives in a handle table until then.
 // MPI_MESSAGE_NO_PROC is the message of a probe from MPI_PROC_NULL: its
 // receive completes at once with source MPI_PROC_NULL and no data.
-#include <cstring>
 #include <map>
 #include <optional>
 
@@ -62,10 +61,7 @@ core::Status receive(void* buf, int count, MPI_Datatype t, MPI_Message* message,
   if (body.size() > b.size())
     fail(MPI_ERR_TRUNCATE, f,
          "the message has " + std::to_string(body.size()) + " bytes; the buffer holds " + std::to_string(b.size()));
-  if (body.size() > 0) {
-    std::memcpy(b.stage(), body.data(), body.size());
-    b.unpack(body.size(), f);
-  }
+  b.room().unpack_from(body.data(), body.size(), f);
   return m.message.status;
 }
 

@@ -44,10 +44,9 @@ int send_init(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI
     p->set_signature(p2p_signature(comm, f, side(count, t), false));
     auto message = [b, mode, dest](const char* func) {
       if (mode == Mode::Buffered) core::check_bsend_room(b->size(), dest, func);
-      const char* bytes = static_cast<const char*>(b->pack(func));
-      return core::Body(b->size() ? std::string(bytes, b->size()) : std::string());
+      return detail::body_of(b->sent(), func);
     };
-    *r = add_persistent(detail::prequest_of(c, std::move(p), message, nullptr, 0, nullptr, f));
+    *r = add_persistent(detail::prequest_of(c, std::move(p), message, nullptr, f));
   });
 }
 
@@ -96,8 +95,8 @@ int MPI_Ssend_init(const void* buf, int count, MPI_Datatype t, int dest, int tag
   return send_init(buf, count, t, dest, tag, comm, r, Mode::Synchronous, "MPI_Ssend_init");
 }
 
-// A receive into any committed datatype: a type with holes is received
-// into a staging copy and unpacked at each completion.
+// A receive into any committed datatype: each completion unpacks the
+// message into the buffer.
 LUMPI_PMPI(Recv_init);
 int MPI_Recv_init(void* buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm comm, MPI_Request* r) {
   const char* f = "MPI_Recv_init";
@@ -107,7 +106,8 @@ int MPI_Recv_init(void* buf, int count, MPI_Datatype t, int source, int tag, MPI
     auto b = std::make_shared<TypeBytes>(buf, count, t, f);
     auto p = core::Persistent::recv_init(core_comm(comm, f), source, tag, f);
     p->set_signature(p2p_signature(comm, f, side(count, t), true));
-    *r = add_persistent(detail::prequest_of(c, std::move(p), nullptr, b->stage(), b->size(), unpacking(b), f));
+    std::shared_ptr<core::TypedBuffer> room(b, &b->room());  // keeps b alive while the request lives
+    *r = add_persistent(detail::prequest_of(c, std::move(p), nullptr, std::move(room), f));
   });
 }
 

@@ -138,11 +138,6 @@ core::TypedBuffer& TypeBytes::room() {
 
 void* TypeBytes::pack(const char* func) { return const_cast<char*>(sent().pack(func)); }
 
-detail::Landing unpacking(const std::shared_ptr<TypeBytes>& b) {
-  if (!b->staged()) return nullptr;
-  return [b](size_t received, const char* func) { b->unpack(received, func); };
-}
-
 }  // namespace lumpi::capi
 
 using namespace lumpi;

@@ -53,9 +53,7 @@ Status receive(detail::MessageHandle& h, void* buf, int count, const Datatype& t
     if (!h.message) detail::fail(ERR_REQUEST, func, "the message was received already (through a copy of its handle)");
     core::Received m = std::move(*h.message);
     h.message.reset();
-    size_t n = detail::copy_out(m.body, b.stage(), b.size(), func);
-    b.unpack(n, func);
-    return detail::status_of(m.status, n);
+    return detail::status_of(m.status, detail::copy_out(m.body, b, func));
   } catch (const core::Error& e) {
     detail::deliver(h.comm.get(), detail::to_exception(e), &h.owner);
   } catch (const Exception& e) {

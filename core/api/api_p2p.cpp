@@ -39,16 +39,39 @@ core::Body body_of(const void* buf, size_t n) {
 
 }  // namespace
 
-// Copies a received body into buf (room for cap bytes): ERR_TRUNCATE if it
-// does not fit (the message is consumed, as in MPI). Returns its size.
-size_t detail::copy_out(const core::Body& body, void* buf, size_t cap, std::string_view func) {
-  const size_t n = body.size();
+namespace {
+
+// A received body of n bytes for a buffer with room for cap: ERR_TRUNCATE if
+// it does not fit (the message is consumed, as in MPI).
+void check_fits(size_t n, size_t cap, std::string_view func) {
   if (n > cap)
     detail::fail(ERR_TRUNCATE, func,
                  "the message has " + std::to_string(n) + " bytes, the receive buffer room for " +
                      std::to_string(cap));
-  if (n) std::memcpy(buf, body.data(), n);
-  return n;
+}
+
+}  // namespace
+
+size_t detail::copy_out(const core::Body& body, void* buf, size_t cap, std::string_view func) {
+  check_fits(body.size(), cap, func);
+  if (!body.empty()) std::memcpy(buf, body.data(), body.size());
+  return body.size();
+}
+
+size_t detail::copy_out(const core::Body& body, core::TypedBuffer& b, std::string_view func) {
+  check_fits(body.size(), b.size(), func);
+  b.unpack_from(body.data(), body.size(), func);
+  return body.size();
+}
+
+// A dense buffer is copied as it is; a type with holes packs into storage
+// the body then owns (the transport hands it to ZeroMQ without a copy).
+core::Body detail::body_of(core::TypedBuffer& b, std::string_view func) {
+  if (!b.staged()) return ::lumpi::body_of(b.pack(func), b.size());
+  std::unique_ptr<char[]> bytes(new char[b.size()]);
+  b.pack_into(bytes.get(), func);
+  char* at = bytes.release();
+  return core::Body::adopt(at, b.size(), at, [](void* p) { delete[] static_cast<char*>(p); });
 }
 
 Status detail::status_of(const core::Status& s, size_t bytes, bool cancelled) {
@@ -65,13 +88,6 @@ namespace {
 
 using detail::copy_out;
 using detail::status_of;
-
-// What a receive into b runs when its message has arrived in b->stage():
-// unpacking a type with holes into the user's buffer; null when b is dense.
-detail::Landing unpacking(const std::shared_ptr<core::TypedBuffer>& b) {
-  if (!b->staged()) return nullptr;
-  return [b](size_t received, const char* func) { b->unpack(received, func); };
-}
 
 }  // namespace
 
@@ -114,10 +130,7 @@ struct RequestHandle {
   core::PersistentPtr persistent;      // a persistent request
   std::function<core::Body(const char* func)> message;  // a persistent send's
   const char* func = "MPI_Wait";
-  bool receive = false;
-  void* buf = nullptr;
-  size_t cap = 0;
-  Landing landed;  // after a received message is copied to buf
+  std::shared_ptr<core::TypedBuffer> room;  // a receive's buffer
   bool done = false;
   Status status;
 
@@ -125,16 +138,13 @@ struct RequestHandle {
   const std::shared_ptr<core::Request>& operation() const { return persistent ? persistent->request() : req; }
   bool inactive() const { return !operation(); }
   // Records the completion of op, this handle's operation (copying a
-  // received message out), once. A message too long for buf raises
+  // received message out), once. A message too long for room raises
   // ERR_TRUNCATE and leaves it not done, so every handle that completes it
   // raises the error, not an empty status.
   void finish(core::Request& op) {
     if (done) return;
     size_t bytes = op.status().bytes;
-    if (receive && !op.cancelled()) {
-      bytes = copy_out(op.body(), buf, cap, func);
-      if (landed) landed(bytes, func);
-    }
+    if (room && !op.cancelled()) bytes = copy_out(op.body(), *room, func);
     status = status_of(op.status(), bytes, op.cancelled());
     done = true;
   }
@@ -176,21 +186,19 @@ auto on_request(detail::RequestHandle& h, const char* func, F&& f) -> decltype(f
 }
 
 std::shared_ptr<detail::RequestHandle> new_handle(const Comm& self, const char* func,
-                                                  bool receive, void* buf, size_t cap) {
+                                                  std::shared_ptr<core::TypedBuffer> room) {
   auto h = std::make_shared<detail::RequestHandle>();
   h->comm = Access::handle(self)->comm;
   h->owner = Access::handle(self);
   h->func = func;
-  h->receive = receive;
-  h->buf = buf;
-  h->cap = cap;
+  h->room = std::move(room);
   return h;
 }
 
-// A request on self's communicator; receive: its message goes to buf (cap bytes).
+// A request on self's communicator; a receive's message lands in room.
 Request make_request(const Comm& self, std::shared_ptr<core::Request> r, const char* func,
-                     bool receive = false, void* buf = nullptr, size_t cap = 0) {
-  auto h = new_handle(self, func, receive, buf, cap);
+                     std::shared_ptr<core::TypedBuffer> room = nullptr) {
+  auto h = new_handle(self, func, std::move(room));
   h->req = std::move(r);
   return Access::request(std::move(h));
 }
@@ -478,11 +486,10 @@ int Request::Testsome(int incount, Request requests[], int indices[]) {
 // ---- persistent requests (core/comm/persistent.hpp) -----------------------------------
 
 Prequest detail::prequest_of(const Comm& self, core::PersistentPtr p, std::function<core::Body(const char*)> message,
-                             void* buf, size_t cap, Landing landed, const char* func) {
-  auto h = new_handle(self, func, !p->is_send(), buf, cap);
+                             std::shared_ptr<core::TypedBuffer> room, const char* func) {
+  auto h = new_handle(self, func, std::move(room));
   h->persistent = std::move(p);
   h->message = std::move(message);
-  h->landed = std::move(landed);
   return Access::prequest(std::move(h));
 }
 
@@ -513,9 +520,9 @@ Prequest send_init(const Comm& self, const void* buf, int count, const Datatype&
     p->set_signature(core::check::p2p_signature(*Access::handle(self)->comm, func, side(*b), false));
     auto message = [b, m, dest](const char* start) {
       if (m == Mode::Buffered) core::check_bsend_room(b->size(), dest, start);
-      return body_of(b->pack(start), b->size());
+      return detail::body_of(*b, start);
     };
-    return detail::prequest_of(self, std::move(p), message, nullptr, 0, nullptr, func);
+    return detail::prequest_of(self, std::move(p), message, nullptr, func);
   });
 }
 
@@ -543,7 +550,7 @@ void detail::send(const Comm& self, core::TypedBuffer& b, int dest, int tag, Mod
   guarded(self, func, [&](core::Comm& c) {
     check_mode(c, b.size(), dest, tag, m, func);
     core::check::CallSignatures sigs(c, func, side(b), {});
-    c.send(body_of(b.pack(func), b.size()), dest, tag, synchronous(m), m == Mode::Buffered);
+    c.send(detail::body_of(b, func), dest, tag, synchronous(m), m == Mode::Buffered);
   });
 }
 
@@ -551,7 +558,7 @@ Request detail::isend(const Comm& self, core::TypedBuffer& b, int dest, int tag,
   return guarded(self, func, [&](core::Comm& c) {
     check_mode(c, b.size(), dest, tag, m, func);
     core::check::CallSignatures sigs(c, func, side(b), {});
-    return make_request(self, c.isend(body_of(b.pack(func), b.size()), dest, tag, synchronous(m), m == Mode::Buffered),
+    return make_request(self, c.isend(detail::body_of(b, func), dest, tag, synchronous(m), m == Mode::Buffered),
                         func);
   });
 }
@@ -560,18 +567,14 @@ Status detail::recv(const Comm& self, core::TypedBuffer& b, int source, int tag,
   return guarded(self, func, [&](core::Comm& c) {
     core::check::CallSignatures sigs(c, func, {}, side(b));
     core::Received r = c.recv(source, tag);
-    size_t n = copy_out(r.body, b.stage(), b.size(), func);
-    b.unpack(n, func);
-    return status_of(r.status, n);
+    return status_of(r.status, copy_out(r.body, b, func));
   });
 }
 
 Request detail::irecv(const Comm& self, std::shared_ptr<core::TypedBuffer> b, int source, int tag, const char* func) {
   return guarded(self, func, [&](core::Comm& c) {
     core::check::CallSignatures sigs(c, func, {}, side(*b));
-    Request q = make_request(self, c.irecv(source, tag), func, true, b->stage(), b->size());
-    detail::on_landing(q, unpacking(b));
-    return q;
+    return make_request(self, c.irecv(source, tag), func, std::move(b));
   });
 }
 
@@ -580,13 +583,11 @@ Status detail::sendrecv(const Comm& self, core::TypedBuffer& out, int dest, int 
   return guarded(self, func, [&](core::Comm& c) {
     c.check_send(dest, sendtag, func);
     core::check::CallSignatures sigs(c, func, side(out), side(in));
-    core::Body message = body_of(out.pack(func), out.size());  // taken before the receive lands (Sendrecv_replace)
+    core::Body message = detail::body_of(out, func);  // taken before the receive lands (Sendrecv_replace)
     auto r = c.irecv(source, recvtag);  // posted first: a send to oneself matches it
     c.send(std::move(message), dest, sendtag, false);
     r->wait();
-    size_t got = r->cancelled() ? 0 : copy_out(r->body(), in.stage(), in.size(), func);
-    in.unpack(got, func);
-    return status_of(r->status(), got);
+    return status_of(r->status(), r->cancelled() ? 0 : copy_out(r->body(), in, func));
   });
 }
 
@@ -612,11 +613,10 @@ Prequest Comm::Recv_init(void* buf, int count, const Datatype& type, int source,
     auto b = std::make_shared<core::TypedBuffer>(detail::typed_bytes(buf, count, type, func));
     auto p = core::Persistent::recv_init(Access::handle(*this)->comm, source, tag, func);
     p->set_signature(core::check::p2p_signature(*Access::handle(*this)->comm, func, side(*b), true));
-    return detail::prequest_of(*this, std::move(p), nullptr, b->stage(), b->size(), unpacking(b), func);
+    return detail::prequest_of(*this, std::move(p), nullptr, std::move(b), func);
   });
 }
 
-void detail::on_landing(Request& r, Landing landed) { Access::handle(r)->landed = std::move(landed); }
 
 // ---- blocking and nonblocking sends and receives --------------------------------------
 

@@ -101,17 +101,12 @@ std::shared_ptr<CommHandle> dup_handle(const Comm& c, const char* func);
 // in the C API): Wait/Test complete it with an empty status; errors go
 // under comm's handler as func.
 Request request_of(core::CommPtr comm, std::shared_ptr<core::Request> req, const char* func);
-// What runs after a receive's message was copied to its buffer: the bytes
-// copied and the completing call (the C API unpacks a datatype with holes).
-using Landing = std::function<void(size_t bytes, const char* func)>;
-// Sets r's landing (r a receive made by Irecv or Recv_init).
-void on_landing(Request& r, Landing landed);
 // A persistent request over p for a door with datatypes of its own (the C
 // API): message(func) makes a send's message at each start (it may raise,
-// and then nothing starts); a receive's message goes to buf (room for cap
-// bytes), then landed runs.
+// and then nothing starts); a receive's message is unpacked into room
+// (ERR_TRUNCATE if it does not fit).
 Prequest prequest_of(const Comm& self, core::PersistentPtr p, std::function<core::Body(const char* func)> message,
-                     void* buf, size_t cap, Landing landed, const char* func);
+                     std::shared_ptr<core::TypedBuffer> room, const char* func);
 // ---- point-to-point on packed bytes (api_p2p.cpp): the one path of both
 // doors. The C++ door resolves (buf, count, Datatype) and the C door
 // (buf, count, MPI_Datatype) to a core::TypedBuffer; from there on, sends,
@@ -122,7 +117,10 @@ enum class Mode { Standard, Buffered, Synchronous, Ready };
 // dest and tag are checked, then a buffered send's room, before anything is sent.
 void send(const Comm& self, core::TypedBuffer& b, int dest, int tag, Mode m, const char* func);
 Request isend(const Comm& self, core::TypedBuffer& b, int dest, int tag, Mode m, const char* func);
-// The message lands in b.stage() and is unpacked; ERR_TRUNCATE if it does not fit.
+// b's packed bytes as a message body: a type with holes packs straight into
+// it (the user's memory is read once; the transport sends it without a copy).
+core::Body body_of(core::TypedBuffer& b, std::string_view func);
+// The message is unpacked from its body into b; ERR_TRUNCATE if it does not fit.
 Status recv(const Comm& self, core::TypedBuffer& b, int source, int tag, const char* func);
 Request irecv(const Comm& self, std::shared_ptr<core::TypedBuffer> b, int source, int tag, const char* func);
 // out's bytes are taken before the receive lands in `in` (Sendrecv_replace

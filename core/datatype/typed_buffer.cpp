@@ -28,8 +28,13 @@ TypedBuffer::TypedBuffer(const void* buf, std::int64_t count, TypePtr t, std::st
 const char* TypedBuffer::pack(std::string_view func) {
   if (dense_) return buf_;
   staging_.reset(new char[size_]);
-  type_->pack(buf_, count_, staging_.get(), func);
+  pack_into(staging_.get(), func);
   return staging_.get();
+}
+
+void TypedBuffer::pack_into(char* out, std::string_view func) const {
+  if (!dense_) return type_->pack(buf_, count_, out, func);
+  if (size_ > 0) std::memcpy(out, buf_, size_);
 }
 
 char* TypedBuffer::stage() {
@@ -40,6 +45,11 @@ char* TypedBuffer::stage() {
 
 void TypedBuffer::unpack(std::size_t received, std::string_view func) {
   if (!dense_) type_->unpack(staging_.get(), received, buf_, count_, func);
+}
+
+void TypedBuffer::unpack_from(const char* data, std::size_t n, std::string_view func) {
+  if (!dense_) return type_->unpack(data, n, buf_, count_, func);
+  if (n > 0) std::memcpy(buf_, data, n);
 }
 
 void TypedBuffer::land(std::string_view data, std::string_view func) {

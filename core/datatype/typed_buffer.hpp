@@ -34,10 +34,16 @@ class TypedBuffer {
   std::int64_t count() const { return count_; }
   // The packed bytes of the buffer's elements as they are now.
   const char* pack(std::string_view func);
+  // The same packed into out (room for size() bytes): one pass over the
+  // user's memory where a message body is the packed form's only home.
+  void pack_into(char* out, std::string_view func) const;
   // Room for size() bytes to receive into; unpack(n) scatters the first n
   // received bytes into the buffer (nothing to do where it is dense).
   char* stage();
   void unpack(std::size_t received, std::string_view func);
+  // The n (at most size()) bytes at data, received elsewhere, scattered
+  // into the buffer: no staging copy.
+  void unpack_from(const char* data, std::size_t n, std::string_view func);
   // A collective's result for this buffer, straight into it: exactly
   // size() bytes (MPI_ERR_TRUNCATE naming func otherwise: the ranks' counts differ).
   void land(std::string_view data, std::string_view func);

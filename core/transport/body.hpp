@@ -1,8 +1,9 @@
 // core/transport/body.hpp: the one type of a message body: owned bytes.
 //
 // A Body owns its bytes and moves without copying, whoever allocated them:
-// a std::string built by a codec (kept as is), or a buffer the transport
-// received (adopted with the function that frees it). So a 4 MiB message
+// a std::string built by a codec (kept as is), or bytes adopted with the
+// function that frees them (a buffer the transport received, a datatype
+// packed straight into its message: core/api/api_p2p.cpp). So a 4 MiB message
 // is never copied between the encoder and the socket, nor between the socket
 // and the decoder. The transport (core/transport/transport.cpp) is the only code that
 // takes a body apart; everything else sees view().
@@ -49,11 +50,6 @@ class Body {
   bool empty() const { return size() == 0; }
   std::string_view view() const { return {data(), size()}; }
   std::string str() const { return std::string(view()); }
-
-  // For the transport: true when the bytes are a std::string we hold, which
-  // take_string() then hands over without copying (adopted bytes are copied).
-  bool holds_string() const { return owner_ == nullptr; }
-  std::string take_string() && { return std::move(str_); }
 
  private:
   void reset() {

@@ -12,15 +12,15 @@ namespace lumpi::core {
 namespace {
 
 // Bodies this small are copied into the ZeroMQ message (libzmq keeps very
-// small ones inline); larger strings are handed over and freed by libzmq
-// once sent.
+// small ones inline); larger ones are handed over, whoever allocated their
+// bytes, and freed by libzmq once sent.
 constexpr size_t kCopyBelow = 4096;
 
 zmq::message_t to_message(Body body) {
-  if (!body.holds_string() || body.size() < kCopyBelow) return zmq::message_t(body.data(), body.size());
-  auto* owned = new std::string(std::move(body).take_string());
-  return zmq::message_t(owned->data(), owned->size(),
-                        [](void*, void* hint) { delete static_cast<std::string*>(hint); }, owned);
+  if (body.size() < kCopyBelow) return zmq::message_t(body.data(), body.size());
+  auto* owned = new Body(std::move(body));
+  return zmq::message_t(const_cast<char*>(owned->data()), owned->size(),
+                        [](void*, void* hint) { delete static_cast<Body*>(hint); }, owned);
 }
 
 // A ZeroMQ call that a signal interrupted (EINTR, nothing done: a C

@@ -694,9 +694,15 @@ def suite_datatype(a, anchors, lumpi, bench_exe):
     bench_datatype.suite_datatype(a, anchors, lumpi, bench_exe, sys.modules[__name__])
 
 
+def suite_rma(a, anchors, lumpi, bench_exe):
+    import bench_rma  # tests/bench/bench_rma.py: one-sided figures against MPICH and Open MPI
+    bench_rma.suite_rma(a, anchors, lumpi, bench_exe, sys.modules[__name__])
+
+
 SUITES = {"p2p": suite_p2p, "coll": suite_coll, "repl": suite_repl, "kernel": suite_kernel, "startup": suite_startup,
           "memory": suite_memory, "mpich": suite_mpich, "hosts": suite_hosts,
-          "mpi4py": suite_mpi4py, "check": suite_check, "datatype": suite_datatype}
+          "mpi4py": suite_mpi4py, "check": suite_check, "datatype": suite_datatype,
+          "rma": suite_rma}
 
 
 def main():

@@ -39,10 +39,14 @@ static void rtt8(void) {
 }
 
 static void fop(void) {
-  double cell = 0, one = 1, old, t = 0;
+  double *cell, one = 1, old, t = 0;
   int i;
   MPI_Win w;
-  MPI_Win_create(&cell, sizeof cell, sizeof cell, MPI_INFO_NULL, MPI_COMM_WORLD, &w);
+  /* Allocated, not a stack variable: on a window over a stack double, MPICH
+   * 4.0.2 here wrote the sum 4 bytes off and clobbered the handle beside it. */
+  MPI_Win_allocate(sizeof *cell, sizeof *cell, MPI_INFO_NULL, MPI_COMM_WORLD, &cell, &w);
+  *cell = 0;
+  MPI_Barrier(MPI_COMM_WORLD);
   if (me == 0) {
     MPI_Win_lock_all(0, w);
     for (i = -100; i < iters_small; i++) {
