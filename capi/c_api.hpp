@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/api/handles.hpp"
+#include "core/base/attr.hpp"
 #include "core/base/call_lock.hpp"
 #include "core/base/crash_report.hpp"
 #include "core/check/resource.hpp"
@@ -122,6 +123,9 @@ void start_checking();  // MPI_Init: is --check on for this rank?
 bool checking();
 void note_created(core::check::Kind k, int64_t handle);
 void note_freed(core::check::Kind k, int64_t handle);
+// The ledger's handle of keyval id of kind k: communicator, datatype and
+// window keyvals are numbered apart (core/base/attr.hpp).
+inline int64_t keyval_key(core::attr::Kind k, int id) { return int64_t(k) << 32 | int64_t(uint32_t(id)); }
 // MPI_Request_free of r, a request whose operation was never completed.
 void check_request_free(MPI_Request r);
 void check_finalize();

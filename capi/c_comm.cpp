@@ -428,6 +428,7 @@ int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function* copy_fn, MPI_Comm_delete
     *keyval = Comm::Create_keyval(copy ? copy : Copy_attr_function(Comm::NULL_COPY_FN),
                                   del ? del : Delete_attr_function(Comm::NULL_DELETE_FN), extra_state)
                   .Id();
+    note_created(core::check::Kind::Keyval, keyval_key(core::attr::Kind::Comm, *keyval));
   });
 }
 
@@ -437,6 +438,7 @@ int MPI_Comm_free_keyval(int* keyval) {
     check_out(keyval, "MPI_Comm_free_keyval", "keyval");
     Keyval k = Access::keyval(*keyval);
     Comm::Free_keyval(k);
+    note_freed(core::check::Kind::Keyval, keyval_key(core::attr::Kind::Comm, *keyval));
     *keyval = MPI_KEYVAL_INVALID;
   });
 }

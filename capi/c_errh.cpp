@@ -41,6 +41,7 @@ int create(core::HandlerObject object, MPI_Comm_errhandler_function* fn, MPI_Err
     if (!fn) fail(MPI_ERR_ARG, f, "function is NULL");
     *errhandler = put_in_free_slot(handlers(), 3, std::make_shared<CErrhandler>(object, fn),
                                    [](const auto& u) { return !u; });
+    note_created(core::check::Kind::Errhandler, *errhandler);
   });
 }
 
@@ -184,6 +185,7 @@ int MPI_Errhandler_free(MPI_Errhandler* errhandler) {
     check_out(errhandler, f, "errhandler");
     if (*errhandler != MPI_ERRORS_ARE_FATAL && *errhandler != MPI_ERRORS_RETURN) {
       auto& u = user(*errhandler, f);
+      note_freed(core::check::Kind::Errhandler, *errhandler);
       if (--u->handles == 0) {
         u->freed = true;  // objects using it keep it; the slot goes
         u.reset();

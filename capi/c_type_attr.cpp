@@ -65,6 +65,7 @@ int MPI_Type_create_keyval(MPI_Type_copy_attr_function* copy_fn, MPI_Type_delete
         return delete_fn(*static_cast<MPI_Datatype*>(on), k, value, extra_state);
       };
     *type_keyval = attr::create_keyval(kType, std::move(cb));
+    note_created(core::check::Kind::Keyval, keyval_key(kType, *type_keyval));
   });
 }
 
@@ -75,6 +76,7 @@ int MPI_Type_free_keyval(int* type_keyval) {
     check_out(type_keyval, f, "type_keyval");
     if (*type_keyval == MPI_KEYVAL_INVALID) fail(MPI_ERR_KEYVAL, f, "keyval is MPI_KEYVAL_INVALID");
     attr::free_keyval(kType, *type_keyval, f);
+    note_freed(core::check::Kind::Keyval, keyval_key(kType, *type_keyval));
     *type_keyval = MPI_KEYVAL_INVALID;
   });
 }

@@ -326,6 +326,7 @@ int MPI_Win_create_keyval(MPI_Win_copy_attr_function* copy_fn, MPI_Win_delete_at
     if (delete_fn)
       del = [delete_fn](Win& w, int k, void* value, void* extra) { return delete_fn(handle_of(w), k, value, extra); };
     *keyval = Win::Create_keyval(copy, del, extra_state).Id();
+    note_created(core::check::Kind::Keyval, keyval_key(core::attr::Kind::Win, *keyval));
   });
 }
 
@@ -335,6 +336,7 @@ int MPI_Win_free_keyval(int* keyval) {
     check_out(keyval, "MPI_Win_free_keyval", "win_keyval");
     Keyval k = detail::Access::keyval(*keyval);
     Win::Free_keyval(k);
+    note_freed(core::check::Kind::Keyval, keyval_key(core::attr::Kind::Win, *keyval));
     *keyval = MPI_KEYVAL_INVALID;
   });
 }

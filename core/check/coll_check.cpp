@@ -54,9 +54,10 @@ std::string shown(const std::vector<CollCall>& calls, size_t i) {
   return "rank " + std::to_string(i) + " calls " + calls[i].call + "(" + calls[i].args + ")";
 }
 
-// "rank 0 calls MPI_Bcast(...), rank 1 calls MPI_Bcast(...): <why>"
+// "rank 0 calls MPI_Bcast(...), rank 1 calls MPI_Bcast(...): <why>"; one
+// rank's call once when it disagrees with itself (a root's send and receive).
 std::string pair_report(const std::vector<CollCall>& calls, size_t a, size_t b, const std::string& why) {
-  return shown(calls, a) + ", " + shown(calls, b) + ": " + why;
+  return shown(calls, a) + (a == b ? "" : ", " + shown(calls, b)) + ": " + why;
 }
 
 // The first signature that disagrees with the first significant one.

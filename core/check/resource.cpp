@@ -21,7 +21,7 @@ const KindText kText[] = {
     {"op", "MPI_Op_free", "§5.9.5"},
     {"info object", "MPI_Info_free", "§9"},
     {"error handler", "MPI_Errhandler_free", "§8.3.4"},
-    {"attribute keyval", "MPI_Comm_free_keyval", "§6.7.2"},
+    {"attribute keyval", "MPI_Comm_free_keyval, MPI_Type_free_keyval or MPI_Win_free_keyval", "§6.7"},
     {"window", "MPI_Win_free", "§11.2.5"},
     {"request", "MPI_Request_free", "§3.7.3"},
 };

@@ -13,6 +13,11 @@ static void add(void* in, void* inout, int* len, MPI_Datatype* t) {
   for (int i = 0; i < *len; ++i) ((int*)inout)[i] += ((int*)in)[i];
 }
 
+static void on_error(MPI_Comm* c, int* code, ...) {
+  (void)c;
+  (void)code;
+}
+
 /* Every kind of object, created and (when free_them) freed. */
 static void objects(int free_them) {
   MPI_Comm c;
@@ -20,13 +25,22 @@ static void objects(int free_them) {
   MPI_Datatype t;
   MPI_Op op;
   MPI_Info info;
+  MPI_Errhandler e;
+  int comm_key, type_key;
   MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &c);
   MPI_Comm_group(c, &g);
   MPI_Type_contiguous(2, MPI_INT, &t);
   MPI_Type_commit(&t);
   MPI_Op_create(add, 1, &op);
   MPI_Info_create(&info);
+  MPI_Comm_create_errhandler(on_error, &e);
+  MPI_Comm_set_errhandler(c, e);
+  MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &comm_key, NULL);
+  MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &type_key, NULL);
   if (!free_them) return;
+  MPI_Type_free_keyval(&type_key);
+  MPI_Comm_free_keyval(&comm_key);
+  MPI_Errhandler_free(&e);
   MPI_Info_free(&info);
   MPI_Op_free(&op);
   MPI_Type_free(&t);

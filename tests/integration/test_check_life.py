@@ -23,10 +23,13 @@ compile_program(LUMPI, SRC, exe, ("-g", "-Wall", "-Werror"))
 
 # buggy case -> (correct twin, {class: number of findings}, what the text must say)
 CASES = {
-    "leak": ("leak_ok", {"resource-leak": 5},
+    "leak": ("leak_ok", {"resource-leak": 8},
              ["a communicator created by MPI_Comm_split at check_life.c:", "MPI_Comm_free, MPI-3.1 §6.4.3",
               "a group created by MPI_Comm_group", "a datatype created by MPI_Type_contiguous",
-              "an op created by MPI_Op_create", "an info object created by MPI_Info_create"]),
+              "an op created by MPI_Op_create", "an info object created by MPI_Info_create",
+              "an error handler created by MPI_Comm_create_errhandler", "MPI_Errhandler_free, MPI-3.1 §8.3.4",
+              "an attribute keyval created by MPI_Comm_create_keyval",
+              "an attribute keyval created by MPI_Type_create_keyval"]),
     "missing_wait": ("wait_ok", {"request-lifecycle": 1},
                      ["the operation of MPI_Isend at check_life.c:", "never completed", "§3.7.3"]),
     "persistent_leak": ("persistent_ok", {"resource-leak": 1},

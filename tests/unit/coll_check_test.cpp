@@ -1,0 +1,63 @@
+// tests/unit/coll_check_test.cpp: the collective-mismatch verdict of
+// --check (core/check/coll_check.hpp): calls that agree give none; a
+// different collective, root, op or type signature gives the MPI error
+// class every member raises and a report naming the ranks' calls.
+#include <doctest/doctest.h>
+
+#include "core/check/coll_check.hpp"
+#include "core/datatype/datatype.hpp"
+
+using namespace lumpi::core;
+using namespace lumpi::core::check;
+
+namespace {
+
+const TypePtr kInt = Datatype::basic(Basic::Int);
+const TypePtr kFloat = Datatype::basic(Basic::Float);
+
+CollCall bcast(int count, const TypePtr& t, int root) {
+  return describe("MPI_Bcast", root, "", {count, t}, {});  // as the doors describe it
+}
+
+CollCall gather(int sendcount, int recvcount, int root, bool is_root) {
+  return describe("MPI_Gather", root, "", {sendcount, kInt}, is_root ? Side{recvcount, kInt} : Side{});
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("calls that agree have no verdict") {
+  CHECK(compare({bcast(4, kInt, 0), bcast(4, kInt, 0), bcast(4, kInt, 0)}, "w").text.empty());
+  CHECK(compare({gather(1, 1, 0, true), gather(1, 1, 0, false)}, "w").text.empty());
+}
+
+TEST_CASE("different roots are MPI_ERR_ROOT, naming both calls") {
+  Verdict v = compare({bcast(1, kInt, 0), bcast(1, kInt, 0), bcast(1, kInt, 1)}, "w");
+  CHECK(v.cls == ErrClass::Root);
+  CHECK(has(v.text, "collective mismatch on 'w': rank 0 calls MPI_Bcast(count=1, datatype=MPI_INT, root=0), "
+                    "rank 2 calls MPI_Bcast(count=1, datatype=MPI_INT, root=1): the roots differ (0 and 1)"));
+  CHECK(has(v.text, "MPI-3.1 §5.1"));
+}
+
+TEST_CASE("different type signatures are MPI_ERR_TYPE") {
+  Verdict v = compare({bcast(1, kInt, 0), bcast(1, kFloat, 0)}, "w");
+  CHECK(v.cls == ErrClass::Type);
+  CHECK(has(v.text, "the type signatures differ"));
+  CHECK(compare({bcast(4, kInt, 0), bcast(2, kInt, 0)}, "w").cls == ErrClass::Type);
+}
+
+TEST_CASE("a root whose receive disagrees with its own send shows its call once") {
+  Verdict v = compare({gather(1, 2, 0, true), gather(1, 2, 0, false), gather(1, 2, 0, false)}, "w");
+  CHECK(v.cls == ErrClass::Type);
+  CHECK(has(v.text, "rank 0 calls MPI_Gather(sendcount=1, sendtype=MPI_INT, recvcount=2, recvtype=MPI_INT, root=0): "
+                    "rank 0 sends 1 x MPI_INT per block, rank 0 receives 2 x MPI_INT"));
+  CHECK(!has(v.text, "root=0), rank 0 calls"));
+}
+
+TEST_CASE("different collectives are MPI_ERR_OTHER") {
+  CollCall barrier = describe("MPI_Barrier", -1, "", {}, {});
+  Verdict v = compare({bcast(1, kInt, 0), barrier}, "w");
+  CHECK(v.cls == ErrClass::Other);
+  CHECK(has(v.text, "rank 1 calls MPI_Barrier(): different collectives"));
+}
