@@ -80,7 +80,7 @@ class Exec {
   int supervise(double timeout) {
     int sigints = sigint_count();
     double t0 = now_s();
-    while (world_.alive_count() > 0) {
+    while (world_.alive_count() > 0 || world_.deaths_pending()) {
       auto ev = world_.next(confirming_ ? 5 : 100);
       if (ev) on_event(*ev);
       abandon_unwired();
@@ -228,7 +228,8 @@ class Exec {
   }
 
   // A rank that ends without finishing fails the waits that need it; one
-  // killed by a signal (not by us) is said, on stderr.
+  // killed by a signal (not by us) is said, on stderr. Under --check, one
+  // that called MPI_Init and exited without MPI_Finalize is a finding.
   void on_death(int rank) {
     watch_.touch();
     unanswered_[size_t(rank)] = 0;
@@ -236,6 +237,11 @@ class Exec {
     world_.announce_death(rank);
     const int status = world_.rank(rank).wait_status;
     if (WIFSIGNALED(status)) say("rank " + std::to_string(rank) + " died: " + launcher::describe_wait_status(status));
+    else if (check_ && world_.rank(rank).joined && WIFEXITED(status))
+      report_.add({"call-ordering", {rank},
+                   "the program ended (" + launcher::describe_wait_status(status) +
+                       ") without calling MPI_Finalize (MPI-3.1 §8.7: a process that ends normally calls "
+                       "MPI_Finalize before it exits)"});
   }
 
   // MPI_Abort: the other ranks are stopped; the job's status is the code.

@@ -114,6 +114,9 @@ class World {
   const RankInfo& rank(int r) const { return ranks_[size_t(r)]; }
   bool alive(int r) const { return ranks_[size_t(r)].alive; }
   int alive_count() const;
+  // Deaths reaped and not yet returned by next(): one reap may find
+  // several, so the last ranks are dead before next() has said so.
+  bool deaths_pending() const { return !pending_.empty(); }
 
   // Sends m to rank r if it is alive.
   void send(int r, const ControlMsg& m);

@@ -1,5 +1,6 @@
 /* tests/exec/check_life.c: the checker's cases of objects and requests
-   (docs/checking.md, issue 25 items 5 to 7): each buggy case beside its
+   (docs/checking.md, issue 25 items 5 to 7, and 10: a process that ends
+   without MPI_Finalize): each buggy case beside its
    correct twin, run by tests/integration/test_check_life.py under
    `lumpi exec --check` at several world sizes. Prints "done" at the end. */
 #include <mpi.h>
@@ -139,6 +140,7 @@ int main(int argc, char** argv) {
   else if (!strcmp(c, "reduce_race")) reduce_buffer(1);
   else if (!strcmp(c, "reduce_ok")) reduce_buffer(0);
   if (rank == 0) printf("done\n");
+  if (!strcmp(c, "no_finalize")) return 0; /* every rank exits without MPI_Finalize (§8.7) */
   MPI_Finalize();
   return 0;
 }
