@@ -21,7 +21,7 @@ int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   const char* f = "MPI_Gatherv";
   return call(comm, f, [&] {
     core::CommPtr c = core_comm(comm, f);
-    Gatherv a = gatherv_args(*c, sendbuf, sendcount, sendtype, recvcounts, displs, recvtype, root, f);
+    Gatherv a = gatherv_args(*c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, f);
     check_coll(comm, {f, root, MPI_OP_NULL, side(sendcount, sendtype, !a.at_root || sendbuf != MPI_IN_PLACE),
                       side_v(recvcounts, c->size(), recvtype, a.at_root), true});
     std::vector<Bytes> all = core::coll::gather(*c, std::move(a.mine), root);

@@ -83,8 +83,9 @@ MPI_Request started(const core::CommPtr& c, const core::nbc::Started& s, const c
 // ---- the families ---------------------------------------------------------------------
 
 Gatherv gatherv_args(const core::Comm& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, const char* f) {
-  return noted(coll::gatherv_args(c, sendbuf, sendcount, type_arg(sendtype, f), recvcounts, displs,
+                     const void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                     int root, const char* f) {
+  return noted(coll::gatherv_args(c, sendbuf, sendcount, type_arg(sendtype, f), recvbuf, recvcounts, displs,
                                   type_arg(recvtype, f), root, f));
 }
 
@@ -117,9 +118,9 @@ Exchange alltoallw_args(const core::Comm& c, const void* sendbuf, const int send
 }
 
 Gatherv gather_args(const core::Comm& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                    int recvcount, MPI_Datatype recvtype, int root, const char* f) {
-  return noted(
-      coll::gather_args(c, sendbuf, sendcount, type_arg(sendtype, f), recvcount, type_arg(recvtype, f), root, f));
+                    const void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, const char* f) {
+  return noted(coll::gather_args(c, sendbuf, sendcount, type_arg(sendtype, f), recvbuf, recvcount,
+                                 type_arg(recvtype, f), root, f));
 }
 
 Scatterv scatter_args(const core::Comm& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,

@@ -53,7 +53,8 @@ MPI_Request started(const core::CommPtr& c, const core::nbc::Started& s, const c
 // ---- the families (core/coll/layout.hpp), their reads noted ----------------------------
 
 Gatherv gatherv_args(const core::Comm& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, const char* f);
+                     const void* recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                     int root, const char* f);
 Scatterv scatterv_args(const core::Comm& c, const void* sendbuf, const int sendcounts[], const int displs[],
                        MPI_Datatype sendtype, const void* recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                        const char* f);
@@ -67,7 +68,7 @@ Exchange alltoallw_args(const core::Comm& c, const void* sendbuf, const int send
                         const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[],
                         const MPI_Datatype recvtypes[], const char* f);
 Gatherv gather_args(const core::Comm& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
-                    int recvcount, MPI_Datatype recvtype, int root, const char* f);
+                    const void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, const char* f);
 Scatterv scatter_args(const core::Comm& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                       const void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, const char* f);
 Allgatherv allgather_args(const core::Comm& c, const void* sendbuf, int sendcount, MPI_Datatype sendtype,

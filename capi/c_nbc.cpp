@@ -59,7 +59,7 @@ int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void*
   return call(comm, f, [&] {
     check_out(r, f, "request");
     core::CommPtr c = core_comm(comm, f);
-    Gatherv a = gather_args(*c, sendbuf, sendcount, sendtype, recvcount, recvtype, root, f);
+    Gatherv a = gather_args(*c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, f);
     check_coll(comm, {f, root, MPI_OP_NULL, side(sendcount, sendtype, !a.at_root || sendbuf != MPI_IN_PLACE),
                       side(recvcount, recvtype, a.at_root)}, true);
     core::nbc::Deliver into = a.at_root ? place_later(recvbuf, std::move(a.recv), f) : nullptr;

@@ -29,7 +29,7 @@ int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void
   return call(comm, f, [&] {
     check_out(r, f, "request");
     core::CommPtr c = core_comm(comm, f);
-    Gatherv a = gatherv_args(*c, sendbuf, sendcount, sendtype, recvcounts, displs, recvtype, root, f);
+    Gatherv a = gatherv_args(*c, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, f);
     check_coll(comm, {f, root, MPI_OP_NULL, side(sendcount, sendtype, !a.at_root || sendbuf != MPI_IN_PLACE),
                       side_v(recvcounts, c->size(), recvtype, a.at_root), true}, true);
     core::nbc::Deliver into = a.at_root ? place_later(recvbuf, std::move(a.recv), f) : nullptr;

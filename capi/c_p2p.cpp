@@ -208,7 +208,7 @@ int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* 
   const char* f = "MPI_Gather";
   return call(comm, f, [&] {
     core::CommPtr c = core_comm(comm, f);
-    Gatherv a = gather_args(*c, sendbuf, sendcount, sendtype, recvcount, recvtype, root, f);
+    Gatherv a = gather_args(*c, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, f);
     check_coll(comm, {f, root, MPI_OP_NULL, side(sendcount, sendtype, !a.at_root || sendbuf != MPI_IN_PLACE),
                       side(recvcount, recvtype, a.at_root)});
     std::vector<Bytes> all = core::coll::gather(*c, std::move(a.mine), root);

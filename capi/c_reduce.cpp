@@ -63,7 +63,7 @@ Reducer reducer(MPI_Op op, MPI_Datatype t, const char* f) {
 // is MPI_IN_PLACE and `in_place` allows it.
 Bytes input(const void* send, const void* recv, std::int64_t count, const core::Datatype& t, bool in_place,
             const char* f) {
-  send = core::coll::reduction_input(send, recv, in_place, f);
+  send = core::coll::reduction_input(send, recv, in_place, count, f);
   if (count > 0) check_out(send, f, "sendbuf");
   Bytes out;
   t.pack(send, count, out, f);

@@ -28,6 +28,7 @@
 
 #include "core/coll/coll.hpp"
 #include "core/coll/coll_typed.hpp"
+#include "core/coll/layout.hpp"
 #include "core/coll/combine.hpp"
 #include "core/datatype/op.hpp"
 #include "lua/bind_op.hpp"
@@ -73,9 +74,10 @@ Typed check_blocks(lua_State* L, int idx, int blocks, const char* func) {
   return one;
 }
 
-void check_distinct(lua_State* L, int a, int b, const char* func) {
-  if (lua_rawequal(L, a, b))
-    fail(ErrClass::Buffer, func, "sendbuf and recvbuf are the same buffer (MPI_IN_PLACE is not supported)");
+// The one aliasing rule (core/coll/layout.hpp): a buffer, or views of one
+// memory, as both sendbuf and recvbuf where both carry data.
+void check_distinct(const Typed& send, const Typed& recv, const char* func) {
+  core::coll::check_not_aliased(send.base, recv.base, send.count > 0 && recv.count > 0, func);
 }
 
 // Raises MPI_ERR_TRUNCATE unless a block of `what` sent bytes fits the receive block.
@@ -109,8 +111,8 @@ int t_gather(lua_State* L) {
   bool at_root = c.rank() == root;
   Typed recv;
   if (at_root) {
-    check_distinct(L, 2, 5, func);
     recv = check_blocks(L, 5, c.size(), func);
+    check_distinct(send, recv, func);
     check_fits(send.count * send.type->size(), recv, func);
   }
   check_coll(c, func, root, nullptr, side(send), at_root ? side(recv) : core::check::Side{});
@@ -131,8 +133,8 @@ int t_scatter(lua_State* L) {
   Typed recv = check_typed(L, 5, func);
   std::vector<Bytes> parts;
   if (c.rank() == root) {
-    check_distinct(L, 2, 5, func);
     Typed send = check_blocks(L, 2, c.size(), func);
+    check_distinct(send, recv, func);
     check_fits(send.count * send.type->size(), recv, func);
     for (int i = 0; i < c.size(); ++i) parts.push_back(pack_typed(block_of(send, i), func));
   }
@@ -146,8 +148,8 @@ int t_allgather(lua_State* L) {
   const char* func = "MPI_Allgather";
   core::Comm& c = typed_comm(L, func);
   Typed send = check_typed(L, 2, func);
-  check_distinct(L, 2, 5, func);
   Typed recv = check_blocks(L, 5, c.size(), func);
+  check_distinct(send, recv, func);
   check_fits(send.count * send.type->size(), recv, func);
   check_coll(c, func, -1, nullptr, side(send), side(recv));
   std::vector<Bytes> all = core::coll::allgather(c, pack_typed(send, func));
@@ -159,9 +161,9 @@ int t_allgather(lua_State* L) {
 int t_alltoall(lua_State* L) {
   const char* func = "MPI_Alltoall";
   core::Comm& c = typed_comm(L, func);
-  check_distinct(L, 2, 5, func);
   Typed send = check_blocks(L, 2, c.size(), func);
   Typed recv = check_blocks(L, 5, c.size(), func);
+  check_distinct(send, recv, func);
   check_fits(send.count * send.type->size(), recv, func);
   check_coll(c, func, -1, nullptr, side(send), side(recv));
   std::vector<Bytes> parts;
@@ -193,11 +195,11 @@ Reduction check_reduction(lua_State* L, bool with_recv, const char* func) {
   int top = lua_gettop(L);
   r.send = check_typed(L, top - 2, func);
   if (with_recv) {
-    check_distinct(L, 2, 3, func);
     lua_pushvalue(L, 3);
     lua_pushvalue(L, 4);
     lua_pushvalue(L, 5);
     r.recv = check_typed(L, top + 1, func);
+    check_distinct(r.send, r.recv, func);
   }
   lua_settop(L, top - 3);
   return r;

@@ -103,7 +103,7 @@ void Operands::land(const core::coll::Bytes& data, std::string_view func) const 
 
 Operands operands(const void* sendbuf, bool sends, bool in_place, void* recvbuf, bool receives, int count,
                   const Datatype& type, std::string_view func) {
-  if (sends) sendbuf = guarded([&] { return core::coll::reduction_input(sendbuf, recvbuf, in_place, func); });
+  if (sends) sendbuf = guarded([&] { return core::coll::reduction_input(sendbuf, recvbuf, in_place, count, func); });
   return sides(sendbuf, sends, recvbuf, receives, count, type, func);
 }
 
@@ -172,7 +172,7 @@ void Comm::Gather(const void* sendbuf, int sendcount, const Datatype& sendtype, 
                   int recvcount, const Datatype& recvtype, int root) const {
   const char* f = "MPI_Gather";
   guarded(*this, f, [&](core::Comm& c) {
-    coll::Gatherv a = coll::gather_args(c, sendbuf, sendcount, type_arg(sendtype, f), recvcount,
+    coll::Gatherv a = coll::gather_args(c, sendbuf, sendcount, type_arg(sendtype, f), recvbuf, recvcount,
                                         type_arg(recvtype, f), root, f);
     if (a.at_root && !c.is_inter() && !coll::is_in_place(sendbuf))
       detail::check_sides(sendcount, sendtype, recvcount, recvtype, f);

@@ -30,7 +30,7 @@ void Comm::Gatherv(const void* sendbuf, int sendcount, const Datatype& sendtype,
                    const int recvcounts[], const int displs[], const Datatype& recvtype, int root) const {
   const char* f = "MPI_Gatherv";
   guarded(*this, f, [&](core::Comm& c) {
-    coll::Gatherv a = coll::gatherv_args(c, sendbuf, sendcount, type_arg(sendtype, f), recvcounts, displs,
+    coll::Gatherv a = coll::gatherv_args(c, sendbuf, sendcount, type_arg(sendtype, f), recvbuf, recvcounts, displs,
                                          type_arg(recvtype, f), root, f);
     std::vector<coll::Bytes> all = coll::gather(c, std::move(a.mine), root);
     if (a.at_root) coll::unpack_blocks(recvbuf, a.recv, all, f);

@@ -54,7 +54,7 @@ Request Comm::Igather(const void* sendbuf, int sendcount, const Datatype& sendty
                       int recvcount, const Datatype& recvtype, int root) const {
   const char* f = "MPI_Igather";
   return start_collective(*this, f, [&](const core::CommPtr& c) {
-    coll::Gatherv a = coll::gather_args(*c, sendbuf, sendcount, type_arg(sendtype, f), recvcount,
+    coll::Gatherv a = coll::gather_args(*c, sendbuf, sendcount, type_arg(sendtype, f), recvbuf, recvcount,
                                         type_arg(recvtype, f), root, f);
     if (a.at_root && !c->is_inter() && !coll::is_in_place(sendbuf))
       detail::check_sides(sendcount, sendtype, recvcount, recvtype, f);

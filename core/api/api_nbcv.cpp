@@ -23,7 +23,7 @@ Request Comm::Igatherv(const void* sendbuf, int sendcount, const Datatype& sendt
                        const int recvcounts[], const int displs[], const Datatype& recvtype, int root) const {
   const char* f = "MPI_Igatherv";
   return start_collective(*this, f, [&](const core::CommPtr& c) {
-    coll::Gatherv a = coll::gatherv_args(*c, sendbuf, sendcount, type_arg(sendtype, f), recvcounts, displs,
+    coll::Gatherv a = coll::gatherv_args(*c, sendbuf, sendcount, type_arg(sendtype, f), recvbuf, recvcounts, displs,
                                          type_arg(recvtype, f), root, f);
     core::nbc::Deliver into = a.at_root ? coll::unpack_later(recvbuf, std::move(a.recv), f) : nullptr;
     return core::nbc::igather(c, std::move(a.mine), root, std::move(into)).request;

@@ -169,7 +169,7 @@ void reduce(Comm& c, const void* send, void* recv, int count, Type t, Op op, int
   c.check_root(root, func);
   const bool sends = c.takes_part(root), receives = c.is_root(root);
   const size_t n = check_args(c, send, recv, count, t, op, {sends, receives}, func);
-  if (sends) send = reduction_input(send, recv, receives && !c.is_inter(), func);
+  if (sends) send = reduction_input(send, recv, receives && !c.is_inter(), count, func);
   std::optional<Bytes> out =
       coll::reduce(c, sends ? bytes_of(send, n) : Bytes(), combiner(t, op, func), true, root);
   if (receives && out) put(recv, *out, n, func);
@@ -178,7 +178,7 @@ void reduce(Comm& c, const void* send, void* recv, int count, Type t, Op op, int
 void allreduce(Comm& c, const void* send, void* recv, int count, Type t, Op op) {
   const char* func = "MPI_Allreduce";
   const size_t es = type_size(t), n = check_args(c, send, recv, count, t, op, {}, func);
-  send = reduction_input(send, recv, !c.is_inter(), func);
+  send = reduction_input(send, recv, !c.is_inter(), count, func);
   const int p = c.size();
   if (c.is_inter() || n < kRabenseifnerBytes || p <= 2 || count < p) {
     put(recv, coll::allreduce(c, bytes_of(send, n), combiner(t, op, func)), n, func);
@@ -199,7 +199,7 @@ void allreduce(Comm& c, const void* send, void* recv, int count, Type t, Op op) 
 void scan(Comm& c, const void* send, void* recv, int count, Type t, Op op) {
   const char* func = "MPI_Scan";
   const size_t n = check_args(c, send, recv, count, t, op, {}, func);
-  send = reduction_input(send, recv, true, func);
+  send = reduction_input(send, recv, true, count, func);
   put(recv, coll::scan(c, bytes_of(send, n), combiner(t, op, func)), n, func);
 }
 
@@ -207,7 +207,7 @@ void exscan(Comm& c, const void* send, void* recv, int count, Type t, Op op) {
   const char* func = "MPI_Exscan";
   // recvbuf is looked at only where a result arrives (not on rank 0).
   const size_t n = check_args(c, send, recv, count, t, op, {true, false}, func);
-  send = reduction_input(send, recv, true, func);
+  send = reduction_input(send, recv, true, count, func);
   std::optional<Bytes> out = coll::exscan(c, bytes_of(send, n), combiner(t, op, func));
   if (out) {
     check_buffer(recv, count, "recvbuf", func);
@@ -242,7 +242,7 @@ std::vector<size_t> reduce_scatter_sizes(const Comm& c, const void*& send, void*
     sizes.push_back(size_t(k) * type_size(t));
     total += size_t(k);
   }
-  send = reduction_input(send, recv, !c.is_inter(), func);
+  send = reduction_input(send, recv, !c.is_inter(), std::int64_t(total), func);
   check_buffer(send, int(total), "sendbuf", func);
   check_buffer(recv, counts[size_t(c.rank())], "recvbuf", func);
   return sizes;

@@ -154,6 +154,13 @@ nbc::Deliver unpack_later(void* buf, Layout l, const char* func) {
   return [buf, l = std::move(l), name = std::string(func)](nbc::Out& o) { unpack_blocks(buf, l, o.parts, name); };
 }
 
+void check_not_aliased(const void* sendbuf, const void* recvbuf, bool both_move, std::string_view f) {
+  if (!both_move || !sendbuf || sendbuf != recvbuf || is_in_place(sendbuf)) return;
+  fail(ErrClass::Buffer, f,
+       "sendbuf and recvbuf are the same buffer: an output argument may not alias another argument (MPI-3.1 "
+       "§2.3; pass MPI_IN_PLACE where the call offers it)");
+}
+
 // ---- gather, scatter, allgather, alltoall: one body per family --------------------
 // The regular, v and w forms differ only in the layouts they describe; a
 // root's side is built only at the root, and every layout in the order the
@@ -163,8 +170,15 @@ namespace {
 
 using LayoutOf = std::function<Layout()>;
 
+// The bytes of a layout's blocks together: any data moves.
+bool moves(const Layout& l) {
+  for (const Slot& s : l.slots)
+    if (s.bytes() > 0) return true;
+  return false;
+}
+
 Gatherv gather_with(const Comm& c, const void* sendbuf, int sendcount, const TypeArg& sendtype,
-                    const LayoutOf& recv, int root, const char* f) {
+                    const void* recvbuf, const LayoutOf& recv, int root, const char* f) {
   c.check_root(root, f);
   Gatherv a;
   a.at_root = c.is_root(root);
@@ -174,7 +188,9 @@ Gatherv gather_with(const Comm& c, const void* sendbuf, int sendcount, const Typ
   if (in_place) a.recv.skip = c.rank();
   if (sends && !in_place) {
     not_in_place_off_root(c, sendbuf, f, "sendbuf");
-    a.mine = pack_block(sendbuf, slot_arg(sendcount, sendtype, f, "sendcount"), f, &a.read);
+    Slot mine = slot_arg(sendcount, sendtype, f, "sendcount");
+    check_not_aliased(sendbuf, recvbuf, a.at_root && mine.bytes() > 0 && moves(a.recv), f);
+    a.mine = pack_block(sendbuf, mine, f, &a.read);
   }
   return a;
 }
@@ -191,6 +207,7 @@ Scatterv scatter_with(const Comm& c, const void* sendbuf, const LayoutOf& send, 
     not_in_place_off_root(c, recvbuf, f, "recvbuf");
     a.slot = slot_arg(recvcount, recvtype, f, "recvcount");
     check_room(recvbuf, Layout{{a.slot}, -1}, f);
+    check_not_aliased(sendbuf, recvbuf, at_root && a.slot.bytes() > 0, f);
   }
   return a;
 }
@@ -205,7 +222,9 @@ Allgatherv allgather_with(const Comm& c, const void* sendbuf, int sendcount, con
     a.mine = pack_block(recvbuf, a.recv.slots[size_t(c.rank())], f, &a.read);
     a.recv.skip = c.rank();
   } else {
-    a.mine = pack_block(sendbuf, slot_arg(sendcount, sendtype, f, "sendcount"), f, &a.read);
+    Slot mine = slot_arg(sendcount, sendtype, f, "sendcount");
+    check_not_aliased(sendbuf, recvbuf, mine.bytes() > 0 && moves(a.recv), f);
+    a.mine = pack_block(sendbuf, mine, f, &a.read);
   }
   return a;
 }
@@ -217,15 +236,22 @@ Exchange alltoall_with(const Comm& c, const void* sendbuf, const LayoutOf& send,
   a.recv = std::move(recv);
   check_room(recvbuf, a.recv, f);
   not_in_place_inter(c, sendbuf, f, "sendbuf");
-  a.parts = is_in_place(sendbuf) ? cut(recvbuf, a.recv, f, &a.read) : cut(sendbuf, send(), f, &a.read);
+  if (is_in_place(sendbuf)) {
+    a.parts = cut(recvbuf, a.recv, f, &a.read);
+    return a;
+  }
+  Layout out = send();
+  check_not_aliased(sendbuf, recvbuf, moves(out) && moves(a.recv), f);
+  a.parts = cut(sendbuf, out, f, &a.read);
   return a;
 }
 
 }  // namespace
 
 Gatherv gatherv_args(const Comm& c, const void* sendbuf, int sendcount, const TypeArg& sendtype,
-                     const int recvcounts[], const int displs[], const TypeArg& recvtype, int root, const char* f) {
-  return gather_with(c, sendbuf, sendcount, sendtype, [&] {
+                     const void* recvbuf, const int recvcounts[], const int displs[], const TypeArg& recvtype,
+                     int root, const char* f) {
+  return gather_with(c, sendbuf, sendcount, sendtype, recvbuf, [&] {
     return layout_arg(recvcounts, displs, peers(c), recvtype, f, "recvcounts", "displs");
   }, root, f);
 }
@@ -266,8 +292,8 @@ Exchange alltoallw_args(const Comm& c, const void* sendbuf, const int sendcounts
 }
 
 Gatherv gather_args(const Comm& c, const void* sendbuf, int sendcount, const TypeArg& sendtype,
-                    int recvcount, const TypeArg& recvtype, int root, const char* f) {
-  return gather_with(c, sendbuf, sendcount, sendtype, [&] {
+                    const void* recvbuf, int recvcount, const TypeArg& recvtype, int root, const char* f) {
+  return gather_with(c, sendbuf, sendcount, sendtype, recvbuf, [&] {
     return even(size_t(peers(c)), recvcount, recvtype, f, "recvcount");
   }, root, f);
 }
@@ -295,8 +321,12 @@ Exchange alltoall_args(const Comm& c, const void* sendbuf, int sendcount, const 
 
 // ---- reductions ------------------------------------------------------------------------
 
-const void* reduction_input(const void* sendbuf, const void* recvbuf, bool allowed, std::string_view f) {
-  if (!is_in_place(sendbuf)) return sendbuf;
+const void* reduction_input(const void* sendbuf, const void* recvbuf, bool allowed, std::int64_t count,
+                            std::string_view f) {
+  if (!is_in_place(sendbuf)) {
+    check_not_aliased(sendbuf, recvbuf, allowed && count > 0, f);
+    return sendbuf;
+  }
   if (!allowed)
     fail(ErrClass::Arg, f,
          "sendbuf is MPI_IN_PLACE, which this call does not allow here (MPI-3.1 §5.9: only the root of "

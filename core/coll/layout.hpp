@@ -33,6 +33,12 @@ namespace lumpi::core::coll {
 inline constexpr std::uintptr_t kInPlace = std::uintptr_t(-1);
 inline bool is_in_place(const void* p) { return reinterpret_cast<std::uintptr_t>(p) == kInPlace; }
 
+// An OUT argument is never an alias of another argument (MPI-3.1 §2.3):
+// sendbuf and recvbuf at one address where both carry data is
+// MPI_ERR_BUFFER (MPI_IN_PLACE is the way to share them where a call
+// offers it). `both_move`: both sides are significant here and not empty.
+void check_not_aliased(const void* sendbuf, const void* recvbuf, bool both_move, std::string_view f);
+
 // The usable (committed, not freed) type of peer i, ERR_TYPE otherwise.
 using TypeArg = std::function<TypePtr(int i)>;
 
@@ -99,7 +105,8 @@ struct Gatherv {
   std::vector<Piece> read;
 };
 Gatherv gatherv_args(const Comm& c, const void* sendbuf, int sendcount, const TypeArg& sendtype,
-                     const int recvcounts[], const int displs[], const TypeArg& recvtype, int root, const char* f);
+                     const void* recvbuf, const int recvcounts[], const int displs[], const TypeArg& recvtype,
+                     int root, const char* f);
 
 // MPI_(I)scatterv: the root's blocks, and whether (and into what) this
 // process receives one.
@@ -143,8 +150,8 @@ Exchange alltoallw_args(const Comm& c, const void* sendbuf, const int sendcounts
 // at i * count elements; each count and type is checked only where MPI says
 // it is significant. -------------------------------------------------------------------
 
-Gatherv gather_args(const Comm& c, const void* sendbuf, int sendcount, const TypeArg& sendtype, int recvcount,
-                    const TypeArg& recvtype, int root, const char* f);
+Gatherv gather_args(const Comm& c, const void* sendbuf, int sendcount, const TypeArg& sendtype,
+                    const void* recvbuf, int recvcount, const TypeArg& recvtype, int root, const char* f);
 Scatterv scatter_args(const Comm& c, const void* sendbuf, int sendcount, const TypeArg& sendtype,
                       const void* recvbuf, int recvcount, const TypeArg& recvtype, int root, const char* f);
 Allgatherv allgather_args(const Comm& c, const void* sendbuf, int sendcount, const TypeArg& sendtype,
@@ -158,7 +165,10 @@ Exchange alltoall_args(const Comm& c, const void* sendbuf, int sendcount, const 
 // MPI_IN_PLACE and `allowed` (the root of MPI_Reduce, every process of the
 // all-, scan and reduce-scatter forms, on an intracommunicator); MPI_ERR_ARG
 // where it is not (a non-root, an intercommunicator, MPI_Reduce_local).
-const void* reduction_input(const void* sendbuf, const void* recvbuf, bool allowed, std::string_view f);
+// Where it is allowed, sendbuf may not be recvbuf itself for count > 0
+// elements of input (check_not_aliased).
+const void* reduction_input(const void* sendbuf, const void* recvbuf, bool allowed, std::int64_t count,
+                            std::string_view f);
 // MPI_Reduce_local has no in-place form (MPI-3.1 §5.9.7): MPI_ERR_ARG naming
 // inbuf or inoutbuf when either is MPI_IN_PLACE.
 void check_reduce_local_buffers(const void* inbuf, const void* inoutbuf, std::string_view f);

@@ -150,6 +150,13 @@ static void p2p_modes(void) {
   rc = MPI_Bsend(buf, 2000, MPI_CHAR, next, 1, MPI_COMM_WORLD);
   MPI_Error_class(rc, &cls);
   CHECK(cls == MPI_ERR_BUFFER, "bsend larger than the buffer: class %d", cls);
+  /* one buffer as sendbuf and recvbuf (MPI-3.1 §2.3): MPI_ERR_BUFFER on every rank, nothing sent */
+  rc = MPI_Allreduce(&v, &v, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_BUFFER, "Allreduce with sendbuf == recvbuf: class %d", cls);
+  rc = MPI_Scan(&v, &v, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_BUFFER, "Scan with sendbuf == recvbuf: class %d", cls);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
   MPI_Buffer_detach(&back, &size);
   CHECK(back == buf && size == 1000 + MPI_BSEND_OVERHEAD, "detach gave %p %d", back, size);

@@ -369,7 +369,7 @@ TEST_CASE("Gatherv, Scatterv, Allgatherv, Alltoallv and their nonblocking forms 
   }
 }
 
-TEST_CASE("Gather, Scatter, Allgather, Alltoall and their nonblocking forms take IN_PLACE where the text allows it") {
+TEST_CASE("Gather, Scatter, Allgather, Alltoall and their nonblocking forms take IN_PLACE where the text allows it, and no aliased buffers") {
   for (int n : kCallSizes) {
     CAPTURE(n);
     CHECK(run_world(n, [n](Intracomm& w) {
@@ -415,6 +415,19 @@ TEST_CASE("Gather, Scatter, Allgather, Alltoall and their nonblocking forms take
       // Not at a non-root (ERR_ARG, nothing sent).
       if (n > 1 && me != root)
         ok &= raises(ERR_ARG, "MPI_Gather", "MPI_IN_PLACE", [&] { w.Gather(IN_PLACE, 2, INT, got.data(), 2, INT, root); });
+      // sendbuf and recvbuf one buffer (MPI-3.1 §2.3): ERR_BUFFER on every
+      // rank before anything is sent; where recvbuf means nothing (a
+      // non-root's of Gather) the same address is no alias.
+      std::vector<int> both(size_t(2 * n), me);
+      const char* alias = "sendbuf and recvbuf are the same buffer";
+      ok &= raises(ERR_BUFFER, "MPI_Allreduce", alias, [&] { w.Allreduce(both.data(), both.data(), 2, INT, SUM); });
+      ok &= raises(ERR_BUFFER, "MPI_Allgather", alias, [&] { w.Allgather(both.data(), 2, INT, both.data(), 2, INT); });
+      ok &= raises(ERR_BUFFER, "MPI_Ialltoall", alias, [&] { w.Ialltoall(both.data(), 1, INT, both.data(), 1, INT); });
+      w.Allreduce(both.data(), both.data(), 0, INT, SUM);  // nothing moves: no alias
+      got.assign(size_t(2 * n), -1);
+      std::copy(mine.begin(), mine.end(), both.begin());
+      w.Gather(me == root ? mine.data() : both.data(), 2, INT, me == root ? got.data() : both.data(), 2, INT, root);
+      ok &= me != root || same(got, all, "Gather, a non-root's recvbuf its sendbuf");
       ok &= EXPECT(quiet(w));
       return ok;
     }) == 0);

@@ -682,7 +682,7 @@ TEST_CASE("bad arguments raise the right class, naming the argument, before any 
   for (int n : kSizes) {
     CAPTURE(n);
     CHECK(run_world(n, [n](Intracomm& w) {
-            int buf[2] = {0, 0};
+            int buf[4] = {0, 0, 0, 0};
             bool ok = true;
             ok &= raises(ERR_RANK, "MPI_Send", "destination rank " + std::to_string(n),
                          [&] { w.Send(buf, 1, INT, n, 0); });
@@ -698,7 +698,7 @@ TEST_CASE("bad arguments raise the right class, naming the argument, before any 
               w.Allreduce(&d, &e, 1, DOUBLE, BAND);
             });
             ok &= raises(ERR_OP, "MPI_Reduce", "OP_NULL", [&] { w.Reduce(buf, buf + 1, 1, INT, Op(), 0); });
-            ok &= raises(ERR_TYPE, "MPI_Gather", "differ", [&] { w.Gather(buf, 1, INT, buf, 1, LONG, w.Get_rank()); });
+            ok &= raises(ERR_TYPE, "MPI_Gather", "differ", [&] { w.Gather(buf, 1, INT, buf + 2, 1, LONG, w.Get_rank()); });
             int dims[2] = {n + 1, 1};
             bool periods[2] = {false, false};
             ok &= raises(ERR_DIMS, "MPI_Cart_create", "ndims -1", [&] { w.Create_cart(-1, dims, periods, false); });
