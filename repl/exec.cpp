@@ -65,7 +65,8 @@ void say(const std::string& line) {
 class Exec {
  public:
   Exec(const ExecOptions& o, const std::string& exe)
-      : world_(world_options(o, exe)), killed_(size_t(o.size)), unanswered_(size_t(o.size)), check_(o.check) {}
+      : world_(world_options(o, exe)), killed_(size_t(o.size)), aborted_(size_t(o.size)), unanswered_(size_t(o.size)),
+        check_(o.check) {}
 
   int run(double timeout) {
     int code = supervise(timeout);
@@ -237,7 +238,7 @@ class Exec {
     world_.announce_death(rank);
     const int status = world_.rank(rank).wait_status;
     if (WIFSIGNALED(status)) say("rank " + std::to_string(rank) + " died: " + launcher::describe_wait_status(status));
-    else if (check_ && world_.rank(rank).joined && WIFEXITED(status))
+    else if (check_ && world_.rank(rank).joined && !aborted_[size_t(rank)] && WIFEXITED(status))
       report_.add({"call-ordering", {rank},
                    "the program ended (" + launcher::describe_wait_status(status) +
                        ") without calling MPI_Finalize (MPI-3.1 §8.7: a process that ends normally calls "
@@ -251,6 +252,7 @@ class Exec {
   void on_abort(int rank, const ControlMsg& m) {
     if (killed_[size_t(rank)]) return;
     say("rank " + std::to_string(rank) + " called MPI_Abort(" + std::to_string(m.code) + "): " + m.text);
+    aborted_[size_t(rank)] = true;
     for (int r = 0; r < world_.size(); ++r) {
       if (r == rank || !world_.alive(r)) continue;
       killed_[size_t(r)] = true;
@@ -351,6 +353,7 @@ class Exec {
 
   World world_;
   std::vector<bool> killed_;  // by us (MPI_Abort of another rank): not the job's status
+  std::vector<bool> aborted_;  // called MPI_Abort: its exit is the abort's
   std::map<int, ControlMsg> statuses_;
   DeadlockWatch watch_;
   bool confirming_ = false;  // the watch's question is out
