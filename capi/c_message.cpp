@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "capi/c_api.hpp"
+#include "capi/c_check.hpp"
 
 using namespace lumpi;
 using namespace lumpi::capi;
@@ -57,6 +58,7 @@ core::Status receive(void* buf, int count, MPI_Datatype t, MPI_Message* message,
   Matched m = std::move(it->second);
   messages().erase(it);
   *message = MPI_MESSAGE_NULL;
+  core::check::check_matched(*m.comm, f, {count, type_of(t, f)}, m.message);
   const core::Body& body = m.message.body;
   if (body.size() > b.size())
     fail(MPI_ERR_TRUNCATE, f,

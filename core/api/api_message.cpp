@@ -6,6 +6,7 @@
 // all the same, as a receive's would be). A probe from PROC_NULL gives
 // MESSAGE_NO_PROC, whose receive completes at once with source PROC_NULL.
 #include "core/api/api_detail.hpp"
+#include "core/check/signature.hpp"
 #include "core/engine/request.hpp"
 
 namespace lumpi {
@@ -53,6 +54,7 @@ Status receive(detail::MessageHandle& h, void* buf, int count, const Datatype& t
     if (!h.message) detail::fail(ERR_REQUEST, func, "the message was received already (through a copy of its handle)");
     core::Received m = std::move(*h.message);
     h.message.reset();
+    core::check::check_matched(*h.comm, func, {b.count(), b.type()}, m);
     return detail::status_of(m.status, detail::copy_out(m.body, b, func));
   } catch (const core::Error& e) {
     detail::deliver(h.comm.get(), detail::to_exception(e), &h.owner);

@@ -115,6 +115,12 @@ WireSig p2p_signature(const Comm& c, const char* call, const Side& side, bool re
   return wire(signature(*side.type, side.count), who);
 }
 
+void check_matched(const Comm& c, const char* call, const Side& side, const Received& m) {
+  if (!c.engine().checking()) return;
+  std::string text = p2p_mismatch(m.sig, p2p_signature(c, call, side, true), m.status.source, m.status.tag, c.name());
+  if (!text.empty()) c.engine().report_check("type-mismatch", text);
+}
+
 CallSignatures::CallSignatures(const Comm& c, const char* call, const Side& send, const Side& recv) {
   if (!c.engine().checking()) return;
   engine_ = &c.engine();

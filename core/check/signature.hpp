@@ -57,6 +57,12 @@ struct Side {
 // without a type. For persistent requests (core::Persistent::set_signature).
 WireSig p2p_signature(const Comm& c, const char* call, const Side& side, bool receive);
 
+// --check: the receive of m, a message a probe matched before the
+// receive's type was known (MPI_Mrecv, MPI_Imrecv), into `side`: a
+// mismatch is reported as a receive's completion reports it
+// (core::p2p_mismatch, engine/request.hpp).
+void check_matched(const Comm& c, const char* call, const Side& side, const Received& m);
+
 // --check: the type signatures of a point-to-point call (MPI-3.1 §3.3.1),
 // handed to the engine for the call's duration (Engine::call_signatures):
 // its send carries `send` with the message, its receive compares `recv`

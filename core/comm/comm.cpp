@@ -269,7 +269,7 @@ std::optional<Received> Comm::take(int w, int tag, const char* call) {
   if (w == ANY_SOURCE) note_wildcard_probe(m->env.source, tag, call);
   if (engine_->tracing() && std::string_view(call) == "MPI_Improbe") trace_probe(call, *m);
   Status s{peer_rank_of_world(m->env.source), m->env.tag, 0, m->body.size()};
-  return Received{std::move(m->body), s};
+  return Received{std::move(m->body), s, std::move(m->env.sig)};
 }
 
 std::optional<Received> Comm::improbe(int source, int tag) {

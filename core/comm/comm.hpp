@@ -34,10 +34,12 @@ struct Topology {
   topo::DistGraph dist;
 };
 
-// A received message: its body bytes and status.
+// A received message: its body bytes and status; a matched one (MPI_Mprobe)
+// also the sender's type signature under --check, for its MPI_Mrecv.
 struct Received {
   Body body;
   Status status;
+  WireSig sig;
 };
 
 class Comm;

@@ -95,13 +95,13 @@ bool Request::test() {
 namespace {
 
 // A message of signature `sent` may be received by a receive of signature
-// `recv` (MPI-3.1 §3.3.1) when its basic types are a prefix of the
-// receive's. Reported only where that is certain to fail: a receive of one
-// basic type (kind 4) and a message with any other (a different period).
-// Untyped data (MPI_BYTE, MPI_PACKED), empty messages and signatures not
-// known exactly are never reported, nor a receive of several basic types
-// (the message may be a prefix of one of its elements); a message longer
-// than the receive is MPI_ERR_TRUNCATE's.
+// `recv` when its basic types are a prefix of the receive's. Reported only
+// where that is certain to fail: a receive of one basic type (kind 4) and a
+// message with any other (a different period). Untyped data (MPI_BYTE,
+// MPI_PACKED), empty messages and signatures not known exactly are never
+// reported, nor a receive of several basic types (the message may be a
+// prefix of one of its elements); a message longer than the receive is
+// MPI_ERR_TRUNCATE's.
 bool receivable(const WireSig& sent, const WireSig& recv) {
   if (sent.kind < 3 || recv.kind != 4) return true;
   return sent.unit == recv.unit;
@@ -109,16 +109,18 @@ bool receivable(const WireSig& sent, const WireSig& recv) {
 
 }  // namespace
 
+std::string p2p_mismatch(const WireSig& sent, const WireSig& recv, int source, int tag, const std::string& comm) {
+  if (!sent.kind || !recv.kind || receivable(sent, recv)) return "";
+  return recv.text + " received rank " + std::to_string(source) + "'s " + sent.text + " (tag " +
+         std::to_string(tag) + ", " + (comm.empty() ? "a communicator" : comm) +
+         "): the type signatures do not match (MPI-3.1 §3.3.1)";
+}
+
 // Reports once, at completion, a receive whose signature does not match
 // its message's; the program runs on (the bytes are delivered as they are).
 void Request::check_signature() {
-  const WireSig& sent = recv_.msg.env.sig;
-  if (receivable(sent, recv_sig_)) return;
-  std::string comm = what_.comm.empty() ? "a communicator" : what_.comm;
-  engine_->report_check("type-mismatch",
-                        recv_sig_.text + " received rank " + std::to_string(status_.source) + "'s " + sent.text +
-                            " (tag " + std::to_string(status_.tag) + ", " + comm +
-                            "): the type signatures do not match (MPI-3.1 §3.3.1)");
+  std::string text = p2p_mismatch(recv_.msg.env.sig, recv_sig_, status_.source, status_.tag, what_.comm);
+  if (!text.empty()) engine_->report_check("type-mismatch", text);
   recv_sig_ = {};
 }
 

@@ -25,6 +25,11 @@ struct Status {
   size_t bytes = 0;
 };
 
+// MPI-3.1 §3.3.1 for one message under --check: "" where a receive of
+// signature recv may take a message of signature sent (from rank `source`
+// of communicator `comm`, with `tag`), else the report of the mismatch.
+std::string p2p_mismatch(const WireSig& sent, const WireSig& recv, int source, int tag, const std::string& comm);
+
 class Request;
 using RequestPtr = std::shared_ptr<Request>;
 

@@ -18,6 +18,8 @@
  *   comm_ok        every rank on the duplicate, then on COMM_WORLD;
  *   p2p_types      every rank Isends 2 x MPI_INT to its right; odd ranks receive MPI_FLOAT (--check);
  *   p2p_types_ok   every rank receives MPI_INT (4 of them: a prefix), then MPI_BYTE and MPI_INT32_T;
+ *   mrecv_types    as p2p_types, the message matched by MPI_Mprobe, odd ranks MPI_Mrecv it as MPI_FLOAT (--check);
+ *   mrecv_ok       every rank MPI_Mrecvs MPI_INT;
  *   igather_odd    odd ranks Igather to root 0 and wait; the others never call it (--check: MPI_Finalize);
  *   igather_ok     every rank calls it;
  *   any_race       rank 0 takes a message from each other rank with MPI_ANY_SOURCE, all sent at once (--check);
@@ -171,6 +173,18 @@ static void p2p_types(int bug) {
   MPI_Sendrecv(out, 2, MPI_INT, right, 7, in, 2, MPI_INT32_T, left, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 }
 
+// As p2p_types, but the message is matched first (MPI_Mprobe) and received
+// by MPI_Mrecv, whose type is known only then.
+static void mrecv_types(int bug) {
+  int out[2] = {me, me}, in[2];
+  MPI_Request q;
+  MPI_Message m;
+  MPI_Isend(out, 2, MPI_INT, (me + 1) % n, 8, MPI_COMM_WORLD, &q);
+  MPI_Mprobe((me + n - 1) % n, 8, MPI_COMM_WORLD, &m, MPI_STATUS_IGNORE);
+  MPI_Mrecv(in, 2, bug && me % 2 ? MPI_FLOAT : MPI_INT, &m, MPI_STATUS_IGNORE);
+  MPI_Wait(&q, MPI_STATUS_IGNORE);
+}
+
 // Only the odd ranks gather to rank 0: each completes its own part (it
 // only sends), so nothing hangs, but rank 0's next collective on
 // COMM_WORLD is MPI_Finalize (collective over COMM_WORLD, §8.7).
@@ -243,6 +257,7 @@ static const struct Case cases[] = {
     {"coll_types", "types_ok", types},          {"iallreduce_ops", "iallreduce_ok", iops},
     {"send_eager", "sendrecv_ok", eager},      {"recv_self", "self_ok", from_self},
     {"p2p_types", "p2p_types_ok", p2p_types},  {"igather_odd", "igather_ok", igather_odd},
+    {"mrecv_types", "mrecv_ok", mrecv_types},
     {"any_race", "any_ok", any_source},        {"probe_race", "probe_ok", probe_source},
 };
 

@@ -50,7 +50,15 @@ for n in [2, 3, 5]:
     check(f"p2p_types at {n} ranks --check: one type-mismatch finding per odd rank in the report",
           found is not None and len(found) == len(odd) and all(f.get("class") == "type-mismatch" for f in found),
           repr(found))
-    for flags, case in ((["--check"], "p2p_types_ok"), ([], "p2p_types_ok"), ([], "p2p_types")):
+    # The same through MPI_Mprobe and MPI_Mrecv (the receive's type is known after the match).
+    rc, out, err, found = exec_case(n, "mrecv_types", ["--check"])
+    lines = [l for l in err.splitlines() if "type-mismatch" in l]
+    expected = [f"rank {r}'s MPI_Mrecv of 2 x MPI_FLOAT received rank {r - 1}'s MPI_Isend of 2 x MPI_INT "
+                f"(tag 8, MPI_COMM_WORLD): the type signatures do not match (MPI-3.1 §3.3.1)" for r in odd]
+    check(f"mrecv_types at {n} ranks --check: each odd rank's mismatch said once, exit 1",
+          rc == 1 and len(lines) == len(odd) and all(sum(e in l for l in lines) == 1 for e in expected), repr(err))
+    for flags, case in ((["--check"], "p2p_types_ok"), ([], "p2p_types_ok"), ([], "p2p_types"),
+                        (["--check"], "mrecv_ok"), ([], "mrecv_types")):
         rc, out, err, found = exec_case(n, case, flags)
         check(f"{case} at {n} ranks {' '.join(flags)}: silent, exit 0, empty report",
               rc == 0 and err == "" and out.endswith("done\n") and found == [],
