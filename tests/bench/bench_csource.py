@@ -68,3 +68,13 @@ def table(bench, suite, m, figures, ratios, unit="us"):
         print(f"| {k} | " + " | ".join(bench.fmt(m[s].get(k)) for s in labels) + " |")
     for num, den in ratios:
         print(f"| {num} / {den} | " + " | ".join(bench.ratio(m[s].get(num), m[s].get(den)) for s in labels) + " |")
+
+
+def suite(a, bench, lumpi, source_name, suite_name, title, figures, ratios, targets):
+    """The whole suite: `source_name` (in tests/bench) on every system, its
+    figures and ratios as a table under `title`, then the targets."""
+    source = os.path.join(HERE, source_name)
+    m = measure(a, bench, systems(bench, lumpi, source), suite_name)
+    print(f"\n### {title} (median of {a.reps})\n")
+    table(bench, suite_name, m, figures, ratios)
+    print("\nTargets: " + targets)

@@ -8,16 +8,12 @@ targets): tests/bench/c_datatype.c on lumpi, MPICH and Open MPI
 - MPI_MAXLOC over 10^6 MPI_DOUBLE_INT pairs against MPI_MAX over 10^6
   doubles (MPI_Allreduce): at most 2 x.
 """
-import os
-
 import bench_csource
 
 
 def suite_datatype(a, anchors, lumpi, bench_exe, bench):
-    source = os.path.join(bench_csource.HERE, "c_datatype.c")
-    m = bench_csource.measure(a, bench, bench_csource.systems(bench, lumpi, source), "datatype")
-    print(f"\n### Datatypes (issue 24): c_datatype.c at 2 ranks, µs (median of {a.reps})\n")
-    bench_csource.table(bench, "datatype", m, ("CONT1M", "VEC1M", "MAX1M", "MAXLOC1M"),
-                        (("VEC1M", "CONT1M"), ("MAXLOC1M", "MAX1M")))
-    print("\nTargets: VEC1M / CONT1M at most 1.5 on lumpi and at most 2 x the same ratio of MPICH and Open MPI; "
-          "MAXLOC1M / MAX1M at most 2.")
+    bench_csource.suite(a, bench, lumpi, "c_datatype.c", "datatype",
+                        "Datatypes (issue 24): c_datatype.c at 2 ranks, µs",
+                        ("CONT1M", "VEC1M", "MAX1M", "MAXLOC1M"), (("VEC1M", "CONT1M"), ("MAXLOC1M", "MAX1M")),
+                        "VEC1M / CONT1M at most 1.5 on lumpi and at most 2 x the same ratio of MPICH and "
+                        "Open MPI; MAXLOC1M / MAX1M at most 2.")

@@ -7,15 +7,11 @@ ranks:
 - a 1 MiB MPI_Put + flush (PUT1M) within 1.2 x of a 1 MiB send answered by
   a 0-byte message (SEND1M).
 """
-import os
-
 import bench_csource
 
 
 def suite_rma(a, anchors, lumpi, bench_exe, bench):
-    source = os.path.join(bench_csource.HERE, "c_rma.c")
-    m = bench_csource.measure(a, bench, bench_csource.systems(bench, lumpi, source), "rma")
-    print(f"\n### One-sided (issue 28): c_rma.c at 2 ranks, µs per operation (median of {a.reps})\n")
-    bench_csource.table(bench, "rma", m, ("RTT8", "FOP", "SEND1M", "PUT1M"),
-                        (("FOP", "RTT8"), ("PUT1M", "SEND1M")))
-    print("\nTargets (lumpi): FOP / RTT8 at most 2; PUT1M / SEND1M at most 1.2.")
+    bench_csource.suite(a, bench, lumpi, "c_rma.c", "rma",
+                        "One-sided (issue 28): c_rma.c at 2 ranks, µs per operation",
+                        ("RTT8", "FOP", "SEND1M", "PUT1M"), (("FOP", "RTT8"), ("PUT1M", "SEND1M")),
+                        "FOP / RTT8 at most 2 on lumpi; PUT1M / SEND1M at most 1.2.")
