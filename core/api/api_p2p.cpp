@@ -15,7 +15,6 @@
 // This file and api_message.cpp are the API's only ones that touch message
 // bodies: body_of makes one from a buffer and detail::copy_out copies one
 // into a buffer.
-#include <cstring>
 #include <functional>
 
 #include "core/api/api_detail.hpp"
@@ -39,27 +38,12 @@ core::Body body_of(const void* buf, size_t n) {
 
 }  // namespace
 
-namespace {
-
-// A received body of n bytes for a buffer with room for cap: ERR_TRUNCATE if
-// it does not fit (the message is consumed, as in MPI).
-void check_fits(size_t n, size_t cap, std::string_view func) {
-  if (n > cap)
-    detail::fail(ERR_TRUNCATE, func,
-                 "the message has " + std::to_string(n) + " bytes, the receive buffer room for " +
-                     std::to_string(cap));
-}
-
-}  // namespace
-
-size_t detail::copy_out(const core::Body& body, void* buf, size_t cap, std::string_view func) {
-  check_fits(body.size(), cap, func);
-  if (!body.empty()) std::memcpy(buf, body.data(), body.size());
-  return body.size();
-}
-
+// ERR_TRUNCATE if the body does not fit b (the message is consumed, as in MPI).
 size_t detail::copy_out(const core::Body& body, core::TypedBuffer& b, std::string_view func) {
-  check_fits(body.size(), b.size(), func);
+  if (body.size() > b.size())
+    detail::fail(ERR_TRUNCATE, func,
+                 "the message has " + std::to_string(body.size()) + " bytes, the receive buffer room for " +
+                     std::to_string(b.size()));
   b.unpack_from(body.data(), body.size(), func);
   return body.size();
 }
