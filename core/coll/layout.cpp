@@ -170,7 +170,7 @@ namespace {
 
 using LayoutOf = std::function<Layout()>;
 
-// The bytes of a layout's blocks together: any data moves.
+// True where some block of the layout holds data.
 bool moves(const Layout& l) {
   for (const Slot& s : l.slots)
     if (s.bytes() > 0) return true;
