@@ -44,7 +44,7 @@ char* TypedBuffer::stage() {
 }
 
 void TypedBuffer::unpack(std::size_t received, std::string_view func) {
-  if (!dense_) type_->unpack(staging_.get(), received, buf_, count_, func);
+  if (!dense_) unpack_from(staging_.get(), received, func);
 }
 
 void TypedBuffer::unpack_from(const char* data, std::size_t n, std::string_view func) {
