@@ -706,6 +706,14 @@ TEST_CASE("Neighbor_allgatherv, Neighbor_alltoallv, Neighbor_alltoallw on rings,
         ok &= EXPECT(pair.i == (src == PROC_NULL ? -9 : 7 * src) && pair.d == (dst == PROC_NULL ? -9 : dst + 0.5));
         ok &= raises(ERR_ARG, "MPI_Neighbor_allgatherv", "MPI_IN_PLACE",
                      [&] { ring.Neighbor_allgatherv(IN_PLACE, 2, INT, got.data(), rc, rd, INT); });
+        // One buffer for both ends (MPI-3.1 §2.3): ERR_BUFFER on every rank,
+        // nothing sent; with nothing to move, no alias.
+        const char* alias = "sendbuf and recvbuf are the same buffer";
+        ok &= raises(ERR_BUFFER, "MPI_Ineighbor_alltoall", alias,
+                     [&] { ring.Ineighbor_alltoall(got.data(), 1, INT, got.data(), 1, INT); });
+        ok &= raises(ERR_BUFFER, "MPI_Neighbor_alltoallw", alias,
+                     [&] { ring.Neighbor_alltoallw(&pair, wc, wd, st, &pair, wc, rd2, rt); });
+        ring.Neighbor_allgather(got.data(), 0, INT, got.data(), 0, INT);
         ok &= raises(ERR_COUNT, "MPI_Ineighbor_alltoallv", "recvcounts[1] = -1",
                      [&] {
                        const int neg[2] = {1, -1};
