@@ -206,19 +206,19 @@ inline void check_out(const void* p, const char* func, const char* what);
 core::Win& win_of(MPI_Win win, const char* func);
 // Delivers an error of a call on win under its handler (a C user handler
 // called with win); MPI_COMM_WORLD's when win is not a window.
-int win_failed(MPI_Win win, int code, const std::string& what);
+int win_failed(MPI_Win win, const core::DeliveredError& e);
 // Runs body(); its errors go to win's handler (win_failed).
 template <class F>
 int call_on_win(MPI_Win win, const char* func, F&& body);
 
 // ---- errors -----------------------------------------------------------------------
 [[noreturn]] void fail(int cls, const char* func, std::string message);
-// (c_errh.cpp) Delivers the error of `code` under h (core::deliver), calling
-// a C user handler with `handle`, the object's C handle; returns the code.
-int deliver(core::Errhandler h, int handle, int code, const std::string& what);
+// (c_errh.cpp) Delivers e under h (core::deliver), calling a C user handler
+// with `handle`, the object's C handle; returns e's code.
+int deliver(core::Errhandler h, int handle, const core::DeliveredError& e);
 // The same under comm's handler; MPI_COMM_WORLD's when comm is not live;
 // MPI_ERRORS_ARE_FATAL outside MPI_Init ... MPI_Finalize.
-int deliver(MPI_Comm comm, int code, const std::string& what);
+int deliver(MPI_Comm comm, const core::DeliveredError& e);
 // The core handler of h to set on an object of kind `object` (core::settable).
 core::Errhandler settable(MPI_Errhandler h, core::HandlerObject object, const char* func);
 // A handle to h the program frees (MPI_*_get_errhandler, §8.3.1).
@@ -248,7 +248,7 @@ struct InCall {
 };
 
 // Runs body() as the C function func; an error in it becomes an error code
-// through failed(code, text), the handler of the object the call is on.
+// through failed(DeliveredError), the handler of the object the call is on.
 // The whole call is inside MPI (core/base/call_lock.hpp): a passive-target
 // progress thread never touches the engine meanwhile.
 template <class F, class Failed>
@@ -260,11 +260,11 @@ int run_call(const char* func, F&& body, Failed&& failed) {
     body();
     return MPI_SUCCESS;
   } catch (const Exception& e) {
-    return failed(e.Get_error_code(), e.what());
+    return failed(core::DeliveredError{e.Get_error_code(), e.Get_class_name(), e.Get_function(), e.Get_message()});
   } catch (const core::Error& e) {
-    return failed(e.code(), e.what());
+    return failed(core::delivered(e));
   } catch (const std::bad_alloc&) {
-    return failed(MPI_ERR_NO_MEM, std::string("MPI_ERR_NO_MEM in ") + func);
+    return failed(core::DeliveredError{MPI_ERR_NO_MEM, "MPI_ERR_NO_MEM", func, "out of memory"});
   }
 }
 
@@ -274,7 +274,7 @@ int run_call(const char* func, F&& body, Failed&& failed) {
 template <class F>
 int call(const MPI_Comm& comm, const char* func, F&& body) {
   return run_call(func, std::forward<F>(body),
-                  [&comm](int code, const std::string& text) { return deliver(comm, code, text); });
+                  [&comm](const core::DeliveredError& e) { return deliver(comm, e); });
 }
 // The same for calls tied to no communicator (MPI_COMM_WORLD's handler).
 template <class F>
@@ -285,7 +285,7 @@ int call(const char* func, F&& body) {
 template <class F>
 int call_on_win(MPI_Win win, const char* func, F&& body) {
   return run_call(func, std::forward<F>(body),
-                  [win](int code, const std::string& text) { return win_failed(win, code, text); });
+                  [win](const core::DeliveredError& e) { return win_failed(win, e); });
 }
 
 }  // namespace lumpi::capi

@@ -47,19 +47,19 @@ int create(core::HandlerObject object, MPI_Comm_errhandler_function* fn, MPI_Err
 
 }  // namespace
 
-int deliver(core::Errhandler h, int handle, int code, const std::string& what) {
-  if (core::deliver(h, code, what) == core::HandlerKind::User)
+int deliver(core::Errhandler h, int handle, const core::DeliveredError& e) {
+  if (core::deliver(h, e) == core::HandlerKind::User)
     if (auto* u = h.user_as<CErrhandler>()) {
-      int c = code;
+      int c = e.code;
       u->fn(&handle, &c);
     }
-  return code;
+  return e.code;
 }
 
-int deliver(MPI_Comm comm, int code, const std::string& what) {
+int deliver(MPI_Comm comm, const core::DeliveredError& e) {
   auto& t = comms();
   MPI_Comm on = comm > 0 && comm < int(t.size()) && t[comm].h ? comm : MPI_COMM_WORLD;
-  return deliver(t[on].h ? t[on].h->comm->errhandler() : core::Errhandler(core::Errhandler::Fatal), on, code, what);
+  return deliver(t[on].h ? t[on].h->comm->errhandler() : core::Errhandler(core::Errhandler::Fatal), on, e);
 }
 
 core::Errhandler settable(MPI_Errhandler h, core::HandlerObject object, const char* func) {

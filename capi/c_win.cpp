@@ -65,9 +65,9 @@ int call_win(MPI_Win win, const char* func, F&& body) {
 
 core::Win& lumpi::capi::win_of(MPI_Win win, const char* func) { return *entry_of(win, func).w.Handle()->win; }
 
-int lumpi::capi::win_failed(MPI_Win win, int code, const std::string& what) {
+int lumpi::capi::win_failed(MPI_Win win, const core::DeliveredError& e) {
   core::Win* w = core_win(win);
-  return w ? deliver(w->errhandler(), win, code, what) : deliver(MPI_COMM_WORLD, code, what);
+  return w ? deliver(w->errhandler(), win, e) : deliver(MPI_COMM_WORLD, e);
 }
 
 extern "C" {

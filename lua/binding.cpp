@@ -129,7 +129,7 @@ core::HandlerKind push_current_exception(lua_State* L) {
   else if (!on_arg && runtime(L).world) eh = runtime(L).world->errhandler();
   core::Error e(ErrClass::Unknown, "", "");
   test_error(L, -1, &e);
-  core::HandlerKind h = core::deliver(eh, e.code(), e.what());
+  core::HandlerKind h = core::deliver(eh, core::delivered(e));
   if (h == core::HandlerKind::User) {
     push_errhandler_fn(L, eh.user().get());
     if (lua_isnil(L, -1)) {  // made by another state or door: raise

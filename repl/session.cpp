@@ -457,7 +457,7 @@ std::map<int, RankView> Session::views_of(const Run& run, bool answers) const {
       v.state = RankView::State::Idle;
       v.why = it != run.o.ranks.end() ? "finished the command" : "not running this command";
       // an error of an earlier command is not this one's
-      if (st != run.statuses.end() && it != run.o.ranks.end()) v.last_error = st->second.last_error;
+      if (st != run.statuses.end() && it != run.o.ranks.end()) v.last_error = st->second.error;
     }
     views[r] = std::move(v);
   }

@@ -53,7 +53,8 @@ Exception to_exception(const core::Error& e);
 // call(UserHandler&); then throws e: a C++ call has no code to return.
 template <class Call>
 [[noreturn]] void deliver(const core::Errhandler& h, const Exception& e, Call&& call) {
-  if (core::deliver(h, e.Get_error_code(), e.what()) == core::HandlerKind::User)
+  if (core::deliver(h, {e.Get_error_code(), e.Get_class_name(), e.Get_function(), e.Get_message()}) ==
+      core::HandlerKind::User)
     if (auto u = std::dynamic_pointer_cast<UserHandler>(h.user())) call(*u);  // kept: it may replace itself
   throw e;
 }

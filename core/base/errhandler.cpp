@@ -14,11 +14,11 @@ namespace lumpi::core {
 namespace {
 std::atomic<FatalSink> g_fatal{nullptr};
 
-// last_delivered's text: written by the program's threads, read by the rank
+// last_delivered's error: written by the program's threads, read by the rank
 // host's status answer. Never destroyed: errors may be delivered at exit.
 struct LastDelivered {
   std::mutex mu;
-  std::string what;
+  DeliveredError error;
 };
 
 LastDelivered& last() {
@@ -27,24 +27,26 @@ LastDelivered& last() {
 }
 }  // namespace
 
-HandlerKind deliver(const Errhandler& h, int code, const std::string& what) {
+HandlerKind deliver(const Errhandler& h, const DeliveredError& e) {
   {
     std::lock_guard<std::mutex> lock(last().mu);
-    last().what = what;
+    last().error = e;
   }
-  if (h == HandlerKind::Fatal) fatal(code, what);
-  if (h != HandlerKind::Raise) remember_returned(code, what);
+  if (h == HandlerKind::Fatal) fatal(e.code, e.text());
+  if (h != HandlerKind::Raise) remember_returned(e.code, e.text());
   return h.kind();
 }
 
-std::string last_delivered() {
+DeliveredError delivered(const Error& e) { return {e.code(), class_name(e.cls()), e.func(), e.message()}; }
+
+DeliveredError last_delivered() {
   std::lock_guard<std::mutex> lock(last().mu);
-  return last().what;
+  return last().error;
 }
 
 void forget_delivered() {
   std::lock_guard<std::mutex> lock(last().mu);
-  last().what.clear();
+  last().error = DeliveredError();
 }
 
 Errhandler settable(std::shared_ptr<UserErrhandler> user, HandlerObject object, std::string_view func) {

@@ -17,6 +17,8 @@
 
 namespace lumpi::core {
 
+class Error;
+
 enum class HandlerKind { Raise, Return, Fatal, User };
 // The kinds of object a handler can be created for.
 enum class HandlerObject { Comm, Win, File };
@@ -63,22 +65,34 @@ Errhandler settable(std::shared_ptr<UserErrhandler> user, HandlerObject object, 
 // message; MPI_ERR_ARG if code is no error code other than MPI_SUCCESS.
 [[noreturn]] void raise_code(int code, std::string_view func, const std::string& message);
 
-// What the error of `code` (`what`: its message as the door phrases it)
-// does under h (§8.3): Fatal ends the job (fatal) and does not return; User:
+// An error as a door hands it to its program, in parts: the code, its
+// class's name, the call that raised it and why, as the door phrases it.
+struct DeliveredError {
+  int code = 0;            // 0 (MPI_SUCCESS): none
+  std::string class_name;  // "MPI_ERR_OP"
+  std::string call;        // "MPI_Allreduce"
+  std::string message;
+  // "MPI_ERR_OP in MPI_Allreduce: unknown op", as the door's exceptions say it.
+  std::string text() const { return class_name + " in " + call + ": " + message; }
+};
+
+// What the error e (`what`: e.text()) does under h (§8.3): Fatal ends the job (fatal) and does not return; User:
 // the door calls the function with its handle of the object and the code,
 // then returns as under Return (C++, with no code to return, throws);
 // Return: the door's call returns the code (Lua: nil, err), which then
 // has `what` as its MPI_Error_string (remember_returned); Raise (the Lua
 // and C++ default): the door raises the error.
 // Under every handler, `what` also becomes the process's last delivered error.
-HandlerKind deliver(const Errhandler& h, int code, const std::string& what);
+HandlerKind deliver(const Errhandler& h, const DeliveredError& e);
+// A core error's parts (its message with positions counted from 0).
+DeliveredError delivered(const Error& e);
 
-// The message of the last error deliver() handed to this process's program,
-// under any handler ("" if none since forget_delivered): the rank host sends
+// The last error deliver() handed to this process's program, under any
+// handler (code 0 if none since forget_delivered): the rank host sends
 // it with its status, so that a deadlock report can say why a rank is not
 // where its partners wait (a bad argument made it raise before it
 // communicated). One per process, like remember_returned's strings.
-std::string last_delivered();
+DeliveredError last_delivered();
 // A new command begins (the REPL's, a script): an older error is not its.
 void forget_delivered();
 

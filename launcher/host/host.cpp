@@ -28,6 +28,11 @@ namespace {
 std::unique_ptr<Host> g_host;  // one per process
 bool g_finished = false;
 
+// The last error the program was handed, for the coordinator (empty if none).
+MpiError mpi_error(const core::DeliveredError& e) {
+  return e.code == 0 ? MpiError() : MpiError{e.class_name, e.call, e.message};
+}
+
 const char* env_or_throw(const char* name) {
   const char* v = std::getenv(name);
   if (!v) throw std::runtime_error(std::string(name) + " is not set (start this program with lumpi exec)");
@@ -446,15 +451,12 @@ void Host::on_interrupt(uint32_t e) {
 }
 
 // The coordinator found this rank's wait stuck for good and says which
-// error it raises ("MPI_ERR_OP in MPI_Allreduce: rank 2 of COMM_WORLD will
-// not take part ...", repl/view/deadlock.hpp wait_failures): its class is
-// the first word.
+// error it raises (MPI_ERR_OP, "rank 2 of COMM_WORLD will not take part
+// ...", repl/view/deadlock.hpp wait_failures).
 void Host::on_fail(const ControlMsg& m) {
   if (!running_ || m.epoch != epoch_) return;
-  size_t in = m.text.find(" in "), colon = m.text.find(": ");
-  core::ErrClass cls = core::class_from_name(m.text.substr(0, std::min(in, colon)));  // else Unknown
-  std::string message = colon == std::string::npos ? m.text : m.text.substr(colon + 2);
-  engine_->fail_wait(m.serial, core::Error(cls, "lumpi", message));
+  core::ErrClass cls = core::class_from_name(m.error.error_class);  // else Unknown
+  engine_->fail_wait(m.serial, core::Error(cls, "lumpi", m.error.message));
 }
 
 void Host::finish_interrupt() {
@@ -481,7 +483,7 @@ ControlMsg Host::status_of(Kind kind, const core::Waiting* w) const {
   m.state = idle ? RankState::Idle : w ? RankState::Blocked : RankState::Running;
   m.serial = engine_->wait_serial();
   m.counts = {engine_->sent_counts(), engine_->received_counts()};
-  m.last_error = core::last_delivered();
+  m.error = mpi_error(core::last_delivered());
   if (w) {
     m.wait.call = w->call;
     m.wait.comm = w->comm;
@@ -506,7 +508,7 @@ ControlMsg Host::finishing_status(Kind kind) const {
   m.state = RankState::Finishing;
   m.serial = engine_->wait_serial();
   m.counts = {engine_->sent_counts(), engine_->received_counts()};
-  m.last_error = core::last_delivered();
+  m.error = mpi_error(core::last_delivered());
   return m;
 }
 

@@ -15,7 +15,7 @@ namespace {
 enum class Field : uint8_t {
   Rank, Pid, Epoch, Code, Ok, Values, Mode, Text, Endpoint, List,
   // Status: the state and the structured wait; Queue, like List, takes the remaining frames
-  State, Serial, Sent, Received, Error, Call, Comm, Context, Tag, Any, Waits, Group, Queue,
+  State, Serial, Sent, Received, ErrorClass, ErrorCall, ErrorMessage, Call, Comm, Context, Tag, Any, Waits, Group, Queue,
   // Report's class; Check's action
   Class, CheckAction,
   // Trace: Events, like Queue, takes the remaining frames; TraceQuery's Action
@@ -29,12 +29,12 @@ struct Spec {
   const char* doc;            // the fields' names, one word each (launcher/README.md's table)
 };
 
-const std::vector<Field> kStatusFields = {Field::Text,     Field::State, Field::Serial, Field::Sent,
-                                          Field::Received, Field::Error, Field::Call,   Field::Comm,
-                                          Field::Context,  Field::Tag,   Field::Any,    Field::Waits,
-                                          Field::Group,    Field::Queue};
+const std::vector<Field> kStatusFields = {
+    Field::Text,         Field::State, Field::Serial, Field::Sent,    Field::Received, Field::ErrorClass,
+    Field::ErrorCall,    Field::ErrorMessage, Field::Call, Field::Comm, Field::Context, Field::Tag,
+    Field::Any,          Field::Waits, Field::Group,  Field::Queue};
 constexpr const char* kStatusDoc =
-    "text state serial sent received error call comm context tag any waits group queue...";
+    "text state serial sent received error_class error_call error call comm context tag any waits group queue...";
 
 const std::vector<Spec>& specs() {
   using F = Field;
@@ -59,7 +59,8 @@ const std::vector<Spec>& specs() {
       {Kind::TraceQuery, "trace?", {F::Action}, "action"},
       {Kind::Check, "check", {F::CheckAction}, "action"},
       {Kind::Dead, "dead", {F::Rank}, "rank"},
-      {Kind::Fail, "fail", {F::Epoch, F::Serial, F::Text}, "epoch serial error"},
+      {Kind::Fail, "fail", {F::Epoch, F::Serial, F::ErrorClass, F::ErrorCall, F::ErrorMessage},
+       "epoch serial error_class error_call error"},
       {Kind::Quit, "quit", {}, ""},
       {Kind::Attach, "attach", {}, ""},
       {Kind::Detach, "detach", {}, ""},
@@ -282,8 +283,14 @@ bool read_field(Field f, const std::string& frame, ControlMsg& m, std::string* w
     case Field::Received:
       if (!parse_counts(frame, &m.counts.received)) return bad(why, "message counts", frame);
       return true;
-    case Field::Error:
-      m.last_error = frame;
+    case Field::ErrorClass:
+      m.error.error_class = frame;
+      return true;
+    case Field::ErrorCall:
+      m.error.call = frame;
+      return true;
+    case Field::ErrorMessage:
+      m.error.message = frame;
       return true;
     case Field::Class:
       m.check_class = frame;
@@ -344,7 +351,9 @@ std::string write_field(Field f, const ControlMsg& m) {
     case Field::Serial: return std::to_string(m.serial);
     case Field::Sent: return write_counts(m.counts.sent);
     case Field::Received: return write_counts(m.counts.received);
-    case Field::Error: return m.last_error;
+    case Field::ErrorClass: return m.error.error_class;
+    case Field::ErrorCall: return m.error.call;
+    case Field::ErrorMessage: return m.error.message;
     case Field::Class: return m.check_class;
     case Field::CheckAction: return m.text;
     case Field::Call: return m.wait.call;
@@ -364,6 +373,10 @@ std::string write_field(Field f, const ControlMsg& m) {
 }
 
 }  // namespace
+
+std::string MpiError::text() const {
+  return empty() ? "" : error_class + " in " + call + ": " + message;
+}
 
 std::string field_doc(Kind k) {
   const Spec* s = spec_of(k);

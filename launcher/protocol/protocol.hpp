@@ -139,6 +139,19 @@ struct Counts {
   bool operator==(const Counts&) const = default;
 };
 
+// An MPI error in its parts, as a rank's program was handed it (Status,
+// Wait) or as a wait must raise it (Fail). Nobody parses the joined form;
+// text() writes it for people.
+struct MpiError {
+  std::string error_class;  // "MPI_ERR_OP" ("" for none)
+  std::string call;         // "MPI_Allreduce"
+  std::string message;      // why, in the caller's terms
+  bool empty() const { return error_class.empty(); }
+  // "MPI_ERR_OP in MPI_Allreduce: unknown op", "" when empty.
+  std::string text() const;
+  bool operator==(const MpiError&) const = default;
+};
+
 // A rank that stays blocked this long in one wait tells the coordinator (Wait);
 // faster waits send nothing.
 inline constexpr int kWaitNoticeMs = 5;
@@ -162,8 +175,9 @@ struct ControlMsg {
   RankState state = RankState::Idle;  // Status
   uint64_t serial = 0;                // Status, Wait: the number of the rank's current (or last) wait
   Counts counts;                      // Status, Wait
-  std::string last_error;             // Status, Wait: the message of the last MPI error the rank's program
-                                      //   was handed in this command (core::last_delivered), "" if none
+  MpiError error;                     // Status, Wait: the last MPI error the rank's program was handed in
+                                      //   this command (core::last_delivered), empty if none; Fail: the
+                                      //   error the wait raises
   WaitInfo wait;                      // Status, Wait (when state is Blocked)
   std::vector<QueueEntry> queue;      // Status
   uint64_t dropped = 0;               // Trace

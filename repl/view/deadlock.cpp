@@ -89,7 +89,7 @@ std::string ranks_text(const std::set<int>& ranks, bool any) {
 // Why a rank waited for is elsewhere, when it knows: the MPI error it was
 // handed last (a bad argument raises before any communication).
 std::string error_note(const RankView& v) {
-  return v.last_error.empty() ? "" : "; its last MPI error: " + v.last_error;
+  return v.last_error.empty() ? "" : "; its last MPI error: " + v.last_error.text();
 }
 
 std::string state_words(const RankView& v) {
@@ -359,18 +359,11 @@ RankView view_of_status(const launcher::ControlMsg& m) {
   v.queue = m.queue;
   v.serial = m.serial;
   v.counts = m.counts;
-  v.last_error = m.last_error;
+  v.last_error = m.error;
   return v;
 }
 
 std::set<int> stuck_ranks(const std::map<int, RankView>& ranks) { return build(ranks).stuck; }
-
-// "MPI_Allreduce" of "MPI_ERR_OP in MPI_Allreduce: unknown op", "" if not so shaped.
-static std::string failed_call(const std::string& error) {
-  size_t in = error.find(" in "), colon = error.find(": ");
-  if (in == std::string::npos || colon == std::string::npos || colon < in) return "";
-  return error.substr(in + 4, colon - in - 4);
-}
 
 // The stuck ranks waiting for a rank that failed their call, with its error.
 static void failed_partners(const Graph& g, std::vector<WaitFailure>& out) {
@@ -378,13 +371,13 @@ static void failed_partners(const Graph& g, std::vector<WaitFailure>& out) {
     const RankView& v = g.all.at(r);
     for (int t : g.edges.at(r)) {
       auto it = g.all.find(t);
-      const std::string& theirs = it == g.all.end() ? "" : it->second.last_error;
-      if (v.wait.call.empty() || failed_call(theirs) != v.wait.call) continue;
-      std::string cls = theirs.substr(0, theirs.find(" in "));
+      if (it == g.all.end()) continue;
+      const launcher::MpiError& theirs = it->second.last_error;
+      if (v.wait.call.empty() || theirs.empty() || theirs.call != v.wait.call) continue;
       out.push_back({r, v.serial,
-                     cls + " in " + v.wait.call + ": rank " + std::to_string(t) +
-                         " of COMM_WORLD will not take part (its " + v.wait.call + " raised this error: " +
-                         theirs.substr(theirs.find(": ") + 2) + ")",
+                     {theirs.error_class, v.wait.call,
+                      "rank " + std::to_string(t) + " of COMM_WORLD will not take part (its " + v.wait.call +
+                          " raised this error: " + theirs.message + ")"},
                      "the error of rank " + std::to_string(t)});
       break;
     }
@@ -402,8 +395,9 @@ static void different_roots(const Graph& g, std::vector<WaitFailure>& out) {
     for (const auto& [a, ranks] : args)
       for (int r : ranks)
         out.push_back({r, g.all.at(r).serial,
-                       "MPI_ERR_ROOT in " + key.first + ": the ranks gave different roots (" + parts +
-                           "); MPI-3.1 §5.1: the root must have identical values on all processes",
+                       {"MPI_ERR_ROOT", key.first,
+                        "the ranks gave different roots (" + parts +
+                            "); MPI-3.1 §5.1: the root must have identical values on all processes"},
                        "MPI_ERR_ROOT (their roots differ)"});
   }
 }
@@ -432,7 +426,9 @@ std::vector<std::string> wait_failure_lines(const std::vector<WaitFailure>& fail
 }
 
 launcher::ControlMsg fail_msg(const WaitFailure& f, uint32_t epoch) {
-  launcher::ControlMsg m = launcher::text_msg(launcher::Kind::Fail, f.error);
+  launcher::ControlMsg m;
+  m.kind = launcher::Kind::Fail;
+  m.error = f.error;
   m.epoch = epoch;
   m.serial = f.serial;
   return m;

@@ -38,7 +38,7 @@ struct RankView {
   std::vector<launcher::QueueEntry> queue;
   uint64_t serial = 0;      // the rank's wait serial (launcher::ControlMsg::serial)
   launcher::Counts counts;  // its message counts, when it answered (empty otherwise)
-  std::string last_error;   // the last MPI error its program was handed ("" if none, or unknown)
+  launcher::MpiError last_error;  // the last MPI error its program was handed (empty if none, or unknown)
 };
 
 // The view of a rank from its status reply.
@@ -58,7 +58,7 @@ std::set<int> stuck_ranks(const std::map<int, RankView>& ranks);
 // of waiting for ever (launcher's `fail` message), when the report can say
 // which error every rank of the call should get:
 //  - a rank it waits for failed the same call: that rank's last MPI error
-//    names the call it waits in ("MPI_ERR_OP in MPI_Allreduce: ..."). A bad
+//    names the call it waits in (MPI_ERR_OP in MPI_Allreduce). A bad
 //    argument makes a rank raise before it communicates (docs/errors.md),
 //    so its partners would wait for ever; they raise its error's class;
 //  - the stuck ranks of one collective gave it different roots: each
@@ -67,7 +67,7 @@ std::set<int> stuck_ranks(const std::map<int, RankView>& ranks);
 struct WaitFailure {
   int rank = 0;         // the stuck rank
   uint64_t serial = 0;  // its wait
-  std::string error;    // what it raises: "MPI_ERR_OP in MPI_Allreduce: rank 2 of COMM_WORLD failed ..."
+  launcher::MpiError error;  // what it raises: MPI_ERR_OP in MPI_Allreduce, "rank 2 of COMM_WORLD will not ..."
   std::string why;      // for the report: "the error of rank 2"
 };
 std::vector<WaitFailure> wait_failures(const std::map<int, RankView>& ranks);

@@ -340,9 +340,9 @@ TEST_CASE("neighbourhood collectives, blocking and nonblocking, on Cartesian, gr
             ok &= neighbour_forms_agree(line, {me > 0 ? left : PROC_NULL, me < n - 1 ? right : PROC_NULL}, 2, "line");
             ok &= neighbour_forms_agree(g, {left, right}, 2, "graph");
             ok &= neighbour_forms_agree(d, src, dst.size(), "dist graph");
-            int buf[2] = {0, 0};
+            int buf[2] = {0, 0}, out[2] = {0, 0};
             ok &= raises(ERR_TYPE, "MPI_Ineighbor_alltoall", "differ",
-                         [&] { ring.Ineighbor_alltoall(buf, 1, INT, buf, 1, LONG); });
+                         [&] { ring.Ineighbor_alltoall(buf, 1, INT, out, 1, LONG); });
             ok &= raises(ERR_COUNT, "MPI_Neighbor_allgather", "sendcount is negative: -1",
                          [&] { ring.Neighbor_allgather(buf, -1, INT, buf, 1, INT); });
             ok &= raises(ERR_BUFFER, "MPI_Ineighbor_allgather", "recvbuf is NULL",

@@ -149,23 +149,23 @@ TEST_CASE("deadlock: a wrong tag: the receiver waits for an idle sender, and its
 }
 
 TEST_CASE("deadlock: a rank waited for names its last MPI error, idle, finished or in another call") {
-  const std::string err = "MPI_ERR_OP in MPI_Allreduce: unknown op \"nope\"";
+  const lumpi::launcher::MpiError err{"MPI_ERR_OP", "MPI_Allreduce", "unknown op \"nope\""};
   RankView idle = with_state(State::Idle, "finished the command"), done = with_state(State::Finishing);
   idle.last_error = done.last_error = err;
   auto d = diagnose({{0, coll("MPI_Allreduce", {0, 1, 2}, 2)}, {1, coll("MPI_Allreduce", {0, 1, 2}, 2)}, {2, idle}});
   REQUIRE(d.size() == 1);
   CHECK(d[0] == "deadlock: ranks 0-1 in MPI_Allreduce on 'w' wait for 2: rank 2 is idle (finished the command); "
-                "its last MPI error: " + err);
+                "its last MPI error: MPI_ERR_OP in MPI_Allreduce: unknown op \"nope\"");
   d = diagnose({{0, recv_from(1, 1)}, {1, done}});
   REQUIRE(d.size() == 1);
   CHECK(d[0] == "deadlock: rank 0 in MPI_Recv(source=1, tag=1) on 'w' waits for 1: rank 1 is finished (its program "
-                "ended); its last MPI error: " + err);
+                "ended); its last MPI error: MPI_ERR_OP in MPI_Allreduce: unknown op \"nope\"");
   RankView barrier = coll("MPI_Barrier", {0, 1}, 0);
   barrier.last_error = err;
   d = diagnose({{0, coll("MPI_Allreduce", {0, 1}, 1)}, {1, barrier}});
   REQUIRE(d.size() == 2);
   CHECK(d[0] == "deadlock: 0 -> 1 -> 0: rank 0 in MPI_Allreduce on 'w' waits for 1, rank 1 in MPI_Barrier on 'w' "
-                "waits for 0; its last MPI error: " + err);
+                "waits for 0; its last MPI error: MPI_ERR_OP in MPI_Allreduce: unknown op \"nope\"");
   CHECK(d[1].find("its last MPI error") == std::string::npos);
   // without an error, no clause
   d = diagnose({{0, coll("MPI_Allreduce", {0, 1}, 1)}, {1, with_state(State::Idle, "finished the command")}});
@@ -174,7 +174,7 @@ TEST_CASE("deadlock: a rank waited for names its last MPI error, idle, finished 
 }
 
 TEST_CASE("deadlock: the waits a partner's error or different roots doom raise that error, and no others") {
-  const std::string err = "MPI_ERR_OP in MPI_Allreduce: unknown op \"nope\"";
+  const lumpi::launcher::MpiError err{"MPI_ERR_OP", "MPI_Allreduce", "unknown op \"nope\""};
   RankView idle = with_state(State::Idle, "finished the command");
   idle.last_error = err;
   RankView a = coll("MPI_Allreduce", {0, 1, 2}, 2), b = coll("MPI_Allreduce", {0, 1, 2}, 2);
@@ -184,14 +184,14 @@ TEST_CASE("deadlock: the waits a partner's error or different roots doom raise t
   CHECK(f[0].rank == 0);
   CHECK(f[0].serial == 7);
   CHECK(f[1].serial == 9);
-  CHECK(f[0].error == "MPI_ERR_OP in MPI_Allreduce: rank 2 of COMM_WORLD will not take part (its MPI_Allreduce "
-                      "raised this error: unknown op \"nope\")");
+  CHECK(f[0].error.text() == "MPI_ERR_OP in MPI_Allreduce: rank 2 of COMM_WORLD will not take part (its MPI_Allreduce "
+                             "raised this error: unknown op \"nope\")");
   CHECK(wait_failure_lines(f) == std::vector<std::string>{"deadlock: ranks 0-1 raise the error of rank 2"});
   auto m = fail_msg(f[1], 4);
   CHECK(m.kind == lumpi::launcher::Kind::Fail);
   CHECK(m.epoch == 4);
   CHECK(m.serial == 9);
-  CHECK(m.text == f[1].error);
+  CHECK(m.error == f[1].error);
   // an error in another call is named in the report, but fails no wait
   CHECK(wait_failures({{0, coll("MPI_Barrier", {0, 1, 2}, 2)}, {1, coll("MPI_Barrier", {0, 1, 2}, 2)}, {2, idle}})
             .empty());
@@ -205,8 +205,8 @@ TEST_CASE("deadlock: the waits a partner's error or different roots doom raise t
   f = wait_failures({{0, r0}, {1, with_state(State::Idle, "finished the command")}, {2, r2}});
   REQUIRE(f.size() == 2);
   CHECK(f[1].rank == 2);
-  CHECK(f[1].error == "MPI_ERR_ROOT in MPI_Reduce: the ranks gave different roots (root=0 at rank 0, root=2 at rank "
-                      "2); MPI-3.1 §5.1: the root must have identical values on all processes");
+  CHECK(f[1].error.text() == "MPI_ERR_ROOT in MPI_Reduce: the ranks gave different roots (root=0 at rank 0, root=2 at "
+                             "rank 2); MPI-3.1 §5.1: the root must have identical values on all processes");
   CHECK(wait_failure_lines(f) == std::vector<std::string>{"deadlock: ranks 0,2 raise MPI_ERR_ROOT (their roots differ)"});
 }
 

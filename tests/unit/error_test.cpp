@@ -26,16 +26,17 @@ TEST_CASE("a mark that at() did not write stays as it is") {
 
 TEST_CASE("deliver keeps the last error's message under every handler, until forgotten") {
   forget_delivered();
-  CHECK(last_delivered().empty());
+  CHECK(last_delivered().code == 0);
   auto user = std::make_shared<UserErrhandler>(HandlerObject::Comm);
   const Error errors[] = {Error(ErrClass::Op, "MPI_Allreduce", "unknown op \"nope\""),
                           Error(ErrClass::Rank, "MPI_Send", "dest 9 is not a rank of the communicator"),
                           Error(ErrClass::Tag, "MPI_Recv", "tag -7 is negative")};
   const Errhandler handlers[] = {HandlerKind::Raise, HandlerKind::Return, Errhandler(user)};
   for (int i = 0; i < 3; ++i) {
-    deliver(handlers[i], errors[i].code(), errors[i].what());
-    CHECK(last_delivered() == errors[i].what());
+    deliver(handlers[i], delivered(errors[i]));
+    CHECK(last_delivered().text() == errors[i].what());
+    CHECK(last_delivered().call == errors[i].func());
   }
   forget_delivered();
-  CHECK(last_delivered().empty());
+  CHECK(last_delivered().code == 0);
 }

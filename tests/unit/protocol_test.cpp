@@ -63,10 +63,10 @@ std::vector<ControlMsg> samples() {
   add(Kind::Wait, [](ControlMsg& m) { m.text = "running", m.state = RankState::Running, m.serial = 8; });
   add(Kind::Wait, [](ControlMsg& m) {  // a rank blocked after an error it was handed
     m.text = "waiting in MPI_Barrier() on 'w'", m.state = RankState::Blocked, m.serial = 2;
-    m.last_error = "MPI_ERR_OP in MPI_Allreduce: unknown op \"nope\"";
+    m.error = MpiError{"MPI_ERR_OP", "MPI_Allreduce", "unknown op \"nope\""};
     m.wait = WaitInfo{"MPI_Barrier", "w", 1, false, 0, false, {0}, {0, 1}};
   });
-  add(Kind::Status, [](ControlMsg& m) { m.text = "idle", m.last_error = std::string("two\nlines, a n\0ul", 17); });
+  add(Kind::Status, [](ControlMsg& m) { m.text = "idle", m.error.message = std::string("two\nlines, a n\0ul", 17); });
   add(Kind::Report, [](ControlMsg& m) { m.check_class = "collective-mismatch", m.text = "MPI_ERR_OTHER ..."; });
   add(Kind::Check, [](ControlMsg& m) { m.text = "on"; });
   add(Kind::Status, [](ControlMsg& m) { m.text = "running Lua code", m.state = RankState::Running; });
@@ -94,7 +94,7 @@ std::vector<ControlMsg> samples() {
   add(Kind::StatusQuery, [](ControlMsg&) {});
   add(Kind::TreeQuery, [](ControlMsg& m) { m.list = {"0=0-1", "1=2"}; });
   add(Kind::Dead, [](ControlMsg& m) { m.rank = 3; });
-  add(Kind::Fail, [](ControlMsg& m) { m.epoch = 4, m.serial = 17, m.text = "MPI_ERR_OP in MPI_Allreduce: unknown op"; });
+  add(Kind::Fail, [](ControlMsg& m) { m.epoch = 4, m.serial = 17, m.error = {"MPI_ERR_OP", "MPI_Allreduce", "unknown op"}; });
   add(Kind::Quit, [](ControlMsg&) {});
   add(Kind::Attach, [](ControlMsg&) {});
   add(Kind::Detach, [](ControlMsg&) {});
@@ -172,9 +172,9 @@ TEST_CASE("protocol: malformed messages are refused with a reason") {
   CHECK(refused({"exec", "1", "call", "x"}, "unknown exec mode"));
   CHECK(refused({"exec", "1", "", "x"}, "unknown exec mode"));
   // status: state, structured wait, queue entries
-  const Frames st = {"status", "t", "blocked", "4", "1,2", "2,1", "", "MPI_Recv", "w", "1", "5", "0", "1", "0,1"};
+  const Frames st = {"status", "t", "blocked", "4", "1,2", "2,1", "", "", "", "MPI_Recv", "w", "1", "5", "0", "1", "0,1"};
   CHECK(!refused(st));
-  CHECK(refused({"status", "t"}, "needs at least 13"));
+  CHECK(refused({"status", "t"}, "needs at least 15"));
   CHECK(refused({"check", "maybe"}, "neither on nor off"));
   auto with = [&](size_t i, std::string v) {
     Frames f = st;
@@ -182,15 +182,15 @@ TEST_CASE("protocol: malformed messages are refused with a reason") {
     return f;
   };
   CHECK(refused(with(2, "asleep"), "unknown state"));
-  CHECK(!refused(with(6, "MPI_ERR_OP in MPI_Allreduce: unknown op \"nope\"")));  // the last error: any text
-  CHECK(refused(with(9, "-1"), "bad context"));
-  CHECK(refused(with(9, "18446744073709551616"), "bad context"));
-  CHECK(refused(with(10, "-2147483649"), "bad tag"));  // any int is a tag (internal ones are negative)
-  CHECK(refused(with(10, ""), "bad tag"));
-  CHECK(refused(with(11, "2"), "any flag"));
-  CHECK(refused(with(12, "1,"), "bad rank list"));
-  CHECK(refused(with(13, "a"), "bad rank list"));
-  CHECK(refused(with(13, "0,-1"), "bad rank list"));
+  CHECK(!refused(with(8, "unknown op \"nope\"")));  // the last error's parts: any text
+  CHECK(refused(with(11, "-1"), "bad context"));
+  CHECK(refused(with(11, "18446744073709551616"), "bad context"));
+  CHECK(refused(with(12, "-2147483649"), "bad tag"));  // any int is a tag (internal ones are negative)
+  CHECK(refused(with(12, ""), "bad tag"));
+  CHECK(refused(with(13, "2"), "any flag"));
+  CHECK(refused(with(14, "1,"), "bad rank list"));
+  CHECK(refused(with(15, "a"), "bad rank list"));
+  CHECK(refused(with(15, "0,-1"), "bad rank list"));
   CHECK(refused(with(3, "x"), "bad wait serial"));
   CHECK(refused(with(4, "1,-1"), "bad message counts"));
   Frames q = st;
