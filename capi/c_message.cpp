@@ -59,11 +59,7 @@ core::Status receive(void* buf, int count, MPI_Datatype t, MPI_Message* message,
   messages().erase(it);
   *message = MPI_MESSAGE_NULL;
   core::check::check_matched(*m.comm, f, {count, type_of(t, f)}, m.message);
-  const core::Body& body = m.message.body;
-  if (body.size() > b.size())
-    fail(MPI_ERR_TRUNCATE, f,
-         "the message has " + std::to_string(body.size()) + " bytes; the buffer holds " + std::to_string(b.size()));
-  b.room().unpack_from(body.data(), body.size(), f);
+  core::copy_out(m.message.body, b.room(), f);
   return m.message.status;
 }
 

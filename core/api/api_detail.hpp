@@ -112,10 +112,6 @@ Intracomm self_of(core::Engine& e);
 
 // ---- messages and requests (api_p2p.cpp) --------------------------------------------
 
-// Puts a received body into b: ERR_TRUNCATE naming func if it does not fit
-// (the message is consumed, as in MPI); a type with holes unpacks straight
-// from the body (its message's bytes land once). Returns its size.
-size_t copy_out(const core::Body& body, core::TypedBuffer& b, std::string_view func);
 // The API's status of a core status, with the bytes that landed.
 Status status_of(const core::Status& s, size_t bytes, bool cancelled = false);
 

@@ -55,7 +55,7 @@ Status receive(detail::MessageHandle& h, void* buf, int count, const Datatype& t
     core::Received m = std::move(*h.message);
     h.message.reset();
     core::check::check_matched(*h.comm, func, {b.count(), b.type()}, m);
-    return detail::status_of(m.status, detail::copy_out(m.body, b, func));
+    return detail::status_of(m.status, core::copy_out(m.body, b, func));
   } catch (const core::Error& e) {
     detail::deliver(h.comm.get(), detail::to_exception(e), &h.owner);
   } catch (const Exception& e) {

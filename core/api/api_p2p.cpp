@@ -13,8 +13,8 @@
 // anything is sent.
 //
 // This file and api_message.cpp are the API's only ones that touch message
-// bodies: body_of makes one from a buffer and detail::copy_out copies one
-// into a buffer.
+// bodies: body_of makes one from a buffer, and core::copy_out
+// (engine/request.hpp) lands one in a buffer.
 #include <functional>
 
 #include "core/api/api_detail.hpp"
@@ -38,16 +38,6 @@ core::Body body_of(const void* buf, size_t n) {
 
 }  // namespace
 
-// ERR_TRUNCATE if the body does not fit b (the message is consumed, as in MPI).
-size_t detail::copy_out(const core::Body& body, core::TypedBuffer& b, std::string_view func) {
-  if (body.size() > b.size())
-    detail::fail(ERR_TRUNCATE, func,
-                 "the message has " + std::to_string(body.size()) + " bytes, the receive buffer room for " +
-                     std::to_string(b.size()));
-  b.unpack_from(body.data(), body.size(), func);
-  return body.size();
-}
-
 // A dense buffer is copied as it is; a type with holes packs into storage
 // the body then owns (the transport hands it to ZeroMQ without a copy).
 core::Body detail::body_of(core::TypedBuffer& b, std::string_view func) {
@@ -70,7 +60,7 @@ Status detail::status_of(const core::Status& s, size_t bytes, bool cancelled) {
 
 namespace {
 
-using detail::copy_out;
+using core::copy_out;
 using detail::status_of;
 
 }  // namespace

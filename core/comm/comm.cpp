@@ -208,7 +208,7 @@ Received Comm::recv(int source, int tag) {
   check_recv_tag(tag, "MPI_Recv");
   auto r = irecv(source, tag);
   r->wait();
-  return Received{std::move(r->body()), r->status()};
+  return Received{std::move(r->body()), r->status(), {}};
 }
 
 std::optional<Status> Comm::iprobe(int source, int tag) {
@@ -276,7 +276,7 @@ std::optional<Received> Comm::improbe(int source, int tag) {
   check_usable("MPI_Improbe");
   check_source(source, "MPI_Improbe");
   check_recv_tag(tag, "MPI_Improbe");
-  if (source == PROC_NULL) return Received{Body(), Status{PROC_NULL, ANY_TAG, 0, 0}};
+  if (source == PROC_NULL) return Received{Body(), Status{PROC_NULL, ANY_TAG, 0, 0}, {}};
   engine_->progress(0);
   return take(source == ANY_SOURCE ? ANY_SOURCE : world_of(source), tag, "MPI_Improbe");
 }
@@ -285,7 +285,7 @@ Received Comm::mprobe(int source, int tag) {
   check_usable("MPI_Mprobe");
   check_source(source, "MPI_Mprobe");
   check_recv_tag(tag, "MPI_Mprobe");
-  if (source == PROC_NULL) return Received{Body(), Status{PROC_NULL, ANY_TAG, 0, 0}};
+  if (source == PROC_NULL) return Received{Body(), Status{PROC_NULL, ANY_TAG, 0, 0}, {}};
   int w = source == ANY_SOURCE ? ANY_SOURCE : world_of(source);
   const Message* m = wait_probe(w, source, tag, "MPI_Mprobe");
   return *take(m->env.source, m->env.tag, "MPI_Mprobe");

@@ -109,6 +109,15 @@ bool receivable(const WireSig& sent, const WireSig& recv) {
 
 }  // namespace
 
+size_t copy_out(const Body& body, TypedBuffer& b, std::string_view func) {
+  if (body.size() > b.size())
+    fail(ErrClass::Truncate, func,
+         "the message has " + std::to_string(body.size()) + " bytes, the receive buffer room for " +
+             std::to_string(b.size()));
+  b.unpack_from(body.data(), body.size(), func);
+  return body.size();
+}
+
 std::string p2p_mismatch(const WireSig& sent, const WireSig& recv, int source, int tag, const std::string& comm) {
   if (!sent.kind || !recv.kind || receivable(sent, recv)) return "";
   return recv.text + " received rank " + std::to_string(source) + "'s " + sent.text + " (tag " +

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/datatype/typed_buffer.hpp"
 #include "core/engine/engine.hpp"
 
 namespace lumpi::core {
@@ -29,6 +30,13 @@ struct Status {
 // signature recv may take a message of signature sent (from rank `source`
 // of communicator `comm`, with `tag`), else the report of the mismatch.
 std::string p2p_mismatch(const WireSig& sent, const WireSig& recv, int source, int tag, const std::string& comm);
+
+// A received body into the receive buffer b (MPI-3.1 §3.2.4): MPI_ERR_TRUNCATE
+// naming func when it does not fit (the message is consumed all the same,
+// as in MPI); a type with holes unpacks straight from the body, so its
+// bytes land once. Returns the bytes that landed. Every door's receive,
+// matched receive and request completion lands its message here.
+size_t copy_out(const Body& body, TypedBuffer& b, std::string_view func);
 
 class Request;
 using RequestPtr = std::shared_ptr<Request>;

@@ -8,6 +8,7 @@
  * rank 0 (tests/integration/test_capi_nbc.py). */
 #include <mpi.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "check.h"
@@ -112,6 +113,14 @@ int main(int argc, char **argv) {
     MPI_Error_class(rc, &cls);
     CHECK(cls == MPI_ERR_TRUNCATE, "a short MPI_Mrecv gave class %d", cls);
     CHECK(st.MPI_ERROR == -7, "a failing MPI_Mrecv wrote MPI_ERROR %d", st.MPI_ERROR);
+    /* the same words as any receive's truncation (one rule, core::copy_out) */
+    {
+      char text[MPI_MAX_ERROR_STRING];
+      int len = 0;
+      MPI_Error_string(rc, text, &len);
+      CHECK(strstr(text, "MPI_Mrecv") && strstr(text, "the message has 16 bytes, the receive buffer room for 8"),
+            "a short MPI_Mrecv says '%s'", text);
+    }
   }
 
   grequest();
