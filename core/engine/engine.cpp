@@ -43,19 +43,20 @@ void Engine::set_peer_endpoints(std::vector<std::string> endpoints) {
   transport_->set_peer_endpoints(std::move(endpoints));
 }
 
-void Engine::send(int dest, const Envelope& sent, Body body) {
+void Engine::send(int dest, const Envelope& sent, Body body, std::string_view traced) {
   Envelope env = sent;
   env.clock = ++clock_;
-  if (tracing() && env.kind == MsgKind::Data && lane_of(env.context) == Lane::P2P) {
+  const bool p2p = env.kind == MsgKind::Data && lane_of(env.context) == Lane::P2P;
+  if (tracing() && (p2p || !traced.empty())) {
     TraceEvent t;
     t.kind = TraceEvent::Kind::Send;
     t.clock = env.clock;
     t.peer = dest;
     t.tag = env.tag;
-    t.context = base_of(env.context);
+    t.context = p2p ? base_of(env.context) : env.context;  // (a window's context is its base)
     t.msg = env.clock;
     t.bytes = (long long)body.size();
-    t.call = env.wants_ack ? "MPI_Ssend" : "MPI_Send";
+    t.call = !traced.empty() ? std::string(traced) : env.wants_ack ? "MPI_Ssend" : "MPI_Send";
     t.comm = context_name(t.context);
     t.wall_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                     std::chrono::steady_clock::now().time_since_epoch()).count();

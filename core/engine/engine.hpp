@@ -17,6 +17,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -66,8 +67,11 @@ class Engine {
   Transport& transport() { return *transport_; }
   void set_peer_endpoints(std::vector<std::string> endpoints);
 
-  // Queues a message for `dest` (world rank). Never blocks: queues are unbounded.
-  void send(int dest, const Envelope& env, Body body);
+  // Queues a message for `dest` (world rank). Never blocks: queues are
+  // unbounded. Tracing, a user point-to-point message is recorded as sent,
+  // and so is any message given the call it carries out (`traced`: a
+  // one-sided operation's "MPI_Put", core/rma).
+  void send(int dest, const Envelope& env, Body body, std::string_view traced = {});
   uint64_t next_seq() { return ++seq_; }
   // True once the synchronous send `seq` was matched by its receiver.
   bool take_ack(uint64_t seq);

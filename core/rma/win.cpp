@@ -118,7 +118,19 @@ bool Win::State::in_access_epoch(int target) const {
   return access_open && std::find(access.begin(), access.end(), target) != access.end();
 }
 
-void Win::State::reply(int world, int op, std::uint64_t seq, std::string body) {
+const char* rma::op_call(int tag) {
+  switch (tag) {
+    case kPut: return "MPI_Put";
+    case kGet: return "MPI_Get";
+    case kAcc: return "MPI_Accumulate";
+    case kGetAcc: return "MPI_Get_accumulate (or MPI_Fetch_and_op)";
+    case kCas: return "MPI_Compare_and_swap";
+    case kGetReply: return "MPI_Get (answer)";
+    default: return nullptr;
+  }
+}
+
+void Win::State::reply(int world, int op, std::uint64_t seq, std::string body, std::string_view traced) {
   Envelope env;
   env.kind = MsgKind::Rma;
   env.context = id;
@@ -126,7 +138,19 @@ void Win::State::reply(int world, int op, std::uint64_t seq, std::string body) {
   env.tag = op;
   env.seq = seq;
   env.epoch = engine->epoch();
-  engine->send(world, env, Body(std::move(body)));
+  const char* call = op_call(unstamp(op).tag);
+  engine->send(world, env, Body(std::move(body)), !traced.empty() ? traced : call ? call : "");
+}
+
+void Win::State::trace_epoch(TraceEvent::Kind k, const char* what, int peer, std::uint64_t epoch_id) {
+  if (!engine->tracing()) return;
+  TraceEvent t;
+  t.kind = k;
+  t.call = std::string("epoch ") + what;
+  t.peer = peer;
+  t.msg = epoch_id;
+  t.context = id;
+  engine->trace(std::move(t));
 }
 
 void Win::State::nack(int world, std::uint64_t seq, ErrClass c, const std::string& why) {
@@ -146,12 +170,25 @@ void Win::State::grant_queued() {
 void Win::State::take(const LockReq& r) {
   if (r.type == LOCK_SHARED) ++shared, ++shared_by[r.world];
   else exclusive = r.world;
+  trace_epoch(TraceEvent::Kind::Begin, "MPI_Win_lock (target)", r.world, std::uint64_t(r.world) + 1);
   reply(r.world, kGranted, r.seq);
 }
 
 void Win::State::serve(Message& m) {
   stamp = m.env.tag;
   m.env.tag = unstamp(m.env.tag).tag;
+  if (engine->tracing())
+    if (const char* call = op_call(m.env.tag)) {
+      TraceEvent t;
+      t.kind = TraceEvent::Kind::Recv;
+      t.peer = m.env.source;
+      t.tag = m.env.tag;
+      t.context = id;
+      t.msg = m.env.clock;
+      t.bytes = (long long)m.body.size();
+      t.call = call;
+      engine->trace(std::move(t));
+    }
   try {
     if (m.env.tag >= kGetReply) serve_answer(m);
     else serve_request(m);
@@ -181,6 +218,7 @@ void Win::State::serve_request(Message& m) {
       else if (shared_by[from] > 0) --shared_by[from], --shared;
       else return nack(from, seq, ErrClass::RmaSync, "unlock from a rank that holds no lock here");
       if (conflicts) conflicts->closed(from);
+      trace_epoch(TraceEvent::Kind::End, "MPI_Win_lock (target)", from, std::uint64_t(from) + 1);
       reply(from, kUnlocked, seq);
       grant_queued();
       return;
@@ -351,6 +389,8 @@ WinPtr Win::create(Comm& comm, void* base, std::int64_t size, int disp_unit, std
   if (!base && size > 0) fail(ErrClass::Base, func, "base is NULL for a window of " + std::to_string(size) + " bytes");
   WinPtr w(new Win());
   w->comm_ = comm_dup(comm);
+  // how :trace and hang reports name the window's messages and waits, until the program names it
+  w->comm_->set_name("window");
   w->base_ = base;
   w->size_ = size;
   w->disp_unit_ = disp_unit;
@@ -419,6 +459,11 @@ std::string Win::describe() const {
   return s;
 }
 
+void Win::set_name(std::string_view n) {
+  name_ = object_name(n);
+  comm_->set_name(name_);  // :trace and hang reports then say it
+}
+
 void Win::check_free(std::string_view func) const {
   check_usable(func);
   const State& st = *state_;
@@ -434,6 +479,7 @@ void Win::free() {
   check_free();
   State& st = *state_;
   barrier(*comm_, "MPI_Win_free");  // nobody accesses this window any more
+  end_fence_epoch();
   st.engine->stop_rma(st.id);
   freed_ = true;
 }

@@ -222,7 +222,7 @@ class Win {
   // MPI_ERR_WIN naming func once freed.
   void check_usable(std::string_view func) const;
   const std::string& name() const { return name_; }
-  void set_name(std::string_view n) { name_ = object_name(n); }
+  void set_name(std::string_view n);
   // The predefined handlers; a binding with user-defined handlers keeps
   // them beside this slot (Errhandler::Raise there meaning "see the binding").
   Errhandler errhandler() const { return errhandler_; }
@@ -245,7 +245,8 @@ class Win {
   // Sends one operation `op` to target (a window rank) with body `body`
   // (its shape and data already packed) and notes the target as touched;
   // an answered operation (seq != 0) is remembered as the target's last.
-  void send_op(int op, int target, std::string body, std::uint64_t seq);
+  // (func: the call, as :trace names the operation's message)
+  void send_op(int op, int target, std::string body, std::uint64_t seq, std::string_view func);
   // The start of an operation's body: the target shape of tcount elements
   // of ttype at disp (in target units).
   std::string op_header(std::int64_t disp, int target, std::int64_t tcount, const TypePtr& ttype) const;
@@ -266,6 +267,7 @@ class Win {
   // The window ranks of group's members (world ranks); MPI_ERR_GROUP for one not in the window.
   std::vector<int> window_ranks(const group::Members& g, std::string_view func) const;
   void check_no_epoch(std::string_view func) const;
+  void end_fence_epoch();
   void flush_rank(int rank, std::string_view func);
   void flush_every(std::string_view func);
   bool exposure_done() const;

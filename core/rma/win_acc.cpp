@@ -98,7 +98,7 @@ void Win::accumulate(const void* origin, std::int64_t count, const TypePtr& otyp
   note_buffer(origin, count, otype, target, false, func);
   std::string body = op_header(disp, target, tcount, ttype) + Packer().u64(uint64_t(op)).u64(pair).take();
   append_data(body, origin, count, otype, func);
-  send_op(kAcc, target, std::move(body), 0);
+  send_op(kAcc, target, std::move(body), 0, func);
 }
 
 std::uint64_t Win::issue_get_accumulate(const void* origin, std::int64_t count, const TypePtr& otype, void* result,
@@ -118,7 +118,7 @@ std::uint64_t Win::issue_get_accumulate(const void* origin, std::int64_t count, 
     if (!noop) note_buffer(origin, count, otype, target, false, "MPI_Get_accumulate");
     note_buffer(result, rcount, rtype, target, true, func == "MPI_Fetch_and_op" ? "MPI_Fetch_and_op" : "MPI_Get_accumulate", seq);
   }
-  send_op(kGetAcc, target, std::move(body), seq);
+  send_op(kGetAcc, target, std::move(body), seq, func);
   return seq;
 }
 
@@ -147,7 +147,7 @@ void Win::compare_and_swap(const void* origin, const void* compare, void* result
   std::string body = op_header(disp, target, 1, type);
   append_data(body, compare, 1, type, func);
   append_data(body, origin, 1, type, func);
-  send_op(kCas, target, std::move(body), expect(result, 1, type));
+  send_op(kCas, target, std::move(body), expect(result, 1, type), func);
 }
 
 RequestPtr Win::raccumulate(const void* origin, std::int64_t count, const TypePtr& otype, int target,

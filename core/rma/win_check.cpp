@@ -15,14 +15,8 @@ constexpr std::int64_t kMaxCopy = std::int64_t(16) << 20;  // origin bytes kept 
 constexpr std::size_t kMaxRecords = 4096;
 
 const char* call_of(int tag) {
-  switch (tag) {
-    case kPut: return "MPI_Put";
-    case kGet: return "MPI_Get";
-    case kAcc: return "MPI_Accumulate";
-    case kGetAcc: return "MPI_Get_accumulate (or MPI_Fetch_and_op)";
-    case kCas: return "MPI_Compare_and_swap";
-    default: return "an RMA operation";
-  }
+  const char* call = op_call(tag);
+  return call ? call : "an RMA operation";
 }
 
 bool overlap(const Span& a, const Span& b) { return a.lo < b.hi && b.lo < a.hi; }

@@ -171,7 +171,7 @@ std::string Win::op_header(std::int64_t disp, int target, std::int64_t tcount, c
 }
 
 // Under --check the tag carries the epoch the operation belongs to (win_check.hpp).
-void Win::send_op(int op, int target, std::string body, std::uint64_t seq) {
+void Win::send_op(int op, int target, std::string body, std::uint64_t seq, std::string_view func) {
   State& st = *state_;
   if (st.buffers) {
     EpochKind kind = st.locks.count(target) ? EpochKind::Passive
@@ -179,7 +179,7 @@ void Win::send_op(int op, int target, std::string body, std::uint64_t seq) {
                                            : EpochKind::Fence;
     op = stamp_tag(op, kind, st.fences);
   }
-  st.reply(comm_->world_of(target), op, seq, std::move(body));
+  st.reply(comm_->world_of(target), op, seq, std::move(body), func);
   st.touched.insert(target);
   if (seq) st.last_answered[target] = seq;
   else st.last_answered.erase(target);
@@ -235,7 +235,7 @@ void Win::put(const void* origin, std::int64_t count, const TypePtr& otype, int 
   note_buffer(origin, count, otype, target, false, func);
   std::string body = op_header(disp, target, tcount, ttype);
   append_data(body, origin, count, otype, func);
-  send_op(kPut, target, std::move(body), 0);
+  send_op(kPut, target, std::move(body), 0, func);
 }
 
 void Win::get(void* origin, std::int64_t count, const TypePtr& otype, int target, std::int64_t disp,
@@ -246,7 +246,7 @@ void Win::get(void* origin, std::int64_t count, const TypePtr& otype, int target
   if (!check_target(target, disp, tcount, ttype, func)) return;
   std::uint64_t seq = expect(origin, count, otype);
   note_buffer(origin, count, otype, target, true, func, seq);
-  send_op(kGet, target, op_header(disp, target, tcount, ttype), seq);
+  send_op(kGet, target, op_header(disp, target, tcount, ttype), seq, func);
 }
 
 RequestPtr Win::rput(const void* origin, std::int64_t count, const TypePtr& otype, int target, std::int64_t disp,
@@ -271,7 +271,7 @@ RequestPtr Win::rget(void* origin, std::int64_t count, const TypePtr& otype, int
   check_data(count, otype, tcount, ttype, func, "origin_count", "origin_datatype");
   if (!check_target(target, disp, tcount, ttype, func)) return Request::done();
   std::uint64_t seq = expect(origin, count, otype);
-  send_op(kGet, target, op_header(disp, target, tcount, ttype), seq);
+  send_op(kGet, target, op_header(disp, target, tcount, ttype), seq, func);
   return answered(seq, func);
 }
 

@@ -27,6 +27,10 @@ enum Tag : int {
   kComplete = 9,
   kGetReply = 11, kGranted = 12, kUnlocked = 13, kFlushed = 14, kNack = 15, kPosted = 16,
 };
+// The call an operation's message carries out ("MPI_Put"; a get's answer
+// "MPI_Get (answer)"), for the checker's reports and :trace; nullptr for
+// the synchronisation messages.
+const char* op_call(int tag);
 
 // The shape of `count` elements of a type at the target: one element's
 // runs, its extent. Travels with every operation.
@@ -122,7 +126,12 @@ struct Win::State {
   char* at(std::int64_t at) const {
     return reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(base) + std::uintptr_t(at));
   }
-  void reply(int world, int op, std::uint64_t seq, std::string body = {});
+  // (traced: the call :trace names the message by, op_call(op) when empty)
+  void reply(int world, int op, std::uint64_t seq, std::string body = {}, std::string_view traced = {});
+  // :trace's epoch bands (docs/windows.md "Seeing it"): this rank's side of
+  // an epoch begins or ends ("epoch MPI_Win_lock"; peer: the other side's
+  // world rank, -1 for a group; id pairs an end with its begin).
+  void trace_epoch(TraceEvent::Kind k, const char* what, int peer = -1, std::uint64_t id = 0);
   void nack(int world, std::uint64_t seq, ErrClass c, const std::string& why);
   void grant_queued();
   void take(const LockReq& r);

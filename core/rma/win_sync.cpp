@@ -153,7 +153,9 @@ void Win::fence(int assert) {
     fail(ErrClass::RmaSync, func, "MODE_NOPRECEDE, but this rank issued operations since the last fence");
   flush_targets(std::set<int>(st.touched), func);
   barrier(*comm_, func);
+  if (st.fence != State::Fence::None) st.trace_epoch(TraceEvent::Kind::End, func);
   st.fence = (assert & MODE_NOSUCCEED) ? State::Fence::None : State::Fence::Issued;
+  if (st.fence != State::Fence::None) st.trace_epoch(TraceEvent::Kind::Begin, func);
   ++st.fences;
   if (st.buffers) st.buffers->completed_all();
   if (st.conflicts) st.conflicts->fence(!(assert & MODE_NOSUCCEED));
@@ -169,6 +171,14 @@ void Win::check_no_epoch(std::string_view func) const {
   if (st.fence == State::Fence::Active)
     fail(ErrClass::RmaSync, func, "a fence epoch is open (operations since the last fence); fence first");
   if (st.access_open) fail(ErrClass::RmaSync, func, "an access epoch (MPI_Win_start) is open; complete it first");
+}
+
+// Another kind of epoch begins: a fence's ends (fence, then lock, is allowed
+// when the fence began no operations).
+void Win::end_fence_epoch() {
+  State& st = *state_;
+  if (st.fence != State::Fence::None) st.trace_epoch(TraceEvent::Kind::End, "MPI_Win_fence");
+  st.fence = State::Fence::None;
 }
 
 void Win::lock(int lock_type, int rank, int assert) {
@@ -189,8 +199,9 @@ void Win::lock(int lock_type, int rank, int assert) {
   if (st.locks.count(rank)) fail(ErrClass::RmaSync, func, "rank " + std::to_string(rank) + " is already locked by this rank");
   if (assert & MODE_NOCHECK) st.nocheck.insert(rank);
   else request(kLock, rank, Packer().u64(uint64_t(lock_type)).take(), func);
-  st.fence = State::Fence::None;
+  end_fence_epoch();
   st.locks[rank] = lock_type;
+  st.trace_epoch(TraceEvent::Kind::Begin, func, comm_->world_of(rank), std::uint64_t(comm_->world_of(rank)) + 1);
   if (st.conflicts && rank == this->rank()) st.conflicts->self_epoch(true);
   raise_async(func);
 }
@@ -199,6 +210,7 @@ void Win::unlock_one(int rank, std::string_view func) {
   State& st = *state_;
   if (st.nocheck.count(rank)) flush_targets({rank}, func);
   else request(kUnlock, rank, {}, func);  // answered after every earlier operation was applied
+  st.trace_epoch(TraceEvent::Kind::End, "MPI_Win_lock", comm_->world_of(rank), std::uint64_t(comm_->world_of(rank)) + 1);
   st.locks.erase(rank);
   st.nocheck.erase(rank);
   st.touched.erase(rank);
@@ -252,7 +264,8 @@ void Win::lock_all(int assert) {
   for (int r = 0; r < group_size(); ++r) st.locks[r] = LOCK_SHARED;
   st.lock_all = true;
   if (st.conflicts) st.conflicts->self_epoch(true);
-  st.fence = State::Fence::None;
+  end_fence_epoch();
+  st.trace_epoch(TraceEvent::Kind::Begin, func);
   raise_async(func);
 }
 
@@ -276,6 +289,7 @@ void Win::unlock_all() {
   st.touched.clear();
   st.last_answered.clear();
   st.lock_all = false;
+  st.trace_epoch(TraceEvent::Kind::End, "MPI_Win_lock_all");
   if (st.buffers) st.buffers->completed_all();
   if (st.conflicts) st.conflicts->self_epoch(false);
   raise_async(func);
@@ -327,6 +341,7 @@ void Win::post(const group::Members& group, int assert) {
   window_ranks(group, func);
   st.exposure = group;
   st.exposure_open = true;
+  st.trace_epoch(TraceEvent::Kind::Begin, func);
   if (st.conflicts) st.conflicts->exposure(true);
   if (!(assert & MODE_NOCHECK))
     for (int w : group) st.reply(w, kPosted, 0);
@@ -367,7 +382,8 @@ void Win::start(const group::Members& group, int assert) {
   }
   st.access = std::move(ranks);
   st.access_open = true;
-  st.fence = State::Fence::None;
+  end_fence_epoch();
+  st.trace_epoch(TraceEvent::Kind::Begin, func);
 }
 
 // The targets' wait returns once they have served the notice, which
@@ -387,6 +403,7 @@ void Win::complete() {
   }
   st.access.clear();
   st.access_open = false;
+  st.trace_epoch(TraceEvent::Kind::End, "MPI_Win_start");
   raise_async(func);
 }
 
@@ -407,6 +424,7 @@ void Win::end_exposure() {
   for (int w : st.exposure) --st.completed[w];
   st.exposure.clear();
   st.exposure_open = false;
+  st.trace_epoch(TraceEvent::Kind::End, "MPI_Win_post");
   if (st.conflicts) st.conflicts->exposure(false);
 }
 

@@ -23,6 +23,18 @@ bool is_wait(const std::string& call) {
          call.starts_with("MPI_Win_flush");
 }
 
+// A window's epoch (core/rma: "epoch MPI_Win_lock", "epoch MPI_Win_fence" ...).
+bool is_epoch(const std::string& call) { return call.starts_with("epoch "); }
+
+// A one-sided operation's message, named by its origin's call or by the
+// target (core/rma's op_call): "MPI_Put", "MPI_Rget", "MPI_Get (answer)" ...
+bool is_rma(const std::string& call) {
+  for (const char* c : {"MPI_Put", "MPI_Get", "MPI_Accumulate", "MPI_Compare_and_swap", "MPI_Fetch_and_op", "MPI_Rput",
+                        "MPI_Rget", "MPI_Raccumulate"})
+    if (call.starts_with(c)) return true;
+  return false;
+}
+
 // The events of one rank, or only those of one scenario case.
 std::vector<TraceEntry> events_of(const ControlMsg& reply, const std::string& only_case) {
   if (only_case.empty()) return reply.trace;
@@ -89,8 +101,8 @@ struct Builder {
   // A wait gets its own row; a collective's begin joins the row of the same
   // call on the same communicator that the other ranks began as often before.
   size_t begin(int r, const TraceEntry& e) {
-    if (is_wait(e.call)) {
-      add(Kind::Wait, r, e);
+    if (is_wait(e.call) || is_epoch(e.call)) {
+      add(is_epoch(e.call) ? Kind::Epoch : Kind::Wait, r, e);
       return m.rows.size() - 1;
     }
     int n = ordinal[{r, e.context}]++;
@@ -122,6 +134,7 @@ struct Builder {
       TraceRow& r = m.rows[row];
       if (it != send_row.end()) {
         r.msg = m.rows[it->second].msg;
+        if (is_rma(r.call)) r.call = m.rows[it->second].call;  // the origin's call ("MPI_Fetch_and_op")
         if (r.kind == Kind::Recv) m.rows[it->second].matched = true;
       } else {
         auto [n, fresh] = numbers_of_unsent.emplace(key, 0);
@@ -150,9 +163,15 @@ std::string describe(const TraceRow& r) {
   std::string n = r.msg ? "#" + std::to_string(r.msg) + " " : "";
   switch (r.kind) {
     case Kind::Send:
+      if (is_rma(r.call))
+        return n + r.call + " " + std::to_string(r.rank) + "->" + std::to_string(r.peer) + " " + comm_text(r.comm) +
+               (r.matched ? "" : " (not served)");  // (its size counts the target's address: not shown)
       return n + (r.call == "MPI_Ssend" ? "ssend " : "send ") + std::to_string(r.rank) + "->" + std::to_string(r.peer) + " " + tag_text(r.tag) +
              " " + comm_text(r.comm) + (r.matched ? "" : " (not received)");
     case Kind::Recv:
+      if (is_rma(r.call))
+        return n + r.call + " " + std::to_string(r.peer) + "->" + std::to_string(r.rank) +
+               (r.call.ends_with("(answer)") ? " arrives " : " served ") + comm_text(r.comm);
       return n + "recv " + std::to_string(r.peer) + "->" + std::to_string(r.rank) + " " + tag_text(r.tag) + " " +
              comm_text(r.comm) + " " + std::to_string(r.bytes) + " B";
     case Kind::Probe:
@@ -163,6 +182,9 @@ std::string describe(const TraceRow& r) {
     case Kind::Span:
       return r.call + " " + comm_text(r.comm) + (r.peer >= 0 ? " root " + std::to_string(r.peer) : "") + " [" +
              ranks_text(r.ranks) + "]";
+    case Kind::Epoch:
+      return r.call + " on " + std::to_string(r.rank) + (r.peer >= 0 ? " with " + std::to_string(r.peer) : "") +
+             " " + comm_text(r.comm) + (r.end_clock ? "" : " (open)");
   }
   return "";
 }
@@ -256,6 +278,7 @@ void draw_mark(std::string& line, const TraceRow& r, int size, const Lanes& lane
     case Kind::Send: lanes.put(line, me, 'S'); break;
     case Kind::Probe: lanes.put(line, me, 'P'); break;
     case Kind::Wait: lanes.put(line, me, 'W'); break;
+    case Kind::Epoch: lanes.put(line, me, 'E'); break;
     case Kind::Recv: {
       if (r.peer >= 0 && r.peer != r.rank && r.peer < size) {
         int from = lanes.center(r.peer), step = from < me ? 1 : -1;
@@ -276,13 +299,14 @@ void draw_mark(std::string& line, const TraceRow& r, int size, const Lanes& lane
   }
 }
 
-// One row: its clock, every lane, its mark, and what it was on the right (cut to the width).
-std::string text_row(const TraceRow& r, int size, const Lanes& lanes, int width) {
+// One row: its clock, every lane (':' where the rank is inside an epoch:
+// `in_epoch`), its mark, and what it was on the right (cut to the width).
+std::string text_row(const TraceRow& r, int size, const Lanes& lanes, int width, const std::set<int>& in_epoch) {
   std::string line(size_t(lanes.end), ' ');
   char clock[16];
   std::snprintf(clock, sizeof clock, "%4llu", (unsigned long long)r.clock);
   line.replace(0, 4, std::string(clock).substr(0, 4));
-  for (int i = 0; i < lanes.shown; ++i) lanes.put(line, lanes.center(i), '|');
+  for (int i = 0; i < lanes.shown; ++i) lanes.put(line, lanes.center(i), in_epoch.count(i) ? ':' : '|');
   draw_mark(line, r, size, lanes);
   std::string note = describe(r);
   int room = width - lanes.end - 1;
@@ -299,6 +323,8 @@ std::string text_notes(const TraceModel& m, int shown, int width) {
     out += "(ranks " + std::to_string(shown) + "-" + std::to_string(m.size - 1) +
            " do not fit in " + std::to_string(width) + " columns: :trace svg FILE shows every lane)\n";
   out += "S send  R receive  +--> from the sender  *==* collective  W wait  P probe\n";
+  if (std::any_of(m.rows.begin(), m.rows.end(), [](const TraceRow& r) { return r.kind == Kind::Epoch; }))
+    out += "E a one-sided epoch begins; its lane is : until it ends\n";
   if (m.dropped) out += "(" + std::to_string(m.dropped) + " older events were overwritten: the buffers are full)\n";
   if (!m.missing.empty()) out += "(no trace from rank(s) " + ranks_text(m.missing) + ")\n";
   return out;
@@ -312,7 +338,14 @@ std::string trace_text(const TraceModel& m, int width) {
                     " ranks; time flows down in causal order (Lamport clocks)\n";
   if (out.size() > size_t(width) + 1) out = "trace: " + std::to_string(m.events) + " events, causal order\n";
   out += lanes.header();
-  for (const TraceRow& r : m.rows) out += text_row(r, m.size, lanes, width);
+  std::multimap<int, std::pair<uint64_t, uint64_t>> epochs;  // rank -> (begin, end; 0: open)
+  for (const TraceRow& r : m.rows) {
+    std::set<int> in_epoch;
+    for (const auto& [rank, be] : epochs)
+      if (be.first < r.clock && (be.second == 0 || r.clock <= be.second)) in_epoch.insert(rank);
+    out += text_row(r, m.size, lanes, width, in_epoch);
+    if (r.kind == Kind::Epoch) epochs.insert({r.rank, {r.clock, r.end_clock}});
+  }
   return out + text_notes(m, lanes.shown, width);
 }
 
@@ -380,8 +413,16 @@ std::string svg_span(const TraceRow& r, size_t i, const std::string& title) {
          svg_escape(r.call.starts_with("MPI_") ? r.call.substr(4) : r.call) + "</text>" + title + "</g>\n";
 }
 
-// Row `i` as SVG: a dot (send), an arrow (receive), a square (wait, probe) or a box (collective).
-std::string svg_row(const TraceRow& r, size_t i, int size, const std::map<int, size_t>& send_at) {
+// An epoch (row `i`): a band along its rank's lane to its end (the picture's end if open).
+std::string svg_epoch(const TraceRow& r, size_t i, size_t end_row, const std::string& title) {
+  int x0 = Svg::x(i), x1 = Svg::x(end_row), y = Svg::y(r.rank);
+  return "<rect class=\"epoch\" x=\"" + std::to_string(x0) + "\" y=\"" + std::to_string(y - 9) + "\" width=\"" +
+         std::to_string(std::max(x1 - x0, 6)) + "\" height=\"18\" fill=\"#f0d070\" fill-opacity=\"0.35\" " +
+         "stroke=\"#b09020\">" + title + "</rect>\n";
+}
+
+// Row `i` as SVG: a dot (send), an arrow (receive), a square (wait, probe), a box (collective) or a band (epoch).
+std::string svg_row(const TraceRow& r, size_t i, int size, const std::map<int, size_t>& send_at, size_t end_row) {
   std::string x = std::to_string(Svg::x(i)), y = std::to_string(Svg::y(r.rank));
   std::string title = "<title>" + svg_escape(describe(r)) + " (clock " + std::to_string(r.clock) + ")</title>";
   switch (r.kind) {
@@ -396,6 +437,7 @@ std::string svg_row(const TraceRow& r, size_t i, int size, const std::map<int, s
              "\" width=\"12\" height=\"12\" fill=\"" + (r.kind == Kind::Wait ? "#e0a030" : "#60a060") + "\">" +
              title + "</rect>\n";
     case Kind::Span: return svg_span(r, i, title);
+    case Kind::Epoch: return svg_epoch(r, i, end_row, title);
   }
   return "";
 }
@@ -408,7 +450,13 @@ std::string trace_svg(const TraceModel& m) {
   std::map<int, size_t> send_at;  // message number -> row index
   for (size_t i = 0; i < m.rows.size(); ++i)
     if (m.rows[i].kind == Kind::Send) send_at[m.rows[i].msg] = i;
-  for (size_t i = 0; i < m.rows.size(); ++i) s += svg_row(m.rows[i], i, m.size, send_at);
+  for (size_t i = 0; i < m.rows.size(); ++i) {
+    size_t end_row = i;  // an epoch's: the last row up to its end (the last of all when open)
+    if (m.rows[i].kind == Kind::Epoch)
+      while (end_row + 1 < m.rows.size() && (!m.rows[i].end_clock || m.rows[end_row + 1].clock <= m.rows[i].end_clock))
+        ++end_row;
+    s += svg_row(m.rows[i], i, m.size, send_at, end_row);
+  }
   return s + "</svg>\n";
 }
 
@@ -444,7 +492,8 @@ void json_row(std::vector<std::string>& ev, const TraceRow& r, const std::set<in
       if (received.count(r.msg)) ev.push_back(json_flow("s", r.msg, r.rank, r.clock));
       break;
     case Kind::Recv:
-      ev.push_back(json_slice("MPI_Recv", "p2p", r.rank, r.clock, 0.8, common + ",\"from\":" + std::to_string(r.peer)));
+      ev.push_back(json_slice(is_rma(r.call) ? r.call : "MPI_Recv", is_rma(r.call) ? "rma" : "p2p", r.rank, r.clock, 0.8,
+                              common + ",\"from\":" + std::to_string(r.peer)));
       if (r.matched) ev.push_back(json_flow("f", r.msg, r.rank, r.clock));
       break;
     case Kind::Probe:
@@ -452,6 +501,11 @@ void json_row(std::vector<std::string>& ev, const TraceRow& r, const std::set<in
       break;
     case Kind::Wait:
       ev.push_back(json_slice(r.call, "wait", r.rank, r.clock, double(std::max(r.end_clock, r.clock + 1) - r.clock), ""));
+      break;
+    case Kind::Epoch:
+      ev.push_back(json_slice(r.call, "rma", r.rank, r.clock,
+                              double(std::max(r.end_clock ? r.end_clock : r.clock + 1, r.clock + 1) - r.clock),
+                              "\"with\":" + std::to_string(r.peer)));
       break;
     case Kind::Span:
       for (const auto& [rank, be] : r.per_rank)

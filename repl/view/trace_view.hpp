@@ -22,7 +22,9 @@
 namespace lumpi::repl {
 
 struct TraceRow {
-  enum class Kind { Send, Recv, Span, Wait, Probe };
+  // Epoch: one rank's side of a one-sided epoch, a band on its lane from
+  // `clock` to `end_clock` (0: still open when the trace was taken).
+  enum class Kind { Send, Recv, Span, Wait, Probe, Epoch };
   Kind kind = Kind::Send;
   uint64_t clock = 0;  // where the row sits in causal order
   int rank = 0;        // the lane: sender (Send), receiver (Recv), the waiting or probing rank
@@ -33,7 +35,7 @@ struct TraceRow {
   long long bytes = -1;
   std::string call, comm;
   std::vector<int> ranks;        // Span: the ranks that took part
-  uint64_t end_clock = 0;        // Span, Wait: the latest end
+  uint64_t end_clock = 0;        // Span, Wait, Epoch: the latest end
   std::map<int, std::pair<uint64_t, uint64_t>> per_rank;  // Span: rank -> (begin, end) clocks
 };
 

@@ -147,14 +147,14 @@ hang("ibarrier-skipped", 3, "if r ~= 2 then w:ibarrier():wait() end",
 # windows (MPI-3.1 §11.5): a fence one rank skipped; a lock whose holder waits for the
 # rank that wants it (the target, idle, answers lock requests: it is not the one waited for)
 hang("fence-skipped", 3, "local win = w:win_allocate(8, 8)\nif r ~= 1 then win:fence() end",
-     ["deadlock: ranks 0,2 in MPI_Win_fence wait for 1: rank 1 is idle (finished the command)"])
+     ["deadlock: ranks 0,2 in MPI_Win_fence on 'window' wait for 1: rank 1 is idle (finished the command)"])
 # (rank 1 asks for the lock only once rank 0 holds it: otherwise rank 1 may
 # win the race, and the program ends without a deadlock)
 hang("lock-held", 3, "local win = w:win_allocate(8, 8)\n"
      "if r == 0 then win:lock(mpi.LOCK_EXCLUSIVE, 2) w:send('held', 1, 8) w:recv(1, 7) "
      "elseif r == 1 then w:recv(0, 8) win:lock(mpi.LOCK_EXCLUSIVE, 2) win:unlock(2) w:send(1, 0, 7) end",
      [f"deadlock: 0 -> 1 -> 0: rank 0 in MPI_Recv(source=1, tag=7) on {W} waits for 1, "
-      "rank 1 in MPI_Win_lock(target=2) waits for any of 0,2 (whichever holds the lock)"])
+      "rank 1 in MPI_Win_lock(target=2) on 'window' waits for any of 0,2 (whichever holds the lock)"])
 # (Whether the report also says "rank 2 is idle" depends on whether rank 2
 # had finished the command when the watch asked: both are true reports.)
 

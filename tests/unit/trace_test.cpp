@@ -143,3 +143,38 @@ TEST_CASE("trace view: collectives join across ranks by communicator and order; 
   CHECK(svg.find("data-rank=\"2\"") != std::string::npos);
   CHECK(repl::trace_text(one, 80).find("no trace from rank(s) 2") != std::string::npos);
 }
+
+TEST_CASE("trace view: one-sided operations are arrows named by the origin's call; an epoch is a band on its lane") {
+  // rank 1 locks rank 0's window 'counter', puts, unlocks; rank 0 grants, serves, releases
+  auto on = [](launcher::TraceEntry e) {
+    e.comm = "counter";
+    return e;
+  };
+  std::map<int, launcher::ControlMsg> replies;
+  replies[1].trace = {on(entry("begin", 5, 0, 0, 1, "epoch MPI_Win_lock")), on(entry("send", 6, 0, 0, 6, "MPI_Put")),
+                      on(entry("end", 12, 0, 0, 1, "epoch MPI_Win_lock"))};
+  replies[0].trace = {on(entry("begin", 3, 0, 1, 2, "epoch MPI_Win_lock (target)")),
+                      on(entry("recv", 8, 0, 1, 6, "MPI_Put")),  // the target knows the tag's name only
+                      on(entry("end", 10, 0, 1, 2, "epoch MPI_Win_lock (target)")),
+                      entry("send", 11, 0, 1, 11)};  // after the epoch: a plain send
+  repl::TraceModel m = repl::build_trace(2, replies);
+  REQUIRE(m.rows.size() == 5);
+  CHECK(m.rows[0].kind == repl::TraceRow::Kind::Epoch);
+  CHECK(m.rows[0].end_clock == 10);
+  CHECK(m.rows[1].kind == repl::TraceRow::Kind::Epoch);
+  CHECK(m.rows[1].end_clock == 12);
+  std::string text = repl::trace_text(m, 80);
+  CHECK(text.find("#1 MPI_Put 1->0 'counter'") != std::string::npos);
+  CHECK(text.find("#1 MPI_Put 1->0 served 'counter'") != std::string::npos);
+  CHECK(text.find("epoch MPI_Win_lock on 1 with 0 'counter'") != std::string::npos);
+  // inside the epochs both lanes are ':'; the send after rank 0's epoch ended has '|' on lane 0's row
+  std::string put_row = text.substr(text.find("   6  "), text.find('\n', text.find("   6  ")) - text.find("   6  "));
+  CHECK(put_row.find(':') != std::string::npos);
+  std::string after = text.substr(text.find("  11  "), 20);
+  CHECK(after.find(':') != std::string::npos);   // rank 1's lock epoch is still open at clock 11
+  CHECK(after.find('S') != std::string::npos);
+  CHECK(text.find("E a one-sided epoch begins") != std::string::npos);
+  std::string svg = repl::trace_svg(m);
+  CHECK(svg.find("class=\"epoch\"") != std::string::npos);
+  CHECK(repl::trace_json(m).find("\"cat\":\"rma\"") != std::string::npos);
+}
