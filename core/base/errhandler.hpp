@@ -76,9 +76,10 @@ struct DeliveredError {
   std::string text() const { return class_name + " in " + call + ": " + message; }
 };
 
-// What the error e (`what`: e.text()) does under h (§8.3): Fatal ends the job (fatal) and does not return; User:
-// the door calls the function with its handle of the object and the code,
-// then returns as under Return (C++, with no code to return, throws);
+// What the error e (`what`: e.text()) does under h (§8.3): Fatal ends the
+// job (fatal) and does not return; User: the door calls the function with
+// its handle of the object and the code, then returns as under Return
+// (C++, with no code to return, throws);
 // Return: the door's call returns the code (Lua: nil, err), which then
 // has `what` as its MPI_Error_string (remember_returned); Raise (the Lua
 // and C++ default): the door raises the error.

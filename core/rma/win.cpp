@@ -138,8 +138,10 @@ void Win::State::reply(int world, int op, std::uint64_t seq, std::string body, s
   env.tag = op;
   env.seq = seq;
   env.epoch = engine->epoch();
-  const char* call = op_call(unstamp(op).tag);
-  engine->send(world, env, Body(std::move(body)), !traced.empty() ? traced : call ? call : "");
+  std::string_view name = traced;  // :trace's name of an operation's message
+  if (name.empty() && engine->tracing())
+    if (const char* call = op_call(unstamp(op).tag)) name = call;
+  engine->send(world, env, Body(std::move(body)), name);
 }
 
 void Win::State::trace_epoch(TraceEvent::Kind k, const char* what, int peer, std::uint64_t epoch_id) {
