@@ -357,4 +357,15 @@ uint64_t Engine::propose_context() {
   return (uint64_t(rank_ + 1) << 32) | ++context_counter_;
 }
 
+void Engine::describe_rma(uint64_t id, std::function<std::vector<PendingRma>()> describe) {
+  rma_describers_[id] = std::move(describe);
+}
+
+std::vector<Engine::PendingRma> Engine::pending_rma() const {
+  std::vector<PendingRma> out;
+  for (const auto& [id, describe] : rma_describers_)
+    for (PendingRma& p : describe()) out.push_back(std::move(p));
+  return out;
+}
+
 }  // namespace lumpi::core

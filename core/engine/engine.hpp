@@ -193,7 +193,16 @@ class Engine {
   // MPI (core/engine/passive.cpp).
   using RmaService = std::function<void(Message&)>;
   void serve_rma(uint64_t id, RmaService service);
-  void stop_rma(uint64_t id);
+  void stop_rma(uint64_t id);  // (its description too)
+  // :queue's one-sided lines: what each window's operations still wait for,
+  // as the window describes it (core/rma; peer: a world rank).
+  struct PendingRma {
+    uint64_t id;  // the window's
+    int peer;
+    std::string what;
+  };
+  void describe_rma(uint64_t id, std::function<std::vector<PendingRma>()> describe);
+  std::vector<PendingRma> pending_rma() const;
 
   // Passive-target progress (core/engine/passive.cpp): the calling thread
   // (the application's, which enters MPI through the doors' InMpi) takes
@@ -251,6 +260,7 @@ class Engine {
   std::set<int> dead_;
   std::map<uint64_t, std::weak_ptr<const std::string>> context_names_;
   std::map<uint64_t, RmaService> rma_services_;
+  std::map<uint64_t, std::function<std::vector<PendingRma>()>> rma_describers_;
   size_t prune_names_at_ = 64;
   uint64_t seq_ = 0;
   uint64_t clock_ = 0;

@@ -47,6 +47,7 @@ void Engine::serve_rma(uint64_t id, RmaService service) {
 
 void Engine::stop_rma(uint64_t id) {
   rma_services_.erase(id);
+  rma_describers_.erase(id);
   if (rma_services_.empty()) stop_passive_thread();
 }
 

@@ -144,6 +144,25 @@ void Win::State::reply(int world, int op, std::uint64_t seq, std::string body, s
   engine->send(world, env, Body(std::move(body)), name);
 }
 
+// :queue's lines for this window: at an origin, the operations not yet
+// completed per target; at a target, the lock requests waiting for a lock
+// another rank holds.
+std::vector<Engine::PendingRma> Win::State::pending() const {
+  std::vector<Engine::PendingRma> out;
+  for (const auto& [target, calls] : issued) {
+    std::string what;
+    for (const auto& [call, n] : calls) what += (what.empty() ? "" : ", ") + std::to_string(n) + " " + call;
+    out.push_back({id, target, what + " issued to rank " + std::to_string(target) +
+                                   ", not yet completed (a flush, unlock, complete or fence completes them)"});
+  }
+  std::string holder = exclusive >= 0 ? "rank " + std::to_string(exclusive) + " holds it exclusively"
+                                      : std::to_string(shared) + " shared lock(s) held";
+  for (const LockReq& r : queue)
+    out.push_back({id, r.world, std::string(r.type == LOCK_SHARED ? "shared" : "exclusive") + " lock request from rank " +
+                                    std::to_string(r.world) + " waits (" + holder + ")"});
+  return out;
+}
+
 void Win::State::trace_epoch(TraceEvent::Kind k, const char* what, int peer, std::uint64_t epoch_id) {
   if (!engine->tracing()) return;
   TraceEvent t;
@@ -411,6 +430,10 @@ WinPtr Win::create(Comm& comm, void* base, std::int64_t size, int disp_unit, std
   // can reach a rank that does not know the window yet.
   comm.engine().serve_rma(st->id, [weak](Message& m) {
     if (auto s = weak.lock()) s->serve(m);
+  });
+  comm.engine().describe_rma(st->id, [weak] {
+    auto s = weak.lock();
+    return s ? s->pending() : std::vector<Engine::PendingRma>();
   });
   std::vector<std::string> all =
       allgather(*w->comm_, Packer().i64(size).i64(disp_unit).take(), std::string(func).c_str());

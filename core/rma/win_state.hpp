@@ -114,6 +114,11 @@ struct Win::State {
     std::uint64_t seq;
   };
   std::deque<LockReq> queue;
+  // :queue: the operations issued to each target (world rank) and not yet
+  // completed, counted by call ("MPI_Put": 3), until a flush, unlock,
+  // complete or fence completes them.
+  std::map<int, std::map<std::string, int>> issued;
+  std::vector<Engine::PendingRma> pending() const;
   std::vector<int> exposure;     // post's group (world ranks) while its epoch is open
   bool exposure_open = false;
   std::map<int, int> completed;  // world rank -> completes received and not yet waited for

@@ -131,7 +131,7 @@ void Win::flush_targets(const std::set<int>& targets, std::string_view func) {
   if (one >= 0) traced.emplace(*st.engine, *comm_, one, func);
   wait_for(seqs, one, func);
   for (int t : targets) {
-    st.touched.erase(t), st.last_answered.erase(t);
+    st.touched.erase(t), st.last_answered.erase(t), st.issued.erase(comm_->world_of(t));
     if (st.buffers) st.buffers->completed(t);
   }
 }
@@ -214,6 +214,7 @@ void Win::unlock_one(int rank, std::string_view func) {
   st.locks.erase(rank);
   st.nocheck.erase(rank);
   st.touched.erase(rank);
+  st.issued.erase(comm_->world_of(rank));
   st.last_answered.erase(rank);
   if (st.buffers) st.buffers->completed(rank);
   if (st.conflicts && rank == this->rank()) st.conflicts->self_epoch(false);
@@ -287,6 +288,7 @@ void Win::unlock_all() {
   st.locks.clear();
   st.nocheck.clear();
   st.touched.clear();
+  st.issued.clear();
   st.last_answered.clear();
   st.lock_all = false;
   st.trace_epoch(TraceEvent::Kind::End, "MPI_Win_lock_all");
@@ -398,7 +400,7 @@ void Win::complete() {
   for (const auto& [seq, get] : st.gets) seqs.insert(seq);
   wait_for(seqs, -1, func);
   for (int t : st.access) {
-    st.touched.erase(t), st.last_answered.erase(t);
+    st.touched.erase(t), st.last_answered.erase(t), st.issued.erase(comm_->world_of(t));
     if (st.buffers) st.buffers->completed(t);
   }
   st.access.clear();

@@ -496,7 +496,11 @@ ControlMsg Host::status_of(Kind kind, const core::Waiting* w) const {
   }
   for (const core::QueueItem& q : engine_->matcher().snapshot()) {
     if (m.queue.size() == kMaxQueueEntries) break;  // a flood must not make every status reply huge
-    m.queue.push_back({q.posted, q.source, q.tag, q.context, q.bytes, engine_->context_name(core::base_of(q.context))});
+    m.queue.push_back({q.posted, q.source, q.tag, q.context, q.bytes, engine_->context_name(core::base_of(q.context)), ""});
+  }
+  for (core::Engine::PendingRma& p : engine_->pending_rma()) {
+    if (m.queue.size() == kMaxQueueEntries) break;
+    m.queue.push_back({false, p.peer, 0, p.id * 4, -1, engine_->context_name(p.id), std::move(p.what)});
   }
   return m;
 }

@@ -86,7 +86,7 @@ const Spec* spec_named(std::string_view name) {
 
 constexpr const char* kModes[] = {"repl", "script", "text", "check"};
 constexpr const char* kStates[] = {"idle", "running", "blocked", "finishing"};
-constexpr size_t kQueueFrames = 6;  // posted|arrived source tag context bytes comm
+constexpr size_t kQueueFrames = 7;  // posted|arrived|rma source tag context bytes comm one_sided
 constexpr size_t kTraceFrames = 10;  // kind clock wall_ns peer tag context msg bytes call comm
 constexpr const char* kTraceKinds[] = {"send", "recv", "probe", "begin", "end", "mark"};
 constexpr const char* kTraceActions[] = {"on", "off", "clear", "get"};
@@ -167,8 +167,11 @@ bool bad(std::string* why, const char* what, const std::string& frame) {
 
 // One queue entry from its kQueueFrames frames.
 bool read_queue_entry(const std::string* f, QueueEntry* e, std::string* why) {
-  if (f[0] != "posted" && f[0] != "arrived") return fail(why, "queue entry is neither posted nor arrived");
+  if (f[0] != "posted" && f[0] != "arrived" && f[0] != "rma")
+    return fail(why, "queue entry is neither posted, arrived nor rma");
   e->posted = f[0] == "posted";
+  e->one_sided = f[6];
+  if ((f[0] == "rma") != !e->one_sided.empty()) return fail(why, "queue entry: rma goes with its description");
   long long v = 0;
   if (!parse_int(f[1], -2, 1 << 24, &v)) return bad(why, "queue source", f[1]);
   e->source = int(v);
@@ -413,8 +416,9 @@ Frames encode(const ControlMsg& m, Frames head) {
     if (f == Field::List) out.insert(out.end(), m.list.begin(), m.list.end());
     else if (f == Field::Queue)
       for (const QueueEntry& e : m.queue)
-        out.insert(out.end(), {e.posted ? "posted" : "arrived", std::to_string(e.source), std::to_string(e.tag),
-                               std::to_string(e.context), std::to_string(e.bytes), e.comm});
+        out.insert(out.end(), {e.posted ? "posted" : !e.one_sided.empty() ? "rma" : "arrived",
+                               std::to_string(e.source), std::to_string(e.tag), std::to_string(e.context),
+                               std::to_string(e.bytes), e.comm, e.one_sided});
     else if (f == Field::Events)
       for (const TraceEntry& e : m.trace)
         out.insert(out.end(), {e.kind, std::to_string(e.clock), std::to_string(e.wall_ns), std::to_string(e.peer),

@@ -106,12 +106,14 @@ struct WaitInfo {
 
 // Status: one entry of a rank's message queues (core::Matcher).
 struct QueueEntry {
-  bool posted = false;    // a posted receive (else a message arrived but not matched)
+  bool posted = false;    // a posted receive (else a message arrived but not matched, or one-sided)
   int source = 0;         // COMM_WORLD rank, or ANY_SOURCE (-2) for a posted receive
   int tag = 0;            // may be ANY_TAG (-4) for a posted receive
   uint64_t context = 0;   // matching context: base * 4 + lane (0 user, 1 collective, 2 internal)
   long long bytes = -1;   // arrived: the body's size; posted: -1
   std::string comm;       // the communicator's name, "" if unknown or unnamed
+  std::string one_sided;  // a window's pending operations or lock request, as core/rma says it ("" for
+                          //   the matching queues: then source is the peer, context the window's base)
   bool operator==(const QueueEntry&) const = default;
 };
 

@@ -465,6 +465,11 @@ std::string queue_text(const std::vector<QueueEntry>& queue) {
   if (queue.empty()) return "no posted receives, no unmatched messages";
   std::string s;
   for (const QueueEntry& e : queue) {
+    if (!e.one_sided.empty()) {
+      s += (s.empty() ? "" : "\n") + std::string("one-sided on '") + (e.comm.empty() ? "window" : e.comm) +
+           "': " + e.one_sided;
+      continue;
+    }
     std::string comm = e.comm.empty() ? "unnamed communicator #" + std::to_string(e.context / 4) : e.comm;
     uint64_t lane = e.context % 4;
     std::string where = " on '" + comm + "'" + (lane == 1 ? " (collective traffic)" : lane == 2 ? " (constructor traffic)" : "");

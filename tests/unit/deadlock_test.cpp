@@ -124,7 +124,7 @@ TEST_CASE("deadlock: a wrong root is named as a mismatch of the same collective"
 
 TEST_CASE("deadlock: synchronous sends get no unmatched-message hint") {
   RankView s0 = ssend_to(1), s1 = ssend_to(0);
-  s0.queue = {QueueEntry{false, 1, 0, kWorld * 4, 3, "w"}};
+  s0.queue = {QueueEntry{false, 1, 0, kWorld * 4, 3, "w", ""}};
   auto d = diagnose({{0, s0}, {1, s1}});
   REQUIRE(d.size() == 1);
   CHECK(d[0].find("unmatched") == std::string::npos);
@@ -140,7 +140,7 @@ TEST_CASE("deadlock: a rank that skipped a barrier is idle; the others wait for 
 
 TEST_CASE("deadlock: a wrong tag: the receiver waits for an idle sender, and its unmatched message is named") {
   RankView r = recv_from(0, 6);
-  r.queue = {QueueEntry{false, 0, 5, kWorld * 4, 8, "w"}, QueueEntry{false, 0, 9, kWorld * 4 + 1, 4, "w"}};
+  r.queue = {QueueEntry{false, 0, 5, kWorld * 4, 8, "w", ""}, QueueEntry{false, 0, 9, kWorld * 4 + 1, 4, "w", ""}};
   auto d = diagnose({{0, with_state(State::Idle, "finished the command")}, {1, r}});
   REQUIRE(d.size() == 1);
   CHECK(d[0] ==
@@ -301,11 +301,13 @@ TEST_CASE("deadlock: a longer cycle at an odd size, and two separate cycles") {
 
 TEST_CASE("queue text: posted receives and unmatched messages, wildcards, lanes, unnamed communicators") {
   CHECK(queue_text({}) == "no posted receives, no unmatched messages");
-  std::string t = queue_text({QueueEntry{true, -2, -4, kWorld * 4, -1, "MPI_COMM_WORLD"},
-                              QueueEntry{false, 3, 7, 77 * 4, 1, ""},
-                              QueueEntry{false, 1, 2, kWorld * 4 + 1, 16, "MPI_COMM_WORLD"}});
+  std::string t = queue_text({QueueEntry{true, -2, -4, kWorld * 4, -1, "MPI_COMM_WORLD", ""},
+                              QueueEntry{false, 3, 7, 77 * 4, 1, "", ""},
+                              QueueEntry{false, 1, 2, kWorld * 4 + 1, 16, "MPI_COMM_WORLD", ""}});
   CHECK(t ==
         "posted receive: source=ANY_SOURCE, tag=ANY_TAG on 'MPI_COMM_WORLD'\n"
         "unmatched message: from 3, tag=7 on 'unnamed communicator #77', 1 byte\n"
         "unmatched message: from 1, tag=2 on 'MPI_COMM_WORLD' (collective traffic), 16 bytes");
+  CHECK(queue_text({QueueEntry{false, 2, 0, 12, -1, "counter", "2 MPI_Put issued to rank 2, not yet completed"}}) ==
+        "one-sided on 'counter': 2 MPI_Put issued to rank 2, not yet completed");
 }

@@ -34,14 +34,18 @@ std::vector<ControlMsg> samples() {
     m.text = "waiting in MPI_Recv(source=ANY_SOURCE, tag=ANY_TAG) on 'a b'";
     m.state = RankState::Blocked;
     m.wait = WaitInfo{"MPI_Recv", "a b", (1ull << 40) + 3, true, -4, true, {0, 2, 16777216}, {}};
-    m.queue = {QueueEntry{true, -2, -4, 4, -1, "MPI_COMM_WORLD"},
-               QueueEntry{false, 3, 2147483647, (1ull << 62) + 1, 1ll << 40, std::string("n\0ul", 4)}};
+    m.queue = {QueueEntry{true, -2, -4, 4, -1, "MPI_COMM_WORLD", ""},
+               QueueEntry{false, 3, 2147483647, (1ull << 62) + 1, 1ll << 40, std::string("n\0ul", 4), ""}};
   });
   add(Kind::Status, [](ControlMsg& m) {  // a split's message arrived early: constructor traffic
     m.text = "waiting in MPI_Comm_split() on 'w'";
     m.state = RankState::Blocked;
     m.wait = WaitInfo{"MPI_Comm_split", "w", 1, true, -(1 << 20) - 24, false, {1}, {}};
-    m.queue = {QueueEntry{false, 2, -(1 << 20) - 24, 6, 21, "w"}, QueueEntry{false, 1, INT32_MIN, 6, 0, "w"}};
+    m.queue = {QueueEntry{false, 2, -(1 << 20) - 24, 6, 21, "w", ""}, QueueEntry{false, 1, INT32_MIN, 6, 0, "w", ""}};
+  });
+  add(Kind::Status, [](ControlMsg& m) {  // a window's pending operations (core/rma)
+    m.text = "idle";
+    m.queue = {QueueEntry{false, 2, 0, 12, -1, "counter", "2 MPI_Put issued to rank 2, not yet completed"}};
   });
   add(Kind::Status, [](ControlMsg& m) {
     m.text = "waiting in MPI_Barrier() on 'w'";
@@ -194,15 +198,17 @@ TEST_CASE("protocol: malformed messages are refused with a reason") {
   CHECK(refused(with(3, "x"), "bad wait serial"));
   CHECK(refused(with(4, "1,-1"), "bad message counts"));
   Frames q = st;
-  q.insert(q.end(), {"posted", "-2", "-4", "4", "-1", "w"});
+  q.insert(q.end(), {"posted", "-2", "-4", "4", "-1", "w", ""});
   CHECK(!refused(q));
-  CHECK(refused(Frames(q.begin(), q.end() - 1), "groups of 6"));
+  CHECK(refused(Frames(q.begin(), q.end() - 1), "groups of 7"));
   auto entry = [&](size_t i, std::string v) {
     Frames f = q;
     f[st.size() + i] = std::move(v);
     return f;
   };
-  CHECK(refused(entry(0, "queued"), "neither posted nor arrived"));
+  CHECK(refused(entry(0, "queued"), "neither posted, arrived nor rma"));
+  CHECK(refused(entry(0, "rma"), "rma goes with its description"));  // rma without one
+  CHECK(refused(entry(6, "1 MPI_Put"), "rma goes with its description"));  // a posted receive with one
   CHECK(refused(entry(1, "-3"), "bad queue source"));
   CHECK(refused(entry(2, "-"), "bad queue tag"));
   CHECK(refused(entry(3, "x"), "bad queue context"));
