@@ -292,15 +292,7 @@ Received Comm::mprobe(int source, int tag) {
 }
 
 void Comm::trace_probe(const char* call, const Message& m) const {
-  TraceEvent t;
-  t.kind = TraceEvent::Kind::Probe;
-  t.peer = m.env.source;
-  t.tag = m.env.tag;
-  t.context = base_;
-  t.msg = m.env.clock;
-  t.bytes = (long long)m.body.size();
-  t.call = call;
-  engine_->trace(std::move(t));
+  engine_->trace_arrival(TraceEvent::Kind::Probe, m, base_, call);
 }
 
 }  // namespace lumpi::core

@@ -81,6 +81,18 @@ void Engine::trace(TraceEvent e) {
   tracer_.record(std::move(e));
 }
 
+void Engine::trace_arrival(TraceEvent::Kind k, const Message& m, uint64_t context, std::string call) {
+  TraceEvent t;
+  t.kind = k;
+  t.peer = m.env.source;
+  t.tag = m.env.tag;
+  t.context = context;
+  t.msg = m.env.clock;
+  t.bytes = (long long)m.body.size();
+  t.call = std::move(call);
+  trace(std::move(t));
+}
+
 bool Engine::take_ack(uint64_t seq) { return acks_.erase(seq) != 0; }
 
 void Engine::cancel_send(int dest, uint64_t seq) { send_control(dest, MsgKind::SendCancel, seq); }

@@ -180,6 +180,9 @@ class Engine {
   bool tracing() const { return tracer_.on(); }
   // Records an event at a fresh clock tick (call only when tracing()).
   void trace(TraceEvent e);
+  // The same for a message that arrived (Recv, Probe): its sender, tag,
+  // send clock and size, on `context` (a context base), under `call`.
+  void trace_arrival(TraceEvent::Kind k, const Message& m, uint64_t context, std::string call);
 
   // One-sided communication (core/rma/win.cpp): messages of kind Rma whose
   // context is `id` go to `service`, from whichever loop progresses the

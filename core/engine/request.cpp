@@ -134,15 +134,7 @@ void Request::check_signature() {
 }
 
 void Request::trace_recv() {
-  TraceEvent t;
-  t.kind = TraceEvent::Kind::Recv;
-  t.peer = recv_.msg.env.source;
-  t.tag = recv_.msg.env.tag;
-  t.context = base_of(recv_.context);
-  t.msg = recv_.msg.env.clock;
-  t.bytes = (long long)recv_.msg.body.size();
-  t.call = what_.call;
-  engine_->trace(std::move(t));
+  engine_->trace_arrival(TraceEvent::Kind::Recv, recv_.msg, base_of(recv_.context), what_.call);
 }
 
 void Request::wait() {

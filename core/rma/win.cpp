@@ -199,17 +199,7 @@ void Win::State::serve(Message& m) {
   stamp = m.env.tag;
   m.env.tag = unstamp(m.env.tag).tag;
   if (engine->tracing())
-    if (const char* call = op_call(m.env.tag)) {
-      TraceEvent t;
-      t.kind = TraceEvent::Kind::Recv;
-      t.peer = m.env.source;
-      t.tag = m.env.tag;
-      t.context = id;
-      t.msg = m.env.clock;
-      t.bytes = (long long)m.body.size();
-      t.call = call;
-      engine->trace(std::move(t));
-    }
+    if (const char* call = op_call(m.env.tag)) engine->trace_arrival(TraceEvent::Kind::Recv, m, id, call);
   try {
     if (m.env.tag >= kGetReply) serve_answer(m);
     else serve_request(m);
