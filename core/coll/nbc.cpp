@@ -395,9 +395,9 @@ Task<Out> run_neighbor(Ctx x, Neighbors n, std::vector<Bytes> blocks) {
 // It is a span of the trace from its start to its completion (not to the
 // wait that sees it complete, which is a span of its own).
 struct Running {
-  Running(Task<Out> t, Deliver d, std::shared_ptr<Out> o, std::string call, TeamSpan span)
+  Running(Task<Out> t, Deliver d, std::shared_ptr<Out> o, std::string call, TeamSpan span, Comm::CheckGate gate)
       : schedule(std::move(t)), deliver(std::move(d)), out(std::move(o)), call(std::move(call)),
-        span(std::move(span)) {}
+        span(std::move(span)), gate(std::move(gate)) {}
   ~Running() { span.forget(); }  // never completed: no end (the engine may be gone)
   Running(const Running&) = delete;
   Running& operator=(const Running&) = delete;
@@ -406,14 +406,25 @@ struct Running {
   std::shared_ptr<Out> out;
   std::string call;
   TeamSpan span;
+  Comm::CheckGate gate;  // --check: the verdict on this call (Comm::set_check_gate), or none
   std::optional<Error> err;
+  bool computed = false;
   bool done = false;
 
+  // The result lands in the caller's buffers (deliver) only after the
+  // check's verdict: a mismatch raises from the gate, which ends the
+  // collective with that error, and nothing is written after it (the
+  // wait that raised it is the caller's last word on those buffers).
   bool step() {
     if (done) return true;
     try {
-      if (!schedule.step()) return false;
-      *out = schedule.take();
+      const bool judged = !gate || gate();
+      if (!computed) {
+        if (!schedule.step()) return false;
+        *out = schedule.take();
+        computed = true;
+      }
+      if (!judged) return false;
       if (deliver) deliver(*out);
     } catch (const Error& e) {
       err = e;
@@ -437,10 +448,10 @@ Started start(const CommPtr& c, const char* call, std::string role, int peer, De
   auto out = std::make_shared<Out>();
   Waiting what = x.what;
   TeamSpan span(c->engine(), what);  // begins before the coroutine's first step sends anything
-  auto run = std::make_shared<Running>(make(std::move(x)), std::move(d), out, call, std::move(span));
+  auto run = std::make_shared<Running>(make(std::move(x)), std::move(d), out, call, std::move(span),
+                                       c->take_check_gate(x_number));
   c->engine().add_background([run] { return run->step(); });
-  auto test = [run, gate = c->take_check_gate(x_number)] {
-    if (gate && !gate()) return false;  // --check: the verdict first (a mismatch raises)
+  auto test = [run] {
     if (!run->done) return false;
     if (run->err) throw *run->err;
     return true;

@@ -21,11 +21,6 @@ int main(int argc, char** argv) {
   const bool odd = me == n - 1;
   auto differs = [&](const char* m) { return odd && std::strcmp(mode, m) == 0; };
 
-  // isum outlives the try: after the iops mismatch raises from Wait, lumpi
-  // still lands the Iallreduce's result in it later (a known bug, found by
-  // AddressSanitizer as a stack-use-after-scope; see the session-11 note on
-  // issue 25), and the checker's report is what this program tests.
-  int isum = 0;
   try {
     int v = me;
     w.Bcast(&v, 1, lumpi::INT, differs("roots") ? 1 : 0);
@@ -38,6 +33,7 @@ int main(int argc, char** argv) {
     int top = 0, prefix = 0;
     w.Reduce(&me, &top, 1, lumpi::INT, lumpi::MAX, n - 1);
     w.Scan(&me, &prefix, 1, lumpi::INT, lumpi::SUM);
+    int isum = 0;
     lumpi::Request q = w.Iallreduce(&me, &isum, 1, lumpi::INT, differs("iops") ? lumpi::MIN : lumpi::SUM);
     q.Wait();
     if (v != 0 || sum != n * (n - 1) / 2 || all[size_t(n - 1)] != n - 1 || prefix != me * (me + 1) / 2 ||

@@ -20,10 +20,11 @@
 
 namespace lumpi::test {
 
-// Runs fn(world) on n threads forming one world; returns how many ranks
-// failed (returned false or threw). doctest's CHECK is not thread-safe, so
-// ranks report through their return value, naming what failed on stderr.
-inline int run_world(int n, const std::function<bool(Intracomm&)>& fn) {
+// Runs fn(world) on n threads forming one world (under --check's checks if
+// `checking`); returns how many ranks failed (returned false or threw).
+// doctest's CHECK is not thread-safe, so ranks report through their return
+// value, naming what failed on stderr.
+inline int run_world(int n, const std::function<bool(Intracomm&)>& fn, bool checking = false) {
   static std::atomic<int> serial{0};
   const std::string dir =
       "/tmp/lumpi-api-" + std::to_string(getpid()) + "-" + std::to_string(++serial);
@@ -32,6 +33,7 @@ inline int run_world(int n, const std::function<bool(Intracomm&)>& fn) {
   std::vector<std::string> endpoints;
   for (int r = 0; r < n; ++r) {
     engines.push_back(std::make_unique<core::Engine>(r, n, "ipc://" + dir + "/" + std::to_string(r)));
+    engines.back()->set_checking(checking);
     endpoints.push_back(engines.back()->endpoint());
   }
   for (auto& e : engines) e->set_peer_endpoints(endpoints);

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include "core/check/coll_check.hpp"
+#include "tests/unit/api_world.hpp"
 #include "core/datatype/datatype.hpp"
 
 using namespace lumpi::core;
@@ -60,4 +61,28 @@ TEST_CASE("different collectives are MPI_ERR_OTHER") {
   Verdict v = compare({bcast(1, kInt, 0), barrier}, "w");
   CHECK(v.cls == ErrClass::Other);
   CHECK(has(v.text, "rank 1 calls MPI_Barrier(): different collectives"));
+}
+
+// A nonblocking collective whose verdict is a mismatch raises it from its
+// wait, and after that it writes nothing into the caller's buffers: the
+// wait was the caller's last word on them (CI once caught the result landing
+// in a variable whose scope had ended).
+TEST_CASE("a nonblocking collective's mismatch lands nothing afterwards") {
+  for (int n : {2, 3, 5}) {
+    CAPTURE(n);
+    const int failed = lumpi::test::run_world(
+        n,
+        [n](lumpi::Intracomm& w) {
+          const int me = w.Get_rank();
+          int sum = -1;
+          lumpi::Request q = w.Iallreduce(&me, &sum, 1, lumpi::INT, me == n - 1 ? lumpi::MIN : lumpi::SUM);
+          const bool raised = lumpi::test::raises(lumpi::ERR_OP, "MPI_Iallreduce", "reduction ops differ",
+                                                  [&] { q.Wait(); });
+          for (int i = 0; i < 3; ++i) w.Barrier();  // the partners' data has long arrived
+          if (sum != -1) std::fprintf(stderr, "rank %d: the result landed after the error (%d)\n", me, sum);
+          return raised && sum == -1;
+        },
+        true);
+    CHECK(failed == 0);
+  }
 }
