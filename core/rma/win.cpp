@@ -191,7 +191,7 @@ void Win::State::grant_queued() {
 void Win::State::take(const LockReq& r) {
   if (r.type == LOCK_SHARED) ++shared, ++shared_by[r.world];
   else exclusive = r.world;
-  trace_epoch(TraceEvent::Kind::Begin, "MPI_Win_lock (target)", r.world, std::uint64_t(r.world) + 1);
+  trace_lock_epoch(TraceEvent::Kind::Begin, "MPI_Win_lock (target)", r.world);
   reply(r.world, kGranted, r.seq);
 }
 
@@ -229,7 +229,7 @@ void Win::State::serve_request(Message& m) {
       else if (shared_by[from] > 0) --shared_by[from], --shared;
       else return nack(from, seq, ErrClass::RmaSync, "unlock from a rank that holds no lock here");
       if (conflicts) conflicts->closed(from);
-      trace_epoch(TraceEvent::Kind::End, "MPI_Win_lock (target)", from, std::uint64_t(from) + 1);
+      trace_lock_epoch(TraceEvent::Kind::End, "MPI_Win_lock (target)", from);
       reply(from, kUnlocked, seq);
       grant_queued();
       return;

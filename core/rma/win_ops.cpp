@@ -181,7 +181,9 @@ void Win::send_op(int op, int target, std::string body, std::uint64_t seq, std::
   }
   st.reply(comm_->world_of(target), op, seq, std::move(body), func);
   st.touched.insert(target);
-  ++st.issued[comm_->world_of(target)][std::string(func)];
+  auto& calls = st.issued[comm_->world_of(target)];
+  if (auto it = calls.find(func); it != calls.end()) ++it->second;
+  else calls.emplace(func, 1);
   if (seq) st.last_answered[target] = seq;
   else st.last_answered.erase(target);
   if (st.fence == State::Fence::Issued) st.fence = State::Fence::Active;

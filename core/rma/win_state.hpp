@@ -117,7 +117,9 @@ struct Win::State {
   // :queue: the operations issued to each target (world rank) and not yet
   // completed, counted by call ("MPI_Put": 3), until a flush, unlock,
   // complete or fence completes them.
-  std::map<int, std::map<std::string, int>> issued;
+  // (std::less<>: send_op finds a call by its string_view, so only the
+  // first operation of a call to a target in an epoch makes a string)
+  std::map<int, std::map<std::string, int, std::less<>>> issued;
   std::vector<Engine::PendingRma> pending() const;
   std::vector<int> exposure;     // post's group (world ranks) while its epoch is open
   bool exposure_open = false;
@@ -137,6 +139,11 @@ struct Win::State {
   // an epoch begins or ends ("epoch MPI_Win_lock"; peer: the other side's
   // world rank, -1 for a group; id pairs an end with its begin).
   void trace_epoch(TraceEvent::Kind k, const char* what, int peer = -1, std::uint64_t id = 0);
+  // A lock epoch's side, with `world` the other side's world rank: the
+  // band's id is world + 1 at both ends (0 is a group's epoch).
+  void trace_lock_epoch(TraceEvent::Kind k, const char* what, int world) {
+    trace_epoch(k, what, world, std::uint64_t(world) + 1);
+  }
   void nack(int world, std::uint64_t seq, ErrClass c, const std::string& why);
   void grant_queued();
   void take(const LockReq& r);

@@ -201,7 +201,7 @@ void Win::lock(int lock_type, int rank, int assert) {
   else request(kLock, rank, Packer().u64(uint64_t(lock_type)).take(), func);
   end_fence_epoch();
   st.locks[rank] = lock_type;
-  st.trace_epoch(TraceEvent::Kind::Begin, func, comm_->world_of(rank), std::uint64_t(comm_->world_of(rank)) + 1);
+  st.trace_lock_epoch(TraceEvent::Kind::Begin, func, comm_->world_of(rank));
   if (st.conflicts && rank == this->rank()) st.conflicts->self_epoch(true);
   raise_async(func);
 }
@@ -210,7 +210,7 @@ void Win::unlock_one(int rank, std::string_view func) {
   State& st = *state_;
   if (st.nocheck.count(rank)) flush_targets({rank}, func);
   else request(kUnlock, rank, {}, func);  // answered after every earlier operation was applied
-  st.trace_epoch(TraceEvent::Kind::End, "MPI_Win_lock", comm_->world_of(rank), std::uint64_t(comm_->world_of(rank)) + 1);
+  st.trace_lock_epoch(TraceEvent::Kind::End, "MPI_Win_lock", comm_->world_of(rank));
   st.locks.erase(rank);
   st.nocheck.erase(rank);
   st.touched.erase(rank);
