@@ -195,6 +195,7 @@ std::optional<Message> Engine::next_message() {
 }
 
 void Engine::deliver_deferred() {
+  for (auto& [check_class, text] : std::exchange(deferred_reports_, {})) report_check(check_class, text);
   while (!deferred_.empty()) {
     Message m = std::move(deferred_.front());
     deferred_.pop_front();
@@ -208,7 +209,7 @@ void Engine::receive_available() {
 }
 
 void Engine::progress(int timeout_ms) {
-  if (!deferred_.empty()) {  // set aside by the passive thread: no wake-up will say so
+  if (!deferred_.empty() || !deferred_reports_.empty()) {  // set aside by the passive thread: no wake-up will say so
     deliver_deferred();
     timeout_ms = 0;
   }

@@ -150,8 +150,12 @@ class Engine {
   // caller then raises its MPI error as usual.
   using CheckSink = std::function<void(const std::string& check_class, const std::string& text)>;
   void on_check_report(CheckSink sink) { check_sink_ = std::move(sink); }
+  // A report made while the passive thread serves a window (a conflict it
+  // saw) waits for the application thread's next progress: the sink writes
+  // to the host's control channel, which only that thread touches.
   void report_check(const std::string& check_class, const std::string& text) {
-    if (check_sink_) check_sink_(check_class, text);
+    if (serving_passive_) deferred_reports_.push_back({check_class, text});
+    else if (check_sink_) check_sink_(check_class, text);
   }
   // --check: the type signatures (MPI-3.1 §3.3.1) of the point-to-point
   // call under way, set by the C API (the only door that knows them): the
@@ -290,6 +294,8 @@ class Engine {
   std::atomic<bool> passive_stop_{false};
   int passive_wake_fd_ = -1;           // an eventfd that ends the thread's sleep
   std::deque<Message> deferred_;       // read by the passive thread, not its to serve
+  bool serving_passive_ = false;       // the passive thread serves (under the call lock)
+  std::vector<std::pair<std::string, std::string>> deferred_reports_;  // its check reports
 };
 
 }  // namespace lumpi::core

@@ -16,8 +16,10 @@
 // progress, which delivers them first, in order. It never runs user code,
 // background steps, or anything of the control channel.
 //
-// Under --check the thread serves nothing: a conflict report goes to the
-// host's control channel, which only the application thread touches.
+// Under --check it serves alike; a conflict report it makes waits, with the
+// messages set aside, for the application thread (Engine::report_check:
+// the report goes to the host's control channel, which only that thread
+// touches).
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -38,6 +40,7 @@ void Engine::disable_passive_progress() {
   stop_passive_thread();
   passive_enabled_ = false;
   set_thread_call_lock(nullptr);
+  for (auto& [check_class, text] : std::exchange(deferred_reports_, {})) report_check(check_class, text);
 }
 
 void Engine::serve_rma(uint64_t id, RmaService service) {
@@ -96,7 +99,10 @@ void Engine::passive_loop() {
 
 // The application thread is outside MPI and this thread holds its lock.
 void Engine::serve_passive() {
-  if (checking_) return;
+  struct Serving {
+    bool& on;
+    ~Serving() { on = false; }
+  } serving{serving_passive_ = true};
   while (std::optional<Message> m = next_message()) {
     if (m->env.kind == MsgKind::Rma && rma_services_.count(m->env.context)) deliver(std::move(*m));
     else deferred_.push_back(std::move(*m));

@@ -5,9 +5,15 @@
  * and checks that it was done well before the target's loop ends (under
  * 1 s). After the loop rank 0 checks what was accumulated. Then the roles
  * turn: the target computes inside no MPI call while a shared lock_all
- * epoch with MPI_MODE_NOCHECK runs against it. */
+ * epoch with MPI_MODE_NOCHECK runs against it.
+ * `capi_passive race` (for `lumpi exec --check`, 3 or more ranks): while
+ * rank 0 computes, every other rank puts its rank to the same location
+ * under a shared lock and holds the lock 0.5 s, so the puts are pending at
+ * the target together: a conflict (MPI-3.1 §11.7) that the passive thread
+ * sees and that is reported once the target calls MPI again. */
 #include <mpi.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "check.h"
@@ -50,6 +56,23 @@ static void origins_during_compute(MPI_Win win, int exclusive) {
   CHECK(fetched == before + me, "get %ld, then fetch_and_op %ld after adding %d", before, fetched, me);
 }
 
+/* Two origins' puts to one location in concurrent shared lock epochs. */
+static void race(MPI_Win win) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (me == 0) {
+    compute(2.0);
+  } else {
+    long mine = me;
+    MPI_Win_lock(MPI_LOCK_SHARED, 0, 0, win);
+    MPI_Put(&mine, 1, MPI_LONG, 0, 0, 1, MPI_LONG, win);
+    double until = now() + 0.5;
+    while (now() < until) {
+    }
+    MPI_Win_unlock(0, win);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
 int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -57,6 +80,12 @@ int main(int argc, char **argv) {
   long *mem;
   MPI_Win win;
   MPI_Win_allocate((MPI_Aint)(n * sizeof(long)), sizeof(long), MPI_INFO_NULL, MPI_COMM_WORLD, &mem, &win);
+  if (argc > 1 && strcmp(argv[1], "race") == 0) {
+    race(win);
+    MPI_Win_free(&win);
+    MPI_Finalize();
+    return 0;
+  }
   origins_during_compute(win, 1);
   MPI_Barrier(MPI_COMM_WORLD);
   if (me == 0) {
