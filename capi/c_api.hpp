@@ -152,7 +152,7 @@ extern thread_local uint64_t t_call_serial;
 // ---- datatypes (c_type.cpp, c_type_attr.cpp) and ops ------------------------------
 // The core object of handle t; ERR_TYPE naming what in func for NULL or an
 // unknown handle.
-core::TypePtr& type_of(MPI_Datatype t, const char* func, const char* what = "datatype");
+core::TypePtr type_of(MPI_Datatype t, const char* func, const char* what = "datatype");
 MPI_Datatype add_type(core::TypePtr t);
 void forget_type(MPI_Datatype t);  // no-op for the predefined handles
 // (core::dense(t), found by argument lookup as dense(t): count elements of

@@ -1,7 +1,6 @@
 // capi/c_type.cpp: the C API's datatypes (MPI-3.1 chapter 4) over the
-// core's type maps (core/datatype/datatype.hpp): the handle table (the basic C types
-// at fixed handles, derived types after them), the constructors, commit and
-// free, size/extent/envelope/contents queries, names, MPI_Get_count and
+// core's type maps (core/datatype/datatype.hpp): the handles (the C++
+// API's table, core/api/handles.hpp), the constructors, commit and free, size/extent/envelope/contents queries, names, MPI_Get_count and
 // MPI_Get_elements, and the bytes a typed buffer moves as (TypeBytes).
 // Datatype attributes are in capi/c_type_attr.cpp.
 #include <cstring>
@@ -14,110 +13,41 @@ namespace {
 
 using core::Basic;
 
-struct Named {
-  const char* name;
-  Basic basic;
-};
-// Indexed by handle (capi/mpi.h); the pair types follow, from MPI_FLOAT_INT on.
-const Named kNamed[] = {
-    {"MPI_DATATYPE_NULL", Basic::Byte},
-    {"MPI_CHAR", Basic::Char},
-    {"MPI_SIGNED_CHAR", Basic::SignedChar},
-    {"MPI_UNSIGNED_CHAR", Basic::UnsignedChar},
-    {"MPI_BYTE", Basic::Byte},
-    {"MPI_SHORT", Basic::Short},
-    {"MPI_UNSIGNED_SHORT", Basic::UnsignedShort},
-    {"MPI_INT", Basic::Int},
-    {"MPI_UNSIGNED", Basic::Unsigned},
-    {"MPI_LONG", Basic::Long},
-    {"MPI_UNSIGNED_LONG", Basic::UnsignedLong},
-    {"MPI_LONG_LONG_INT", Basic::LongLong},
-    {"MPI_UNSIGNED_LONG_LONG", Basic::UnsignedLongLong},
-    {"MPI_FLOAT", Basic::Float},
-    {"MPI_DOUBLE", Basic::Double},
-    {"MPI_INT8_T", Basic::Int8},
-    {"MPI_UINT8_T", Basic::Uint8},
-    {"MPI_INT16_T", Basic::Int16},
-    {"MPI_UINT16_T", Basic::Uint16},
-    {"MPI_INT32_T", Basic::Int32},
-    {"MPI_UINT32_T", Basic::Uint32},
-    {"MPI_INT64_T", Basic::Int64},
-    {"MPI_UINT64_T", Basic::Uint64},
-    {"MPI_AINT", Basic::Aint},
-    {"MPI_WCHAR", Basic::Wchar},
-    {"MPI_C_BOOL", Basic::CBool},
-    {"MPI_LONG_DOUBLE", Basic::LongDouble},
-    {"MPI_PACKED", Basic::Packed},
-    {"MPI_OFFSET", Basic::Offset},
-    {"MPI_COUNT", Basic::Count},
-    {"MPI_C_FLOAT_COMPLEX", Basic::CFloatComplex},
-    {"MPI_C_DOUBLE_COMPLEX", Basic::CDoubleComplex},
-    {"MPI_C_LONG_DOUBLE_COMPLEX", Basic::CLongDoubleComplex},
-    {"MPI_CXX_BOOL", Basic::CxxBool},
-    {"MPI_CXX_FLOAT_COMPLEX", Basic::CxxFloatComplex},
-    {"MPI_CXX_DOUBLE_COMPLEX", Basic::CxxDoubleComplex},
-    {"MPI_CXX_LONG_DOUBLE_COMPLEX", Basic::CxxLongDoubleComplex},
-    {"MPI_CHARACTER", Basic::Character},
-    {"MPI_INTEGER", Basic::Integer},
-    {"MPI_REAL", Basic::Real},
-    {"MPI_DOUBLE_PRECISION", Basic::DoublePrecision},
-    {"MPI_COMPLEX", Basic::Complex},
-    {"MPI_DOUBLE_COMPLEX", Basic::DoubleComplex},
-    {"MPI_LOGICAL", Basic::Logical},
-    {"MPI_INTEGER1", Basic::Integer1},
-    {"MPI_INTEGER2", Basic::Integer2},
-    {"MPI_INTEGER4", Basic::Integer4},
-    {"MPI_INTEGER8", Basic::Integer8},
-    {"MPI_REAL4", Basic::Real4},
-    {"MPI_REAL8", Basic::Real8},
-    {"MPI_COMPLEX8", Basic::Complex8},
-    {"MPI_COMPLEX16", Basic::Complex16},
-};
-constexpr int kNNamed = int(sizeof kNamed / sizeof kNamed[0]);
-static_assert(MPI_FLOAT_INT == kNNamed && LUMPI_LAST_PREDEFINED_TYPE + 1 == kNNamed + int(core::Pair::Count_));
-constexpr int kNPredefined = LUMPI_LAST_PREDEFINED_TYPE + 1;
+// The C handles are lumpi::Datatype's numbers (1 + core::Basic, then
+// core::Pair; derived types after them), so both doors share
+// api_datatype.cpp's one table.
+static_assert(MPI_CHAR == 1 + int(Basic::Char) && MPI_INT == 1 + int(Basic::Int) &&
+              MPI_DOUBLE == 1 + int(Basic::Double) && MPI_PACKED == 1 + int(Basic::Packed) &&
+              MPI_CXX_LONG_DOUBLE_COMPLEX == 1 + int(Basic::CxxLongDoubleComplex) &&
+              MPI_COMPLEX16 == 1 + int(Basic::Complex16) && MPI_FLOAT_INT == 1 + int(Basic::Count_) &&
+              LUMPI_LAST_PREDEFINED_TYPE == int(Basic::Count_) + int(core::Pair::Count_));
 static_assert(sizeof(long) == 8 && sizeof(wchar_t) == 4 && sizeof(MPI_Aint) == 8);
 
-// Slot h holds the core object of handle h (null: free slot or NULL).
-std::vector<core::TypePtr>& table() {
-  static std::vector<core::TypePtr>* t = [] {
-    auto* v = new std::vector<core::TypePtr>(size_t(kNPredefined));
-    for (int h = 1; h < kNNamed; ++h) (*v)[size_t(h)] = core::Datatype::basic(kNamed[h].basic);
-    for (int p = 0; p < int(core::Pair::Count_); ++p) (*v)[size_t(kNNamed + p)] = core::Datatype::pair(core::Pair(p));
-    return v;
-  }();
-  return *t;
-}
-
-bool is_named(MPI_Datatype t) { return t > 0 && t < kNPredefined; }
+bool is_named(MPI_Datatype t) { return t > 0 && t <= LUMPI_LAST_PREDEFINED_TYPE; }
 
 }  // namespace
 
-core::TypePtr& type_of(MPI_Datatype t, const char* func, const char* what) {
-  auto& v = table();
+core::TypePtr type_of(MPI_Datatype t, const char* func, const char* what) {
   if (t == MPI_DATATYPE_NULL) fail(MPI_ERR_TYPE, func, std::string(what) + " is MPI_DATATYPE_NULL");
-  if (t < 0 || t >= int(v.size()) || !v[size_t(t)])
-    fail(MPI_ERR_TYPE, func, std::string(what) + " " + std::to_string(t) + " is not a datatype");
-  return v[size_t(t)];
+  return detail::type_of(Access::datatype(t), func, what);
 }
 
 MPI_Datatype add_type(core::TypePtr t) {
-  MPI_Datatype id =
-      put_in_free_slot(table(), size_t(kNPredefined), std::move(t), [](const core::TypePtr& x) { return !x; });
+  MPI_Datatype id = detail::add_type(std::move(t), true).Id();
   note_created(core::check::Kind::Datatype, id);
   return id;
 }
 
 void forget_type(MPI_Datatype t) {
   if (is_named(t)) return;
-  table()[size_t(t)].reset();
+  detail::forget_type(Access::datatype(t));
   note_freed(core::check::Kind::Datatype, t);
 }
 
 // ---- typed buffers as bytes ----------------------------------------------------------
 
 namespace {
-const core::TypePtr& checked(int count, MPI_Datatype t, const char* func, const char* what) {
+core::TypePtr checked(int count, MPI_Datatype t, const char* func, const char* what) {
   check_count(count, func, what);
   return type_of(t, func);
 }
@@ -288,9 +218,7 @@ int MPI_Type_match_size(int typeclass, int size, MPI_Datatype* datatype) {
   const char* f = "MPI_Type_match_size";
   return call(f, [&] {
     check_out(datatype, f, "datatype");
-    const Basic b = core::match_size(core::TypeClass(typeclass), size, f);
-    for (int h = 1; h < kNNamed; ++h)
-      if (kNamed[h].basic == b) *datatype = h;
+    *datatype = 1 + int(core::match_size(core::TypeClass(typeclass), size, f));
   });
 }
 
@@ -444,12 +372,8 @@ int MPI_Type_get_contents(MPI_Datatype t, int max_integers, int max_addresses, i
                std::to_string(c.addresses.size()) + " addresses and " + std::to_string(c.types.size()) + " datatypes");
     for (size_t i = 0; i < c.integers.size(); ++i) integers[i] = c.integers[i];
     for (size_t i = 0; i < c.addresses.size(); ++i) addresses[i] = MPI_Aint(c.addresses[i]);
-    for (size_t i = 0; i < c.types.size(); ++i) {
-      MPI_Datatype h = MPI_DATATYPE_NULL;
-      for (int k = 1; k < kNNamed && h == MPI_DATATYPE_NULL; ++k)
-        if (table()[size_t(k)] == c.types[i]) h = k;
-      datatypes[i] = h != MPI_DATATYPE_NULL ? h : add_type(c.types[i]);
-    }
+    for (size_t i = 0; i < c.types.size(); ++i)
+      datatypes[i] = c.types[i]->predefined() ? detail::handle_of(c.types[i]).Id() : add_type(c.types[i]);
   });
 }
 

@@ -26,9 +26,9 @@ core::Op rma_op(MPI_Op op, const char* f) {
   return core::Op(op - MPI_SUM);  // MPI_SUM ... MPI_BXOR in the core's order
 }
 
-const core::TypePtr& otype_of(MPI_Datatype t, const char* f) { return type_of(t, f, "origin_datatype"); }
-const core::TypePtr& ttype_of(MPI_Datatype t, const char* f) { return type_of(t, f, "target_datatype"); }
-const core::TypePtr& rtype_of(MPI_Datatype t, const char* f) { return type_of(t, f, "result_datatype"); }
+core::TypePtr otype_of(MPI_Datatype t, const char* f) { return type_of(t, f, "origin_datatype"); }
+core::TypePtr ttype_of(MPI_Datatype t, const char* f) { return type_of(t, f, "target_datatype"); }
+core::TypePtr rtype_of(MPI_Datatype t, const char* f) { return type_of(t, f, "result_datatype"); }
 
 // A request for the core's rma request r, made on win.
 MPI_Request add_rma_request(core::Win& w, core::RequestPtr r, const char* func) {

@@ -160,8 +160,10 @@ typedef struct MPI_Status {
 #define MPI_ERRORS_ARE_FATAL 1
 #define MPI_ERRORS_RETURN 2
 
-/* Datatypes: the predefined C types at fixed handles; derived types get
- * handles above LUMPI_LAST_PREDEFINED_TYPE. Point-to-point and collective
+/* Datatypes: the predefined C types at fixed handles (1 + the core's
+ * core::Basic, then core::Pair, as lumpi::Datatype numbers them: one
+ * table serves both doors); derived types get handles above
+ * LUMPI_LAST_PREDEFINED_TYPE. Point-to-point and collective
  * calls take any committed type; persistent requests (MPI_Send_init ...)
  * and windows take the basic types and derived types without holes
  * (MPI_ERR_TYPE otherwise). The predefined ops take the types of MPI-3.1
@@ -182,19 +184,19 @@ typedef struct MPI_Status {
 #define MPI_UNSIGNED_LONG_LONG 12
 #define MPI_FLOAT 13
 #define MPI_DOUBLE 14
-#define MPI_INT8_T 15
-#define MPI_UINT8_T 16
-#define MPI_INT16_T 17
-#define MPI_UINT16_T 18
-#define MPI_INT32_T 19
-#define MPI_UINT32_T 20
+#define MPI_LONG_DOUBLE 15
+#define MPI_WCHAR 16
+#define MPI_C_BOOL 17
+#define MPI_INT8_T 18
+#define MPI_INT16_T 19
+#define MPI_INT32_T 20
 #define MPI_INT64_T 21
-#define MPI_UINT64_T 22
-#define MPI_AINT 23
-#define MPI_WCHAR 24
-#define MPI_C_BOOL 25
-#define MPI_LONG_DOUBLE 26
-#define MPI_PACKED 27
+#define MPI_UINT8_T 22
+#define MPI_UINT16_T 23
+#define MPI_UINT32_T 24
+#define MPI_UINT64_T 25
+#define MPI_PACKED 26
+#define MPI_AINT 27
 #define MPI_OFFSET 28
 #define MPI_COUNT 29
 #define MPI_C_FLOAT_COMPLEX 30

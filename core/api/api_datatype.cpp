@@ -5,10 +5,15 @@
 // api_type_attr.cpp's.
 //
 // A handle is a number: the predefined basic types are 1 + their
-// core::Basic, the pair types follow, derived types take new numbers after
-// them, never reused, so a copy of a freed handle is known as freed rather
-// than taken for a newer type. The table is shared by the process's ranks
-// (the unit tests run ranks as threads) and locked.
+// core::Basic, the pair types follow, derived types take numbers after
+// them. The C API's MPI_Datatype is the same number (one table for both
+// doors, capi/mpi.h). The C++ door never reuses a number, so a copy of a
+// freed handle is known as freed rather than taken for a newer type; the
+// C door reuses the lowest free one, as MPICH and Open MPI do, because C
+// programs come to rely on it (MPICH's datatype/indexed_misc frees a type
+// and goes on using a copy of its handle for the next type it creates).
+// The table is shared by the process's ranks (the unit tests run ranks as
+// threads) and locked.
 #include <mutex>
 
 #include "core/api/api_detail.hpp"
@@ -93,11 +98,14 @@ core::TypePtr usable_type(const Datatype& t, std::string_view func, std::string_
   return p;
 }
 
-Datatype add_type(core::TypePtr t) {
+Datatype add_type(core::TypePtr t, bool reuse) {
   Table& tab = table();
   std::lock_guard<std::mutex> g(tab.lock);
-  tab.types.push_back(std::move(t));
-  return Access::datatype(int(tab.types.size()) - 1);
+  size_t id = reuse ? size_t(kFirstDerived) : tab.types.size();
+  while (id < tab.types.size() && tab.types[id]) ++id;
+  if (id == tab.types.size()) tab.types.emplace_back();
+  tab.types[id] = std::move(t);
+  return Access::datatype(int(id));
 }
 
 Datatype handle_of(const core::TypePtr& t) {

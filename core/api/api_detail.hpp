@@ -117,15 +117,6 @@ Status status_of(const core::Status& s, size_t bytes, bool cancelled = false);
 
 // ---- datatypes (api_datatype.cpp, api_type_attr.cpp) ------------------------------
 
-// The core object of t; ERR_TYPE naming `what` in func for DATATYPE_NULL, a
-// freed handle or a number that is no datatype. usable_type: also
-// committed and not freed (what communication and packing need).
-core::TypePtr type_of(const Datatype& t, std::string_view func, std::string_view what = "datatype");
-core::TypePtr usable_type(const Datatype& t, std::string_view func, std::string_view what = "datatype");
-// A new handle for t; handle_of gives a predefined type its constant.
-Datatype add_type(core::TypePtr t);
-Datatype handle_of(const core::TypePtr& t);
-void forget_type(const Datatype& t);  // after Free; no-op for the predefined ones
 // Attributes: the copy callbacks of old's onto newtype (Dup), the delete
 // callbacks of t's (Free); a failing callback throws with its code.
 void type_copy_attrs(const Datatype& old, const Datatype& newtype, std::string_view func);

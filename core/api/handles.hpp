@@ -90,6 +90,19 @@ struct Access {
   }
 };
 
+// Datatypes (api_datatype.cpp): one handle table for both doors (the C
+// API's MPI_Datatype is the Datatype's number, capi/mpi.h). The core
+// object of t; ERR_TYPE naming `what` in func for DATATYPE_NULL, a freed
+// handle or a number that is no datatype. usable_type: also committed and
+// not freed (what communication and packing need).
+core::TypePtr type_of(const Datatype& t, std::string_view func, std::string_view what = "datatype");
+core::TypePtr usable_type(const Datatype& t, std::string_view func, std::string_view what = "datatype");
+// A new handle for t (reuse: the lowest freed number, as the C door
+// wants); handle_of gives a predefined type its constant.
+Datatype add_type(core::TypePtr t, bool reuse = false);
+Datatype handle_of(const core::TypePtr& t);
+void forget_type(const Datatype& t);  // after Free; no-op for the predefined ones
+
 // The usable core communicator of c, raising ERR_COMM naming func when c is
 // COMM_NULL, freed or still pending.
 core::Comm& core_of(const Comm& c, std::string_view func);
