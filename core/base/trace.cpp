@@ -11,6 +11,7 @@ const char* trace_kind_name(TraceEvent::Kind k) {
     case TraceEvent::Kind::Begin: return "begin";
     case TraceEvent::Kind::End: return "end";
     case TraceEvent::Kind::Mark: return "mark";
+    case TraceEvent::Kind::Race: return "race";
   }
   return "?";
 }

@@ -20,7 +20,10 @@
 namespace lumpi::core {
 
 struct TraceEvent {
-  enum class Kind : uint8_t { Send, Recv, Probe, Begin, End, Mark };  // Mark: a scenario case began (call)
+  // Mark: a scenario case began (call). Race (--check): a wildcard receive
+  // or probe (call) could have matched another message as well (peer: its
+  // sender, msg: the clock it was sent at; docs/checking.md "Message races").
+  enum class Kind : uint8_t { Send, Recv, Probe, Begin, End, Mark, Race };
   Kind kind = Kind::Send;
   uint64_t clock = 0;     // this rank's Lamport clock at the event
   int64_t wall_ns = 0;    // this rank's steady clock (not comparable across hosts)

@@ -144,7 +144,7 @@ void Engine::deliver(Message m) {
   }
   if (discarded_epochs_.count(m.env.epoch)) return;
   if (checking_)
-    if (auto race = races_.arrived(m.env)) report_check("message-race", *race);
+    if (auto race = races_.arrived(m.env)) found_race(*race);
   bool wants_ack = m.env.wants_ack;
   int source = m.env.source;
   uint64_t seq = m.env.seq;
@@ -155,7 +155,22 @@ void Engine::deliver(Message m) {
 }
 
 void Engine::note_wildcard(WildcardMatch m) {
-  if (auto race = races_.completed(std::move(m), matcher_.unexpected())) report_check("message-race", *race);
+  if (auto race = races_.completed(std::move(m), matcher_.unexpected())) found_race(*race);
+}
+
+// Reported, and drawn by :trace where the receiver found it (a row naming
+// the other message, which its send's arrow shows).
+void Engine::found_race(const Race& r) {
+  report_check("message-race", r.text);
+  if (!tracing()) return;
+  TraceEvent t;
+  t.kind = TraceEvent::Kind::Race;
+  t.peer = r.other;
+  t.msg = r.other_clock;
+  t.tag = r.tag;
+  t.context = base_of(r.context);
+  t.call = r.call;
+  trace(std::move(t));
 }
 
 // A synchronous send's message was matched: its sender may complete.

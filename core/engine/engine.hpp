@@ -232,6 +232,7 @@ class Engine {
   std::string context_name(uint64_t base) const;
 
  private:
+  void found_race(const Race& r);
   void deliver(Message m);
   void acknowledge(int source, uint64_t seq);
   // A control message about point-to-point send `seq` (an ack, a cancel and

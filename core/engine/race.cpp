@@ -8,7 +8,7 @@
 
 namespace lumpi::core {
 
-std::optional<std::string> RaceCheck::race(WildcardMatch& m, const Envelope& e) {
+std::optional<Race> RaceCheck::race(WildcardMatch& m, const Envelope& e) {
   if (m.call.empty() || e.source == m.source || e.clock > m.clock || !matches(m.context, ANY_SOURCE, m.tag, e))
     return std::nullopt;
   const std::string what = m.probe ? "probe" : "receive";
@@ -22,9 +22,10 @@ std::optional<std::string> RaceCheck::race(WildcardMatch& m, const Envelope& e) 
   if (!m.probe)
     text += " (to run it with the other order: LUMPI_RACE=" + std::to_string(m.receiver) + ":" +
             std::to_string(m.number) + ":" + std::to_string(e.source) + ")";
+  Race found{text, m.call, e.source, e.clock, e.tag, m.context};
   m.call.clear();  // reported: once per receive
   if (!said_.insert(text).second) return std::nullopt;
-  return text;
+  return found;
 }
 
 std::map<uint64_t, int> parse_replay(const char* text, int rank) {
@@ -42,8 +43,8 @@ std::map<uint64_t, int> parse_replay(const char* text, int rank) {
   return out;
 }
 
-std::optional<std::string> RaceCheck::completed(WildcardMatch m, const std::list<Message>& waiting) {
-  std::optional<std::string> out;
+std::optional<Race> RaceCheck::completed(WildcardMatch m, const std::list<Message>& waiting) {
+  std::optional<Race> out;
   for (const Message& w : waiting)
     if ((out = race(m, w.env))) break;
   if (kept_.size() == kKeep) kept_.pop_front();
@@ -51,7 +52,7 @@ std::optional<std::string> RaceCheck::completed(WildcardMatch m, const std::list
   return out;
 }
 
-std::optional<std::string> RaceCheck::arrived(const Envelope& e) {
+std::optional<Race> RaceCheck::arrived(const Envelope& e) {
   for (WildcardMatch& m : kept_)
     if (auto out = race(m, e)) return out;
   return std::nullopt;

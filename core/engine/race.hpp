@@ -60,19 +60,30 @@ struct WildcardMatch {
 // of other ranks, and malformed ones, are left out.
 std::map<uint64_t, int> parse_replay(const char* text, int rank);
 
+// A race found: the report, and the message that could have matched as
+// well (its sender's COMM_WORLD rank and send clock, for :trace).
+struct Race {
+  std::string text;
+  std::string call;  // the receive or probe (WildcardMatch::call)
+  int other = -1;
+  uint64_t other_clock = 0;
+  int tag = 0;
+  uint64_t context = 0;
+};
+
 class RaceCheck {
  public:
   static constexpr size_t kKeep = 64;
   // A wildcard receive completed; `waiting` are the unexpected messages
   // (Matcher::unexpected). Returns the report if one of them could have
   // matched it, and keeps the receive for later arrivals.
-  std::optional<std::string> completed(WildcardMatch m, const std::list<Message>& waiting);
+  std::optional<Race> completed(WildcardMatch m, const std::list<Message>& waiting);
   // A message arrived: the report if it could have matched a kept receive
   // (each receive is reported once, each text once).
-  std::optional<std::string> arrived(const Envelope& e);
+  std::optional<Race> arrived(const Envelope& e);
 
  private:
-  std::optional<std::string> race(WildcardMatch& m, const Envelope& other);
+  std::optional<Race> race(WildcardMatch& m, const Envelope& other);
   std::deque<WildcardMatch> kept_;
   std::set<std::string> said_;
 };

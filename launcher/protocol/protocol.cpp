@@ -88,7 +88,7 @@ constexpr const char* kModes[] = {"repl", "script", "text", "check"};
 constexpr const char* kStates[] = {"idle", "running", "blocked", "finishing"};
 constexpr size_t kQueueFrames = 7;  // posted|arrived|rma source tag context bytes comm one_sided
 constexpr size_t kTraceFrames = 10;  // kind clock wall_ns peer tag context msg bytes call comm
-constexpr const char* kTraceKinds[] = {"send", "recv", "probe", "begin", "end", "mark"};
+constexpr const char* kTraceKinds[] = {"send", "recv", "probe", "begin", "end", "mark", "race"};
 constexpr const char* kTraceActions[] = {"on", "off", "clear", "get"};
 
 // A decimal number of type T, the whole frame and nothing else (on

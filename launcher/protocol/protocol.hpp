@@ -119,7 +119,7 @@ struct QueueEntry {
 
 // Trace: one event of a rank's trace (core::TraceEvent). Ranks are COMM_WORLD ranks.
 struct TraceEntry {
-  std::string kind;       // "send", "recv", "probe", "begin", "end", "mark" (call: "case KEY" of lumpi test)
+  std::string kind;       // "send", "recv", "probe", "begin", "end", "mark" (call: "case KEY" of lumpi test), "race"
   uint64_t clock = 0;     // the rank's Lamport clock at the event
   long long wall_ns = 0;  // the rank's steady clock
   int peer = -1;          // send: destination; recv, probe: source; begin: a rooted collective's root

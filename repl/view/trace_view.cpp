@@ -80,8 +80,8 @@ struct Builder {
       if (e.kind == "send") {
         add(Kind::Send, r, e);
         send_row[{r, e.msg}] = m.rows.size() - 1;
-      } else if (e.kind == "recv" || e.kind == "probe") {
-        add(e.kind == "recv" ? Kind::Recv : Kind::Probe, r, e);
+      } else if (e.kind == "recv" || e.kind == "probe" || e.kind == "race") {
+        add(e.kind == "recv" ? Kind::Recv : e.kind == "probe" ? Kind::Probe : Kind::Race, r, e);
         refs.push_back({m.rows.size() - 1, {e.peer, e.msg}});
       } else if (e.kind == "begin") {
         open.push_back({e.call, e.msg, begin(r, e)});
@@ -185,6 +185,9 @@ std::string describe(const TraceRow& r) {
     case Kind::Epoch:
       return r.call + " on " + std::to_string(r.rank) + (r.peer >= 0 ? " with " + std::to_string(r.peer) : "") +
              " " + comm_text(r.comm) + (r.end_clock ? "" : " (open)");
+    case Kind::Race:
+      return "race: " + n + std::to_string(r.peer) + "->" + std::to_string(r.rank) + " could have matched " +
+             r.call.substr(0, r.call.find('(')) + "(ANY_SOURCE) instead";
   }
   return "";
 }
@@ -279,6 +282,15 @@ void draw_mark(std::string& line, const TraceRow& r, int size, const Lanes& lane
     case Kind::Probe: lanes.put(line, me, 'P'); break;
     case Kind::Wait: lanes.put(line, me, 'W'); break;
     case Kind::Epoch: lanes.put(line, me, 'E'); break;
+    case Kind::Race: {  // the other message's way, dotted
+      if (r.peer >= 0 && r.peer != r.rank && r.peer < size) {
+        int from = lanes.center(r.peer), step = from < me ? 1 : -1;
+        for (int c = from; c != me; c += step) lanes.put(line, c, '.');
+        lanes.put(line, from, '?');
+      }
+      lanes.put(line, me, '!');
+      break;
+    }
     case Kind::Recv: {
       if (r.peer >= 0 && r.peer != r.rank && r.peer < size) {
         int from = lanes.center(r.peer), step = from < me ? 1 : -1;
@@ -325,6 +337,8 @@ std::string text_notes(const TraceModel& m, int shown, int width) {
   out += "S send  R receive  +--> from the sender  *==* collective  W wait  P probe\n";
   if (std::any_of(m.rows.begin(), m.rows.end(), [](const TraceRow& r) { return r.kind == Kind::Epoch; }))
     out += "E a one-sided epoch begins; its lane is : until it ends\n";
+  if (std::any_of(m.rows.begin(), m.rows.end(), [](const TraceRow& r) { return r.kind == Kind::Race; }))
+    out += "! a message race: ?...! the message that could have matched that wildcard receive instead\n";
   if (m.dropped) out += "(" + std::to_string(m.dropped) + " older events were overwritten: the buffers are full)\n";
   if (!m.missing.empty()) out += "(no trace from rank(s) " + ranks_text(m.missing) + ")\n";
   return out;
@@ -421,6 +435,20 @@ std::string svg_epoch(const TraceRow& r, size_t i, size_t end_row, const std::st
          "stroke=\"#b09020\">" + title + "</rect>\n";
 }
 
+// A race (row `i`): a dashed red line from the other message's send to the
+// receiver's lane, where a red cross marks the finding.
+std::string svg_race(const TraceRow& r, size_t i, int size, const std::map<int, size_t>& send_at,
+                     const std::string& title) {
+  auto it = send_at.find(r.msg);
+  int x1 = it != send_at.end() ? Svg::x(it->second) : Svg::x(i) - Svg::dx / 2;
+  int y1 = r.peer >= 0 && r.peer < size ? Svg::y(r.peer) : Svg::y(r.rank);
+  std::string x = std::to_string(Svg::x(i)), y = std::to_string(Svg::y(r.rank));
+  return "<g class=\"race\" data-from=\"" + std::to_string(r.peer) + "\" data-to=\"" + std::to_string(r.rank) +
+         "\"><line x1=\"" + std::to_string(x1) + "\" y1=\"" + std::to_string(y1) + "\" x2=\"" + x + "\" y2=\"" + y +
+         "\" stroke=\"#c02020\" stroke-dasharray=\"4 3\"/><text x=\"" + std::to_string(Svg::x(i) - 4) + "\" y=\"" +
+         std::to_string(Svg::y(r.rank) + 4) + "\" fill=\"#c02020\" font-size=\"13\">x</text>" + title + "</g>\n";
+}
+
 // Row `i` as SVG: a dot (send), an arrow (receive), a square (wait, probe), a box (collective) or a band (epoch).
 std::string svg_row(const TraceRow& r, size_t i, int size, const std::map<int, size_t>& send_at, size_t end_row) {
   std::string x = std::to_string(Svg::x(i)), y = std::to_string(Svg::y(r.rank));
@@ -438,6 +466,7 @@ std::string svg_row(const TraceRow& r, size_t i, int size, const std::map<int, s
              title + "</rect>\n";
     case Kind::Span: return svg_span(r, i, title);
     case Kind::Epoch: return svg_epoch(r, i, end_row, title);
+    case Kind::Race: return svg_race(r, i, size, send_at, title);
   }
   return "";
 }
@@ -506,6 +535,11 @@ void json_row(std::vector<std::string>& ev, const TraceRow& r, const std::set<in
       ev.push_back(json_slice(r.call, "rma", r.rank, r.clock,
                               double(std::max(r.end_clock ? r.end_clock : r.clock + 1, r.clock + 1) - r.clock),
                               "\"with\":" + std::to_string(r.peer)));
+      break;
+    case Kind::Race:
+      ev.push_back("{\"name\":\"" + json_escape(describe(r)) + "\",\"cat\":\"race\",\"ph\":\"i\",\"s\":\"t\","
+                   "\"pid\":0,\"tid\":" + std::to_string(r.rank) + ",\"ts\":" + std::to_string(r.clock) + ",\"args\":{" +
+                   common + ",\"from\":" + std::to_string(r.peer) + "}}");
       break;
     case Kind::Span:
       for (const auto& [rank, be] : r.per_rank)

@@ -24,12 +24,15 @@ namespace lumpi::repl {
 struct TraceRow {
   // Epoch: one rank's side of a one-sided epoch, a band on its lane from
   // `clock` to `end_clock` (0: still open when the trace was taken).
-  enum class Kind { Send, Recv, Span, Wait, Probe, Epoch };
+  // Race (--check): on the receiver's lane, where it found that message
+  // `msg` from `peer` could have matched its wildcard receive or probe
+  // (`call`) as well as the one it took.
+  enum class Kind { Send, Recv, Span, Wait, Probe, Epoch, Race };
   Kind kind = Kind::Send;
   uint64_t clock = 0;  // where the row sits in causal order
   int rank = 0;        // the lane: sender (Send), receiver (Recv), the waiting or probing rank
-  int peer = -1;       // Send: destination; Recv, Probe: source; Span: root or -1
-  int msg = 0;         // Send, Recv, Probe: the message's number (#1, #2 ... in send order); 0 unknown
+  int peer = -1;       // Send: destination; Recv, Probe, Race: source; Span: root or -1
+  int msg = 0;         // Send, Recv, Probe, Race: the message's number (#1, #2 ... in send order); 0 unknown
   bool matched = true; // Send: received within the trace; Recv: its send is in the trace
   int tag = 0;
   long long bytes = -1;

@@ -150,6 +150,18 @@ for n in [3, 4]:
     check(f"Lua twin at {n} ranks --check: silent, exit 0",
           rc == 0 and "message-race" not in out + err and no_leftovers(tag), f"rc={rc} out={out!r} err={err!r}")
 
+# :trace draws the race at the prompt: a row on rank 0's lane naming the
+# message (by its number, whose send is drawn too) that could have matched.
+for n in [3, 4]:
+    script = os.path.join(tmp, "race.lua")
+    rc, out, err, tag = run(LUMPI, ["--check", "-n", str(n)],
+                            stdin=f"arg = {{}}\n:trace on\ndofile({script!r})\n:trace\n", timeout=30)
+    race_rows = [l for l in out.splitlines() if "race: #" in l and "->0 could have matched MPI_R" in l]
+    reports = out.count("[0] message-race: ")
+    check(f":trace at {n} ranks draws each race reported on rank 0's lane",
+          reports >= 1 and len(race_rows) == reports and all(l.split()[1].startswith("!") for l in race_rows)
+          and "! a message race" in out and no_leftovers(tag), f"rc={rc} out={out!r} err={err!r}")
+
 # the replay (LUMPI_RACE=R:N:S, docs/checking.md): rank 0 takes one message
 # from MPI_ANY_SOURCE, then one from rank 2. The report names the replay of
 # the other order; forcing rank 2's message into the wildcard receive makes

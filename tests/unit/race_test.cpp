@@ -35,11 +35,15 @@ TEST_CASE("race: another sender's message waiting unmatched when the wildcard re
   waiting.push_back(Message{env(2, 9, 1), {}});
   auto r = c.completed(took(1, 5), waiting);
   REQUIRE(r);
-  CHECK(r->rfind("MPI_Recv(source=ANY_SOURCE, tag=9) on 'w' received the message rank 11 sent, and the one rank 12 "
-                 "sent could have matched it as well",
-                 0) == 0);
-  CHECK(r->find("MPI-3.1 §3.5") != std::string::npos);
-  CHECK(r->find("(to run it with the other order: LUMPI_RACE=0:3:2)") != std::string::npos);
+  CHECK(r->text.rfind("MPI_Recv(source=ANY_SOURCE, tag=9) on 'w' received the message rank 11 sent, and the one rank 12 "
+                      "sent could have matched it as well",
+                      0) == 0);
+  CHECK(r->text.find("MPI-3.1 §3.5") != std::string::npos);
+  CHECK(r->text.find("(to run it with the other order: LUMPI_RACE=0:3:2)") != std::string::npos);
+  // what :trace draws: the other message, by its sender and send clock
+  CHECK(r->other == 2);
+  CHECK(r->other_clock == 1);
+  CHECK(r->call == "MPI_Recv(source=ANY_SOURCE, tag=9) on 'w'");
   CHECK_FALSE(c.arrived(env(3, 9, 1)));  // that receive was reported: once
 }
 

@@ -178,3 +178,29 @@ TEST_CASE("trace view: one-sided operations are arrows named by the origin's cal
   CHECK(svg.find("class=\"epoch\"") != std::string::npos);
   CHECK(repl::trace_json(m).find("\"cat\":\"rma\"") != std::string::npos);
 }
+
+TEST_CASE("trace view: a message race is a row on the receiver's lane naming the message that could have matched") {
+  // ranks 1 and 2 send to rank 0, which receives from ANY_SOURCE and takes rank 1's first
+  std::map<int, launcher::ControlMsg> replies;
+  replies[1].trace = {entry("send", 1, 0, 0, 1)};
+  replies[2].trace = {entry("send", 1, 0, 0, 1)};
+  replies[0].trace = {entry("recv", 4, 0, 1, 1, "MPI_Recv"),
+                      entry("race", 5, 0, 2, 1, "MPI_Recv(source=ANY_SOURCE, tag=7) on 'MPI_COMM_WORLD'"),
+                      entry("recv", 6, 0, 2, 1, "MPI_Recv")};
+  repl::TraceModel m = repl::build_trace(3, replies);
+  REQUIRE(m.rows.size() == 5);
+  const repl::TraceRow& race = m.rows[3];
+  CHECK(race.kind == repl::TraceRow::Kind::Race);
+  CHECK(race.rank == 0);
+  CHECK(race.msg == m.rows[1].msg);  // rank 2's send, #2
+  CHECK(m.rows[1].matched);          // the race row does not stand for its receive
+  std::string text = repl::trace_text(m, 100);
+  CHECK(text.find("race: #2 2->0 could have matched MPI_Recv(ANY_SOURCE) instead") != std::string::npos);
+  CHECK(text.find("!...............?") != std::string::npos);
+  CHECK(text.find("! a message race") != std::string::npos);
+  CHECK(repl::trace_svg(m).find("class=\"race\" data-from=\"2\" data-to=\"0\"") != std::string::npos);
+  CHECK(repl::trace_json(m).find("\"cat\":\"race\"") != std::string::npos);
+  // without a race, no legend line for it
+  replies[0].trace.erase(replies[0].trace.begin() + 1);
+  CHECK(repl::trace_text(repl::build_trace(3, replies), 100).find("message race") == std::string::npos);
+}
