@@ -216,11 +216,11 @@ std::optional<Status> Comm::iprobe(int source, int tag) {
   check_recv_tag(tag, "MPI_Iprobe");
   if (source == PROC_NULL) return Status{PROC_NULL, ANY_TAG, 0, 0};
   engine_->progress(0);
-  int w = source == ANY_SOURCE ? ANY_SOURCE : world_of(source);
+  int w = source == ANY_SOURCE ? engine_->probe_source() : world_of(source);
   const Message* m = engine_->matcher().probe(context(Lane::P2P), w, tag);
   if (!m) return std::nullopt;
   if (engine_->tracing()) trace_probe("MPI_Iprobe", *m);
-  if (w == ANY_SOURCE) note_wildcard_probe(m->env.source, tag, "MPI_Iprobe");
+  if (source == ANY_SOURCE) note_wildcard_probe(w, m->env.source, tag, "MPI_Iprobe");
   return Status{peer_rank_of_world(m->env.source), m->env.tag, 0, m->body.size()};
 }
 
@@ -228,7 +228,7 @@ Status Comm::probe(int source, int tag) {
   check_source(source, "MPI_Probe");
   check_recv_tag(tag, "MPI_Probe");
   if (source == PROC_NULL) return Status{PROC_NULL, ANY_TAG, 0, 0};
-  int w = source == ANY_SOURCE ? ANY_SOURCE : world_of(source);
+  int w = source == ANY_SOURCE ? engine_->probe_source() : world_of(source);
   const Message* m = wait_probe(w, source, tag, "MPI_Probe");
   return Status{peer_rank_of_world(m->env.source), m->env.tag, 0, m->body.size()};
 }
@@ -242,12 +242,15 @@ const Message* Comm::wait_probe(int w, int source, int tag, const char* call) {
   const Message* m = nullptr;
   engine_->wait([&] { return (m = engine_->matcher().probe(context(Lane::P2P), w, tag)) != nullptr; }, what);
   if (engine_->tracing()) trace_probe(call, *m);
-  if (w == ANY_SOURCE) note_wildcard_probe(m->env.source, tag, call);
+  if (source == ANY_SOURCE) note_wildcard_probe(w, m->env.source, tag, call);
   return m;
 }
 
-void Comm::note_wildcard_probe(int source_world, int tag, const char* call) {
-  if (!engine_->checking()) return;
+// `looked`: the source the probe looked for, ANY_SOURCE unless LUMPI_RACE
+// fixed it (a replayed probe is counted, not checked: it had no choice).
+void Comm::note_wildcard_probe(int looked, int source_world, int tag, const char* call) {
+  const uint64_t number = engine_->count_wildcard_probe();
+  if (!engine_->checking() || looked != ANY_SOURCE) return;
   Waiting what = waiting(call, "source", ANY_SOURCE);
   what.has_tag = true;
   what.tag = tag;
@@ -259,14 +262,15 @@ void Comm::note_wildcard_probe(int source_world, int tag, const char* call) {
   m.call = what.describe().substr(std::string_view("waiting in ").size());
   m.rank_of = [g = peer_group()](int w) { return group::rank_of(g, w); };
   m.receiver = engine_->world_rank();
+  m.number = number;
   m.probe = true;
   engine_->note_wildcard(std::move(m));
 }
 
-std::optional<Received> Comm::take(int w, int tag, const char* call) {
+std::optional<Received> Comm::take(int w, int tag, const char* call, bool wildcard) {
   std::optional<Message> m = engine_->take(context(Lane::P2P), w, tag);
   if (!m) return std::nullopt;
-  if (w == ANY_SOURCE) note_wildcard_probe(m->env.source, tag, call);
+  if (wildcard) note_wildcard_probe(w, m->env.source, tag, call);
   if (engine_->tracing() && std::string_view(call) == "MPI_Improbe") trace_probe(call, *m);
   Status s{peer_rank_of_world(m->env.source), m->env.tag, 0, m->body.size()};
   return Received{std::move(m->body), s, std::move(m->env.sig)};
@@ -278,7 +282,8 @@ std::optional<Received> Comm::improbe(int source, int tag) {
   check_recv_tag(tag, "MPI_Improbe");
   if (source == PROC_NULL) return Received{Body(), Status{PROC_NULL, ANY_TAG, 0, 0}, {}};
   engine_->progress(0);
-  return take(source == ANY_SOURCE ? ANY_SOURCE : world_of(source), tag, "MPI_Improbe");
+  return take(source == ANY_SOURCE ? engine_->probe_source() : world_of(source), tag, "MPI_Improbe",
+              source == ANY_SOURCE);
 }
 
 Received Comm::mprobe(int source, int tag) {
@@ -286,9 +291,9 @@ Received Comm::mprobe(int source, int tag) {
   check_source(source, "MPI_Mprobe");
   check_recv_tag(tag, "MPI_Mprobe");
   if (source == PROC_NULL) return Received{Body(), Status{PROC_NULL, ANY_TAG, 0, 0}, {}};
-  int w = source == ANY_SOURCE ? ANY_SOURCE : world_of(source);
+  int w = source == ANY_SOURCE ? engine_->probe_source() : world_of(source);
   const Message* m = wait_probe(w, source, tag, "MPI_Mprobe");
-  return *take(m->env.source, m->env.tag, "MPI_Mprobe");
+  return *take(m->env.source, m->env.tag, "MPI_Mprobe", false);
 }
 
 void Comm::trace_probe(const char* call, const Message& m) const {

@@ -177,10 +177,13 @@ class Comm {
   void trace_probe(const char* call, const Message& m) const;
   // Blocks until a message matches (MPI_Probe, MPI_Mprobe: `call`).
   const Message* wait_probe(int source_world, int source, int tag, const char* call);
-  // --check: a probe from ANY_SOURCE found a message of source_world; a
-  // message race it is part of is reported (core/engine/race.hpp).
-  void note_wildcard_probe(int source_world, int tag, const char* call);
-  std::optional<Received> take(int source_world, int tag, const char* call);
+  // A probe from ANY_SOURCE that looked for `looked` (ANY_SOURCE, or the
+  // source LUMPI_RACE fixed) found a message of source_world: it takes its
+  // wildcard number, and under --check a message race it is part of is
+  // reported (core/engine/race.hpp).
+  void note_wildcard_probe(int looked, int source_world, int tag, const char* call);
+  // The matched probe's message (wildcard: the user's source was ANY_SOURCE).
+  std::optional<Received> take(int source_world, int tag, const char* call, bool wildcard);
 
   Engine* engine_;
   uint64_t base_;

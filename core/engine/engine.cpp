@@ -173,6 +173,11 @@ void Engine::found_race(const Race& r) {
   trace(std::move(t));
 }
 
+int Engine::probe_source() const {
+  auto it = replay_.find(wildcard_posts_ + 1);
+  return it != replay_.end() && it->second < size_ ? it->second : ANY_SOURCE;
+}
+
 // A synchronous send's message was matched: its sender may complete.
 void Engine::acknowledge(int source, uint64_t seq) { send_control(source, MsgKind::SsendAck, seq); }
 

@@ -174,6 +174,13 @@ class Engine {
   // --check: a receive from ANY_SOURCE on the point-to-point lane completed
   // (Request); a message race it took part in is reported (core/engine/race.hpp).
   void note_wildcard(WildcardMatch m);
+  // A probe from ANY_SOURCE of the user's point-to-point lane is numbered
+  // with the wildcard receives when it finds a message (one that finds
+  // nothing is not counted, so polling does not shift the numbers):
+  // probe_source is the source LUMPI_RACE fixes for the next number
+  // (ANY_SOURCE: none), count_wildcard_probe takes that number.
+  int probe_source() const;
+  uint64_t count_wildcard_probe() { return ++wildcard_posts_; }
 
   // ---- tracing (core/base/trace.hpp) ----
   // The Lamport clock: every send carries it (Envelope::clock); every

@@ -19,7 +19,7 @@ std::optional<Race> RaceCheck::race(WildcardMatch& m, const Envelope& e) {
                      " from MPI_ANY_SOURCE gets depends on timing, and so may the result "
                      "(MPI-3.1 §3.5: MPI makes no guarantee of fairness); name the source, or use tags that "
                      "tell the messages apart";
-  if (!m.probe)
+  if (m.number)
     text += " (to run it with the other order: LUMPI_RACE=" + std::to_string(m.receiver) + ":" +
             std::to_string(m.number) + ":" + std::to_string(e.source) + ")";
   Race found{text, m.call, e.source, e.clock, e.tag, m.context};

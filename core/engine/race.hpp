@@ -24,8 +24,10 @@
 // from the start of the program) takes only COMM_WORLD rank S's message, so
 // the user sees whether the result changes or a deadlock appears. A probe's
 // race is reported the same way (its clock is the receiver's when it
-// looked: every later send of the receiver carries a larger one), without
-// a replay.
+// looked: every later send of the receiver carries a larger one), and
+// replayed the same way: a probe from ANY_SOURCE that found a message is
+// numbered with the receives (Engine::probe_source), and the receive that
+// follows it usually names the source it found.
 // Pure bookkeeping: the engine calls it and sends the reports.
 #pragma once
 
@@ -51,7 +53,7 @@ struct WildcardMatch {
   std::string call;         // "MPI_Recv(source=ANY_SOURCE, tag=5) on 'MPI_COMM_WORLD'"
   std::function<int(int)> rank_of;  // COMM_WORLD rank -> rank in the receive's communicator
   int receiver = 0;         // the COMM_WORLD rank that received
-  uint64_t number = 0;      // which of its wildcard receives (PostedRecv::wildcard); 0: a probe
+  uint64_t number = 0;      // which of its wildcard receives and probes (PostedRecv::wildcard); 0: none
   bool probe = false;       // a probe (MPI_Probe, MPI_Iprobe, MPI_Mprobe, MPI_Improbe), which has no replay
 };
 

@@ -117,16 +117,17 @@ for n in [3, 4, 5]:
               rc == 0 and err == "" and out.endswith("done\n") and found == [],
               f"rc={rc} out={out!r} err={err!r} found={found!r}")
 
-# The same race through probes: MPI_Probe, then MPI_Improbe from MPI_ANY_SOURCE (no replay offered).
+# The same race through probes: MPI_Probe, then MPI_Improbe from MPI_ANY_SOURCE (replayed below).
 for n in [3, 4, 5]:
     rc, out, err, found = exec_case(n, "probe_race", ["--check"])
     lines = [l for l in err.splitlines() if "message-race" in l]
     probes = ("MPI_Probe(source=ANY_SOURCE, tag=9) on 'MPI_COMM_WORLD' found the message rank ",
               "MPI_Improbe(source=ANY_SOURCE, tag=9) on 'MPI_COMM_WORLD' found the message rank ")
-    check(f"probe_race at {n} ranks --check: exit 1, the probe's race said with both senders, no replay",
+    check(f"probe_race at {n} ranks --check: exit 1, the probe's race said with both senders and its replay",
           rc == 1 and out.endswith("done\n") and lines
           and all(any(p in l for p in probes) and "could have matched it as well (neither send comes after the probe "
-                  "matched)" in l and "LUMPI_RACE" not in l for l in lines), f"rc={rc} out={out!r} err={err!r}")
+                  "matched)" in l and "(to run it with the other order: LUMPI_RACE=0:" in l for l in lines),
+          f"rc={rc} out={out!r} err={err!r}")
     for flags, case in ((["--check"], "probe_ok"), ([], "probe_ok"), ([], "probe_race")):
         rc, out, err, found = exec_case(n, case, flags)
         check(f"{case} at {n} ranks {' '.join(flags)}: silent, exit 0, empty report",
@@ -182,6 +183,30 @@ for forced, wants in (("0:1:2", "deadlock: rank 0 in MPI_Recv(source=2, tag=9) o
     for _ in range(3):  # the same every time
         rc, out, err, tag = run(LUMPI, ["--check", "-n", "3", script], timeout=30)
         check(f"replay LUMPI_RACE={forced}: {wants!r}", wants in out + err and (rc == 0) == (forced == "0:1:1")
+              and "message-race" not in out + err and no_leftovers(tag), f"rc={rc} out={out!r} err={err!r}")
+    del os.environ["LUMPI_RACE"]
+
+# A probe's race replays the same way: rank 0 probes MPI_ANY_SOURCE, receives
+# from the source it found, then from rank 2. Forcing rank 2's message into
+# the probe makes the deadlock appear every time, rank 1's the success.
+PROBE_REPLAY = ("local w, r = mpi.COMM_WORLD, mpi.rank()\n"
+                "if r == 0 then local s = w:probe(mpi.ANY_SOURCE, 9); local a = w:recv(s.source, 9); "
+                "local b = w:recv(2, 9); print('got', a, b)\n"
+                "else w:send(r, 0, 9) end\n")
+script = os.path.join(tmp, "probe_replay.lua")
+with open(script, "w") as f:
+    f.write(PROBE_REPLAY)
+rc, out, err, tag = run(LUMPI, ["--check", "-n", "3", script], timeout=30)
+check("probe replay: the probe's report names how to run the other order",
+      rc == 1 and "MPI_Probe(source=ANY_SOURCE, tag=9) on 'MPI_COMM_WORLD' found the message rank" in out + err
+      and "(to run it with the other order: LUMPI_RACE=0:1:" in out + err and no_leftovers(tag),
+      f"rc={rc} out={out!r} err={err!r}")
+for forced, wants in (("0:1:2", "deadlock: rank 0 in MPI_Recv(source=2, tag=9) on 'MPI_COMM_WORLD' waits for 2"),
+                      ("0:1:1", "[0] got\t1\t2")):
+    os.environ["LUMPI_RACE"] = forced
+    for _ in range(3):
+        rc, out, err, tag = run(LUMPI, ["--check", "-n", "3", script], timeout=30)
+        check(f"probe replay LUMPI_RACE={forced}: {wants!r}", wants in out + err and (rc == 0) == (forced == "0:1:1")
               and "message-race" not in out + err and no_leftovers(tag), f"rc={rc} out={out!r} err={err!r}")
     del os.environ["LUMPI_RACE"]
 
