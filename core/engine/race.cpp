@@ -47,6 +47,9 @@ std::optional<Race> RaceCheck::completed(WildcardMatch m, const std::list<Messag
   std::optional<Race> out;
   for (const Message& w : waiting)
     if ((out = race(m, w.env))) break;
+  if (m.taken)
+    for (WildcardMatch& k : kept_)
+      if (!out && (out = race(k, *m.taken))) break;
   if (kept_.size() == kKeep) kept_.pop_front();
   kept_.push_back(std::move(m));
   return out;

@@ -54,7 +54,12 @@ struct WildcardMatch {
   std::function<int(int)> rank_of;  // COMM_WORLD rank -> rank in the receive's communicator
   int receiver = 0;         // the COMM_WORLD rank that received
   uint64_t number = 0;      // which of its wildcard receives and probes (PostedRecv::wildcard); 0: none
-  bool probe = false;       // a probe (MPI_Probe, MPI_Iprobe, MPI_Mprobe, MPI_Improbe), which has no replay
+  bool probe = false;       // a probe (MPI_Probe, MPI_Iprobe, MPI_Mprobe, MPI_Improbe)
+  // A receive's message (none for a probe): the receives kept before it
+  // could have taken it instead when its send did not come after theirs
+  // matched (two wildcard receives posted together take their messages in
+  // arrival order).
+  std::optional<Envelope> taken;
 };
 
 // The replay's choices for COMM_WORLD rank `rank` from LUMPI_RACE's text
@@ -77,8 +82,9 @@ class RaceCheck {
  public:
   static constexpr size_t kKeep = 64;
   // A wildcard receive completed; `waiting` are the unexpected messages
-  // (Matcher::unexpected). Returns the report if one of them could have
-  // matched it, and keeps the receive for later arrivals.
+  // (Matcher::unexpected). Returns the report if one of them, or the
+  // message it took, could have matched another (kept) receive, and keeps
+  // the receive for later arrivals.
   std::optional<Race> completed(WildcardMatch m, const std::list<Message>& waiting);
   // A message arrived: the report if it could have matched a kept receive
   // (each receive is reported once, each text once).

@@ -70,7 +70,7 @@ bool Request::poll_complete() {
         if (recv_.source == ANY_SOURCE && lane_of(recv_.context) == Lane::P2P && engine_->checking())
           engine_->note_wildcard({recv_.context, recv_.tag, recv_.msg.env.source, recv_.clock,
                                   what_.describe().substr(std::string_view("waiting in ").size()), rank_of_,
-                                  engine_->world_rank(), recv_.wildcard});
+                                  engine_->world_rank(), recv_.wildcard, false, recv_.msg.env});
       }
       break;
     case Kind::Send:

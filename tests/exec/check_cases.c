@@ -26,7 +26,12 @@
  *   any_ok         the same receives, but rank i sends only when rank 0 tells it to;
  *   probe_race     as any_race, but rank 0 probes with MPI_ANY_SOURCE (MPI_Probe, then MPI_Improbe
  *                  in a loop) and receives from the source it found (--check);
- *   probe_ok       the same probes, but rank i sends only when rank 0 tells it to.
+ *   probe_ok       the same probes, but rank i sends only when rank 0 tells it to;
+ *   irecv_race     rank 0 posts one MPI_Irecv from MPI_ANY_SOURCE per other rank, then
+ *                  MPI_Waitall, while every rank sends at once: which receive gets which
+ *                  message is timing (--check);
+ *   irecv_ok       the same receives, but rank i sends only when rank 0 tells it to,
+ *                  after the receive before has completed.
  * A correct twin prints "done" from rank 0. */
 #include <mpi.h>
 #include <stdio.h>
@@ -242,6 +247,23 @@ static int probe_any(int i) {
 }
 
 static void any_source(int bug) { from_any(bug, recv_any); }
+
+static void irecvs(int bug) {
+  int v = me, go = 1, got[64];
+  MPI_Request r[64];
+  if (me != 0) {
+    if (!bug) MPI_Recv(&go, 1, MPI_INT, 0, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Send(&v, 1, MPI_INT, 0, 9, MPI_COMM_WORLD);
+    return;
+  }
+  for (int i = 1; i < n && i < 64; ++i) MPI_Irecv(&got[i], 1, MPI_INT, MPI_ANY_SOURCE, 9, MPI_COMM_WORLD, &r[i - 1]);
+  if (bug) MPI_Waitall(n - 1, r, MPI_STATUSES_IGNORE);
+  for (int i = 1; !bug && i < n; ++i) {
+    MPI_Send(&go, 1, MPI_INT, i, 8, MPI_COMM_WORLD);
+    MPI_Wait(&r[i - 1], MPI_STATUS_IGNORE);
+    if (got[i] != i) printf("FAIL receive %d got %d\n", i, got[i]);
+  }
+}
 static void probe_source(int bug) { from_any(bug, probe_any); }
 
 struct Case {
@@ -259,6 +281,7 @@ static const struct Case cases[] = {
     {"p2p_types", "p2p_types_ok", p2p_types},  {"igather_odd", "igather_ok", igather_odd},
     {"mrecv_types", "mrecv_ok", mrecv_types},
     {"any_race", "any_ok", any_source},        {"probe_race", "probe_ok", probe_source},
+    {"irecv_race", "irecv_ok", irecvs},
 };
 
 int main(int argc, char** argv) {

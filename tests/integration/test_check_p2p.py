@@ -117,6 +117,22 @@ for n in [3, 4, 5]:
               rc == 0 and err == "" and out.endswith("done\n") and found == [],
               f"rc={rc} out={out!r} err={err!r} found={found!r}")
 
+# Wildcard MPI_Irecvs posted together take their messages in arrival order:
+# the first receive could have had the message a later one took.
+for n in [3, 4, 5]:
+    rc, out, err, found = exec_case(n, "irecv_race", ["--check"])
+    lines = [l for l in err.splitlines() if "message-race" in l]
+    check(f"irecv_race at {n} ranks --check: exit 1, a receive's race said with both senders and its replay",
+          rc == 1 and out.endswith("done\n") and lines
+          and all("(source=ANY_SOURCE, tag=9) on 'MPI_COMM_WORLD' received the message rank " in l
+                  and "could have matched it as well" in l and "LUMPI_RACE=0:" in l for l in lines),
+          f"rc={rc} out={out!r} err={err!r}")
+    for flags, case in ((["--check"], "irecv_ok"), ([], "irecv_ok"), ([], "irecv_race")):
+        rc, out, err, found = exec_case(n, case, flags)
+        check(f"{case} at {n} ranks {' '.join(flags)}: silent, exit 0, empty report",
+              rc == 0 and err == "" and out.endswith("done\n") and found == [],
+              f"rc={rc} out={out!r} err={err!r} found={found!r}")
+
 # The same race through probes: MPI_Probe, then MPI_Improbe from MPI_ANY_SOURCE (replayed below).
 for n in [3, 4, 5]:
     rc, out, err, found = exec_case(n, "probe_race", ["--check"])

@@ -24,7 +24,8 @@ Envelope env(int source, int tag, uint64_t clock, uint64_t ctx = kCtx) {
 
 // A receive from ANY_SOURCE with `tag` that took rank `took`'s message when its clock was `clock`.
 WildcardMatch took(int source, uint64_t clock, int tag = 9) {
-  return {kCtx, tag, source, clock, "MPI_Recv(source=ANY_SOURCE, tag=9) on 'w'", [](int r) { return r + 10; }, 0, 3};
+  return {kCtx, tag, source, clock, "MPI_Recv(source=ANY_SOURCE, tag=9) on 'w'", [](int r) { return r + 10; }, 0, 3,
+          false, {}};
 }
 
 }  // namespace
@@ -55,6 +56,26 @@ TEST_CASE("race: a later arrival counts only if its send did not come after the 
   CHECK_FALSE(c.arrived(env(2, 8, 2)));   // another tag
   CHECK_FALSE(c.arrived(env(2, 9, 2, kCtx + 4)));  // another communicator
   CHECK(c.arrived(env(2, 9, 5)));          // concurrent: could have matched
+}
+
+TEST_CASE("race: two wildcard receives posted together: the second's message could have matched the first") {
+  RaceCheck c;
+  WildcardMatch first = took(1, 5), second = took(2, 5);
+  first.taken = env(1, 9, 1);
+  second.taken = env(2, 9, 2);  // sent concurrently with the first's match (clock 2 <= 5)
+  second.number = 4;
+  CHECK_FALSE(c.completed(first, {}));
+  auto r = c.completed(second, {});
+  REQUIRE(r);
+  CHECK(r->other == 2);
+  CHECK(r->text.find("received the message rank 11 sent, and the one rank 12 sent") != std::string::npos);
+  CHECK(r->text.find("LUMPI_RACE=0:3:2") != std::string::npos);  // the first receive takes rank 2's instead
+
+  RaceCheck caused;  // the second message was sent after the first receive matched (a larger clock): no race
+  WildcardMatch after = took(2, 9);
+  after.taken = env(2, 9, 7);
+  CHECK_FALSE(caused.completed(first, {}));
+  CHECK_FALSE(caused.completed(after, {}));
 }
 
 TEST_CASE("race: an ANY_TAG receive takes any tag; the same text is said once") {
