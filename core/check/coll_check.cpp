@@ -110,12 +110,38 @@ std::string args_text(const Side& send, const Side& recv, int root, const std::s
   return s;
 }
 
+// The calls whose "in place" option is given at all processes or at none
+// (MPI-3.1 §5.7, §5.8: "passing MPI_IN_PLACE to the argument sendbuf at
+// all processes"), and whether a member gave it: a send side without data
+// where the receive side has some, as every door describes MPI_IN_PLACE.
+bool all_or_none_in_place(const std::string& call) {
+  for (const char* c : {"MPI_Allgather", "MPI_Allgatherv", "MPI_Alltoall", "MPI_Alltoallv", "MPI_Iallgather",
+                        "MPI_Iallgatherv", "MPI_Ialltoall", "MPI_Ialltoallv"})
+    if (call == c) return true;
+  return false;
+}
+bool in_place(const CollCall& c) { return c.send.kind == Sig::Kind::None && c.recv.kind == Sig::Kind::Known; }
+
+std::string compare_in_place(const std::vector<CollCall>& calls) {
+  if (!all_or_none_in_place(calls[0].call)) return "";
+  for (size_t i = 1; i < calls.size(); ++i) {
+    if (calls[i].failed || in_place(calls[i]) == in_place(calls[0])) continue;
+    size_t given = in_place(calls[0]) ? 0 : i, not_given = given == 0 ? i : 0;
+    return pair_report(calls, 0, i,
+                       "rank " + std::to_string(given) + " passes MPI_IN_PLACE as sendbuf and rank " +
+                           std::to_string(not_given) + " does not: " + calls[0].call +
+                           " takes it at all processes or at none (MPI-3.1 §5.7, §5.8)");
+  }
+  return "";
+}
+
 }  // namespace
 
 Verdict compare(const std::vector<CollCall>& calls, const std::string& comm_name) {
   Verdict v;
   for (size_t i = 1; i < calls.size() && v.text.empty(); ++i)
     if (calls[0].call != calls[i].call) v = {ErrClass::Other, pair_report(calls, 0, i, "different collectives")};
+  if (v.text.empty() && !calls[0].failed) v = {ErrClass::Arg, compare_in_place(calls)};
   // The arguments of the members whose own arguments did not fail.
   size_t first = 0;
   while (first < calls.size() && calls[first].failed) ++first;
@@ -195,7 +221,8 @@ class Exchange {
     Unpacker u(b, "the collective check's verdict");
     Verdict v;
     const ErrClass cls = ErrClass(u.i32());
-    v.cls = cls == ErrClass::Root || cls == ErrClass::Op || cls == ErrClass::Type ? cls : ErrClass::Other;
+    v.cls = cls == ErrClass::Root || cls == ErrClass::Op || cls == ErrClass::Type || cls == ErrClass::Arg ? cls
+                                                                                                 : ErrClass::Other;
     v.text = u.bytes();
     u.end();
     return v;

@@ -27,6 +27,7 @@
  *   probe_race     as any_race, but rank 0 probes with MPI_ANY_SOURCE (MPI_Probe, then MPI_Improbe
  *                  in a loop) and receives from the source it found (--check);
  *   probe_ok       the same probes, but rank i sends only when rank 0 tells it to;
+ *   inplace_one    MPI_Allgather with MPI_IN_PLACE at rank 0 only (--check); inplace_ok: at every rank;
  *   irecv_race     rank 0 posts one MPI_Irecv from MPI_ANY_SOURCE per other rank, then
  *                  MPI_Waitall, while every rank sends at once: which receive gets which
  *                  message is timing (--check);
@@ -138,6 +139,15 @@ static void types(int bug) {
   int mine = me, all[64];
   MPI_Datatype t = bug && me % 2 ? MPI_FLOAT : MPI_INT;
   MPI_Allgather(&mine, 1, t, all, 1, t, MPI_COMM_WORLD);
+}
+
+// MPI_Allgather with MPI_IN_PLACE at rank 0 only (MPI-3.1 §5.7: at all
+// processes or at none); the twin passes it at every rank.
+static void in_place(int bug) {
+  int mine = me, all[64];
+  all[me] = me;
+  if (me == 0 || !bug) MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, 1, MPI_INT, MPI_COMM_WORLD);
+  else MPI_Allgather(&mine, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
 }
 
 // The nonblocking form: rank 0 reduces with MPI_MAX, the others MPI_SUM.
@@ -281,7 +291,7 @@ static const struct Case cases[] = {
     {"p2p_types", "p2p_types_ok", p2p_types},  {"igather_odd", "igather_ok", igather_odd},
     {"mrecv_types", "mrecv_ok", mrecv_types},
     {"any_race", "any_ok", any_source},        {"probe_race", "probe_ok", probe_source},
-    {"irecv_race", "irecv_ok", irecvs},
+    {"irecv_race", "irecv_ok", irecvs},        {"inplace_one", "inplace_ok", in_place},
 };
 
 int main(int argc, char** argv) {

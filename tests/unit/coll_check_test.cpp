@@ -56,6 +56,24 @@ TEST_CASE("a root whose receive disagrees with its own send shows its call once"
   CHECK(!has(v.text, "root=0), rank 0 calls"));
 }
 
+TEST_CASE("MPI_IN_PLACE at some members of an all-or-none call is MPI_ERR_ARG") {
+  auto allgather = [](bool in_place, const char* call = "MPI_Allgather") {
+    return describe(call, -1, "", in_place ? Side{} : Side{1, kInt}, {1, kInt});
+  };
+  Verdict v = compare({allgather(true), allgather(false), allgather(false)}, "w");
+  CHECK(v.cls == ErrClass::Arg);
+  CHECK(has(v.text, "rank 0 passes MPI_IN_PLACE as sendbuf and rank 1 does not: MPI_Allgather takes it at all "
+                    "processes or at none (MPI-3.1 §5.7, §5.8)"));
+  CHECK(compare({allgather(false), allgather(false), allgather(true, "MPI_Allgather")}, "w").cls == ErrClass::Arg);
+  CHECK(compare({allgather(true, "MPI_Ialltoall"), allgather(false, "MPI_Ialltoall")}, "w").cls == ErrClass::Arg);
+  CHECK(compare({allgather(true), allgather(true), allgather(true)}, "w").text.empty());
+  CHECK(compare({allgather(false), allgather(false)}, "w").text.empty());
+  // rooted calls: only the root may pass it, so a root in place and the others not agree
+  CHECK(compare({gather(1, 1, 0, true), gather(1, 1, 0, false)}, "w").text.empty());
+  CollCall root_in_place = describe("MPI_Gather", 0, "", {}, {1, kInt});
+  CHECK(compare({root_in_place, gather(1, 1, 0, false)}, "w").text.empty());
+}
+
 TEST_CASE("different collectives are MPI_ERR_OTHER") {
   CollCall barrier = describe("MPI_Barrier", -1, "", {}, {});
   Verdict v = compare({bcast(1, kInt, 0), barrier}, "w");
