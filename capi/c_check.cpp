@@ -9,7 +9,9 @@ namespace {
 
 core::check::Side core_side(const Side& s, const char* f) {
   if (!s.present || s.type == MPI_DATATYPE_NULL) return {};
-  return {s.count, type_of(s.type, f), s.per_rank};
+  core::check::Side out{s.count, type_of(s.type, f), s.per_rank};
+  if (s.counts) out.counts.assign(s.counts, s.counts + s.n);
+  return out;
 }
 
 std::string op_text(MPI_Op op, const char* f) {
@@ -21,8 +23,8 @@ std::string op_text(MPI_Op op, const char* f) {
 
 Side side_v(const int* counts, int n, MPI_Datatype t, bool present) {
   int any = 0;
-  for (int i = 0; counts && i < n; ++i) any = any || counts[i] > 0;
-  return {any, t, present, true};
+  for (int i = 0; present && counts && i < n; ++i) any = any || counts[i] > 0;
+  return {any, t, present, true, present ? counts : nullptr, n};
 }
 
 void check_coll(MPI_Comm comm, const CollDescription& d, bool nonblocking) {

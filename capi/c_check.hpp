@@ -19,6 +19,8 @@ struct Side {
   MPI_Datatype type = MPI_DATATYPE_NULL;
   bool present = false;
   bool per_rank = false;  // a v form's counts array (side_v)
+  const int* counts = nullptr;  // that array, of n entries (read only where present)
+  int n = 0;
 };
 inline Side side(int count, MPI_Datatype t, bool present = true) { return {count, t, present, false}; }
 // A v form's side: its type, with 1 if any of the n counts moves data.

@@ -32,7 +32,12 @@ std::string pack(const CollCall& c) {
   p.bytes(c.call).bytes(c.args).i64(c.root).bytes(c.op);
   put(p, c.send);
   put(p, c.recv);
-  return p.u64(c.per_pair ? 1 : 0).u64(c.failed ? 1 : 0).take();
+  p.u64(c.per_pair ? 1 : 0).u64(c.failed ? 1 : 0).u64(c.send_per_rank ? 1 : 0).u64(c.recv_per_rank ? 1 : 0);
+  for (const auto* counts : {&c.send_counts, &c.recv_counts}) {
+    p.u64(counts->size());
+    for (std::int64_t k : *counts) p.i64(k);
+  }
+  return p.take();
 }
 
 CollCall unpack(std::string_view b) {
@@ -46,6 +51,13 @@ CollCall unpack(std::string_view b) {
   c.recv = get_sig(u);
   c.per_pair = u.u64() != 0;
   c.failed = u.u64() != 0;
+  c.send_per_rank = u.u64() != 0;
+  c.recv_per_rank = u.u64() != 0;
+  for (auto* counts : {&c.send_counts, &c.recv_counts}) {
+    const uint64_t n = u.u64();
+    if (n > (1u << 24)) throw Error(ErrClass::Intern, "the collective check", "too many counts");
+    for (uint64_t i = 0; i < n; ++i) counts->push_back(u.i64());
+  }
   u.end();
   return c;
 }
@@ -86,6 +98,57 @@ std::string compare_data(const std::vector<CollCall>& calls) {
                            std::to_string(s.rank) + " " + s.verb + " " + s.sig->text +
                            ": the type signatures differ");
   }
+  return "";
+}
+
+// The v forms whose pairs the check compares one by one (MPI-3.1 §5.5,
+// §5.6, §5.7, §5.8: what i sends to j has the signature j receives from i),
+// and the amount rank `from` sends to (or `to` receives from) a peer, in
+// units of the side's signature: -1 where it is not known (no counts given,
+// MPI_BYTE and MPI_PACKED, a side that moves nothing here).
+bool pairs_compared(const std::string& call) {
+  for (const char* c : {"MPI_Gatherv", "MPI_Scatterv", "MPI_Allgatherv", "MPI_Alltoallv", "MPI_Igatherv",
+                        "MPI_Iscatterv", "MPI_Iallgatherv", "MPI_Ialltoallv"})
+    if (call == c) return true;
+  return false;
+}
+
+std::int64_t amount(const Sig& s, bool per_rank, const std::vector<std::int64_t>& counts, size_t peer) {
+  if (s.kind == Sig::Kind::None || s.kind == Sig::Kind::Any || (per_rank && counts.empty())) return -1;
+  if (counts.empty()) return s.kind == Sig::Kind::Known ? s.reps : 0;  // one count for every peer
+  if (peer >= counts.size()) return -1;
+  if (counts[peer] == 0) return 0;
+  return s.kind == Sig::Kind::Known ? counts[peer] * s.reps : -1;
+}
+
+// "3 x MPI_INT" for what a side moves with one peer.
+std::string pair_amount_text(const Sig& s, const std::vector<std::int64_t>& counts, size_t peer) {
+  if (counts.empty()) return s.text;
+  const size_t x = s.text.find(" x ");
+  return std::to_string(counts[peer]) + (x == std::string::npos ? " x ?" : s.text.substr(x));
+}
+
+std::string compare_pairs(const std::vector<CollCall>& calls) {
+  if (!pairs_compared(calls[0].call)) return "";
+  const size_t n = calls.size();
+  const std::string& call = calls[0].call;
+  const bool gather = call.ends_with("atherv") && !call.ends_with("llgatherv"),
+             scatter = call.ends_with("catterv");
+  const size_t root = size_t(std::max(calls[0].root, 0));
+  for (size_t from = 0; from < n; ++from)
+    for (size_t to = 0; to < n; ++to) {
+      if ((gather && to != root) || (scatter && from != root)) continue;
+      const CollCall &a = calls[from], &b = calls[to];
+      if (a.failed || b.failed) continue;
+      const std::int64_t sent = amount(a.send, a.send_per_rank, a.send_counts, to),
+                         got = amount(b.recv, b.recv_per_rank, b.recv_counts, from);
+      if (sent < 0 || got < 0 || sent == got) continue;
+      return pair_report(calls, from, to,
+                         "rank " + std::to_string(from) + " sends " + pair_amount_text(a.send, a.send_counts, to) +
+                             " to rank " + std::to_string(to) + ", which receives " +
+                             pair_amount_text(b.recv, b.recv_counts, from) + " from it: the type signatures of "
+                             "that pair differ");
+    }
   return "";
 }
 
@@ -155,6 +218,7 @@ Verdict compare(const std::vector<CollCall>& calls, const std::string& comm_name
       v = {ErrClass::Op, pair_report(calls, first, i, "the reduction ops differ (" + a.op + " and " + b.op + ")")};
   }
   if (v.text.empty()) v = {ErrClass::Type, compare_data(calls)};
+  if (v.text.empty()) v = {ErrClass::Type, compare_pairs(calls)};
   if (v.text.empty()) return {};
   v.text = "collective mismatch on '" + comm_name + "': " + v.text + "\n" + kRule;
   return v;
@@ -169,6 +233,10 @@ CollCall describe(const char* call, int root, const std::string& op, const Side&
   c.args = args_text(send, recv, root, op);
   if (send.type) c.send = signature(*send.type, send.count);
   if (recv.type) c.recv = signature(*recv.type, recv.count);
+  c.send_counts = send.counts;
+  c.recv_counts = recv.counts;
+  c.send_per_rank = send.per_rank;
+  c.recv_per_rank = recv.per_rank;
   c.per_pair = per_pair;
   return c;
 }

@@ -5,7 +5,8 @@
 // or not: §5.12 says they never match each other) must be the same
 // operation with the same root and reduction op, and every signature sent
 // must equal the signature its receiver gives (for the v forms, where each
-// pair has counts of its own, the basic types only).
+// pair has counts of its own, the basic types, then each pair's amount
+// where the door gives the counts).
 //
 // How: under Engine::checking(), each collective of an intracommunicator
 // first sends its description (CollCall) to local rank 0 on the
@@ -38,6 +39,11 @@ struct CollCall {
   std::string op;     // "MPI_SUM", "a user op"; "" for none
   Sig send, recv;     // what one block sent / received holds (Kind::None: no data that way)
   bool per_pair = false;  // v forms: counts differ per pair; only the basic types are compared
+  // v forms: a side's counts, one per peer (send, recv then hold one
+  // element's signature); empty where the side has one count or none, or
+  // where the door gave none for a side of counts (*_per_rank).
+  std::vector<std::int64_t> send_counts, recv_counts;
+  bool send_per_rank = false, recv_per_rank = false;
   // This process's own arguments already failed their check, and it takes
   // part only so that no partner waits (the Lua door's reductions carry
   // the error in place of the data): its call is compared, not its

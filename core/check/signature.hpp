@@ -50,6 +50,7 @@ struct Side {
   std::int64_t count = 0;
   TypePtr type;
   bool per_rank = false;  // a v form's counts (count is 1 if any moves data)
+  std::vector<std::int64_t> counts = {};  // a v form's counts, one per peer, where the door gives them
 };
 
 // --check: a point-to-point call's side as its message (a send) or its

@@ -27,6 +27,8 @@
  *   probe_race     as any_race, but rank 0 probes with MPI_ANY_SOURCE (MPI_Probe, then MPI_Improbe
  *                  in a loop) and receives from the source it found (--check);
  *   probe_ok       the same probes, but rank i sends only when rank 0 tells it to;
+ *   gatherv_counts MPI_Gatherv whose root expects 3 ints from the last rank, which sends 2 (--check);
+ *                  gatherv_ok: 2 from every rank;
  *   inplace_one    MPI_Allgather with MPI_IN_PLACE at rank 0 only (--check); inplace_ok: at every rank;
  *   irecv_race     rank 0 posts one MPI_Irecv from MPI_ANY_SOURCE per other rank, then
  *                  MPI_Waitall, while every rank sends at once: which receive gets which
@@ -148,6 +150,15 @@ static void in_place(int bug) {
   all[me] = me;
   if (me == 0 || !bug) MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, all, 1, MPI_INT, MPI_COMM_WORLD);
   else MPI_Allgather(&mine, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
+}
+
+// MPI_Gatherv whose root expects 3 ints from the last rank, which sends 2
+// (MPI-3.1 §5.5: each pair's signatures are equal); the twin expects 2.
+static void gatherv_counts(int bug) {
+  int mine[2] = {me, me}, all[128], counts[64], displs[64];
+  for (int i = 0; i < n && i < 64; ++i) counts[i] = 2, displs[i] = 2 * i;
+  if (bug) counts[n - 1] = 3;
+  MPI_Gatherv(mine, 2, MPI_INT, all, counts, displs, MPI_INT, 0, MPI_COMM_WORLD);
 }
 
 // The nonblocking form: rank 0 reduces with MPI_MAX, the others MPI_SUM.
@@ -292,6 +303,7 @@ static const struct Case cases[] = {
     {"mrecv_types", "mrecv_ok", mrecv_types},
     {"any_race", "any_ok", any_source},        {"probe_race", "probe_ok", probe_source},
     {"irecv_race", "irecv_ok", irecvs},        {"inplace_one", "inplace_ok", in_place},
+    {"gatherv_counts", "gatherv_ok", gatherv_counts},
 };
 
 int main(int argc, char** argv) {

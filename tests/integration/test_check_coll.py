@@ -38,6 +38,7 @@ CASES = {
     "igather_odd": ("igather_ok", "collective-mismatch", "rank 0 calls MPI_Finalize(), rank 1 calls MPI_Igather("),
     "send_eager": ("sendrecv_ok", "deadlock", "standard sends (MPI_Send, MPI_Isend) are synchronous"),
     "inplace_one": ("inplace_ok", "collective-mismatch", "rank 0 passes MPI_IN_PLACE as sendbuf and rank 1 does not"),
+    "gatherv_counts": ("gatherv_ok", "collective-mismatch", "sends 2 x MPI_INT to rank 0, which receives 3 x MPI_INT"),
 }
 
 for n in [2, 3, 4, 5]:

@@ -74,6 +74,29 @@ TEST_CASE("MPI_IN_PLACE at some members of an all-or-none call is MPI_ERR_ARG") 
   CHECK(compare({root_in_place, gather(1, 1, 0, false)}, "w").text.empty());
 }
 
+TEST_CASE("the v forms compare each pair's amount where the counts are given") {
+  // MPI_Gatherv at 3 ranks: each sends 2 ints; the root expects {2, 2, 3}
+  auto gatherv = [](int me, std::vector<std::int64_t> recvcounts) {
+    Side send{2, kInt};
+    Side recv{1, kInt, true, std::move(recvcounts)};
+    return describe("MPI_Gatherv", 0, "", send, me == 0 ? recv : Side{}, true);
+  };
+  Verdict v = compare({gatherv(0, {2, 2, 3}), gatherv(1, {}), gatherv(2, {})}, "w");
+  CHECK(v.cls == ErrClass::Type);
+  CHECK(has(v.text, "rank 2 sends 2 x MPI_INT to rank 0, which receives 3 x MPI_INT from it"));
+  CHECK(compare({gatherv(0, {2, 2, 2}), gatherv(1, {}), gatherv(2, {})}, "w").text.empty());
+  // MPI_Alltoallv at 2 ranks: rank 0 sends {1, 2}, rank 1 sends {3, 4}; receives must be the transpose
+  auto alltoallv = [](std::vector<std::int64_t> s, std::vector<std::int64_t> r) {
+    return describe("MPI_Alltoallv", -1, "", Side{1, kInt, true, std::move(s)}, Side{1, kInt, true, std::move(r)},
+                    true);
+  };
+  CHECK(compare({alltoallv({1, 2}, {1, 3}), alltoallv({3, 4}, {2, 4})}, "w").text.empty());
+  CHECK(has(compare({alltoallv({1, 2}, {1, 3}), alltoallv({3, 4}, {1, 4})}, "w").text,
+            "rank 0 sends 2 x MPI_INT to rank 1, which receives 1 x MPI_INT from it"));
+  // no counts given (the C++ and Lua doors): only the basic types, as before
+  CHECK(compare({alltoallv({}, {}), alltoallv({3, 4}, {1, 4})}, "w").text.empty());
+}
+
 TEST_CASE("different collectives are MPI_ERR_OTHER") {
   CollCall barrier = describe("MPI_Barrier", -1, "", {}, {});
   Verdict v = compare({bcast(1, kInt, 0), barrier}, "w");
