@@ -108,6 +108,26 @@ static void recv_buffer(int early) {
   if (in[0] != (rank + size - 1) % size) printf("wrong message %d\n", in[0]);
 }
 
+/* Two receives completed by MPI_Testall, the first before the second's
+   message is even sent (an MPI_Testall that returns false with one of them
+   complete inside); `early`: the second's buffer is written meanwhile. */
+static void testall_buffers(int early) {
+  int a = -1, b[2] = {-1, -1}, out = rank, flag = 0, left = (rank + size - 1) % size, right = (rank + 1) % size;
+  MPI_Request r[2];
+  MPI_Irecv(&a, 1, MPI_INT, left, 0, MPI_COMM_WORLD, &r[0]);
+  MPI_Irecv(b, 2, MPI_INT, left, 1, MPI_COMM_WORLD, &r[1]);
+  MPI_Send(&out, 1, MPI_INT, right, 0, MPI_COMM_WORLD);
+  while (!flag) MPI_Request_get_status(r[0], &flag, MPI_STATUS_IGNORE);
+  MPI_Testall(2, r, &flag, MPI_STATUSES_IGNORE);  /* false: the second is not sent yet */
+  if (flag) printf("MPI_Testall completed a receive whose message was not sent\n");
+  if (early) b[1] = 7;
+  MPI_Barrier(MPI_COMM_WORLD);
+  int two[2] = {rank, rank};
+  MPI_Send(two, 2, MPI_INT, right, 1, MPI_COMM_WORLD);
+  while (!flag) MPI_Testall(2, r, &flag, MPI_STATUSES_IGNORE);
+  if (a != left || b[0] != left) printf("wrong messages %d %d\n", a, b[0]);
+}
+
 /* The receive buffer of an Iallreduce written before MPI_Wait (or after);
    the in-place form is watched as a receive buffer only. */
 static void reduce_buffer(int early) {
@@ -137,6 +157,8 @@ int main(int argc, char** argv) {
   else if (!strcmp(c, "send_ok")) send_buffer(0);
   else if (!strcmp(c, "recv_race")) recv_buffer(1);
   else if (!strcmp(c, "recv_ok")) recv_buffer(0);
+  else if (!strcmp(c, "testall_race")) testall_buffers(1);
+  else if (!strcmp(c, "testall_ok")) testall_buffers(0);
   else if (!strcmp(c, "reduce_race")) reduce_buffer(1);
   else if (!strcmp(c, "reduce_ok")) reduce_buffer(0);
   if (rank == 0) printf("done\n");

@@ -40,6 +40,8 @@ CASES = {
                   ["the send buffer of MPI_Isend at check_life.c:", "before the operation completed", "§3.7.2"]),
     "recv_race": ("recv_ok", {"local-concurrency": 1},
                   ["the receive buffer of MPI_Irecv at check_life.c:", "before its message arrived", "§3.7.2"]),
+    "testall_race": ("testall_ok", {"local-concurrency": 1},
+                     ["the receive buffer of MPI_Irecv at check_life.c:", "before its message arrived", "§3.7.2"]),
     "reduce_race": ("reduce_ok", {"local-concurrency": 1},
                     ["the receive buffer of MPI_Iallreduce at check_life.c:"]),
     "no_finalize": ("finalize_ok", {"call-ordering": 1},
