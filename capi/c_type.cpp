@@ -1,6 +1,7 @@
 // capi/c_type.cpp: the C API's datatypes (MPI-3.1 chapter 4) over the
 // core's type maps (core/datatype/datatype.hpp): the handles (the C++
-// API's table, core/api/handles.hpp), the constructors, commit and free, size/extent/envelope/contents queries, names, MPI_Get_count and
+// API's table, core/api/handles.hpp), the constructors, commit and free,
+// size/extent/envelope/contents queries, names, MPI_Get_count and
 // MPI_Get_elements, and the bytes a typed buffer moves as (TypeBytes).
 // Datatype attributes are in capi/c_type_attr.cpp.
 #include <cstring>

@@ -1,6 +1,7 @@
 // core/check/coll_check.cpp: the collective-mismatch check (core/check/coll_check.hpp).
 #include "core/check/coll_check.hpp"
 
+#include <initializer_list>
 #include <memory>
 
 #include "core/base/pack.hpp"
@@ -106,11 +107,14 @@ std::string compare_data(const std::vector<CollCall>& calls) {
 // and the amount rank `from` sends to (or `to` receives from) a peer, in
 // units of the side's signature: -1 where it is not known (no counts given,
 // MPI_BYTE and MPI_PACKED, a side that moves nothing here).
-bool pairs_compared(const std::string& call) {
-  for (const char* c : {"MPI_Gatherv", "MPI_Scatterv", "MPI_Allgatherv", "MPI_Alltoallv", "MPI_Igatherv",
-                        "MPI_Iscatterv", "MPI_Iallgatherv", "MPI_Ialltoallv"})
+bool one_of(const std::string& call, std::initializer_list<const char*> calls) {
+  for (const char* c : calls)
     if (call == c) return true;
   return false;
+}
+bool pairs_compared(const std::string& call) {
+  return one_of(call, {"MPI_Gatherv", "MPI_Scatterv", "MPI_Allgatherv", "MPI_Alltoallv", "MPI_Igatherv",
+                       "MPI_Iscatterv", "MPI_Iallgatherv", "MPI_Ialltoallv"});
 }
 
 std::int64_t amount(const Sig& s, bool per_rank, const std::vector<std::int64_t>& counts, size_t peer) {
@@ -132,8 +136,8 @@ std::string compare_pairs(const std::vector<CollCall>& calls) {
   if (!pairs_compared(calls[0].call)) return "";
   const size_t n = calls.size();
   const std::string& call = calls[0].call;
-  const bool gather = call.ends_with("atherv") && !call.ends_with("llgatherv"),
-             scatter = call.ends_with("catterv");
+  const bool gather = one_of(call, {"MPI_Gatherv", "MPI_Igatherv"}),
+             scatter = one_of(call, {"MPI_Scatterv", "MPI_Iscatterv"});
   const size_t root = size_t(std::max(calls[0].root, 0));
   for (size_t from = 0; from < n; ++from)
     for (size_t to = 0; to < n; ++to) {
@@ -178,10 +182,8 @@ std::string args_text(const Side& send, const Side& recv, int root, const std::s
 // all processes"), and whether a member gave it: a send side without data
 // where the receive side has some, as every door describes MPI_IN_PLACE.
 bool all_or_none_in_place(const std::string& call) {
-  for (const char* c : {"MPI_Allgather", "MPI_Allgatherv", "MPI_Alltoall", "MPI_Alltoallv", "MPI_Iallgather",
-                        "MPI_Iallgatherv", "MPI_Ialltoall", "MPI_Ialltoallv"})
-    if (call == c) return true;
-  return false;
+  return one_of(call, {"MPI_Allgather", "MPI_Allgatherv", "MPI_Alltoall", "MPI_Alltoallv", "MPI_Iallgather",
+                       "MPI_Iallgatherv", "MPI_Ialltoall", "MPI_Ialltoallv"});
 }
 bool in_place(const CollCall& c) { return c.send.kind == Sig::Kind::None && c.recv.kind == Sig::Kind::Known; }
 

@@ -214,8 +214,13 @@ std::optional<Message> Engine::next_message() {
   }
 }
 
-void Engine::deliver_deferred() {
+// The passive thread's check reports, sent by the application thread.
+void Engine::send_deferred_reports() {
   for (auto& [check_class, text] : std::exchange(deferred_reports_, {})) report_check(check_class, text);
+}
+
+void Engine::deliver_deferred() {
+  send_deferred_reports();
   while (!deferred_.empty()) {
     Message m = std::move(deferred_.front());
     deferred_.pop_front();

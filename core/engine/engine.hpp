@@ -240,6 +240,7 @@ class Engine {
 
  private:
   void found_race(const Race& r);
+  void send_deferred_reports();
   void deliver(Message m);
   void acknowledge(int source, uint64_t seq);
   // A control message about point-to-point send `seq` (an ack, a cancel and

@@ -40,7 +40,7 @@ void Engine::disable_passive_progress() {
   stop_passive_thread();
   passive_enabled_ = false;
   set_thread_call_lock(nullptr);
-  for (auto& [check_class, text] : std::exchange(deferred_reports_, {})) report_check(check_class, text);
+  send_deferred_reports();
 }
 
 void Engine::serve_rma(uint64_t id, RmaService service) {

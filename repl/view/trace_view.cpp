@@ -396,13 +396,18 @@ std::string svg_head(const TraceModel& m, const Svg& g) {
   return s;
 }
 
-// A receive (row `i`): the arrow from its send's column (`send_at`, else
-// half a column back) and the sender's lane, labelled with number, tag, communicator.
+// Where the line to row `i` from message r.msg starts: its send's column
+// (`send_at`, else half a column back) on the sender's lane.
+std::pair<int, int> svg_from(const TraceRow& r, size_t i, int size, const std::map<int, size_t>& send_at) {
+  auto it = send_at.find(r.msg);
+  return {it != send_at.end() ? Svg::x(it->second) : Svg::x(i) - Svg::dx / 2,
+          r.peer >= 0 && r.peer < size ? Svg::y(r.peer) : Svg::y(r.rank)};
+}
+
+// A receive (row `i`): the arrow from its message's send, labelled with number, tag, communicator.
 std::string svg_recv(const TraceRow& r, size_t i, int size, const std::map<int, size_t>& send_at,
                      const std::string& title) {
-  auto it = send_at.find(r.msg);
-  int x1 = it != send_at.end() ? Svg::x(it->second) : Svg::x(i) - Svg::dx / 2;
-  int y1 = r.peer >= 0 && r.peer < size ? Svg::y(r.peer) : Svg::y(r.rank);
+  auto [x1, y1] = svg_from(r, i, size, send_at);
   std::string x = std::to_string(Svg::x(i)), y = std::to_string(Svg::y(r.rank));
   return "<g class=\"message\" data-from=\"" + std::to_string(r.peer) + "\" data-to=\"" + std::to_string(r.rank) +
          "\"><line x1=\"" + std::to_string(x1) + "\" y1=\"" + std::to_string(y1) + "\" x2=\"" + x + "\" y2=\"" +
@@ -439,9 +444,7 @@ std::string svg_epoch(const TraceRow& r, size_t i, size_t end_row, const std::st
 // receiver's lane, where a red cross marks the finding.
 std::string svg_race(const TraceRow& r, size_t i, int size, const std::map<int, size_t>& send_at,
                      const std::string& title) {
-  auto it = send_at.find(r.msg);
-  int x1 = it != send_at.end() ? Svg::x(it->second) : Svg::x(i) - Svg::dx / 2;
-  int y1 = r.peer >= 0 && r.peer < size ? Svg::y(r.peer) : Svg::y(r.rank);
+  auto [x1, y1] = svg_from(r, i, size, send_at);
   std::string x = std::to_string(Svg::x(i)), y = std::to_string(Svg::y(r.rank));
   return "<g class=\"race\" data-from=\"" + std::to_string(r.peer) + "\" data-to=\"" + std::to_string(r.rank) +
          "\"><line x1=\"" + std::to_string(x1) + "\" y1=\"" + std::to_string(y1) + "\" x2=\"" + x + "\" y2=\"" + y +
