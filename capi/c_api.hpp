@@ -143,6 +143,10 @@ std::string source_line_of(const std::vector<uintptr_t>& frames);
 void note_read_buffer(const void* buf, size_t bytes);
 void note_written_buffer(const void* buf, size_t bytes);
 void watch_buffers(MPI_Request r);
+// A persistent request's buffers are watched only while it is active:
+// rest_buffers(r) when it is made, wake_buffers(r) at each MPI_Start.
+void rest_buffers(MPI_Request r);
+void wake_buffers(MPI_Request r);
 void check_buffers(MPI_Request r);
 void check_landing(const void* buf, size_t bytes, bool after);
 void check_unlanded(MPI_Request r);

@@ -12,7 +12,11 @@
 // (a buffer the message lands in directly) is compared before each call
 // that may complete it, and summed again once it has. A difference is
 // a write by the program during the operation: a report
-// ("local-concurrency", the program runs on). A read of a receive buffer
+// ("local-concurrency", the program runs on). A buffer an MPI call reads or
+// writes is also compared with the pending operations' when the call notes
+// it: sharing a byte with a pending receive buffer, or writing into a
+// pending send buffer, is a report at once (two pending sends may share a
+// buffer, §3.7.2). A read of a receive buffer by the program itself
 // leaves no trace and is not found.
 #include <cstring>
 #include <map>
@@ -55,6 +59,7 @@ struct Watch {
   uint64_t sum;
   bool receive;
   uint64_t serial = 0;  // the call that noted it, until a request takes it
+  bool shared = false;  // reported as used by another call while pending (its one report)
 };
 
 // The current call's buffers (not yet a request's), and each request's.
@@ -66,10 +71,48 @@ std::map<MPI_Request, std::vector<Watch>>& watched() {
   static std::map<MPI_Request, std::vector<Watch>> m;
   return m;
 }
+// A persistent request's buffers while it is inactive: the program may use
+// them; each MPI_Start watches them from then (wake_buffers).
+std::map<MPI_Request, std::vector<Watch>>& dormant() {
+  static std::map<MPI_Request, std::vector<Watch>> m;
+  return m;
+}
 
 bool overlap(const Watch& a, const Watch& b) {
   auto lo = [](const Watch& w) { return reinterpret_cast<uintptr_t>(w.buf); };
   return lo(a) < lo(b) + b.bytes && lo(b) < lo(a) + a.bytes;
+}
+
+std::string pending_call(MPI_Request r) {
+  const core::check::Origin* o = request_origin(r);
+  return o ? core::check::describe(*o, source_line_of)
+           : core::t_current_call ? core::t_current_call : "a nonblocking call";  // still in its call
+}
+
+const char* role(const Watch& w) { return w.receive ? "receive buffer" : "send buffer"; }
+
+void report_change(const Watch& w, MPI_Request r, const char* when) {
+  core::check::report(*core_comm(MPI_COMM_WORLD, "MPI_Wait"), "local-concurrency",
+                      std::string("the ") + role(w) + " of " + pending_call(r) + " was written by the program " +
+                          when +
+                          " (MPI-3.1 §3.7.2, §5.12: a buffer of a pending nonblocking operation is not "
+                          "modified until the operation completes)");
+}
+
+// The current call's buffer now against every pending operation's: a
+// receive buffer is not used by another call, a send buffer not written.
+void check_shared(const Watch& now) {
+  for (auto& [r, ws] : watched())
+    for (Watch& w : ws) {
+      if (w.shared || (!w.receive && !now.receive) || !overlap(w, now)) continue;
+      w.shared = true;
+      const std::string call = core::t_current_call ? core::t_current_call : "another call";
+      core::check::report(*core_comm(MPI_COMM_WORLD, "MPI_Wait"), "local-concurrency",
+                          std::string("the ") + role(w) + " of " + pending_call(r) + " is also the " + role(now) +
+                              " of " + call + ", before the first completes (MPI-3.1 §3.7.2, §5.12: a pending "
+                              "operation's receive buffer is not used, its send buffer not written, until it "
+                              "completes)");
+    }
 }
 
 void note(const void* buf, size_t bytes, bool receive) {
@@ -77,17 +120,7 @@ void note(const void* buf, size_t bytes, bool receive) {
   auto& v = noted();
   if (!v.empty() && v.front().serial != t_call_serial) v.clear();
   v.push_back({buf, bytes, checksum(buf, bytes), receive, t_call_serial});
-}
-
-void report_change(const Watch& w, MPI_Request r, const char* when) {
-  const core::check::Origin* o = request_origin(r);
-  std::string call = o ? core::check::describe(*o, source_line_of)
-                      : core::t_current_call ? core::t_current_call : "a nonblocking call";  // still in its call
-  std::string what = w.receive ? "receive buffer" : "send buffer";
-  core::check::report(*core_comm(MPI_COMM_WORLD, "MPI_Wait"), "local-concurrency",
-                      "the " + what + " of " + call + " was written by the program " + when +
-                          " (MPI-3.1 §3.7.2, §5.12: a buffer of a pending nonblocking operation is not "
-                          "modified until the operation completes)");
+  check_shared(v.back());
 }
 
 }  // namespace
@@ -112,19 +145,44 @@ void watch_buffers(MPI_Request r) {
   v.clear();
 }
 
+void rest_buffers(MPI_Request r) {
+  if (!checking()) return;
+  auto it = watched().find(r);
+  if (it == watched().end()) return (void)dormant().erase(r);
+  dormant()[r] = std::move(it->second);
+  watched().erase(it);
+}
+
+void wake_buffers(MPI_Request r) {
+  if (!checking()) return;
+  auto it = dormant().find(r);
+  if (it == dormant().end()) return;
+  std::vector<Watch> ws = it->second;
+  for (Watch& w : ws) {
+    w.sum = checksum(w.buf, w.bytes);
+    check_shared(w);
+  }
+  watched()[r] = std::move(ws);
+}
+
 // A collective may land its result while it starts (nothing to wait for):
 // its buffers are then still the call's, not yet the request's.
+// A block no watch knows is a blocking collective's: it is checked against
+// the pending operations as it lands (check_shared).
 void check_landing(const void* buf, size_t bytes, bool after) {
   if (!checking()) return;
+  bool known = false;
   auto land = [&](Watch& w, MPI_Request r) {
     if (!w.receive || w.buf != buf || w.bytes != bytes) return;
-    if (!after && checksum(buf, bytes) != w.sum) report_change(w, r, "before its result arrived");
+    known = true;
+    if (!after && !w.shared && checksum(buf, bytes) != w.sum) report_change(w, r, "before its result arrived");
     if (after) w.sum = checksum(buf, bytes);
   };
   for (auto& [r, ws] : watched())
     for (Watch& w : ws) land(w, r);
   for (Watch& w : noted())
     if (w.serial == t_call_serial) land(w, MPI_REQUEST_NULL);
+  if (!known && !after && buf && bytes > 0) check_shared(Watch{buf, bytes, 0, true});
 }
 
 void check_unlanded(MPI_Request r) {
@@ -132,7 +190,7 @@ void check_unlanded(MPI_Request r) {
   auto it = watched().find(r);
   if (it == watched().end()) return;
   for (Watch& w : it->second) {
-    if (!w.receive || checksum(w.buf, w.bytes) == w.sum) continue;
+    if (!w.receive || w.shared || checksum(w.buf, w.bytes) == w.sum) continue;
     report_change(w, r, "before its message arrived");
     w.sum = checksum(w.buf, w.bytes);  // reported once
   }
@@ -151,7 +209,7 @@ void check_buffers(MPI_Request r) {
   auto it = watched().find(r);
   if (it == watched().end()) return;
   for (const Watch& w : it->second)
-    if (checksum(w.buf, w.bytes) != w.sum) report_change(w, r, "before the operation completed");
+    if (!w.shared && checksum(w.buf, w.bytes) != w.sum) report_change(w, r, "before the operation completed");
   watched().erase(it);
 }
 

@@ -207,6 +207,7 @@ void drop_request(MPI_Request r) {
 
 MPI_Request add_persistent(Prequest r) {
   MPI_Request id = add_request(r);
+  rest_buffers(id);
   prequests()[id] = std::move(r);
   return id;
 }

@@ -117,7 +117,7 @@ int MPI_Start(MPI_Request* r) {
   return call(r ? comm_of_request(*r) : MPI_COMM_WORLD, f, [&] {
     check_out(r, f, "request");
     prequest(*r, f).Start();
-    watch_buffers(*r);
+    wake_buffers(*r);
   });
 }
 
@@ -130,6 +130,7 @@ int MPI_Startall(int count, MPI_Request rs[]) {
     std::vector<Prequest> ps;
     for (int i = 0; i < count; ++i) ps.push_back(prequest(rs[i], f));
     Prequest::Startall(count, ps.data());
+    for (int i = 0; i < count; ++i) wake_buffers(rs[i]);
   });
 }
 

@@ -64,7 +64,7 @@ Reducer reducer(MPI_Op op, MPI_Datatype t, const char* f) {
 Bytes input(const void* send, const void* recv, std::int64_t count, const core::Datatype& t, bool in_place,
             const char* f) {
   send = core::coll::reduction_input(send, recv, in_place, count, f);
-  if (count > 0) check_out(send, f, "sendbuf");
+  core::check_buffer(send, count, t, f, "sendbuf");
   Bytes out;
   t.pack(send, count, out, f);
   if (dense(t)) note_read_buffer(send, size_t(count * t.size()));
@@ -80,7 +80,7 @@ Bytes rooted_input(const core::Comm& c, const void* send, const void* recv, std:
 }
 
 void output(void* recv, std::int64_t count, const core::Datatype& t, const Bytes& b, const char* f) {
-  if (count > 0) check_out(recv, f, "recvbuf");
+  core::check_buffer(recv, count, t, f, "recvbuf");
   if (std::int64_t(b.size()) != count * t.size())
     fail(MPI_ERR_TRUNCATE, f,
          "the result has " + std::to_string(b.size()) + " bytes where " + std::to_string(count * t.size()) +
@@ -114,7 +114,7 @@ Scatter scatter_args(const core::Comm& c, const void* send, void* recv, const st
     total += k;
   }
   s.input = input(send, recv, total, *s.r.type, !c.is_inter(), f);
-  if (counts[size_t(c.rank())] > 0) check_out(recv, f, "recvbuf");
+  core::check_buffer(recv, counts[size_t(c.rank())], *s.r.type, f, "recvbuf", "recvcounts[rank]");
   return s;
 }
 

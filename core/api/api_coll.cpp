@@ -61,8 +61,7 @@ core::TypedBuffer typed_bytes(const void* buf, int count, const Datatype& t, std
                               const char* buf_name, const char* count_name) {
   if (count < 0) fail(ERR_COUNT, func, std::string(count_name) + " " + std::to_string(count) + " is negative");
   core::TypePtr p = type_of(t, func);
-  if (count > 0 && p->size() > 0 && !buf) fail(ERR_BUFFER, func, std::string(buf_name) + " is null");
-  return guarded([&] { return core::TypedBuffer(buf, count, p, func, count_name); });
+  return guarded([&] { return core::TypedBuffer(buf, count, p, func, count_name, buf_name); });
 }
 
 }  // namespace detail

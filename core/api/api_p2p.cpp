@@ -556,6 +556,10 @@ Status detail::sendrecv(const Comm& self, core::TypedBuffer& out, int dest, int 
                         int source, int recvtag, const char* func) {
   return guarded(self, func, [&](core::Comm& c) {
     c.check_send(dest, sendtag, func);
+    if (&out != &in && out.overlaps(in))  // one TypedBuffer for both is MPI_Sendrecv_replace
+      detail::fail(ERR_BUFFER, func,
+                   "sendbuf and recvbuf overlap; MPI-3.1 §3.10 wants them disjoint (MPI_Sendrecv_replace "
+                   "sends and receives in one buffer)");
     core::check::CallSignatures sigs(c, func, side(out), side(in));
     core::Body message = detail::body_of(out, func);  // taken before the receive lands (Sendrecv_replace)
     auto r = c.irecv(source, recvtag);  // posted first: a send to oneself matches it
@@ -675,7 +679,9 @@ void Comm::Sendrecv(const void* sendbuf, int sendcount, const Datatype& sendtype
 void Comm::Sendrecv_replace(void* buf, int count, const Datatype& type, int dest, int sendtag,
                             int source, int recvtag, Status& status) const {
   // The outgoing body is a copy of buf, taken before the receive lands there.
-  Sendrecv(buf, count, type, dest, sendtag, buf, count, type, source, recvtag, status);
+  const char* func = "MPI_Sendrecv_replace";
+  core::TypedBuffer b = typed(*this, buf, count, type, func);
+  status = detail::sendrecv(*this, b, dest, sendtag, b, source, recvtag, func);
 }
 
 void Comm::Probe(int source, int tag, Status& status) const {

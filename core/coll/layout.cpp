@@ -4,9 +4,11 @@
 // written once for its blocking and nonblocking forms and for both doors.
 #include "core/coll/layout.hpp"
 
+#include <algorithm>
 #include <functional>
 
 #include "core/base/error.hpp"
+#include "core/datatype/typed_buffer.hpp"
 #include "core/topo/topo_comm.hpp"
 
 namespace lumpi::core::coll {
@@ -80,6 +82,33 @@ void not_in_place(const void* sendbuf, const void* recvbuf, const char* f) {
 // A receive buffer of NULL where a block's data would start at address 0:
 // MPI_ERR_BUFFER before anything is sent (NULL is MPI_BOTTOM, as in
 // pack_block: absolute addresses may follow it).
+// MPI-3.1 §5.5 (MPI_Gatherv), and so every receive layout: "no location
+// ... written more than once", or the result would depend on arrival
+// order. Blocks of a hole-free type are byte ranges and are compared
+// (sorted, each with the furthest end before it); others are not. Checked
+// last, after every argument has been checked on its own.
+void check_written_once(const Layout& l, const char* f) {
+  struct Range {
+    std::int64_t begin, end;
+    size_t peer;
+  };
+  std::vector<Range> r;
+  for (size_t i = 0; i < l.slots.size(); ++i) {
+    const Slot& s = l.slots[i];
+    if (s.bytes() > 0 && dense(*s.type)) r.push_back({s.at, s.at + std::int64_t(s.bytes()), i});
+  }
+  std::sort(r.begin(), r.end(), [](const Range& a, const Range& b) { return a.begin < b.begin; });
+  for (size_t k = 1, last = 0; k < r.size(); ++k) {
+    if (r[k].begin < r[last].end)
+      fail(ErrClass::Arg, f,
+           "the receive blocks of peers " + std::to_string(std::min(r[k].peer, r[last].peer)) + " and " +
+               std::to_string(std::max(r[k].peer, r[last].peer)) +
+               " overlap (their counts and displacements place both at byte " + std::to_string(r[k].begin) +
+               "); MPI-3.1 §5.5: no location of a receive buffer is written more than once");
+    if (r[k].end > r[last].end) last = k;
+  }
+}
+
 void check_room(const void* buf, const Layout& l, const char* f) {
   if (buf) return;
   for (size_t i = 0; i < l.slots.size(); ++i) {
@@ -192,6 +221,7 @@ Gatherv gather_with(const Comm& c, const void* sendbuf, int sendcount, const Typ
     check_not_aliased(sendbuf, recvbuf, a.at_root && mine.bytes() > 0 && moves(a.recv), f);
     a.mine = pack_block(sendbuf, mine, f, &a.read);
   }
+  if (a.at_root) check_written_once(a.recv, f);
   return a;
 }
 
@@ -226,6 +256,7 @@ Allgatherv allgather_with(const Comm& c, const void* sendbuf, int sendcount, con
     check_not_aliased(sendbuf, recvbuf, mine.bytes() > 0 && moves(a.recv), f);
     a.mine = pack_block(sendbuf, mine, f, &a.read);
   }
+  check_written_once(a.recv, f);
   return a;
 }
 
@@ -238,11 +269,12 @@ Exchange alltoall_with(const Comm& c, const void* sendbuf, const LayoutOf& send,
   not_in_place_inter(c, sendbuf, f, "sendbuf");
   if (is_in_place(sendbuf)) {
     a.parts = cut(recvbuf, a.recv, f, &a.read);
-    return a;
+  } else {
+    Layout out = send();
+    check_not_aliased(sendbuf, recvbuf, moves(out) && moves(a.recv), f);
+    a.parts = cut(sendbuf, out, f, &a.read);
   }
-  Layout out = send();
-  check_not_aliased(sendbuf, recvbuf, moves(out) && moves(a.recv), f);
-  a.parts = cut(sendbuf, out, f, &a.read);
+  check_written_once(a.recv, f);
   return a;
 }
 
@@ -349,6 +381,7 @@ static Exchange not_aliased(Exchange a, const void* sendbuf, const void* recvbuf
   bool sends = false;
   for (const Bytes& part : a.parts) sends = sends || !part.empty();
   check_not_aliased(sendbuf, recvbuf, sends && moves(a.recv), f);
+  check_written_once(a.recv, f);
   return a;
 }
 

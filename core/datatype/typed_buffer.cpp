@@ -16,12 +16,24 @@ bool dense(const Datatype& t) {
   return b.size() == 1 && b[0].offset == 0 && b[0].length == t.size();
 }
 
+void check_buffer(const void* buf, std::int64_t count, const Datatype& t, std::string_view func,
+                  std::string_view buf_name, std::string_view count_name) {
+  if (buf || count == 0 || t.size() == 0 || t.true_lb() != 0) return;
+  const std::string type_name = t.name().empty() ? "a derived datatype" : t.name();
+  fail(ErrClass::Buffer, func,
+       std::string(buf_name) + " is NULL, but " + std::string(count_name) + " " + std::to_string(count) + " of " +
+           type_name +
+           " needs memory (a NULL buffer, MPI_BOTTOM, holds only absolute addresses)");
+}
+
 TypedBuffer::TypedBuffer(const void* buf, std::int64_t count, TypePtr t, std::string_view func,
-                         std::string_view what)
+                         std::string_view what, std::string_view buf_name)
     : buf_(static_cast<char*>(const_cast<void*>(buf))), count_(count), type_(std::move(t)) {
   if (count < 0) fail(ErrClass::Count, func, std::string(what) + " " + std::to_string(count) + " is negative");
   if (!type_->predefined()) type_->check_usable(func);
   size_ = std::size_t(count) * std::size_t(type_->size());
+  const std::string named_after_count = std::string(what.substr(0, what.rfind("count"))) + "buf";
+  check_buffer(buf, count, *type_, func, buf_name.empty() ? named_after_count : buf_name, what);
   dense_ = dense(*type_);
 }
 
@@ -58,6 +70,12 @@ void TypedBuffer::land(std::string_view data, std::string_view func) {
                                        std::to_string(size_) + " were expected (counts differ between ranks)");
   if (!dense_) return type_->unpack(data.data(), data.size(), buf_, count_, func);
   if (size_ > 0) std::memcpy(buf_, data.data(), size_);
+}
+
+bool TypedBuffer::overlaps(const TypedBuffer& o) const {
+  if (!dense_ || !o.dense_ || size_ == 0 || o.size_ == 0 || !buf_ || !o.buf_) return false;
+  const auto a = reinterpret_cast<std::uintptr_t>(buf_), b = reinterpret_cast<std::uintptr_t>(o.buf_);
+  return a < b + o.size_ && b < a + size_;
 }
 
 namespace {

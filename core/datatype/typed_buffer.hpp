@@ -23,11 +23,19 @@ namespace lumpi::core {
 // count elements of t are count * size() consecutive bytes at the buffer.
 bool dense(const Datatype& t);
 
+// MPI_ERR_BUFFER when count elements of t at buf need memory and buf is
+// NULL. A NULL buf is MPI_BOTTOM: a type's absolute addresses then say where
+// the data is; data that would start at address 0 is a null pointer.
+void check_buffer(const void* buf, std::int64_t count, const Datatype& t, std::string_view func,
+                  std::string_view buf_name = "buf", std::string_view count_name = "count");
+
 class TypedBuffer {
  public:
-  // `what` names the count in errors ("count", "sendcount" ...).
+  // `what` names the count in errors ("count", "sendcount" ...); buf is
+  // checked by check_buffer and named buf_name (by default after the count:
+  // "buf", "sendbuf" ...).
   TypedBuffer(const void* buf, std::int64_t count, TypePtr t, std::string_view func,
-              std::string_view what = "count");
+              std::string_view what = "count", std::string_view buf_name = {});
   std::size_t size() const { return size_; }  // bytes of the packed form
   bool staged() const { return !dense_; }
   const TypePtr& type() const { return type_; }
@@ -47,6 +55,10 @@ class TypedBuffer {
   // A collective's result for this buffer, straight into it: exactly
   // size() bytes (MPI_ERR_TRUNCATE naming func otherwise: the ranks' counts differ).
   void land(std::string_view data, std::string_view func);
+  // Whether this buffer and o share a byte for certain: both dense and
+  // their byte ranges meet (a type with holes may interleave with another
+  // in one array, which MPI allows; that is not told apart here).
+  bool overlaps(const TypedBuffer& o) const;
 
  private:
   char* buf_;

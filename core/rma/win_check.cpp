@@ -81,8 +81,8 @@ bool Conflicts::stored(const Span& s) const {
   return std::memcmp(base_ + s.lo, shadow_.data() + s.lo, size_t(s.hi - s.lo)) != 0;
 }
 
-// True (and reported) if another origin's access among others overlaps a
-// and one of them writes.
+// True (and reported) if an access among others overlaps a and one of
+// them writes, whichever origins made them.
 bool Conflicts::overlaps_other(const Access& a, const std::vector<Access>& others, EpochKind kind) {
   auto compatible = [&](const Access& b) {
     bool reads = (a.tag == kGet) && (b.tag == kGet);
@@ -92,7 +92,7 @@ bool Conflicts::overlaps_other(const Access& a, const std::vector<Access>& other
   };
   for (const Access& b : others) {
     Span at;
-    if (b.origin == a.origin || compatible(b) || !common(a.spans, b.spans, &at)) continue;
+    if (compatible(b) || !common(a.spans, b.spans, &at)) continue;
     report(std::string(call_of(b.tag)) + " from rank " + std::to_string(b.origin) + " and " + call_of(a.tag) +
            " from rank " + std::to_string(a.origin) + " access " + range_text(at) + " of " + window_ + " in " +
            epoch_text(kind) + ", and at least one of them writes");
@@ -101,7 +101,7 @@ bool Conflicts::overlaps_other(const Access& a, const std::vector<Access>& other
   return false;
 }
 
-// Another origin's overlapping access of the same epoch, or a local store
+// An overlapping access of the same epoch, or a local store
 // to the bytes since the epoch's shadow was taken.
 void Conflicts::check(const Access& a, EpochKind kind) {
   std::vector<Access> passive;

@@ -6,10 +6,12 @@
 // ranges, its origin and its kind until the epoch that made it ends: a
 // fence epoch at the next fence, an exposure epoch at MPI_Win_wait, a
 // passive-target access when its origin flushes or unlocks this target.
-// Two recorded accesses from different origins that overlap conflict unless
-// both only read, or both are accumulates with the same basic type and the
-// same op (or NO_OP); an overlap from one origin is its own business
-// (lumpi applies one origin's operations in order). A local store by the
+// Two recorded accesses that overlap conflict unless both only read, or
+// both are accumulates with the same basic type and the same op (or NO_OP):
+// from one origin too, since puts and gets of one epoch are not ordered
+// (MPI-3.1 §11.7: a location a put updates is not accessed by another RMA
+// operation until the put completes at the target; only accumulates of one
+// origin are ordered, §11.7.2). A local store by the
 // target is found by a shadow copy of the window: the bytes as the last
 // synchronization and the RMA writes since left them. A recorded range
 // whose bytes differ from the shadow was stored into locally during the

@@ -1,6 +1,7 @@
 /* tests/exec/capi_coll.c: the C API's v- and w-collectives, user-defined
  * ops, neighbourhood collectives, buffered/ready sends, persistent requests
- * and MPI_Testsome/Testany/Waitsome/Waitany with inactive ones, from a C program. Prints "FAIL ..." per failed check
+ * MPI_Testsome/Testany/Waitsome/Waitany with inactive ones, and NULL or
+ * overlapping buffers refused, from a C program. Prints "FAIL ..." per failed check
  * and "done" on rank 0 (tests/integration/test_capi_nbc.py runs it). */
 #include <mpi.h>
 #include <stdio.h>
@@ -230,6 +231,56 @@ static void inactive_requests(void) {
   MPI_Request_free(&rs[1]);
 }
 
+/* A NULL buffer that would hold data is MPI_ERR_BUFFER naming it, before
+ * anything is sent; MPI_BOTTOM (NULL) with absolute addresses is a buffer;
+ * MPI_Sendrecv's two buffers must be disjoint (MPI-3.1 §3.10). */
+static void null_buffers(void) {
+  int next = (me + 1) % n, prev = (me + n - 1) % n, v = -1, pair[2] = {me, -1}, rc, cls, len;
+  char text[MPI_MAX_ERROR_STRING];
+  MPI_Aint at;
+  MPI_Datatype absolute;
+  MPI_Request r;
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  rc = MPI_Send(NULL, 4, MPI_INT, next, 7, MPI_COMM_WORLD);
+  MPI_Error_class(rc, &cls);
+  MPI_Error_string(rc, text, &len);
+  CHECK(cls == MPI_ERR_BUFFER && strstr(text, "buf is NULL"), "Send(NULL, 4): class %d (%s)", cls, text);
+  rc = MPI_Recv(NULL, 4, MPI_INT, prev, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_BUFFER, "Recv(NULL, 4): class %d", cls);
+  rc = MPI_Irecv(NULL, 1, MPI_DOUBLE, prev, 7, MPI_COMM_WORLD, &r);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_BUFFER, "Irecv(NULL, 1): class %d", cls);
+  rc = MPI_Sendrecv(&me, 1, MPI_INT, next, 7, NULL, 1, MPI_INT, prev, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Error_class(rc, &cls);
+  MPI_Error_string(rc, text, &len);
+  CHECK(cls == MPI_ERR_BUFFER && strstr(text, "recvbuf is NULL"), "Sendrecv recvbuf NULL: class %d (%s)", cls, text);
+  rc = MPI_Allreduce(NULL, &v, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_BUFFER, "Allreduce(NULL sendbuf): class %d", cls);
+  rc = MPI_Bcast(NULL, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Error_class(rc, &cls);
+  CHECK(cls == MPI_ERR_BUFFER, "Bcast(NULL, 1): class %d", cls);
+  rc = MPI_Sendrecv(pair, 2, MPI_INT, next, 7, pair + 1, 1, MPI_INT, prev, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Error_class(rc, &cls);
+  MPI_Error_string(rc, text, &len);
+  CHECK(cls == MPI_ERR_BUFFER && strstr(text, "overlap"), "Sendrecv with overlapping buffers: class %d (%s)", cls,
+        text);
+  /* nothing was sent by the refused calls: the ring below sees only its own messages */
+  rc = MPI_Sendrecv(NULL, 0, MPI_INT, next, 7, NULL, 0, MPI_INT, prev, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  CHECK(rc == MPI_SUCCESS, "Sendrecv of nothing from NULL: %d", rc);
+  MPI_Get_address(&pair[0], &at);
+  MPI_Type_create_hindexed(1, (int[]){1}, &at, MPI_INT, &absolute);
+  MPI_Type_commit(&absolute);
+  rc = MPI_Sendrecv(MPI_BOTTOM, 1, absolute, next, 8, &v, 1, MPI_INT, prev, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  CHECK(rc == MPI_SUCCESS && v == prev, "Sendrecv from MPI_BOTTOM gave rc %d, %d", rc, v);
+  pair[0] = me;
+  rc = MPI_Sendrecv_replace(pair, 1, MPI_INT, next, 9, prev, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  CHECK(rc == MPI_SUCCESS && pair[0] == prev, "Sendrecv_replace gave rc %d, %d", rc, pair[0]);
+  MPI_Type_free(&absolute);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+}
+
 int main(int argc, char **argv) {
   int total = 0;
   MPI_Init(&argc, &argv);
@@ -240,6 +291,7 @@ int main(int argc, char **argv) {
   neighbours();
   p2p_modes();
   inactive_requests();
+  null_buffers();
   MPI_Allreduce(&failures, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   if (me == 0) printf(total ? "FAILED\n" : "done\n");
   MPI_Finalize();

@@ -140,6 +140,25 @@ static void reduce_buffer(int early) {
   if (sum != size * (size - 1) / 2 && !early) printf("wrong sum %d\n", sum);
 }
 
+/* One buffer in a pending receive and another call: `how` 1 sends from it
+   (MPI_Sendrecv), 2 receives a reduction into it (MPI_Allreduce); 0 uses
+   other buffers, and two pending sends and a reduction read one buffer
+   (allowed, MPI-3.1 §3.7.2). */
+static void shared_buffers(int how) {
+  int in[2] = {-1, -1}, got[2], extra[2], out[2] = {rank, rank}, mine = rank, sum = 0, left = (rank + size - 1) % size,
+      right = (rank + 1) % size;
+  MPI_Request r[4];
+  MPI_Irecv(in, 2, MPI_INT, left, 0, MPI_COMM_WORLD, &r[0]);
+  MPI_Irecv(got, 2, MPI_INT, left, 1, MPI_COMM_WORLD, &r[1]);
+  MPI_Isend(out, 2, MPI_INT, right, 0, MPI_COMM_WORLD, &r[2]);
+  MPI_Isend(out, 2, MPI_INT, right, 1, MPI_COMM_WORLD, &r[3]);
+  MPI_Allreduce(how == 2 ? &mine : out, how == 2 ? &in[1] : &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  if (how == 1) MPI_Sendrecv(in, 2, MPI_INT, right, 2, extra, 2, MPI_INT, left, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Waitall(4, r, MPI_STATUSES_IGNORE);
+  if (how == 0 && (in[0] != left || got[0] != left || sum != size * (size - 1) / 2))
+    printf("wrong messages %d %d or sum %d\n", in[0], got[0], sum);
+}
+
 int main(int argc, char** argv) {
   const char* c = argc > 1 ? argv[1] : "";
   MPI_Init(&argc, &argv);
@@ -161,6 +180,9 @@ int main(int argc, char** argv) {
   else if (!strcmp(c, "testall_ok")) testall_buffers(0);
   else if (!strcmp(c, "reduce_race")) reduce_buffer(1);
   else if (!strcmp(c, "reduce_ok")) reduce_buffer(0);
+  else if (!strcmp(c, "shared_send")) shared_buffers(1);
+  else if (!strcmp(c, "shared_reduce")) shared_buffers(2);
+  else if (!strcmp(c, "shared_ok")) shared_buffers(0);
   if (rank == 0) printf("done\n");
   if (!strcmp(c, "no_finalize")) return 0; /* every rank exits without MPI_Finalize (§8.7) */
   MPI_Finalize();

@@ -5,6 +5,9 @@
    put_put / put_put_ok: two origins put to one location in one fence epoch
      (3 ranks or more)
      (to different locations in the twin).
+   put_get / put_get_ok: rank 0 puts to a location and gets it back in one
+     fence epoch (puts and gets are not ordered; the twin gets another
+     location).
    target_store / target_store_ok: the target stores into a location a put
      writes in the same fence epoch (after the closing fence in the twin).
    origin_store / origin_store_ok: an origin changes a put's origin buffer
@@ -29,6 +32,16 @@ static void put_put(int same) {
   int v = rank;
   MPI_Win_fence(0, win);
   if (rank != 1) MPI_Put(&v, 1, MPI_INT, 1, same ? 0 : rank % 8, 1, MPI_INT, win);
+  MPI_Win_fence(0, win);
+}
+
+static void put_get(int bug) {
+  int v = 7, back = -1;
+  MPI_Win_fence(0, win);
+  if (rank == 0) {
+    MPI_Put(&v, 1, MPI_INT, 1, 0, 1, MPI_INT, win);
+    MPI_Get(&back, 1, MPI_INT, 1, bug ? 0 : 1, 1, MPI_INT, win);
+  }
   MPI_Win_fence(0, win);
 }
 
@@ -105,6 +118,8 @@ int main(int argc, char** argv) {
   MPI_Win_create(cells, sizeof cells, sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
   if (!strcmp(c, "put_put")) put_put(1);
   else if (!strcmp(c, "put_put_ok")) put_put(0);
+  else if (!strcmp(c, "put_get")) put_get(1);
+  else if (!strcmp(c, "put_get_ok")) put_get(0);
   else if (!strcmp(c, "target_store")) target_store(1);
   else if (!strcmp(c, "target_store_ok")) target_store(0);
   else if (!strcmp(c, "origin_store")) origin_store(1);

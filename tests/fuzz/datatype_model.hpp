@@ -23,7 +23,10 @@
 // Displacements are computed in 128 bits: a type whose map does not fit 64
 // bits must be refused with MPI_ERR_ARG: a data entry, a copy's lb or ub
 // (markers are entries too, §4.1.7), the type's bounds, its extent or its
-// true extent.
+// true extent. So must a byte displacement or stride that vector, indexed
+// and indexed_block scale by the old extent where it places a block: each is
+// defined as its h-form with those bytes (§4.1.2-4.1.3), whose displacements
+// and strides are MPI_Aint, even when every copy placed there would fit.
 #pragma once
 
 #include <algorithm>
@@ -525,6 +528,22 @@ inline Map constructed_map(const Spec& s, const std::vector<Map>& olds) {
   }
 }
 
+// Whether the bytes vector, indexed and indexed_block scale by the old extent fit 64 bits.
+inline bool scaled_fit(const Spec& s, const Map& old) {
+  const i128 ext = old.extent();
+  switch (s.op) {
+    case Op::Vector: return s.count <= 1 || s.blocklength == 0 || fits64(s.stride * ext);
+    case Op::Indexed:
+      for (std::size_t i = 0; i < s.displs.size(); ++i)
+        if (s.blocklengths[i] > 0 && !fits64(s.displs[i] * ext)) return false;
+      return true;
+    case Op::IndexedBlock:
+      return s.blocklength == 0 || std::all_of(s.displs.begin(), s.displs.end(),
+                                               [&](int d) { return fits64(d * ext); });
+    default: return true;
+  }
+}
+
 inline bool map_fits(const Map& m) {
   if (!m.copies_fit || !fits64(m.lb) || !fits64(m.ub) || !fits64(m.extent()) || !fits64(m.true_ub - m.true_lb))
     return false;
@@ -560,6 +579,7 @@ inline Result ref_map(const Spec& s) {
   if (Refusal own = own_refusal(s); own != Refusal::None)
     return {own, {}, bad_old ? Refusal::Type : Refusal::None};
   if (bad_old) return {Refusal::Type, {}};
+  if (s.op != Op::Struct && !scaled_fit(s, olds[0])) return {Refusal::Arg, {}};
   Map m = constructed_map(s, olds);
   if (!map_fits(m)) return {Refusal::Arg, {}};
   return {Refusal::None, std::move(m)};

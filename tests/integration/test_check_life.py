@@ -44,6 +44,12 @@ CASES = {
                      ["the receive buffer of MPI_Irecv at check_life.c:", "before its message arrived", "§3.7.2"]),
     "reduce_race": ("reduce_ok", {"local-concurrency": 1},
                     ["the receive buffer of MPI_Iallreduce at check_life.c:"]),
+    "shared_send": ("shared_ok", {"local-concurrency": 1},
+                    ["the receive buffer of MPI_Irecv at check_life.c:", "is also the send buffer of MPI_Sendrecv",
+                     "§3.7.2"]),
+    "shared_reduce": ("shared_ok", {"local-concurrency": 1},
+                      ["the receive buffer of MPI_Irecv at check_life.c:",
+                       "is also the receive buffer of MPI_Allreduce"]),
     "no_finalize": ("finalize_ok", {"call-ordering": 1},
                     ["call-ordering (ranks ", "the program ended (exit 0) without calling MPI_Finalize", "§8.7"]),
 }

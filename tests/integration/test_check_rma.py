@@ -27,6 +27,7 @@ compile_program(LUMPI, SRC, exe, ("-g", "-Wall", "-Werror"))
 # buggy case -> (correct twin, what the finding must say, smallest world it needs)
 CASES = {
     "put_put": ("put_put_ok", "MPI_Put from rank", 3),
+    "put_get": ("put_get_ok", "MPI_Put from rank 0 and MPI_Get from rank 0", 2),
     "target_store": ("target_store_ok", "a local store at this rank", 2),
     "origin_store": ("origin_store_ok", "origin buffer of MPI_Put", 2),
     "get_store": ("get_store_ok", "result buffer of MPI_Get", 2),

@@ -51,6 +51,35 @@ bool quiet(const Intracomm& w) {
 
 // ---- point-to-point ----------------------------------------------------------------
 
+TEST_CASE("NULL buffers that would hold data and overlapping Sendrecv buffers are ERR_BUFFER, nothing sent") {
+  for (int n : kCallSizes) {
+    CAPTURE(n);
+    CHECK(run_world(n, [n](Intracomm& w) {
+      const int me = w.Get_rank(), next = (me + 1) % n, prev = (me + n - 1) % n;
+      bool ok = true;
+      int pair[2] = {me, -1}, got = -1;
+      ok &= raises(ERR_BUFFER, "MPI_Send", "buf is NULL, but count 2 of MPI_INT", [&] { w.Send(nullptr, 2, INT, next, 3); });
+      ok &= raises(ERR_BUFFER, "MPI_Irecv", "buf is NULL", [&] { w.Irecv(nullptr, 1, DOUBLE, prev, 3); });
+      ok &= raises(ERR_BUFFER, "MPI_Bcast", "buf is NULL", [&] { w.Bcast(nullptr, 1, INT, 0); });
+      ok &= raises(ERR_BUFFER, "MPI_Sendrecv", "sendbuf and recvbuf overlap",
+                   [&] { w.Sendrecv(pair, 2, INT, next, 3, pair + 1, 1, INT, prev, 3); });
+      ok &= quiet(w);
+      w.Sendrecv(nullptr, 0, INT, next, 3, nullptr, 0, INT, prev, 3);  // nothing, from and into NULL
+      Status s;
+      w.Sendrecv_replace(pair, 1, INT, next, 4, prev, 4, s);
+      ok &= EXPECT(pair[0] == prev);
+      Aint at = Get_address(&got);
+      const int one = 1;
+      Datatype absolute = INT.Create_hindexed(1, &one, &at);  // an absolute address
+      absolute.Commit();
+      w.Sendrecv(&me, 1, INT, next, 5, nullptr, 1, absolute, prev, 5);  // MPI_BOTTOM
+      ok &= EXPECT(got == prev);
+      absolute.Free();
+      return ok;
+    }) == 0);
+  }
+}
+
 TEST_CASE("send modes: buffered sends need the attached buffer's room, ready and persistent forms deliver") {
   for (int n : kCallSizes) {
     CAPTURE(n);
@@ -641,8 +670,19 @@ TEST_CASE("v- and w-collectives: bad arguments raise the right class, naming the
                    [&] { w.Ireduce_scatter_block(b, b, -1, INT, SUM); });
       ok &= raises(ERR_OP, "MPI_Ireduce_scatter", "OP_NULL",
                    [&] { w.Ireduce_scatter(b, b, counts.data(), INT, OP_NULL); });
-      ok &= raises(ERR_BUFFER, "MPI_Ireduce_scatter_block", "sendbuf is null",
+      ok &= raises(ERR_BUFFER, "MPI_Ireduce_scatter_block", "sendbuf is NULL",
                    [&] { w.Ireduce_scatter_block(nullptr, b, 1, INT, SUM); });
+      if (n > 1) {  // every block at displacement 0: written more than once (§5.5)
+        std::vector<int> out(size_t(n), 0);
+        ok &= raises(ERR_ARG, "MPI_Allgatherv", "receive blocks of peers 0 and 1 overlap",
+                     [&] { w.Allgatherv(b, 1, INT, out.data(), counts.data(), displs.data(), INT); });
+        ok &= raises(ERR_ARG, "MPI_Ialltoallv", "overlap", [&] {
+          w.Ialltoallv(b, counts.data(), displs.data(), INT, out.data(), counts.data(), displs.data(), INT);
+        });
+        std::vector<int> apart(static_cast<size_t>(n), 0);
+        for (int i = 0; i < n; ++i) apart[size_t(i)] = n - 1 - i;  // reversed, touching: fine
+        w.Allgatherv(b, 1, INT, out.data(), counts.data(), apart.data(), INT);
+      }
       ok &= EXPECT(quiet(w));
       return ok;
     }) == 0);

@@ -688,7 +688,7 @@ TEST_CASE("bad arguments raise the right class, naming the argument, before any 
                          [&] { w.Send(buf, 1, INT, n, 0); });
             ok &= raises(ERR_TAG, "MPI_Send", "tag -5", [&] { w.Send(buf, 1, INT, 0, -5); });
             ok &= raises(ERR_COUNT, "MPI_Send", "count -1", [&] { w.Send(buf, -1, INT, 0, 0); });
-            ok &= raises(ERR_BUFFER, "MPI_Isend", "buf is null", [&] { w.Isend(nullptr, 1, INT, 0, 0); });
+            ok &= raises(ERR_BUFFER, "MPI_Isend", "buf is NULL", [&] { w.Isend(nullptr, 1, INT, 0, 0); });
             ok &= raises(ERR_TYPE, "MPI_Send", "DATATYPE_NULL", [&] { w.Send(buf, 1, Datatype(), 0, 0); });
             ok &= raises(ERR_RANK, "MPI_Recv", "source rank -7", [&] { w.Recv(buf, 1, INT, -7, 0); });
             ok &= raises(ERR_ROOT, "MPI_Bcast", "root " + std::to_string(n), [&] { w.Bcast(buf, 1, INT, n); });
