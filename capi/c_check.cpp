@@ -9,9 +9,8 @@ namespace {
 
 core::check::Side core_side(const Side& s, const char* f) {
   if (!s.present || s.type == MPI_DATATYPE_NULL) return {};
-  core::check::Side out{s.count, type_of(s.type, f), s.per_rank};
-  if (s.counts) out.counts.assign(s.counts, s.counts + s.n);
-  return out;
+  if (s.per_rank) return core::check::v_side(s.counts, s.n, type_of(s.type, f));
+  return {s.count, type_of(s.type, f)};
 }
 
 std::string op_text(MPI_Op op, const char* f) {

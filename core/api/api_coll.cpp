@@ -146,6 +146,20 @@ void check_coll_started(const core::CommPtr& c, const char* func, int root, cons
   if (core::check::applies(*c)) core::check::collective_started(c, describe(func, root, op, send, recv));
 }
 
+core::check::Side coll_side(int count, const Datatype& t, bool present, const char* func) {
+  return present ? core::check::Side{count, usable_type(t, func)} : core::check::Side{};
+}
+
+void check_coll_v(core::Comm& c, const char* func, int root, const core::check::Side& send,
+                  const core::check::Side& recv) {
+  core::check::collective(c, core::check::describe(func, root, "", send, recv, true));
+}
+
+void check_coll_v_started(const core::CommPtr& c, const char* func, int root, const core::check::Side& send,
+                          const core::check::Side& recv) {
+  core::check::collective_started(c, core::check::describe(func, root, "", send, recv, true));
+}
+
 }  // namespace detail
 
 using detail::Operands;

@@ -4,8 +4,11 @@
 // Their arguments are checked, and the send buffer cut into one packed
 // block per rank, by the rules the C API shares (core/coll/layout.hpp),
 // before anything is sent; the core's byte collectives (core/coll/coll.hpp)
-// move the blocks; the received ones are unpacked into place.
+// move the blocks; the received ones are unpacked into place. Under
+// --check each call is compared with the other ranks' as the C API's are
+// (per pair of counts: core/check/coll_check.hpp).
 #include "core/api/api_detail.hpp"
+#include "core/check/coll_check.hpp"
 #include "core/coll/coll.hpp"
 
 namespace lumpi {
@@ -14,6 +17,9 @@ namespace coll = core::coll;
 using detail::guarded;
 using detail::type_arg;
 using detail::types_arg;
+using detail::coll_side;
+using detail::usable_type;
+using core::check::v_side;
 
 coll::TypeArg detail::type_arg(const Datatype& t, const char* func) {
   return [t, func](int) { return usable_type(t, func); };
@@ -32,6 +38,9 @@ void Comm::Gatherv(const void* sendbuf, int sendcount, const Datatype& sendtype,
   guarded(*this, f, [&](core::Comm& c) {
     coll::Gatherv a = coll::gatherv_args(c, sendbuf, sendcount, type_arg(sendtype, f), recvbuf, recvcounts, displs,
                                          type_arg(recvtype, f), root, f);
+    if (core::check::applies(c))
+      detail::check_coll_v(c, f, root, coll_side(sendcount, sendtype, !a.at_root || !coll::is_in_place(sendbuf), f),
+                           v_side(recvcounts, c.size(), a.at_root ? usable_type(recvtype, f) : nullptr));
     std::vector<coll::Bytes> all = coll::gather(c, std::move(a.mine), root);
     if (a.at_root) coll::unpack_blocks(recvbuf, a.recv, all, f);
   });
@@ -43,6 +52,9 @@ void Comm::Scatterv(const void* sendbuf, const int sendcounts[], const int displ
   guarded(*this, f, [&](core::Comm& c) {
     coll::Scatterv a = coll::scatterv_args(c, sendbuf, sendcounts, displs, type_arg(sendtype, f), recvbuf,
                                            recvcount, type_arg(recvtype, f), root, f);
+    if (core::check::applies(c))
+      detail::check_coll_v(c, f, root, v_side(sendcounts, c.size(), c.is_root(root) ? usable_type(sendtype, f) : nullptr),
+                           coll_side(recvcount, recvtype, a.receives, f));
     coll::Bytes mine = coll::scatter(c, std::move(a.parts), root);
     if (a.receives) coll::unpack_block(recvbuf, a.slot, mine, f, root);
   });
@@ -54,6 +66,9 @@ void Comm::Allgatherv(const void* sendbuf, int sendcount, const Datatype& sendty
   guarded(*this, f, [&](core::Comm& c) {
     coll::Allgatherv a = coll::allgatherv_args(c, sendbuf, sendcount, type_arg(sendtype, f), recvbuf, recvcounts,
                                                displs, type_arg(recvtype, f), f);
+    if (core::check::applies(c))
+      detail::check_coll_v(c, f, -1, coll_side(sendcount, sendtype, !coll::is_in_place(sendbuf), f),
+                           v_side(recvcounts, c.size(), usable_type(recvtype, f)));
     coll::unpack_blocks(recvbuf, a.recv, coll::allgather(c, std::move(a.mine)), f);
   });
 }
@@ -64,6 +79,10 @@ void Comm::Alltoallv(const void* sendbuf, const int sendcounts[], const int sdis
   guarded(*this, f, [&](core::Comm& c) {
     coll::Exchange a = coll::alltoallv_args(c, sendbuf, sendcounts, sdispls, type_arg(sendtype, f), recvbuf,
                                             recvcounts, rdispls, type_arg(recvtype, f), f);
+    if (core::check::applies(c))
+      detail::check_coll_v(
+          c, f, -1, v_side(sendcounts, c.size(), coll::is_in_place(sendbuf) ? nullptr : usable_type(sendtype, f)),
+          v_side(recvcounts, c.size(), usable_type(recvtype, f)));
     coll::unpack_blocks(recvbuf, a.recv, coll::alltoall(c, std::move(a.parts)), f);
   });
 }
@@ -75,6 +94,7 @@ void Comm::Alltoallw(const void* sendbuf, const int sendcounts[], const int sdis
     coll::Exchange a =
         coll::alltoallw_args(c, sendbuf, sendcounts, sdispls, types_arg(sendtypes, f, "sendtypes"), recvbuf,
                              recvcounts, rdispls, types_arg(recvtypes, f, "recvtypes"), f);
+    if (core::check::applies(c)) detail::check_coll_v(c, f, -1, {}, {});  // the call only: a type per pair
     coll::unpack_blocks(recvbuf, a.recv, coll::alltoall(c, std::move(a.parts)), f);
   });
 }

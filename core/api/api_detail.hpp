@@ -17,6 +17,7 @@
 
 #include "core/coll/coll_typed.hpp"
 #include "core/coll/combine.hpp"
+#include "core/check/signature.hpp"
 #include "core/coll/layout.hpp"
 #include "core/datatype/typed_buffer.hpp"
 #include "core/base/call_lock.hpp"
@@ -156,6 +157,14 @@ void check_coll(core::Comm& c, const char* func, int root, const Op* op, CollSid
 // The same for a nonblocking collective, before it starts (never blocks).
 void check_coll_started(const core::CommPtr& c, const char* func, int root, const Op* op, CollSide send,
                         CollSide recv = {});
+// The v- and w-forms' check: each side a plain one (coll_side), a v one
+// (core::check::v_side) or none; describe sides only where
+// core::check::applies(c).
+core::check::Side coll_side(int count, const Datatype& t, bool present, const char* func);
+void check_coll_v(core::Comm& c, const char* func, int root, const core::check::Side& send,
+                  const core::check::Side& recv);
+void check_coll_v_started(const core::CommPtr& c, const char* func, int root, const core::check::Side& send,
+                          const core::check::Side& recv);
 
 // The core's element type of t, for the typed collectives (the basic types
 // of one of their element types); nullopt for any other type.

@@ -10,6 +10,7 @@
 // reports completion (a block longer than its room fails the request with
 // ERR_TRUNCATE).
 #include "core/api/api_detail.hpp"
+#include "core/check/coll_check.hpp"
 #include "core/coll/nbc.hpp"
 
 namespace lumpi {
@@ -18,6 +19,9 @@ namespace coll = core::coll;
 using detail::start_collective;
 using detail::type_arg;
 using detail::types_arg;
+using detail::coll_side;
+using detail::usable_type;
+using core::check::v_side;
 
 Request Comm::Igatherv(const void* sendbuf, int sendcount, const Datatype& sendtype, void* recvbuf,
                        const int recvcounts[], const int displs[], const Datatype& recvtype, int root) const {
@@ -25,6 +29,10 @@ Request Comm::Igatherv(const void* sendbuf, int sendcount, const Datatype& sendt
   return start_collective(*this, f, [&](const core::CommPtr& c) {
     coll::Gatherv a = coll::gatherv_args(*c, sendbuf, sendcount, type_arg(sendtype, f), recvbuf, recvcounts, displs,
                                          type_arg(recvtype, f), root, f);
+    if (core::check::applies(*c))
+      detail::check_coll_v_started(
+          c, f, root, coll_side(sendcount, sendtype, !a.at_root || !coll::is_in_place(sendbuf), f),
+          v_side(recvcounts, c->size(), a.at_root ? usable_type(recvtype, f) : nullptr));
     core::nbc::Deliver into = a.at_root ? coll::unpack_later(recvbuf, std::move(a.recv), f) : nullptr;
     return core::nbc::igather(c, std::move(a.mine), root, std::move(into)).request;
   });
@@ -36,6 +44,10 @@ Request Comm::Iscatterv(const void* sendbuf, const int sendcounts[], const int d
   return start_collective(*this, f, [&](const core::CommPtr& c) {
     coll::Scatterv a = coll::scatterv_args(*c, sendbuf, sendcounts, displs, type_arg(sendtype, f), recvbuf,
                                            recvcount, type_arg(recvtype, f), root, f);
+    if (core::check::applies(*c))
+      detail::check_coll_v_started(
+          c, f, root, v_side(sendcounts, c->size(), c->is_root(root) ? usable_type(sendtype, f) : nullptr),
+          coll_side(recvcount, recvtype, a.receives, f));
     core::nbc::Deliver into;
     if (a.receives)
       into = [recvbuf, slot = a.slot, name = std::string(f), root](core::nbc::Out& o) {
@@ -51,6 +63,9 @@ Request Comm::Iallgatherv(const void* sendbuf, int sendcount, const Datatype& se
   return start_collective(*this, f, [&](const core::CommPtr& c) {
     coll::Allgatherv a = coll::allgatherv_args(*c, sendbuf, sendcount, type_arg(sendtype, f), recvbuf, recvcounts,
                                                displs, type_arg(recvtype, f), f);
+    if (core::check::applies(*c))
+      detail::check_coll_v_started(c, f, -1, coll_side(sendcount, sendtype, !coll::is_in_place(sendbuf), f),
+                                   v_side(recvcounts, c->size(), usable_type(recvtype, f)));
     return core::nbc::iallgather(c, std::move(a.mine), coll::unpack_later(recvbuf, std::move(a.recv), f)).request;
   });
 }
@@ -61,6 +76,10 @@ Request Comm::Ialltoallv(const void* sendbuf, const int sendcounts[], const int 
   return start_collective(*this, f, [&](const core::CommPtr& c) {
     coll::Exchange a = coll::alltoallv_args(*c, sendbuf, sendcounts, sdispls, type_arg(sendtype, f), recvbuf,
                                             recvcounts, rdispls, type_arg(recvtype, f), f);
+    if (core::check::applies(*c))
+      detail::check_coll_v_started(
+          c, f, -1, v_side(sendcounts, c->size(), coll::is_in_place(sendbuf) ? nullptr : usable_type(sendtype, f)),
+          v_side(recvcounts, c->size(), usable_type(recvtype, f)));
     return core::nbc::ialltoall(c, std::move(a.parts), coll::unpack_later(recvbuf, std::move(a.recv), f)).request;
   });
 }
@@ -73,6 +92,7 @@ Request Comm::Ialltoallw(const void* sendbuf, const int sendcounts[], const int 
     coll::Exchange a =
         coll::alltoallw_args(*c, sendbuf, sendcounts, sdispls, types_arg(sendtypes, f, "sendtypes"), recvbuf,
                              recvcounts, rdispls, types_arg(recvtypes, f, "recvtypes"), f);
+    if (core::check::applies(*c)) detail::check_coll_v_started(c, f, -1, {}, {});  // the call only: a type per pair
     return core::nbc::ialltoall(c, std::move(a.parts), coll::unpack_later(recvbuf, std::move(a.recv), f)).request;
   });
 }

@@ -131,4 +131,14 @@ CallSignatures::~CallSignatures() {
   if (engine_) engine_->call_signatures() = {};
 }
 
+Side v_side(const int* counts, int n, TypePtr t, bool present) {
+  if (!present || !t) return {};
+  Side s{0, std::move(t), true};
+  for (int i = 0; counts && i < n; ++i) {
+    s.counts.push_back(counts[i]);
+    if (counts[i] > 0) s.count = 1;
+  }
+  return s;
+}
+
 }  // namespace lumpi::core::check

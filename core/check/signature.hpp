@@ -53,6 +53,11 @@ struct Side {
   std::vector<std::int64_t> counts = {};  // a v form's counts, one per peer, where the door gives them
 };
 
+// A v form's side as every door describes it: its type and the n counts
+// (count 1 if any of them moves data); an empty side where it is not
+// significant (absent). The door resolves the type only where present.
+Side v_side(const int* counts, int n, TypePtr t, bool present = true);
+
 // --check: a point-to-point call's side as its message (a send) or its
 // receive (named "rank R's MPI_Recv") carries it; none without --check or
 // without a type. For persistent requests (core::Persistent::set_signature).

@@ -19,6 +19,7 @@
 #include "core/api/api_detail.hpp"
 #include "core/api/lumpi.hpp"
 #include "core/base/crash_report.hpp"
+#include "core/check/unreceived.hpp"
 #include "launcher/host/host.hpp"
 
 namespace lumpi {
@@ -44,7 +45,8 @@ void Init(int&, char**&) { Init(); }
 
 // COMM_SELF's attributes go first, their delete callbacks run (MPI-2.1
 // Annex B item 22); then a barrier, so no rank leaves while a peer still
-// talks to it, then the host reports a normal finish.
+// talks to it (under --check, then the messages no receive took:
+// core/check/unreceived.hpp), then the host reports a normal finish.
 void Finalize() {
   if (!launcher::Host::joined() || launcher::Host::finished())
     throw Exception(int(core::ErrClass::Other), "MPI_Finalize",
@@ -52,6 +54,7 @@ void Finalize() {
   detail::ApiCall in("MPI_Finalize");  // inside MPI until the engine is gone
   detail::delete_all_attrs(COMM_SELF, "MPI_Finalize");
   COMM_WORLD.Barrier();
+  core::check::report_unreceived(detail::core_of(COMM_WORLD, "MPI_Finalize"));  // --check only
   COMM_WORLD = Intracomm();
   COMM_SELF = Intracomm();
   launcher::Host::join().finish(0);

@@ -46,6 +46,7 @@ static void origins_during_compute(MPI_Win win, int exclusive) {
   long before = -1, one = 1, mine = me, fetched = -1;
   MPI_Win_lock(exclusive ? MPI_LOCK_EXCLUSIVE : MPI_LOCK_SHARED, 0, 0, win);
   MPI_Get(&before, 1, MPI_LONG, 0, me, 1, MPI_LONG, win);
+  MPI_Win_flush(0, win); /* the get completes before the accumulate to its location (§11.7) */
   MPI_Accumulate(&one, 1, MPI_LONG, 0, 0, 1, MPI_LONG, MPI_SUM, win);
   MPI_Accumulate(&mine, 1, MPI_LONG, 0, me, 1, MPI_LONG, MPI_SUM, win);
   MPI_Fetch_and_op(NULL, &fetched, MPI_LONG, 0, me, MPI_NO_OP, win);

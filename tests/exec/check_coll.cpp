@@ -4,7 +4,10 @@
 //   ops    Allreduce with MAX where the others give SUM;
 //   types  Allgather of FLOAT where the others send INT;
 //   iops   Iallreduce with MIN where the others give SUM;
-//   ok     every rank agrees (Bcast, Allreduce, Allgather, Reduce, Scan, Iallreduce).
+//   vcounts  Gatherv: sends 2 ints to root 0, which expects 1 from each;
+//   ivcounts Iallgatherv: sends 2 ints where every rank expects 1 from it;
+//   ok     every rank agrees (Bcast, Allreduce, Allgather, Reduce, Scan,
+//          Iallreduce, Gatherv, Iallgatherv, Alltoallv).
 // Rank 0 prints "done" at the end. A rank that gets the mismatch's
 // exception says so (lumpi exec --check ends the run at the report).
 #include <lumpi.hpp>
@@ -36,6 +39,13 @@ int main(int argc, char** argv) {
     int isum = 0;
     lumpi::Request q = w.Iallreduce(&me, &isum, 1, lumpi::INT, differs("iops") ? lumpi::MIN : lumpi::SUM);
     q.Wait();
+    std::vector<int> ones(size_t(n), 1), at(static_cast<size_t>(n), 0), pair = {me, me};
+    for (int i = 0; i < n; ++i) at[size_t(i)] = i;
+    w.Gatherv(pair.data(), differs("vcounts") ? 2 : 1, lumpi::INT, all.data(), ones.data(), at.data(), lumpi::INT, 0);
+    w.Iallgatherv(pair.data(), differs("ivcounts") ? 2 : 1, lumpi::INT, all.data(), ones.data(), at.data(),
+                  lumpi::INT).Wait();
+    std::vector<int> mine(size_t(n), me);
+    w.Alltoallv(mine.data(), ones.data(), at.data(), lumpi::INT, all.data(), ones.data(), at.data(), lumpi::INT);
     if (v != 0 || sum != n * (n - 1) / 2 || all[size_t(n - 1)] != n - 1 || prefix != me * (me + 1) / 2 ||
         (odd && top != n - 1) || isum != sum)
       std::printf("rank %d: FAIL v=%d sum=%d prefix=%d top=%d\n", me, v, sum, prefix, top);

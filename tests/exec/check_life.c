@@ -159,6 +159,28 @@ static void shared_buffers(int how) {
     printf("wrong messages %d %d or sum %d\n", in[0], got[0], sum);
 }
 
+/* A buffered send round the ring that no one receives (`lost`: the
+   message waits at MPI_Finalize), or that each rank receives. */
+static void bsend_ring(int lost) {
+  static char space[sizeof(int) + MPI_BSEND_OVERHEAD];
+  int out = rank, in = -1, size_bytes = (int)sizeof space;
+  void* back;
+  MPI_Buffer_attach(space, size_bytes);
+  MPI_Bsend(&out, 1, MPI_INT, (rank + 1) % size, 3, MPI_COMM_WORLD);
+  if (!lost) MPI_Recv(&in, 1, MPI_INT, (rank + size - 1) % size, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Buffer_detach(&back, &size_bytes);
+}
+
+/* MPI_Allgatherv whose receive blocks all start at byte 0 (`overlap`: a
+   location written more than once, MPI-3.1 §5.5), or lie side by side in
+   reverse rank order. */
+static void gather_blocks(int overlap) {
+  int got[8] = {0}, displs[8], counts[8];
+  for (int i = 0; i < size && i < 8; ++i) counts[i] = 1, displs[i] = overlap ? 0 : size - 1 - i;
+  if (size <= 8) MPI_Allgatherv(&rank, 1, MPI_INT, got, counts, displs, MPI_INT, MPI_COMM_WORLD);
+  if (!overlap && size <= 8 && got[0] != size - 1) printf("wrong block %d\n", got[0]);
+}
+
 int main(int argc, char** argv) {
   const char* c = argc > 1 ? argv[1] : "";
   MPI_Init(&argc, &argv);
@@ -183,6 +205,10 @@ int main(int argc, char** argv) {
   else if (!strcmp(c, "shared_send")) shared_buffers(1);
   else if (!strcmp(c, "shared_reduce")) shared_buffers(2);
   else if (!strcmp(c, "shared_ok")) shared_buffers(0);
+  else if (!strcmp(c, "bsend_lost")) bsend_ring(1);
+  else if (!strcmp(c, "bsend_ok")) bsend_ring(0);
+  else if (!strcmp(c, "overlap_recv")) gather_blocks(1);
+  else if (!strcmp(c, "overlap_ok")) gather_blocks(0);
   if (rank == 0) printf("done\n");
   if (!strcmp(c, "no_finalize")) return 0; /* every rank exits without MPI_Finalize (§8.7) */
   MPI_Finalize();

@@ -47,6 +47,7 @@ void origins_during_compute(const lumpi::Win& win, int lock_type) {
   long before = -1, one = 1, mine = me, fetched = -1;
   win.Lock(lock_type, 0, 0);
   win.Get(&before, 1, lumpi::LONG, 0, me, 1, lumpi::LONG);
+  win.Flush(0);  // the get completes before the accumulate to its location (§11.7)
   win.Accumulate(&one, 1, lumpi::LONG, 0, 0, 1, lumpi::LONG, lumpi::SUM);
   win.Accumulate(&mine, 1, lumpi::LONG, 0, me, 1, lumpi::LONG, lumpi::SUM);
   win.Fetch_and_op(nullptr, &fetched, lumpi::LONG, 0, me, lumpi::NO_OP);

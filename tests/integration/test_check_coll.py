@@ -88,6 +88,8 @@ CXX_CASES = {
     "ops": "calls MPI_Allreduce(count=1, datatype=MPI_INT, op=MPI_MAX): the reduction ops differ",
     "types": "sends 1 x MPI_FLOAT",
     "iops": "calls MPI_Iallreduce(count=1, datatype=MPI_INT, op=MPI_MIN): the reduction ops differ",
+    "vcounts": "sends 2 x MPI_INT to rank 0, which receives 1 x MPI_INT",
+    "ivcounts": "sends 2 x MPI_INT to rank 0, which receives 1 x MPI_INT",
 }
 for n in [3, 5]:
     for mode, says in CXX_CASES.items():
