@@ -142,6 +142,8 @@ std::string source_line_of(const std::vector<uintptr_t>& frames);
 // each such call tries, landed(r) after it completed.
 void note_read_buffer(const void* buf, size_t bytes);
 void note_written_buffer(const void* buf, size_t bytes);
+// count elements of a type with holes, block by block (at most 256 blocks in all).
+void note_typed_buffer(const void* buf, std::int64_t count, const core::Datatype& t, bool receive);
 void watch_buffers(MPI_Request r);
 // A persistent request's buffers are watched only while it is active:
 // rest_buffers(r) when it is made, wake_buffers(r) at each MPI_Start.

@@ -128,6 +128,21 @@ void note(const void* buf, size_t bytes, bool receive) {
 void note_read_buffer(const void* buf, size_t bytes) { note(buf, bytes, false); }
 void note_written_buffer(const void* buf, size_t bytes) { note(buf, bytes, true); }
 
+// A type with holes: each block of each element is a buffer of its own (the
+// holes are the program's), up to kMaxBlocks of them; beyond, none.
+void note_typed_buffer(const void* buf, std::int64_t count, const core::Datatype& t, bool receive) {
+  constexpr size_t kMaxBlocks = 256;
+  if (!checking() || !buf || buf == MPI_IN_PLACE || count <= 0) return;
+  const std::vector<core::Block>& blocks = t.blocks();
+  if (blocks.empty() || blocks.size() * size_t(count) > kMaxBlocks) return;
+  const auto base = reinterpret_cast<std::uintptr_t>(buf);
+  for (std::int64_t i = 0; i < count; ++i)
+    for (const core::Block& b : blocks)
+      if (b.length > 0)
+        note(reinterpret_cast<const void*>(base + std::uintptr_t(i * t.extent() + b.offset)), size_t(b.length),
+             receive);
+}
+
 // A buffer both read and written by one call (MPI_IN_PLACE, a send block
 // inside the receive buffer) is watched as a receive buffer only.
 void watch_buffers(MPI_Request r) {

@@ -59,11 +59,13 @@ TypeBytes::TypeBytes(const void* buf, int count, MPI_Datatype t, const char* fun
 
 core::TypedBuffer& TypeBytes::sent() {
   if (!bytes_.staged()) note_read_buffer(buf_, bytes_.size());  // a send from the user's memory (c_check_buffer.cpp)
+  else note_typed_buffer(buf_, bytes_.count(), *bytes_.type(), false);
   return bytes_;
 }
 
 core::TypedBuffer& TypeBytes::room() {
   if (!bytes_.staged()) note_written_buffer(buf_, bytes_.size());  // a receive into the user's memory
+  else note_typed_buffer(buf_, bytes_.count(), *bytes_.type(), true);
   return bytes_;
 }
 

@@ -181,6 +181,24 @@ static void gather_blocks(int overlap) {
   if (!overlap && size <= 8 && got[0] != size - 1) printf("wrong block %d\n", got[0]);
 }
 
+/* A column of a 4x4 matrix (MPI_Type_vector) sent with MPI_Isend: `early`
+   writes one of its elements before MPI_Wait; the twin writes a hole of the
+   type (an element of another column), which is the program's to use. */
+static void column_buffer(int early) {
+  int m[16], col[4];
+  MPI_Datatype column;
+  MPI_Request s;
+  for (int i = 0; i < 16; ++i) m[i] = rank * 100 + i;
+  MPI_Type_vector(4, 1, 4, MPI_INT, &column);
+  MPI_Type_commit(&column);
+  MPI_Isend(m, 1, column, (rank + 1) % size, 4, MPI_COMM_WORLD, &s);
+  m[early ? 4 : 5] = -1;
+  MPI_Recv(col, 4, MPI_INT, (rank + size - 1) % size, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Wait(&s, MPI_STATUS_IGNORE);
+  MPI_Type_free(&column);
+  if (col[1] != ((rank + size - 1) % size) * 100 + 4 && !early) printf("wrong column %d\n", col[1]);
+}
+
 int main(int argc, char** argv) {
   const char* c = argc > 1 ? argv[1] : "";
   MPI_Init(&argc, &argv);
@@ -209,6 +227,8 @@ int main(int argc, char** argv) {
   else if (!strcmp(c, "bsend_ok")) bsend_ring(0);
   else if (!strcmp(c, "overlap_recv")) gather_blocks(1);
   else if (!strcmp(c, "overlap_ok")) gather_blocks(0);
+  else if (!strcmp(c, "column_race")) column_buffer(1);
+  else if (!strcmp(c, "column_ok")) column_buffer(0);
   if (rank == 0) printf("done\n");
   if (!strcmp(c, "no_finalize")) return 0; /* every rank exits without MPI_Finalize (§8.7) */
   MPI_Finalize();

@@ -57,6 +57,8 @@ CASES = {
                     "with tag 3 on 'MPI_COMM_WORLD' (4 bytes)", "§8.7"]),
     "overlap_recv": ("overlap_ok", {"local-concurrency": 1},
                      ["MPI_Allgatherv: the receive blocks of peers 0 and 1 overlap", "§5.5"]),
+    "column_race": ("column_ok", {"local-concurrency": 1},
+                    ["the send buffer of MPI_Isend at check_life.c:", "before the operation completed"]),
     "no_finalize": ("finalize_ok", {"call-ordering": 1},
                     ["call-ordering (ranks ", "the program ended (exit 0) without calling MPI_Finalize", "§8.7"]),
 }
