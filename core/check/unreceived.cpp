@@ -4,15 +4,14 @@
 
 #include <string>
 
+#include "core/comm/comm_build.hpp"
 #include "core/engine/engine.hpp"
 
 namespace lumpi::core::check {
 
 namespace {
 
-// Below the communicator constructors' tags (core/comm/comm_build.hpp) on
-// the internal lane, which no user message reaches.
-constexpr int kFinalizeMarker = -(1 << 20) - 64 * 8;
+using build::kFinalizeMarker;  // a tag of the internal lane, which no user message reaches
 constexpr int kListed = 5;  // messages named one by one; the rest counted
 
 std::string describe(const Engine& e, const Message& m) {

@@ -35,6 +35,7 @@ enum Tag : int {
   kInterLocal = kDup - 5 * kPhases,  // intercomm_create: the leader's news for its group
   kMerge = kDup - 6 * kPhases,
   kTopo = kDup - 7 * kPhases,  // the topology constructors' agreement and contributions
+  kFinalizeMarker = kDup - 8 * kPhases,  // MPI_Finalize under --check (core/check/unreceived.cpp)
 };
 
 // The whole local group of c on its internal lane, for `func`.
