@@ -91,12 +91,14 @@ std::string pending_call(MPI_Request r) {
 
 const char* role(const Watch& w) { return w.receive ? "receive buffer" : "send buffer"; }
 
+void report(const std::string& text) {
+  core::check::report(*core_comm(MPI_COMM_WORLD, "MPI_Wait"), "local-concurrency", text);
+}
+
 void report_change(const Watch& w, MPI_Request r, const char* when) {
-  core::check::report(*core_comm(MPI_COMM_WORLD, "MPI_Wait"), "local-concurrency",
-                      std::string("the ") + role(w) + " of " + pending_call(r) + " was written by the program " +
-                          when +
-                          " (MPI-3.1 §3.7.2, §5.12: a buffer of a pending nonblocking operation is not "
-                          "modified until the operation completes)");
+  report(std::string("the ") + role(w) + " of " + pending_call(r) + " was written by the program " + when +
+         " (MPI-3.1 §3.7.2, §5.12: a buffer of a pending nonblocking operation is not modified until the "
+         "operation completes)");
 }
 
 // The current call's buffer now against every pending operation's: a
@@ -107,11 +109,10 @@ void check_shared(const Watch& now) {
       if (w.shared || (!w.receive && !now.receive) || !overlap(w, now)) continue;
       w.shared = true;
       const std::string call = core::t_current_call ? core::t_current_call : "another call";
-      core::check::report(*core_comm(MPI_COMM_WORLD, "MPI_Wait"), "local-concurrency",
-                          std::string("the ") + role(w) + " of " + pending_call(r) + " is also the " + role(now) +
-                              " of " + call + ", before the first completes (MPI-3.1 §3.7.2, §5.12: a pending "
-                              "operation's receive buffer is not used, its send buffer not written, until it "
-                              "completes)");
+      report(std::string("the ") + role(w) + " of " + pending_call(r) + " is also the " + role(now) + " of " +
+             call +
+             ", before the first completes (MPI-3.1 §3.7.2, §5.12: a pending operation's receive buffer is not "
+             "used, its send buffer not written, until it completes)");
     }
 }
 

@@ -53,7 +53,8 @@ void Comm::Scatterv(const void* sendbuf, const int sendcounts[], const int displ
     coll::Scatterv a = coll::scatterv_args(c, sendbuf, sendcounts, displs, type_arg(sendtype, f), recvbuf,
                                            recvcount, type_arg(recvtype, f), root, f);
     if (core::check::applies(c))
-      detail::check_coll_v(c, f, root, v_side(sendcounts, c.size(), c.is_root(root) ? usable_type(sendtype, f) : nullptr),
+      detail::check_coll_v(c, f, root,
+                           v_side(sendcounts, c.size(), c.is_root(root) ? usable_type(sendtype, f) : nullptr),
                            coll_side(recvcount, recvtype, a.receives, f));
     coll::Bytes mine = coll::scatter(c, std::move(a.parts), root);
     if (a.receives) coll::unpack_block(recvbuf, a.slot, mine, f, root);

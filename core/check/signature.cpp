@@ -131,8 +131,8 @@ CallSignatures::~CallSignatures() {
   if (engine_) engine_->call_signatures() = {};
 }
 
-Side v_side(const int* counts, int n, TypePtr t, bool present) {
-  if (!present || !t) return {};
+Side v_side(const int* counts, int n, TypePtr t) {
+  if (!t) return {};
   Side s{0, std::move(t), true};
   for (int i = 0; counts && i < n; ++i) {
     s.counts.push_back(counts[i]);

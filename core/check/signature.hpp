@@ -54,9 +54,9 @@ struct Side {
 };
 
 // A v form's side as every door describes it: its type and the n counts
-// (count 1 if any of them moves data); an empty side where it is not
-// significant (absent). The door resolves the type only where present.
-Side v_side(const int* counts, int n, TypePtr t, bool present = true);
+// (count 1 if any of them moves data); an empty side for a null type (the
+// side is not significant here: the door resolves the type only where it is).
+Side v_side(const int* counts, int n, TypePtr t);
 
 // --check: a point-to-point call's side as its message (a send) or its
 // receive (named "rank R's MPI_Recv") carries it; none without --check or

@@ -28,7 +28,8 @@ void report_unreceived(Comm& world) {
   for (int q = 0; q < world.size(); ++q)
     if (q != world.rank()) world.lane_send(Lane::Internal, q, kFinalizeMarker, Body());
   for (int q = 0; q < world.size(); ++q)
-    if (q != world.rank()) world.lane_recv(Lane::Internal, q, kFinalizeMarker, world.waiting("MPI_Finalize", "source", q));
+    if (q != world.rank())
+      world.lane_recv(Lane::Internal, q, kFinalizeMarker, world.waiting("MPI_Finalize", "source", q));
   std::string listed;
   int count = 0;
   for (const Message& m : e.matcher().unexpected()) {

@@ -32,8 +32,10 @@ TypedBuffer::TypedBuffer(const void* buf, std::int64_t count, TypePtr t, std::st
   if (count < 0) fail(ErrClass::Count, func, std::string(what) + " " + std::to_string(count) + " is negative");
   if (!type_->predefined()) type_->check_usable(func);
   size_ = std::size_t(count) * std::size_t(type_->size());
-  const std::string named_after_count = std::string(what.substr(0, what.rfind("count"))) + "buf";
-  check_buffer(buf, count, *type_, func, buf_name.empty() ? named_after_count : buf_name, what);
+  if (!buf) {  // the name only then: "count" names "buf", "sendcount" "sendbuf"
+    const std::string name(buf_name.empty() ? std::string(what.substr(0, what.rfind("count"))) + "buf" : buf_name);
+    check_buffer(buf, count, *type_, func, name, what);
+  }
   dense_ = dense(*type_);
 }
 
