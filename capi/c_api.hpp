@@ -153,7 +153,6 @@ void check_buffers(MPI_Request r);
 void check_landing(const void* buf, size_t bytes, bool after);
 void check_unlanded(MPI_Request r);
 void landed(MPI_Request r);
-extern thread_local uint64_t t_call_serial;
 
 // ---- datatypes (c_type.cpp, c_type_attr.cpp) and ops ------------------------------
 // The core object of handle t; ERR_TYPE naming what in func for NULL or an
@@ -245,14 +244,6 @@ inline void check_out(const void* p, const char* func, const char* what) {
   if (!p) fail(MPI_ERR_ARG, func, std::string(what) + " is NULL");
 }
 
-// Names the C call in progress for a crash report and the checker
-// (core/base/crash_report.hpp), and counts the calls (the checker's
-// pending buffers, c_check_buffer.cpp).
-struct InCall {
-  explicit InCall(const char* f) : named(f) { ++t_call_serial; }
-  core::InCall named;
-};
-
 // Runs body() as the C function func; an error in it becomes an error code
 // through failed(DeliveredError), the handler of the object the call is on.
 // The whole call is inside MPI (core/base/call_lock.hpp): a passive-target
@@ -260,7 +251,7 @@ struct InCall {
 template <class F, class Failed>
 int run_call(const char* func, F&& body, Failed&& failed) {
   core::InMpi in_mpi;
-  InCall in(func);
+  core::InCall in(func);  // names the call (crash reports, the checker) and numbers it
   try {
     check_initialized(func);
     body();

@@ -27,7 +27,7 @@
 
 namespace lumpi::capi {
 
-thread_local uint64_t t_call_serial = 0;
+using core::t_call_serial;
 
 namespace {
 

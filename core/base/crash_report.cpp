@@ -34,6 +34,7 @@ namespace lumpi::core {
 
 constinit thread_local const char* t_current_call = nullptr;
 constinit thread_local const char* t_last_call = nullptr;
+constinit thread_local uint64_t t_call_serial = 0;
 
 namespace {
 

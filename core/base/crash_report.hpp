@@ -16,15 +16,20 @@
 namespace lumpi::core {
 
 // The MPI call in progress on this thread (null outside MPI) and the last
-// one begun.
+// one begun; the number of outermost calls begun, so the current one's
+// serial tells it from every other (the C door's local-concurrency check,
+// the engine's polling watch).
 extern constinit thread_local const char* t_current_call;
 extern constinit thread_local const char* t_last_call;
+extern constinit thread_local uint64_t t_call_serial;
 
 // Names the call func for its lifetime, unless a call is already in progress.
 class InCall {
  public:
   explicit InCall(const char* func) : outermost_(t_current_call == nullptr) {
-    if (outermost_) t_current_call = t_last_call = func;
+    if (!outermost_) return;
+    t_current_call = t_last_call = func;
+    ++t_call_serial;
   }
   ~InCall() {
     if (outermost_) t_current_call = nullptr;

@@ -218,7 +218,11 @@ std::optional<Status> Comm::iprobe(int source, int tag) {
   engine_->progress(0);
   int w = source == ANY_SOURCE ? engine_->probe_source() : world_of(source);
   const Message* m = engine_->matcher().probe(context(Lane::P2P), w, tag);
-  if (!m) return std::nullopt;
+  if (!m) {
+    engine_->poll_failed(probe_waiting(w, source, tag, "MPI_Iprobe"));
+    return std::nullopt;
+  }
+  engine_->poll_ended();
   if (engine_->tracing()) trace_probe("MPI_Iprobe", *m);
   if (source == ANY_SOURCE) note_wildcard_probe(w, m->env.source, tag, "MPI_Iprobe");
   return Status{peer_rank_of_world(m->env.source), m->env.tag, 0, m->body.size()};
@@ -233,12 +237,17 @@ Status Comm::probe(int source, int tag) {
   return Status{peer_rank_of_world(m->env.source), m->env.tag, 0, m->body.size()};
 }
 
-const Message* Comm::wait_probe(int w, int source, int tag, const char* call) {
+Waiting Comm::probe_waiting(int w, int source, int tag, const char* call) const {
   Waiting what = waiting(call, "source", source);
   what.has_tag = true;
   what.tag = tag;
   what.needs = source == ANY_SOURCE ? peer_group() : std::vector<int>{w};
   what.any = source == ANY_SOURCE;
+  return what;
+}
+
+const Message* Comm::wait_probe(int w, int source, int tag, const char* call) {
+  const Waiting what = probe_waiting(w, source, tag, call);
   const Message* m = nullptr;
   engine_->wait([&] { return (m = engine_->matcher().probe(context(Lane::P2P), w, tag)) != nullptr; }, what);
   if (engine_->tracing()) trace_probe(call, *m);
@@ -282,8 +291,11 @@ std::optional<Received> Comm::improbe(int source, int tag) {
   check_recv_tag(tag, "MPI_Improbe");
   if (source == PROC_NULL) return Received{Body(), Status{PROC_NULL, ANY_TAG, 0, 0}, {}};
   engine_->progress(0);
-  return take(source == ANY_SOURCE ? engine_->probe_source() : world_of(source), tag, "MPI_Improbe",
-              source == ANY_SOURCE);
+  const int w = source == ANY_SOURCE ? engine_->probe_source() : world_of(source);
+  std::optional<Received> m = take(w, tag, "MPI_Improbe", source == ANY_SOURCE);
+  if (m) engine_->poll_ended();
+  else engine_->poll_failed(probe_waiting(w, source, tag, "MPI_Improbe"));
+  return m;
 }
 
 Received Comm::mprobe(int source, int tag) {

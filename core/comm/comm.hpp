@@ -175,6 +175,8 @@ class Comm {
   RequestPtr post_send(Body body, int dest, int tag, bool synchronous, const char* call);  // arguments checked
   RequestPtr post_recv(Lane lane, int source_world, int tag, Waiting what, bool local);
   void trace_probe(const char* call, const Message& m) const;
+  // What a probe from `source` (world rank source_world) waits for.
+  Waiting probe_waiting(int source_world, int source, int tag, const char* call) const;
   // Blocks until a message matches (MPI_Probe, MPI_Mprobe: `call`).
   const Message* wait_probe(int source_world, int source, int tag, const char* call);
   // A probe from ANY_SOURCE that looked for `looked` (ANY_SOURCE, or the

@@ -10,6 +10,12 @@ namespace lumpi::core::build {
 
 Team whole(Comm& c, const char* func) { return Team(c, Lane::Internal, c.waiting(func)); }
 
+void finalize_barrier(Comm& world) {
+  Team t = whole(world, "MPI_Finalize");
+  team_gather(t, {}, 0, kFinalize);  // everyone has entered
+  team_bcast(t, {}, 0, kFinalize + 1);
+}
+
 CommPtr make_intra(Comm& parent, uint64_t base, group::Members members) {
   auto c = std::make_shared<Comm>(parent.engine(), base, std::move(members), group::Members{}, false);
   c->set_errhandler(parent.errhandler());

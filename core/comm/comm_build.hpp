@@ -36,10 +36,17 @@ enum Tag : int {
   kMerge = kDup - 6 * kPhases,
   kTopo = kDup - 7 * kPhases,  // the topology constructors' agreement and contributions
   kFinalizeMarker = kDup - 8 * kPhases,  // MPI_Finalize under --check (core/check/unreceived.cpp)
+  kFinalize = kDup - 9 * kPhases,        // MPI_Finalize's barrier (finalize_barrier)
 };
 
 // The whole local group of c on its internal lane, for `func`.
 Team whole(Comm& c, const char* func);
+
+// MPI_Finalize's barrier over world, so no rank leaves while a peer still
+// talks to it: on the internal lane, under MPI_Finalize's own name, so it
+// never completes a program's MPI_Barrier, and a rank that waits in it is
+// reported in MPI_Finalize.
+void finalize_barrier(Comm& world);
 
 // A new intracommunicator / intercommunicator with parent's error handler.
 CommPtr make_intra(Comm& parent, uint64_t base, group::Members members);

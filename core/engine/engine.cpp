@@ -11,6 +11,7 @@
 #include "core/base/constants.hpp"
 #include "core/base/error.hpp"
 #include "core/base/log.hpp"
+#include "core/engine/poll.hpp"
 #include "core/transport/transport.hpp"
 
 namespace lumpi::core {
@@ -27,13 +28,14 @@ std::string Waiting::describe() const {
   }
   s += ")";
   if (!comm.empty()) s += " on '" + comm + "'";
+  if (polling) s += " (called in a loop)";
   return s;
 }
 
 Engine::Engine(int world_rank, int world_size, const std::string& bind_endpoint, std::optional<CurveKeys> curve)
     : rank_(world_rank), size_(world_size), transport_(std::make_unique<Transport>(bind_endpoint, std::move(curve))),
-      replay_(parse_replay(std::getenv("LUMPI_RACE"), world_rank)), sent_to_(size_t(world_size)),
-      received_from_(size_t(world_size)) {}
+      replay_(parse_replay(std::getenv("LUMPI_RACE"), world_rank)), poll_(std::make_unique<PollStreak>()),
+      sent_to_(size_t(world_size)), received_from_(size_t(world_size)) {}
 
 Engine::~Engine() { stop_passive_thread(); }
 
@@ -315,6 +317,7 @@ bool Engine::spin_for_input(int budget_us) {
 }
 
 void Engine::wait(const std::function<bool()>& done, const Waiting& what) {
+  poll_ended();
   const Waiting* outer = blocked_;
   blocked_ = &what;
   ++wait_serial_;
@@ -361,6 +364,23 @@ void Engine::block_until(const std::function<bool()>& done, const Waiting& what)
 }
 
 void Engine::interrupt() { interrupted_ = true; }
+
+const Waiting* Engine::blocked() const { return blocked_ ? blocked_ : poll_->current(); }
+
+void Engine::poll_failed(const Waiting& what) {
+  if (!notice_) return;  // no coordinator to tell
+  const bool was_told = poll_->told();
+  if (poll_->failed(what)) {
+    ++wait_serial_;
+    notice_(poll_->current());
+  } else if (was_told && !poll_->told()) {
+    notice_(nullptr);
+  }
+}
+
+void Engine::poll_ended() {
+  if (poll_->end() && notice_) notice_(nullptr);
+}
 
 void Engine::fail_wait(uint64_t serial, Error e) {
   if (serial == wait_serial_ && blocked_) failed_wait_.emplace(serial, std::move(e));

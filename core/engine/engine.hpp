@@ -45,10 +45,12 @@ struct Waiting {
   // member's death fails the wait even when this rank waits for a live one,
   // which may itself have given up (so no survivor hangs).
   std::vector<int> group;
+  bool polling = false;    // a loop of tests or probes (poll.hpp), not a blocked call
   std::string describe() const;
 };
 
 class Transport;
+class PollStreak;
 
 class Engine {
  public:
@@ -100,8 +102,14 @@ class Engine {
   // to oneself is delivered, until it returns true (finished or failed). It must not block
   // nor call progress/wait itself.
   void add_background(std::function<bool()> step);
-  // The call currently blocked in wait(), if any.
-  const Waiting* blocked() const { return blocked_; }
+  // The call currently blocked in wait(), if any, or the polling loop the
+  // current call continues (poll.hpp).
+  const Waiting* blocked() const;
+  // A test or probe of the program found nothing (what: what it waits
+  // for), or found its operation complete: the polling watch (poll.hpp),
+  // which tells on_long_wait's notice of a loop that polls in vain.
+  void poll_failed(const Waiting& what);
+  void poll_ended();
   // The number of the current (or last) wait(): a wait that ended and
   // another that began have different serials.
   uint64_t wait_serial() const { return wait_serial_; }
@@ -286,6 +294,7 @@ class Engine {
   bool interrupted_ = false;
   std::optional<std::pair<uint64_t, Error>> failed_wait_;  // fail_wait's serial and error
   const Waiting* blocked_ = nullptr;
+  std::unique_ptr<PollStreak> poll_;
   uint64_t wait_serial_ = 0;
   std::vector<uint64_t> sent_to_, received_from_;
   int notice_ms_ = 0;

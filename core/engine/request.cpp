@@ -85,10 +85,17 @@ bool Request::poll_complete() {
 }
 
 bool Request::test() {
-  if (poll_complete()) return true;
-  engine_->progress(0);
-  if (poll_complete()) return true;
+  bool complete = poll_complete();
+  if (!complete) {
+    engine_->progress(0);
+    complete = poll_complete();
+  }
+  if (complete) {
+    if (engine_) engine_->poll_ended();  // a request made done has none
+    return true;
+  }
   engine_->check_peers(what_);  // a polling loop fails as a blocked wait would
+  engine_->poll_failed(what_);
   return false;
 }
 

@@ -20,6 +20,7 @@
 #include "core/api/lumpi.hpp"
 #include "core/base/crash_report.hpp"
 #include "core/check/unreceived.hpp"
+#include "core/comm/comm_build.hpp"
 #include "launcher/host/host.hpp"
 
 namespace lumpi {
@@ -53,8 +54,9 @@ void Finalize() {
                     "MPI_Init was not called, or MPI_Finalize already was");
   detail::ApiCall in("MPI_Finalize");  // inside MPI until the engine is gone
   detail::delete_all_attrs(COMM_SELF, "MPI_Finalize");
-  COMM_WORLD.Barrier();
-  core::check::report_unreceived(detail::core_of(COMM_WORLD, "MPI_Finalize"));  // --check only
+  core::Comm& world = detail::core_of(COMM_WORLD, "MPI_Finalize");
+  core::build::finalize_barrier(world);
+  core::check::report_unreceived(world);  // --check only
   COMM_WORLD = Intracomm();
   COMM_SELF = Intracomm();
   launcher::Host::join().finish(0);

@@ -1,0 +1,54 @@
+"""tests/integration/test_deadlock_poll.py: a polling loop that can never
+succeed is a deadlock too (core/engine/poll.hpp, docs/checking.md
+"Deadlocks", issue 25 item 1). lumpi-cc builds tests/exec/deadlock_poll.c;
+each buggy case (MPI_Test, MPI_Iprobe, MPI_Testany in a loop whose message
+never comes; a loop in a cycle with a blocked receive) is found by the live
+watch without --timeout and without --check, the report naming the call as
+"called in a loop", the world stopped, exit status 1; each correct twin
+polls for longer than the watch's half second while its peer computes, and
+ends normally with no report. At 2, 3 and 5 ranks.
+
+usage: python3 test_deadlock_poll.py /path/to/lumpi
+"""
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from lumpitest import check, compile_program, finish, no_leftovers, run, scratch_dir  # noqa: E402
+
+LUMPI = sys.argv[1]
+SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "exec", "deadlock_poll.c")
+tmp = scratch_dir("lumpi-deadlock-poll-")
+exe = os.path.join(tmp, "poll")
+compile_program(LUMPI, SRC, exe, ("-Wall", "-Werror"))
+W = "'MPI_COMM_WORLD'"
+LOOP = "(called in a loop)"
+
+# buggy case -> (correct twin, what the report must say at n ranks)
+CASES = {
+    "test": ("test_ok", lambda n: f"rank 1 in MPI_Test(source=0, tag=7) on {W} {LOOP} waits for 0"),
+    "iprobe": ("iprobe_ok", lambda n: f"rank 0 in MPI_Iprobe(source=1, tag=3) on {W} {LOOP} waits for 1"),
+    "testany": ("testany_ok", lambda n: f"rank 0 in MPI_Testany(source={n - 1}, tag=1) on {W} {LOOP} "
+                                        f"waits for {n - 1}"),
+    "cycle": ("cycle_ok", lambda n: f"deadlock: 0 -> 1 -> 0: rank 0 in MPI_Test(source=1, tag=0) on {W} {LOOP} "
+                                    f"waits for 1, rank 1 in MPI_Recv(source=0, tag=0) on {W} waits for 0"),
+}
+
+for n in (2, 3, 5):
+    for bug, (ok, says) in CASES.items():
+        t0 = time.time()
+        rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), exe, bug], timeout=60)
+        took = time.time() - t0
+        check(f"{bug} at {n} ranks: found without a timeout ({took:.1f} s), the loop named, the world stopped",
+              rc == 1 and "lumpi exec: deadlock found" in err and says(n) in err and took < 10
+              and no_leftovers(tag), f"rc={rc} took={took:.1f}\nout={out!r}\n{err}")
+        rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), exe, ok], timeout=60)
+        check(f"{ok} at {n} ranks: polls past the watch's half second, ends normally, no report",
+              rc == 0 and out.strip() == "done" and err == "" and no_leftovers(tag),
+              f"rc={rc}\nout={out!r}\n{err}")
+    rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), exe, "busy_ok"], timeout=60)
+    check(f"busy_ok at {n} ranks: a loop whose calls differ is no polling streak",
+          rc == 0 and out.strip() == "done" and err == "" and no_leftovers(tag), f"rc={rc}\nout={out!r}\n{err}")
+
+finish()
