@@ -82,7 +82,7 @@ int MPI_Send_init(const void* buf, int count, MPI_Datatype t, int dest, int tag,
 
 LUMPI_PMPI(Rsend_init);
 int MPI_Rsend_init(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request* r) {
-  return send_init(buf, count, t, dest, tag, comm, r, Mode::Standard, "MPI_Rsend_init");
+  return send_init(buf, count, t, dest, tag, comm, r, Mode::Ready, "MPI_Rsend_init");
 }
 
 LUMPI_PMPI(Bsend_init);

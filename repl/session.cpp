@@ -487,6 +487,15 @@ void Session::interrupt(Run& run, const std::string& why) {
   send_interrupt(run.epoch);
 }
 
+// A check fired (docs/checking.md): shown once, as it happens. Every
+// member of a mismatched collective reports it, in no set order, and its
+// text names the ranks: shown without a rank.
+void Session::show_report(int r, const ControlMsg& m) {
+  const bool every_member = m.check_class == "collective-mismatch";
+  if (report_.add({m.check_class, {r}, m.text}))
+    print_line(color::yellow((every_member ? "" : "[" + std::to_string(r) + "] ") + m.check_class + ": " + m.text));
+}
+
 void Session::on_event_during(Run& run, const Event& ev) {
   int r = ev.rank;
   auto it = run.o.ranks.find(r);
@@ -508,14 +517,7 @@ void Session::on_event_during(Run& run, const Event& ev) {
       run.statuses[r] = m;
       break;
     case Kind::Wait: run.watch.notice(r, m, now_s() - run.t0); break;
-    case Kind::Report: {  // a check fired (docs/checking.md): shown once, as it happens
-      // Every member of a mismatched collective reports it, in no set
-      // order, and its text names the ranks: shown without a rank.
-      const bool every_member = m.check_class == "collective-mismatch";
-      if (report_.add({m.check_class, {r}, m.text}))
-        print_line(color::yellow((every_member ? "" : "[" + std::to_string(r) + "] ") + m.check_class + ": " + m.text));
-      break;
-    }
+    case Kind::Report: show_report(r, m); break;
     case Kind::Event:
       if (on_event) on_event(r, m.list);
       break;

@@ -154,6 +154,7 @@ class Session {
   std::map<int, RankView> views_of(const Run& run, bool answers = true) const;
   std::vector<std::string> queue_collated(const std::map<int, launcher::ControlMsg>& statuses) const;
   void on_event_during(Run& run, const launcher::World::Event& ev);
+  void show_report(int rank, const launcher::ControlMsg& m);
   // Output and deaths that may come at any time; true if ev was one.
   bool show_background(const launcher::World::Event& ev);
   void report_death(int rank);

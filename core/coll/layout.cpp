@@ -385,7 +385,7 @@ void check_reduce_local_buffers(const void* inbuf, const void* inoutbuf, std::st
 // The neighbourhood collectives' buffers after their layouts: an output
 // may not alias an input where both carry data (MPI-3.1 §2.3); under
 // --check, receive blocks may not overlap.
-static Exchange not_aliased(const Comm& c, Exchange a, const void* sendbuf, const void* recvbuf, const char* f) {
+static Exchange buffers_checked(const Comm& c, Exchange a, const void* sendbuf, const void* recvbuf, const char* f) {
   bool sends = false;
   for (const Bytes& part : a.parts) sends = sends || !part.empty();
   check_not_aliased(sendbuf, recvbuf, sends && moves(a.recv), f);
@@ -401,7 +401,7 @@ Exchange neighbor_allgather_args(const Comm& c, const void* sendbuf, int sendcou
   a.recv = even(nb.in.size(), recvcount, recvtype, f, "recvcount");
   check_room(recvbuf, a.recv, f);
   a.parts.assign(nb.out.size(), pack_block(sendbuf, slot_arg(sendcount, sendtype, f, "sendcount"), f, &a.read));
-  return not_aliased(c, std::move(a), sendbuf, recvbuf, f);
+  return buffers_checked(c, std::move(a), sendbuf, recvbuf, f);
 }
 
 Exchange neighbor_allgatherv_args(const Comm& c, const void* sendbuf, int sendcount, const TypeArg& sendtype,
@@ -413,7 +413,7 @@ Exchange neighbor_allgatherv_args(const Comm& c, const void* sendbuf, int sendco
   a.recv = layout_arg(recvcounts, displs, int(nb.in.size()), recvtype, f, "recvcounts", "displs");
   check_room(recvbuf, a.recv, f);
   a.parts.assign(nb.out.size(), pack_block(sendbuf, slot_arg(sendcount, sendtype, f, "sendcount"), f, &a.read));
-  return not_aliased(c, std::move(a), sendbuf, recvbuf, f);
+  return buffers_checked(c, std::move(a), sendbuf, recvbuf, f);
 }
 
 Exchange neighbor_alltoall_args(const Comm& c, const void* sendbuf, int sendcount, const TypeArg& sendtype,
@@ -425,7 +425,7 @@ Exchange neighbor_alltoall_args(const Comm& c, const void* sendbuf, int sendcoun
   a.recv = even(nb.in.size(), recvcount, recvtype, f, "recvcount");
   check_room(recvbuf, a.recv, f);
   a.parts = cut(sendbuf, send, f, &a.read);
-  return not_aliased(c, std::move(a), sendbuf, recvbuf, f);
+  return buffers_checked(c, std::move(a), sendbuf, recvbuf, f);
 }
 
 Exchange neighbor_alltoallv_args(const Comm& c, const void* sendbuf, const int sendcounts[], const int sdispls[],
@@ -439,7 +439,7 @@ Exchange neighbor_alltoallv_args(const Comm& c, const void* sendbuf, const int s
   a.recv = layout_arg(recvcounts, rdispls, in, recvtype, f, "recvcounts", "rdispls");
   check_room(recvbuf, a.recv, f);
   a.parts = cut(sendbuf, send, f, &a.read);
-  return not_aliased(c, std::move(a), sendbuf, recvbuf, f);
+  return buffers_checked(c, std::move(a), sendbuf, recvbuf, f);
 }
 
 Exchange neighbor_alltoallw_args(const Comm& c, const void* sendbuf, const int sendcounts[],
@@ -454,7 +454,7 @@ Exchange neighbor_alltoallw_args(const Comm& c, const void* sendbuf, const int s
   a.recv = layout_w(recvcounts, rdispls, recvtypes, in, f, "recvcounts", "rdispls");
   check_room(recvbuf, a.recv, f);
   a.parts = cut(sendbuf, send, f, &a.read);
-  return not_aliased(c, std::move(a), sendbuf, recvbuf, f);
+  return buffers_checked(c, std::move(a), sendbuf, recvbuf, f);
 }
 
 }  // namespace lumpi::core::coll
