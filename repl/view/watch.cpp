@@ -118,25 +118,31 @@ double DeadlockWatch::first_notice() const {
 }
 
 std::string deadlock_section(const std::map<int, RankView>& views, const std::set<int>& stuck) {
-  bool collective = false, p2p = false, epoch = false;
+  bool collective = false, p2p = false, epoch = false, finalize = false;
   for (int r : stuck) {
     const std::string& call = views.at(r).wait.call;
     bool e = call == "MPI_Win_start" || call == "MPI_Win_wait";
-    bool c = !e && !views.at(r).wait.group.empty();
+    bool f = call == "MPI_Finalize";
+    bool c = !e && !f && !views.at(r).wait.group.empty();
     epoch = epoch || e;
+    finalize = finalize || f;
     collective = collective || c;
-    p2p = p2p || (!c && !e);
+    p2p = p2p || (!c && !e && !f);
   }
-  std::string s = "MPI-3.1 ";
+  std::vector<std::string> parts;
   if (epoch)
-    s += "§11.5.2: MPI_Win_start waits for an MPI_Win_post by each target of its group, MPI_Win_wait for an "
-         "MPI_Win_complete by each origin of its group";
-  if (epoch && (p2p || collective)) s += "; ";
-  if (p2p) s += "§3.5: a blocking call returns only once its matching operation is posted, and here none ever will be";
-  if (p2p && collective) s += "; ";
+    parts.push_back("§11.5.2: MPI_Win_start waits for an MPI_Win_post by each target of its group, MPI_Win_wait for "
+                    "an MPI_Win_complete by each origin of its group");
+  if (p2p) parts.push_back("§3.5: a blocking call returns only once its matching operation is posted, and here none "
+                           "ever will be");
   if (collective)
-    s += "§5.13: every process of a communicator must call its collectives, in the same order, for none to block "
-         "for ever";
+    parts.push_back("§5.13: every process of a communicator must call its collectives, in the same order, for none "
+                    "to block for ever");
+  if (finalize)
+    parts.push_back("§8.7: MPI_Finalize is collective over all connected processes, and a process completes the "
+                    "communication it takes part in before it calls MPI_Finalize");
+  std::string s = "MPI-3.1 ";
+  for (size_t i = 0; i < parts.size(); ++i) s += (i ? "; " : "") + parts[i];
   return s;
 }
 
