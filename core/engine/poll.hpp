@@ -2,15 +2,16 @@
 // item 1; docs/checking.md "Deadlocks").
 //
 // The rule: a rank that makes the same test or probe again and again
-// (MPI_Test, MPI_Testany, MPI_Testsome, MPI_Iprobe, MPI_Improbe), each call
-// finding nothing and no other MPI call in between, waits as MPI_Wait or
-// MPI_Probe would; it only keeps control. Once such calls have gone on for
-// kPollNoticeMs the engine tells the coordinator, as it tells of a long
-// blocked wait (Engine::on_long_wait), and the deadlock watch judges it as a
-// wait (repl/view/watch.hpp): reported only when every rank the loop needs
-// is stuck itself (waits for this rank, or sits in MPI_Finalize), finished
-// or dead, and no message is in flight; the rank's status answer, given
-// from inside its next test, confirms that it still polls.
+// (MPI_Test, MPI_Testany, MPI_Testsome, MPI_Testall, MPI_Iprobe,
+// MPI_Improbe), each call finding nothing and no other MPI call in between,
+// waits as MPI_Wait or MPI_Probe would; it only keeps control. Once such
+// calls have gone on for kPollNoticeMs the engine tells the coordinator, as
+// it tells of a long blocked wait (Engine::on_long_wait), and the deadlock
+// watch judges it as a wait (repl/view/watch.hpp): reported only when every
+// rank the loop needs is stuck itself (waits for this rank, or sits in
+// MPI_Finalize), finished or dead, and no message is in flight; the rank's
+// status answer, given from inside its next test, confirms that it still
+// polls.
 //
 // What is "the same": the outermost MPI call's name and serial
 // (core::InCall; consecutive serials, so nothing came between) and the
