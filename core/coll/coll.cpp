@@ -25,16 +25,12 @@ void detail::check_parts(const std::vector<Bytes>& parts, const Comm& c, std::st
 
 // ---- intracommunicator collectives ---------------------------------------------------
 
-// Binomial fan-in to rank 0, then fan-out: 2 lg p rounds but only 2(p-1)
-// messages. Where every message costs a wake-up (few cores, ipc), that beats
-// dissemination's lg p rounds of p messages each: about 25 % faster at 16
-// ranks on 2 cores (tests/bench/README.md).
+// A binomial fan-in and fan-out (team_barrier, core/comm/team.hpp).
 void barrier(Comm& c) {
   c.check_usable("MPI_Barrier");
   if (c.is_inter()) return inter::barrier(c);
   Team t(c, Lane::Coll, c.waiting("MPI_Barrier"));
-  team_gather(t, Bytes(), 0, kBarrier);  // everyone has entered
-  team_bcast(t, Bytes(), 0, kBarrier + 1);
+  team_barrier(t, kBarrier);
 }
 
 Bytes bcast(Comm& c, Bytes data, int root) {

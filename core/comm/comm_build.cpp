@@ -12,8 +12,7 @@ Team whole(Comm& c, const char* func) { return Team(c, Lane::Internal, c.waiting
 
 void finalize_barrier(Comm& world) {
   Team t = whole(world, "MPI_Finalize");
-  team_gather(t, {}, 0, kFinalize);  // everyone has entered
-  team_bcast(t, {}, 0, kFinalize + 1);
+  team_barrier(t, kFinalize);
 }
 
 CommPtr make_intra(Comm& parent, uint64_t base, group::Members members) {

@@ -89,6 +89,9 @@ std::string team_scatter(Team& t, std::vector<std::string> parts, int root, int 
 // Every member gets all members' bytes, in team order: Bruck dissemination up to 8
 // members, a gather and a broadcast above (tag only).
 std::vector<std::string> team_allgather(Team& t, std::string mine, int tag);
+// Returns once every member has entered: a binomial fan-in to index 0 (tag),
+// then a fan-out (tag + 1).
+void team_barrier(Team& t, int tag);
 
 // ---- intercommunicator leaders ---------------------------------------------------
 

@@ -80,12 +80,11 @@ bool shape_span(const Shape& s, std::int64_t* lo, std::int64_t* hi) {
 }
 
 // Tags of the window's own communicator no other call on it uses.
-enum SyncTag : int { kSyncIn = 1 << 25, kSyncOut = kSyncIn + 1, kSyncAll = kSyncIn + 2 };
+enum SyncTag : int { kSyncBarrier = 1 << 25, kSyncAll = kSyncBarrier + 2 };  // a barrier takes two
 
 void barrier(Comm& c, const char* func) {
   Team t(c, Lane::Coll, c.waiting(func));
-  team_gather(t, {}, 0, kSyncIn);  // everyone has entered
-  team_bcast(t, {}, 0, kSyncOut);
+  team_barrier(t, kSyncBarrier);
 }
 
 std::vector<std::string> allgather(Comm& c, std::string mine, const char* func) {
