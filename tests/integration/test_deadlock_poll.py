@@ -6,8 +6,9 @@ never comes; a loop in a cycle with a blocked receive) is found by the live
 watch without --timeout and without --check, the report naming the call as
 "called in a loop", the world stopped, exit status 1; each correct twin
 polls for longer than the watch's half second while its peer computes, and
-ends normally with no report. At 2, 3 and 5 ranks. The C++ door (lumpi.hpp)
-alike, at 3 and 5: Request::Test in a loop, and its twin whose sender is late.
+ends normally with no report. At 2, 3 and 5 ranks. The C++ door (lumpi.hpp,
+tests/exec/deadlock_poll.cpp) alike, at 3 and 5: Request::Test in a loop, and
+its twin whose sender is late.
 
 usage: python3 test_deadlock_poll.py /path/to/lumpi
 """
@@ -19,7 +20,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from lumpitest import check, compile_program, finish, no_leftovers, run, scratch_dir  # noqa: E402
 
 LUMPI = sys.argv[1]
-SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "exec", "deadlock_poll.c")
+EXEC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "exec")
+SRC, CXX_SRC = os.path.join(EXEC, "deadlock_poll.c"), os.path.join(EXEC, "deadlock_poll.cpp")
 tmp = scratch_dir("lumpi-deadlock-poll-")
 exe = os.path.join(tmp, "poll")
 compile_program(LUMPI, SRC, exe, ("-Wall", "-Werror"))
@@ -52,34 +54,8 @@ for n in (2, 3, 5):
     check(f"busy_ok at {n} ranks: a loop whose calls differ is no polling streak",
           rc == 0 and out.strip() == "done" and err == "" and no_leftovers(tag), f"rc={rc}\nout={out!r}\n{err}")
 
-CXX_PROGRAM = r"""
-#include <lumpi.hpp>
-#include <chrono>
-#include <cstdio>
-#include <cstring>
-#include <thread>
-int main(int argc, char** argv) {
-  lumpi::Init(argc, argv);
-  const bool sends = argc > 1 && !std::strcmp(argv[1], "late");
-  const int me = lumpi::COMM_WORLD.Get_rank();
-  int x = 0;
-  if (me == 1) {
-    lumpi::Request r = lumpi::COMM_WORLD.Irecv(&x, 1, lumpi::INT, 0, 5);
-    while (!r.Test()) {
-    }
-  } else if (me == 0 && sends) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1200));
-    lumpi::COMM_WORLD.Send(&x, 1, lumpi::INT, 1, 5);
-  }
-  lumpi::Finalize();
-  if (me == 0) std::printf("done\n");
-  return 0;
-}
-"""
-cxx_src, cxx_exe = os.path.join(tmp, "poll.cpp"), os.path.join(tmp, "poll_cxx")
-with open(cxx_src, "w") as f:
-    f.write(CXX_PROGRAM)
-compile_program(LUMPI, cxx_src, cxx_exe, cxx=True)
+cxx_exe = os.path.join(tmp, "poll_cxx")
+compile_program(LUMPI, CXX_SRC, cxx_exe, cxx=True)
 for n in (3, 5):
     rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), cxx_exe, "never"], timeout=60)
     check(f"C++ Request::Test loop at {n} ranks: found without a timeout, the loop named",
