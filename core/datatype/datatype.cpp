@@ -623,15 +623,22 @@ TypePtr Datatype::darray(const DarrayArgs& a, const TypePtr& old) {
   check_type(old, func, "oldtype");
   const std::size_t n = a.gsizes.size();
   const std::vector<int> coord = grid_coords(a);
+  // A process that owns no index of some dimension holds nothing: its map
+  // is empty whatever the other dimensions' blocks would have been, so
+  // they are not built (their bounds alone might overflow).
+  bool owns_some = true;
+  for (std::size_t i = 0; i < n; ++i) owns_some &= i64(coord[i]) * darg_of(a, i) < a.gsizes[i];
   i64 stride = old->extent();
-  LayoutPtr nest = old->layout_;
+  LayoutPtr nest = owns_some ? old->layout_ : make_layout({}, func);
   for (std::size_t k = 0; k < n; ++k) {  // from the fastest-varying dimension
     const std::size_t i = a.order == Order::C ? n - 1 - k : k;
     const i64 darg = darg_of(a, i), cycle = darg * a.psizes[i];
-    std::vector<Piece> blocks;
-    for (i64 g = coord[i] * darg; g < a.gsizes[i]; g += cycle)
-      blocks.push_back({mul(g, stride, func), 1, std::min<i64>(darg, a.gsizes[i] - g), stride, nest});
-    nest = make_layout(std::move(blocks), func);
+    if (owns_some) {
+      std::vector<Piece> blocks;
+      for (i64 g = coord[i] * darg; g < a.gsizes[i]; g += cycle)
+        blocks.push_back({mul(g, stride, func), 1, std::min<i64>(darg, a.gsizes[i] - g), stride, nest});
+      nest = make_layout(std::move(blocks), func);
+    }
     stride = mul(stride, a.gsizes[i], func);
   }
   return make(with_markers(nest, 0, stride, func), Combiner::Darray, darray_contents(a, old));

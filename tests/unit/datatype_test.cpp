@@ -592,3 +592,19 @@ TEST_CASE("every copy's bounds fit 64 bits, whichever constructor lists the copi
   error_of([&] { Datatype::hvector(2, 1, -12, low); }, ErrClass::Arg, "MPI_Type_create_hvector");
   CHECK(Datatype::hvector(2, 1, 12, low)->lb() == -q);
 }
+
+TEST_CASE("a darray process that owns nothing holds an empty map, whatever its other dimensions") {
+  // gsizes {1, 2} over psizes {3, 1}: rank 2 owns no row. Its columns, two
+  // copies of an old type of extent -2^62, would lie beyond -2^63 (tests/fuzz's
+  // fuzz_datatype found this); the type is still valid, and empty.
+  const std::int64_t q = std::int64_t(1) << 62;
+  TypePtr far = Datatype::resized(Datatype::basic(Basic::Char), -q, -q);
+  DarrayArgs a{3, 2, {1, 2}, {Distribution::Cyclic, Distribution::None}, {kDefaultDarg, kDefaultDarg}, {3, 1},
+               Order::C};
+  TypePtr t = committed(Datatype::darray(a, far));
+  CHECK(t->size() == 0);
+  CHECK(t->lb() == 0);
+  CHECK(t->extent() == -2 * q);
+  a.rank = 0;  // rank 0 owns the row, and its two copies do overflow
+  error_of([&] { Datatype::darray(a, far); }, ErrClass::Arg, "MPI_Type_create_darray");
+}
