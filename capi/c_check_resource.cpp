@@ -11,10 +11,13 @@
 //   of their forms (§3.7.3; §8.7: a process completes the operations it
 //   started before MPI_Finalize): a request still held at MPI_Finalize is
 //   reported ("request-lifecycle"); a persistent request is also freed
-//   (§3.9). A request freed before it was completed is reported at
-//   MPI_Request_free: the program can no longer know when its buffer is
-//   free again (§3.7.3, advice to users; MPI permits it for a send, the
-//   checker still says so).
+//   (§3.9). A receive request freed before it was completed is reported at
+//   MPI_Request_free: "an active receive request should never be freed",
+//   the receiver cannot know when its buffer holds the message (§3.7.3,
+//   advice to users). An active send request may be freed: the operation
+//   still completes, and the program may know by other means (a reply)
+//   when the buffer is free again; a change of that buffer before the
+//   send completed is local concurrency's finding, not this one's.
 // A report is not an error: the program runs on, the run exits non-zero.
 #include <cstdio>
 #include <string>
@@ -89,18 +92,35 @@ void note_freed(core::check::Kind k, int64_t handle) {
   if (g_checking) ledger().freed(k, handle);
 }
 
-// A generalized request is the program's own operation (§12.2): freeing it
-// before MPI_Grequest_complete is how it is meant to be used.
+namespace {
+
+bool is_one_of(const std::string& call, std::initializer_list<const char*> names) {
+  for (const char* n : names)
+    if (call == n) return true;
+  return false;
+}
+
+}  // namespace
+
+// A send's request may be freed while active, and so may a generalized
+// request (§12.2: before MPI_Grequest_complete is how it is meant to be).
 void check_request_free(MPI_Request r) {
   if (!g_checking) return;
   request(r, "MPI_Request_free");  // not a request: the call's own error, no finding
-  const core::check::Origin* o = ledger().origin(core::check::Kind::Request, r);
-  if (o && o->call == "MPI_Grequest_start") return;
   if (is_persistent(r) && !prequest(r, "MPI_Request_free").Is_active()) return;
-  report("request-lifecycle",
-         "MPI_Request_free: the request of " + created_by(core::check::Kind::Request, r) +
-             " was freed before its operation was completed by MPI_Wait, MPI_Test or their forms: the program "
-             "can no longer know when the operation's buffer may be used again (MPI-3.1 §3.7.3)");
+  const core::check::Origin* o = ledger().origin(core::check::Kind::Request, r);
+  const std::string call = o ? o->call : "";
+  if (is_one_of(call, {"MPI_Isend", "MPI_Ibsend", "MPI_Issend", "MPI_Irsend", "MPI_Send_init", "MPI_Bsend_init",
+                       "MPI_Ssend_init", "MPI_Rsend_init", "MPI_Grequest_start"}))
+    return;
+  const std::string what = "MPI_Request_free: the request of " + created_by(core::check::Kind::Request, r) +
+                           " was freed before its operation was completed by MPI_Wait, MPI_Test or their forms: ";
+  if (is_one_of(call, {"MPI_Irecv", "MPI_Imrecv", "MPI_Recv_init"}))
+    report("request-lifecycle", what + "the receiver can no longer know when its buffer holds the message "
+                                       "(MPI-3.1 §3.7.3: an active receive request should never be freed)");
+  else
+    report("request-lifecycle", what + "the program can no longer know when the operation's buffers may be "
+                                       "used again (MPI-3.1 §3.7.3)");
 }
 
 namespace {

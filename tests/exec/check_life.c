@@ -83,6 +83,21 @@ static void free_receive(int wait_first) {
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* An Isend's request freed while active, as MPI-3.1 §3.7.3 allows: the
+   reply tells the sender that its message arrived, and so that its buffer
+   is free again. Correct. */
+static void free_send(void) {
+  int out = rank, in = -1, back = -1;
+  MPI_Request s;
+  const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+  MPI_Isend(&out, 1, MPI_INT, next, 5, MPI_COMM_WORLD, &s);
+  MPI_Request_free(&s);
+  MPI_Recv(&in, 1, MPI_INT, prev, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Sendrecv(&in, 1, MPI_INT, prev, 6, &back, 1, MPI_INT, next, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  out = back + 1; /* the reply came: the send is over */
+  if (back != rank) printf("rank %d: reply %d\n", rank, back);
+}
+
 /* The send buffer of an Isend changed before MPI_Wait (or after). */
 static void send_buffer(int early) {
   int out[4] = {rank, rank, rank, rank}, in[4];
@@ -212,6 +227,7 @@ int main(int argc, char** argv) {
   else if (!strcmp(c, "persistent_ok")) persistent(1);
   else if (!strcmp(c, "free_active")) free_receive(0);
   else if (!strcmp(c, "free_ok")) free_receive(1);
+  else if (!strcmp(c, "free_send_ok")) free_send();
   else if (!strcmp(c, "send_race")) send_buffer(1);
   else if (!strcmp(c, "send_ok")) send_buffer(0);
   else if (!strcmp(c, "recv_race")) recv_buffer(1);
