@@ -175,6 +175,7 @@ int c_probe(lua_State* L) {
 }
 
 int c_iprobe(lua_State* L) {
+  core::name_call("MPI_Iprobe");  // the polling watch
   core::Comm& c = check_comm(L, 1, "MPI_Iprobe");
   int source = opt_int(L, 2, core::ANY_SOURCE, "source", "MPI_Iprobe", ErrClass::Rank);
   int tag = tag_arg(L, 3, core::ANY_TAG, "MPI_Iprobe");

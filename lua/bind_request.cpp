@@ -235,6 +235,7 @@ int r_wait(lua_State* L) {
 }
 
 int r_test(lua_State* L) {
+  core::name_call("MPI_Test");  // the polling watch
   RequestBox& box = check_request(L, 2, "MPI_Test");
   if (!inactive(box) && !complete(L, 2, box, false)) {
     lua_pushboolean(L, 0);
@@ -508,6 +509,7 @@ int l_waitall(lua_State* L) {
 // mpi.testall(reqs) -> false, or true, values, statuses (as waitall) when
 // every request is complete; otherwise no request is retired.
 int l_testall(lua_State* L) {
+  core::name_call("MPI_Testall");  // the polling watch
   auto boxes = check_requests(L, 1, "MPI_Testall");
   bool all = true;
   for (size_t i = 0; i < boxes.size(); ++i)
@@ -539,6 +541,7 @@ int l_waitany(lua_State* L) {
 // mpi.testany(reqs) -> false, or true, index, value, status (index
 // mpi.UNDEFINED, value nil, an empty status when every request is skipped).
 int l_testany(lua_State* L) {
+  core::name_call("MPI_Testany");  // the polling watch
   auto boxes = check_requests(L, 1, "MPI_Testany");
   bool any = false;
   for (size_t i = 0; i < boxes.size(); ++i) {
@@ -573,6 +576,7 @@ int l_waitsome(lua_State* L) {
 // mpi.testsome(reqs) -> indices, values, statuses (empty if none is
 // complete yet); mpi.UNDEFINED when every request is skipped.
 int l_testsome(lua_State* L) {
+  core::name_call("MPI_Testsome");  // the polling watch
   auto boxes = check_requests(L, 1, "MPI_Testsome");
   auto done = test_some(L, boxes);
   if (done) return push_some(L, boxes, *done);

@@ -24,6 +24,7 @@
 #include "core/comm/comm.hpp"
 #include "core/base/error.hpp"
 #include "core/base/call_lock.hpp"
+#include "core/base/crash_report.hpp"
 #include "core/comm/group.hpp"
 
 namespace lumpi::core {
@@ -100,12 +101,15 @@ core::HandlerKind push_current_exception(lua_State* L);
 int call_user_errhandler(lua_State* L);
 
 // F runs inside MPI (core/base/call_lock.hpp): a passive-target progress
-// thread never touches the engine meanwhile.
+// thread never touches the engine meanwhile. It is one call, numbered
+// (core/base/crash_report.hpp: the polling watch tells a loop of tests from
+// tests with other calls between), unnamed until F names it.
 template <int (*F)(lua_State*)>
 int wrap(lua_State* L) {
   core::HandlerKind h;
   try {
     core::InMpi in_mpi;
+    core::InCall in(core::kUnnamedCall);
     return F(L);
   } catch (...) {
     h = push_current_exception(L);

@@ -4,7 +4,7 @@
 //
 // The rule: the call a report names is the outermost one the program made.
 // Each door names its calls at its boundary with an InCall (C's run_call,
-// the C++ API's guarded); a call of one door made inside a call of the
+// the C++ API's guarded, Lua's wrap<>); a call of one door made inside a call of the
 // other (the C door runs C++ API functions) or from a user callback inside
 // MPI keeps the outer name, so a C program's report says the C function
 // it called. Naming a call is one thread-local store.
@@ -22,6 +22,15 @@ namespace lumpi::core {
 extern constinit thread_local const char* t_current_call;
 extern constinit thread_local const char* t_last_call;
 extern constinit thread_local uint64_t t_call_serial;
+
+// The name a Lua call begins with (lua/binding.hpp's wrap<> serves every
+// function of the module and does not know which MPI call it is): a
+// function that needs its MPI name (a test or probe, for the polling watch)
+// gives it with name_call.
+inline constexpr char kUnnamedCall[] = "an MPI call";
+inline void name_call(const char* func) {
+  if (t_current_call == kUnnamedCall) t_current_call = t_last_call = func;
+}
 
 // Names the call func for its lifetime, unless a call is already in progress.
 class InCall {

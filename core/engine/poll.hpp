@@ -17,9 +17,10 @@
 // (core::InCall; consecutive serials, so nothing came between) and the
 // first test's wait in each call. A call that tests several requests
 // (Testany, Testsome) waits for any one of the ranks they need, so it is
-// judged stuck only when all of them are (never too soon). Lua's calls carry
-// no serial and are not watched, nor a request that needs no rank
-// (generalized requests, completed by the program itself).
+// judged stuck only when all of them are (never too soon). Lua's calls are
+// numbered too (lua/binding.hpp's wrap<>), and its tests and probe name
+// themselves. Not watched: a request that needs no rank (generalized
+// requests, completed by the program itself).
 //
 // The one false report this can give: a loop that would have stopped by a
 // condition of its own (an iteration count, a clock) after more than

@@ -83,21 +83,6 @@ static void free_receive(int wait_first) {
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
-/* An Isend's request freed while active, as MPI-3.1 §3.7.3 allows: the
-   reply tells the sender that its message arrived, and so that its buffer
-   is free again. Correct. */
-static void free_send(void) {
-  int out = rank, in = -1, back = -1;
-  MPI_Request s;
-  const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
-  MPI_Isend(&out, 1, MPI_INT, next, 5, MPI_COMM_WORLD, &s);
-  MPI_Request_free(&s);
-  MPI_Recv(&in, 1, MPI_INT, prev, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  MPI_Sendrecv(&in, 1, MPI_INT, prev, 6, &back, 1, MPI_INT, next, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  out = back + 1; /* the reply came: the send is over */
-  if (back != rank) printf("rank %d: reply %d\n", rank, back);
-}
-
 /* The send buffer of an Isend changed before MPI_Wait (or after). */
 static void send_buffer(int early) {
   int out[4] = {rank, rank, rank, rank}, in[4];
@@ -212,6 +197,21 @@ static void column_buffer(int early) {
   MPI_Wait(&s, MPI_STATUS_IGNORE);
   MPI_Type_free(&column);
   if (col[1] != ((rank + size - 1) % size) * 100 + 4 && !early) printf("wrong column %d\n", col[1]);
+}
+
+/* An Isend's request freed while active, as MPI-3.1 §3.7.3 allows: the
+   reply tells the sender that its message arrived, and so that its buffer
+   is free again. Correct. */
+static void free_send(void) {
+  int out = rank, in = -1, back = -1;
+  MPI_Request s;
+  const int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+  MPI_Isend(&out, 1, MPI_INT, next, 5, MPI_COMM_WORLD, &s);
+  MPI_Request_free(&s);
+  MPI_Recv(&in, 1, MPI_INT, prev, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Sendrecv(&in, 1, MPI_INT, prev, 6, &back, 1, MPI_INT, next, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  out = back + 1; /* the reply came: the send is over */
+  if (back != rank) printf("rank %d: reply %d\n", rank, back);
 }
 
 int main(int argc, char** argv) {

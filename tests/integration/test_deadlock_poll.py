@@ -8,7 +8,9 @@ watch without --timeout and without --check, the report naming the call as
 polls for longer than the watch's half second while its peer computes, and
 ends normally with no report. At 2, 3 and 5 ranks. The C++ door (lumpi.hpp,
 tests/exec/deadlock_poll.cpp) alike, at 3 and 5: Request::Test in a loop, and
-its twin whose sender is late.
+its twin whose sender is late. The Lua door (tests/exec/deadlock_poll.lua,
+run as a script) alike, at 2, 3 and 5: r:test, c:iprobe and mpi.testany in
+a loop, and their twins.
 
 usage: python3 test_deadlock_poll.py /path/to/lumpi
 """
@@ -64,5 +66,24 @@ for n in (3, 5):
     rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), cxx_exe, "late"], timeout=60)
     check(f"C++ twin at {n} ranks: the sender is late, no report",
           rc == 0 and out.strip() == "done" and err == "" and no_leftovers(tag), f"rc={rc}\nout={out!r}\n{err}")
+
+LUA_SRC = os.path.join(EXEC, "deadlock_poll.lua")
+LUA_CASES = {
+    "test": lambda n: f"rank 1 in MPI_Test(source=0, tag=7) on {W} {LOOP} waits for 0",
+    "iprobe": lambda n: f"rank 0 in MPI_Iprobe(source=1, tag=3) on {W} {LOOP} waits for 1",
+    "testany": lambda n: f"rank 0 in MPI_Testany(source={n - 1}, tag=1) on {W} {LOOP} waits for {n - 1}",
+}
+for n in (2, 3, 5):
+    for bug, says in LUA_CASES.items():
+        t0 = time.time()
+        rc, out, err, tag = run(LUMPI, ["-n", str(n), LUA_SRC, bug], timeout=60)
+        took = time.time() - t0
+        check(f"Lua {bug} loop at {n} ranks: found without a timeout ({took:.1f} s), the loop named",
+              rc == 1 and "deadlock found" in out + err and says(n) in out + err and took < 10
+              and no_leftovers(tag), f"rc={rc} took={took:.1f}\nout={out!r}\n{err}")
+        rc, out, err, tag = run(LUMPI, ["-n", str(n), LUA_SRC, bug + "_ok"], timeout=60)
+        check(f"Lua {bug}_ok at {n} ranks: polls past the half second, no report",
+              rc == 0 and out.count("done") == n and "deadlock" not in out + err and no_leftovers(tag),
+              f"rc={rc}\nout={out!r}\n{err}")
 
 finish()
