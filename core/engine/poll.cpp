@@ -27,6 +27,7 @@ bool PollStreak::failed(const Waiting& what) {
     return false;
   }
   const bool again = call_ != 0 && t_call_serial == call_ + 1 && name_ == t_current_call && same_wait(first_, what);
+  const Clock::time_point now = Clock::now();
   call_ = t_call_serial;
   if (!again) {
     told_ = false;
@@ -36,10 +37,14 @@ bool PollStreak::failed(const Waiting& what) {
     what_.any = true;
     what_.polling = true;
     what_.group.clear();  // a collective's request waits for its members as needs say
-    since_ = Clock::now();
+    since_ = last_ = now;
+    intervals_ = gaps_ = 0;
     return false;
   }
-  if (told_ || Clock::now() - since_ < std::chrono::milliseconds(kPollNoticeMs)) return false;
+  ++intervals_;
+  gaps_ += now - last_ > std::chrono::microseconds(kPollGapUs);
+  last_ = now;
+  if (told_ || now - since_ < std::chrono::milliseconds(kPollNoticeMs) || gaps_ * 10 > intervals_) return false;
   told_ = true;
   return true;
 }

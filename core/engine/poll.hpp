@@ -22,9 +22,20 @@
 // themselves. Not watched: a request that needs no rank (generalized
 // requests, completed by the program itself).
 //
-// The one false report this can give: a loop that would have stopped by a
-// condition of its own (an iteration count, a clock) after more than
-// kPollNoticeMs of polling while every rank it needs waits for it.
+// A loop that computes between its tests does not wait: it is told only
+// while its calls come back to back, at most one interval in ten between
+// two of them longer than kPollGapUs (time spent outside MPI; a spinning
+// rank that the scheduler sets aside now and then still counts as
+// spinning). A compute step of an "overlap" loop that tests now and then
+// takes longer than that, so such a loop is never told, however long the
+// rank it needs waits for its result (a program of the helper's false-alarm
+// hunt, 2026-11-29: 400 steps of 2.5 ms, MPI_Test of an abort message that
+// never comes between them, then the result sent to a rank in MPI_Recv).
+//
+// The one false report this can give: a loop that spins without computing
+// and would have stopped by a condition of its own (an iteration count, a
+// clock) after more than kPollNoticeMs, while every rank it needs waits
+// for it.
 #pragma once
 
 #include <chrono>
@@ -34,9 +45,14 @@
 
 namespace lumpi::core {
 
-// Half a second: far above any test loop that waits for a message already
-// on its way, far below a user's patience.
-inline constexpr int kPollNoticeMs = 500;
+// Two seconds: far above any test loop that waits for a message already
+// on its way, above the deadline of a loop that gives up after a second
+// (the same hunt: an MPI_Iprobe loop that gave up after 0.8 s, while its
+// partner waited in MPI_Recv, was reported at 0.5 s), far below a user's
+// patience.
+inline constexpr int kPollNoticeMs = 2000;
+// An interval between two tests longer than this was spent outside MPI.
+inline constexpr int kPollGapUs = 100;
 
 class PollStreak {
  public:
@@ -58,7 +74,8 @@ class PollStreak {
   const char* name_ = nullptr;  // its MPI call
   Waiting first_;              // the first wait of the streak's first call: its identity
   Waiting what_;               // what the calls wait for, as told
-  Clock::time_point since_;
+  Clock::time_point since_, last_;  // the streak's first call, its last test
+  uint64_t intervals_ = 0, gaps_ = 0;  // between its tests; those longer than kPollGapUs
   bool told_ = false;
 };
 

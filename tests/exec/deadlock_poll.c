@@ -11,6 +11,10 @@
 
 static int rank, size;
 
+/* Longer than the watch's two seconds (kPollNoticeMs), so that it is told
+   of the twins' loops and must stay silent. */
+#define LATE 2.5
+
 static void compute(double seconds) {
   struct timespec t0, t;
   clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -19,7 +23,7 @@ static void compute(double seconds) {
 }
 
 /* Rank 1 tests a receive rank 0 never sends (bug), or sends after
-   computing for longer than the watch's half second (ok). */
+   computing for longer than the watch's two seconds (ok). */
 static void test_loop(int sends) {
   int x = 0, flag = 0;
   MPI_Request r;
@@ -27,7 +31,7 @@ static void test_loop(int sends) {
     MPI_Irecv(&x, 1, MPI_INT, 0, 7, MPI_COMM_WORLD, &r);
     while (!flag) MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
   } else if (rank == 0 && sends) {
-    compute(1.2);
+    compute(LATE);
     MPI_Send(&x, 1, MPI_INT, 1, 7, MPI_COMM_WORLD);
   }
 }
@@ -39,7 +43,7 @@ static void iprobe_loop(int right_tag) {
     while (!flag) MPI_Iprobe(1, 3, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
     MPI_Recv(&x, 1, MPI_INT, 1, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   } else if (rank == 1) {
-    if (right_tag) compute(1.2);
+    if (right_tag) compute(LATE);
     MPI_Send(&x, 1, MPI_INT, 0, right_tag ? 3 : 4, MPI_COMM_WORLD);
   }
   if (!right_tag && rank == 0) MPI_Recv(&x, 1, MPI_INT, 1, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -61,7 +65,7 @@ static void testany_loop(int both) {
   } else if (rank == last) {
     MPI_Send(&a, 1, MPI_INT, 0, 0, MPI_COMM_WORLD);
     if (both) {
-      compute(1.2);
+      compute(LATE);
       MPI_Send(&b, 1, MPI_INT, 0, 1, MPI_COMM_WORLD);
     }
   }
@@ -100,8 +104,50 @@ static void busy_loop(void) {
   } else if (rank == 1) {
     int got;
     for (int i = 0; i < 3; i++) MPI_Recv(&got, 1, MPI_INT, 0, 8, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    compute(1.2);
+    compute(LATE);
     MPI_Send(&x, 1, MPI_INT, 0, 9, MPI_COMM_WORLD);
+  }
+}
+
+/* Rank 0 computes 1200 steps of 2.5 ms and tests, between two steps, for
+   an abort message that never comes; then cancels it and sends its result
+   to rank 1, which waits in MPI_Recv. The loop ends by its count: a
+   compute loop, not a wait (ok). */
+static void compute_loop(void) {
+  int stop = 0, result = 0, flag = 0;
+  MPI_Request r;
+  if (rank == 0) {
+    MPI_Irecv(&stop, 1, MPI_INT, MPI_ANY_SOURCE, 99, MPI_COMM_WORLD, &r);
+    for (int step = 0; step < 1200 && !flag; step++) {
+      compute(0.0025);
+      result += step;
+      MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+    }
+    if (!flag) {
+      MPI_Cancel(&r);
+      MPI_Wait(&r, MPI_STATUS_IGNORE);
+    }
+    MPI_Send(&result, 1, MPI_INT, 1, 1, MPI_COMM_WORLD);
+  } else if (rank == 1) {
+    MPI_Recv(&result, 1, MPI_INT, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+}
+
+/* Rank 1 spins on MPI_Iprobe for an optional message for 0.8 s, gives up
+   and sends its report to rank 0, which waits in MPI_Recv: a loop with a
+   deadline shorter than the watch's two seconds (ok). */
+static void deadline_loop(void) {
+  int flag = 0, report = 1;
+  if (rank == 1) {
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do {
+      MPI_Iprobe(0, 5, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+      clock_gettime(CLOCK_MONOTONIC, &t);
+    } while (!flag && (t.tv_sec - t0.tv_sec) + (t.tv_nsec - t0.tv_nsec) * 1e-9 < 0.8);
+    MPI_Send(&report, 1, MPI_INT, 0, 2, MPI_COMM_WORLD);
+  } else if (rank == 0) {
+    MPI_Recv(&report, 1, MPI_INT, 1, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   }
 }
 
@@ -119,6 +165,8 @@ int main(int argc, char** argv) {
   else if (!strcmp(c, "cycle")) poll_cycle(0);
   else if (!strcmp(c, "cycle_ok")) poll_cycle(1);
   else if (!strcmp(c, "busy_ok")) busy_loop();
+  else if (!strcmp(c, "compute_ok")) compute_loop();
+  else if (!strcmp(c, "deadline_ok")) deadline_loop();
   else {
     if (rank == 0) fprintf(stderr, "unknown case '%s'\n", c);
     MPI_Abort(MPI_COMM_WORLD, 2);

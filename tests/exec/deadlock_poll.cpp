@@ -1,6 +1,6 @@
 // tests/exec/deadlock_poll.cpp: deadlock_poll.c's first case in the C++
 // door (lumpi.hpp): rank 1 tests a receive in a loop; rank 0 never sends
-// ("never"), or sends after 1.2 s ("late", the correct twin). Run by
+// ("never"), or sends after 2.5 s ("late", the correct twin). Run by
 // tests/integration/test_deadlock_poll.py. Rank 0 prints "done" at the end.
 #include <lumpi.hpp>
 #include <chrono>
@@ -17,7 +17,7 @@ int main(int argc, char** argv) {
     while (!r.Test()) {
     }
   } else if (me == 0 && sends) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+    std::this_thread::sleep_for(std::chrono::milliseconds(2500));
     lumpi::COMM_WORLD.Send(&x, 1, lumpi::INT, 1, 5);
   }
   lumpi::Finalize();

@@ -3,8 +3,8 @@
 --   test      rank 1 tests a receive from rank 0 that never sends
 --   iprobe    rank 0 probes for a message from rank 1 with a tag it never uses
 --   testany   rank 0 tests receives from the last rank, which never sends
---   *_ok      the same loops, their message sent after 1.2 s of computing
---             (past the watch's half second)
+--   *_ok      the same loops, their message sent after 2.5 s of computing
+--             (past the watch's two seconds)
 -- Every rank prints "done" when its part is over.
 local w, me, n = mpi.COMM_WORLD, mpi.rank(), mpi.size()
 local case = arg[1] or ""
@@ -21,7 +21,7 @@ if what == "test" then
     local r = w:irecv(0, 7)
     while not r:test() do end
   elseif me == 0 and ok then
-    compute(1.2)
+    compute(2.5)
     w:send(1, 1, 7)
   end
 elseif what == "iprobe" then
@@ -29,7 +29,7 @@ elseif what == "iprobe" then
     while not w:iprobe(1, 3) do end
     w:recv(1, 3)
   elseif me == 1 and ok then
-    compute(1.2)
+    compute(2.5)
     w:send(1, 0, 3)
   end
 elseif what == "testany" then
@@ -39,7 +39,7 @@ elseif what == "testany" then
     while not mpi.testany(rs) do end
     if ok then rs[2]:cancel() rs[2]:wait() end
   elseif me == last and ok then
-    compute(1.2)
+    compute(2.5)
     w:send(1, 0, 1)
   end
 end

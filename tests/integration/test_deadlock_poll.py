@@ -5,7 +5,7 @@ each buggy case (MPI_Test, MPI_Iprobe, MPI_Testany in a loop whose message
 never comes; a loop in a cycle with a blocked receive) is found by the live
 watch without --timeout and without --check, the report naming the call as
 "called in a loop", the world stopped, exit status 1; each correct twin
-polls for longer than the watch's half second while its peer computes, and
+polls for longer than the watch's two seconds while its peer computes, and
 ends normally with no report. At 2, 3 and 5 ranks. The C++ door (lumpi.hpp,
 tests/exec/deadlock_poll.cpp) alike, at 3 and 5: Request::Test in a loop, and
 its twin whose sender is late. The Lua door (tests/exec/deadlock_poll.lua,
@@ -49,12 +49,17 @@ for n in (2, 3, 5):
               rc == 1 and "lumpi exec: deadlock found" in err and says(n) in err and took < 10
               and no_leftovers(tag), f"rc={rc} took={took:.1f}\nout={out!r}\n{err}")
         rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), exe, ok], timeout=60)
-        check(f"{ok} at {n} ranks: polls past the watch's half second, ends normally, no report",
+        check(f"{ok} at {n} ranks: polls past the watch's two seconds, ends normally, no report",
               rc == 0 and out.strip() == "done" and err == "" and no_leftovers(tag),
               f"rc={rc}\nout={out!r}\n{err}")
-    rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), exe, "busy_ok"], timeout=60)
-    check(f"busy_ok at {n} ranks: a loop whose calls differ is no polling streak",
-          rc == 0 and out.strip() == "done" and err == "" and no_leftovers(tag), f"rc={rc}\nout={out!r}\n{err}")
+    for ok, what in (("busy_ok", "a loop whose calls differ is no polling streak"),
+                     ("compute_ok", "a loop that computes 3 s between its tests, its partner in MPI_Recv, "
+                                    "is no polling streak"),
+                     ("deadline_ok", "an MPI_Iprobe loop that gives up after 0.8 s, its partner in MPI_Recv, "
+                                     "ends before the watch's two seconds")):
+        rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), exe, ok], timeout=60)
+        check(f"{ok} at {n} ranks: {what}",
+              rc == 0 and out.strip() == "done" and err == "" and no_leftovers(tag), f"rc={rc}\nout={out!r}\n{err}")
 
 cxx_exe = os.path.join(tmp, "poll_cxx")
 compile_program(LUMPI, CXX_SRC, cxx_exe, cxx=True)
@@ -82,7 +87,7 @@ for n in (2, 3, 5):
               rc == 1 and "deadlock found" in out + err and says(n) in out + err and took < 10
               and no_leftovers(tag), f"rc={rc} took={took:.1f}\nout={out!r}\n{err}")
         rc, out, err, tag = run(LUMPI, ["-n", str(n), LUA_SRC, bug + "_ok"], timeout=60)
-        check(f"Lua {bug}_ok at {n} ranks: polls past the half second, no report",
+        check(f"Lua {bug}_ok at {n} ranks: polls past the two seconds, no report",
               rc == 0 and out.count("done") == n and "deadlock" not in out + err and no_leftovers(tag),
               f"rc={rc}\nout={out!r}\n{err}")
 
