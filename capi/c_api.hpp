@@ -128,6 +128,10 @@ void note_freed(core::check::Kind k, int64_t handle);
 inline int64_t keyval_key(core::attr::Kind k, int id) { return int64_t(k) << 32 | int64_t(uint32_t(id)); }
 // MPI_Request_free of r, a request whose operation was never completed.
 void check_request_free(MPI_Request r);
+// The program knows how r ends: MPI_Request_get_status found it complete,
+// or MPI_Cancel was called (§3.8.4 names MPI_Request_free as one way to
+// finish a cancelled request). Freeing it is then no finding.
+void note_settled(MPI_Request r);
 void check_finalize();
 // Where the request r was made (null if not noted) and the source line of
 // noted frames (addr2line).

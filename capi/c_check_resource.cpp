@@ -20,6 +20,7 @@
 //   send completed is local concurrency's finding, not this one's.
 // A report is not an error: the program runs on, the run exits non-zero.
 #include <cstdio>
+#include <set>
 #include <string>
 
 #include "capi/c_api.hpp"
@@ -29,6 +30,7 @@ namespace lumpi::capi {
 namespace {
 
 bool g_checking = false;
+std::set<MPI_Request> g_settled;  // see note_settled
 
 core::check::Ledger& ledger() {
   static core::check::Ledger l;
@@ -85,6 +87,7 @@ bool checking() { return g_checking; }
 
 void note_created(core::check::Kind k, int64_t handle) {
   if (!g_checking) return;
+  if (k == core::check::Kind::Request) g_settled.erase(MPI_Request(handle));  // a handle used again
   ledger().created(k, handle, {core::t_current_call ? core::t_current_call : "", "", core::program_frames()});
 }
 
@@ -102,12 +105,16 @@ bool is_one_of(const std::string& call, std::initializer_list<const char*> names
 
 }  // namespace
 
+void note_settled(MPI_Request r) {
+  if (g_checking) g_settled.insert(r);
+}
+
 // A send's request may be freed while active, and so may a generalized
 // request (§12.2: before MPI_Grequest_complete is how it is meant to be).
 void check_request_free(MPI_Request r) {
   if (!g_checking) return;
   request(r, "MPI_Request_free");  // not a request: the call's own error, no finding
-  if (is_persistent(r) && !prequest(r, "MPI_Request_free").Is_active()) return;
+  if (g_settled.count(r) || (is_persistent(r) && !prequest(r, "MPI_Request_free").Is_active())) return;
   const core::check::Origin* o = ledger().origin(core::check::Kind::Request, r);
   const std::string call = o ? o->call : "";
   if (is_one_of(call, {"MPI_Isend", "MPI_Ibsend", "MPI_Issend", "MPI_Irsend", "MPI_Send_init", "MPI_Bsend_init",
@@ -152,6 +159,7 @@ void check_finalize() {
   for (MPI_Request r : live_requests()) report_held(r);
   for (const std::string& text : ledger().leaks(source_line_of)) report("resource-leak", text);
   ledger().clear();
+  g_settled.clear();
 }
 
 }  // namespace lumpi::capi

@@ -180,6 +180,7 @@ int MPI_Request_get_status(MPI_Request r, int* flag, MPI_Status* status) {
     }
     check_requests(1, &r, func);
     *flag = settle(&r, status, false, kOneStatus, f, func, true);
+    if (*flag) note_settled(r);
     f.raise(false, func);
   });
 }

@@ -324,11 +324,14 @@ int MPI_Is_thread_main(int* flag) {
 // rank waits for the others, then the host reports a normal finish. Under
 // --check, MPI_Finalize is compared as COMM_WORLD's last collective (it is
 // collective over COMM_WORLD, §8.7): a collective some ranks made and the
-// others never did meets it there.
+// others never did meets it there; and what is still allocated is reported
+// after COMM_SELF's callbacks ran, since a library frees its objects there
+// (§8.7.1: "before any other parts of MPI are affected").
 LUMPI_PMPI(Finalize);
 int MPI_Finalize(void) {
   return call("MPI_Finalize", [&] {
     check_coll(MPI_COMM_WORLD, {"MPI_Finalize", -1, MPI_OP_NULL, {}, {}});
+    detail::delete_all_attrs(COMM_SELF, "MPI_Finalize");  // Finalize finds none left
     check_finalize();
     Finalize();
     for (size_t i = 1; i < comms().size(); ++i) forget_comm(int(i));

@@ -155,6 +155,7 @@ int MPI_Cancel(MPI_Request* r) {
   return call("MPI_Cancel", [&] {
     check_out(r, "MPI_Cancel", "request");
     if (!grequest_cancel(*r, "MPI_Cancel")) request(*r, "MPI_Cancel").Cancel();
+    note_settled(*r);
   });
 }
 

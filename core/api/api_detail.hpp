@@ -240,10 +240,6 @@ Request start_collective(const Comm& self, const char* func, Start start) {
 
 // ---- attributes (api_attr.cpp) ---------------------------------------------------
 
-// Runs the delete callbacks of every attribute of c and drops them; a
-// failing callback is an error of `func`, the call that freed c (Free, or
-// Finalize for COMM_SELF).
-void delete_all_attrs(Comm& c, const char* func);
 // Drops c's attributes without callbacks (the last handle went away).
 void forget_attrs(uint64_t serial);
 // A keyval's C++ callbacks for the core's store: Obj (Comm or Win) is the

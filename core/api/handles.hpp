@@ -154,6 +154,10 @@ void await_any(const std::vector<const Request*>& rs, const char* func);
 using AttrCopies = core::attr::Copies;
 AttrCopies copy_attrs(const Comm& oldcomm);
 void attach_attrs(const core::Comm& newcomm, const AttrCopies& copies);
+// Runs the delete callbacks of every attribute of c and drops them; a
+// failing callback is an error of `func`, the call that freed c (Free, or
+// Finalize for COMM_SELF: the C door runs it before its leak check).
+void delete_all_attrs(Comm& c, const char* func);
 
 }  // namespace detail
 }  // namespace lumpi

@@ -214,6 +214,48 @@ static void free_send(void) {
   if (back != rank) printf("rank %d: reply %d\n", rank, back);
 }
 
+/* A receive request freed once the program knows how it ends: found
+   complete by MPI_Request_get_status (§3.7.3: "a subsequent call to test,
+   wait or free should be executed with that request"), or cancelled
+   (§3.8.4: MPI_Request_free is one way to finish a cancelled request).
+   Correct. */
+static void free_known(int cancel) {
+  int in = -1, out = rank, flag = 0;
+  MPI_Request r;
+  if (cancel) {
+    MPI_Irecv(&in, 1, MPI_INT, MPI_ANY_SOURCE, 4242, MPI_COMM_WORLD, &r);
+    MPI_Cancel(&r);
+  } else {
+    MPI_Irecv(&in, 1, MPI_INT, (rank + size - 1) % size, 0, MPI_COMM_WORLD, &r);
+    MPI_Send(&out, 1, MPI_INT, (rank + 1) % size, 0, MPI_COMM_WORLD);
+    while (!flag) MPI_Request_get_status(r, &flag, MPI_STATUS_IGNORE);
+  }
+  MPI_Request_free(&r);
+  MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* A library's objects, freed by the delete callback of an attribute on
+   MPI_COMM_SELF, which MPI_Finalize runs first (MPI-3.1 §8.7.1). Correct. */
+static MPI_Comm lib_comm = MPI_COMM_NULL;
+static MPI_Datatype lib_type = MPI_DATATYPE_NULL;
+static int lib_cleanup(MPI_Comm comm, int keyval, void* value, void* extra) {
+  (void)comm, (void)keyval, (void)value, (void)extra;
+  MPI_Type_free(&lib_type);
+  MPI_Comm_free(&lib_comm);
+  return MPI_SUCCESS;
+}
+static void self_cleanup(void) {
+  int key, b[3] = {rank, rank, rank};
+  MPI_Comm_dup(MPI_COMM_WORLD, &lib_comm);
+  MPI_Type_contiguous(3, MPI_INT, &lib_type);
+  MPI_Type_commit(&lib_type);
+  MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, lib_cleanup, &key, NULL);
+  MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL);
+  MPI_Comm_free_keyval(&key);
+  MPI_Bcast(b, 1, lib_type, 0, lib_comm);
+  if (b[2] != 0) printf("rank %d: bcast gave %d\n", rank, b[2]);
+}
+
 int main(int argc, char** argv) {
   const char* c = argc > 1 ? argv[1] : "";
   MPI_Init(&argc, &argv);
@@ -228,6 +270,9 @@ int main(int argc, char** argv) {
   else if (!strcmp(c, "free_active")) free_receive(0);
   else if (!strcmp(c, "free_ok")) free_receive(1);
   else if (!strcmp(c, "free_send_ok")) free_send();
+  else if (!strcmp(c, "self_cleanup_ok")) self_cleanup();
+  else if (!strcmp(c, "get_status_free_ok")) free_known(0);
+  else if (!strcmp(c, "cancel_free_ok")) free_known(1);
   else if (!strcmp(c, "send_race")) send_buffer(1);
   else if (!strcmp(c, "send_ok")) send_buffer(0);
   else if (!strcmp(c, "recv_race")) recv_buffer(1);

@@ -81,6 +81,9 @@ def classes(found):
 # Correct programs near the buggy ones without a bug of their own to pair with.
 MORE_CORRECT = [
     "free_send_ok",  # an active send request freed, as §3.7.3 allows; a reply says the send is over
+    "self_cleanup_ok",  # a library's objects freed by a COMM_SELF delete callback in MPI_Finalize (§8.7.1)
+    "get_status_free_ok",  # a receive freed once MPI_Request_get_status found it complete (§3.7.3)
+    "cancel_free_ok",  # a cancelled receive freed (§3.8.4)
 ]
 
 
