@@ -180,6 +180,10 @@ class TypeBytes {
   // (c_check_buffer.cpp); the room a receive lands in.
   core::TypedBuffer& sent();
   core::TypedBuffer& room();
+  // The same for a send to dest, a receive from source: not noted for
+  // MPI_PROC_NULL, whose communication touches no memory (MPI-3.1 §3.11).
+  core::TypedBuffer& sent(int dest) { return dest == MPI_PROC_NULL ? bytes_ : sent(); }
+  core::TypedBuffer& room(int source) { return source == MPI_PROC_NULL ? bytes_ : room(); }
   void* pack(const char* func);
 
  private:

@@ -28,7 +28,7 @@ int send(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Comm
   return call(comm, f, [&] {
     TypeBytes b(buf, count, t, f);
     P2PSignatures sigs(comm, f, side(count, t), {});
-    detail::send(comm_of(comm, f), b.sent(), dest, tag, m, f);
+    detail::send(comm_of(comm, f), b.sent(dest), dest, tag, m, f);
   });
 }
 
@@ -39,7 +39,7 @@ int isend(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI_Com
     check_out(r, f, "request");
     TypeBytes b(buf, count, t, f);
     P2PSignatures sigs(comm, f, side(count, t), {});
-    *r = add_request(detail::isend(comm_of(comm, f), b.sent(), dest, tag, m, f));
+    *r = add_request(detail::isend(comm_of(comm, f), b.sent(dest), dest, tag, m, f));
   });
 }
 
@@ -94,7 +94,7 @@ int MPI_Recv(void* buf, int count, MPI_Datatype t, int source, int tag, MPI_Comm
   return call(comm, "MPI_Recv", [&] {
     TypeBytes b(buf, count, t, "MPI_Recv");
     P2PSignatures sigs(comm, "MPI_Recv", {}, side(count, t));
-    to_c(detail::recv(comm_of(comm, "MPI_Recv"), b.room(), source, tag, "MPI_Recv"), status);
+    to_c(detail::recv(comm_of(comm, "MPI_Recv"), b.room(source), source, tag, "MPI_Recv"), status);
   });
 }
 
@@ -103,7 +103,7 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype t, int source, int tag, MPI_Com
   return call(comm, "MPI_Irecv", [&] {
     auto b = std::make_shared<TypeBytes>(buf, count, t, "MPI_Irecv");
     P2PSignatures sigs(comm, "MPI_Irecv", {}, side(count, t));
-    std::shared_ptr<core::TypedBuffer> room(b, &b->room());  // keeps b alive until the message lands
+    std::shared_ptr<core::TypedBuffer> room(b, &b->room(source));  // keeps b alive until the message lands
     *r = add_request(detail::irecv(comm_of(comm, "MPI_Irecv"), std::move(room), source, tag, "MPI_Irecv"));
   });
 }
@@ -116,7 +116,7 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
     TypeBytes out(sendbuf, sendcount, sendtype, f, "sendcount");
     TypeBytes in(recvbuf, recvcount, recvtype, f, "recvcount");
     P2PSignatures sigs(comm, f, side(sendcount, sendtype), side(recvcount, recvtype));
-    to_c(detail::sendrecv(comm_of(comm, f), out.sent(), dest, sendtag, in.room(), source, recvtag, f), status);
+    to_c(detail::sendrecv(comm_of(comm, f), out.sent(dest), dest, sendtag, in.room(source), source, recvtag, f), status);
   });
 }
 
@@ -145,7 +145,7 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype t, int dest, int sen
   return call(comm, f, [&] {
     TypeBytes b(buf, count, t, f);  // sent from a copy taken first, then received into buf
     P2PSignatures sigs(comm, f, side(count, t), side(count, t));
-    to_c(detail::sendrecv(comm_of(comm, f), b.sent(), dest, sendtag, b.room(), source, recvtag, f), status);
+    to_c(detail::sendrecv(comm_of(comm, f), b.sent(dest), dest, sendtag, b.room(source), source, recvtag, f), status);
   });
 }
 

@@ -234,6 +234,18 @@ static void free_known(int cancel) {
   MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* Sends to and receives from MPI_PROC_NULL sharing a buffer with each
+   other and with a pending send: they touch no memory (§3.11). Correct. */
+static void null_shared(void) {
+  int x = rank, in = -1;
+  MPI_Request r[4];
+  MPI_Isend(&x, 1, MPI_INT, (rank + 1) % size, 0, MPI_COMM_WORLD, &r[0]);
+  MPI_Irecv(&x, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &r[1]);
+  MPI_Isend(&x, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &r[2]);
+  MPI_Irecv(&in, 1, MPI_INT, (rank + size - 1) % size, 0, MPI_COMM_WORLD, &r[3]);
+  MPI_Waitall(4, r, MPI_STATUSES_IGNORE);
+}
+
 /* A library's objects, freed by the delete callback of an attribute on
    MPI_COMM_SELF, which MPI_Finalize runs first (MPI-3.1 §8.7.1). Correct. */
 static MPI_Comm lib_comm = MPI_COMM_NULL;
@@ -273,6 +285,7 @@ int main(int argc, char** argv) {
   else if (!strcmp(c, "self_cleanup_ok")) self_cleanup();
   else if (!strcmp(c, "get_status_free_ok")) free_known(0);
   else if (!strcmp(c, "cancel_free_ok")) free_known(1);
+  else if (!strcmp(c, "null_shared_ok")) null_shared();
   else if (!strcmp(c, "send_race")) send_buffer(1);
   else if (!strcmp(c, "send_ok")) send_buffer(0);
   else if (!strcmp(c, "recv_race")) recv_buffer(1);

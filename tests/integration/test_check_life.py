@@ -84,6 +84,7 @@ MORE_CORRECT = [
     "self_cleanup_ok",  # a library's objects freed by a COMM_SELF delete callback in MPI_Finalize (§8.7.1)
     "get_status_free_ok",  # a receive freed once MPI_Request_get_status found it complete (§3.7.3)
     "cancel_free_ok",  # a cancelled receive freed (§3.8.4)
+    "null_shared_ok",  # MPI_PROC_NULL's sends and receives share a pending send's buffer (§3.11)
 ]
 
 
