@@ -116,7 +116,8 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
     TypeBytes out(sendbuf, sendcount, sendtype, f, "sendcount");
     TypeBytes in(recvbuf, recvcount, recvtype, f, "recvcount");
     P2PSignatures sigs(comm, f, side(sendcount, sendtype), side(recvcount, recvtype));
-    to_c(detail::sendrecv(comm_of(comm, f), out.sent(dest), dest, sendtag, in.room(source), source, recvtag, f), status);
+    to_c(detail::sendrecv(comm_of(comm, f), out.sent(dest), dest, sendtag, in.room(source), source, recvtag, f),
+         status);
   });
 }
 
@@ -145,7 +146,8 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype t, int dest, int sen
   return call(comm, f, [&] {
     TypeBytes b(buf, count, t, f);  // sent from a copy taken first, then received into buf
     P2PSignatures sigs(comm, f, side(count, t), side(count, t));
-    to_c(detail::sendrecv(comm_of(comm, f), b.sent(dest), dest, sendtag, b.room(source), source, recvtag, f), status);
+    to_c(detail::sendrecv(comm_of(comm, f), b.sent(dest), dest, sendtag, b.room(source), source, recvtag, f),
+         status);
   });
 }
 

@@ -4,10 +4,10 @@
 //
 // The rule: the call a report names is the outermost one the program made.
 // Each door names its calls at its boundary with an InCall (C's run_call,
-// the C++ API's guarded, Lua's wrap<>); a call of one door made inside a call of the
-// other (the C door runs C++ API functions) or from a user callback inside
-// MPI keeps the outer name, so a C program's report says the C function
-// it called. Naming a call is one thread-local store.
+// the C++ API's guarded, Lua's wrap<>); a call of one door made inside a
+// call of the other (the C door runs C++ API functions) or from a user
+// callback inside MPI keeps the outer name, so a C program's report says
+// the C function it called. Naming a call is one thread-local store.
 #pragma once
 
 #include <cstdint>
