@@ -194,11 +194,11 @@ int c_iprobe(lua_State* L) {
 // eager, so a buffered send needs no attached buffer and a ready send is a
 // standard one (MPI-3.1 §3.4 allows both); a synchronous send completes once
 // matched.
-int c_send_init_mode(lua_State* L, const char* func, bool sync) {
+int c_send_init_mode(lua_State* L, const char* func, bool sync, bool buffered = false) {
   core::CommPtr c = check_comm_ptr(L, 1, func);
   Outgoing o = send_args(L, func);
   Persistent p;
-  p.op = core::Persistent::send_init(c, o.dest, o.tag, sync, func);
+  p.op = core::Persistent::send_init(c, o.dest, o.tag, sync, buffered, func);
   p.op->set_signature(core::check::p2p_signature(*c, func, side(o.data), false));
   p.typed = o.typed;
   p.data = o.data;
@@ -210,7 +210,7 @@ int c_send_init_mode(lua_State* L, const char* func, bool sync) {
   return 1;
 }
 int c_send_init(lua_State* L) { return c_send_init_mode(L, "MPI_Send_init", false); }
-int c_bsend_init(lua_State* L) { return c_send_init_mode(L, "MPI_Bsend_init", false); }
+int c_bsend_init(lua_State* L) { return c_send_init_mode(L, "MPI_Bsend_init", false, true); }
 int c_ssend_init(lua_State* L) { return c_send_init_mode(L, "MPI_Ssend_init", true); }
 int c_rsend_init(lua_State* L) { return c_send_init_mode(L, "MPI_Rsend_init", false); }
 

@@ -490,7 +490,8 @@ Prequest send_init(const Comm& self, const void* buf, int count, const Datatype&
                    Mode m, const char* func) {
   return guarded(self, func, [&](core::Comm&) {
     auto b = std::make_shared<core::TypedBuffer>(detail::typed_bytes(buf, count, type, func));
-    auto p = core::Persistent::send_init(Access::handle(self)->comm, dest, tag, synchronous(m), func);
+    auto p = core::Persistent::send_init(Access::handle(self)->comm, dest, tag, synchronous(m),
+                                         m == Mode::Buffered, func);
     p->set_signature(core::check::p2p_signature(*Access::handle(self)->comm, func, side(*b), false));
     auto message = [b, m, dest](const char* start) {
       if (m == Mode::Buffered) core::check_bsend_room(b->size(), dest, start);

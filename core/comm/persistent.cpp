@@ -8,22 +8,23 @@
 
 namespace lumpi::core {
 
-PersistentPtr Persistent::send_init(CommPtr comm, int dest, int tag, bool sync, std::string_view func) {
+PersistentPtr Persistent::send_init(CommPtr comm, int dest, int tag, bool sync, bool buffered,
+                                    std::string_view func) {
   comm->check_send(dest, tag, func);
-  return PersistentPtr(new Persistent(std::move(comm), true, dest, tag, sync));
+  return PersistentPtr(new Persistent(std::move(comm), true, dest, tag, sync, buffered));
 }
 
 PersistentPtr Persistent::recv_init(CommPtr comm, int source, int tag, std::string_view func) {
   comm->check_source(source, func);
   Comm::check_recv_tag(tag, func);
-  return PersistentPtr(new Persistent(std::move(comm), false, source, tag, false));
+  return PersistentPtr(new Persistent(std::move(comm), false, source, tag, false, false));
 }
 
 void Persistent::begin(Body body) {
   Engine& e = comm_->engine();
   Engine::CallSignatures::Scope clear{e};
   (send_ ? e.call_signatures().send : e.call_signatures().recv) = sig_;
-  req_ = send_ ? comm_->isend(std::move(body), peer_, tag_, sync_) : comm_->irecv(peer_, tag_);
+  req_ = send_ ? comm_->isend(std::move(body), peer_, tag_, sync_, buffered_) : comm_->irecv(peer_, tag_);
 }
 
 void Persistent::start(const std::function<Body()>& message, std::string_view func) {

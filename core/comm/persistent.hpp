@@ -40,8 +40,11 @@ using PersistentPtr = std::shared_ptr<Persistent>;
 
 class Persistent {
  public:
-  // MPI_Send_init and its modes (sync: MPI_Ssend_init); dest and tag checked now.
-  static PersistentPtr send_init(CommPtr comm, int dest, int tag, bool sync, std::string_view func);
+  // MPI_Send_init and its modes (sync: MPI_Ssend_init; buffered:
+  // MPI_Bsend_init, local even under --check, as Comm::isend says); dest and
+  // tag checked now.
+  static PersistentPtr send_init(CommPtr comm, int dest, int tag, bool sync, bool buffered,
+                                 std::string_view func);
   // MPI_Recv_init; source (or ANY_SOURCE) and tag (or ANY_TAG) checked now.
   static PersistentPtr recv_init(CommPtr comm, int source, int tag, std::string_view func);
 
@@ -72,13 +75,14 @@ class Persistent {
   void free(std::function<void(Request*)> land);
 
  private:
-  Persistent(CommPtr comm, bool send, int peer, int tag, bool sync)
-      : comm_(std::move(comm)), send_(send), sync_(sync), peer_(peer), tag_(tag) {}
+  Persistent(CommPtr comm, bool send, int peer, int tag, bool sync, bool buffered)
+      : comm_(std::move(comm)), send_(send), sync_(sync), buffered_(buffered), peer_(peer), tag_(tag) {}
   void begin(Body body);
 
   CommPtr comm_;
   bool send_;
-  bool sync_;  // a synchronous send completes once matched
+  bool sync_;      // a synchronous send completes once matched
+  bool buffered_;  // a buffered send is local
   int peer_;   // dest, or source (ANY_SOURCE and PROC_NULL too)
   int tag_;
   RequestPtr req_;

@@ -246,6 +246,25 @@ static void null_shared(void) {
   MPI_Waitall(4, r, MPI_STATUSES_IGNORE);
 }
 
+/* A ring of persistent buffered sends (MPI_Bsend_init), each started and
+   completed before its receive: a buffered send is local (§3.4), under
+   --check too, where standard sends are synchronous. Correct. */
+static void bsend_init_ring(void) {
+  static char space[2 * (sizeof(int) + MPI_BSEND_OVERHEAD)];
+  int out = rank, in = -1, size_bytes = (int)sizeof space;
+  void* back;
+  MPI_Request p;
+  MPI_Buffer_attach(space, size_bytes);
+  MPI_Bsend_init(&out, 1, MPI_INT, (rank + 1) % size, 3, MPI_COMM_WORLD, &p);
+  for (int i = 0; i < 2; ++i) {
+    MPI_Start(&p);
+    MPI_Wait(&p, MPI_STATUS_IGNORE);
+    MPI_Recv(&in, 1, MPI_INT, (rank + size - 1) % size, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  }
+  MPI_Request_free(&p);
+  MPI_Buffer_detach(&back, &size_bytes);
+}
+
 /* A library's objects, freed by the delete callback of an attribute on
    MPI_COMM_SELF, which MPI_Finalize runs first (MPI-3.1 §8.7.1). Correct. */
 static MPI_Comm lib_comm = MPI_COMM_NULL;
@@ -286,6 +305,7 @@ int main(int argc, char** argv) {
   else if (!strcmp(c, "get_status_free_ok")) free_known(0);
   else if (!strcmp(c, "cancel_free_ok")) free_known(1);
   else if (!strcmp(c, "null_shared_ok")) null_shared();
+  else if (!strcmp(c, "bsend_init_ok")) bsend_init_ring();
   else if (!strcmp(c, "send_race")) send_buffer(1);
   else if (!strcmp(c, "send_ok")) send_buffer(0);
   else if (!strcmp(c, "recv_race")) recv_buffer(1);

@@ -85,6 +85,7 @@ MORE_CORRECT = [
     "get_status_free_ok",  # a receive freed once MPI_Request_get_status found it complete (§3.7.3)
     "cancel_free_ok",  # a cancelled receive freed (§3.8.4)
     "null_shared_ok",  # MPI_PROC_NULL's sends and receives share a pending send's buffer (§3.11)
+    "bsend_init_ok",  # a ring of MPI_Bsend_init sends, each completed before its receive (§3.4, §3.9)
 ]
 
 
