@@ -98,8 +98,10 @@ int push_empty(lua_State* L) {
 }
 
 // The request at idx, now in the hands of `func`: its errors and hang
-// reports name the completion call (MPI_Wait), not the one that started it.
+// reports name the completion call (MPI_Wait), not the one that started it,
+// and so does the polling watch (the Lua call is func: core::name_call).
 RequestBox& check_request(lua_State* L, int idx, const char* func) {
+  core::name_call(func);
   auto* box = test_request(L, idx);
   if (!box) fail(ErrClass::Request, func, std::string("expected a request, got ") + luaL_typename(L, idx));
   if (box->freed) fail(ErrClass::Request, func, "request was freed (request:free)");
@@ -235,7 +237,6 @@ int r_wait(lua_State* L) {
 }
 
 int r_test(lua_State* L) {
-  core::name_call("MPI_Test");  // the polling watch
   RequestBox& box = check_request(L, 2, "MPI_Test");
   if (!inactive(box) && !complete(L, 2, box, false)) {
     lua_pushboolean(L, 0);
@@ -368,6 +369,7 @@ int r_gc(lua_State* L) {
 // key), nullptr for nil (MPI_REQUEST_NULL). Every element is checked before
 // any request is touched.
 std::vector<RequestBox*> check_requests(lua_State* L, int idx, const char* func) {
+  core::name_call(func);  // as check_request
   if (!lua_istable(L, idx))
     fail(ErrClass::Arg, func,
          std::string("requests must be a table of requests (nil for MPI_REQUEST_NULL), got ") +
@@ -509,7 +511,6 @@ int l_waitall(lua_State* L) {
 // mpi.testall(reqs) -> false, or true, values, statuses (as waitall) when
 // every request is complete; otherwise no request is retired.
 int l_testall(lua_State* L) {
-  core::name_call("MPI_Testall");  // the polling watch
   auto boxes = check_requests(L, 1, "MPI_Testall");
   bool all = true;
   for (size_t i = 0; i < boxes.size(); ++i)
@@ -541,7 +542,6 @@ int l_waitany(lua_State* L) {
 // mpi.testany(reqs) -> false, or true, index, value, status (index
 // mpi.UNDEFINED, value nil, an empty status when every request is skipped).
 int l_testany(lua_State* L) {
-  core::name_call("MPI_Testany");  // the polling watch
   auto boxes = check_requests(L, 1, "MPI_Testany");
   bool any = false;
   for (size_t i = 0; i < boxes.size(); ++i) {
@@ -576,7 +576,6 @@ int l_waitsome(lua_State* L) {
 // mpi.testsome(reqs) -> indices, values, statuses (empty if none is
 // complete yet); mpi.UNDEFINED when every request is skipped.
 int l_testsome(lua_State* L) {
-  core::name_call("MPI_Testsome");  // the polling watch
   auto boxes = check_requests(L, 1, "MPI_Testsome");
   auto done = test_some(L, boxes);
   if (done) return push_some(L, boxes, *done);
