@@ -123,9 +123,7 @@ void start_checking();  // MPI_Init: is --check on for this rank?
 bool checking();
 void note_created(core::check::Kind k, int64_t handle);
 void note_freed(core::check::Kind k, int64_t handle);
-// The ledger's handle of keyval id of kind k: communicator, datatype and
-// window keyvals are numbered apart (core/base/attr.hpp).
-inline int64_t keyval_key(core::attr::Kind k, int id) { return int64_t(k) << 32 | int64_t(uint32_t(id)); }
+using core::check::keyval_key;
 // MPI_Request_free of r, a request whose operation was never completed.
 void check_request_free(MPI_Request r);
 // The program knows how r ends: MPI_Request_get_status found it complete,
@@ -133,10 +131,8 @@ void check_request_free(MPI_Request r);
 // finish a cancelled request). Freeing it is then no finding.
 void note_settled(MPI_Request r);
 void check_finalize();
-// Where the request r was made (null if not noted) and the source line of
-// noted frames (addr2line).
+// Where the request r was made (null if not noted).
 const core::check::Origin* request_origin(MPI_Request r);
-std::string source_line_of(const std::vector<uintptr_t>& frames);
 // Local concurrency (c_check_buffer.cpp): the buffers the current call
 // reads (send side) and writes (receive side); watch_buffers gives them to
 // the request the call made, check_buffers compares them when it
@@ -260,6 +256,7 @@ template <class F, class Failed>
 int run_call(const char* func, F&& body, Failed&& failed) {
   core::InMpi in_mpi;
   core::InCall in(func);  // names the call (crash reports, the checker) and numbers it
+  detail::CDoorCall door;  // its objects are this door's ledger's, not the C++ API's
   try {
     check_initialized(func);
     body();

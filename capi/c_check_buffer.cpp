@@ -85,7 +85,7 @@ bool overlap(const Watch& a, const Watch& b) {
 
 std::string pending_call(MPI_Request r) {
   const core::check::Origin* o = request_origin(r);
-  return o ? core::check::describe(*o, source_line_of)
+  return o ? core::check::describe(*o, core::check::source_line_of)
            : core::t_current_call ? core::t_current_call : "a nonblocking call";  // still in its call
 }
 

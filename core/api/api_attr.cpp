@@ -37,7 +37,10 @@ extern const Keyval TAG_UB = Access::keyval(kTagUbId);
 
 Keyval Comm::Create_keyval(Copy_attr_function copy, Delete_attr_function del, void* extra_state) {
   auto cb = detail::attr_callbacks<Comm>(std::move(copy), std::move(del), extra_state);
-  return Access::keyval(attr::create_keyval(attr::Kind::Comm, std::move(cb)));
+  Keyval k = Access::keyval(attr::create_keyval(attr::Kind::Comm, std::move(cb)));
+  detail::note_made(core::check::Kind::Keyval, core::check::keyval_key(attr::Kind::Comm, k.Id()),
+                    "MPI_Comm_create_keyval");
+  return k;
 }
 
 void Comm::Free_keyval(Keyval& keyval) {
@@ -45,6 +48,7 @@ void Comm::Free_keyval(Keyval& keyval) {
     const char* func = "MPI_Comm_free_keyval";
     attr::free_keyval(attr::Kind::Comm, user_keyval(keyval, func), func);
   });
+  detail::note_gone(core::check::Kind::Keyval, core::check::keyval_key(attr::Kind::Comm, keyval.Id()));
   Access::reset(keyval);
 }
 

@@ -16,6 +16,10 @@ Intracomm COMM_SELF;
 
 namespace detail {
 
+CommHandle::CommHandle(core::CommPtr c) : comm(std::move(c)) {
+  check_key = note_made(core::check::Kind::Comm, "a communicator constructor");
+}
+
 CommHandle::~CommHandle() {
   core::InMpi in_mpi;  // handles.hpp: the core communicator goes inside MPI
   if (comm) forget_attrs(comm->serial());
@@ -114,6 +118,7 @@ void Comm::Free() {
     detail::delete_all_attrs(*this, "MPI_Comm_free");
     core::comm_free(c);
   });
+  detail::note_gone(core::check::Kind::Comm, Access::handle(*this)->check_key);
   Access::reset(*this);
 }
 

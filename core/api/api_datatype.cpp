@@ -50,9 +50,11 @@ Table& table() {
 constexpr Datatype basic(Basic b) { return Access::datatype(basic_id(b)); }
 constexpr Datatype pair(Pair p) { return Access::datatype(pair_id(p)); }
 
-// Runs make() (which validates and builds) with errors as Exceptions.
+// Runs make() (which validates and builds) as the call func, with errors
+// as Exceptions.
 template <class F>
-Datatype made(F&& make) {
+Datatype made(const char* func, F&& make) {
+  detail::ApiCall in(func);
   return detail::guarded([&] { return detail::add_type(make()); });
 }
 
@@ -105,6 +107,7 @@ Datatype add_type(core::TypePtr t, bool reuse) {
   while (id < tab.types.size() && tab.types[id]) ++id;
   if (id == tab.types.size()) tab.types.emplace_back();
   tab.types[id] = std::move(t);
+  note_made(core::check::Kind::Datatype, int64_t(id), "a datatype constructor");
   return Access::datatype(int(id));
 }
 
@@ -119,6 +122,7 @@ Datatype handle_of(const core::TypePtr& t) {
 }
 
 void forget_type(const Datatype& t) {
+  note_gone(core::check::Kind::Datatype, t.Id());
   Table& tab = table();
   std::lock_guard<std::mutex> g(tab.lock);
   if (t.Id() >= kFirstDerived && size_t(t.Id()) < tab.types.size()) tab.types[size_t(t.Id())].reset();
@@ -146,23 +150,25 @@ void check_n(int n, std::string_view func, const char* what = "count") {
 }  // namespace
 
 Datatype Datatype::Create_contiguous(int count) const {
-  return made([&] { return core::Datatype::contiguous(count, type_of(*this, "MPI_Type_contiguous", "oldtype")); });
+  const char* f = "MPI_Type_contiguous";
+  return made(f, [&] { return core::Datatype::contiguous(count, type_of(*this, f, "oldtype")); });
 }
 
 Datatype Datatype::Create_vector(int count, int blocklength, int stride) const {
-  return made([&] {
-    return core::Datatype::vector(count, blocklength, stride, type_of(*this, "MPI_Type_vector", "oldtype"));
+  const char* f = "MPI_Type_vector";
+  return made(f, [&] {
+    return core::Datatype::vector(count, blocklength, stride, type_of(*this, f, "oldtype"));
   });
 }
 
 Datatype Datatype::Create_hvector(int count, int blocklength, Aint stride) const {
   const char* f = "MPI_Type_create_hvector";
-  return made([&] { return core::Datatype::hvector(count, blocklength, stride, type_of(*this, f, "oldtype")); });
+  return made(f, [&] { return core::Datatype::hvector(count, blocklength, stride, type_of(*this, f, "oldtype")); });
 }
 
 Datatype Datatype::Create_indexed(int count, const int blocklengths[], const int displacements[]) const {
   const char* f = "MPI_Type_indexed";
-  return made([&] {
+  return made(f, [&] {
     check_n(count, f);
     return core::Datatype::indexed(array(count, blocklengths, f, "array_of_blocklengths"),
                                    array(count, displacements, f, "array_of_displacements"), type_of(*this, f, "oldtype"));
@@ -171,7 +177,7 @@ Datatype Datatype::Create_indexed(int count, const int blocklengths[], const int
 
 Datatype Datatype::Create_hindexed(int count, const int blocklengths[], const Aint displacements[]) const {
   const char* f = "MPI_Type_create_hindexed";
-  return made([&] {
+  return made(f, [&] {
     check_n(count, f);
     return core::Datatype::hindexed(array(count, blocklengths, f, "array_of_blocklengths"),
                                     array(count, displacements, f, "array_of_displacements"),
@@ -181,7 +187,7 @@ Datatype Datatype::Create_hindexed(int count, const int blocklengths[], const Ai
 
 Datatype Datatype::Create_indexed_block(int count, int blocklength, const int displacements[]) const {
   const char* f = "MPI_Type_create_indexed_block";
-  return made([&] {
+  return made(f, [&] {
     check_n(count, f);
     return core::Datatype::indexed_block(blocklength, array(count, displacements, f, "array_of_displacements"),
                                          type_of(*this, f, "oldtype"));
@@ -190,7 +196,7 @@ Datatype Datatype::Create_indexed_block(int count, int blocklength, const int di
 
 Datatype Datatype::Create_hindexed_block(int count, int blocklength, const Aint displacements[]) const {
   const char* f = "MPI_Type_create_hindexed_block";
-  return made([&] {
+  return made(f, [&] {
     check_n(count, f);
     return core::Datatype::hindexed_block(blocklength, array(count, displacements, f, "array_of_displacements"),
                                           type_of(*this, f, "oldtype"));
@@ -200,7 +206,7 @@ Datatype Datatype::Create_hindexed_block(int count, int blocklength, const Aint 
 Datatype Datatype::Create_struct(int count, const int blocklengths[], const Aint displacements[],
                                  const Datatype types[]) {
   const char* f = "MPI_Type_create_struct";
-  return made([&] {
+  return made(f, [&] {
     check_n(count, f);
     std::vector<core::TypePtr> ts;
     for (const Datatype& t : array(count, types, f, "array_of_types"))
@@ -213,7 +219,7 @@ Datatype Datatype::Create_struct(int count, const int blocklengths[], const Aint
 Datatype Datatype::Create_subarray(int ndims, const int sizes[], const int subsizes[], const int starts[],
                                    int order) const {
   const char* f = "MPI_Type_create_subarray";
-  return made([&] {
+  return made(f, [&] {
     if (ndims <= 0) detail::fail(ERR_ARG, f, "ndims must be positive, got " + std::to_string(ndims));
     if (order != ORDER_C && order != ORDER_FORTRAN)
       detail::fail(ERR_ARG, f, "order must be ORDER_C or ORDER_FORTRAN, got " + std::to_string(order));
@@ -227,7 +233,7 @@ Datatype Datatype::Create_subarray(int ndims, const int sizes[], const int subsi
 Datatype Datatype::Create_darray(int size, int rank, int ndims, const int gsizes[], const int distribs[],
                                  const int dargs[], const int psizes[], int order) const {
   const char* f = "MPI_Type_create_darray";
-  return made([&] {
+  return made(f, [&] {
     if (ndims <= 0) detail::fail(ERR_ARG, f, "ndims must be positive, got " + std::to_string(ndims));
     core::DarrayArgs a{size, rank, array(ndims, gsizes, f, "array_of_gsizes"), {},
                        array(ndims, dargs, f, "array_of_dargs"), array(ndims, psizes, f, "array_of_psizes"),
@@ -239,13 +245,14 @@ Datatype Datatype::Create_darray(int size, int rank, int ndims, const int gsizes
 
 Datatype Datatype::Create_resized(Aint lb, Aint extent) const {
   const char* f = "MPI_Type_create_resized";
-  return made([&] { return core::Datatype::resized(type_of(*this, f, "oldtype"), lb, extent); });
+  return made(f, [&] { return core::Datatype::resized(type_of(*this, f, "oldtype"), lb, extent); });
 }
 
 // The copy callbacks of this type's attributes run (api_type_attr.cpp); if
 // one fails, the new type is dropped.
 Datatype Datatype::Dup() const {
   const char* f = "MPI_Type_dup";
+  detail::ApiCall in(f);
   return detail::guarded([&] {
     Datatype d = detail::add_type(core::Datatype::dup(type_of(*this, f, "oldtype")));
     try {
@@ -314,6 +321,7 @@ void Datatype::Get_envelope(int& num_integers, int& num_addresses, int& num_data
 void Datatype::Get_contents(int max_integers, int max_addresses, int max_datatypes, int integers[],
                             Aint addresses[], Datatype datatypes[]) const {
   const char* f = "MPI_Type_get_contents";
+  detail::ApiCall in(f);
   detail::guarded([&] {
     core::TypePtr p = type_of(*this, f);
     if (p->predefined()) detail::fail(ERR_TYPE, f, "datatype is predefined (COMBINER_NAMED): it has no contents");

@@ -17,6 +17,7 @@
 
 #include "core/coll/coll_typed.hpp"
 #include "core/coll/combine.hpp"
+#include "core/check/resource.hpp"
 #include "core/check/signature.hpp"
 #include "core/coll/layout.hpp"
 #include "core/datatype/typed_buffer.hpp"
@@ -39,6 +40,7 @@ struct UserHandler : core::UserErrhandler {
       : core::UserErrhandler(core::HandlerObject::Win), win_fn(std::move(f)) {}
   Comm_errhandler_function fn;
   Win_errhandler_function win_fn;
+  int64_t check_key = 0;  // the checker's (api_check.cpp), under --check
 };
 // h as the core's handler for an object of kind `object` (ERR_ARG for
 // ERRHANDLER_NULL, ERRORS_RETURN, or a user handler freed or made for
@@ -110,6 +112,27 @@ auto guarded(F&& f) -> decltype(f()) {
 // up, and what the unit tests build one per thread.
 Intracomm world_of(core::Engine& e);
 Intracomm self_of(core::Engine& e);
+
+// ---- the checker's ledger of this door (api_check.cpp) ----------------------------
+// Under --check, what a C++ program makes and frees is noted, and what is
+// left is reported at lumpi::Finalize (core/check/resource.hpp's rules).
+// Nothing is noted inside a C call (CDoorCall) or without --check.
+void start_checking(const core::Comm& world);  // lumpi::Init
+// A new object of kind k made by func: its key (0 when not noted).
+int64_t note_made(core::check::Kind k, const char* func);
+// The same for an object numbered by a table (datatype, op, keyval).
+void note_made(core::check::Kind k, int64_t key, const char* func);
+void note_gone(core::check::Kind k, int64_t key);
+// Requests: made (its key), completed through a handle, freed by
+// Request::Free (a finding if active and a receive's), dropped by its last
+// handle (its state kept for the report).
+int64_t note_request(const RequestHandle& h, const char* func);
+void note_request_done(int64_t id);
+void check_request_free(int64_t id, const core::Comm& comm, bool active);
+void note_request_dropped(int64_t id, bool persistent, bool active);
+// h's state (api_p2p.cpp): persistent, and started and not completed.
+void request_state(const RequestHandle& h, bool& persistent, bool& active);
+void check_finalize(const core::Comm& world);  // lumpi::Finalize
 
 // ---- messages and requests (api_p2p.cpp) --------------------------------------------
 

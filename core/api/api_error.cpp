@@ -77,13 +77,17 @@ std::string Get_processor_name() { return core::hw::hostname(); }
 
 Errhandler Comm::Create_errhandler(Comm_errhandler_function function) {
   if (!function) detail::fail(ERR_ARG, "MPI_Comm_create_errhandler", "function is empty");
-  return detail::Access::errhandler(std::make_shared<detail::UserHandler>(std::move(function)));
+  auto u = std::make_shared<detail::UserHandler>(std::move(function));
+  u->check_key = detail::note_made(core::check::Kind::Errhandler, "MPI_Comm_create_errhandler");
+  return detail::Access::errhandler(std::move(u));
 }
 
 void Errhandler::Free() {
   if (!user_) detail::fail(ERR_ARG, "MPI_Errhandler_free", "errhandler is predefined or ERRHANDLER_NULL");
   if (user_->freed) detail::fail(ERR_ARG, "MPI_Errhandler_free", "errhandler was already freed");
   user_->freed = true;
+  if (auto u = std::dynamic_pointer_cast<detail::UserHandler>(user_))
+    detail::note_gone(core::check::Kind::Errhandler, u->check_key);
   *this = Errhandler();
 }
 

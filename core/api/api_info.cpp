@@ -10,6 +10,7 @@ extern const Info INFO_NULL = Info();
 struct Info::Store {
   std::map<std::string, std::string> pairs;
   std::vector<std::string> keys;
+  int64_t check_key = 0;  // the checker's (api_check.cpp), under --check
 };
 
 namespace {
@@ -32,6 +33,7 @@ void check_key(const std::string& key, std::string_view func) {
 Info Info::Create() {
   Info i;
   i.store_ = std::make_shared<Store>();
+  i.store_->check_key = detail::note_made(core::check::Kind::Info, "MPI_Info_create");
   return i;
 }
 
@@ -79,11 +81,13 @@ Info Info::Dup() const {
   check_info(*this, "MPI_Info_dup");
   Info i;
   i.store_ = std::make_shared<Store>(*store_);
+  i.store_->check_key = detail::note_made(core::check::Kind::Info, "MPI_Info_dup");
   return i;
 }
 
 void Info::Free() {
   check_info(*this, "MPI_Info_free");
+  detail::note_gone(core::check::Kind::Info, store_->check_key);
   store_.reset();
 }
 

@@ -92,6 +92,7 @@ void Op::Init(User_function function, bool commute) {
   std::lock_guard<std::mutex> g(t.lock);
   t.ops.push_back(UserOp{std::move(function), commute});
   *this = Access::op(kFirstUserOp + int(t.ops.size()) - 1);
+  detail::note_made(core::check::Kind::Op, id_, f);
 }
 
 void Op::Free() {
@@ -102,6 +103,7 @@ void Op::Free() {
     std::lock_guard<std::mutex> g(t.lock);
     t.ops[size_t(id_ - kFirstUserOp)].fn = nullptr;
   }
+  detail::note_gone(core::check::Kind::Op, id_);
   *this = OP_NULL;
 }
 

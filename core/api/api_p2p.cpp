@@ -93,6 +93,7 @@ namespace detail {
 struct RequestHandle {
   ~RequestHandle() {  // inside MPI, as every handle (handles.hpp): a pending receive leaves the engine
     core::InMpi in_mpi;
+    if (check_key) note_request_dropped(check_key, bool(persistent), !inactive() && !done);
     persistent.reset();
     req.reset();
     owner.reset();
@@ -106,6 +107,11 @@ struct RequestHandle {
   const char* func = "MPI_Wait";
   std::shared_ptr<core::TypedBuffer> room;  // a receive's buffer
   bool done = false;
+  // Its end is known without completing it: Get_status found it complete,
+  // or it was cancelled (§3.8.4 names Request_free as one way to finish a
+  // cancelled request). Freeing it is then no finding of the checker.
+  bool settled = false;
+  int64_t check_key = 0;  // the checker's (api_check.cpp), under --check
   Status status;
 
   // The pending or complete operation; null while a persistent request is inactive.
@@ -132,7 +138,13 @@ Request request_of(core::CommPtr comm, std::shared_ptr<core::Request> req, const
   h->comm = std::move(comm);
   h->req = std::move(req);
   h->func = func;
+  h->check_key = note_request(*h, func);
   return Access::request(std::move(h));
+}
+
+void request_state(const RequestHandle& h, bool& persistent, bool& active) {
+  persistent = bool(h.persistent);
+  active = !h.inactive() && !(h.done && !h.persistent);
 }
 
 const core::Comm* comm_of(const Request& r) {
@@ -166,6 +178,7 @@ std::shared_ptr<detail::RequestHandle> new_handle(const Comm& self, const char* 
   h->owner = Access::handle(self);
   h->func = func;
   h->room = std::move(room);
+  h->check_key = detail::note_request(*h, func);
   return h;
 }
 
@@ -199,10 +212,12 @@ bool complete(detail::RequestHandle& h, bool block) {
 // After completion through r: a persistent request turns inactive, others null.
 void retire(std::shared_ptr<detail::RequestHandle>& h, Status& status) {
   status = h->status;
-  if (h->persistent)
+  if (h->persistent) {
     h->persistent->completed();
-  else
+  } else {
+    detail::note_request_done(h->check_key);
     h.reset();
+  }
 }
 
 // Completes h (waiting if block) and retires it; an operation that ends in
@@ -258,6 +273,7 @@ bool Request::Get_status(Status& status) const {
   }
   if (!complete(*h_, false)) return false;
   status = h_->status;
+  h_->settled = true;
   return true;
 }
 
@@ -265,6 +281,7 @@ void Request::Cancel() const {
   if (!h_) detail::fail(ERR_REQUEST, "MPI_Cancel", "request is REQUEST_NULL");
   if (h_->inactive()) detail::fail(ERR_REQUEST, "MPI_Cancel", "the persistent request is not started");
   on_request(*h_, "MPI_Cancel", [&] { h_->operation()->cancel(); });
+  h_->settled = true;
 }
 
 // An active operation still completes (§3.7.3), its message landing in the buffer.
@@ -272,6 +289,8 @@ void Request::Free() {
   if (!h_) detail::fail(ERR_REQUEST, "MPI_Request_free", "request is REQUEST_NULL");
   detail::ApiCall in("MPI_Request_free");
   std::shared_ptr<detail::RequestHandle> h = std::exchange(h_, nullptr);
+  detail::check_request_free(h->check_key, *h->comm, !h->settled && !h->inactive() && !h->done);
+  h->check_key = 0;
   auto land = [h](core::Request* op) {
     if (op) h->finish(*op);
   };
@@ -292,7 +311,7 @@ void Prequest::Start() {
   auto& h = *h_;
   on_request(h, func, [&] {
     h.persistent->start([&] { return message_of(h, func); }, func);
-    h.done = false;
+    h.done = h.settled = false;
   });
 }
 
@@ -308,7 +327,7 @@ void Prequest::Startall(int count, Prequest requests[]) {
   detail::guarded([&] {
     core::Persistent::start_all(ps, [&](size_t i) { return message_of(*requests[i].h_, func); }, func);
   });
-  for (int i = 0; i < count; ++i) requests[i].h_->done = false;
+  for (int i = 0; i < count; ++i) requests[i].h_->done = requests[i].h_->settled = false;
 }
 
 namespace {

@@ -40,12 +40,15 @@ void type_delete_attrs(Datatype& t, std::string_view func) { attr::delete_all(kT
 
 Keyval Datatype::Create_keyval(Type_copy_attr_function copy, Type_delete_attr_function del, void* extra_state) {
   auto cb = detail::attr_callbacks<Datatype>(std::move(copy), std::move(del), extra_state);
-  return Access::keyval(attr::create_keyval(kType, std::move(cb)));
+  Keyval k = Access::keyval(attr::create_keyval(kType, std::move(cb)));
+  detail::note_made(core::check::Kind::Keyval, core::check::keyval_key(kType, k.Id()), "MPI_Type_create_keyval");
+  return k;
 }
 
 void Datatype::Free_keyval(Keyval& keyval) {
   const char* f = "MPI_Type_free_keyval";
   detail::guarded([&] { attr::free_keyval(kType, keyval_of(keyval, f), f); });
+  detail::note_gone(core::check::Kind::Keyval, core::check::keyval_key(kType, keyval.Id()));
   Access::reset(keyval);
 }
 

@@ -72,6 +72,7 @@ Win made(core::WinPtr w) {
   h->flavor = w->flavor();
   h->model = w->model();
   h->win = std::move(w);
+  h->check_key = detail::note_made(core::check::Kind::Win, "a window constructor");
   return Win::From_handle(std::move(h));
 }
 
@@ -160,6 +161,7 @@ void Win::Free() {
     attr::delete_all(attr::Kind::Win, this, w.serial(), func);
     w.free();
   });
+  detail::note_gone(core::check::Kind::Win, h_->check_key);
   h_.reset();
 }
 
@@ -341,7 +343,9 @@ Errhandler Win::Get_errhandler() const {
 
 Errhandler Win::Create_errhandler(Win_errhandler_function function) {
   if (!function) detail::fail(ERR_ARG, "MPI_Win_create_errhandler", "function is empty");
-  return Access::errhandler(std::make_shared<detail::UserHandler>(std::move(function)));
+  auto u = std::make_shared<detail::UserHandler>(std::move(function));
+  u->check_key = detail::note_made(core::check::Kind::Errhandler, "MPI_Win_create_errhandler");
+  return Access::errhandler(std::move(u));
 }
 
 void Win::Call_errhandler(int errorcode) const {
@@ -353,7 +357,10 @@ void Win::Call_errhandler(int errorcode) const {
 
 Keyval Win::Create_keyval(Win_copy_attr_function copy, Win_delete_attr_function del, void* extra) {
   auto cb = detail::attr_callbacks<Win>(std::move(copy), std::move(del), extra);
-  return Access::keyval(attr::create_keyval(attr::Kind::Win, std::move(cb)));
+  Keyval k = Access::keyval(attr::create_keyval(attr::Kind::Win, std::move(cb)));
+  detail::note_made(core::check::Kind::Keyval, core::check::keyval_key(attr::Kind::Win, k.Id()),
+                    "MPI_Win_create_keyval");
+  return k;
 }
 
 void Win::Free_keyval(Keyval& keyval) {
@@ -361,6 +368,7 @@ void Win::Free_keyval(Keyval& keyval) {
     const char* f = "MPI_Win_free_keyval";
     attr::free_keyval(attr::Kind::Win, user_keyval(keyval, f), f);
   });
+  detail::note_gone(core::check::Kind::Keyval, core::check::keyval_key(attr::Kind::Win, keyval.Id()));
   Access::reset(keyval);
 }
 

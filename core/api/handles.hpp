@@ -30,6 +30,7 @@ struct WinHandle {
     win.reset();
   }
   core::WinPtr win;
+  int64_t check_key = 0;  // the checker's (api_check.cpp), under --check
   // WIN_BASE/SIZE/... values Get_attr points into.
   void* base = nullptr;
   long size = 0;
@@ -38,14 +39,27 @@ struct WinHandle {
 
 namespace detail {
 
+// A call of the C door in progress on this thread (capi/c_api.hpp's
+// run_call holds one): what the C++ API makes meanwhile is the C door's to
+// account for under --check (capi/c_check_resource.cpp), not this API's
+// own ledger (api_check.cpp).
+struct CDoorCall {
+  CDoorCall() { ++depth; }
+  ~CDoorCall() { --depth; }
+  CDoorCall(const CDoorCall&) = delete;
+  CDoorCall& operator=(const CDoorCall&) = delete;
+  static thread_local int depth;
+};
+
 // A communicator of the core. Exactly one handle is made per core
 // communicator (when the API creates or adopts it); its destructor drops the
 // communicator's attributes without running callbacks once the last lumpi
 // handle is gone, as a communicator never freed cannot be reached again.
 struct CommHandle {
-  explicit CommHandle(core::CommPtr c) : comm(std::move(c)) {}
+  explicit CommHandle(core::CommPtr c);
   ~CommHandle();
   core::CommPtr comm;
+  int64_t check_key = 0;  // the checker's (api_check.cpp), under --check
 };
 
 struct Access {

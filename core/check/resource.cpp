@@ -2,6 +2,9 @@
 // (resource.hpp) and the door to the engine's checking switch and sink.
 #include "core/check/resource.hpp"
 
+#include <cstdio>
+
+#include "core/base/crash_report.hpp"
 #include "core/comm/comm.hpp"
 #include "core/engine/engine.hpp"
 
@@ -52,6 +55,69 @@ std::vector<std::string> Ledger::leaks(const WhereOf& where_of) const {
                   "; §8.7: a program frees what it created before MPI_Finalize)");
   }
   return out;
+}
+
+std::string source_line_of(const std::vector<uintptr_t>& frames) {
+  std::string cmd = std::string("addr2line -f -C -p -e '") + program_path() + "'";
+  char hex[24];
+  for (uintptr_t a : frames) {
+    std::snprintf(hex, sizeof hex, " %#lx", static_cast<unsigned long>(a));
+    cmd += hex;
+  }
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return "";
+  std::string found;
+  char line[1024];
+  while (found.empty() && std::fgets(line, sizeof line, p)) {
+    std::string l(line);
+    size_t at = l.find(" at ");
+    if (at == std::string::npos || l.find("??") != std::string::npos) continue;
+    std::string fn = l.substr(0, at), pos = l.substr(at + 4);
+    if (fn.rfind("lumpi::", 0) == 0 || fn.rfind("MPI_", 0) == 0 || fn.rfind("PMPI_", 0) == 0 ||
+        fn.find("std::") != std::string::npos)
+      continue;
+    pos = pos.substr(0, pos.find_first_of(" \n"));
+    found = pos.substr(pos.rfind('/') + 1) + " (" + fn + ")";
+  }
+  pclose(p);
+  return found;
+}
+
+Finding held_at_finalize(const std::string& made, bool persistent, bool active) {
+  if (!persistent)
+    return {"request-lifecycle", "MPI_Finalize: the operation of " + made +
+                                     " was never completed by MPI_Wait, MPI_Test or their forms (MPI-3.1 §3.7.3; "
+                                     "§8.7: a process completes the operations it started before MPI_Finalize)"};
+  if (active)
+    return {"request-lifecycle", "MPI_Finalize: the persistent request made by " + made +
+                                     " was started and never completed by MPI_Wait, MPI_Test or their forms "
+                                     "(MPI-3.1 §3.9, §3.7.3; §8.7)"};
+  return {"resource-leak", "MPI_Finalize: the persistent request made by " + made +
+                               " was never freed (MPI_Request_free, MPI-3.1 §3.9, §3.7.3; §8.7: a program frees "
+                               "what it created before MPI_Finalize)"};
+}
+
+namespace {
+bool is_one_of(const std::string& call, std::initializer_list<const char*> names) {
+  for (const char* n : names)
+    if (call == n) return true;
+  return false;
+}
+}  // namespace
+
+// A generalized request may be freed while active too (§12.2: before
+// MPI_Grequest_complete is how it is meant to be).
+Finding freed_while_active(const std::string& made, const std::string& call) {
+  if (is_one_of(call, {"MPI_Isend", "MPI_Ibsend", "MPI_Issend", "MPI_Irsend", "MPI_Send_init", "MPI_Bsend_init",
+                       "MPI_Ssend_init", "MPI_Rsend_init", "MPI_Grequest_start"}))
+    return {"request-lifecycle", ""};
+  const std::string what = "MPI_Request_free: the request of " + made +
+                           " was freed before its operation was completed by MPI_Wait, MPI_Test or their forms: ";
+  if (is_one_of(call, {"MPI_Irecv", "MPI_Imrecv", "MPI_Recv_init"}))
+    return {"request-lifecycle", what + "the receiver can no longer know when its buffer holds the message "
+                                        "(MPI-3.1 §3.7.3: an active receive request should never be freed)"};
+  return {"request-lifecycle", what + "the program can no longer know when the operation's buffers may be "
+                                      "used again (MPI-3.1 §3.7.3)"};
 }
 
 bool checking(const Comm& any) { return any.engine().checking(); }

@@ -6,9 +6,10 @@
 // handler, attribute keyval, window, request -- it frees before
 // MPI_Finalize. MPI does not make a leak an error class, so a leak is a
 // report (class "resource-leak"), not an error: the program runs on, the
-// run exits non-zero. A door (capi/, lua/) tells the ledger what it
-// created, under which handle and where, and what was freed; at
-// MPI_Finalize it asks what is left and reports each once.
+// run exits non-zero. A door (capi/, and the C++ API for C++ programs:
+// core/api/api_check.cpp) tells a ledger what it created, under which
+// handle and where, and what was freed; at MPI_Finalize it asks what is
+// left and reports each once.
 #pragma once
 
 #include <cstdint>
@@ -60,8 +61,38 @@ class Ledger {
   std::map<std::pair<Kind, int64_t>, Origin> live_;
 };
 
+// The ledger's handle of keyval id of attribute kind k (core/base/attr.hpp):
+// communicator, datatype and window keyvals are numbered apart.
+template <class AttrKind>
+int64_t keyval_key(AttrKind k, int id) {
+  return int64_t(k) << 32 | int64_t(uint32_t(id));
+}
+
 // "MPI_Comm_split at ring.c:12", "MPI_Comm_split" when the place is unknown.
 std::string describe(const Origin& o, const WhereOf& where_of);
+// Every door's WhereOf for frames of a compiled program: "ring.c:12 (main)",
+// the innermost frame of the program's own code that addr2line can place
+// (lumpi's functions, for a static libmpi, passed over); "" when none can.
+std::string source_line_of(const std::vector<uintptr_t>& frames);
+
+// The request-lifecycle rule's findings (issue 25 item 6), in every door's
+// words, `made` being describe() of the request's origin:
+// - a request still held at MPI_Finalize: a nonblocking operation never
+//   completed (§3.7.3; §8.7: a process completes the operations it started
+//   before MPI_Finalize), a persistent request started and never completed,
+//   or one never freed (§3.9) -- the last is a "resource-leak";
+// - a request freed before its operation completed. An active send request
+//   may be freed: the operation still completes, and the program may know
+//   by other means (a reply) when the buffer is free again. A receive may
+//   not: "an active receive request should never be freed", the receiver
+//   cannot know when its buffer holds the message (§3.7.3, advice to users).
+struct Finding {
+  const char* check_class;
+  std::string text;
+};
+Finding held_at_finalize(const std::string& made, bool persistent, bool active);
+// Empty text when the free is allowed (a send's, a generalized request's).
+Finding freed_while_active(const std::string& made, const std::string& call);
 
 // The checks' switch and sink for a door, which may not see the engine:
 // --check on this rank (Engine::checking) and Engine::report_check,

@@ -35,6 +35,7 @@ void Init() {
     COMM_SELF = detail::self_of(host.engine());
     host.engine().enable_passive_progress();
     core::install_crash_report(host.engine().world_rank());
+    detail::start_checking(detail::core_of(COMM_WORLD, "MPI_Init"));
   } catch (const core::Error& e) {
     throw Exception(int(e.cls()), e.func(), e.message());
   } catch (const std::exception& e) {  // not started by lumpi exec
@@ -45,9 +46,11 @@ void Init() {
 void Init(int&, char**&) { Init(); }
 
 // COMM_SELF's attributes go first, their delete callbacks run (MPI-2.1
-// Annex B item 22); then a barrier, so no rank leaves while a peer still
-// talks to it (under --check, then the messages no receive took:
-// core/check/unreceived.hpp), then the host reports a normal finish.
+// Annex B item 22); under --check, what a C++ program still holds is
+// reported (core/api/api_check.cpp); then a barrier, so no rank leaves
+// while a peer still talks to it (under --check, then the messages no
+// receive took: core/check/unreceived.hpp), then the host reports a
+// normal finish.
 void Finalize() {
   if (!launcher::Host::joined() || launcher::Host::finished())
     throw Exception(int(core::ErrClass::Other), "MPI_Finalize",
@@ -55,6 +58,7 @@ void Finalize() {
   detail::ApiCall in("MPI_Finalize");  // inside MPI until the engine is gone
   detail::delete_all_attrs(COMM_SELF, "MPI_Finalize");
   core::Comm& world = detail::core_of(COMM_WORLD, "MPI_Finalize");
+  detail::check_finalize(world);
   core::build::finalize_barrier(world);
   core::check::report_unreceived(world);  // --check only
   COMM_WORLD = Intracomm();

@@ -1,6 +1,7 @@
 """tests/integration/test_check_life.py: the checker's reports on objects,
 requests and buffers (docs/checking.md; issue 25 items 5 to 7) under
-`lumpi exec --check`: lumpi-cc -g builds tests/exec/check_life.c; each
+`lumpi exec --check`: lumpi-cc -g builds tests/exec/check_life.c (and
+lumpi-c++ its C++ twin check_life.cpp); each
 buggy case is reported once per finding with its class, the creating call
 and source line and the MPI section, exit status 1; its correct twin is
 silent (status 0, nothing on stderr, an empty report), at 2, 3 and 5 ranks.
@@ -10,6 +11,7 @@ usage: python3 test_check_life.py /path/to/lumpi
 """
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -64,11 +66,39 @@ CASES = {
 }
 
 
+# The same rules from the C++ door (tests/exec/check_life.cpp), where a
+# request whose last handle is assigned over while active is seen too.
+CXX_SRC = os.path.join(os.path.dirname(SRC), "check_life.cpp")
+cxx = os.path.join(tmp, "life_cxx")
+compile_program(LUMPI, CXX_SRC, cxx, ("-g", "-Wall", "-Werror"), cxx=True)
+CXX_CASES = {
+    "leak": ("leak_ok", {"resource-leak": 8},
+             ["a communicator created by MPI_Comm_split at check_life.cpp:", "MPI_Comm_free, MPI-3.1 §6.4.3",
+              "a datatype created by MPI_Type_contiguous", "an op created by MPI_Op_create",
+              "an info object created by MPI_Info_create", "an error handler created by MPI_Comm_create_errhandler",
+              "an attribute keyval created by MPI_Comm_create_keyval",
+              "an attribute keyval created by MPI_Type_create_keyval",
+              "a window created by MPI_Win_create at check_life.cpp:", "MPI_Win_free, MPI-3.1 §11.2.5"]),
+    "missing_wait": ("wait_ok", {"request-lifecycle": 1},
+                     ["the operation of MPI_Isend at check_life.cpp:", "never completed", "§3.7.3"]),
+    "overwrite": ("overwrite_ok", {"request-lifecycle": 1},
+                  ["the operation of MPI_Isend at check_life.cpp:", "never completed", "§3.7.3"]),
+    "persistent_leak": ("persistent_ok", {"resource-leak": 1},
+                        ["persistent request made by MPI_Send_init at check_life.cpp:", "never freed", "§3.9"]),
+    "persistent_started": ("persistent_ok", {"request-lifecycle": 1},
+                           ["persistent request made by MPI_Send_init", "started and never completed", "§3.9"]),
+    "free_active": ("free_ok", {"request-lifecycle": 1},
+                    ["MPI_Request_free: the request of MPI_Irecv at check_life.cpp:", "§3.7.3"]),
+}
+CXX_MORE_CORRECT = ["free_send_ok", "get_status_free_ok", "cancel_free_ok"]
+
 # The sanitized build's reports carry no source line (addr2line does not
 # place its frames; a known limit): there the texts are checked without it.
 if sanitized(os.path.dirname(os.path.abspath(LUMPI))):
-    CASES = {bug: (ok, want, [w.replace(" at check_life.c:", "") for w in says])
-             for bug, (ok, want, says) in CASES.items()}
+    def no_line(cases):
+        return {bug: (ok, want, [re.sub(r" at check_life\.c(pp)?:", "", w) for w in says])
+                for bug, (ok, want, says) in cases.items()}
+    CASES, CXX_CASES = no_line(CASES), no_line(CXX_CASES)
 
 
 def classes(found):
@@ -89,25 +119,25 @@ MORE_CORRECT = [
 ]
 
 
-def silent(ok, n):
+def silent(prog, ok, n):
     report = os.path.join(tmp, f"{ok}-{n}.json")
-    rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), "--check", "--check-report", report, exe, ok],
+    rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), "--check", "--check-report", report, prog, ok],
                             timeout=60)
     found = json.load(open(report))["findings"] if os.path.exists(report) else None
-    check(f"{ok} at {n} ranks: silent, exit 0, empty report",
+    check(f"{os.path.basename(prog)} {ok} at {n} ranks: silent, exit 0, empty report",
           rc == 0 and err == "" and out.endswith("done\n") and found == [],
           f"rc={rc} out={out!r} err={err!r} found={found!r}")
 
 
-for n in [2, 3, 5]:
-    for ok in MORE_CORRECT:
-        silent(ok, n)
-    for bug, (ok, want, says) in CASES.items():
+def reported(prog, cases, more_correct, n):
+    for ok in more_correct:
+        silent(prog, ok, n)
+    for bug, (ok, want, says) in cases.items():
         report = os.path.join(tmp, f"{bug}-{n}.json")
-        rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), "--check", "--check-report", report, exe, bug],
+        rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), "--check", "--check-report", report, prog, bug],
                                 timeout=60)
         found = json.load(open(report))["findings"] if os.path.exists(report) else []
-        name = f"{bug} at {n} ranks"
+        name = f"{os.path.basename(prog)} {bug} at {n} ranks"
         check(f"{name}: reported, exit 1", rc == 1 and all(s in err for s in says),
               f"rc={rc} err={err!r}")
         if PER_RANK in want.values():
@@ -117,9 +147,14 @@ for n in [2, 3, 5]:
             check(f"{name}: the findings {want}, each from every rank", classes(found) == want and all(
                 f["ranks"] == list(range(n)) for f in found), repr(found))
         check(f"{name}: nothing left behind", no_leftovers(tag))
-        silent(ok, n)
+        silent(prog, ok, n)
         if n == 3:
-            rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), exe, bug], timeout=60)
-            check(f"{bug} without --check: silent, exit 0", rc == 0 and err == "", f"rc={rc} err={err!r}")
+            rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), prog, bug], timeout=60)
+            check(f"{name} without --check: silent, exit 0", rc == 0 and err == "", f"rc={rc} err={err!r}")
+
+
+for n in [2, 3, 5]:
+    reported(exe, CASES, MORE_CORRECT, n)
+    reported(cxx, CXX_CASES, CXX_MORE_CORRECT, n)
 
 finish()
