@@ -284,8 +284,11 @@ Session::Options session_options(const Args& a) {
   o.placement = a.placement;
   o.attach = a.attach;
   o.check = a.check;
-  // Without a prompt to return to, a deadlock found stops the command.
-  o.stop_on_deadlock = a.test || !(a.interactive || (a.positional.empty() && a.exprs.empty()));
+  // Without a prompt to return to, or without a terminal at it (commands
+  // from a pipe or a file: nobody there to type Ctrl-C, and a deadlock
+  // never ends by itself), a deadlock found stops the command.
+  const bool prompt = a.interactive || (a.positional.empty() && a.exprs.empty());
+  o.stop_on_deadlock = a.test || !prompt || !isatty(0);
   return o;
 }
 
