@@ -40,6 +40,7 @@ int send_init(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI
     check_out(r, f, "request");
     Comm& c = comm_of(comm, f);
     auto b = std::make_shared<TypeBytes>(buf, count, t, f);
+    b->sent(dest);  // the buffer noted now: each start watches it till completion (c_check_buffer.cpp)
     auto p = core::Persistent::send_init(core_comm(comm, f), dest, tag, mode == Mode::Synchronous,
                                          mode == Mode::Buffered, f);
     p->set_signature(p2p_signature(comm, f, side(count, t), false));

@@ -287,6 +287,21 @@ static void self_cleanup(void) {
   if (b[2] != 0) printf("rank %d: bcast gave %d\n", rank, b[2]);
 }
 
+/* A persistent send's buffer changed between MPI_Start and MPI_Wait (or after). */
+static void start_buffer(int early) {
+  int out = rank, in = -1;
+  MPI_Request p;
+  MPI_Send_init(&out, 1, MPI_INT, (rank + 1) % size, 0, MPI_COMM_WORLD, &p);
+  for (int i = 0; i < 2; ++i) {
+    MPI_Start(&p);
+    if (early) out = -i;
+    MPI_Recv(&in, 1, MPI_INT, (rank + size - 1) % size, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Wait(&p, MPI_STATUS_IGNORE);
+    out = rank + i;
+  }
+  MPI_Request_free(&p);
+}
+
 int main(int argc, char** argv) {
   const char* c = argc > 1 ? argv[1] : "";
   MPI_Init(&argc, &argv);
@@ -323,6 +338,8 @@ int main(int argc, char** argv) {
   else if (!strcmp(c, "overlap_ok")) gather_blocks(0);
   else if (!strcmp(c, "column_race")) column_buffer(1);
   else if (!strcmp(c, "column_ok")) column_buffer(0);
+  else if (!strcmp(c, "start_race")) start_buffer(1);
+  else if (!strcmp(c, "start_ok")) start_buffer(0);
   if (rank == 0) printf("done\n");
   if (!strcmp(c, "no_finalize")) return 0; /* every rank exits without MPI_Finalize (§8.7) */
   MPI_Finalize();

@@ -61,6 +61,8 @@ CASES = {
                      ["MPI_Allgatherv: the receive blocks of peers 0 and 1 overlap", "§5.5"]),
     "column_race": ("column_ok", {"local-concurrency": 1},
                     ["the send buffer of MPI_Isend at check_life.c:", "before the operation completed"]),
+    "start_race": ("start_ok", {"local-concurrency": 1},
+                   ["the send buffer of MPI_Send_init at check_life.c:", "before the operation completed"]),
     "no_finalize": ("finalize_ok", {"call-ordering": 1},
                     ["call-ordering (ranks ", "the program ended (exit 0) without calling MPI_Finalize", "§8.7"]),
 }
