@@ -355,13 +355,8 @@ void Session::finish_deadlock_poll(Run& run, double elapsed) {
   run.poll = Poll::None;
   if (run.o.interrupted) return;  // unwinding an interrupt (above)
   std::map<int, RankView> views = views_of(run);
-  for (auto& [r, v] : views) {
+  for (auto& [r, v] : views)
     if (v.state == RankView::State::Dead) v.state = RankView::State::Unknown;
-    // An idle rank's counts from an answer it gave idle: final until its next command.
-    auto st = run.statuses.find(r);
-    if (st != run.statuses.end() && v.counts.sent.empty() && st->second.state == launcher::RankState::Idle)
-      v.counts = st->second.counts;
-  }
   std::vector<std::string> lines = run.watch.confirm(views, elapsed);
   if (lines.empty()) return;
   std::string text;
@@ -420,17 +415,40 @@ void Session::finish_poll(Run& run, double elapsed) {
   }
 }
 
+namespace {
+
+// A message known to be on its way to r: a rank's count of messages sent to
+// r is above r's count received from it (both answered). It may release r.
+bool message_to(int r, const std::map<int, RankView>& views) {
+  const launcher::Counts& mine = views.at(r).counts;
+  for (const auto& [a, v] : views)
+    if (size_t(r) < v.counts.sent.size() && size_t(a) < mine.received.size() &&
+        v.counts.sent[size_t(r)] > mine.received[size_t(a)])
+      return true;
+  return false;
+}
+
+}  // namespace
+
 // The views with every blocked rank whose wait changed since the previous
 // poll counted as running: a status reply is a snapshot taken at a different
 // moment on each rank, and a rank that already left a call its peer is still
 // finishing (a message in flight) looks, once, like a cycle. A deadlock is
 // what stays exactly the same, wait and queues, over two polls. With no
 // earlier poll, a deadline or ":status" (snapshot_ok) takes the snapshot as
-// it is; the hang report waits for a second look.
+// it is; the hang report waits for a second look. A blocked rank that a
+// message is on its way to counts as running in every case: a polling loop
+// stays in the same wait over two polls while the message it waits for,
+// already sent by a rank now idle, has yet to reach it.
 std::map<int, RankView> Session::confirmed(std::map<int, RankView> views, const Run& run, bool snapshot_ok) {
-  if (run.last_views.empty() && snapshot_ok) return views;
+  const std::map<int, RankView> answered = views;
   for (auto& [r, v] : views) {
     if (v.state != RankView::State::Blocked) continue;
+    if (message_to(r, answered)) {
+      v.state = RankView::State::Running;
+      continue;
+    }
+    if (run.last_views.empty() && snapshot_ok) continue;
     auto it = run.last_views.find(r);
     const RankView* was = it == run.last_views.end() ? nullptr : &it->second;
     if (!was || was->state != v.state || was->where != v.where || !(was->wait == v.wait) || was->queue != v.queue)
@@ -458,6 +476,8 @@ std::map<int, RankView> Session::views_of(const Run& run, bool answers) const {
       v.why = it != run.o.ranks.end() ? "finished the command" : "not running this command";
       // an error of an earlier command is not this one's
       if (st != run.statuses.end() && it != run.o.ranks.end()) v.last_error = st->second.error;
+      // its counts from an answer it gave idle: final until its next command
+      if (st != run.statuses.end() && st->second.state == launcher::RankState::Idle) v.counts = st->second.counts;
     }
     views[r] = std::move(v);
   }
