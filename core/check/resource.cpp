@@ -105,19 +105,16 @@ bool is_one_of(const std::string& call, std::initializer_list<const char*> names
 }
 }  // namespace
 
-// A generalized request may be freed while active too (§12.2: before
-// MPI_Grequest_complete is how it is meant to be).
 Finding freed_while_active(const std::string& made, const std::string& call) {
-  if (is_one_of(call, {"MPI_Isend", "MPI_Ibsend", "MPI_Issend", "MPI_Irsend", "MPI_Send_init", "MPI_Bsend_init",
-                       "MPI_Ssend_init", "MPI_Rsend_init", "MPI_Grequest_start"}))
-    return {"request-lifecycle", ""};
+  if (call == "MPI_Grequest_start") return {"request-lifecycle", ""};
   const std::string what = "MPI_Request_free: the request of " + made +
                            " was freed before its operation was completed by MPI_Wait, MPI_Test or their forms: ";
   if (is_one_of(call, {"MPI_Irecv", "MPI_Imrecv", "MPI_Recv_init"}))
     return {"request-lifecycle", what + "the receiver can no longer know when its buffer holds the message "
                                         "(MPI-3.1 §3.7.3: an active receive request should never be freed)"};
-  return {"request-lifecycle", what + "the program can no longer know when the operation's buffers may be "
-                                      "used again (MPI-3.1 §3.7.3)"};
+  return {"request-lifecycle", what + "the program can no longer learn when the operation completes and its "
+                                      "buffers may be used again, nor of an error in it (MPI-3.1 §3.7.3, advice "
+                                      "to users)"};
 }
 
 bool checking(const Comm& any) { return any.engine().checking(); }

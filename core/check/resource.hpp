@@ -81,17 +81,21 @@ std::string source_line_of(const std::vector<uintptr_t>& frames);
 //   completed (§3.7.3; §8.7: a process completes the operations it started
 //   before MPI_Finalize), a persistent request started and never completed,
 //   or one never freed (§3.9) -- the last is a "resource-leak";
-// - a request freed before its operation completed. An active send request
-//   may be freed: the operation still completes, and the program may know
-//   by other means (a reply) when the buffer is free again. A receive may
-//   not: "an active receive request should never be freed", the receiver
-//   cannot know when its buffer holds the message (§3.7.3, advice to users).
+// - a request freed before its operation completed (§3.7.3, advice to
+//   users): the program can no longer learn when it completes, nor of an
+//   error in it; "an active receive request should never be freed", the
+//   receiver cannot know when its buffer holds the message. MPI lets a
+//   send's request go so, but nothing then tells the program that its
+//   buffer is free again (MPI checkers, and the MPI Bugs Initiative's
+//   benchmark, count it as a missing wait); it is reported too. A
+//   generalized request is exempt (§12.2: freed before it completes is how
+//   it is meant to be).
 struct Finding {
   const char* check_class;
   std::string text;
 };
 Finding held_at_finalize(const std::string& made, bool persistent, bool active);
-// Empty text when the free is allowed (a send's, a generalized request's).
+// Empty text when the free is allowed (a generalized request's).
 Finding freed_while_active(const std::string& made, const std::string& call);
 
 // The checks' switch and sink for a door, which may not see the engine:
