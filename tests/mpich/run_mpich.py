@@ -380,6 +380,10 @@ def run_test(launcher, exe, np, args, envs, limit, cwd):
     """(exit status, output, seconds) of `launcher -n np exe args`, killed
     30 s after the time limit it is given (MPIEXEC_TIMEOUT) if still running."""
     env = dict(os.environ, MPIEXEC_TIMEOUT=str(limit))
+    # Huge pages for glibc's malloc: pt2pt/large_message moves messages over
+    # 2 GiB, and with 4 KiB pages its page faults took 241 s of a CI run on a
+    # virtual machine (tests/integration/test_capi_big.py measured the same)
+    env.setdefault("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1")
     env.update(e.split("=", 1) for e in envs)
     start = time.monotonic()
     p = subprocess.Popen(launcher + ["-n", str(np), exe] + args, cwd=cwd, env=env,
