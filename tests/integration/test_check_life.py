@@ -93,9 +93,9 @@ CXX_CASES = {
                            ["persistent request made by MPI_Send_init", "started and never completed", "§3.9"]),
     "free_active": ("free_ok", {"request-lifecycle": 1},
                     ["MPI_Request_free: the request of MPI_Irecv at check_life.cpp:", "§3.7.3"]),
+    "free_send": ("free_send_ok", {"request-lifecycle": 1},
+                  ["MPI_Request_free: the request of MPI_Isend at check_life.cpp:", "nor of an error in it"]),
 }
-CXX_CASES["free_send"] = ("free_send_ok", {"request-lifecycle": 1},
-                          ["MPI_Request_free: the request of MPI_Isend at check_life.cpp:", "nor of an error in it"])
 CXX_MORE_CORRECT = ["get_status_free_ok", "cancel_free_ok"]
 
 # The sanitized build's reports carry no source line (addr2line does not
