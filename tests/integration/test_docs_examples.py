@@ -121,7 +121,7 @@ def mpi4py_lib():
 
 
 def skip_reason(command, expected):
-    if sanitized(BUILD) and any(re.search(r"\.c:(\d+|\.\.\.) \(", line) for line in expected):
+    if sanitized(BUILD) and any(re.search(r"\.c(pp)?:(\d+|\.\.\.) \(", line) for line in expected):
         return "a source line in a checker's report: the sanitized build's reports have none (known limit)"
     if "python3" in command and "mpi4py" not in os.environ.get("PYTHONPATH", "") and not mpi4py_lib():
         return "needs mpi4py built on lumpi (the mpi4py test builds it; docs/python.md)"
