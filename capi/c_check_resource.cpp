@@ -3,9 +3,8 @@
 // and compare their output, so nothing here runs without it.
 //
 // The rules and their words are core/check/resource.hpp's: this file keeps
-// the C handles' ledger. A send request freed while active is no finding
-// here; a change of its buffer before the send completed is local
-// concurrency's (c_check_buffer.cpp).
+// the C handles' ledger. A change of a pending operation's buffer is local
+// concurrency's finding (c_check_buffer.cpp), not this one's.
 #include <set>
 #include <string>
 

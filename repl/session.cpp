@@ -417,14 +417,10 @@ void Session::finish_poll(Run& run, double elapsed) {
 
 namespace {
 
-// A message known to be on its way to r: a rank's count of messages sent to
-// r is above r's count received from it (both answered). It may release r.
+// A message known to be on its way to r (both ends answered): it may release r.
 bool message_to(int r, const std::map<int, RankView>& views) {
-  const launcher::Counts& mine = views.at(r).counts;
   for (const auto& [a, v] : views)
-    if (size_t(r) < v.counts.sent.size() && size_t(a) < mine.received.size() &&
-        v.counts.sent[size_t(r)] > mine.received[size_t(a)])
-      return true;
+    if (on_its_way(v.counts, a, views.at(r).counts, r)) return true;
   return false;
 }
 

@@ -56,16 +56,13 @@ bool DeadlockWatch::unchanged(int r, const RankView& now) const {
 bool DeadlockWatch::in_flight(int r, const std::map<int, RankView>& views) {
   const launcher::Counts& mine = views.at(r).counts;
   if (mine.received.empty() || mine.sent.empty()) return true;
-  auto more = [](const std::vector<uint64_t>& sent, int to, const std::vector<uint64_t>& got, int from) {
-    return size_t(to) < sent.size() && size_t(from) < got.size() && sent[size_t(to)] > got[size_t(from)];
-  };
   for (const auto& [a, v] : views) {
     bool ended = v.state == State::Idle || v.state == State::Finishing;
     if (v.counts.sent.empty()) {
       if (ended) return true;  // what it sent before it ended is unknown
       continue;
     }
-    if (more(v.counts.sent, r, mine.received, a) || more(mine.sent, a, v.counts.received, r)) return true;
+    if (on_its_way(v.counts, a, mine, r) || on_its_way(mine, r, v.counts, a)) return true;
   }
   return false;
 }

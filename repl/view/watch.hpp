@@ -48,6 +48,14 @@
 
 namespace lumpi::repl {
 
+// A message from rank `from` (its counts) to rank `to` (its counts) that
+// `to` has not received yet: from's count sent to `to` is above to's count
+// received from `from` (false where a count is unknown).
+inline bool on_its_way(const launcher::Counts& from_counts, int from, const launcher::Counts& to_counts, int to) {
+  return size_t(to) < from_counts.sent.size() && size_t(from) < to_counts.received.size() &&
+         from_counts.sent[size_t(to)] > to_counts.received[size_t(from)];
+}
+
 class DeadlockWatch {
  public:
   // A Wait notice from rank r (a Status-shaped message), received at `now`.
