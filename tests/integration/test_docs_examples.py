@@ -116,8 +116,9 @@ def examples(block):
 def mpi4py_lib():
     """The mpi4py tests/mpi4py built on this build (run_mpi4py.py), or None."""
     import glob
+    done = glob.glob(os.path.join(BUILD, "mpi4py", "src", "mpi4py-*", ".lumpi-build"))  # written once built
     found = glob.glob(os.path.join(BUILD, "mpi4py", "src", "mpi4py-*", "build", "lib", "mpi4py", "MPI.*.so"))
-    return os.path.dirname(os.path.dirname(found[0])) if found else None
+    return os.path.dirname(os.path.dirname(found[0])) if found and done else None
 
 
 def skip_reason(command, expected):
