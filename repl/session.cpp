@@ -326,7 +326,7 @@ void Session::ask_status(Run& run, Poll kind, double elapsed) {
   run.statuses.clear();
   run.poll = kind;
   run.poll_asked_at = elapsed;
-  if (kind == Poll::Deadlock) {  // every live rank: the idle ones' counts tell messages in flight
+  if (kind != Poll::Queue) {  // every live rank: the idle ones' counts tell messages in flight
     for (int r = 0; r < world_->size(); ++r)
       if (world_->alive(r)) ask_rank_status(r);
     return;
@@ -381,7 +381,7 @@ void Session::finish_poll(Run& run, double elapsed) {
   size_t still = 0, answered = 0;
   for (const auto& [r, ro] : run.o.ranks)
     if (ro.state == State::Running) ++still, answered += run.statuses.count(r);
-  if (still != 0 && answered != still && elapsed - run.poll_asked_at <= 1.0) return;
+  if (still != 0 && (answered != still || !all_answered()) && elapsed - run.poll_asked_at <= 1.0) return;
   Poll done = std::exchange(run.poll, Poll::None);
   if (done == Poll::Queue) {
     if (still > 0) print_lines(queue_collated(run.statuses), stdout);
@@ -435,7 +435,8 @@ bool message_to(int r, const std::map<int, RankView>& views) {
 // it is; the hang report waits for a second look. A blocked rank that a
 // message is on its way to counts as running in every case: a polling loop
 // stays in the same wait over two polls while the message it waits for,
-// already sent by a rank now idle, has yet to reach it.
+// already sent by a rank now idle, has yet to reach it (every poll but
+// :queue's asks the idle ranks too, for their counts).
 std::map<int, RankView> Session::confirmed(std::map<int, RankView> views, const Run& run, bool snapshot_ok) {
   const std::map<int, RankView> answered = views;
   for (auto& [r, v] : views) {
