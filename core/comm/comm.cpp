@@ -164,31 +164,38 @@ Body Comm::lane_recv(Lane lane, int source, int tag, const Waiting& what, bool l
 RequestPtr Comm::isend(Body body, int dest, int tag, bool synchronous, bool buffered) {
   check_send(dest, tag, synchronous ? "MPI_Issend" : "MPI_Isend");
   const char* call = synchronous ? "MPI_Ssend" : "MPI_Isend";  // what a wait on it shows
-  return post_send(std::move(body), dest, tag, synchronous || (!buffered && engine_->checking()), call);
+  return post_send(std::move(body), dest, tag, synchronous, buffered, call);
 }
 
 void Comm::send(Body body, int dest, int tag, bool synchronous, bool buffered) {
   const char* call = synchronous ? "MPI_Ssend" : "MPI_Send";
   check_send(dest, tag, call);
-  post_send(std::move(body), dest, tag, synchronous || (!buffered && engine_->checking()), call)->wait();
+  post_send(std::move(body), dest, tag, synchronous, buffered, call)->wait();
 }
 
-RequestPtr Comm::post_send(Body body, int dest, int tag, bool synchronous, const char* call) {
+// Under --check a standard send waits for its match (MPI-3.1 §3.5 allows an
+// implementation to buffer nothing: a program that needs buffering
+// deadlocks visibly). Its acknowledgement orders nothing MPI orders, so it
+// does not advance the sender's Lamport clock (Engine::unordered_ack): a
+// message race the wait would hide is still seen.
+RequestPtr Comm::post_send(Body body, int dest, int tag, bool synchronous, bool buffered, const char* call) {
   if (dest == PROC_NULL) return Request::done(Status{PROC_NULL, ANY_TAG, 0, 0});
+  const bool unbuffered = !synchronous && !buffered && engine_->checking();
   Envelope env;
   env.context = context(Lane::P2P);
   env.source = engine_->world_rank();
   env.tag = tag;
   env.epoch = engine_->epoch();
   env.seq = engine_->next_seq();  // names the message for MPI_Cancel
-  env.wants_ack = synchronous;
+  env.wants_ack = synchronous || unbuffered;
+  if (unbuffered) engine_->unordered_ack(env.seq);
   env.sig = std::exchange(engine_->call_signatures().send, {});
   Waiting what = waiting(call, "dest", dest);
   what.has_tag = true;
   what.tag = tag;
   what.needs = {world_of(dest)};
   engine_->send(world_of(dest), env, std::move(body));
-  return (synchronous ? Request::ssend : Request::send)(*engine_, world_of(dest), env.seq, std::move(what));
+  return (env.wants_ack ? Request::ssend : Request::send)(*engine_, world_of(dest), env.seq, std::move(what));
 }
 
 RequestPtr Comm::irecv(int source, int tag) {
@@ -224,7 +231,7 @@ std::optional<Status> Comm::iprobe(int source, int tag) {
   }
   engine_->poll_ended();
   if (engine_->tracing()) trace_probe("MPI_Iprobe", *m);
-  if (source == ANY_SOURCE) note_wildcard_probe(w, m->env.source, tag, "MPI_Iprobe");
+  if (source == ANY_SOURCE) note_wildcard_probe(w, m->env, tag, "MPI_Iprobe");
   return Status{peer_rank_of_world(m->env.source), m->env.tag, 0, m->body.size()};
 }
 
@@ -251,13 +258,13 @@ const Message* Comm::wait_probe(int w, int source, int tag, const char* call) {
   const Message* m = nullptr;
   engine_->wait([&] { return (m = engine_->matcher().probe(context(Lane::P2P), w, tag)) != nullptr; }, what);
   if (engine_->tracing()) trace_probe(call, *m);
-  if (source == ANY_SOURCE) note_wildcard_probe(w, m->env.source, tag, call);
+  if (source == ANY_SOURCE) note_wildcard_probe(w, m->env, tag, call);
   return m;
 }
 
 // `looked`: the source the probe looked for, ANY_SOURCE unless LUMPI_RACE
 // fixed it (a replayed probe is counted, not checked: it had no choice).
-void Comm::note_wildcard_probe(int looked, int source_world, int tag, const char* call) {
+void Comm::note_wildcard_probe(int looked, const Envelope& found, int tag, const char* call) {
   const uint64_t number = engine_->count_wildcard_probe();
   if (!engine_->checking() || looked != ANY_SOURCE) return;
   Waiting what = waiting(call, "source", ANY_SOURCE);
@@ -266,20 +273,22 @@ void Comm::note_wildcard_probe(int looked, int source_world, int tag, const char
   WildcardMatch m;
   m.context = context(Lane::P2P);
   m.tag = tag;
-  m.source = source_world;
+  m.source = found.source;
   m.clock = engine_->clock();  // every later send of this process carries a larger one
   m.call = what.describe().substr(std::string_view("waiting in ").size());
   m.rank_of = [g = peer_group()](int w) { return group::rank_of(g, w); };
   m.receiver = engine_->world_rank();
   m.number = number;
   m.probe = true;
+  m.taken = found;
   engine_->note_wildcard(std::move(m));
 }
 
 std::optional<Received> Comm::take(int w, int tag, const char* call, bool wildcard) {
   std::optional<Message> m = engine_->take(context(Lane::P2P), w, tag);
   if (!m) return std::nullopt;
-  if (wildcard) note_wildcard_probe(w, m->env.source, tag, call);
+  if (wildcard) note_wildcard_probe(w, m->env, tag, call);
+  else if (engine_->checking()) engine_->note_named_receive(m->env);
   if (engine_->tracing() && std::string_view(call) == "MPI_Improbe") trace_probe(call, *m);
   Status s{peer_rank_of_world(m->env.source), m->env.tag, 0, m->body.size()};
   return Received{std::move(m->body), s, std::move(m->env.sig)};

@@ -172,7 +172,8 @@ class Comm {
   Waiting waiting(std::string call, std::string role = "", int peer = 0) const;
 
  private:
-  RequestPtr post_send(Body body, int dest, int tag, bool synchronous, const char* call);  // arguments checked
+  RequestPtr post_send(Body body, int dest, int tag, bool synchronous, bool buffered,
+                       const char* call);  // arguments checked
   RequestPtr post_recv(Lane lane, int source_world, int tag, Waiting what, bool local);
   void trace_probe(const char* call, const Message& m) const;
   // What a probe from `source` (world rank source_world) waits for.
@@ -180,10 +181,10 @@ class Comm {
   // Blocks until a message matches (MPI_Probe, MPI_Mprobe: `call`).
   const Message* wait_probe(int source_world, int source, int tag, const char* call);
   // A probe from ANY_SOURCE that looked for `looked` (ANY_SOURCE, or the
-  // source LUMPI_RACE fixed) found a message of source_world: it takes its
+  // source LUMPI_RACE fixed) found the message `found`: it takes its
   // wildcard number, and under --check a message race it is part of is
   // reported (core/engine/race.hpp).
-  void note_wildcard_probe(int looked, int source_world, int tag, const char* call);
+  void note_wildcard_probe(int looked, const Envelope& found, int tag, const char* call);
   // The matched probe's message (wildcard: the user's source was ANY_SOURCE).
   std::optional<Received> take(int source_world, int tag, const char* call, bool wildcard);
 

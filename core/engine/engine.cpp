@@ -97,6 +97,8 @@ void Engine::trace_arrival(TraceEvent::Kind k, const Message& m, uint64_t contex
 
 bool Engine::take_ack(uint64_t seq) { return acks_.erase(seq) != 0; }
 
+void Engine::unordered_ack(uint64_t seq) { unordered_acks_.insert(seq); }
+
 void Engine::cancel_send(int dest, uint64_t seq) { send_control(dest, MsgKind::SendCancel, seq); }
 
 void Engine::send_control(int dest, MsgKind kind, uint64_t seq, int32_t tag) {
@@ -123,12 +125,13 @@ void Engine::answer_cancel(int source, uint64_t seq) {
 }
 
 void Engine::deliver(Message m) {
-  clock_ = std::max(clock_, m.env.clock) + 1;  // Lamport: an arrival comes after its send
   ++received_from_[size_t(m.env.source)];
   if (m.env.kind == MsgKind::SsendAck) {
+    if (!unordered_acks_.erase(m.env.seq)) clock_ = std::max(clock_, m.env.clock) + 1;
     acks_.insert(m.env.seq);
     return;
   }
+  clock_ = std::max(clock_, m.env.clock) + 1;  // Lamport: an arrival comes after its send
   if (m.env.kind == MsgKind::SendCancel) return answer_cancel(m.env.source, m.env.seq);
   if (m.env.kind == MsgKind::SendCancelled) {
     cancel_answers_[m.env.seq] = m.env.tag == 1;
@@ -145,8 +148,7 @@ void Engine::deliver(Message m) {
     return;
   }
   if (discarded_epochs_.count(m.env.epoch)) return;
-  if (checking_)
-    if (auto race = races_.arrived(m.env)) found_race(*race);
+  if (checking_) races_.arrived(m.env);
   bool wants_ack = m.env.wants_ack;
   int source = m.env.source;
   uint64_t seq = m.env.seq;
@@ -158,6 +160,10 @@ void Engine::deliver(Message m) {
 
 void Engine::note_wildcard(WildcardMatch m) {
   if (auto race = races_.completed(std::move(m), matcher_.unexpected())) found_race(*race);
+}
+
+void Engine::note_named_receive(const Envelope& e) {
+  if (auto race = races_.taken_by_name(e)) found_race(*race);
 }
 
 // Reported, and drawn by :trace where the receiver found it (a row naming
@@ -270,8 +276,11 @@ void Engine::run_background() {
 }
 
 void Engine::check_abort(const Waiting& what) {
-  if (interrupted_)
+  if (interrupted_) {
+    if (checking_)  // a deadlock's interrupt: the races that stranded a message are real
+      for (const Race& r : races_.stranded(matcher_.unexpected())) found_race(r);
     fail(ErrClass::Interrupted, what.call, "interrupted while " + what.describe());
+  }
   if (failed_wait_ && failed_wait_->first == wait_serial_) {
     Error e = std::move(failed_wait_->second);
     failed_wait_.reset();

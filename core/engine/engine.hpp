@@ -77,6 +77,9 @@ class Engine {
   uint64_t next_seq() { return ++seq_; }
   // True once the synchronous send `seq` was matched by its receiver.
   bool take_ack(uint64_t seq);
+  // The acknowledgement of send `seq` will not advance the Lamport clock: a
+  // standard send that --check made wait for its match (Comm::post_send).
+  void unordered_ack(uint64_t seq);
   // MPI_Cancel of the send `seq` to world rank `dest` (MPI-3.1 §3.8.4):
   // asks dest to withdraw the message if no receive has matched it. Its
   // answer comes after the message's own ack (one ordered channel per
@@ -180,8 +183,10 @@ class Engine {
   };
   CallSignatures& call_signatures() { return call_sigs_; }
   // --check: a receive from ANY_SOURCE on the point-to-point lane completed
-  // (Request); a message race it took part in is reported (core/engine/race.hpp).
+  // (Request), or a receive that names its source took e; a message race
+  // either settles as real is reported (core/engine/race.hpp).
   void note_wildcard(WildcardMatch m);
+  void note_named_receive(const Envelope& e);
   // A probe from ANY_SOURCE of the user's point-to-point lane is numbered
   // with the wildcard receives when it finds a message (one that finds
   // nothing is not counted, so polling does not shift the numbers):
@@ -279,6 +284,7 @@ class Engine {
   uint64_t wildcard_posts_ = 0;      // the user's receives from ANY_SOURCE posted so far
   std::map<uint64_t, int> replay_;    // LUMPI_RACE's choices for this rank (race.hpp's replay)
   std::set<uint64_t> acks_;
+  std::set<uint64_t> unordered_acks_;  // unordered_ack
   std::map<uint64_t, bool> cancel_answers_;
   std::set<uint32_t> discarded_epochs_;
   std::set<int> dead_;

@@ -97,9 +97,11 @@ for n in [2, 3]:
     check(f"Lua p2p twin at {n} ranks --check: silent, exit 0",
           rc == 0 and "mismatch" not in out + err and no_leftovers(tag), f"rc={rc} out={out!r} err={err!r}")
 
-# Message races (docs/checking.md, MPI-3.1 §3.5): rank 0's receives from
-# MPI_ANY_SOURCE while every other rank sends at once; the twin's wildcard
-# receives each have one candidate (rank i sends when rank 0 says so).
+# Message races (docs/checking.md, MPI-3.1 §3.5): every other rank sends
+# rank 0 two messages at once; rank 0 takes one from MPI_ANY_SOURCE, then
+# one from each rank by name, then the rest from MPI_ANY_SOURCE. A named
+# receive takes a message the wildcard one could have had, whichever order
+# the messages came in. The twin's receives are all wildcards: silent.
 RACE = "lumpi exec: message-race (rank 0): MPI_Recv(source=ANY_SOURCE, tag=9) on 'MPI_COMM_WORLD' received the message rank "
 for n in [3, 4, 5]:
     rc, out, err, found = exec_case(n, "any_race", ["--check"])
@@ -117,8 +119,9 @@ for n in [3, 4, 5]:
               rc == 0 and err == "" and out.endswith("done\n") and found == [],
               f"rc={rc} out={out!r} err={err!r} found={found!r}")
 
-# Wildcard MPI_Irecvs posted together take their messages in arrival order:
-# the first receive could have had the message a later one took.
+# The same receives as MPI_Irecvs posted together, then MPI_Waitall: a
+# receive's message is matched when it arrives, before MPI_Waitall sees the
+# wildcard receive complete.
 for n in [3, 4, 5]:
     rc, out, err, found = exec_case(n, "irecv_race", ["--check"])
     lines = [l for l in err.splitlines() if "message-race" in l]
@@ -152,9 +155,10 @@ for n in [3, 4, 5]:
 
 # the Lua door at the REPL's script mode: shown as it happens, the run fails; the twin is silent
 LUA = ("local w, r = mpi.COMM_WORLD, mpi.rank()\n"
-       "if r == 0 then for i = 1, w:size() - 1 do if arg[1] == 'ok' then w:send(1, i, 8) end "
-       "w:recv(mpi.ANY_SOURCE, 9) end\n"
-       "else if arg[1] == 'ok' then w:recv(0, 8) end w:send(r, 0, 9) end\n")
+       "if r == 0 then w:recv(mpi.ANY_SOURCE, 9)\n"
+       "  for i = 1, w:size() - 1 do w:recv(arg[1] == 'ok' and mpi.ANY_SOURCE or i, 9) end\n"
+       "  for i = 2, w:size() - 1 do w:recv(mpi.ANY_SOURCE, 9) end\n"
+       "else w:send(r, 0, 9) w:send(r, 0, 9) end\n")
 script = os.path.join(tmp, "race.lua")
 with open(script, "w") as f:
     f.write(LUA)
@@ -181,8 +185,10 @@ for n in [3, 4]:
 
 # the replay (LUMPI_RACE=R:N:S, docs/checking.md): rank 0 takes one message
 # from MPI_ANY_SOURCE, then one from rank 2. The report names the replay of
-# the other order; forcing rank 2's message into the wildcard receive makes
-# the deadlock appear every time, forcing rank 1's makes the run succeed.
+# the other order, in both orders: rank 2's message taken by name, or left
+# unreceived by the deadlock. Forcing rank 2's message into the wildcard
+# receive makes the deadlock appear every time, forcing rank 1's makes the
+# run succeed.
 REPLAY = ("local w, r = mpi.COMM_WORLD, mpi.rank()\n"
           "if r == 0 then local a = w:recv(mpi.ANY_SOURCE, 9); local b = w:recv(2, 9); print('got', a, b)\n"
           "else w:send(r, 0, 9) end\n")
