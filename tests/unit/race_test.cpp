@@ -69,6 +69,26 @@ TEST_CASE("race: interchangeable wildcard receives are silent") {
   CHECK(tags.completed(other_tag, {}));
 }
 
+TEST_CASE("race: a rival left unreceived where a deadlock stopped the rank is said, once") {
+  RaceCheck c;
+  std::list<Message> waiting;
+  waiting.push_back(Message{env(2, 9, 1), {}});
+  CHECK_FALSE(c.completed(took(1, 5), waiting));
+  auto found = c.stranded(waiting);
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].text.find("received the message rank 11 sent, and the one rank 12 sent could have matched it as well") !=
+        std::string::npos);
+  CHECK(found[0].text.find("and rank 12's is still unreceived where the run stopped") != std::string::npos);
+  CHECK(found[0].text.find("LUMPI_RACE=0:3:2") != std::string::npos);
+  CHECK(c.stranded(waiting).empty());
+
+  RaceCheck none;  // a message no wildcard receive could have had
+  std::list<Message> late;
+  late.push_back(Message{env(2, 9, 6), {}});
+  CHECK_FALSE(none.completed(took(1, 5), late));
+  CHECK(none.stranded(late).empty());
+}
+
 TEST_CASE("race: a later arrival counts only if its send did not come after the match") {
   RaceCheck c;
   CHECK_FALSE(c.completed(took(1, 5), {}));
