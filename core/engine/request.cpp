@@ -68,12 +68,12 @@ bool Request::poll_complete() {
         if (engine_->tracing() && lane_of(recv_.context) == Lane::P2P) trace_recv();
         if (recv_sig_.kind && recv_.msg.env.sig.kind) check_signature();
         if (lane_of(recv_.context) == Lane::P2P && engine_->checking()) {
-          if (recv_.source != ANY_SOURCE && !recv_.wildcard)  // named (not fixed by LUMPI_RACE's replay)
-            engine_->note_named_receive(recv_.msg.env);
-          else if (recv_.source == ANY_SOURCE)
+          if (recv_.source == ANY_SOURCE)
             engine_->note_wildcard({recv_.context, recv_.tag, recv_.msg.env.source, recv_.clock,
                                     what_.describe().substr(std::string_view("waiting in ").size()), rank_of_,
                                     engine_->world_rank(), recv_.wildcard, false, recv_.msg.env});
+          else if (!recv_.wildcard)  // named by the user (not fixed by LUMPI_RACE's replay)
+            engine_->note_named_receive(recv_.msg.env);
         }
       }
       break;
