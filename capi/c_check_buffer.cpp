@@ -17,7 +17,9 @@
 // it: sharing a byte with a pending receive buffer, or writing into a
 // pending send buffer, is a report at once (two pending sends may share a
 // buffer, §3.7.2). A read of a receive buffer by the program itself
-// leaves no trace and is not found.
+// leaves no trace and is not found. So is a buffer shared with a one-sided
+// operation not yet completed (a get's result, or a put's origin the call
+// writes; core::Win::pending_buffer_use).
 #include <cstring>
 #include <map>
 #include <string>
@@ -122,6 +124,9 @@ void note(const void* buf, size_t bytes, bool receive) {
   if (!v.empty() && v.front().serial != t_call_serial) v.clear();
   v.push_back({buf, bytes, checksum(buf, bytes), receive, t_call_serial});
   check_shared(v.back());
+  if (std::string why = core::Win::pending_buffer_use(buf, bytes, receive); !why.empty())
+    report(std::string("the ") + role(v.back()) + " of " +
+           (core::t_current_call ? core::t_current_call : "another call") + " is " + why);
 }
 
 }  // namespace

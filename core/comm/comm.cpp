@@ -230,6 +230,7 @@ std::optional<Status> Comm::iprobe(int source, int tag) {
     return std::nullopt;
   }
   engine_->poll_ended();
+  engine_->see_clock(m->env.clock);  // the program knows it was sent
   if (engine_->tracing()) trace_probe("MPI_Iprobe", *m);
   if (source == ANY_SOURCE) note_wildcard_probe(w, m->env, tag, "MPI_Iprobe");
   return Status{peer_rank_of_world(m->env.source), m->env.tag, 0, m->body.size()};
@@ -257,6 +258,7 @@ const Message* Comm::wait_probe(int w, int source, int tag, const char* call) {
   const Waiting what = probe_waiting(w, source, tag, call);
   const Message* m = nullptr;
   engine_->wait([&] { return (m = engine_->matcher().probe(context(Lane::P2P), w, tag)) != nullptr; }, what);
+  engine_->see_clock(m->env.clock);  // the program knows it was sent
   if (engine_->tracing()) trace_probe(call, *m);
   if (source == ANY_SOURCE) note_wildcard_probe(w, m->env, tag, call);
   return m;

@@ -47,7 +47,8 @@ void Engine::set_peer_endpoints(std::vector<std::string> endpoints) {
 
 void Engine::send(int dest, const Envelope& sent, Body body, std::string_view traced) {
   Envelope env = sent;
-  env.clock = ++clock_;
+  ++clock_;
+  if (!env.clock) env.clock = clock_;  // (else it orders after an older event only)
   const bool p2p = env.kind == MsgKind::Data && lane_of(env.context) == Lane::P2P;
   if (tracing() && (p2p || !traced.empty())) {
     TraceEvent t;
@@ -127,7 +128,7 @@ void Engine::answer_cancel(int source, uint64_t seq) {
 void Engine::deliver(Message m) {
   ++received_from_[size_t(m.env.source)];
   if (m.env.kind == MsgKind::SsendAck) {
-    if (!unordered_acks_.erase(m.env.seq)) clock_ = std::max(clock_, m.env.clock) + 1;
+    if (!unordered_acks_.erase(m.env.seq)) clock_ = std::max(clock_, m.env.clock) + 1, see_clock(m.env.clock);
     acks_.insert(m.env.seq);
     return;
   }
@@ -155,6 +156,7 @@ void Engine::deliver(Message m) {
   PostedRecv* matched = matcher_.arrive(std::move(m));
   if (!matched) return;
   matched->clock = clock_;
+  see_clock(matched->msg.env.clock);
   if (wants_ack) acknowledge(source, seq);
 }
 
@@ -197,12 +199,14 @@ bool Engine::post(PostedRecv* r) {
   }
   if (!matcher_.post(r)) return false;
   r->clock = clock_;
+  see_clock(r->msg.env.clock);
   if (r->msg.env.wants_ack) acknowledge(r->msg.env.source, r->msg.env.seq);
   return true;
 }
 
 std::optional<Message> Engine::take(uint64_t context, int source, int tag) {
   std::optional<Message> m = matcher_.take(context, source, tag);
+  if (m) see_clock(m->env.clock);
   if (m && m->env.wants_ack) acknowledge(m->env.source, m->env.seq);
   return m;
 }

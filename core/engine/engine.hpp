@@ -9,6 +9,7 @@
 #pragma once
 
 #include <atomic>
+#include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -73,6 +74,9 @@ class Engine {
   // unbounded. Tracing, a user point-to-point message is recorded as sent,
   // and so is any message given the call it carries out (`traced`: a
   // one-sided operation's "MPI_Put", core/rma).
+  // The message carries this rank's Lamport clock, one tick on, unless
+  // env.clock is set: an untraced message that orders its receiver after
+  // that older event only (a shared lock's grant, core/rma/win.cpp).
   void send(int dest, const Envelope& env, Body body, std::string_view traced = {});
   uint64_t next_seq() { return ++seq_; }
   // True once the synchronous send `seq` was matched by its receiver.
@@ -199,6 +203,15 @@ class Engine {
   // The Lamport clock: every send carries it (Envelope::clock); every
   // arrival advances it past the sender's.
   uint64_t clock() const { return clock_; }
+  // The largest clock among the messages this rank's program has been
+  // shown: those a receive or probe matched, and the acknowledgements of
+  // its synchronous sends; not a message that merely arrived, nor the
+  // one-sided traffic a target serves on its program's behalf (core/rma
+  // adds the synchronizations among it with see_clock: a lock's grant, a
+  // post, a complete). An event that MPI orders after another rank's
+  // event of clock C has seen more than C (core/rma/win_check.hpp).
+  uint64_t seen_clock() const { return seen_; }
+  void see_clock(uint64_t clock) { seen_ = std::max(seen_, clock); }
   Tracer& tracer() { return tracer_; }
   // True while events are recorded; one test of a bool when off.
   bool tracing() const { return tracer_.on(); }
@@ -294,6 +307,7 @@ class Engine {
   size_t prune_names_at_ = 64;
   uint64_t seq_ = 0;
   uint64_t clock_ = 0;
+  uint64_t seen_ = 0;  // seen_clock
   Tracer tracer_;
   uint64_t context_counter_ = 0;
   uint32_t epoch_ = 0;

@@ -129,8 +129,10 @@ const char* rma::op_call(int tag) {
   }
 }
 
-void Win::State::reply(int world, int op, std::uint64_t seq, std::string body, std::string_view traced) {
+void Win::State::reply(int world, int op, std::uint64_t seq, std::string body, std::string_view traced,
+                       std::uint64_t orders_after) {
   Envelope env;
+  env.clock = orders_after;
   env.kind = MsgKind::Rma;
   env.context = id;
   env.source = my_world;
@@ -191,7 +193,10 @@ void Win::State::take(const LockReq& r) {
   if (r.type == LOCK_SHARED) ++shared, ++shared_by[r.world];
   else exclusive = r.world;
   trace_lock_epoch(TraceEvent::Kind::Begin, "MPI_Win_lock (target)", r.world);
-  reply(r.world, kGranted, r.seq);
+  // A shared lock orders its holder after the exclusive epochs before it,
+  // not after the other shared ones (Lamport: its grant carries the clock
+  // of the last exclusive release; core/rma/win_check.hpp needs it).
+  reply(r.world, kGranted, r.seq, {}, {}, r.type == LOCK_SHARED ? released : 0);
 }
 
 void Win::State::serve(Message& m) {
@@ -224,10 +229,10 @@ void Win::State::serve_request(Message& m) {
     }
     case kUnlock: {
       u.end();
-      if (exclusive == from) exclusive = -1;
+      if (exclusive == from) exclusive = -1, released = engine->clock();
       else if (shared_by[from] > 0) --shared_by[from], --shared;
       else return nack(from, seq, ErrClass::RmaSync, "unlock from a rank that holds no lock here");
-      if (conflicts) conflicts->closed(from);
+      if (conflicts) conflicts->closed(from, m.env.clock);
       trace_lock_epoch(TraceEvent::Kind::End, "MPI_Win_lock (target)", from);
       reply(from, kUnlocked, seq);
       grant_queued();
@@ -235,11 +240,12 @@ void Win::State::serve_request(Message& m) {
     }
     case kFlush:
       u.end();
-      if (conflicts) conflicts->closed(from);
+      if (conflicts) conflicts->closed(from, m.env.clock);
       reply(from, kFlushed, seq);
       return;
     case kComplete:  // every operation of its access epoch was served before
       u.end();
+      engine->see_clock(m.env.clock);  // our MPI_Win_wait comes after it
       ++completed[from];
       return;
     default:
@@ -275,6 +281,7 @@ void Win::State::serve_data(Message& m) {
   const int tag = m.env.tag, from = m.env.source;
   Unpacker u(m.body.view(), "RMA");
   Shape s = unpack_shape(u);
+  const std::uint64_t seen = buffers ? u.u64() : 0;  // (Win::op_header)
   const bool acc = tag == kAcc || tag == kGetAcc;
   std::uint64_t op = acc ? u.u64() : 0, pair = acc ? u.u64() : 0;
   std::string_view data = tag == kGet ? std::string_view() : u.bytes_view();
@@ -290,7 +297,7 @@ void Win::State::serve_data(Message& m) {
   std::string out;
   auto apply = [&] { out = apply_data(s, tag, Op(op), Pair(pair), data); };
   if (!conflicts) apply();
-  else conflicts->serve(from, unstamp(stamp), s, acc ? int(op) : -1, s.runs.empty() ? -1 : int(s.runs[0].basic), apply);
+  else conflicts->serve(from, seen, unstamp(stamp), s, acc ? int(op) : -1, s.runs.empty() ? -1 : int(s.runs[0].basic), apply);
   if (tag == kGet || tag == kGetAcc) reply(from, kGetReply, m.env.seq, std::move(out));
 }
 
@@ -340,6 +347,7 @@ void Win::State::serve_cas(Message& m) {
   const int from = m.env.source;
   Unpacker u(m.body.view(), "RMA");
   Shape s = unpack_shape(u);
+  const std::uint64_t seen = buffers ? u.u64() : 0;  // (Win::op_header)
   std::string_view compare = u.bytes_view(), origin = u.bytes_view();
   u.end();
   if (std::string why = outside(s); !why.empty()) return nack(from, m.env.seq, ErrClass::RmaRange, why);
@@ -353,7 +361,7 @@ void Win::State::serve_cas(Message& m) {
     if (std::memcmp(p, compare.data(), compare.size()) == 0) std::memcpy(p, origin.data(), origin.size());
   };
   if (!conflicts) apply();
-  else conflicts->serve(from, unstamp(stamp), s, int(Op::Count_), int(s.runs[0].basic), apply);  // CAS: its own op
+  else conflicts->serve(from, seen, unstamp(stamp), s, int(Op::Count_), int(s.runs[0].basic), apply);  // CAS: its own op
   reply(from, kGetReply, m.env.seq, std::move(old));
 }
 
@@ -369,6 +377,7 @@ void Win::State::serve_answer(Message& m) {
     gets.erase(seq);
     return;
   }
+  if (m.env.tag == kPosted || m.env.tag == kGranted) engine->see_clock(m.env.clock);  // MPI orders us after them
   if (m.env.tag == kPosted) {  // a target opened its exposure epoch to us
     ++posted[m.env.source];
     return;
@@ -449,10 +458,16 @@ WinPtr Win::allocate(Comm& comm, std::int64_t size, int disp_unit, std::string_v
 void Win::start_checks() {
   State& st = *state_;
   std::string name = "rank " + std::to_string(st.my_world) + "'s window";
-  st.buffers = std::make_shared<OriginBuffers>(*st.engine, name);
+  auto said = std::make_shared<bool>(false);  // one report per window, from either end
+  st.buffers = std::make_shared<OriginBuffers>(*st.engine, name, said);
   bool plain = flavor_ == WIN_FLAVOR_CREATE || flavor_ == WIN_FLAVOR_ALLOCATE;
   if (plain && size_ <= (std::int64_t(64) << 20))
-    st.conflicts = std::make_shared<Conflicts>(*st.engine, st.base, size_, name);
+    st.conflicts = std::make_shared<Conflicts>(*st.engine, st.base, size_, name, said);
+}
+
+std::string Win::pending_buffer_use(const void* buf, std::size_t bytes, bool written) {
+  const auto lo = reinterpret_cast<std::uintptr_t>(buf);
+  return rma::pending_use(lo, lo + bytes, written);
 }
 
 // A window dropped without free leaves its (weak) service in the engine,

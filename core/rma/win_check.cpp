@@ -34,6 +34,15 @@ bool common(const std::vector<Span>& a, const std::vector<Span>& b, Span* out) {
 
 std::string range_text(const Span& s) { return "bytes [" + std::to_string(s.lo) + ", " + std::to_string(s.hi) + ")"; }
 
+// Who made an access: "MPI_Put from rank 2", or "the result buffer of
+// MPI_Get at rank 1" for this rank's own buffer in its window.
+template <class Access>
+std::string who(const Access& a) {
+  if (!a.local) return std::string(call_of(a.tag)) + " from rank " + std::to_string(a.origin);
+  return std::string(a.tag == kPut ? "the result buffer of " : "the origin buffer of ") + a.local + " at rank " +
+         std::to_string(a.origin);
+}
+
 const char* epoch_text(EpochKind k) {
   return k == EpochKind::Fence ? "one fence epoch" : k == EpochKind::Exposure ? "one exposure epoch" : "concurrent lock epochs";
 }
@@ -63,8 +72,8 @@ Stamp unstamp(int tag) {
 
 // ---- the target's record ------------------------------------------------------------
 
-Conflicts::Conflicts(Engine& e, char* base, std::int64_t size, std::string window)
-    : engine_(e), base_(base), size_(size), window_(std::move(window)) {
+Conflicts::Conflicts(Engine& e, char* base, std::int64_t size, std::string window, std::shared_ptr<bool> said)
+    : engine_(e), base_(base), size_(size), window_(std::move(window)), said_(std::move(said)) {
   resync();
 }
 
@@ -85,6 +94,7 @@ bool Conflicts::stored(const Span& s) const {
 // them writes, whichever origins made them.
 bool Conflicts::overlaps_other(const Access& a, const std::vector<Access>& others, EpochKind kind) {
   auto compatible = [&](const Access& b) {
+    if ((a.local || b.local) && (a.origin == b.origin)) return true;  // this rank's own: OriginBuffers' rule
     bool reads = (a.tag == kGet) && (b.tag == kGet);
     bool accs = a.tag != kPut && a.tag != kGet && b.tag != kPut && b.tag != kGet && a.basic == b.basic &&
                 (a.op == b.op || a.op == int(Op::NoOp) || b.op == int(Op::NoOp));
@@ -93,31 +103,43 @@ bool Conflicts::overlaps_other(const Access& a, const std::vector<Access>& other
   for (const Access& b : others) {
     Span at;
     if (compatible(b) || !common(a.spans, b.spans, &at)) continue;
-    report(std::string(call_of(b.tag)) + " from rank " + std::to_string(b.origin) + " and " + call_of(a.tag) +
-           " from rank " + std::to_string(a.origin) + " access " + range_text(at) + " of " + window_ + " in " +
-           epoch_text(kind) + ", and at least one of them writes");
+    report(who(b) + " and " + who(a) + " access " + range_text(at) + " of " + window_ + " in " + epoch_text(kind) +
+           ", and at least one of them writes");
     return true;
   }
   return false;
+}
+
+// Passive target: the open accesses of every origin and this rank's open
+// buffers, and the completed ones a did not happen after (its clock is
+// not above their completion's).
+std::vector<Conflicts::Access> Conflicts::concurrent(const Access& a) const {
+  std::vector<Access> out;
+  for (const auto* lists : {&open_, &mine_})
+    for (const auto& [o, list] : *lists) out.insert(out.end(), list.begin(), list.end());
+  for (const Access& b : closed_)
+    if (b.origin != a.origin && a.clock <= b.until) out.push_back(b);
+  return out;
 }
 
 // An overlapping access of the same epoch, or a local store
 // to the bytes since the epoch's shadow was taken.
 void Conflicts::check(const Access& a, EpochKind kind) {
   std::vector<Access> passive;
-  if (kind == EpochKind::Passive)
-    for (const auto& [o, list] : open_) passive.insert(passive.end(), list.begin(), list.end());
+  if (kind == EpochKind::Passive) passive = concurrent(a);
   const std::vector<Access>& others = kind == EpochKind::Passive ? passive : epoch_;
   if (overlaps_other(a, others, kind)) return;
   // Local stores: in a fence or exposure epoch, or inside this rank's own
-  // lock epoch, since the shadow was taken; otherwise where an open
-  // access of another epoch overlaps (the rest was this rank's to change).
-  bool whole = kind != EpochKind::Passive || self_open_;
+  // lock epoch, since the shadow was taken, or made by an access whose
+  // origin had seen no more than the shadow's clock (nothing after the
+  // store ordered it); otherwise where an open access of another epoch
+  // overlaps (the rest was this rank's to change).
+  bool whole = kind != EpochKind::Passive || self_open_ || (a.origin != engine_.world_rank() && a.clock <= shadow_clock_);
   for (const Span& s : a.spans) {
     Span at = s;
     if (!whole) {
       bool shared = false;
-      for (const Access& b : others) shared = shared || common({s}, b.spans, &at);
+      for (const Access& b : others) shared = shared || (!b.local && b.until == 0 && common({s}, b.spans, &at));
       if (!shared) continue;
     }
     if (stored(at))
@@ -146,7 +168,7 @@ void Conflicts::update_shadow(const Shape& s) {
 void Conflicts::compare(const std::vector<Access>& done, const char* when) {
   for (const Access& a : done)
     for (const Span& s : a.spans)
-      if (stored(s))
+      if (!a.local && stored(s))
         return report("a local store at this rank changed " + range_text(s) + " of " + window_ + ", which " +
                       call_of(a.tag) + " from rank " + std::to_string(a.origin) + " accesses, before " + when);
 }
@@ -170,29 +192,124 @@ void Conflicts::exposure(bool opens) {
   resync();
 }
 
-void Conflicts::closed(int origin) {
+void Conflicts::closed(int origin, std::uint64_t clock) {
   auto it = open_.find(origin);
   if (it == open_.end()) return;
   compare(it->second, "its origin completed it (flush or unlock)");
+  keep(std::move(it->second), clock);
   open_.erase(it);
 }
 
+// Completed passive accesses, the newest kMaxRecords of them.
+void Conflicts::keep(std::vector<Access> done, std::uint64_t clock) {
+  for (Access& a : done) {
+    a.until = clock;
+    closed_.push_back(std::move(a));
+  }
+  while (closed_.size() > kMaxRecords) closed_.pop_front();
+}
+
+void Conflicts::local(const void* buf, std::int64_t count, const Datatype& type, bool written, int target,
+                      EpochKind kind, const char* func) {
+  if (!buf || count <= 0 || (kind == EpochKind::Fence && !fence_open_) || kind == EpochKind::Exposure) return;
+  std::vector<Span> spans;
+  if (!shape_spans(shape_of(0, count, type), &spans)) return;
+  const std::int64_t at = std::int64_t(reinterpret_cast<std::uintptr_t>(buf)) -
+                          std::int64_t(reinterpret_cast<std::uintptr_t>(base_));
+  Access a{engine_.world_rank(), written ? kPut : kGet, -1, -1, {}, engine_.seen_clock(), 0, func};
+  for (const Span& s : spans)
+    if (at + s.lo < size_ && at + s.hi > 0) a.spans.push_back({std::max<std::int64_t>(at + s.lo, 0), std::min(at + s.hi, size_)});
+  if (a.spans.empty()) return;
+  if (kind == EpochKind::Fence) {
+    overlaps_other(a, epoch_, kind);
+    if (epoch_.size() < kMaxRecords) epoch_.push_back(std::move(a));
+    return;
+  }
+  overlaps_other(a, concurrent(a), kind);
+  std::vector<Access>& list = mine_[target];
+  if (list.size() < kMaxRecords) list.push_back(std::move(a));
+}
+
+void Conflicts::local_done(int target) {
+  for (auto it = mine_.begin(); it != mine_.end();) {
+    if (target >= 0 && it->first != target) {
+      ++it;
+      continue;
+    }
+    keep(std::move(it->second), engine_.clock());
+    it = mine_.erase(it);
+  }
+}
+
 void Conflicts::self_epoch(bool opens) {
+  if (!opens && self_open_) self_closing();
   if (opens && !self_open_) resync();
   self_open_ = opens;
+}
+
+// This rank's own lock epoch ends: a store it made since the shadow into
+// bytes that a completed access of another origin touched, when neither
+// was ordered after the other: the access's origin had seen no more than
+// the shadow's clock, and this rank no more than the access's completion.
+void Conflicts::self_closing() {
+  const std::uint64_t seen = engine_.seen_clock();
+  for (const Access& b : closed_) {
+    if (b.local || b.origin == engine_.world_rank() || b.clock > shadow_clock_ || seen > b.until) continue;
+    for (const Span& s : b.spans)
+      if (stored(s))
+        return report("a local store at this rank changed " + range_text(s) + " of " + window_ + ", which " +
+                      call_of(b.tag) + " from rank " + std::to_string(b.origin) + " accessed in a concurrent lock epoch");
+  }
 }
 
 void Conflicts::sync() { resync(); }
 
 void Conflicts::report(const std::string& what) {
-  if (reported_) return;
-  reported_ = true;
+  if (*said_) return;
+  *said_ = true;
   engine_.report_check("rma-conflict", "conflicting accesses: " + what +
                                            " (MPI-3.1 §11.7: conflicting accesses to one window location in one "
                                            "epoch are erroneous; accumulates with the same op and basic type excepted)");
 }
 
 // ---- the origin's buffers -------------------------------------------------------------
+
+namespace {
+std::vector<OriginBuffers*>& live() {  // every window's, for Win::pending_buffer_use
+  static std::vector<OriginBuffers*> v;
+  return v;
+}
+}  // namespace
+
+std::string pending_use(std::uintptr_t lo, std::uintptr_t hi, bool written) {
+  for (OriginBuffers* b : live())
+    if (std::string why = b->used(lo, hi, written); !why.empty()) return why;
+  return {};
+}
+
+OriginBuffers::OriginBuffers(Engine& e, std::string window, std::shared_ptr<bool> said)
+    : engine_(e), window_(std::move(window)), said_(std::move(said)) {
+  live().push_back(this);
+}
+
+OriginBuffers::~OriginBuffers() { live().erase(std::find(live().begin(), live().end(), this)); }
+
+std::string OriginBuffers::used(std::uintptr_t lo, std::uintptr_t hi, bool written) {
+  if (*said_) return {};
+  for (const Buffer& b : pending_) {
+    if (!b.written && !written) continue;
+    const auto at = reinterpret_cast<std::uintptr_t>(b.at);
+    for (const Span& s : b.spans)
+      if (at + std::uintptr_t(s.lo) < hi && lo < at + std::uintptr_t(s.hi)) {
+        *said_ = true;
+        return std::string("the ") + (b.written ? "result" : "origin") + " buffer of " + b.func + " (target rank " +
+               std::to_string(b.target) + ", " + window_ + "), which " +
+               (b.written ? "the data it fetches may still overwrite" : "must not change") +
+               " until the synchronization that completes it (MPI-3.1 §11.7)";
+      }
+  }
+  return {};
+}
 
 void OriginBuffers::issued(const void* buf, std::int64_t count, const Datatype& type, int target, bool written,
                            const char* func, std::uint64_t seq) {
@@ -258,8 +375,8 @@ void OriginBuffers::completed_all() {
 }
 
 void OriginBuffers::report(const std::string& what) {
-  if (reported_) return;
-  reported_ = true;
+  if (*said_) return;
+  *said_ = true;
   engine_.report_check("rma-conflict", what + " in " + window_ +
                                            " (MPI-3.1 §11.7: an operation's origin buffer belongs to it until the "
                                            "synchronization that completes it)");

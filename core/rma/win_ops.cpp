@@ -167,18 +167,14 @@ void Win::check_passive(int target, std::string_view func) const {
 std::string Win::op_header(std::int64_t disp, int target, std::int64_t tcount, const TypePtr& ttype) const {
   Packer p;
   pack_shape(p, shape_of(disp * std::int64_t(units_[size_t(target)]), tcount, *ttype));
+  if (state_->buffers) p.u64(state_->engine->seen_clock());  // --check: what the origin has seen (win_check.hpp)
   return p.take();
 }
 
 // Under --check the tag carries the epoch the operation belongs to (win_check.hpp).
 void Win::send_op(int op, int target, std::string body, std::uint64_t seq, std::string_view func) {
   State& st = *state_;
-  if (st.buffers) {
-    EpochKind kind = st.locks.count(target) ? EpochKind::Passive
-                     : st.access_open      ? EpochKind::Exposure
-                                           : EpochKind::Fence;
-    op = stamp_tag(op, kind, st.fences);
-  }
+  if (st.buffers) op = stamp_tag(op, st.epoch_of(target), st.fences);
   st.reply(comm_->world_of(target), op, seq, std::move(body), func);
   st.touched.insert(target);
   auto& calls = st.issued[comm_->world_of(target)];
@@ -223,10 +219,16 @@ RequestPtr Win::answered(std::uint64_t seq, std::string_view func) {
   }, w);
 }
 
+EpochKind Win::State::epoch_of(int target) const {
+  return locks.count(target) ? EpochKind::Passive : access_open ? EpochKind::Exposure : EpochKind::Fence;
+}
+
 void Win::note_buffer(const void* buf, std::int64_t count, const TypePtr& type, int target, bool written,
                       const char* func, std::uint64_t seq) {
   State& st = *state_;
-  if (st.buffers && !st.request_based) st.buffers->issued(buf, count, *type, target, written, func, seq);
+  if (!st.buffers || st.request_based) return;
+  st.buffers->issued(buf, count, *type, target, written, func, seq);
+  if (st.conflicts) st.conflicts->local(buf, count, *type, written, target, st.epoch_of(target), func);
 }
 
 void Win::put(const void* origin, std::int64_t count, const TypePtr& otype, int target, std::int64_t disp,

@@ -19,6 +19,7 @@ namespace lumpi::core::rma {
 
 class Conflicts;
 class OriginBuffers;
+enum class EpochKind : int;
 
 // The RMA operations: the envelope's tag. Tags from kGetReply on are
 // answers (or notices an origin receives); the others are served by the target.
@@ -106,6 +107,7 @@ struct Win::State {
 
   // ---- target side ----
   int exclusive = -1;  // world rank holding the exclusive lock
+  std::uint64_t released = 1;  // the Lamport clock when the last exclusive lock was released
   int shared = 0;      // shared holders
   std::map<int, int> shared_by;  // world rank -> shared locks it holds
   struct LockReq {
@@ -126,6 +128,7 @@ struct Win::State {
   std::map<int, int> completed;  // world rank -> completes received and not yet waited for
 
   bool in_access_epoch(int target) const;
+  rma::EpochKind epoch_of(int target) const;  // which epoch an operation to target (window rank) belongs to
   // Why the shape does not lie in the window's memory (its bytes, or an
   // attached region of a dynamic window), or "".
   std::string outside(const rma::Shape& s) const;
@@ -134,7 +137,9 @@ struct Win::State {
     return reinterpret_cast<char*>(reinterpret_cast<std::uintptr_t>(base) + std::uintptr_t(at));
   }
   // (traced: the call :trace names the message by, op_call(op) when empty)
-  void reply(int world, int op, std::uint64_t seq, std::string body = {}, std::string_view traced = {});
+  // (orders_after: the clock the message carries instead of this rank's, Engine::send)
+  void reply(int world, int op, std::uint64_t seq, std::string body = {}, std::string_view traced = {},
+             std::uint64_t orders_after = 0);
   // :trace's epoch bands (docs/windows.md "Seeing it"): this rank's side of
   // an epoch begins or ends ("epoch MPI_Win_lock"; peer: the other side's
   // world rank, -1 for a group; id pairs an end with its begin).

@@ -133,6 +133,7 @@ void Win::flush_targets(const std::set<int>& targets, std::string_view func) {
   for (int t : targets) {
     st.touched.erase(t), st.last_answered.erase(t), st.issued.erase(comm_->world_of(t));
     if (st.buffers) st.buffers->completed(t);
+    if (st.conflicts) st.conflicts->local_done(t);
   }
 }
 
@@ -217,6 +218,7 @@ void Win::unlock_one(int rank, std::string_view func) {
   st.issued.erase(comm_->world_of(rank));
   st.last_answered.erase(rank);
   if (st.buffers) st.buffers->completed(rank);
+  if (st.conflicts) st.conflicts->local_done(rank);
   if (st.conflicts && rank == this->rank()) st.conflicts->self_epoch(false);
 }
 
@@ -293,7 +295,7 @@ void Win::unlock_all() {
   st.lock_all = false;
   st.trace_epoch(TraceEvent::Kind::End, "MPI_Win_lock_all");
   if (st.buffers) st.buffers->completed_all();
-  if (st.conflicts) st.conflicts->self_epoch(false);
+  if (st.conflicts) st.conflicts->local_done(-1), st.conflicts->self_epoch(false);
   raise_async(func);
 }
 
@@ -402,6 +404,7 @@ void Win::complete() {
   for (int t : st.access) {
     st.touched.erase(t), st.last_answered.erase(t), st.issued.erase(comm_->world_of(t));
     if (st.buffers) st.buffers->completed(t);
+    if (st.conflicts) st.conflicts->local_done(t);
   }
   st.access.clear();
   st.access_open = false;

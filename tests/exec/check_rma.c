@@ -19,10 +19,29 @@
    lock_flush_ok: origins put to one location in turn under lock_all,
      ordered by flush and a barrier.
    start_nopost / start_ok: rank 0 starts an access epoch to rank 1, which
-     never posts (posts, in the twin). */
+     never posts (posts, in the twin).
+   shared_puts / shared_puts_ok: ranks 0 and 2 each put to one location of
+     rank 1 under a shared lock, rank 2 a moment later, nothing between
+     them (3 ranks or more); in the twin rank 0 tells rank 2 it has
+     unlocked. exclusive_puts_ok: the same under exclusive locks, which
+     order the two epochs. shared_after_exclusive_ok: rank 0 puts under an
+     exclusive lock, rank 2 gets under a shared one.
+   window_origin / window_origin_ok: under lock_all, rank 0 puts to cells
+     0-3 of rank 1 while rank 1 puts from its own cells 2-3 to rank 0 (from
+     cells 6-7 in the twin).
+   window_result / window_result_ok: in a fence epoch rank 0 gets cell 0
+     of rank 1 while rank 1 gets into its own cell 0 from rank 0 (into
+     cell 7 in the twin).
+   passive_store / passive_store_ok: under lock_all, rank 0 puts to cell
+     0 of rank 1, which stores into cell 0 a moment later inside its own
+     lock_all epoch; in the twin rank 0 tells rank 1 it has unlocked.
+   get_send / get_send_ok: rank 0 gets a cell of rank 1 and sends the
+     result buffer to rank 1 before the fence completes the get (after, in
+     the twin): a local-concurrency finding. */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 static int rank, size;
 static int cells[8];
@@ -110,6 +129,84 @@ static void start_post(int bug) {
   MPI_Group_free(&world);
 }
 
+static void pause_ms(long ms) {
+  struct timespec t = {0, ms * 1000000L};
+  nanosleep(&t, NULL);
+}
+
+static void two_puts(int lock_type, int told) {
+  int v = rank;
+  if (rank == 2) {
+    if (told) MPI_Recv(NULL, 0, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    else pause_ms(200);
+  }
+  if (rank == 0 || rank == 2) {
+    MPI_Win_lock(lock_type, 1, 0, win);
+    MPI_Put(&v, 1, MPI_INT, 1, 0, 1, MPI_INT, win);
+    MPI_Win_unlock(1, win);
+  }
+  if (rank == 0 && told) MPI_Send(NULL, 0, MPI_INT, 2, 0, MPI_COMM_WORLD);
+}
+
+static void shared_after_exclusive_ok(void) {
+  int v = 7, back = -1;
+  if (rank == 0) {
+    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, 1, 0, win);
+    MPI_Put(&v, 1, MPI_INT, 1, 0, 1, MPI_INT, win);
+    MPI_Win_unlock(1, win);
+  } else if (rank == 2) {
+    pause_ms(100);
+    MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, win);
+    MPI_Get(&back, 1, MPI_INT, 1, 0, 1, MPI_INT, win);
+    MPI_Win_unlock(1, win);
+  }
+}
+
+static void window_origin(int bug) {
+  int v[4] = {1, 2, 3, 4};
+  MPI_Win_lock_all(0, win);
+  if (rank == 0) MPI_Put(v, 4, MPI_INT, 1, 0, 4, MPI_INT, win);
+  if (rank == 1) MPI_Put(&cells[bug ? 2 : 6], 2, MPI_INT, 0, 0, 2, MPI_INT, win);
+  MPI_Win_unlock_all(win);
+}
+
+static void window_result(int bug) {
+  int back = -1;
+  MPI_Win_fence(0, win);
+  if (rank == 0) MPI_Get(&back, 1, MPI_INT, 1, 0, 1, MPI_INT, win);
+  if (rank == 1) MPI_Get(&cells[bug ? 0 : 7], 1, MPI_INT, 0, 4, 1, MPI_INT, win);
+  MPI_Win_fence(0, win);
+}
+
+static void passive_store(int bug) {
+  int v = 7;
+  MPI_Win_lock_all(0, win);
+  if (rank == 0) {
+    MPI_Put(&v, 1, MPI_INT, 1, 0, 1, MPI_INT, win);
+    MPI_Win_flush(1, win);
+    if (!bug) MPI_Send(NULL, 0, MPI_INT, 1, 0, MPI_COMM_WORLD);
+  }
+  if (rank == 1) {
+    if (bug) pause_ms(200);
+    else MPI_Recv(NULL, 0, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    cells[0] = 42;
+  }
+  MPI_Win_unlock_all(win);
+}
+
+static void get_send(int bug) {
+  int v = -1;
+  MPI_Win_fence(0, win);
+  if (rank == 0) {
+    MPI_Get(&v, 1, MPI_INT, 1, 0, 1, MPI_INT, win);
+    if (bug) MPI_Send(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+  }
+  if (rank == 1 && bug) MPI_Recv(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Win_fence(0, win);
+  if (rank == 0 && !bug) MPI_Send(&v, 1, MPI_INT, 1, 0, MPI_COMM_WORLD);
+  if (rank == 1 && !bug) MPI_Recv(&v, 1, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -130,6 +227,18 @@ int main(int argc, char** argv) {
   else if (!strcmp(c, "lock_flush_ok")) lock_flush_ok();
   else if (!strcmp(c, "start_nopost")) start_post(1);
   else if (!strcmp(c, "start_ok")) start_post(0);
+  else if (!strcmp(c, "shared_puts")) two_puts(MPI_LOCK_SHARED, 0);
+  else if (!strcmp(c, "shared_puts_ok")) two_puts(MPI_LOCK_SHARED, 1);
+  else if (!strcmp(c, "exclusive_puts_ok")) two_puts(MPI_LOCK_EXCLUSIVE, 0);
+  else if (!strcmp(c, "shared_after_exclusive_ok")) shared_after_exclusive_ok();
+  else if (!strcmp(c, "window_origin")) window_origin(1);
+  else if (!strcmp(c, "window_origin_ok")) window_origin(0);
+  else if (!strcmp(c, "window_result")) window_result(1);
+  else if (!strcmp(c, "window_result_ok")) window_result(0);
+  else if (!strcmp(c, "passive_store")) passive_store(1);
+  else if (!strcmp(c, "passive_store_ok")) passive_store(0);
+  else if (!strcmp(c, "get_send")) get_send(1);
+  else if (!strcmp(c, "get_send_ok")) get_send(0);
   MPI_Win_free(&win);
   MPI_Finalize();
   if (rank == 0) printf("done\n");

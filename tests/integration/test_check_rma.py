@@ -1,7 +1,8 @@
 """tests/integration/test_check_rma.py: the checker's one-sided cases
 (docs/checking.md) under `lumpi exec`: lumpi-cc builds tests/exec/check_rma.c;
 under --check each buggy case exits 1 with one finding of class
-rma-conflict in --check-report, its correct twin runs silently (status 0,
+rma-conflict (local-concurrency for a point-to-point call on a pending
+get's buffer) in --check-report, its correct twin runs silently (status 0,
 nothing on stderr, an empty report), at 2, 3, 4 and 5 ranks. A start
 without its post is reported as a deadlock naming the missing
 MPI_Win_post and §11.5.2, with or without --check. The Lua case
@@ -24,15 +25,22 @@ tmp = scratch_dir("lumpi-check-rma-")
 exe = os.path.join(tmp, "cases")
 compile_program(LUMPI, SRC, exe, ("-g", "-Wall", "-Werror"))
 
-# buggy case -> (correct twin, what the finding must say, smallest world it needs)
+# buggy case -> (correct twin, what the finding must say, smallest world it
+# needs[, its class when not rma-conflict])
 CASES = {
     "put_put": ("put_put_ok", "MPI_Put from rank", 3),
     "put_get": ("put_get_ok", "MPI_Put from rank 0 and MPI_Get from rank 0", 2),
     "target_store": ("target_store_ok", "a local store at this rank", 2),
     "origin_store": ("origin_store_ok", "origin buffer of MPI_Put", 2),
     "get_store": ("get_store_ok", "result buffer of MPI_Get", 2),
+    "shared_puts": ("shared_puts_ok", "in concurrent lock epochs", 3),
+    "window_origin": ("window_origin_ok", "the origin buffer of MPI_Put at rank 1", 2),
+    "window_result": ("window_result_ok", "the result buffer of MPI_Get at rank 1", 2),
+    "passive_store": ("passive_store_ok", "a local store at this rank", 2),
+    "get_send": ("get_send_ok", "the send buffer of MPI_Send is the result buffer of MPI_Get", 2,
+                 "local-concurrency"),
 }
-ALSO_OK = ["acc_ok", "lock_flush_ok", "start_ok"]
+ALSO_OK = ["acc_ok", "lock_flush_ok", "start_ok", "exclusive_puts_ok", "shared_after_exclusive_ok"]
 
 
 def findings(report):
@@ -50,15 +58,16 @@ def silent(args, name, n):
 
 
 for n in [2, 3, 4, 5]:
-    for bug, (ok, says, least) in CASES.items():
+    for bug, (ok, says, least, *cls) in CASES.items():
+        cls = cls[0] if cls else "rma-conflict"
         if n < least:
             continue
         report = os.path.join(tmp, f"{bug}-{n}.json")
         rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n), "--check", "--check-report", report, exe, bug],
                                 timeout=30)
         found = findings(report)
-        check(f"{bug} at {n} ranks --check: exit 1, one rma-conflict finding naming the calls and §11.7",
-              rc == 1 and found is not None and len(found) == 1 and found[0]["class"] == "rma-conflict" and
+        check(f"{bug} at {n} ranks --check: exit 1, one {cls} finding naming the calls and §11.7",
+              rc == 1 and found is not None and len(found) == 1 and found[0]["class"] == cls and
               says in found[0]["text"] and "MPI-3.1 §11.7" in found[0]["text"],
               f"rc={rc} err={err!r} found={found!r}")
         check(f"{bug} at {n} ranks: nothing left behind", no_leftovers(tag))
