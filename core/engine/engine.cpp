@@ -136,6 +136,7 @@ void Engine::deliver(Message m) {
   if (m.env.kind == MsgKind::SendCancel) return answer_cancel(m.env.source, m.env.seq);
   if (m.env.kind == MsgKind::SendCancelled) {
     cancel_answers_[m.env.seq] = m.env.tag == 1;
+    if (m.env.tag == 1) unordered_acks_.erase(m.env.seq);  // withdrawn: no acknowledgement will come
     return;
   }
   if (m.env.kind == MsgKind::Rma) {

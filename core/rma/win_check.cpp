@@ -275,9 +275,11 @@ void Conflicts::report(const std::string& what) {
 // ---- the origin's buffers -------------------------------------------------------------
 
 namespace {
-std::vector<OriginBuffers*>& live() {  // every window's, for Win::pending_buffer_use
-  static std::vector<OriginBuffers*> v;
-  return v;
+// Every window's, for Win::pending_buffer_use; never destroyed, as a
+// window a static table still holds may be destroyed after it at exit.
+std::vector<OriginBuffers*>& live() {
+  static auto* v = new std::vector<OriginBuffers*>;
+  return *v;
 }
 }  // namespace
 
