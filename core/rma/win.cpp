@@ -507,6 +507,7 @@ void Win::check_free(std::string_view func) const {
 void Win::free() {
   check_free();
   State& st = *state_;
+  if (st.conflicts) st.conflicts->stores_since_shadow();
   barrier(*comm_, "MPI_Win_free");  // nobody accesses this window any more
   end_fence_epoch();
   st.engine->stop_rma(st.id);

@@ -242,19 +242,20 @@ void Conflicts::local_done(int target) {
 }
 
 void Conflicts::self_epoch(bool opens) {
-  if (!opens && self_open_) self_closing();
+  if (!opens && self_open_) stores_since_shadow();
   if (opens && !self_open_) resync();
   self_open_ = opens;
 }
 
-// This rank's own lock epoch ends: a store it made since the shadow into
-// bytes that a completed access of another origin touched, when neither
-// was ordered after the other: the access's origin had seen no more than
-// the shadow's clock, and this rank no more than the access's completion.
-void Conflicts::self_closing() {
+// A store this rank made into bytes that a completed access of another
+// origin touched, when neither was ordered after the other. The shadow
+// holds the bytes as that access left them (update_shadow), so the store
+// came after it was served; and this rank has seen no more than the
+// access's completion, so nothing ordered the store after it.
+void Conflicts::stores_since_shadow() {
   const std::uint64_t seen = engine_.seen_clock();
   for (const Access& b : closed_) {
-    if (b.local || b.origin == engine_.world_rank() || b.clock > shadow_clock_ || seen > b.until) continue;
+    if (b.local || b.origin == engine_.world_rank() || seen > b.until) continue;
     for (const Span& s : b.spans)
       if (stored(s))
         return report("a local store at this rank changed " + range_text(s) + " of " + window_ + ", which " +
@@ -262,7 +263,10 @@ void Conflicts::self_closing() {
   }
 }
 
-void Conflicts::sync() { resync(); }
+void Conflicts::sync() {
+  stores_since_shadow();
+  resync();
+}
 
 void Conflicts::report(const std::string& what) {
   if (*said_) return;

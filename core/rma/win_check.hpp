@@ -16,8 +16,8 @@
 // synchronization and the RMA writes since left them. A recorded range
 // whose bytes differ from the shadow was stored into locally during the
 // epoch (checked when an access is served and when its epoch ends, and
-// when the target's own lock epoch ends, for completed accesses of a
-// concurrent epoch: see the clocks below). Fence
+// for completed accesses of a concurrent epoch when the target's own lock
+// epoch ends, at MPI_Win_sync and at MPI_Win_free: see the clocks below). Fence
 // and exposure epochs take the shadow when they open; in passive target the
 // target's own lock (or lock_all) epoch does, and MPI_Win_sync renews it.
 // Windows of the create and allocate flavours up to 64 MiB are checked
@@ -102,6 +102,10 @@ class Conflicts {
   void closed(int origin, std::uint64_t clock);  // the origin's flush or unlock of this target, sent at clock
   void self_epoch(bool opens);  // this rank's lock (lock_all) of itself, its unlock
   void sync();                // MPI_Win_sync: local stores made visible
+  // MPI_Win_free, before its barrier (also at this rank's unlock of
+  // itself, and at MPI_Win_sync): a store since the shadow into bytes a
+  // completed access of a concurrent epoch touched.
+  void stores_since_shadow();
   // This rank's operation func (to window rank target) reads (or, written,
   // writes) count elements of type at buf: the bytes inside this window
   // are an access of the epoch kind until local_done(target).
@@ -130,7 +134,6 @@ class Conflicts {
   void compare(const std::vector<Access>& done, const char* when);
   bool stored(const Span& s) const;
   void resync() { shadow_.assign(base_, size_t(size_)), shadow_clock_ = engine_.clock(); }
-  void self_closing();
   void report(const std::string& what);
 
   Engine& engine_;

@@ -34,7 +34,9 @@
      cell 7 in the twin).
    passive_store / passive_store_ok: under lock_all, rank 0 puts to cell
      0 of rank 1, which stores into cell 0 a moment later inside its own
-     lock_all epoch; in the twin rank 0 tells rank 1 it has unlocked.
+     lock_all epoch; in the twin rank 0 tells rank 1 it has flushed.
+   free_store / free_store_ok: the same with rank 0 locking rank 1 alone
+     and rank 1 in no epoch (found at MPI_Win_free).
    get_send / get_send_ok: rank 0 gets a cell of rank 1 and sends the
      result buffer to rank 1 before the fence completes the get (after, in
      the twin): a local-concurrency finding. */
@@ -178,12 +180,14 @@ static void window_result(int bug) {
   MPI_Win_fence(0, win);
 }
 
-static void passive_store(int bug) {
+static void passive_store(int bug, int all) {
   int v = 7;
-  MPI_Win_lock_all(0, win);
+  if (all) MPI_Win_lock_all(0, win);
   if (rank == 0) {
+    if (!all) MPI_Win_lock(MPI_LOCK_SHARED, 1, 0, win);
     MPI_Put(&v, 1, MPI_INT, 1, 0, 1, MPI_INT, win);
-    MPI_Win_flush(1, win);
+    if (all) MPI_Win_flush(1, win);
+    else MPI_Win_unlock(1, win);
     if (!bug) MPI_Send(NULL, 0, MPI_INT, 1, 0, MPI_COMM_WORLD);
   }
   if (rank == 1) {
@@ -191,7 +195,7 @@ static void passive_store(int bug) {
     else MPI_Recv(NULL, 0, MPI_INT, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     cells[0] = 42;
   }
-  MPI_Win_unlock_all(win);
+  if (all) MPI_Win_unlock_all(win);
 }
 
 static void get_send(int bug) {
@@ -235,8 +239,10 @@ int main(int argc, char** argv) {
   else if (!strcmp(c, "window_origin_ok")) window_origin(0);
   else if (!strcmp(c, "window_result")) window_result(1);
   else if (!strcmp(c, "window_result_ok")) window_result(0);
-  else if (!strcmp(c, "passive_store")) passive_store(1);
-  else if (!strcmp(c, "passive_store_ok")) passive_store(0);
+  else if (!strcmp(c, "passive_store")) passive_store(1, 1);
+  else if (!strcmp(c, "passive_store_ok")) passive_store(0, 1);
+  else if (!strcmp(c, "free_store")) passive_store(1, 0);
+  else if (!strcmp(c, "free_store_ok")) passive_store(0, 0);
   else if (!strcmp(c, "get_send")) get_send(1);
   else if (!strcmp(c, "get_send_ok")) get_send(0);
   MPI_Win_free(&win);

@@ -37,6 +37,7 @@ CASES = {
     "window_origin": ("window_origin_ok", "the origin buffer of MPI_Put at rank 1", 2),
     "window_result": ("window_result_ok", "the result buffer of MPI_Get at rank 1", 2),
     "passive_store": ("passive_store_ok", "a local store at this rank", 2),
+    "free_store": ("free_store_ok", "a local store at this rank", 2),
     "get_send": ("get_send_ok", "the send buffer of MPI_Send is the result buffer of MPI_Get", 2,
                  "local-concurrency"),
 }
