@@ -92,7 +92,14 @@ bool Conflicts::stored(const Span& s) const {
 
 // True (and reported) if an access among others overlaps a and one of
 // them writes, whichever origins made them.
-bool Conflicts::overlaps_other(const Access& a, const std::vector<Access>& others, EpochKind kind) {
+Conflicts::Refs Conflicts::refs(const std::vector<Access>& v) {
+  Refs out;
+  out.reserve(v.size());
+  for (const Access& a : v) out.push_back(&a);
+  return out;
+}
+
+bool Conflicts::overlaps_other(const Access& a, const Refs& others, EpochKind kind) {
   auto compatible = [&](const Access& b) {
     if ((a.local || b.local) && (a.origin == b.origin)) return true;  // this rank's own: OriginBuffers' rule
     bool reads = (a.tag == kGet) && (b.tag == kGet);
@@ -100,7 +107,8 @@ bool Conflicts::overlaps_other(const Access& a, const std::vector<Access>& other
                 (a.op == b.op || a.op == int(Op::NoOp) || b.op == int(Op::NoOp));
     return reads || accs;
   };
-  for (const Access& b : others) {
+  for (const Access* p : others) {
+    const Access& b = *p;
     Span at;
     if (compatible(b) || !common(a.spans, b.spans, &at)) continue;
     report(who(b) + " and " + who(a) + " access " + range_text(at) + " of " + window_ + " in " + epoch_text(kind) +
@@ -113,21 +121,20 @@ bool Conflicts::overlaps_other(const Access& a, const std::vector<Access>& other
 // Passive target: the open accesses of every origin and this rank's open
 // buffers, and the completed ones a did not happen after (its clock is
 // not above their completion's).
-std::vector<Conflicts::Access> Conflicts::concurrent(const Access& a) const {
-  std::vector<Access> out;
+Conflicts::Refs Conflicts::concurrent(const Access& a) const {
+  Refs out;
   for (const auto* lists : {&open_, &mine_})
-    for (const auto& [o, list] : *lists) out.insert(out.end(), list.begin(), list.end());
+    for (const auto& [o, list] : *lists)
+      for (const Access& b : list) out.push_back(&b);
   for (const Access& b : closed_)
-    if (b.origin != a.origin && a.clock <= b.until) out.push_back(b);
+    if (b.origin != a.origin && a.clock <= b.until) out.push_back(&b);
   return out;
 }
 
 // An overlapping access of the same epoch, or a local store
 // to the bytes since the epoch's shadow was taken.
 void Conflicts::check(const Access& a, EpochKind kind) {
-  std::vector<Access> passive;
-  if (kind == EpochKind::Passive) passive = concurrent(a);
-  const std::vector<Access>& others = kind == EpochKind::Passive ? passive : epoch_;
+  const Refs others = kind == EpochKind::Passive ? concurrent(a) : refs(epoch_);
   if (overlaps_other(a, others, kind)) return;
   // Local stores: in a fence or exposure epoch, or inside this rank's own
   // lock epoch, since the shadow was taken, or made by an access whose
@@ -139,7 +146,7 @@ void Conflicts::check(const Access& a, EpochKind kind) {
     Span at = s;
     if (!whole) {
       bool shared = false;
-      for (const Access& b : others) shared = shared || (!b.local && b.until == 0 && common({s}, b.spans, &at));
+      for (const Access* b : others) shared = shared || (!b->local && b->until == 0 && common({s}, b->spans, &at));
       if (!shared) continue;
     }
     if (stored(at))
@@ -182,7 +189,7 @@ void Conflicts::fence(bool opens) {
   std::vector<Access> early = std::move(next_);
   next_.clear();
   for (Access& a : early)
-    if (opens && !overlaps_other(a, epoch_, EpochKind::Fence)) epoch_.push_back(std::move(a));
+    if (opens && !overlaps_other(a, refs(epoch_), EpochKind::Fence)) epoch_.push_back(std::move(a));
 }
 
 void Conflicts::exposure(bool opens) {
@@ -221,7 +228,7 @@ void Conflicts::local(const void* buf, std::int64_t count, const Datatype& type,
     if (at + s.lo < size_ && at + s.hi > 0) a.spans.push_back({std::max<std::int64_t>(at + s.lo, 0), std::min(at + s.hi, size_)});
   if (a.spans.empty()) return;
   if (kind == EpochKind::Fence) {
-    overlaps_other(a, epoch_, kind);
+    overlaps_other(a, refs(epoch_), kind);
     if (epoch_.size() < kMaxRecords) epoch_.push_back(std::move(a));
     return;
   }

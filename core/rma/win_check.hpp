@@ -125,8 +125,10 @@ class Conflicts {
   // From an origin that has left the fence this rank is still in: checked
   // when this rank's fence opens that epoch.
   bool early(const Stamp& st) const { return st.kind == EpochKind::Fence && st.fences == fences_ + 1; }
-  bool overlaps_other(const Access& a, const std::vector<Access>& others, EpochKind kind);
-  std::vector<Access> concurrent(const Access& a) const;  // passive: what a may conflict with
+  using Refs = std::vector<const Access*>;  // (valid until the record changes)
+  static Refs refs(const std::vector<Access>& v);
+  bool overlaps_other(const Access& a, const Refs& others, EpochKind kind);
+  Refs concurrent(const Access& a) const;  // passive: what a may conflict with
   void keep(std::vector<Access> done, std::uint64_t clock);  // completed at clock: to closed_
   void check(const Access& a, EpochKind kind);
   void record(Access a, EpochKind kind);
