@@ -10,9 +10,12 @@ namespace lumpi::core {
 
 void RaceCheck::suspect(const WildcardMatch& k, const Envelope& e) {
   if (e.source == k.source || e.clock > k.clock || !matches(k.context, ANY_SOURCE, k.tag, e)) return;
-  if (suspects_.size() >= 4 * kKeep) suspects_.erase(suspects_.begin());
+  if (suspects_.size() >= 4 * kKeep)
+    suspects_.erase(std::min_element(suspects_.begin(), suspects_.end(), [](const auto& a, const auto& b) {
+      return a.second.added < b.second.added;
+    }));
   Suspect s{{"", k.call, e.source, e.clock, e.tag, k.context}, k.taken, k.number, k.rank_of(k.source),
-            k.rank_of(e.source), k.probe, {}};
+            k.rank_of(e.source), k.probe, {}, ++suspected_};
   if (k.number)
     s.replay = " (to run it with the other order: LUMPI_RACE=" + std::to_string(k.receiver) + ":" +
                std::to_string(k.number) + ":" + std::to_string(e.source) + ")";

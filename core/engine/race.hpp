@@ -135,7 +135,9 @@ class RaceCheck {
     int mine = 0, other = 0;        // the two senders, as ranks of the receive's communicator
     bool probe = false;
     std::string replay;             // " (to run it with the other order: LUMPI_RACE=R:N:S)"
+    uint64_t added = 0;             // its place in suspect()'s order: the oldest goes first when full
   };
+  uint64_t suspected_ = 0;  // Suspect::added
   std::deque<WildcardMatch> kept_;
   std::map<std::pair<int, uint64_t>, Suspect> suspects_;  // by the other message's source and seq
   std::set<uint64_t> said_receives_;  // by WildcardMatch::number

@@ -134,6 +134,21 @@ TEST_CASE("race: only the last kKeep wildcard receives are kept") {
   CHECK_FALSE(c.taken_by_name(env(2, 9, 1)));  // the tag-9 receive is no longer kept
 }
 
+TEST_CASE("race: when more messages are suspected than kept, the oldest suspicion goes first") {
+  RaceCheck c;
+  CHECK_FALSE(c.completed(took(1, 1000), {}));
+  auto from = [](int source, uint64_t seq) {
+    Envelope e = env(source, 9, 1);
+    e.seq = seq;
+    return e;
+  };
+  for (uint64_t s = 0; s < 4 * RaceCheck::kKeep; ++s) c.arrived(from(5, 100 + s));
+  c.arrived(from(2, 1));      // the newest, with the smallest key
+  c.arrived(from(5, 10000));  // one more: the oldest is dropped, not the smallest key
+  for (size_t i = 0; i < RaceCheck::kKeep; ++i) CHECK_FALSE(c.completed(took(1, 100, 7), {}));  // the receive goes
+  CHECK(c.taken_by_name(from(2, 1)));  // its suspicion of rank 2's message stays
+}
+
 TEST_CASE("race: LUMPI_RACE's choices for one rank; other ranks' and malformed entries are left out") {
   auto m = parse_replay("0:3:2,1:1:0,0:5:1", 0);
   CHECK(m == std::map<uint64_t, int>{{3, 2}, {5, 1}});
