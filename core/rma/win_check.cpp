@@ -292,6 +292,13 @@ std::vector<OriginBuffers*>& live() {
   static auto* v = new std::vector<OriginBuffers*>;
   return *v;
 }
+
+// Spans relative to base, as addresses.
+std::vector<Span> absolute(const char* base, std::vector<Span> s) {
+  const auto at = std::int64_t(reinterpret_cast<std::uintptr_t>(base));
+  for (Span& x : s) x.lo += at, x.hi += at;
+  return s;
+}
 }  // namespace
 
 std::string pending_use(std::uintptr_t lo, std::uintptr_t hi, bool written) {
@@ -307,21 +314,24 @@ OriginBuffers::OriginBuffers(Engine& e, std::string window, std::shared_ptr<bool
 
 OriginBuffers::~OriginBuffers() { live().erase(std::find(live().begin(), live().end(), this)); }
 
-std::string OriginBuffers::used(std::uintptr_t lo, std::uintptr_t hi, bool written) {
-  if (*said_) return {};
-  for (const Buffer& b : pending_) {
-    if (!b.written && !written) continue;
-    const auto at = reinterpret_cast<std::uintptr_t>(b.at);
-    for (const Span& s : b.spans)
-      if (at + std::uintptr_t(s.lo) < hi && lo < at + std::uintptr_t(s.hi)) {
-        *said_ = true;
-        return std::string("the ") + (b.written ? "result" : "origin") + " buffer of " + b.func + " (target rank " +
-               std::to_string(b.target) + ", " + window_ + "), which " +
-               (b.written ? "the data it fetches may still overwrite" : "must not change") +
-               " until the synchronization that completes it (MPI-3.1 §11.7)";
-      }
+// The pending buffer that bytes at `spans` (addresses) may not share: a
+// get's result buffer, or (written: the bytes are written) any.
+const OriginBuffers::Buffer* OriginBuffers::clash(const std::vector<Span>& spans, bool written) const {
+  for (const Buffer& p : pending_) {
+    Span at;
+    if ((p.written || written) && common(spans, absolute(p.at, p.spans), &at)) return &p;
   }
-  return {};
+  return nullptr;
+}
+
+std::string OriginBuffers::used(std::uintptr_t lo, std::uintptr_t hi, bool written) {
+  const Buffer* b = *said_ ? nullptr : clash({{std::int64_t(lo), std::int64_t(hi)}}, written);
+  if (!b) return {};
+  *said_ = true;
+  return std::string("the ") + (b->written ? "result" : "origin") + " buffer of " + b->func + " (target rank " +
+         std::to_string(b->target) + ", " + window_ + "), which " +
+         (b->written ? "the data it fetches may still overwrite" : "must not change") +
+         " until the synchronization that completes it (MPI-3.1 §11.7)";
 }
 
 void OriginBuffers::issued(const void* buf, std::int64_t count, const Datatype& type, int target, bool written,
@@ -330,18 +340,10 @@ void OriginBuffers::issued(const void* buf, std::int64_t count, const Datatype& 
   if (!buf || count <= 0 || pending_.size() >= kMaxRecords) return;
   if (!shape_spans(shape_of(0, count, type), &spans) || spans.empty()) return;
   const char* at = static_cast<const char*>(buf);
-  auto absolute = [](const char* base, std::vector<Span> s) {
-    for (Span& x : s) x.lo += std::int64_t(reinterpret_cast<std::uintptr_t>(base)), x.hi += std::int64_t(reinterpret_cast<std::uintptr_t>(base));
-    return s;
-  };
-  std::vector<Span> mine = absolute(at, spans);
-  for (const Buffer& p : pending_) {  // a get's buffer read or written again
-    Span at_both;
-    if ((p.written || written) && common(mine, absolute(p.at, p.spans), &at_both))
-      return report(std::string(func) + "'s origin buffer overlaps the " + (p.written ? "result" : "origin") +
-                    " buffer of an earlier " + p.func + " of the same epoch, which " +
-                    (p.written ? "the data it fetches may still overwrite" : "must not change until it completes"));
-  }
+  if (const Buffer* p = clash(absolute(at, spans), written))  // a get's buffer read or written again
+    return report(std::string(func) + "'s origin buffer overlaps the " + (p->written ? "result" : "origin") +
+                  " buffer of an earlier " + p->func + " of the same epoch, which " +
+                  (p->written ? "the data it fetches may still overwrite" : "must not change until it completes"));
   std::string copy;
   for (const Span& s : spans) {
     if (std::int64_t(copy.size()) + s.hi - s.lo > kMaxCopy) return;

@@ -182,6 +182,7 @@ class OriginBuffers {
     const char* func;
     std::uint64_t seq;
   };
+  const Buffer* clash(const std::vector<Span>& spans, bool written) const;
   void check_changed(const Buffer& b, const char* when);
   bool changed(const Buffer& b) const;
   void report(const std::string& what);
