@@ -85,12 +85,12 @@ class Win {
   static WinPtr create_dynamic(Comm& comm, std::string_view func);
   ~Win();
   Win(const Win&) = delete;
+  Win& operator=(const Win&) = delete;
   // --check: why a call of this process reading (written: writing) bytes
   // at buf conflicts with a one-sided operation not yet completed, whose
   // result buffer they share (or origin buffer, when written), on any
   // window; "" if none. Said once per window (core/rma/win_check.cpp).
   static std::string pending_buffer_use(const void* buf, std::size_t bytes, bool written);
-  Win& operator=(const Win&) = delete;
 
   // MPI_Win_free: collective. MPI_ERR_RMA_SYNC while this rank holds a lock
   // or has operations not completed by a fence, unlock or flush. The window

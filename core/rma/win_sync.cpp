@@ -404,7 +404,6 @@ void Win::complete() {
   for (int t : st.access) {
     st.touched.erase(t), st.last_answered.erase(t), st.issued.erase(comm_->world_of(t));
     if (st.buffers) st.buffers->completed(t);
-    if (st.conflicts) st.conflicts->local_done(t);
   }
   st.access.clear();
   st.access_open = false;
