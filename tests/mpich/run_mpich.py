@@ -28,14 +28,16 @@ JUnit XML, compares with tests/mpich/mpich-passes.txt ("MPICH passes N of
 these; lumpi fails M of them") and ends with "N passed, N failed, N skipped".
 
 --sample K runs every K-th entry of each directory (the sanitized build's
-CTest entry does, see CMakeLists.txt). --baseline FILE measures MPICH
+CTest entry does, see CMakeLists.txt). --build-only fetches and builds
+without running (a program is rebuilt only when lumpi's C API changed, so
+the run that follows finds every program built). --baseline FILE measures MPICH
 itself: with --cc mpicc.mpich --mpiexec mpiexec.mpich it builds into
 WORK/build-mpiexec, runs every entry with mpiexec.mpich, reruns the failures
 once when the machine is quieter (MPICH's ranks busy-poll, so load makes
 them time out), and writes the entries that pass to FILE.
 
 usage: run_mpich.py --lumpi build/lumpi --cc build/lumpi-cc --work build/mpich
-                    [--junit FILE] [--dirs group,comm] [--only NAME ...] [--sample K]
+                    [--junit FILE] [--dirs group,comm] [--only NAME ...] [--sample K] [--build-only]
        run_mpich.py --mpiexec /usr/bin/mpiexec.mpich --cc /usr/bin/mpicc.mpich
                     --work build/mpich --jobs 1 --baseline tests/mpich/mpich-passes.txt
 Exit: 0 all as expected, 1 otherwise, 77 when the source cannot be fetched (skip).
@@ -554,6 +556,8 @@ def arguments():
                     default=float(os.environ.get("MPITEST_TIMEOUT_MULTIPLIER", "1")),
                     help="scales every limit (MPITEST_TIMEOUT_MULTIPLIER)")
     ap.add_argument("--jobs", type=int, default=2, help="entries run at once (builds: at most 2)")
+    ap.add_argument("--build-only", action="store_true",
+                    help="fetch and build, run nothing (CTest's mpich.build fixture)")
     a = ap.parse_args()
     if not a.lumpi and not a.mpiexec:
         ap.error("one of --lumpi and --mpiexec is required")
@@ -583,6 +587,8 @@ def main():
         print(f"FAIL: {e}")
         return 1
     print(f"built in {time.monotonic() - t0:.0f} s (load {load()})", flush=True)
+    if a.build_only:
+        return 0
     # The entries run at most --jobs at a time, reported in testlist order.
     with ThreadPoolExecutor(a.jobs) as pool:
         for e in pool.map(lambda e: run_entry(e, built, launcher, tree, a), entries):
