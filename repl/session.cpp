@@ -265,14 +265,19 @@ void Session::drop_leftovers_after_error(const Run& run) {
   bool failed = false;
   for (const auto& [r, ro] : run.o.ranks) failed = failed || (ro.state == State::Error && !ro.incomplete);
   if (!failed || run.o.interrupted) return;  // an interrupt already dropped them
-  send_interrupt(run.epoch);
+  send_interrupt(run.epoch, {});
 }
 
-// Every rank stops command `epoch` (a rank no longer running it drops its leftovers).
-void Session::send_interrupt(uint32_t epoch) {
+// Every rank stops command `epoch` (a rank no longer running it drops its
+// leftovers); the ranks of a confirmed deadlock are told so (their
+// unreceived messages never will be: the races those stranded are real).
+void Session::send_interrupt(uint32_t epoch, const std::set<int>& deadlocked) {
   ControlMsg m = launcher::msg(Kind::Interrupt);
   m.epoch = epoch;
-  for (int r = 0; r < world_->size(); ++r) world_->send(r, m);
+  for (int r = 0; r < world_->size(); ++r) {
+    m.code = deadlocked.count(r) ? 1 : 0;
+    world_->send(r, m);
+  }
 }
 
 // Sends exec to the live ranks of `ranks`; the others are "not running".
@@ -498,10 +503,12 @@ void Session::fail_stuck_waits(Run& run) {
   for (const WaitFailure& f : run.watch.failures()) world_->send(f.rank, fail_msg(f, run.epoch));
 }
 
+// Ctrl-C, a timeout or a deadlock. The ranks of a confirmed deadlock are
+// still in it, unless the watch made their waits fail (they went on).
 void Session::interrupt(Run& run, const std::string& why) {
   print_line(why);
   run.o.interrupted = true;
-  send_interrupt(run.epoch);
+  send_interrupt(run.epoch, run.watch.failures().empty() ? run.watch.reported() : std::set<int>{});
 }
 
 // A check fired (docs/checking.md): shown once, as it happens. Every

@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -147,7 +148,7 @@ class Session {
   void watch_deadlock(Run& run, double elapsed);
   void fail_stuck_waits(Run& run);
   void drop_leftovers_after_error(const Run& run);
-  void send_interrupt(uint32_t epoch);
+  void send_interrupt(uint32_t epoch, const std::set<int>& deadlocked);
   void finish_deadlock_poll(Run& run, double elapsed);
   void interrupt(Run& run, const std::string& why);
   static std::map<int, RankView> confirmed(std::map<int, RankView> views, const Run& run, bool snapshot_ok);

@@ -282,7 +282,7 @@ void Engine::run_background() {
 
 void Engine::check_abort(const Waiting& what) {
   if (interrupted_) {
-    if (checking_)  // a deadlock's interrupt: the races that stranded a message are real
+    if (checking_ && deadlocked_)  // the races that stranded a message are real
       for (const Race& r : races_.stranded(matcher_.unexpected())) found_race(r);
     fail(ErrClass::Interrupted, what.call, "interrupted while " + what.describe());
   }
@@ -377,7 +377,10 @@ void Engine::block_until(const std::function<bool()>& done, const Waiting& what)
   }
 }
 
-void Engine::interrupt() { interrupted_ = true; }
+void Engine::interrupt(bool deadlocked) {
+  interrupted_ = true;
+  deadlocked_ = deadlocked;
+}
 
 const Waiting* Engine::blocked() const { return blocked_ ? blocked_ : poll_->current(); }
 
@@ -404,7 +407,7 @@ void Engine::discard_epoch(uint32_t epoch) {
   discarded_epochs_.insert(epoch);
   matcher_.drop_epoch(epoch);
   matcher_.abandon_posted(epoch);
-  interrupted_ = false;
+  interrupted_ = deadlocked_ = false;
 }
 
 void Engine::mark_dead(int world_rank) { dead_.insert(world_rank); }

@@ -138,11 +138,14 @@ class Engine {
   // interrupt the epoch's leftovers are dropped, now and when they arrive.
   void begin_command(uint32_t epoch) {
     epoch_ = epoch;
-    interrupted_ = false;
+    interrupted_ = deadlocked_ = false;
     failed_wait_.reset();
   }
   uint32_t epoch() const { return epoch_; }
-  void interrupt();
+  // The coordinator stops the command. deadlocked: this rank is in a
+  // deadlock it confirmed, so the messages waiting here will never be
+  // received (under --check, the races they stranded are said, RaceCheck).
+  void interrupt(bool deadlocked);
   bool interrupted() const { return interrupted_; }
   // The wait numbered `serial` (wait_serial()) can never be met (the
   // coordinator's deadlock watch: repl/view/deadlock.hpp wait_failures).
@@ -312,6 +315,7 @@ class Engine {
   uint64_t context_counter_ = 0;
   uint32_t epoch_ = 0;
   bool interrupted_ = false;
+  bool deadlocked_ = false;  // with interrupted_: a deadlock's interrupt
   std::optional<std::pair<uint64_t, Error>> failed_wait_;  // fail_wait's serial and error
   const Waiting* blocked_ = nullptr;
   std::unique_ptr<PollStreak> poll_;

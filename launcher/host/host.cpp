@@ -408,7 +408,7 @@ void Host::poll_control() {
     }
     switch (m->kind) {
       case Kind::Exec: queue_.push_back(std::move(*m)); break;
-      case Kind::Interrupt: on_interrupt(m->epoch); break;
+      case Kind::Interrupt: on_interrupt(m->epoch, m->code == 1); break;
       case Kind::Fail: on_fail(*m); break;
       case Kind::StatusQuery: answer_status(); break;
       case Kind::TreeQuery: answer_tree(m->list); break;
@@ -433,7 +433,7 @@ void Host::poll_control() {
   }
 }
 
-void Host::on_interrupt(uint32_t e) {
+void Host::on_interrupt(uint32_t e, bool deadlocked) {
   // A command not started yet is dropped, with an answer.
   for (auto it = queue_.begin(); it != queue_.end();) {
     if (it->epoch != e) {
@@ -446,7 +446,7 @@ void Host::on_interrupt(uint32_t e) {
     it = queue_.erase(it);
   }
   discard_ = e;
-  if (running_ && e == epoch_) engine_->interrupt();
+  if (running_ && e == epoch_) engine_->interrupt(deadlocked);
   else finish_interrupt();
 }
 

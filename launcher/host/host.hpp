@@ -121,7 +121,7 @@ class Host {
   void send_bye(int code);
   void send(const ControlMsg& m);
   void wire();
-  void on_interrupt(uint32_t epoch);
+  void on_interrupt(uint32_t epoch, bool deadlocked);
   void on_fail(const ControlMsg& m);
   void answer_status();
   ControlMsg status_of(Kind kind, const core::Waiting* w) const;

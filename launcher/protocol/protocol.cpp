@@ -53,7 +53,7 @@ const std::vector<Spec>& specs() {
       {Kind::Bye, "bye", {F::Code}, "code"},
       {Kind::Start, "start", {F::List}, "endpoints..."},
       {Kind::Exec, "exec", {F::Epoch, F::Mode, F::Text, F::List}, "epoch mode payload args..."},
-      {Kind::Interrupt, "interrupt", {F::Epoch}, "epoch"},
+      {Kind::Interrupt, "interrupt", {F::Epoch, F::Code}, "epoch code"},
       {Kind::StatusQuery, "status?", {}, ""},
       {Kind::TreeQuery, "tree?", {F::List}, "rank=cpuset..."},
       {Kind::TraceQuery, "trace?", {F::Action}, "action"},

@@ -52,7 +52,8 @@ enum class Kind : uint8_t {
   // coordinator -> rank host
   Start,        // list: the data endpoint of every rank, in rank order
   Exec,         // epoch mode text list: run a command; text = payload, list = args
-  Interrupt,    // epoch: stop that command (or drop it if not started)
+  Interrupt,    // epoch code: stop that command (or drop it if not started); code 1: the
+                //   rank is in a confirmed deadlock, so its unreceived messages never will be
   StatusQuery,  // (no fields): answer with Status
   TreeQuery,    // list: "rank=cpuset" of each rank to place; answer with Tree
   TraceQuery,   // action: "on", "off", "clear" (tracing, core/base/trace.hpp) or "get" (answer with Trace)
@@ -164,7 +165,8 @@ struct ControlMsg {
                                 //   Kill: the rank to kill
   long pid = 0;                 // Hello
   uint32_t epoch = 0;           // Result, Exec, Interrupt, Fail
-  int code = 0;                 // Abort, Finished, Bye: the exit code; Died: the wait status
+  int code = 0;                 // Abort, Finished, Bye: the exit code; Died: the wait status;
+                                //   Interrupt: 1 for a rank in a confirmed deadlock, else 0
   bool ok = false;              // Result
   bool incomplete = false;      // Result: an error that more input may cure (never with ok)
   bool values = false;          // Result

@@ -10,7 +10,9 @@ ranks (tests/exec/check_cases.c's p2p_types); the same from the C++ door
 door's buffers (tests/exec/check_p2p.lua, at 2 and 3). Message races the same way
 (any_race and its twin any_ok, at 3, 4 and 5 ranks; a Lua script at 3 and
 4), class `message-race`, and the replay of the other order (LUMPI_RACE);
-the same race through MPI_Probe and MPI_Improbe (probe_race, probe_ok).
+the same race through MPI_Probe and MPI_Improbe (probe_race, probe_ok). An
+interrupt that is not a deadlock's (--timeout) says no race on the
+messages left unreceived.
 
 usage: python3 test_check_p2p.py /path/to/lumpi
 """
@@ -170,6 +172,25 @@ for n in [3, 4]:
     rc, out, err, tag = run(LUMPI, ["--check", "-n", str(n), script, "ok"], timeout=30)
     check(f"Lua twin at {n} ranks --check: silent, exit 0",
           rc == 0 and "message-race" not in out + err and no_leftovers(tag), f"rc={rc} out={out!r} err={err!r}")
+
+# An interrupt that is not a deadlock's (here --timeout) says no race: rank
+# 0 takes one of ranks 2..n-1's messages by MPI_ANY_SOURCE, then waits for
+# rank 1, which computes; it would have taken the others' by MPI_ANY_SOURCE
+# after, but the run stops first, with them unreceived.
+SLOW = ("local w, r = mpi.COMM_WORLD, mpi.rank()\n"
+        "if r == 0 then w:recv(mpi.ANY_SOURCE, 9); w:recv(1, 8)\n"
+        "  for i = 3, w:size() - 1 do w:recv(mpi.ANY_SOURCE, 9) end\n"
+        "elseif r == 1 then local t = mpi.wtime() while mpi.wtime() - t < 4 do end w:send(r, 0, 8)\n"
+        "else w:send(r, 0, 9) end\n")
+script = os.path.join(tmp, "slow.lua")
+with open(script, "w") as f:
+    f.write(SLOW)
+for n in [4, 5]:
+    rc, out, err, tag = run(LUMPI, ["--check", "--timeout", "1", "-n", str(n), script], timeout=30)
+    check(f"a timeout's interrupt at {n} ranks --check: rank 0 interrupted, no race said",
+          rc != 0 and "timeout after 1 s" in out + err and "LUMPI_ERR_INTERRUPTED" in out + err
+          and "message-race" not in out + err and "deadlock" not in out + err and no_leftovers(tag),
+          f"rc={rc} out={out!r} err={err!r}")
 
 # :trace draws the race at the prompt: a row on rank 0's lane naming the
 # message (by its number, whose send is drawn too) that could have matched.

@@ -127,7 +127,7 @@ TEST_CASE("an interrupted wait raises, and the epoch's messages are discarded") 
   t.b->begin_command(3);
   t.a->begin_command(3);
   t.a->send(1, [] { Envelope e = env(0, 9); e.epoch = 3; return e; }(), Body(std::string("stale")));
-  t.b->interrupt();
+  t.b->interrupt(false);
   Waiting w;
   w.call = "MPI_Recv";
   CHECK_THROWS_AS(t.b->wait([] { return false; }, w), Error);

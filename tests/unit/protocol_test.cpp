@@ -94,7 +94,10 @@ std::vector<ControlMsg> samples() {
   add(Kind::Exec, [](ControlMsg& m) { m.epoch = 10, m.mode = Mode::Text, m.text = "return 1"; });
   add(Kind::Exec, [](ControlMsg& m) { m.epoch = 11, m.mode = Mode::Check, m.text = "function f("; });
   add(Kind::Exec, [](ControlMsg& m) { m.epoch = 12, m.mode = Mode::Repl, m.text = ""; });
-  add(Kind::Interrupt, [](ControlMsg& m) { m.epoch = 77; });
+  add(Kind::Interrupt, [](ControlMsg& m) {
+    m.epoch = 77;
+    m.code = 1;
+  });
   add(Kind::StatusQuery, [](ControlMsg&) {});
   add(Kind::TreeQuery, [](ControlMsg& m) { m.list = {"0=0-1", "1=2"}; });
   add(Kind::Dead, [](ControlMsg& m) { m.rank = 3; });
@@ -155,7 +158,7 @@ TEST_CASE("protocol: malformed messages are refused with a reason") {
   CHECK(refused({"status?", ""}, "needs 0"));
   CHECK(refused({"result", "1", "ok", "text"}, "needs 4"));
   CHECK(refused({"exec", "1", "repl"}, "needs at least 3"));
-  CHECK(refused({"interrupt"}, "needs 1"));
+  CHECK(refused({"interrupt", "1"}, "needs 2"));
   CHECK(refused({"dead"}, "needs 1"));
   // numbers
   CHECK(refused({"dead", "-1"}, "bad rank"));
@@ -164,9 +167,9 @@ TEST_CASE("protocol: malformed messages are refused with a reason") {
   CHECK(refused({"dead", ""}, "bad rank"));
   CHECK(refused({"dead", "99999999999999999999999"}, "bad rank"));
   CHECK(refused({"dead", "16777217"}, "bad rank"));
-  CHECK(refused({"interrupt", "4294967296"}, "bad epoch"));
-  CHECK(refused({"interrupt", "-0"}, "bad epoch") == false);  // "-0" is 0: accepted
-  CHECK(refused({"interrupt", "+1"}, "bad epoch"));
+  CHECK(refused({"interrupt", "4294967296", "0"}, "bad epoch"));
+  CHECK(refused({"interrupt", "-0", "0"}, "bad epoch") == false);  // "-0" is 0: accepted
+  CHECK(refused({"interrupt", "+1", "0"}, "bad epoch"));
   CHECK(refused({"hello", "0", "0", "h", "e"}, "bad pid"));
   CHECK(refused({"abort", "2147483648", "x"}, "bad exit code"));
   CHECK(refused({"finished", "1.5"}, "bad exit code"));
