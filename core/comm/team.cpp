@@ -80,7 +80,8 @@ std::string team_bcast(Team& t, std::string data, int root, int tag) {
 // dissemination's lg p hops of p messages each: about 25 % faster at 16
 // ranks on 2 cores (tests/bench/README.md), and at 3 to 8 ranks too (5
 // ranks: 414 µs against 702). Two members exchange once instead: one hop,
-// the same two messages (119 µs against 92, "Session 19").
+// the same two messages (80 µs against the tree's 157, tests/bench/README.md
+// "Session 19").
 void team_barrier(Team& t, int tag) {
   if (t.n == 2) {
     t.send(1 - t.me, tag, {});

@@ -143,8 +143,9 @@ class Engine {
   }
   uint32_t epoch() const { return epoch_; }
   // The coordinator stops the command. deadlocked: this rank is in a
-  // deadlock it confirmed, so the messages waiting here will never be
-  // received (under --check, the races they stranded are said, RaceCheck).
+  // deadlock the coordinator confirmed, so the messages waiting here will
+  // never be received (under --check, the races they stranded are said,
+  // RaceCheck::stranded); else (Ctrl-C, a timeout) nothing is said of them.
   void interrupt(bool deadlocked);
   bool interrupted() const { return interrupted_; }
   // The wait numbered `serial` (wait_serial()) can never be met (the
