@@ -30,6 +30,14 @@ exe = os.path.join(tmp, "cases")
 compile_program(LUMPI, SRC, exe, ("-g", "-Wall", "-Werror"))
 
 
+def lua_script(name, text):
+    """text written to tmp/name; its path."""
+    path = os.path.join(tmp, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return path
+
+
 def exec_case(n, case, flags):
     report = os.path.join(tmp, f"{case}-{n}-{len(flags)}.json")
     rc, out, err, tag = run(LUMPI, ["exec", "-n", str(n)] + flags + ["--check-report", report, exe, case],
@@ -161,9 +169,7 @@ LUA = ("local w, r = mpi.COMM_WORLD, mpi.rank()\n"
        "  for i = 1, w:size() - 1 do w:recv(arg[1] == 'ok' and mpi.ANY_SOURCE or i, 9) end\n"
        "  for i = 2, w:size() - 1 do w:recv(mpi.ANY_SOURCE, 9) end\n"
        "else w:send(r, 0, 9) w:send(r, 0, 9) end\n")
-script = os.path.join(tmp, "race.lua")
-with open(script, "w") as f:
-    f.write(LUA)
+script = lua_script("race.lua", LUA)
 for n in [3, 4]:
     rc, out, err, tag = run(LUMPI, ["--check", "-n", str(n), script], timeout=30)
     check(f"Lua race at {n} ranks --check: [0] message-race shown, exit 1",
@@ -182,9 +188,7 @@ SLOW = ("local w, r = mpi.COMM_WORLD, mpi.rank()\n"
         "  for i = 3, w:size() - 1 do w:recv(mpi.ANY_SOURCE, 9) end\n"
         "elseif r == 1 then local t = mpi.wtime() while mpi.wtime() - t < 4 do end w:send(r, 0, 8)\n"
         "else w:send(r, 0, 9) end\n")
-script = os.path.join(tmp, "slow.lua")
-with open(script, "w") as f:
-    f.write(SLOW)
+script = lua_script("slow.lua", SLOW)
 for n in [4, 5]:
     rc, out, err, tag = run(LUMPI, ["--check", "--timeout", "1", "-n", str(n), script], timeout=30)
     check(f"a timeout's interrupt at {n} ranks --check: rank 0 interrupted, no race said",
@@ -213,9 +217,7 @@ for n in [3, 4]:
 REPLAY = ("local w, r = mpi.COMM_WORLD, mpi.rank()\n"
           "if r == 0 then local a = w:recv(mpi.ANY_SOURCE, 9); local b = w:recv(2, 9); print('got', a, b)\n"
           "else w:send(r, 0, 9) end\n")
-script = os.path.join(tmp, "replay.lua")
-with open(script, "w") as f:
-    f.write(REPLAY)
+script = lua_script("replay.lua", REPLAY)
 rc, out, err, tag = run(LUMPI, ["--check", "-n", "3", script], timeout=30)
 check("replay: the report names how to run the other order",
       rc == 1 and "(to run it with the other order: LUMPI_RACE=0:1:" in out + err and no_leftovers(tag),
@@ -236,9 +238,7 @@ PROBE_REPLAY = ("local w, r = mpi.COMM_WORLD, mpi.rank()\n"
                 "if r == 0 then local s = w:probe(mpi.ANY_SOURCE, 9); local a = w:recv(s.source, 9); "
                 "local b = w:recv(2, 9); print('got', a, b)\n"
                 "else w:send(r, 0, 9) end\n")
-script = os.path.join(tmp, "probe_replay.lua")
-with open(script, "w") as f:
-    f.write(PROBE_REPLAY)
+script = lua_script("probe_replay.lua", PROBE_REPLAY)
 rc, out, err, tag = run(LUMPI, ["--check", "-n", "3", script], timeout=30)
 check("probe replay: the probe's report names how to run the other order",
       rc == 1 and "MPI_Probe(source=ANY_SOURCE, tag=9) on 'MPI_COMM_WORLD' found the message rank" in out + err
