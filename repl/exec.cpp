@@ -127,9 +127,24 @@ class Exec {
 
   int stop_for_deadlock() {
     say_deadlock();
+    if (check_) ask_stranded_races();
     for (int r = 0; r < world_.size(); ++r) killed_[size_t(r)] = true, world_.kill(r);
     while (world_.alive_count() > 0) world_.next(20);
     return kExitCheck;
+  }
+
+  // Under --check, the message races the deadlock stranded (messages its
+  // ranks will never receive): each of its ranks reports them, then
+  // answers (races?); one second at most. They are said after the run.
+  void ask_stranded_races() {
+    for (int r : watch_.reported()) {
+      if (!world_.alive(r)) continue;
+      world_.send(r, launcher::msg(Kind::RaceQuery));
+      ++unanswered_[size_t(r)];
+    }
+    double t0 = now_s();
+    while (now_s() - t0 < 1.0 && !no_question_open())
+      if (auto ev = world_.next(50)) on_event(*ev);
   }
 
   // A deadlock whose stuck ranks wait for a rank that failed their call, or

@@ -282,8 +282,7 @@ void Engine::run_background() {
 
 void Engine::check_abort(const Waiting& what) {
   if (interrupted_) {
-    if (checking_ && deadlocked_)  // the races that stranded a message are real
-      for (const Race& r : races_.stranded(matcher_.unexpected())) found_race(r);
+    if (deadlocked_) say_stranded_races();
     fail(ErrClass::Interrupted, what.call, "interrupted while " + what.describe());
   }
   if (failed_wait_ && failed_wait_->first == wait_serial_) {
@@ -375,6 +374,11 @@ void Engine::block_until(const std::function<bool()>& done, const Waiting& what)
     // hides an interrupt.
     progress(spin_for_input(spin_budget_us()) ? 0 : timeout_ms);
   }
+}
+
+void Engine::say_stranded_races() {
+  if (checking_)
+    for (const Race& r : races_.stranded(matcher_.unexpected())) found_race(r);
 }
 
 void Engine::interrupt(bool deadlocked) {

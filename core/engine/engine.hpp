@@ -147,6 +147,10 @@ class Engine {
   // never be received (under --check, the races they stranded are said,
   // RaceCheck::stranded); else (Ctrl-C, a timeout) nothing is said of them.
   void interrupt(bool deadlocked);
+  // Under --check, reports the message races that the messages waiting
+  // here stranded (RaceCheck::stranded): only for a rank in a confirmed
+  // deadlock, whose unreceived messages never will be received.
+  void say_stranded_races();
   bool interrupted() const { return interrupted_; }
   // The wait numbered `serial` (wait_serial()) can never be met (the
   // coordinator's deadlock watch: repl/view/deadlock.hpp wait_failures).

@@ -411,6 +411,10 @@ void Host::poll_control() {
       case Kind::Interrupt: on_interrupt(m->epoch, m->code == 1); break;
       case Kind::Fail: on_fail(*m); break;
       case Kind::StatusQuery: answer_status(); break;
+      case Kind::RaceQuery:
+        engine_->say_stranded_races();
+        answer_status();
+        break;
       case Kind::TreeQuery: answer_tree(m->list); break;
       case Kind::TraceQuery: on_trace(m->text); break;
       case Kind::Check: engine_->set_checking(m->text == "on"); break;

@@ -55,6 +55,7 @@ const std::vector<Spec>& specs() {
       {Kind::Exec, "exec", {F::Epoch, F::Mode, F::Text, F::List}, "epoch mode payload args..."},
       {Kind::Interrupt, "interrupt", {F::Epoch, F::Code}, "epoch code"},
       {Kind::StatusQuery, "status?", {}, ""},
+      {Kind::RaceQuery, "races?", {}, ""},
       {Kind::TreeQuery, "tree?", {F::List}, "rank=cpuset..."},
       {Kind::TraceQuery, "trace?", {F::Action}, "action"},
       {Kind::Check, "check", {F::CheckAction}, "action"},

@@ -55,6 +55,8 @@ enum class Kind : uint8_t {
   Interrupt,    // epoch code: stop that command (or drop it if not started); code 1: the
                 //   rank is in a confirmed deadlock, so its unreceived messages never will be
   StatusQuery,  // (no fields): answer with Status
+  RaceQuery,    // (no fields): the rank is in a confirmed deadlock (`lumpi exec --check`): report
+                //   the message races its unreceived messages stranded (Report), then answer with Status
   TreeQuery,    // list: "rank=cpuset" of each rank to place; answer with Tree
   TraceQuery,   // action: "on", "off", "clear" (tracing, core/base/trace.hpp) or "get" (answer with Trace)
   Check,        // action: "on" or "off": the full checks of --check (docs/checking.md)

@@ -35,11 +35,17 @@
  *                  gatherv_ok: 2 from every rank;
  *   inplace_one    MPI_Allgather with MPI_IN_PLACE at rank 0 only (--check); inplace_ok: at every rank;
  *   irecv_race     as any_race, with every receive an MPI_Irecv posted at once, then MPI_Waitall;
- *   irecv_ok       as any_ok, the same way.
+ *   irecv_ok       as any_ok, the same way;
+ *   strand_race    ranks 1 and 2 each send rank 0 one message, rank 1 after 300 ms; rank 0
+ *                  takes one from MPI_ANY_SOURCE, then one from rank 2: when the first was
+ *                  rank 2's, the second waits for ever and rank 1's is never received (a
+ *                  deadlock; --check: the message race that stranded it);
+ *   strand_ok      the second receive from MPI_ANY_SOURCE too.
  * A correct twin prints "done" from rank 0. */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static int me, n;
 
@@ -292,6 +298,17 @@ static void irecvs(int bug) {
   if (sum != n * (n - 1)) printf("FAIL sum %d\n", sum);
 }
 
+// The other order of a message race left a message unreceived (stranded)
+// by a deadlock: see strand_race above.
+static void stranded(int bug) {
+  int v = me;
+  if (me == 1) usleep(300 * 1000);
+  if (me == 1 || me == 2) MPI_Send(&v, 1, MPI_INT, 0, 9, MPI_COMM_WORLD);
+  if (me != 0) return;
+  MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  MPI_Recv(&v, 1, MPI_INT, bug ? 2 : MPI_ANY_SOURCE, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+}
+
 struct Case {
   const char *bug, *ok;
   void (*run)(int bug);
@@ -308,7 +325,7 @@ static const struct Case cases[] = {
     {"mrecv_types", "mrecv_ok", mrecv_types},
     {"any_race", "any_ok", any_source},        {"probe_race", "probe_ok", probe_source},
     {"irecv_race", "irecv_ok", irecvs},        {"inplace_one", "inplace_ok", in_place},
-    {"gatherv_counts", "gatherv_ok", gatherv_counts},
+    {"gatherv_counts", "gatherv_ok", gatherv_counts}, {"strand_race", "strand_ok", stranded},
 };
 
 int main(int argc, char** argv) {

@@ -10,9 +10,10 @@ ranks (tests/exec/check_cases.c's p2p_types); the same from the C++ door
 door's buffers (tests/exec/check_p2p.lua, at 2 and 3). Message races the same way
 (any_race and its twin any_ok, at 3, 4 and 5 ranks; a Lua script at 3 and
 4), class `message-race`, and the replay of the other order (LUMPI_RACE);
-the same race through MPI_Probe and MPI_Improbe (probe_race, probe_ok). An
-interrupt that is not a deadlock's (--timeout) says no race on the
-messages left unreceived.
+the same race through MPI_Probe and MPI_Improbe (probe_race, probe_ok). A
+race whose other order deadlocks is said after the deadlock under exec
+(strand_race, at 3 and 4). An interrupt that is not a deadlock's
+(--timeout) says no race on the messages left unreceived.
 
 usage: python3 test_check_p2p.py /path/to/lumpi
 """
@@ -145,6 +146,26 @@ for n in [3, 4, 5]:
         check(f"{case} at {n} ranks {' '.join(flags)}: silent, exit 0, empty report",
               rc == 0 and err == "" and out.endswith("done\n") and found == [],
               f"rc={rc} out={out!r} err={err!r} found={found!r}")
+
+# A race whose other order deadlocks (strand_race): lumpi exec --check stops
+# the world at the deadlock and, before that, asks its ranks for the races
+# their unreceived messages stranded; rank 1's message, never received, is
+# said after the deadlock. Without --check only the deadlock; the twin is silent.
+for n in [3, 4]:
+    rc, out, err, found = exec_case(n, "strand_race", ["--check"])
+    said = [l for l in err.splitlines() if "message-race" in l]
+    check(f"strand_race at {n} ranks --check: the deadlock, then the race that stranded rank 1's message",
+          rc == 1 and "lumpi exec: deadlock found" in err and len(said) == 1
+          and "received the message rank 2 sent, and the one rank 1 sent could have matched it as well" in said[0]
+          and "rank 1's is still unreceived where the run stopped" in said[0]
+          and err.index("deadlock found") < err.index("message-race")
+          and [f.get("class") for f in found] == ["deadlock", "message-race"], f"rc={rc} err={err!r} found={found!r}")
+    rc, out, err, found = exec_case(n, "strand_race", [])
+    check(f"strand_race at {n} ranks: the deadlock only", rc == 1 and "deadlock found" in err
+          and "message-race" not in err, f"rc={rc} err={err!r}")
+    rc, out, err, found = exec_case(n, "strand_ok", ["--check"])
+    check(f"strand_ok at {n} ranks --check: silent, exit 0, empty report",
+          rc == 0 and err == "" and out.endswith("done\n") and found == [], f"rc={rc} out={out!r} err={err!r}")
 
 # The same race through probes: MPI_Probe, then MPI_Improbe from MPI_ANY_SOURCE (replayed below).
 for n in [3, 4, 5]:

@@ -99,6 +99,7 @@ std::vector<ControlMsg> samples() {
     m.code = 1;
   });
   add(Kind::StatusQuery, [](ControlMsg&) {});
+  add(Kind::RaceQuery, [](ControlMsg&) {});
   add(Kind::TreeQuery, [](ControlMsg& m) { m.list = {"0=0-1", "1=2"}; });
   add(Kind::Dead, [](ControlMsg& m) { m.rank = 3; });
   add(Kind::Fail, [](ControlMsg& m) { m.epoch = 4, m.serial = 17, m.error = {"MPI_ERR_OP", "MPI_Allreduce", "unknown op"}; });
