@@ -36,7 +36,7 @@
  *   inplace_one    MPI_Allgather with MPI_IN_PLACE at rank 0 only (--check); inplace_ok: at every rank;
  *   irecv_race     as any_race, with every receive an MPI_Irecv posted at once, then MPI_Waitall;
  *   irecv_ok       as any_ok, the same way;
- *   strand_race    ranks 1 and 2 each send rank 0 one message, rank 1 after 300 ms; rank 0
+ *   strand_race    ranks 1 and 2 each send rank 0 one message, rank 1 after a second; rank 0
  *                  takes one from MPI_ANY_SOURCE, then one from rank 2: when the first was
  *                  rank 2's, the second waits for ever and rank 1's is never received (a
  *                  deadlock; --check: the message race that stranded it);
@@ -302,7 +302,7 @@ static void irecvs(int bug) {
 // by a deadlock: see strand_race above.
 static void stranded(int bug) {
   int v = me;
-  if (me == 1) usleep(300 * 1000);
+  if (me == 1) usleep(1000 * 1000);
   if (me == 1 || me == 2) MPI_Send(&v, 1, MPI_INT, 0, 9, MPI_COMM_WORLD);
   if (me != 0) return;
   MPI_Recv(&v, 1, MPI_INT, MPI_ANY_SOURCE, 9, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
