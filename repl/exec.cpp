@@ -142,9 +142,7 @@ class Exec {
       world_.send(r, launcher::msg(Kind::RaceQuery));
       ++unanswered_[size_t(r)];
     }
-    double t0 = now_s();
-    while (now_s() - t0 < 1.0 && !no_question_open())
-      if (auto ev = world_.next(50)) on_event(*ev);
+    serve_until([this] { return no_question_open(); });
   }
 
   // A deadlock whose stuck ranks wait for a rank that failed their call, or
@@ -310,13 +308,19 @@ class Exec {
     statuses_.clear();
     for (int r = 0; r < world_.size(); ++r)
       if (world_.alive(r) && world_.rank(r).joined) ask(r);
-    int sigints = sigint_count();
-    double t0 = now_s();
-    while (now_s() - t0 < 1.0 && sigint_count() == sigints && !all_answered())
-      if (auto ev = world_.next(50)) on_event(*ev);
+    serve_until([this] { return all_answered(); });
     std::map<int, std::string> shown;
     for (int r = 0; r < world_.size(); ++r) shown[r] = where(r);
     return shown;
+  }
+
+  // The ranks' messages, until done() or a second passed (a Ctrl-C cuts it short).
+  template <typename Done>
+  void serve_until(Done done) {
+    int sigints = sigint_count();
+    double t0 = now_s();
+    while (now_s() - t0 < 1.0 && sigint_count() == sigints && !done())
+      if (auto ev = world_.next(50)) on_event(*ev);
   }
 
   bool all_answered() const {
