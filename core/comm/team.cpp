@@ -79,15 +79,14 @@ std::string team_bcast(Team& t, std::string data, int root, int tag) {
 // Where every message costs a wake-up (few cores, ipc), that beats
 // dissemination's lg p hops of p messages each: about 25 % faster at 16
 // ranks on 2 cores (tests/bench/README.md), and at 3 to 8 ranks too (5
-// ranks: 414 µs against 702). Two members exchange once instead: one hop,
-// the same two messages (80 µs against the tree's 157, tests/bench/README.md
-// "Session 19").
+// ranks: 414 µs against 702). Two members do not exchange once either,
+// though that halves the time (80 µs against 157): each would leave as soon
+// as it has the other's message, before its own is known delivered, and if
+// it then died at once (a crash, or an _exit, which drops what its I/O
+// thread has not sent yet), the other would fail in the barrier instead of
+// in its next call on the dead rank (CI, stop 43). In the tree, a leaf (at
+// 2 or 3 members, every member but the root) leaves last in its branch.
 void team_barrier(Team& t, int tag) {
-  if (t.n == 2) {
-    t.send(1 - t.me, tag, {});
-    t.recv(1 - t.me, tag);
-    return;
-  }
   team_gather(t, {}, 0, tag);  // everyone has entered
   team_bcast(t, {}, 0, tag + 1);
 }
