@@ -19,6 +19,7 @@
 #include "core/base/attr.hpp"
 #include "core/base/call_lock.hpp"
 #include "core/base/crash_report.hpp"
+#include "core/check/buffer_watch.hpp"
 #include "core/check/resource.hpp"
 #include "core/datatype/datatype.hpp"
 #include "core/datatype/typed_buffer.hpp"
@@ -131,28 +132,13 @@ void check_request_free(MPI_Request r);
 // finish a cancelled request). Freeing it is then no finding.
 void note_settled(MPI_Request r);
 void check_finalize();
-// Where the request r was made (null if not noted).
-const core::check::Origin* request_origin(MPI_Request r);
-// Local concurrency (c_check_buffer.cpp): the buffers the current call
-// reads (send side) and writes (receive side); watch_buffers gives them to
-// the request the call made, check_buffers compares them when it
-// completes, check_landing before (after = false) and after a nonblocking
-// collective's result is written into buf. A point-to-point receive's
-// message lands inside the call that completes it: check_unlanded(r) before
-// each such call tries, landed(r) after it completed.
+// Local concurrency (core/check/buffer_watch.hpp): the C door's watch,
+// keyed by MPI_Request; note_* are its note for C buffers (MPI_IN_PLACE
+// is none). c_env.cpp's request table tells it of each request made and
+// completed, c_complete.cpp of each receive's landing.
+core::check::BufferWatch& buffers();
 void note_read_buffer(const void* buf, size_t bytes);
 void note_written_buffer(const void* buf, size_t bytes);
-// count elements of a type with holes, block by block (at most 256 blocks in all).
-void note_typed_buffer(const void* buf, std::int64_t count, const core::Datatype& t, bool receive);
-void watch_buffers(MPI_Request r);
-// A persistent request's buffers are watched only while it is active:
-// rest_buffers(r) when it is made, wake_buffers(r) at each MPI_Start.
-void rest_buffers(MPI_Request r);
-void wake_buffers(MPI_Request r);
-void check_buffers(MPI_Request r);
-void check_landing(const void* buf, size_t bytes, bool after);
-void check_unlanded(MPI_Request r);
-void landed(MPI_Request r);
 
 // ---- datatypes (c_type.cpp, c_type_attr.cpp) and ops ------------------------------
 // The core object of handle t; ERR_TYPE naming what in func for NULL or an
@@ -173,7 +159,7 @@ class TypeBytes {
   bool staged() const { return bytes_.staged(); }
   // The bytes for detail::send and its kin (core/api/handles.hpp), noted as
   // a read of the user's memory where the send reads it in place
-  // (c_check_buffer.cpp); the room a receive lands in.
+  // (buffers()); the room a receive lands in.
   core::TypedBuffer& sent();
   core::TypedBuffer& room();
   // The same for a send to dest, a receive from source: not noted for

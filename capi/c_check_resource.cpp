@@ -3,8 +3,8 @@
 // and compare their output, so nothing here runs without it.
 //
 // The rules and their words are core/check/resource.hpp's: this file keeps
-// the C handles' ledger. A change of a pending operation's buffer is local
-// concurrency's finding (c_check_buffer.cpp), not this one's.
+// the C handles' ledger, and the C door's watch over the buffers of its
+// pending requests (core/check/buffer_watch.hpp: local concurrency).
 #include <set>
 #include <string>
 
@@ -26,11 +26,8 @@ void report(const char* check_class, const std::string& text) {
   core::check::report(*core_comm(MPI_COMM_WORLD, "MPI_Finalize"), check_class, text);
 }
 
-}  // namespace
-
+// Where the request r was made (null if not noted).
 const core::check::Origin* request_origin(MPI_Request r) { return ledger().origin(core::check::Kind::Request, r); }
-
-namespace {
 
 std::string created_by(core::check::Kind k, MPI_Request r) {
   const core::check::Origin* o = ledger().origin(k, r);
@@ -39,7 +36,28 @@ std::string created_by(core::check::Kind k, MPI_Request r) {
 
 }  // namespace
 
-void start_checking() { g_checking = core::check::checking(*core_comm(MPI_COMM_WORLD, "MPI_Init")); }
+core::check::BufferWatch& buffers() {
+  static core::check::BufferWatch w(
+      [](core::check::BufferWatch::Key r) {
+        const core::check::Origin* o = request_origin(MPI_Request(r));
+        return o ? core::check::describe(*o, core::check::source_line_of) : std::string();
+      },
+      [](const std::string& text) { report("local-concurrency", text); });
+  return w;
+}
+
+// MPI_IN_PLACE is no buffer of its own.
+void note_read_buffer(const void* buf, size_t bytes) {
+  if (buf != MPI_IN_PLACE) buffers().note(buf, bytes, false);
+}
+void note_written_buffer(const void* buf, size_t bytes) {
+  if (buf != MPI_IN_PLACE) buffers().note(buf, bytes, true);
+}
+
+void start_checking() {
+  g_checking = core::check::checking(*core_comm(MPI_COMM_WORLD, "MPI_Init"));
+  buffers().on = g_checking;
+}
 bool checking() { return g_checking; }
 
 void note_created(core::check::Kind k, int64_t handle) {

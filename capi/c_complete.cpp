@@ -77,7 +77,7 @@ bool settle(MPI_Request* r, MPI_Status* status, bool block, int index, Failure& 
   try {
     Status s;
     Request& req = request(*r, func);
-    check_unlanded(*r);
+    buffers().unlanded(*r);
     if (keep) {
       if (!req.Get_status(s)) return false;
     } else if (block) {
@@ -85,7 +85,7 @@ bool settle(MPI_Request* r, MPI_Status* status, bool block, int index, Failure& 
     } else if (!req.Test(s)) {
       return false;
     }
-    landed(*r);
+    buffers().landed(*r);
     to_c(s, status);
     if (several) several->MPI_ERROR = MPI_SUCCESS;
     grequest_completed(*r, status, !keep, func);
@@ -202,12 +202,12 @@ int MPI_Waitall(int count, MPI_Request rs[], MPI_Status ss[]) {
 // --check: the receives among rs that completed inside Request::Testall
 // (all, or some when flag is false) have landed their messages: their
 // buffers' sums are taken again, as settle does, so lumpi's own landing is
-// not taken for the program's write (c_check_buffer.cpp).
+// not taken for the program's write (core/check/buffer_watch.hpp).
 static void landed_all(int count, const MPI_Request rs[], const std::vector<Request>& copies) {
   if (!checking()) return;
   Status s;
   for (int i = 0; i < count; ++i)
-    if (rs[i] != MPI_REQUEST_NULL && copies[size_t(i)].Get_status(s)) landed(rs[i]);
+    if (rs[i] != MPI_REQUEST_NULL && copies[size_t(i)].Get_status(s)) buffers().landed(rs[i]);
 }
 
 LUMPI_PMPI(Testall);
@@ -221,7 +221,7 @@ int MPI_Testall(int count, MPI_Request rs[], int* flag, MPI_Status ss[]) {
     for (int i = 0; i < count; ++i) copies.push_back(rs[i] == MPI_REQUEST_NULL ? Request() : request(rs[i], func));
     std::vector<Status> st(size_t(count) + 1);
     for (int i = 0; i < count; ++i)
-      if (rs[i] != MPI_REQUEST_NULL) check_unlanded(rs[i]);  // --check, as settle does
+      if (rs[i] != MPI_REQUEST_NULL) buffers().unlanded(rs[i]);  // --check, as settle does
     try {
       *flag = Request::Testall(count, copies.data(), st.data());
       landed_all(count, rs, copies);

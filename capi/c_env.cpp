@@ -178,7 +178,7 @@ MPI_Request add_request(Request r) {
     t.push_back(std::move(r));
   }
   note_created(core::check::Kind::Request, id);
-  watch_buffers(id);
+  buffers().watch(id);
   return id;
 }
 
@@ -197,7 +197,7 @@ std::map<int, Prequest>& prequests() {
 }
 
 void drop_request(MPI_Request r) {
-  check_buffers(r);
+  buffers().completed(r);
   note_freed(core::check::Kind::Request, r);
   requests()[r] = Request();
   prequests().erase(r);
@@ -207,7 +207,7 @@ void drop_request(MPI_Request r) {
 
 MPI_Request add_persistent(Prequest r) {
   MPI_Request id = add_request(r);
-  rest_buffers(id);
+  buffers().rest(id);
   prequests()[id] = std::move(r);
   return id;
 }
@@ -229,7 +229,7 @@ bool ignored(MPI_Request r) {
 }
 
 void completed(MPI_Request* r) {
-  check_buffers(*r);
+  buffers().completed(*r);
   if (prequests().count(*r)) return;  // inactive again, still allocated (§3.9)
   drop_request(*r);
   *r = MPI_REQUEST_NULL;

@@ -24,7 +24,7 @@ Args noted(Args a) {
 
 void check_landings(void* buf, const Layout& l, bool after) {
   for (size_t i = 0; i < l.slots.size(); ++i)
-    if (int(i) != l.skip) check_landing(coll::at_offset(buf, l.slots[i].at), l.slots[i].bytes(), after);
+    if (int(i) != l.skip) buffers().landing(coll::at_offset(buf, l.slots[i].at), l.slots[i].bytes(), after);
 }
 
 }  // namespace
@@ -58,9 +58,9 @@ void note_read(const std::vector<coll::Piece>& read) {
 
 void place(void* buf, const Slot& s, const Bytes& b, const std::string& func, int from) {
   if (b.empty() || b.size() > s.bytes()) return coll::unpack_block(buf, s, b, func, from);
-  check_landing(coll::at_offset(buf, s.at), s.bytes(), false);
+  buffers().landing(coll::at_offset(buf, s.at), s.bytes(), false);
   coll::unpack_block(buf, s, b, func, from);
-  check_landing(coll::at_offset(buf, s.at), s.bytes(), true);
+  buffers().landing(coll::at_offset(buf, s.at), s.bytes(), true);
 }
 
 void place_all(void* buf, const Layout& l, const std::vector<Bytes>& parts, const std::string& func) {

@@ -3,7 +3,7 @@
 // v-, w- and neighbourhood forms) that the C and C++ doors share. This
 // header gives them the C API's datatype handles (each resolved only where
 // the core's rules look at it) and adds the C door's checker
-// (capi/c_check_buffer.cpp, under --check): the blocks a call packs from
+// (core/check/buffer_watch.hpp, under --check): the blocks a call packs from
 // the program's memory are noted as read, a nonblocking collective's
 // receive blocks as written, and every block that lands is checked before
 // and after (check_landing). The blocking (capi/c_collv.cpp,

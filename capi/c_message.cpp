@@ -111,7 +111,7 @@ int MPI_Imrecv(void* buf, int count, MPI_Datatype t, MPI_Message* message, MPI_R
                           : core_comm(MPI_COMM_SELF, f);
     core::Status s = receive(buf, count, t, message, f);
     *request = add_request(detail::request_of(c, core::Request::done(s), f));
-    landed(*request);  // --check: the message landed in this call, before the buffer was watched
+    buffers().landed(*request);  // --check: the message landed in this call, before the buffer was watched
   });
 }
 

@@ -173,9 +173,9 @@ LUMPI_PMPI(Request_free);
 int MPI_Request_free(MPI_Request* r) {
   return call("MPI_Request_free", [&] {
     check_request_free(*r);
-    check_unlanded(*r);
+    buffers().unlanded(*r);
     request(*r, "MPI_Request_free").Free();
-    landed(*r);  // a pending receive's message may land now, or later: no longer the program's to watch
+    buffers().landed(*r);  // a pending receive's message may land now, or later: no longer the program's to watch
     drop_request(*r);
     *r = MPI_REQUEST_NULL;
   });

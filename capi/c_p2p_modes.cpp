@@ -40,7 +40,7 @@ int send_init(const void* buf, int count, MPI_Datatype t, int dest, int tag, MPI
     check_out(r, f, "request");
     Comm& c = comm_of(comm, f);
     auto b = std::make_shared<TypeBytes>(buf, count, t, f);
-    b->sent(dest);  // the buffer noted now: each start watches it till completion (c_check_buffer.cpp)
+    b->sent(dest);  // the buffer noted now: each start watches it till completion (core/check/buffer_watch.hpp)
     auto p = core::Persistent::send_init(core_comm(comm, f), dest, tag, mode == Mode::Synchronous,
                                          mode == Mode::Buffered, f);
     p->set_signature(p2p_signature(comm, f, side(count, t), false));
@@ -119,7 +119,7 @@ int MPI_Start(MPI_Request* r) {
   return call(r ? comm_of_request(*r) : MPI_COMM_WORLD, f, [&] {
     check_out(r, f, "request");
     prequest(*r, f).Start();
-    wake_buffers(*r);
+    buffers().wake(*r);
   });
 }
 
@@ -132,7 +132,7 @@ int MPI_Startall(int count, MPI_Request rs[]) {
     std::vector<Prequest> ps;
     for (int i = 0; i < count; ++i) ps.push_back(prequest(rs[i], f));
     Prequest::Startall(count, ps.data());
-    for (int i = 0; i < count; ++i) wake_buffers(rs[i]);
+    for (int i = 0; i < count; ++i) buffers().wake(rs[i]);
   });
 }
 

@@ -85,9 +85,9 @@ void output(void* recv, std::int64_t count, const core::Datatype& t, const Bytes
     fail(MPI_ERR_TRUNCATE, f,
          "the result has " + std::to_string(b.size()) + " bytes where " + std::to_string(count * t.size()) +
              " were expected (counts differ between ranks)");
-  check_landing(recv, b.size(), false);
+  buffers().landing(recv, b.size(), false);
   t.unpack(b.data(), b.size(), recv, count, f);
-  check_landing(recv, b.size(), true);
+  buffers().landing(recv, b.size(), true);
 }
 
 core::nbc::Deliver output_later(void* recv, std::int64_t count, core::TypePtr t, const char* f) {

@@ -57,15 +57,14 @@ core::TypePtr checked(int count, MPI_Datatype t, const char* func, const char* w
 TypeBytes::TypeBytes(const void* buf, int count, MPI_Datatype t, const char* func, const char* what)
     : buf_(buf), bytes_(buf, count, checked(count, t, func, what), func, what) {}
 
+// The user's memory a send reads, a receive writes (core/check/buffer_watch.hpp).
 core::TypedBuffer& TypeBytes::sent() {
-  if (!bytes_.staged()) note_read_buffer(buf_, bytes_.size());  // a send from the user's memory (c_check_buffer.cpp)
-  else note_typed_buffer(buf_, bytes_.count(), *bytes_.type(), false);
+  if (buf_ != MPI_IN_PLACE) buffers().note(bytes_, false);
   return bytes_;
 }
 
 core::TypedBuffer& TypeBytes::room() {
-  if (!bytes_.staged()) note_written_buffer(buf_, bytes_.size());  // a receive into the user's memory
-  else note_typed_buffer(buf_, bytes_.count(), *bytes_.type(), true);
+  if (buf_ != MPI_IN_PLACE) buffers().note(bytes_, true);
   return bytes_;
 }
 

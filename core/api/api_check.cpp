@@ -18,6 +18,10 @@
 // ops and keyvals, which a table holds until they are freed. An object
 // whose last handle went away without its free call is still a leak (the
 // program can no longer free it), and is reported as one.
+//
+// Local concurrency: the buffers of this door's pending requests are
+// watched under their ledger key (core/check/buffer_watch.hpp), told by
+// api_p2p.cpp's point-to-point calls and request completions.
 #include <map>
 
 #include "core/api/api_detail.hpp"
@@ -63,9 +67,25 @@ std::string made_by(Kind k, int64_t key) {
   return o ? core::check::describe(*o, core::check::source_line_of) : "a nonblocking call";
 }
 
+const core::Comm* g_world = nullptr;  // where buffer findings are reported, from Init to Finalize
+
+core::check::BufferWatch& watch() {
+  static core::check::BufferWatch w([](int64_t key) { return made_by(Kind::Request, key); },
+                                    [](const std::string& text) {
+                                      if (g_world) core::check::report(*g_world, "local-concurrency", text);
+                                    });
+  return w;
+}
+
 }  // namespace
 
-void start_checking(const core::Comm& world) { g_checking = core::check::checking(world); }
+void start_checking(const core::Comm& world) {
+  g_checking = core::check::checking(world);
+  g_world = &world;
+  watch().on = g_checking;
+}
+
+core::check::BufferWatch* buffer_watch() { return noting() ? &watch() : nullptr; }
 
 int64_t note_made(Kind k, const char* func) {
   if (!noting()) return 0;
@@ -109,6 +129,7 @@ void note_request_dropped(int64_t id, bool persistent, bool active) {
 }
 
 void check_finalize(const core::Comm& world) {
+  g_world = nullptr;
   if (!g_checking) return;
   for (const auto& [id, held] : requests()) {
     bool persistent = held.persistent, active = held.active;

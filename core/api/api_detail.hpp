@@ -17,6 +17,7 @@
 
 #include "core/coll/coll_typed.hpp"
 #include "core/coll/combine.hpp"
+#include "core/check/buffer_watch.hpp"
 #include "core/check/resource.hpp"
 #include "core/check/signature.hpp"
 #include "core/coll/layout.hpp"
@@ -130,6 +131,10 @@ int64_t note_request(const RequestHandle& h, const char* func);
 void note_request_done(int64_t id);
 void check_request_free(int64_t id, const core::Comm& comm, bool active);
 void note_request_dropped(int64_t id, bool persistent, bool active);
+// Local concurrency (core/check/buffer_watch.hpp): this door's watch over
+// the buffers of its requests, keyed by their note_request key; null where
+// nothing is noted.
+core::check::BufferWatch* buffer_watch();
 // h's state (api_p2p.cpp): persistent, and started and not completed.
 void request_state(const RequestHandle& h, bool& persistent, bool& active);
 void check_finalize(const core::Comm& world);  // lumpi::Finalize

@@ -198,6 +198,8 @@ bool complete(detail::RequestHandle& h, bool block) {
   }
   return on_request(h, block ? "MPI_Wait" : "MPI_Test", [&] {
     core::Request& op = *h.operation();
+    auto* w = h.check_key ? detail::buffer_watch() : nullptr;
+    if (w) w->unlanded(h.check_key);  // its message lands only in finish, below
     if (!h.done) {
       if (block)
         op.wait();
@@ -205,6 +207,7 @@ bool complete(detail::RequestHandle& h, bool block) {
         return false;
     }
     h.finish(op);
+    if (w) w->landed(h.check_key);
     return true;
   });
 }
@@ -212,6 +215,7 @@ bool complete(detail::RequestHandle& h, bool block) {
 // After completion through r: a persistent request turns inactive, others null.
 void retire(std::shared_ptr<detail::RequestHandle>& h, Status& status) {
   status = h->status;
+  if (auto* w = h->check_key ? detail::buffer_watch() : nullptr) w->completed(h->check_key);
   if (h->persistent) {
     h->persistent->completed();
   } else {
@@ -289,6 +293,7 @@ void Request::Free() {
   if (!h_) detail::fail(ERR_REQUEST, "MPI_Request_free", "request is REQUEST_NULL");
   detail::ApiCall in("MPI_Request_free");
   std::shared_ptr<detail::RequestHandle> h = std::exchange(h_, nullptr);
+  if (auto* w = h->check_key ? detail::buffer_watch() : nullptr) w->completed(h->check_key);
   detail::check_request_free(h->check_key, *h->comm, !h->settled && !h->inactive() && !h->done);
   h->check_key = 0;
   auto land = [h](core::Request* op) {
@@ -313,6 +318,7 @@ void Prequest::Start() {
     h.persistent->start([&] { return message_of(h, func); }, func);
     h.done = h.settled = false;
   });
+  if (auto* w = h.check_key ? detail::buffer_watch() : nullptr) w->wake(h.check_key);
 }
 
 bool Prequest::Is_active() const { return h_ && !h_->inactive(); }
@@ -327,7 +333,11 @@ void Prequest::Startall(int count, Prequest requests[]) {
   detail::guarded([&] {
     core::Persistent::start_all(ps, [&](size_t i) { return message_of(*requests[i].h_, func); }, func);
   });
-  for (int i = 0; i < count; ++i) requests[i].h_->done = requests[i].h_->settled = false;
+  for (int i = 0; i < count; ++i) {
+    auto& h = *requests[i].h_;
+    h.done = h.settled = false;
+    if (auto* w = h.check_key ? detail::buffer_watch() : nullptr) w->wake(h.check_key);
+  }
 }
 
 namespace {
@@ -502,6 +512,27 @@ void check_mode(core::Comm& c, size_t n, int dest, int tag, Mode m, const char* 
 // A buffer's side of a call, as --check's signatures take it (core/check/signature.hpp).
 core::check::Side side(const core::TypedBuffer& b) { return {b.count(), b.type()}; }
 
+// --check's local concurrency (core/check/buffer_watch.hpp), for the C++
+// program's calls (the C door tells its own watch): the memory of b, read by
+// a send to dest or written by a receive from it (none for PROC_NULL,
+// whose communication touches no memory, MPI-3.1 §3.11), is compared with
+// the pending operations' buffers, and becomes the buffers that r, the
+// request the call made, watches until it completes (a persistent one's
+// from each start). Each call noting buffers is one ApiCall throughout.
+void note(const core::TypedBuffer& b, bool receive, int peer) {
+  if (auto* w = detail::buffer_watch(); w && peer != PROC_NULL) w->note(b, receive);
+}
+
+template <class R>
+R watched(R r, bool persistent = false) {
+  const auto& h = Access::handle(r);
+  if (auto* w = h && h->check_key ? detail::buffer_watch() : nullptr) {
+    w->watch(h->check_key);
+    if (persistent) w->rest(h->check_key);
+  }
+  return r;
+}
+
 // Send_init and its modes: each start sends the buffer as it is then; a
 // buffered one needs room in the attached buffer at each start (§3.9: the
 // start is the send).
@@ -509,6 +540,7 @@ Prequest send_init(const Comm& self, const void* buf, int count, const Datatype&
                    Mode m, const char* func) {
   return guarded(self, func, [&](core::Comm&) {
     auto b = std::make_shared<core::TypedBuffer>(detail::typed_bytes(buf, count, type, func));
+    note(*b, false, dest);
     auto p = core::Persistent::send_init(Access::handle(self)->comm, dest, tag, synchronous(m),
                                          m == Mode::Buffered, func);
     p->set_signature(core::check::p2p_signature(*Access::handle(self)->comm, func, side(*b), false));
@@ -516,7 +548,7 @@ Prequest send_init(const Comm& self, const void* buf, int count, const Datatype&
       if (m == Mode::Buffered) core::check_bsend_room(b->size(), dest, start);
       return detail::body_of(*b, start);
     };
-    return detail::prequest_of(self, std::move(p), message, nullptr, func);
+    return watched(detail::prequest_of(self, std::move(p), message, nullptr, func), true);
   });
 }
 
@@ -528,14 +560,18 @@ core::TypedBuffer typed(const Comm& self, const void* buf, int count, const Data
 
 void send(const Comm& self, const void* buf, int count, const Datatype& type, int dest, int tag, Mode m,
           const char* func) {
+  detail::ApiCall in(func);
   core::TypedBuffer b = typed(self, buf, count, type, func);
+  note(b, false, dest);
   detail::send(self, b, dest, tag, m, func);
 }
 
 Request isend(const Comm& self, const void* buf, int count, const Datatype& type, int dest, int tag, Mode m,
               const char* func) {
+  detail::ApiCall in(func);
   core::TypedBuffer b = typed(self, buf, count, type, func);
-  return detail::isend(self, b, dest, tag, m, func);
+  note(b, false, dest);
+  return watched(detail::isend(self, b, dest, tag, m, func));
 }
 
 }  // namespace
@@ -609,9 +645,10 @@ Prequest Comm::Recv_init(void* buf, int count, const Datatype& type, int source,
   const char* func = "MPI_Recv_init";
   return guarded(*this, func, [&](core::Comm&) {
     auto b = std::make_shared<core::TypedBuffer>(detail::typed_bytes(buf, count, type, func));
+    note(*b, true, source);
     auto p = core::Persistent::recv_init(Access::handle(*this)->comm, source, tag, func);
     p->set_signature(core::check::p2p_signature(*Access::handle(*this)->comm, func, side(*b), true));
-    return detail::prequest_of(*this, std::move(p), nullptr, std::move(b), func);
+    return watched(detail::prequest_of(*this, std::move(p), nullptr, std::move(b), func), true);
   });
 }
 
@@ -665,7 +702,9 @@ int Detach_buffer(void*& buffer) {
 
 void Comm::Recv(void* buf, int count, const Datatype& type, int source, int tag,
                 Status& status) const {
+  detail::ApiCall in("MPI_Recv");
   core::TypedBuffer b = typed(*this, buf, count, type, "MPI_Recv");
+  note(b, true, source);
   status = detail::recv(*this, b, source, tag, "MPI_Recv");
 }
 
@@ -675,16 +714,21 @@ void Comm::Recv(void* buf, int count, const Datatype& type, int source, int tag)
 }
 
 Request Comm::Irecv(void* buf, int count, const Datatype& type, int source, int tag) const {
+  detail::ApiCall in("MPI_Irecv");
   auto b = std::make_shared<core::TypedBuffer>(typed(*this, buf, count, type, "MPI_Irecv"));
-  return detail::irecv(*this, std::move(b), source, tag, "MPI_Irecv");
+  note(*b, true, source);
+  return watched(detail::irecv(*this, std::move(b), source, tag, "MPI_Irecv"));
 }
 
 void Comm::Sendrecv(const void* sendbuf, int sendcount, const Datatype& sendtype, int dest,
                     int sendtag, void* recvbuf, int recvcount, const Datatype& recvtype,
                     int source, int recvtag, Status& status) const {
   const char* func = "MPI_Sendrecv";
+  detail::ApiCall call(func);
   core::TypedBuffer out = typed(*this, sendbuf, sendcount, sendtype, func, "sendbuf", "sendcount");
   core::TypedBuffer in = typed(*this, recvbuf, recvcount, recvtype, func, "recvbuf", "recvcount");
+  note(out, false, dest);
+  note(in, true, source);
   status = detail::sendrecv(*this, out, dest, sendtag, in, source, recvtag, func);
 }
 
@@ -700,7 +744,9 @@ void Comm::Sendrecv_replace(void* buf, int count, const Datatype& type, int dest
                             int source, int recvtag, Status& status) const {
   // The outgoing body is a copy of buf, taken before the receive lands there.
   const char* func = "MPI_Sendrecv_replace";
+  detail::ApiCall in(func);
   core::TypedBuffer b = typed(*this, buf, count, type, func);
+  note(b, true, source);
   status = detail::sendrecv(*this, b, dest, sendtag, b, source, recvtag, func);
 }
 

@@ -40,6 +40,7 @@ class TypedBuffer {
   bool staged() const { return !dense_; }
   const TypePtr& type() const { return type_; }
   std::int64_t count() const { return count_; }
+  const void* buffer() const { return buf_; }  // the user's
   // The packed bytes of the buffer's elements as they are now.
   const char* pack(std::string_view func);
   // The same packed into out (room for size() bytes): one pass over the

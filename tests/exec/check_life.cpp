@@ -2,7 +2,8 @@
 // from the C++ door (docs/checking.md, issue 25 items 5 and 6), beside
 // check_life.c's C ones: each buggy case next to its correct twin, run by
 // tests/integration/test_check_life.py under `lumpi exec --check` at
-// several world sizes. Rank 0 prints "done" at the end.
+// several world sizes; the buffers of pending operations (issue 25 item
+// 7) too. Rank 0 prints "done" at the end.
 #include <lumpi.hpp>
 
 #include <cstdio>
@@ -119,6 +120,59 @@ void free_known(bool cancel) {
   world().Barrier();
 }
 
+// The send buffer of an Isend written before its Wait (`early`), or after.
+void send_buffer(bool early) {
+  int out[4] = {rank, rank, rank, rank}, in[4];
+  lumpi::Request s = world().Isend(out, 4, lumpi::INT, next(), 0);
+  if (early) out[2] = -1;
+  world().Recv(in, 4, lumpi::INT, prev(), 0);
+  s.Wait();
+  out[2] = -1;
+}
+
+// The receive buffer of an Irecv written before Test and Wait (or after):
+// the message lands in it inside the completing call.
+void recv_buffer(bool early) {
+  int in[2] = {-1, -1}, out[2] = {rank, rank};
+  lumpi::Request r = world().Irecv(in, 2, lumpi::INT, prev(), 0);
+  if (early) in[1]++;
+  bool done = r.Test();
+  world().Send(out, 2, lumpi::INT, next(), 0);
+  if (!done) r.Wait();
+  in[1]++;
+  if (in[0] != prev()) std::printf("wrong message %d\n", in[0]);
+}
+
+// A pending receive's buffer sent from by Sendrecv (`shared`), or a
+// buffer of its own sent; two pending Isends share one buffer either way.
+void shared_buffers(bool shared) {
+  int in[2] = {-1, -1}, other[2] = {rank, rank}, out[2] = {rank, rank}, extra[2];
+  lumpi::Request r[3];
+  r[0] = world().Irecv(in, 2, lumpi::INT, prev(), 0);
+  r[1] = world().Isend(out, 2, lumpi::INT, next(), 0);
+  r[2] = world().Isend(out, 2, lumpi::INT, next(), 1);
+  world().Sendrecv(shared ? in : other, 2, lumpi::INT, next(), 2, extra, 2, lumpi::INT, prev(), 2);
+  lumpi::Status st;
+  world().Recv(extra, 2, lumpi::INT, prev(), 1, st);
+  lumpi::Request::Waitall(3, r);
+  if (in[0] != prev()) std::printf("wrong message %d\n", in[0]);
+}
+
+// A persistent send whose buffer is written while started (`early`), or
+// only between its completion and the next start.
+void start_buffer(bool early) {
+  int out = rank, in = -1;
+  lumpi::Prequest p = world().Send_init(&out, 1, lumpi::INT, next(), 0);
+  for (int i = 0; i < 2; ++i) {
+    p.Start();
+    if (early) out = -i;
+    world().Recv(&in, 1, lumpi::INT, prev(), 0);
+    p.Wait();
+    out = rank + i;
+  }
+  p.Free();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -135,6 +189,10 @@ int main(int argc, char** argv) {
   if (is("free_active") || is("free_ok")) free_receive(is("free_ok"));
   if (is("free_send") || is("free_send_ok")) free_send(is("free_send_ok"));
   if (is("get_status_free_ok") || is("cancel_free_ok")) free_known(is("cancel_free_ok"));
+  if (is("send_race") || is("send_ok")) send_buffer(is("send_race"));
+  if (is("recv_race") || is("recv_ok")) recv_buffer(is("recv_race"));
+  if (is("shared_send") || is("shared_ok")) shared_buffers(is("shared_send"));
+  if (is("start_race") || is("start_ok")) start_buffer(is("start_race"));
   if (rank == 0) std::printf("done\n");
   lumpi::Finalize();
   return 0;

@@ -71,7 +71,8 @@ CASES = {
 
 
 # The same rules from the C++ door (tests/exec/check_life.cpp), where a
-# request whose last handle is assigned over while active is seen too.
+# request whose last handle is assigned over while active is seen too; its
+# buffers are watched for its point-to-point calls.
 CXX_SRC = os.path.join(os.path.dirname(SRC), "check_life.cpp")
 cxx = os.path.join(tmp, "life_cxx")
 compile_program(LUMPI, CXX_SRC, cxx, ("-g", "-Wall", "-Werror"), cxx=True)
@@ -95,6 +96,15 @@ CXX_CASES = {
                     ["MPI_Request_free: the request of MPI_Irecv at check_life.cpp:", "§3.7.3"]),
     "free_send": ("free_send_ok", {"request-lifecycle": 1},
                   ["MPI_Request_free: the request of MPI_Isend at check_life.cpp:", "nor of an error in it"]),
+    "send_race": ("send_ok", {"local-concurrency": 1},
+                  ["the send buffer of MPI_Isend at check_life.cpp:", "before the operation completed", "§3.7.2"]),
+    "recv_race": ("recv_ok", {"local-concurrency": 1},
+                  ["the receive buffer of MPI_Irecv at check_life.cpp:", "before its message arrived", "§3.7.2"]),
+    "shared_send": ("shared_ok", {"local-concurrency": 1},
+                    ["the receive buffer of MPI_Irecv at check_life.cpp:", "is also the send buffer of MPI_Sendrecv",
+                     "§3.7.2"]),
+    "start_race": ("start_ok", {"local-concurrency": 1},
+                   ["the send buffer of MPI_Send_init at check_life.cpp:", "before the operation completed"]),
 }
 CXX_MORE_CORRECT = ["get_status_free_ok", "cancel_free_ok"]
 
