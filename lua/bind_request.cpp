@@ -23,9 +23,14 @@
 #include <algorithm>
 #include <climits>
 #include <exception>
+#include <map>
+#include <memory>
 #include <optional>
+#include <string>
 
 #include "core/base/constants.hpp"
+#include "core/check/buffer_watch.hpp"
+#include "core/check/resource.hpp"
 #include "lua/binding.hpp"
 #include "lua/codec.hpp"
 #include "lua/request.hpp"
@@ -74,6 +79,7 @@ struct RequestBox {
   PushValue push_value;  // nonblocking collectives: pushes the result
   std::shared_ptr<const Persistent> persistent;  // a persistent request
   std::shared_ptr<Orphan> orphan;  // after r:free, while a typed receive lands
+  std::int64_t check_key = 0;      // a typed irecv's, watched under --check (watch_typed_receive)
 
   // The pending or complete operation; null while a persistent request is
   // inactive, and once freed.
@@ -81,6 +87,64 @@ struct RequestBox {
 };
 
 RequestBox* test_request(lua_State* L, int idx) { return test_userdata<RequestBox>(L, idx, kRequestMeta); }
+
+// ---- local concurrency under --check (core/check/buffer_watch.hpp) ----------------
+// A Lua value is sent as a copy taken at the call, so only a typed
+// receive's buffer can be written while its operation is pending (by
+// buf[i] = v before wait). Its checksum is taken at irecv and compared when
+// the message lands (finish) or the request is freed.
+
+struct Watched {
+  std::map<std::int64_t, std::string> made_by;  // "MPI_Irecv at script.lua:12", per key
+  std::weak_ptr<core::Comm> sink;               // any communicator of the rank: where reports go
+  std::int64_t serial = 0;
+};
+Watched& watched() {
+  static Watched w;
+  return w;
+}
+
+core::check::BufferWatch& buffers() {
+  static core::check::BufferWatch b(
+      [](std::int64_t key) {
+        auto it = watched().made_by.find(key);
+        return it == watched().made_by.end() ? std::string() : it->second;
+      },
+      [](const std::string& text) {
+        if (core::CommPtr c = watched().sink.lock()) core::check::report(*c, "local-concurrency", text);
+      });
+  return b;
+}
+
+// The typed irecv just pushed (box, into target) made at the Lua caller's line.
+void watch_typed_receive(lua_State* L, RequestBox& box, const Typed& target) {
+  if (!box.comm || !core::check::checking(*box.comm) || !target.base || target.count == 0) return;
+  core::check::BufferWatch& b = buffers();
+  b.on = true;
+  Watched& w = watched();
+  w.sink = box.comm;
+  box.check_key = ++w.serial;
+  luaL_where(L, 1);  // "script.lua:12:" of the caller
+  std::string where = lua_tostring(L, -1);
+  lua_pop(L, 1);
+  while (!where.empty() && (where.back() == ' ' || where.back() == ':')) where.pop_back();
+  w.made_by[box.check_key] = where.empty() ? "MPI_Irecv" : "MPI_Irecv at " + where;
+  if (core::dense(*target.type))
+    b.note(target.base, std::size_t(target.count * target.type->size()), true);
+  else
+    b.note_typed(target.base, target.count, *target.type, true);
+  b.watch(box.check_key);
+}
+
+// The watch of box ends: its buffer compared unless `forget` (its handle
+// went away, and maybe its memory).
+void unwatch(RequestBox& box, bool forget = false) {
+  if (!box.check_key) return;
+  if (forget) buffers().forget(box.check_key);
+  else buffers().completed(box.check_key);
+  watched().made_by.erase(box.check_key);
+  box.check_key = 0;
+}
 
 bool inactive(const RequestBox& b) { return b.persistent && !b.op(); }
 // What the any and some calls skip: nil (MPI_REQUEST_NULL), an inactive
@@ -115,10 +179,12 @@ void finish(lua_State* L, int idx, RequestBox& box) {
   idx = lua_absindex(L, idx);
   core::Request& op = *box.op();
   // A cancelled receive has no message: its value is nil (MPI_Test_cancelled).
+  if (box.check_key) buffers().unlanded(box.check_key);  // before the message lands
   if (box.is_recv && op.kind() == core::Request::Kind::Recv && !op.cancelled()) {
     std::string_view bytes = op.body().view();
     if (box.typed) {
       unpack_typed(box.target, bytes, op.call().empty() ? "MPI_Wait" : op.call());
+      if (box.check_key) buffers().landed(box.check_key);
       lua_getiuservalue(L, idx, 4);  // the buffer
     } else {
       decode(L, bytes);
@@ -139,6 +205,7 @@ void finish(lua_State* L, int idx, RequestBox& box) {
   lua_setiuservalue(L, idx, 2);  // status
   box.finished = true;
   box.comm.reset();
+  unwatch(box);
 }
 
 // Pushes value, status of a finished request.
@@ -281,6 +348,7 @@ int r_free(lua_State* L) {
          "request belongs to a nonblocking collective operation (or idup), which MPI-3.1 §5.12 "
          "forbids freeing: complete it with wait or test");
   sweep_orphans(L);
+  unwatch(box);
   const bool lands = box.op() && !box.finished && let_go(box);
   box.freed = true;
   box.req.reset();
@@ -358,6 +426,7 @@ int r_tostring(lua_State* L) {
 int r_gc(lua_State* L) {
   if (auto* box = test_request(L, 1)) {
     if (box->orphan) box->orphan->landing = false;
+    unwatch(*box, true);
     box->~RequestBox();
   }
   return 0;
@@ -649,6 +718,7 @@ void set_typed_target(lua_State* L, const Typed& target, int buffer_idx) {
   box.target = target;
   lua_pushvalue(L, buffer_idx);
   lua_setiuservalue(L, -2, 4);  // request.uservalue[4] = the buffer
+  if (!box.persistent) watch_typed_receive(L, box, target);
 }
 
 void push_request_with(lua_State* L, std::shared_ptr<core::Request> r, PushValue push_value) {

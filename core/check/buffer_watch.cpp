@@ -182,4 +182,9 @@ void BufferWatch::completed(Key r) {
   watched_.erase(it);
 }
 
+void BufferWatch::forget(Key r) {
+  watched_.erase(r);
+  dormant_.erase(r);
+}
+
 }  // namespace lumpi::core::check

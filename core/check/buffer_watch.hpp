@@ -76,6 +76,9 @@ class BufferWatch {
   // it: unlanded(r) before each such call tries, landed(r) after it completed.
   void unlanded(Key r);
   void landed(Key r);
+  // r went away without completing (its last handle dropped): its buffers
+  // are no longer watched, and not compared (their memory may be gone).
+  void forget(Key r);
 
  private:
   struct Watch {

@@ -1,7 +1,8 @@
 """tests/integration/test_check_life.py: the checker's reports on objects,
 requests and buffers (docs/checking.md; issue 25 items 5 to 7) under
 `lumpi exec --check`: lumpi-cc -g builds tests/exec/check_life.c (and
-lumpi-c++ its C++ twin check_life.cpp); each
+lumpi-c++ its C++ twin check_life.cpp; the Lua door's typed receives:
+check_life.lua); each
 buggy case is reported once per finding with its class, the creating call
 and source line and the MPI section, exit status 1; its correct twin is
 silent (status 0, nothing on stderr, an empty report), at 2, 3 and 5 ranks.
@@ -168,8 +169,35 @@ def reported(prog, cases, more_correct, n):
             check(f"{name} without --check: silent, exit 0", rc == 0 and err == "", f"rc={rc} err={err!r}")
 
 
+# The Lua door (tests/exec/check_life.lua): a typed irecv's buffer written
+# before its wait, named with the script's line; the twin writes it after.
+LUA = os.path.join(os.path.dirname(SRC), "check_life.lua")
+
+
+def lua_cases(n):
+    report = os.path.join(tmp, f"lua-{n}.json")
+    rc, out, err, tag = run(LUMPI, ["--check", "--check-report", report, "-n", str(n), LUA, "race"], timeout=60)
+    found = json.load(open(report))["findings"] if os.path.exists(report) else []
+    said = out + err  # lumpi running a script says a finding where the rank's output goes
+    check(f"check_life.lua race at {n} ranks: reported once from every rank, exit 1",
+          rc == 1 and "local-concurrency: the receive buffer of MPI_Irecv at " in said and "check_life.lua:9 was "
+          "written by the program before its message arrived" in said and "§3.7.2" in said and
+          classes(found) == {"local-concurrency": 1} and found[0]["ranks"] == list(range(n)),
+          f"rc={rc} out={out!r} err={err!r} found={found!r}")
+    check(f"check_life.lua race at {n} ranks: nothing left behind", no_leftovers(tag))
+    rc, out, err, tag = run(LUMPI, ["--check", "--check-report", report, "-n", str(n), LUA, "ok"], timeout=60)
+    found = json.load(open(report))["findings"] if os.path.exists(report) else None
+    check(f"check_life.lua ok at {n} ranks: silent, exit 0", rc == 0 and found == [] and out == "[0] done\n",
+          f"rc={rc} out={out!r} err={err!r} found={found!r}")
+    if n == 3:
+        rc, out, err, tag = run(LUMPI, ["-n", str(n), LUA, "race"], timeout=60)
+        check("check_life.lua race without --check: silent, exit 0",
+              rc == 0 and "local-concurrency" not in out + err, f"rc={rc} out={out!r} err={err!r}")
+
+
 for n in [2, 3, 5]:
     reported(exe, CASES, MORE_CORRECT, n)
     reported(cxx, CXX_CASES, CXX_MORE_CORRECT, n)
+    lua_cases(n)
 
 finish()
