@@ -94,6 +94,7 @@ struct RequestHandle {
   ~RequestHandle() {  // inside MPI, as every handle (handles.hpp): a pending receive leaves the engine
     core::InMpi in_mpi;
     if (check_key) note_request_dropped(check_key, bool(persistent), !inactive() && !done);
+    if (auto* w = check_key ? buffer_watch() : nullptr) w->forget(check_key);  // its buffers may go too
     persistent.reset();
     req.reset();
     owner.reset();
