@@ -93,11 +93,19 @@ Operands sides(const void* sendbuf, bool sends, void* recvbuf, bool receives, in
   Operands o;
   if (sends) o.send = std::make_shared<core::TypedBuffer>(typed_bytes(sendbuf, count, type, func, "sendbuf"));
   if (receives) o.recv = std::make_shared<core::TypedBuffer>(typed_bytes(recvbuf, count, type, func, "recvbuf"));
+  if (auto* w = buffer_watch()) {  // --check: local concurrency (core/check/buffer_watch.hpp)
+    if (o.send) w->note(*o.send, false);
+    if (o.recv && !o.recv->staged()) w->note(*o.recv, true);  // a result lands whole (Operands::land)
+  }
   return o;
 }
 
 void Operands::land(const core::coll::Bytes& data, std::string_view func) const {
-  if (recv) recv->land(data, func);
+  if (!recv) return;
+  auto* w = recv->staged() ? nullptr : buffer_watch();
+  if (w) w->landing(recv->buffer(), recv->size(), false);
+  recv->land(data, func);
+  if (w) w->landing(recv->buffer(), recv->size(), true);
 }
 
 Operands operands(const void* sendbuf, bool sends, bool in_place, void* recvbuf, bool receives, int count,
@@ -251,6 +259,18 @@ bool typed_takes(const Datatype& t, const Op& op) {
   return o && *o <= core::Op::Bxor;
 }
 
+// --check's local concurrency (core/check/buffer_watch.hpp) for the typed
+// reductions, which take the user's memory as it is: count basic elements
+// read at send (none for IN_PLACE) and written at recv where this rank
+// receives the result.
+void note_reduction(const void* send, void* recv, int count, const Datatype& type, bool receives) {
+  auto* w = detail::buffer_watch();
+  if (!w || count <= 0) return;
+  const size_t bytes = size_t(count) * size_t(type.Get_size());
+  if (send != IN_PLACE) w->note(send, bytes, false);
+  if (receives) w->note(recv, bytes, true);
+}
+
 }  // namespace
 
 void Comm::Reduce(const void* sendbuf, void* recvbuf, int count, const Datatype& type,
@@ -261,6 +281,7 @@ void Comm::Reduce(const void* sendbuf, void* recvbuf, int count, const Datatype&
     detail::check_coll(c, func, root, &op, {count, &type});
     if (typed_takes(type, op)) {
       typed::Op o = detail::typed_op(op, type, func);
+      note_reduction(sendbuf, recvbuf, count, type, c.is_root(root));
       return typed::reduce(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o, root);
     }
     c.check_root(root, func);
@@ -279,6 +300,7 @@ void Comm::Allreduce(const void* sendbuf, void* recvbuf, int count, const Dataty
     detail::check_coll(c, func, -1, &op, {count, &type});
     if (typed_takes(type, op)) {
       typed::Op o = detail::typed_op(op, type, func);
+      note_reduction(sendbuf, recvbuf, count, type, true);
       return typed::allreduce(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);
     }
     detail::Reducer r = detail::reducer(op, type, func);
@@ -336,6 +358,7 @@ void Intracomm::Scan(const void* sendbuf, void* recvbuf, int count, const Dataty
     detail::check_coll(c, func, -1, &op, {count, &type});
     if (typed_takes(type, op)) {
       typed::Op o = detail::typed_op(op, type, func);
+      note_reduction(sendbuf, recvbuf, count, type, true);
       return typed::scan(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);
     }
     detail::Reducer r = detail::reducer(op, type, func);
@@ -351,6 +374,7 @@ void Intracomm::Exscan(const void* sendbuf, void* recvbuf, int count, const Data
     detail::check_coll(c, func, -1, &op, {count, &type});
     if (typed_takes(type, op)) {
       typed::Op o = detail::typed_op(op, type, func);
+      note_reduction(sendbuf, recvbuf, count, type, true);
       return typed::exscan(c, sendbuf, recvbuf, count, detail::typed_type(type, func), o);
     }
     detail::Reducer r = detail::reducer(op, type, func);

@@ -135,6 +135,9 @@ void note_request_dropped(int64_t id, bool persistent, bool active);
 // the buffers of its requests, keyed by their note_request key; null where
 // nothing is noted.
 core::check::BufferWatch* buffer_watch();
+// The buffers the current call noted become r's, watched until it
+// completes (a persistent request's only from each start: `persistent`).
+void watch_buffers(const Request& r, bool persistent = false);
 // h's state (api_p2p.cpp): persistent, and started and not completed.
 void request_state(const RequestHandle& h, bool& persistent, bool& active);
 void check_finalize(const core::Comm& world);  // lumpi::Finalize
@@ -258,11 +261,15 @@ core::coll::TypeArg types_arg(const Datatype types[], const char* func, const ch
 // Starts a nonblocking collective on self through start(comm pointer),
 // which checks the arguments and returns the core's request, as a Request
 // whose errors go under self's handler as func.
+// The buffers start noted (sides, operands) are the request's to watch
+// under --check (core/check/buffer_watch.hpp).
 template <class Start>
 Request start_collective(const Comm& self, const char* func, Start start) {
   return guarded(self, func, [&](core::Comm&) {
     const core::CommPtr& p = Access::handle(self)->comm;
-    return request_of(p, start(p), func);
+    Request r = request_of(p, start(p), func);
+    watch_buffers(r);
+    return r;
   });
 }
 

@@ -143,6 +143,14 @@ Request request_of(core::CommPtr comm, std::shared_ptr<core::Request> req, const
   return Access::request(std::move(h));
 }
 
+void watch_buffers(const Request& r, bool persistent) {
+  const auto& h = Access::handle(r);
+  if (auto* w = h && h->check_key ? buffer_watch() : nullptr) {
+    w->watch(h->check_key);
+    if (persistent) w->rest(h->check_key);
+  }
+}
+
 void request_state(const RequestHandle& h, bool& persistent, bool& active) {
   persistent = bool(h.persistent);
   active = !h.inactive() && !(h.done && !h.persistent);
@@ -526,11 +534,7 @@ void note(const core::TypedBuffer& b, bool receive, int peer) {
 
 template <class R>
 R watched(R r, bool persistent = false) {
-  const auto& h = Access::handle(r);
-  if (auto* w = h && h->check_key ? detail::buffer_watch() : nullptr) {
-    w->watch(h->check_key);
-    if (persistent) w->rest(h->check_key);
-  }
+  detail::watch_buffers(r, persistent);
   return r;
 }
 

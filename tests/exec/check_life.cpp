@@ -173,6 +173,29 @@ void start_buffer(bool early) {
   p.Free();
 }
 
+// The receive buffer of an Iallreduce written before its Wait (`early`),
+// or after; the in-place form is watched as a receive buffer only.
+void reduce_buffer(bool early) {
+  int mine = rank, sum = 0, both = rank;
+  lumpi::Request r[2];
+  r[0] = world().Iallreduce(&mine, &sum, 1, lumpi::INT, lumpi::SUM);
+  r[1] = world().Iallreduce(lumpi::IN_PLACE, &both, 1, lumpi::INT, lumpi::SUM);
+  if (early) sum = 7;
+  lumpi::Request::Waitall(2, r);
+  if (!early && sum != size * (size - 1) / 2) std::printf("wrong sum %d\n", sum);
+}
+
+// A blocking Allreduce into the buffer of a pending Irecv (`shared`), or
+// into one of its own.
+void shared_reduce(bool shared) {
+  int in[2] = {-1, -1}, out[2] = {rank, rank}, mine = rank, sum = 0;
+  lumpi::Request r = world().Irecv(in, 2, lumpi::INT, prev(), 0);
+  world().Allreduce(&mine, shared ? &in[1] : &sum, 1, lumpi::INT, lumpi::SUM);
+  world().Send(out, 2, lumpi::INT, next(), 0);
+  r.Wait();
+  if (in[0] != prev()) std::printf("wrong message %d\n", in[0]);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -193,6 +216,8 @@ int main(int argc, char** argv) {
   if (is("recv_race") || is("recv_ok")) recv_buffer(is("recv_race"));
   if (is("shared_send") || is("shared_ok")) shared_buffers(is("shared_send"));
   if (is("start_race") || is("start_ok")) start_buffer(is("start_race"));
+  if (is("reduce_race") || is("reduce_ok")) reduce_buffer(is("reduce_race"));
+  if (is("shared_reduce") || is("shared_reduce_ok")) shared_reduce(is("shared_reduce"));
   if (rank == 0) std::printf("done\n");
   lumpi::Finalize();
   return 0;

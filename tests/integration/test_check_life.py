@@ -106,6 +106,11 @@ CXX_CASES = {
                      "§3.7.2"]),
     "start_race": ("start_ok", {"local-concurrency": 1},
                    ["the send buffer of MPI_Send_init at check_life.cpp:", "before the operation completed"]),
+    "reduce_race": ("reduce_ok", {"local-concurrency": 1},
+                    ["the receive buffer of MPI_Iallreduce at check_life.cpp:", "was written by the program"]),
+    "shared_reduce": ("shared_reduce_ok", {"local-concurrency": 1},
+                      ["the receive buffer of MPI_Irecv at check_life.cpp:",
+                       "is also the receive buffer of MPI_Allreduce"]),
 }
 CXX_MORE_CORRECT = ["get_status_free_ok", "cancel_free_ok"]
 
