@@ -326,8 +326,8 @@ void Prequest::Start() {
   on_request(h, func, [&] {
     h.persistent->start([&] { return message_of(h, func); }, func);
     h.done = h.settled = false;
+    if (auto* w = h.check_key ? detail::buffer_watch() : nullptr) w->wake(h.check_key);
   });
-  if (auto* w = h.check_key ? detail::buffer_watch() : nullptr) w->wake(h.check_key);
 }
 
 bool Prequest::Is_active() const { return h_ && !h_->inactive(); }
