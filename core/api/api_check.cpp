@@ -142,6 +142,10 @@ void check_finalize(const core::Comm& world) {
   for (const std::string& text : ledger().leaks(core::check::source_line_of))
     core::check::report(world, "resource-leak", text);
   ledger().clear();
+  // Nothing is noted after MPI_Finalize: a handle that goes later (a
+  // global's, after main) may outlive these tables.
+  g_checking = false;
+  watch().on = false;
 }
 
 }  // namespace lumpi::detail
