@@ -129,10 +129,7 @@ void watch_typed_receive(lua_State* L, RequestBox& box, const Typed& target) {
   lua_pop(L, 1);
   while (!where.empty() && (where.back() == ' ' || where.back() == ':')) where.pop_back();
   w.made_by[box.check_key] = where.empty() ? "MPI_Irecv" : "MPI_Irecv at " + where;
-  if (core::dense(*target.type))
-    b.note(target.base, std::size_t(target.count * target.type->size()), true);
-  else
-    b.note_typed(target.base, target.count, *target.type, true);
+  b.note(target.base, target.count, *target.type, true);
   b.watch(box.check_key);
 }
 
@@ -178,8 +175,8 @@ void finish(lua_State* L, int idx, RequestBox& box) {
   if (box.finished) return;
   idx = lua_absindex(L, idx);
   core::Request& op = *box.op();
-  // A cancelled receive has no message: its value is nil (MPI_Test_cancelled).
   if (box.check_key) buffers().unlanded(box.check_key);  // before the message lands
+  // A cancelled receive has no message: its value is nil (MPI_Test_cancelled).
   if (box.is_recv && op.kind() == core::Request::Kind::Recv && !op.cancelled()) {
     std::string_view bytes = op.body().view();
     if (box.typed) {

@@ -84,9 +84,10 @@ void BufferWatch::note(const void* buf, std::size_t bytes, bool receive) {
     report_(std::string("the ") + role(noted_.back()) + " of " + current_call() + " is " + why);
 }
 
-void BufferWatch::note_typed(const void* buf, std::int64_t count, const Datatype& t, bool receive) {
+void BufferWatch::note(const void* buf, std::int64_t count, const Datatype& t, bool receive) {
   constexpr std::size_t kMaxBlocks = 256;
   if (!on || !buf || count <= 0) return;
+  if (dense(t)) return note(buf, std::size_t(count * t.size()), receive);
   const std::vector<Block>& blocks = t.blocks();
   if (blocks.empty() || blocks.size() * std::size_t(count) > kMaxBlocks) return;
   const auto base = reinterpret_cast<std::uintptr_t>(buf);
@@ -95,11 +96,6 @@ void BufferWatch::note_typed(const void* buf, std::int64_t count, const Datatype
       if (b.length > 0)
         note(reinterpret_cast<const void*>(base + std::uintptr_t(i * t.extent() + b.offset)),
              std::size_t(b.length), receive);
-}
-
-void BufferWatch::note(const TypedBuffer& b, bool receive) {
-  if (!b.staged()) note(b.buffer(), b.size(), receive);
-  else note_typed(b.buffer(), b.count(), *b.type(), receive);
 }
 
 void BufferWatch::watch(Key r) {

@@ -53,11 +53,11 @@ class BufferWatch {
   // The current call (core::t_call_serial) reads (receive = false) or
   // writes bytes at buf; compared at once with the pending operations'.
   void note(const void* buf, std::size_t bytes, bool receive);
-  // count elements of a type with holes, block by block (the holes are the
-  // program's), at most 256 blocks in all; beyond, none.
-  void note_typed(const void* buf, std::int64_t count, const Datatype& t, bool receive);
-  // b's memory, whichever of the two it is.
-  void note(const TypedBuffer& b, bool receive);
+  // count elements of t at buf: their bytes where t is dense, else block
+  // by block (the holes are the program's), at most 256 blocks in all;
+  // beyond, none.
+  void note(const void* buf, std::int64_t count, const Datatype& t, bool receive);
+  void note(const TypedBuffer& b, bool receive) { note(b.buffer(), b.count(), *b.type(), receive); }
   // The current call made request r: it watches the buffers noted. A buffer
   // both read and written by the call (MPI_IN_PLACE, a send block inside
   // the receive buffer) is watched as a receive buffer only.
